@@ -1,0 +1,61 @@
+"""Input validation shared by every model: clear ``ValueError`` messages that name the
+parameter and the rule it broke.  Nothing is ever silently clamped."""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+import numpy as np
+
+
+def _as_float(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, Real | np.floating | np.integer):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError(f"{name} must not be NaN")
+    return value
+
+
+def positive(name: str, value: object, *, allow_inf: bool = False) -> float:
+    """Return ``value`` as a float after checking ``0 < value`` (and finiteness).
+
+    >>> positive("service_rate", 2)
+    2.0
+    >>> positive("service_rate", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: service_rate must be > 0, got 0.0
+    """
+    value = _as_float(name, value)
+    if not value > 0:
+        raise ValueError(f"{name} must be > 0, got {value!r}")
+    if math.isinf(value) and not allow_inf:
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return value
+
+
+def nonnegative(name: str, value: object) -> float:
+    """Return ``value`` as a float after checking ``0 <= value < inf``.
+
+    >>> nonnegative("gate", 0)
+    0.0
+    """
+    value = _as_float(name, value)
+    if not 0 <= value < math.inf:
+        raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
+    return value
+
+
+def positive_int(name: str, value: object) -> int:
+    """Return ``value`` as an int after checking it is an integer ``>= 1``.
+
+    >>> positive_int("replications", 3)
+    3
+    """
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be >= 1, got {value!r}")
+    return int(value)

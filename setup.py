@@ -1,0 +1,25 @@
+"""Build the C extension ``qtheory.sim._core`` against NumPy's headers and random C API.
+
+The simulator draws every random number from a NumPy bit generator (``bitgen_t``) and
+uses NumPy's own distribution kernels from the static library ``npyrandom`` that ships
+with NumPy, so no random number generator is written by hand.
+"""
+
+from pathlib import Path
+
+import numpy as np
+from setuptools import Extension, setup
+
+numpy_random_lib = Path(np.get_include()).parent.parent / "random" / "lib"
+
+core = Extension(
+    "qtheory.sim._core",
+    sources=sorted(str(p) for p in Path("qtheory/sim/src").glob("*.c")),
+    include_dirs=[np.get_include(), "qtheory/sim/src"],
+    library_dirs=[str(numpy_random_lib)],
+    libraries=["npyrandom", "m"],
+    define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
+    extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra"],
+)
+
+setup(ext_modules=[core])
