@@ -1,0 +1,39 @@
+"""Model 1: memory-based (gated) admission to an unobservable M/M/1 queue.
+
+Source: Hassin and Ravner, "Using memory to control admission to unobservable queues",
+arXiv:2606.02464.
+
+>>> from qtheory.gated import GatedQueue, optimal_gate, price_of_forgetting
+>>> q = GatedQueue(arrival_rate=float("inf"), service_rate=1.0, reward=2.0, cost=1.0)
+>>> round(optimal_gate(q).gate, 6), round(price_of_forgetting(q), 6)
+(2.063581, 2.176128)
+"""
+
+from qtheory.gated.derivation import derive
+from qtheory.gated.model import GatedQueue
+from qtheory.gated.root import log_root, root, root_enclosure, root_mp
+from qtheory.gated.welfare import (
+    GateOptimum,
+    RoutingOptimum,
+    optimal_gate,
+    optimal_routing,
+    price_of_forgetting,
+    welfare_ga,
+    welfare_rr,
+)
+
+__all__ = [
+    "GateOptimum",
+    "GatedQueue",
+    "RoutingOptimum",
+    "derive",
+    "log_root",
+    "optimal_gate",
+    "optimal_routing",
+    "price_of_forgetting",
+    "root",
+    "root_enclosure",
+    "root_mp",
+    "welfare_ga",
+    "welfare_rr",
+]

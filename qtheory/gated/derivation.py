@@ -1,0 +1,178 @@
+r"""Sympy derivation of the gated-admission (GA) and random-routing (RR) model.
+
+Source: R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+queues", arXiv:2606.02464; random routing after Edelson and Hildebrand (Econometrica
+1975).  Every formula of the model is derived here once; the numerical modules evaluate
+these expressions and the report prints them.
+
+Model.  Potential customers arrive Poisson(:math:`\Lambda`), service is Exp(:math:`\mu`),
+each served customer is worth :math:`R`, and each customer in the system costs :math:`C`
+per unit time.  GA blocks arrivals for a time :math:`\tau` after each admission, so
+admitted inter-arrival times are :math:`T = \tau + \mathrm{Exp}(\Lambda)` with
+
+.. math:: A^*(s) = E[e^{-sT}] = e^{-s\tau}\,\frac{\Lambda}{\Lambda + s}.
+
+The admitted stream makes a GI/M/1 queue; its root :math:`\sigma\in(0,1)` of
+:math:`\sigma = A^*(\mu(1-\sigma))` gives the sojourn law Exp(:math:`\mu(1-\sigma)`).
+:math:`\sigma = 1` is always a (trivial) root, so we never solve for :math:`\sigma` from
+the equation directly: the equation is solved for :math:`\tau` instead,
+
+.. math:: \tau(\sigma) = \frac{1}{\mu(1-\sigma)}
+          \log\frac{\Lambda}{\sigma(\Lambda + \mu(1-\sigma))},
+
+a closed form that is strictly decreasing in :math:`\sigma` on the stable range.
+
+Numerical parametrisation.  Evaluators take :math:`w = -\log\sigma\in(0,\infty)` and
+:math:`\beta = 1/\Lambda\in[0,\infty)`: then :math:`\sigma = e^{-w}` and
+:math:`1-\sigma = -\mathrm{expm1}(-w)` both keep full relative accuracy in float64
+(light traffic :math:`\sigma\to 0` and heavy traffic :math:`\sigma\to 1` alike), and
+:math:`\beta = 0` is the deterministic limit :math:`\Lambda = \infty`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import sympy as sp
+
+from qtheory.symbolic import Formula
+
+# Symbols of the paper (display forms) ...
+arrival_rate = sp.Symbol("Lambda", positive=True)  # potential arrival rate Λ
+service_rate = sp.Symbol("mu", positive=True)  # μ
+gate = sp.Symbol("tau", nonnegative=True)  # τ, the gate length
+reward = sp.Symbol("R", positive=True)
+cost = sp.Symbol("C", positive=True)
+root = sp.Symbol("sigma", positive=True)  # σ, the GI/M/1 root
+transform_variable = sp.Symbol("s", positive=True)
+admission_rate = sp.Symbol("lambda", positive=True)  # λ, RR admission rate
+naor_ratio = sp.Symbol("nu", positive=True)  # ν = Rμ/C
+# ... and of the numerical parametrisation.
+log_decay = sp.Symbol("w", positive=True)  # w = -log σ
+mean_exp_phase = sp.Symbol("beta", nonnegative=True)  # β = 1/Λ
+
+NUMERIC = {root: sp.exp(-log_decay), arrival_rate: 1 / mean_exp_phase}
+"""Substitutions from display symbols to the numerical parametrisation (w, β)."""
+
+ROOT_ARGS = (log_decay, service_rate, mean_exp_phase)
+WELFARE_ARGS = (log_decay, service_rate, mean_exp_phase, reward, cost)
+RR_ARGS = (admission_rate, service_rate, reward, cost)
+
+
+@dataclass(frozen=True)
+class GatedFormulas:
+    """Every formula of the gated-admission model, derived by :func:`derive`."""
+
+    interarrival_lst: sp.Expr  # A*(s)
+    interarrival_lst_deterministic: sp.Expr  # lim_{Λ→∞} A*(s)
+    mean_interarrival: sp.Expr  # E[T] = -A*'(0)
+    root_equation: sp.Eq  # σ = A*(μ(1-σ))
+    root_residual: Formula  # A*(μ(1-σ)) - σ, in (σ, μ, τ, β)
+    gate_of_root: Formula  # τ(σ)
+    decay_rate: Formula  # μ(1-σ)
+    mean_sojourn: Formula  # 1/(μ(1-σ))
+    sojourn_cdf: sp.Expr  # P(sojourn ≤ t)
+    throughput: Formula  # 1/(τ(σ) + 1/Λ)
+    welfare_ga: Formula  # S_GA as a function of σ
+    welfare_ga_first_order_display: sp.Eq  # N'(σ)D(σ) - N(σ)D'(σ) = 0 for S_GA = N/D
+    welfare_ga_first_order: Formula  # N'(w)D(w) - N(w)D'(w), w = -log σ (evaluated)
+    welfare_rr: Formula  # S_RR(λ), in (λ, μ, R, C)
+    rr_optimal_rate: Formula  # unconstrained argmax of S_RR: μ - sqrt(μC/R), in (μ, R, C)
+    rr_optimal_welfare: sp.Expr  # S_RR at that rate, in terms of ν
+    price_of_forgetting: sp.Expr  # S_GA*/S_RR*, with S_GA* a symbol
+
+
+def _interarrival_lst() -> sp.Expr:
+    s = transform_variable
+    return sp.exp(-s * gate) * arrival_rate / (arrival_rate + s)
+
+
+def _gate_of_root(root_equation: sp.Eq) -> sp.Expr:
+    """Solve the root equation for τ (Sympy finds the unique real solution) and write it
+    with ``log(1 + μ(1-σ)/Λ)``, the form that stays finite as Λ → ∞."""
+    (solution,) = sp.solve(root_equation, gate)
+    extra = sp.Wild("extra", exclude=[arrival_rate])
+    return sp.expand_log(solution, force=True).replace(
+        sp.log(arrival_rate + extra), sp.log(arrival_rate) + sp.log(1 + extra / arrival_rate)
+    )
+
+
+def _first_order_numerator(net_reward: sp.Expr, cycle: sp.Expr, variable: sp.Symbol) -> sp.Expr:
+    """Numerator of dS/dx for S = N/D, i.e. N'D - ND' (same sign as dS/dx)."""
+    return sp.diff(net_reward, variable) * cycle - net_reward * sp.diff(cycle, variable)
+
+
+def _numeric_form(expr: sp.Expr) -> sp.Expr:
+    return expr.subs(NUMERIC)
+
+
+@cache
+def derive() -> GatedFormulas:
+    """Derive every formula of the model (cached; takes about a second).
+
+    >>> f = derive()
+    >>> f.mean_interarrival
+    tau + 1/Lambda
+    >>> f.interarrival_lst_deterministic
+    exp(-s*tau)
+    """
+    lst = _interarrival_lst()
+    s = transform_variable
+    mean_interarrival = sp.simplify(-sp.diff(lst, s).subs(s, 0))
+    decay = service_rate * (1 - root)
+    root_equation = sp.Eq(root, lst.subs(s, decay))
+    gate_of_root = _gate_of_root(root_equation)
+    cycle = mean_interarrival.subs(gate, gate_of_root)
+    throughput = 1 / cycle
+    mean_wait = root / decay  # E[W] = σ/(μ(1-σ)); sojourn = wait + service
+    mean_sojourn = 1 / service_rate + mean_wait
+    # R - C/μ - C E[W]: written as a sum so that float64 keeps full relative accuracy of
+    # the net reward when R ≈ C/μ (ν ↓ 1).
+    net_reward = reward - cost / service_rate - cost * mean_wait
+    welfare_ga = net_reward / cycle
+    welfare_rr = admission_rate * (reward - cost / (service_rate - admission_rate))
+    stationary = sp.solve(sp.diff(welfare_rr, admission_rate), admission_rate)
+    rr_rate = next(
+        r for r in stationary if sp.simplify(r - service_rate).could_extract_minus_sign()
+    )
+    rr_welfare = sp.factor(
+        sp.simplify(
+            welfare_rr.subs(admission_rate, rr_rate).subs(reward, naor_ratio * cost / service_rate)
+        )
+    )
+    welfare_ga_optimal = sp.Symbol("S_GA^*", positive=True)
+    t = sp.Symbol("t", positive=True)
+    residual_args = (root, service_rate, gate, mean_exp_phase)
+    return GatedFormulas(
+        interarrival_lst=lst,
+        interarrival_lst_deterministic=sp.limit(lst, arrival_rate, sp.oo),
+        mean_interarrival=mean_interarrival,
+        root_equation=root_equation,
+        root_residual=Formula(
+            "root_residual",
+            sp.simplify(
+                (root_equation.rhs - root_equation.lhs).subs(arrival_rate, 1 / mean_exp_phase)
+            ),
+            residual_args,
+        ),
+        gate_of_root=Formula("gate_of_root", gate_of_root, ROOT_ARGS, NUMERIC),
+        decay_rate=Formula("decay_rate", decay, ROOT_ARGS, NUMERIC),
+        mean_sojourn=Formula("mean_sojourn", mean_sojourn, ROOT_ARGS, NUMERIC),
+        sojourn_cdf=1 - sp.exp(-decay * t),
+        throughput=Formula("throughput", throughput, ROOT_ARGS, NUMERIC),
+        welfare_ga=Formula("welfare_ga", welfare_ga, WELFARE_ARGS, NUMERIC),
+        welfare_ga_first_order_display=sp.Eq(
+            _first_order_numerator(net_reward, cycle, root), 0
+        ),
+        # The evaluator differentiates in w = -log σ (dσ/dw = -σ < 0: same root).
+        welfare_ga_first_order=Formula(
+            "welfare_ga_first_order",
+            _first_order_numerator(_numeric_form(net_reward), _numeric_form(cycle), log_decay),
+            WELFARE_ARGS,
+        ),
+        welfare_rr=Formula("welfare_rr", welfare_rr, RR_ARGS),
+        rr_optimal_rate=Formula("rr_optimal_rate", rr_rate, RR_ARGS[1:]),
+        rr_optimal_welfare=rr_welfare,
+        price_of_forgetting=welfare_ga_optimal / rr_welfare,
+    )
