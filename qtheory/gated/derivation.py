@@ -162,9 +162,7 @@ def derive() -> GatedFormulas:
         sojourn_cdf=1 - sp.exp(-decay * t),
         throughput=Formula("throughput", throughput, ROOT_ARGS, NUMERIC),
         welfare_ga=Formula("welfare_ga", welfare_ga, WELFARE_ARGS, NUMERIC),
-        welfare_ga_first_order_display=sp.Eq(
-            _first_order_numerator(net_reward, cycle, root), 0
-        ),
+        welfare_ga_first_order_display=sp.Eq(_first_order_numerator(net_reward, cycle, root), 0),
         # The evaluator differentiates in w = -log σ (dσ/dw = -σ < 0: same root).
         welfare_ga_first_order=Formula(
             "welfare_ga_first_order",

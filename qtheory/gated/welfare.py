@@ -118,6 +118,13 @@ def _bracketed_root(f: Callable, lo: Real, hi: Real, dps: int | None) -> Real:
     raise ArithmeticError("first-order condition: could not verify the root; raise dps")
 
 
+def _working_dps(dps: int | None) -> int:
+    """Working precision for ``dps`` requested digits.  The first-order condition and the
+    RR welfare cancel up to about log10(1/(ν-1)) digits near ν = 1 and log10(ν) digits in
+    heavy traffic, so they are evaluated at twice the requested precision plus a guard."""
+    return 2 * (dps or 0) + 20
+
+
 def _rounded(value: Real, dps: int | None) -> Real:
     if dps is None:
         return float(value)
@@ -138,9 +145,7 @@ def optimal_gate(queue: GatedQueue, dps: int | None = None) -> GateOptimum:
     """
     queue.require_worthwhile()
     f = derive()
-    # The slope loses digits to cancellation near heavy traffic (small w), so it is
-    # evaluated at twice the requested precision.
-    with mpmath.workdps(2 * (dps or 0) + 20):
+    with mpmath.workdps(_working_dps(dps)):
         lib = np if dps is None else mpmath
         p = queue.parameters(dps)
         args = (p["mu"], p["beta"], p["R"], p["C"])
@@ -183,7 +188,7 @@ def optimal_routing(queue: GatedQueue, dps: int | None = None) -> RoutingOptimum
     """
     queue.require_worthwhile()
     f = derive()
-    with mpmath.workdps((dps or 0) + 15):
+    with mpmath.workdps(_working_dps(dps)):
         p = queue.parameters(dps)
         unconstrained = _evaluate(f.rr_optimal_rate, dps, p["mu"], p["R"], p["C"])
         arrival = 1 / p["beta"] if p["beta"] else None
