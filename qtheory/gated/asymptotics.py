@@ -186,7 +186,7 @@ def check_light_traffic(exponent: int, arrival: str = "inf", dps: int = 60):
     (True, True)
     """
     light = derive_light_traffic()
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(2 * dps + 20):  # the forms cancel up to log10(1/eps) digits
         eps = mpmath.mpf(10) ** (-exponent)
         queue = GatedQueue(arrival, 1, 1 + eps, 1)
         gate, routing = optimal_gate(queue, dps), optimal_routing(queue, dps)
@@ -220,7 +220,7 @@ def check_heavy_traffic(exponent: int, arrival: str = "inf", dps: int = 60):
     True
     """
     heavy = derive_heavy_traffic()
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(2 * dps + 20):  # the forms cancel up to log10(1/eps) digits
         nu = mpmath.mpf(10) ** exponent
         queue = GatedQueue(arrival, 1, nu, 1)
         gate, routing = optimal_gate(queue, dps), optimal_routing(queue, dps)
