@@ -174,3 +174,22 @@ def derive() -> GatedFormulas:
         rr_optimal_welfare=rr_welfare,
         price_of_forgetting=welfare_ga_optimal / rr_welfare,
     )
+
+
+def dominance_identity() -> tuple[sp.Expr, sp.Expr]:
+    r"""The identity behind GA's stochastic dominance over RR at equal throughput.
+
+    At equal throughput :math:`\lambda = 1/(\tau + 1/\Lambda)`, GA's root is below RR's
+    :math:`\rho = \lambda/\mu` iff :math:`A^*_{GA}(s) < \lambda/(\lambda+s)` at
+    :math:`s = \mu - \lambda` (the residual :math:`A^*(\mu(1-x)) - x` is convex with
+    zeros at :math:`\sigma` and 1).  With :math:`a = s\tau`, :math:`b = s/\Lambda`
+    that inequality reads :math:`1 + a + b < e^{a}(1 + b)`, and
+
+    .. math:: e^{a}(1+b) - (1+a+b) = (e^{a} - 1 - a)(1 + b) + ab,
+
+    a sum of non-negative terms, positive when :math:`a > 0`.  Returns the two sides
+    of the identity; ``sympy.simplify(lhs - rhs) == 0`` proves it, and
+    :math:`e^a - 1 - a = \sum_{k\ge2} a^k/k! > 0`.
+    """
+    a, b = sp.symbols("a b", nonnegative=True)
+    return sp.exp(a) * (1 + b) - (1 + a + b), (sp.exp(a) - 1 - a) * (1 + b) + a * b

@@ -30,7 +30,8 @@ __all__ = ["log_root", "root", "root_mp", "root_enclosure"]
 _TINY_W = 1e-250  # lower end of every bracket; tau(w) is continuous down to w = 0
 
 
-def _validated(gate, arrival_rate, service_rate):
+def validate_gate_parameters(gate, arrival_rate, service_rate):
+    """Broadcast and check (gate, Λ, μ); return (gate, β = 1/Λ, μ) as float arrays."""
     gate, arrival_rate, service_rate = np.broadcast_arrays(
         np.asarray(gate, dtype=float),
         np.asarray(arrival_rate, dtype=float),
@@ -63,7 +64,7 @@ def log_root(gate, arrival_rate, service_rate) -> np.ndarray:
     >>> round(sigma, 12), bool(abs(sigma - np.exp(-2 * (1 - sigma))) < 1e-15)
     (0.20318786998, True)
     """
-    gate, beta, mu = _validated(gate, arrival_rate, service_rate)
+    gate, beta, mu = validate_gate_parameters(gate, arrival_rate, service_rate)
     gate_of_root = derive().gate_of_root.float64
     upper = mu * gate + np.log1p(mu * beta) + 1.0
     result = elementwise.find_root(
@@ -90,7 +91,7 @@ def root(gate, arrival_rate, service_rate) -> np.ndarray:
 
 
 def _mp_parameters(gate, arrival_rate, service_rate):
-    _validated(float(gate), float(arrival_rate), float(service_rate))
+    validate_gate_parameters(float(gate), float(arrival_rate), float(service_rate))
     beta = mpmath.mpf(0) if mpmath.isinf(mpmath.mpf(arrival_rate)) else 1 / mpmath.mpf(arrival_rate)
     return mpmath.mpf(gate), beta, mpmath.mpf(service_rate)
 
