@@ -1,0 +1,533 @@
+r"""LaTeX emission: equations, booktabs tables, figures, sections and ``main.tex``.
+
+Every function returns a string; :func:`write_text` puts it on disk only when the
+content changed, so that rerunning ``qtheory reproduce`` leaves the modification
+times of unchanged parts alone (and ``make``/``latexmk`` rebuild nothing).
+
+What is escaped and what is not
+-------------------------------
+Captions, titles, column headers, notes, labels and strings given as equation sides
+are LaTeX and are emitted verbatim (so ``r"$\tau^*$"`` works).  Table *cells* that
+are plain ``str`` are text and are escaped with :func:`escape`; wrap a cell in
+:class:`Latex` to emit it verbatim instead.
+
+Examples
+--------
+>>> import sympy
+>>> x = sympy.Symbol("x")
+>>> print(equation("f(x)", sympy.exp(-x), label="eq:f"), end="")
+\begin{equation}
+  f(x) = e^{- x}
+  \label{eq:f}
+\end{equation}
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from numbers import Real
+from pathlib import Path, PurePath
+from typing import Any
+
+import numpy as np
+import sympy
+
+__all__ = [
+    "Latex",
+    "align",
+    "document",
+    "equation",
+    "escape",
+    "figure",
+    "number",
+    "section",
+    "table",
+    "write_text",
+]
+
+#: Packages loaded by :func:`document`, in order (``hyperref`` must come last).
+PACKAGES = ("amsmath", "amssymb", "booktabs", "graphicx", "hyperref")
+
+_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+}
+_SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _SPECIAL))
+_SCIENTIFIC_RE = re.compile(r"^([+-]?[0-9.,_]*)[eE]([+-]?[0-9]+)$")
+_IMAGE_SUFFIXES = {".pdf", ".png", ".jpg", ".jpeg", ".eps", ".svg"}
+
+
+class Latex(str):
+    r"""A string that is already LaTeX: table cells of this type are not escaped.
+
+    >>> table(["x"], [[Latex(r"$\alpha$")], ["50%"]], caption="c", label="t").count(r"\%")
+    1
+    """
+
+    __slots__ = ()
+
+
+def escape(text: str) -> str:
+    r"""Escape the characters that are special in LaTeX text mode.
+
+    Parameters
+    ----------
+    text : str
+        Plain text.
+
+    Returns
+    -------
+    str
+        Text that typesets as ``text`` (``\``, ``&``, ``%``, ``$``, ``#``, ``_``,
+        ``{``, ``}``, ``~``, ``^``, ``<``, ``>`` are replaced).
+
+    Examples
+    --------
+    >>> print(escape("R_off - R_SSS: 5% & $3 {x} ~ a^b \\"))
+    R\_off - R\_SSS: 5\% \& \$3 \{x\} \textasciitilde{} a\textasciicircum{}b \textbackslash{}
+    """
+    return _SPECIAL_RE.sub(lambda match: _SPECIAL[match.group(0)], str(text))
+
+
+def _is_number(value: object) -> bool:
+    return not isinstance(value, bool | np.bool_ | str) and isinstance(
+        value, Real | np.integer | np.floating
+    )
+
+
+def _latex_numeral(text: str) -> str:
+    """Turn Python's ``'1.5e-04'`` into ``'$1.5\\times 10^{-4}$'``; wrap negatives in
+    math mode so that the minus sign is not a hyphen."""
+    match = _SCIENTIFIC_RE.match(text)
+    if match:
+        mantissa, exponent = match.groups()
+        return rf"${mantissa}\times 10^{{{int(exponent)}}}$"
+    if text.startswith("-"):
+        return f"${text}$"
+    return text
+
+
+def _nonfinite(value: float) -> str | None:
+    if math.isnan(value):
+        return "--"
+    if math.isinf(value):
+        return r"$\infty$" if value > 0 else r"$-\infty$"
+    return None
+
+
+def number(x: Real | np.number, digits: int = 6) -> str:
+    r"""Format a number for a LaTeX table cell.
+
+    Parameters
+    ----------
+    x : int or float
+        The value (Python or NumPy scalar).
+    digits : int, default 6
+        Significant digits for floats (the ``g`` format).
+
+    Returns
+    -------
+    str
+        Integers in full; floats with ``digits`` significant digits, in scientific
+        notation as ``$m\times 10^{e}$`` when ``g`` would use an exponent; negative
+        values in math mode (a true minus sign); ``nan`` as ``--``; ``inf`` as
+        ``$\infty$``.
+
+    Examples
+    --------
+    >>> number(0.0000123456789, 3)
+    '$1.23\\times 10^{-5}$'
+    >>> number(2.5), number(-2.5), number(12), number(float("nan")), number(float("inf"))
+    ('2.5', '$-2.5$', '12', '--', '$\\infty$')
+    """
+    if not _is_number(x):
+        raise ValueError(f"x must be a real number, got {x!r}")
+    if isinstance(x, int | np.integer):
+        return _latex_numeral(str(int(x)))
+    value = float(x)
+    special = _nonfinite(value)
+    if special is not None:
+        return special
+    return _latex_numeral(f"{value:.{int(digits)}g}")
+
+
+def _cell(value: object, fmt: str | Callable[[Any], str] | None) -> str:
+    if callable(fmt):
+        return str(fmt(value))
+    if value is None:
+        return ""
+    if isinstance(value, Latex):
+        return str(value)
+    if _is_number(value):
+        if fmt is None:
+            return number(value)
+        special = None if isinstance(value, int | np.integer) else _nonfinite(float(value))
+        return special if special is not None else _latex_numeral(format(value, fmt))
+    return escape(str(value))
+
+
+def table(
+    columns: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    *,
+    caption: str,
+    label: str,
+    formats: Mapping[int, str | Callable[[Any], str]] | None = None,
+    notes: str | None = None,
+    alignment: str | None = None,
+) -> str:
+    r"""A booktabs table inside a ``table`` float.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        Header cells, LaTeX (e.g. ``r"$\tau^*$"``), emitted verbatim.
+    rows : iterable of sequences
+        Cells: numbers are formatted with :func:`number` (or ``formats``), plain
+        strings are escaped, :class:`Latex` strings are verbatim, ``None`` is empty.
+    caption, label : str
+        LaTeX caption (verbatim) and ``\label`` key (e.g. ``"tab:gated"``).
+    formats : mapping of int to str or callable, optional
+        Column index to a format spec for :func:`format` (e.g. ``".6g"``,
+        ``".3f"``; an exponent in the result becomes ``\times 10^{e}``) or to a
+        callable returning the cell's LaTeX.  ``nan``/``inf`` print as ``--`` and
+        ``$\infty$`` whatever the spec.
+    notes : str, optional
+        LaTeX set in footnote size under the table.
+    alignment : str, optional
+        Column spec for ``tabular``; by default ``r`` for all-numeric columns and
+        ``l`` otherwise.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        If a row does not have one cell per column, or ``formats`` names a column
+        that does not exist.
+
+    Examples
+    --------
+    >>> print(table(["$n$", "value"], [[1, 0.5], [2, float("nan")]],
+    ...             caption="Demo.", label="tab:demo", formats={1: ".2f"}), end="")
+    \begin{table}[htbp]
+      \centering
+      \caption{Demo.}
+      \label{tab:demo}
+      \begin{tabular}{rr}
+        \toprule
+        $n$ & value \\
+        \midrule
+        1 & 0.50 \\
+        2 & -- \\
+        \bottomrule
+      \end{tabular}
+    \end{table}
+    """
+    columns = list(columns)
+    rows = [list(row) for row in rows]
+    width = len(columns)
+    if width == 0:
+        raise ValueError("columns must not be empty")
+    formats = dict(formats or {})
+    for index in formats:
+        if not (isinstance(index, int) and 0 <= index < width):
+            raise ValueError(f"formats keys must be column indices 0..{width - 1}, got {index!r}")
+    for number_, row in enumerate(rows):
+        if len(row) != width:
+            raise ValueError(
+                f"rows must have one cell per column ({width}), row {number_} has {len(row)}"
+            )
+    if alignment is None:
+        alignment = "".join(
+            "r" if rows and all(_is_number(row[j]) or row[j] is None for row in rows) else "l"
+            for j in range(width)
+        )
+    body = [" & ".join(_cell(value, formats.get(j)) for j, value in enumerate(row)) for row in rows]
+    lines = [
+        r"\begin{table}[htbp]",
+        r"  \centering",
+        rf"  \caption{{{caption}}}",
+        rf"  \label{{{label}}}",
+        rf"  \begin{{tabular}}{{{alignment}}}",
+        r"    \toprule",
+        "    " + " & ".join(columns) + r" \\",
+        r"    \midrule",
+        *("    " + line + r" \\" for line in body),
+        r"    \bottomrule",
+        r"  \end{tabular}",
+    ]
+    if notes:
+        lines += [r"  \par\smallskip", rf"  {{\footnotesize {notes}\par}}"]
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def _tex(side: object, settings: Mapping[str, Any]) -> str:
+    if isinstance(side, str):
+        return side
+    return sympy.latex(side, **settings)
+
+
+def equation(
+    lhs: object,
+    rhs: object,
+    *,
+    label: str | None = None,
+    relation: str = "=",
+    **latex_settings: Any,
+) -> str:
+    r"""A numbered ``equation`` environment ``lhs relation rhs``.
+
+    Parameters
+    ----------
+    lhs, rhs : sympy expression or str
+        Sympy objects (and Python numbers) are printed by :func:`sympy.latex`;
+        strings are taken as LaTeX.
+    label : str, optional
+        ``\label`` key.
+    relation : str, default "="
+        LaTeX relation, e.g. ``r"\le"``.
+    **latex_settings
+        Printer settings passed to :func:`sympy.latex`, e.g. ``ln_notation=True``.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> rho = sympy.Symbol("rho", positive=True)
+    >>> print(equation("L", -sympy.log(1 - rho), ln_notation=True), end="")
+    \begin{equation}
+      L = - \ln{\left(1 - \rho \right)}
+    \end{equation}
+    """
+    lines = [
+        r"\begin{equation}",
+        f"  {_tex(lhs, latex_settings)} {relation} {_tex(rhs, latex_settings)}",
+    ]
+    if label is not None:
+        lines.append(rf"  \label{{{label}}}")
+    lines.append(r"\end{equation}")
+    return "\n".join(lines) + "\n"
+
+
+def align(
+    rows: Iterable[Sequence[object]],
+    *,
+    label: str | None = None,
+    **latex_settings: Any,
+) -> str:
+    r"""An ``align`` environment of ``lhs &= rhs`` lines, numbered on the last line.
+
+    Parameters
+    ----------
+    rows : iterable of (lhs, rhs) or (lhs, relation, rhs)
+        Sides as in :func:`equation`; an empty-string ``lhs`` continues a chain
+        (``&= \dots``).  The relation defaults to ``=``.
+    label : str, optional
+        ``\label`` key of the display; it is attached to the last line, which is the
+        only numbered one (the others carry ``\nonumber``).
+    **latex_settings
+        Printer settings passed to :func:`sympy.latex`.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> x = sympy.Symbol("x")
+    >>> print(align([("f", (x + 1)**2), ("", x**2 + 2*x + 1)], label="eq:f"), end="")
+    \begin{align}
+      f &= \left(x + 1\right)^{2} \nonumber\\
+      &= x^{2} + 2 x + 1 \label{eq:f}
+    \end{align}
+    """
+    rows = [tuple(row) for row in rows]
+    if not rows:
+        raise ValueError("rows must contain at least one (lhs, rhs) pair")
+    body = []
+    for index, row in enumerate(rows):
+        if len(row) == 2:
+            lhs, rhs = row
+            relation = "="
+        elif len(row) == 3:
+            lhs, relation, rhs = row
+        else:
+            raise ValueError(
+                f"rows must be (lhs, rhs) or (lhs, relation, rhs), row {index} has {len(row)} items"
+            )
+        left = _tex(lhs, latex_settings)
+        line = f"  {left + ' ' if left else ''}&{relation} {_tex(rhs, latex_settings)}"
+        if index < len(rows) - 1:
+            line += r" \nonumber\\"
+        elif label is not None:
+            line += rf" \label{{{label}}}"
+        body.append(line)
+    return "\n".join([r"\begin{align}", *body, r"\end{align}"]) + "\n"
+
+
+def figure(
+    stem: str | PurePath,
+    caption: str,
+    label: str,
+    width: str = r"0.8\linewidth",
+) -> str:
+    r"""A ``figure`` float that includes ``stem`` without extension.
+
+    Without an extension ``pdflatex`` picks ``stem.pdf`` (vector) from the
+    ``\graphicspath`` set by :func:`document`.
+
+    Examples
+    --------
+    >>> print(figure("gated/welfare", "Welfare.", "fig:welfare"), end="")
+    \begin{figure}[htbp]
+      \centering
+      \includegraphics[width=0.8\linewidth]{gated/welfare}
+      \caption{Welfare.}
+      \label{fig:welfare}
+    \end{figure}
+    """
+    stem = PurePath(stem)
+    if stem.suffix.lower() in _IMAGE_SUFFIXES:
+        raise ValueError(f"stem must not have a file extension, got {stem.as_posix()!r}")
+    return (
+        "\n".join(
+            [
+                r"\begin{figure}[htbp]",
+                r"  \centering",
+                rf"  \includegraphics[width={width}]{{{stem.as_posix()}}}",
+                rf"  \caption{{{caption}}}",
+                rf"  \label{{{label}}}",
+                r"\end{figure}",
+            ]
+        )
+        + "\n"
+    )
+
+
+def section(title: str, body: str, *, label: str | None = None) -> str:
+    r"""A ``\section`` with optional label followed by ``body``.
+
+    Examples
+    --------
+    >>> print(section("Gated admission", "Text.", label="sec:gated"), end="")
+    \section{Gated admission}
+    \label{sec:gated}
+    <BLANKLINE>
+    Text.
+    """
+    head = [rf"\section{{{title}}}"]
+    if label is not None:
+        head.append(rf"\label{{{label}}}")
+    return "\n".join(head) + "\n\n" + body.rstrip("\n") + "\n"
+
+
+def document(title: str, inputs: Iterable[str | PurePath]) -> str:
+    r"""A standalone ``main.tex`` that ``\input``\ s each generated part in order.
+
+    Parameters
+    ----------
+    title : str
+        LaTeX title.
+    inputs : iterable of str or path
+        Parts, as paths relative to the directory where ``main.tex`` is compiled
+        (``derivations/``); figures are looked up in ``../figures/``.
+
+    Raises
+    ------
+    ValueError
+        If a path is absolute or contains whitespace (``\input`` cannot take it).
+
+    Examples
+    --------
+    >>> text = document("Checks", ["gated/claims", "lossnet/claims.tex"])
+    >>> print(text[text.index(r"\begin{document}"):], end="")
+    \begin{document}
+    \maketitle
+    <BLANKLINE>
+    \input{gated/claims}
+    \input{lossnet/claims.tex}
+    <BLANKLINE>
+    \end{document}
+    """
+    parts = []
+    for item in inputs:
+        path = PurePath(item)
+        if path.is_absolute():
+            raise ValueError(f"inputs must be relative paths, got {str(item)!r}")
+        posix = path.as_posix()
+        if re.search(r"\s", posix):
+            raise ValueError(f"inputs must not contain whitespace, got {posix!r}")
+        parts.append(rf"\input{{{posix}}}")
+    lines = [
+        "% Generated by qtheory; do not edit: rerun `qtheory reproduce`.",
+        r"\documentclass[11pt]{article}",
+        *(rf"\usepackage{{{package}}}" for package in PACKAGES),
+        r"\graphicspath{{../figures/}}",
+        "",
+        rf"\title{{{title}}}",
+        r"\date{}",
+        "",
+        r"\begin{document}",
+        r"\maketitle",
+        "",
+        *parts,
+        "",
+        r"\end{document}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _write_if_changed(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` (creating parent folders) unless the file already
+    holds exactly these bytes; the write is atomic (temporary file + rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if path.read_bytes() == data:
+            return path
+    except FileNotFoundError:
+        pass
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` as UTF-8 to ``path`` only if the content changed.
+
+    Parent folders are created.  An unchanged file is not touched, so its
+    modification time stays stable across reruns.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written (or left unchanged).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> target = write_text(folder / "gated" / "claims.tex", "x\\n")
+    >>> before = target.stat().st_mtime_ns
+    >>> _ = write_text(target, "x\\n")
+    >>> target.stat().st_mtime_ns == before, target.read_text(encoding="utf-8")
+    (True, 'x\\n')
+    """
+    return _write_if_changed(path, text.encode("utf-8"))

@@ -1,0 +1,160 @@
+"""Paper-ready figures without pyplot.
+
+Figures are built with :class:`matplotlib.figure.Figure` directly: no pyplot, no
+backend selection and no change to the global ``rcParams``, so importing or using
+this module never disturbs a user's interactive session.  PDF output is rendered by
+matplotlib's PDF backend and PNG output by Agg, both chosen per call by
+:meth:`~matplotlib.figure.Figure.savefig`.
+
+The style (:data:`PAPER_RC`: 8--10 pt sizes that sit well in a 10--11 pt serif
+paper, STIX serif text and mathematics, light grid) is applied with
+:func:`paper_style`, a :func:`matplotlib.rc_context`: :func:`new_figure` creates the
+figure inside it and :func:`save_figure` renders inside it.  Artists that read the
+style when *created* (legends, titles) match it if created inside
+``with paper_style():`` too.
+
+Examples
+--------
+>>> import tempfile
+>>> fig, ax = new_figure()
+>>> _ = ax.plot([0, 1, 2], [0, 1, 4], label="$x^2$")
+>>> _ = ax.set_xlabel(r"load $\\rho$")
+>>> [p.name for p in save_figure(fig, tempfile.mkdtemp(), "demo")]
+['demo.pdf', 'demo.png']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from qtheory.report.latex import _write_if_changed
+
+__all__ = ["PAPER_RC", "new_figure", "paper_style", "save_figure"]
+
+#: Resolution of PNG output (dots per inch).
+PNG_DPI = 200
+
+#: Style applied by :func:`paper_style` (a subset of ``rcParams``).
+PAPER_RC: dict[str, Any] = {
+    "font.family": "serif",
+    "font.serif": ["STIXGeneral", "DejaVu Serif"],
+    "mathtext.fontset": "stix",
+    "font.size": 9.0,
+    "axes.titlesize": 10.0,
+    "axes.labelsize": 9.0,
+    "xtick.labelsize": 8.0,
+    "ytick.labelsize": 8.0,
+    "legend.fontsize": 8.0,
+    "legend.frameon": False,
+    "axes.grid": True,
+    "grid.linewidth": 0.5,
+    "grid.alpha": 0.35,
+    "axes.linewidth": 0.8,
+    "lines.linewidth": 1.4,
+    "lines.markersize": 4.0,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "pdf.fonttype": 42,  # embed TrueType: text stays selectable and editable
+    "savefig.bbox": "standard",  # keep the exact figure size for the paper layout
+}
+
+
+@contextlib.contextmanager
+def paper_style() -> Iterator[None]:
+    """Context manager applying :data:`PAPER_RC` temporarily (``rcParams`` are
+    restored on exit).
+
+    >>> import matplotlib
+    >>> before = matplotlib.rcParams["font.size"]
+    >>> with paper_style():
+    ...     matplotlib.rcParams["font.size"]
+    9.0
+    >>> matplotlib.rcParams["font.size"] == before
+    True
+    """
+    with matplotlib.rc_context(PAPER_RC):
+        yield
+
+
+def new_figure(width: float = 5.0, height: float = 3.5) -> tuple[Figure, Axes]:
+    """A figure with one axes in the paper style, using constrained layout.
+
+    Parameters
+    ----------
+    width, height : float
+        Size in inches (5 x 3.5 fits a single-column text width at 0.8 scale).
+
+    Returns
+    -------
+    (matplotlib.figure.Figure, matplotlib.axes.Axes)
+
+    Examples
+    --------
+    >>> fig, ax = new_figure(4, 3)
+    >>> tuple(float(v) for v in fig.get_size_inches())
+    (4.0, 3.0)
+    >>> fig.get_layout_engine().__class__.__name__
+    'ConstrainedLayoutEngine'
+    """
+    for name, value in (("width", width), ("height", height)):
+        if not (isinstance(value, int | float) and 0 < value < float("inf")):
+            raise ValueError(f"{name} must be a positive finite number of inches, got {value!r}")
+    with paper_style():
+        fig = Figure(figsize=(width, height), layout="constrained")
+        ax = fig.add_subplot()
+        ax.grid(True, which="major", linewidth=0.5, alpha=0.35)
+        ax.set_axisbelow(True)
+        ax.tick_params(labelsize=PAPER_RC["xtick.labelsize"])
+        ax.xaxis.label.set_fontsize(PAPER_RC["axes.labelsize"])
+        ax.yaxis.label.set_fontsize(PAPER_RC["axes.labelsize"])
+    return fig, ax
+
+
+def _render(fig: Figure, fmt: str) -> bytes:
+    buffer = io.BytesIO()
+    if fmt == "pdf":
+        # no creation date: identical bytes on reruns
+        fig.savefig(buffer, format="pdf", metadata={"CreationDate": None})
+    else:
+        # no matplotlib version string
+        fig.savefig(buffer, format="png", dpi=PNG_DPI, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def save_figure(fig: Figure, directory: str | os.PathLike[str], stem: str) -> list[Path]:
+    """Write ``stem.pdf`` and ``stem.png`` (200 dpi) into ``directory``.
+
+    The directory is created if needed.  Metadata that changes between runs is
+    left out (PDF ``CreationDate``, PNG ``Software``), so rendering the same figure
+    twice gives identical bytes (checked by the tests, also across processes), and
+    a file whose bytes did not change is not rewritten (its mtime stays put).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    directory : str or path
+    stem : str
+        File name without extension (no path separators).
+
+    Returns
+    -------
+    list of pathlib.Path
+        ``[directory/stem.pdf, directory/stem.png]``.
+    """
+    if not isinstance(fig, Figure):
+        raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    if not stem or Path(stem).name != stem or stem in {".", ".."}:
+        raise ValueError(f"stem must be a bare file name without folders, got {stem!r}")
+    directory = Path(directory)
+    with paper_style():
+        rendered = [(fmt, _render(fig, fmt)) for fmt in ("pdf", "png")]
+    return [_write_if_changed(directory / f"{stem}.{fmt}", data) for fmt, data in rendered]

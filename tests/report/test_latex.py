@@ -1,0 +1,264 @@
+"""Tests of the LaTeX emitters."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from qtheory.report import (
+    Latex,
+    align,
+    document,
+    equation,
+    escape,
+    figure,
+    number,
+    section,
+    table,
+    write_text,
+)
+
+UNESCAPED_AMPERSAND = re.compile(r"(?<!\\)&")
+
+
+def table_body(text: str) -> list[str]:
+    """The lines between \\toprule and \\bottomrule, header included."""
+    lines = [line.strip() for line in text.splitlines()]
+    return lines[lines.index(r"\toprule") + 1 : lines.index(r"\bottomrule")]
+
+
+# ---------------------------------------------------------------------------
+# numbers and escaping
+
+
+@pytest.mark.parametrize(
+    ("value", "digits", "expected"),
+    [
+        (0, 6, "0"),
+        (12345678901234567890, 6, "12345678901234567890"),
+        (np.int64(-7), 6, "$-7$"),
+        (0.5, 6, "0.5"),
+        (np.float64(1 / 3), 4, "0.3333"),
+        (-2.25, 6, "$-2.25$"),
+        (1.23456e-5, 3, r"$1.23\times 10^{-5}$"),
+        (6.02214076e23, 4, r"$6.022\times 10^{23}$"),
+        (-1e-300, 6, r"$-1\times 10^{-300}$"),
+        (float("nan"), 6, "--"),
+        (float("inf"), 6, r"$\infty$"),
+        (-np.inf, 6, r"$-\infty$"),
+        (np.float32(0.25), 6, "0.25"),
+    ],
+)
+def test_number(value, digits, expected):
+    assert number(value, digits) == expected
+
+
+@pytest.mark.parametrize("bad", ["1.0", None, True, 1j])
+def test_number_rejects_non_numbers(bad):
+    with pytest.raises(ValueError, match="x must be a real number"):
+        number(bad)
+
+
+def test_escape_every_special_character():
+    assert escape(r"a&b%c$d#e_f{g}h~i^j\k<l>m") == (
+        r"a\&b\%c\$d\#e\_f\{g\}h\textasciitilde{}i\textasciicircum{}j"
+        r"\textbackslash{}k\textless{}l\textgreater{}m"
+    )
+
+
+@given(st.text(max_size=40))
+def test_escape_leaves_no_bare_special_character(text):
+    escaped = escape(text)
+    # remove the escape sequences; what is left must contain no special character
+    stripped = re.sub(
+        r"\\(textbackslash|textasciitilde|textasciicircum|textless|textgreater)\{\}"
+        r"|\\[&%$#_{}]",
+        "",
+        escaped,
+    )
+    assert not set(stripped) & set("\\&%$#_{}~^<>")
+
+
+# ---------------------------------------------------------------------------
+# tables
+
+COLUMNS = [r"$\tau^*$", "policy", r"$R_{\mathrm{off}}$", "n"]
+ROWS = [
+    [0.123456789, "R_off & co", 1.5e-7, 3],
+    [float("nan"), "50% ~ #1", float("inf"), np.int64(10)],
+    [2.0, Latex(r"$\alpha_1$"), -float("inf"), -4],
+]
+
+
+def test_table_structure():
+    text = table(COLUMNS, ROWS, caption=r"Welfare at $\tau^*$.", label="tab:welfare")
+    lines = [line.strip() for line in text.splitlines()]
+    assert lines[0] == r"\begin{table}[htbp]" and lines[-1] == r"\end{table}"
+    for rule in (r"\toprule", r"\midrule", r"\bottomrule"):
+        assert lines.count(rule) == 1
+    assert lines.index(r"\toprule") < lines.index(r"\midrule") < lines.index(r"\bottomrule")
+    assert r"\caption{Welfare at $\tau^*$.}" in lines
+    assert r"\label{tab:welfare}" in lines
+    assert r"\begin{tabular}{rlrr}" in lines  # numeric columns right-aligned
+    body = table_body(text)
+    assert len(body) == 1 + 1 + len(ROWS)  # header, \midrule, rows
+    for line in body:
+        if line == r"\midrule":
+            continue
+        assert line.endswith(r" \\")
+        assert len(UNESCAPED_AMPERSAND.findall(line)) == len(COLUMNS) - 1
+    assert body[0] == " & ".join(COLUMNS) + r" \\"  # headers verbatim
+
+
+def test_table_cells_escaped_and_formatted():
+    text = table(COLUMNS, ROWS, caption="c", label="t", formats={0: ".3f", 2: ".2e"})
+    body = table_body(text)
+    row0, row1, row2 = body[2:]
+    assert row0 == r"0.123 & R\_off \& co & $1.50\times 10^{-7}$ & 3 \\"
+    assert row1 == r"-- & 50\% \textasciitilde{} \#1 & $\infty$ & 10 \\"
+    assert row2 == r"2.000 & $\alpha_1$ & $-\infty$ & $-4$ \\"
+
+
+def test_table_default_format_and_callable():
+    text = table(
+        ["a", "b"],
+        [[1 / 3, 2.0], [None, 0.5]],
+        caption="c",
+        label="t",
+        formats={1: lambda v: rf"\num{{{v}}}"},
+    )
+    body = table_body(text)
+    assert body[2] == r"0.333333 & \num{2.0} \\"
+    assert body[3] == r"& \num{0.5} \\"  # None is an empty cell
+
+
+def test_table_notes_and_alignment():
+    text = table(["a"], [[1]], caption="c", label="t", notes=r"$^*$ simulated.", alignment="c")
+    assert r"\begin{tabular}{c}" in text
+    assert r"{\footnotesize $^*$ simulated.\par}" in text
+    assert text.index(r"\end{tabular}") < text.index("simulated")
+
+
+def test_table_bad_input():
+    with pytest.raises(ValueError, match="rows must have one cell per column"):
+        table(["a", "b"], [[1, 2], [3]], caption="c", label="t")
+    with pytest.raises(ValueError, match="formats keys must be column indices"):
+        table(["a"], [[1]], caption="c", label="t", formats={1: ".3f"})
+    with pytest.raises(ValueError, match="columns must not be empty"):
+        table([], [], caption="c", label="t")
+
+
+# ---------------------------------------------------------------------------
+# equations
+
+
+def test_equation_contains_sympy_latex():
+    mu, lam, tau = sympy.symbols("mu lambda tau", positive=True)
+    expr = lam / (mu * (mu - lam)) + sympy.exp(-mu * tau)
+    text = equation(sympy.Symbol("W"), expr, label="eq:wait")
+    assert sympy.latex(expr) in text
+    assert text.splitlines() == [
+        r"\begin{equation}",
+        f"  W = {sympy.latex(expr)}",
+        r"  \label{eq:wait}",
+        r"\end{equation}",
+    ]
+
+
+def test_equation_printer_settings_and_strings():
+    rho = sympy.Symbol("rho", positive=True)
+    expr = sympy.log(1 - rho)
+    assert r"\ln" in equation("L", expr, ln_notation=True)
+    assert sympy.latex(expr, ln_notation=True) in equation("L", expr, ln_notation=True)
+    assert r"\log" in equation("L", expr)
+    text = equation(r"\sigma", r"\hat A(\mu(1-\sigma))", relation=r"\le")
+    assert r"  \sigma \le \hat A(\mu(1-\sigma))" in text.splitlines()
+    assert r"\label" not in text
+
+
+def test_align_rows_and_numbering():
+    x = sympy.Symbol("x")
+    text = align(
+        [("f(x)", (x + 1) ** 2), ("", x**2 + 2 * x + 1), ("g", r"\ge", 0)], label="eq:chain"
+    )
+    lines = text.splitlines()
+    assert lines[0] == r"\begin{align}" and lines[-1] == r"\end{align}"
+    assert lines[1] == rf"  f(x) &= {sympy.latex((x + 1) ** 2)} \nonumber\\"
+    assert lines[2] == rf"  &= {sympy.latex(x**2 + 2 * x + 1)} \nonumber\\"
+    assert lines[3] == r"  g &\ge 0 \label{eq:chain}"
+    with pytest.raises(ValueError, match="rows must be"):
+        align([("a", "b", "c", "d")])
+    with pytest.raises(ValueError, match="at least one"):
+        align([])
+
+
+# ---------------------------------------------------------------------------
+# figures, sections and the document
+
+
+def test_figure():
+    text = figure("lossnet/regret", r"Regret, $N\to\infty$.", "fig:regret", width="0.6\\linewidth")
+    assert r"\includegraphics[width=0.6\linewidth]{lossnet/regret}" in text
+    assert r"\caption{Regret, $N\to\infty$.}" in text
+    assert r"\label{fig:regret}" in text
+    assert text.startswith(r"\begin{figure}") and text.endswith("\\end{figure}\n")
+    with pytest.raises(ValueError, match="stem must not have a file extension"):
+        figure("a/b.pdf", "c", "l")
+    assert "{rho0.5}" in figure("rho0.5", "c", "l")  # a dot is not an image extension
+
+
+def test_section():
+    assert section("Claims", "Body.\n\n") == "\\section{Claims}\n\nBody.\n"
+    assert section("Claims", "B", label="sec:c").splitlines()[:2] == [
+        r"\section{Claims}",
+        r"\label{sec:c}",
+    ]
+
+
+def test_document_inputs_every_part_in_order():
+    parts = ["gated/derivation", "gated/claims", "lossnet/fluid", "lossnet/claims.tex"]
+    text = document("qtheory checks", parts)
+    assert text.startswith("%") and r"\documentclass" in text
+    for package in ("amsmath", "amssymb", "booktabs", "graphicx", "hyperref"):
+        assert rf"\usepackage{{{package}}}" in text
+    assert text.index(r"\usepackage{hyperref}") > text.index(r"\usepackage{graphicx}")
+    assert r"\graphicspath{{../figures/}}" in text
+    assert r"\title{qtheory checks}" in text
+    inputs = re.findall(r"\\input\{([^}]*)\}", text)
+    assert inputs == parts
+    begin, end = text.index(r"\begin{document}"), text.index(r"\end{document}")
+    assert all(begin < text.index(rf"\input{{{p}}}") < end for p in parts)
+    assert text.endswith("\\end{document}\n")
+
+
+def test_document_bad_paths(tmp_path):
+    with pytest.raises(ValueError, match="inputs must be relative"):
+        document("t", [tmp_path / "a"])
+    with pytest.raises(ValueError, match="whitespace"):
+        document("t", ["my part"])
+
+
+# ---------------------------------------------------------------------------
+# writing
+
+
+def test_write_text_creates_and_only_rewrites_on_change(tmp_path):
+    target = tmp_path / "derivations" / "gated" / "claims.tex"
+    assert write_text(target, "α = 1\n") == target
+    assert target.read_bytes() == "α = 1\n".encode()
+    stamp = target.stat().st_mtime_ns
+    # force an old mtime so that a rewrite would be visible even on coarse clocks
+    os.utime(target, ns=(stamp - 10**9, stamp - 10**9))
+    old = target.stat().st_mtime_ns
+    write_text(target, "α = 1\n")
+    assert target.stat().st_mtime_ns == old  # unchanged content: not touched
+    write_text(target, "α = 2\n")
+    assert target.read_text(encoding="utf-8") == "α = 2\n"
+    assert target.stat().st_mtime_ns != old
+    assert sorted(p.name for p in target.parent.iterdir()) == ["claims.tex"]  # no temp files
