@@ -33,7 +33,7 @@ from scipy.optimize import elementwise
 
 from qtheory.gated.derivation import derive
 from qtheory.gated.model import GatedQueue
-from qtheory.gated.root import log_root
+from qtheory.gated.root import log_root, root_mp
 from qtheory.symbolic import Formula
 
 __all__ = [
@@ -71,16 +71,23 @@ class RoutingOptimum:
     at_boundary: bool  # λ* = Λ: admitting everybody is optimal
 
 
-def welfare_ga(queue: GatedQueue, gate) -> np.ndarray:
-    """S_GA(τ), vectorised over ``gate`` (float64).
+def welfare_ga(queue: GatedQueue, gate, dps: int | None = None):
+    """S_GA(τ): vectorised over ``gate`` in float64, or one value to ``dps`` digits.
 
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=3.0, cost=1.0)
     >>> float(welfare_ga(q, 2.0)) > float(welfare_rr(q, 0.5))  # same throughput 1/2
     True
     """
-    p = queue.parameters()
-    w = log_root(gate, queue.arrival_rate, p["mu"])
-    return derive().welfare_ga.float64(w, p["mu"], p["beta"], p["R"], p["C"])
+    f = derive().welfare_ga
+    if dps is None:
+        p = queue.parameters()
+        w = log_root(gate, float(queue.arrival_rate), p["mu"])
+        return f.float64(w, p["mu"], p["beta"], p["R"], p["C"])
+    with mpmath.workdps(_working_dps(dps)):
+        p = queue.parameters(dps)
+        w = -mpmath.log(root_mp(gate, queue.arrival_rate, queue.service_rate, _working_dps(dps)))
+        value = f.mp(w, p["mu"], p["beta"], p["R"], p["C"])
+    return _rounded(value, dps)
 
 
 def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:

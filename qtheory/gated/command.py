@@ -1,0 +1,94 @@
+"""``qtheory gated``: single numbers of the gated-admission model, scriptable.
+
+Prints τ*, S_GA(τ*), the RR optimum λ* and S_RR(λ*), GA throughput and PoF (and, with
+``--gate``, σ and S_GA at that gate).  With ``--json`` one JSON object; with ``--dps D``
+every value is a decimal string with D significant digits, computed with mpmath.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import mpmath
+
+from qtheory.gated.model import GatedQueue
+from qtheory.gated.root import root, root_mp
+from qtheory.gated.welfare import optimal_gate, optimal_routing, welfare_ga
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "gated",
+        help="optimal gate, welfare and Price of Forgetting of the unobservable M/M/1 queue",
+        description=__doc__,
+    )
+    parser.add_argument(
+        "--arrival-rate", required=True, help="potential arrival rate Λ ('inf' allowed)"
+    )
+    parser.add_argument("--service-rate", required=True, help="service rate μ")
+    parser.add_argument("--reward", required=True, help="reward R per served customer")
+    parser.add_argument("--cost", required=True, help="cost C per customer per unit time")
+    parser.add_argument("--gate", help="also evaluate the queue at this gate length τ")
+    parser.add_argument("--dps", type=int, help="decimal digits (mpmath); default float64")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def _queue(args: argparse.Namespace) -> GatedQueue:
+    values = {
+        "arrival_rate": args.arrival_rate,
+        "service_rate": args.service_rate,
+        "reward": args.reward,
+        "cost": args.cost,
+    }
+    if args.dps is None:
+        for name, text in values.items():
+            try:
+                values[name] = float(text)
+            except ValueError as error:
+                raise ValueError(f"{name} must be a real number, got {text!r}") from error
+    return GatedQueue(**values)
+
+
+def compute(args: argparse.Namespace) -> dict[str, object]:
+    """The numbers ``qtheory gated`` prints, as Python values (float or mpf)."""
+    if args.dps is not None and args.dps < 1:
+        raise ValueError(f"dps must be >= 1, got {args.dps}")
+    queue = _queue(args)
+    gate_opt = optimal_gate(queue, args.dps)
+    routing = optimal_routing(queue, args.dps)
+    with mpmath.workdps((args.dps or 15) + 10):
+        values = {
+            "tau_star": gate_opt.gate,
+            "welfare_ga": gate_opt.welfare,
+            "welfare_rr": routing.welfare,
+            "rate_rr": routing.rate,
+            "throughput_ga": gate_opt.throughput,
+            "pof": gate_opt.welfare / routing.welfare,
+        }
+    if args.gate is not None:
+        gate = args.gate if args.dps is not None else float(args.gate)
+        if args.dps is None:
+            values["sigma"] = float(root(gate, float(queue.arrival_rate), queue.service_rate))
+        else:
+            values["sigma"] = root_mp(gate, queue.arrival_rate, queue.service_rate, args.dps)
+        values["welfare_at_gate"] = welfare_ga(queue, gate, args.dps)
+    return values
+
+
+def run(args: argparse.Namespace) -> int:
+    values = compute(args)
+    if args.dps is None:
+        shown = {name: float(value) for name, value in values.items()}
+    else:
+        shown = {
+            name: mpmath.nstr(value, args.dps, strip_zeros=False) for name, value in values.items()
+        }
+    if args.json:
+        print(json.dumps(shown))
+    else:
+        width = max(map(len, shown))
+        for name, value in shown.items():
+            print(f"{name:<{width}}  {value}")
+    return 0

@@ -1,0 +1,215 @@
+"""The gated-admission part of ``qtheory reproduce``: derivations, tables and figures.
+
+Every number here comes from :mod:`qtheory.gated`; every formula is printed from the
+Sympy expressions of :mod:`qtheory.gated.derivation` and
+:mod:`qtheory.gated.asymptotics`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import sympy as sp
+from scipy.special import lambertw
+
+from qtheory import report
+from qtheory.gated import asymptotics, derivation
+from qtheory.gated.model import GatedQueue
+from qtheory.gated.root import root
+from qtheory.gated.welfare import optimal_gate, optimal_routing, welfare_ga
+
+NU_GRID = (1.01, 1.1, 1.5, 2.0, 3.0, 5.0, 10.0, 100.0, 1e4)
+ARRIVAL_GRID = (np.inf, 2.0, 1.0)
+
+
+def _formulas() -> str:
+    f = derivation.derive()
+    d = derivation
+    light = asymptotics.derive_light_traffic()
+    heavy = asymptotics.derive_heavy_traffic()
+    lhs, rhs = d.dominance_identity()
+    parts = [
+        "Admitted inter-arrival times are $T=\\tau+\\mathrm{Exp}(\\Lambda)$, with transform",
+        report.equation("A^*(s)", f.interarrival_lst, label="eq:gated-lst"),
+        "and $A^*(s)\\to "
+        + sp.latex(f.interarrival_lst_deterministic)
+        + "$ as $\\Lambda\\to\\infty$.  The GI/M/1 root $\\sigma\\in(0,1)$ solves",
+        report.equation(f.root_equation.lhs, f.root_equation.rhs, label="eq:gated-root"),
+        "whose closed-form inverse (solved by Sympy for $\\tau$) is",
+        report.equation(d.gate, f.gate_of_root.expr, label="eq:gated-inverse"),
+        "Sojourn times are $\\mathrm{Exp}(\\mu(1-\\sigma))$, so",
+        report.align(
+            [
+                ("E[S]", f.mean_sojourn.expr),
+                ("P(S \\le t)", f.sojourn_cdf),
+                ("\\theta_{GA}", f.throughput.expr),
+                ("S_{GA}", f.welfare_ga.expr),
+            ],
+            label="eq:gated-welfare",
+        ),
+        "The optimal gate solves the first-order condition ($S_{GA}=N/D$, $N'D-ND'=0$):",
+        report.equation(f.welfare_ga_first_order_display.lhs, 0, label="eq:gated-foc"),
+        "Random routing at rate $\\lambda$ (Edelson--Hildebrand) gives",
+        report.align(
+            [
+                ("S_{RR}(\\lambda)", f.welfare_rr.expr),
+                ("\\lambda^*", f.rr_optimal_rate.expr),
+                ("S_{RR}(\\lambda^*)", f.rr_optimal_welfare),
+                ("\\mathrm{PoF}", f.price_of_forgetting),
+            ],
+            label="eq:gated-rr",
+        ),
+        "GA dominates RR at equal throughput because, with $a=s\\tau$, $b=s/\\Lambda$,",
+        report.equation(lhs, rhs, label="eq:gated-dominance"),
+        "is a sum of non-negative terms (Sympy checks the identity).",
+        "\\paragraph{As $\\nu=1+\\varepsilon\\downarrow 1$.}",
+        report.align(
+            [("\\hat\\sigma", light.root), ("\\mathrm{PoF}", light.price_of_forgetting)],
+            label="eq:gated-light",
+        ),
+        "\\paragraph{As $\\nu\\to\\infty$ ($\\Lambda>\\mu$).}",
+        report.align(
+            [("\\tau^*", heavy.gate), ("\\mathrm{PoF}", heavy.price_of_forgetting)],
+            label="eq:gated-heavy",
+        ),
+    ]
+    return "\n".join(parts)
+
+
+def _optimum_table(quick: bool) -> str:
+    rows = []
+    for arrival in ARRIVAL_GRID[:2] if quick else ARRIVAL_GRID:
+        for nu in NU_GRID:
+            queue = GatedQueue(arrival, 1.0, nu, 1.0)
+            gate, routing = optimal_gate(queue), optimal_routing(queue)
+            rows.append(
+                [
+                    report.Latex("$\\infty$") if np.isinf(arrival) else arrival,
+                    nu,
+                    gate.gate,
+                    gate.welfare,
+                    routing.welfare,
+                    gate.welfare / routing.welfare,
+                ]
+            )
+    return report.table(
+        ["$\\Lambda$", "$\\nu$", "$\\tau^*$", "$S_{GA}(\\tau^*)$", "$S_{RR}(\\lambda^*)$", "PoF"],
+        rows,
+        caption="Optimal gate and welfare ($\\mu=C=1$, $R=\\nu$), float64.",
+        label="tab:gated-optimum",
+    )
+
+
+def _asymptotic_table(quick: bool) -> str:
+    dps = 40 if quick else 60
+    points = (4, 16) if quick else (4, 8, 16, 32)
+    rows = []
+    for exponent in points:
+        for check in asymptotics.check_light_traffic(exponent, dps=dps):
+            rows.append(
+                [check.point, check.quantity, float(check.exact), float(check.relative_error)]
+            )
+        for check in asymptotics.check_heavy_traffic(exponent, dps=dps):
+            rows.append(
+                [check.point, check.quantity, float(check.exact), float(check.relative_error)]
+            )
+    return report.table(
+        ["point", "quantity", "exact (mpmath)", "relative error of asymptote"],
+        rows,
+        caption=f"Asymptotic forms against mpmath at {dps} digits "
+        "($\\Lambda=\\infty$, $\\mu=C=1$).",
+        label="tab:gated-asymptotics",
+        formats={2: ".8g", 3: ".2e"},
+    )
+
+
+def _welfare_figure(figures: Path) -> list[Path]:
+    fig, ax = report.new_figure()
+    gates = np.linspace(1.02, 6.0, 400)
+    for arrival, style in ((np.inf, "-"), (2.0, "--")):
+        queue = GatedQueue(arrival, 1.0, 3.0, 1.0)
+        lowest = max(0.0, 1.0 - 1.0 / arrival)
+        grid = lowest + gates - 1.0 + 1e-3
+        label = "$\\Lambda=\\infty$" if np.isinf(arrival) else f"$\\Lambda={arrival:g}$"
+        ax.plot(grid, welfare_ga(queue, grid), style, label=f"GA, {label}")
+        opt = optimal_gate(queue)
+        ax.plot([opt.gate], [opt.welfare], "o", color=ax.lines[-1].get_color())
+        ax.axhline(optimal_routing(queue).welfare, linestyle=":", color=ax.lines[-1].get_color())
+    ax.set_xlabel("gate $\\tau$ ($\\mu=1$)")
+    ax.set_ylabel("welfare $S_{GA}(\\tau)$")
+    ax.set_title("$\\nu=3$; dots: $\\tau^*$, dotted: RR optimum")
+    ax.legend()
+    return report.save_figure(fig, figures, "gated_welfare")
+
+
+def _pof_figure(figures: Path, quick: bool) -> list[Path]:
+    fig, ax = report.new_figure()
+    excess = np.logspace(-12, 3, 40 if quick else 120)
+    pof = [
+        optimal_gate(q).welfare / optimal_routing(q).welfare
+        for q in (GatedQueue(np.inf, 1.0, 1.0 + e, 1.0) for e in excess)
+    ]
+    ax.loglog(excess, pof, label="PoF (exact)")
+    light = asymptotics.derive_light_traffic()
+    form = sp.lambdify(
+        asymptotics.excess,
+        light.price_of_forgetting.subs(derivation.arrival_rate, sp.oo).subs(
+            derivation.service_rate, 1
+        ),
+        modules=[{"LambertW": lambda z, k: np.real(lambertw(z, k))}, "numpy"],
+    )
+    small = excess[excess < 0.1]
+    ax.loglog(small, form(small), "--", label="$\\hat\\sigma/(\\sqrt{\\nu}-1)^2$")
+    ax.loglog(
+        small, 4 / (small * np.log(1 / small)), ":", label="$4/(\\varepsilon\\log(1/\\varepsilon))$"
+    )
+    ax.set_xlabel("$\\nu-1$")
+    ax.set_ylabel("Price of Forgetting")
+    ax.legend()
+    return report.save_figure(fig, figures, "gated_pof")
+
+
+def _sojourn_figure(figures: Path) -> list[Path]:
+    fig, ax = report.new_figure()
+    load = np.linspace(0.05, 0.95, 200)
+    ax.plot(load, 1 / (1 - load), label="RR (M/M/1)")
+    for arrival, style in ((np.inf, "-"), (2.0, "--")):
+        sigma = root(1 / load - (0 if np.isinf(arrival) else 1 / arrival), arrival, 1.0)
+        label = "$\\Lambda=\\infty$" if np.isinf(arrival) else f"$\\Lambda={arrival:g}$"
+        ax.plot(load, 1 / (1 - sigma), style, label=f"GA, {label}")
+    ax.set_yscale("log")
+    ax.set_xlabel("throughput $\\lambda/\\mu$")
+    ax.set_ylabel("mean sojourn $\\mu E[S]$")
+    ax.set_title("Equal throughput: GA sojourn is stochastically smaller")
+    ax.legend()
+    return report.save_figure(fig, figures, "gated_sojourn")
+
+
+def steps(out: Path, quick: bool) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
+    """The named steps that write this model's outputs; each returns the files written."""
+    derivations, figures = out / "derivations", out / "figures"
+
+    def section() -> list[Path]:
+        body = "\n\n".join(
+            [
+                _formulas(),
+                _optimum_table(quick),
+                _asymptotic_table(quick),
+                report.figure("gated_welfare", "Welfare against the gate.", "fig:gated-welfare"),
+                report.figure(
+                    "gated_pof", "Price of Forgetting as $\\nu\\downarrow1$.", "fig:gated-pof"
+                ),
+                report.figure(
+                    "gated_sojourn", "Mean sojourn at equal throughput.", "fig:gated-sojourn"
+                ),
+            ]
+        )
+        text = report.section("Gated admission to an unobservable queue", body, label="sec:gated")
+        return [report.write_text(derivations / "gated.tex", text)]
+
+    yield "gated: derivations and tables", section
+    yield "gated: welfare figure", lambda: _welfare_figure(figures)
+    yield "gated: PoF figure", lambda: _pof_figure(figures, quick)
+    yield "gated: sojourn figure", lambda: _sojourn_figure(figures)

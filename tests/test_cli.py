@@ -1,0 +1,93 @@
+"""The ``qtheory`` command: the JSON contract, digits with --dps, exit status 2 on bad
+input, and ``reproduce --quick`` writing every expected file."""
+
+import json
+import subprocess
+import sys
+
+import mpmath
+import pytest
+
+from qtheory.cli import main
+from qtheory.gated import GatedQueue, optimal_gate, root
+
+BASE = ["gated", "--arrival-rate", "inf", "--service-rate", "1", "--reward", "3", "--cost", "1"]
+
+
+def run_json(capsys, *extra):
+    assert main([*BASE, *extra, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_gated_json_keys_and_values(capsys):
+    out = run_json(capsys, "--gate", "2")
+    assert set(out) == {
+        "tau_star",
+        "welfare_ga",
+        "welfare_rr",
+        "rate_rr",
+        "throughput_ga",
+        "pof",
+        "sigma",
+        "welfare_at_gate",
+    }
+    assert out["rate_rr"] == pytest.approx(1 - 1 / 3**0.5, rel=1e-15)  # mu - sqrt(mu C/R)
+    assert out["welfare_rr"] == pytest.approx((3**0.5 - 1) ** 2, rel=1e-14)  # C(sqrt(nu)-1)^2
+    assert out["sigma"] == pytest.approx(float(root(2.0, float("inf"), 1.0)), rel=1e-15)
+    assert out["pof"] == pytest.approx(out["welfare_ga"] / out["welfare_rr"], rel=1e-15)
+    assert out["tau_star"] == pytest.approx(optimal_gate(GatedQueue("inf", 1, 3, 1)).gate)
+
+
+def test_dps_prints_decimal_strings_with_requested_digits(capsys):
+    out = run_json(capsys, "--dps", "40", "--gate", "2")
+    assert all(isinstance(v, str) for v in out.values())
+    digits = out["sigma"].replace("0.", "", 1).lstrip("0")
+    assert len(digits.replace(".", "").split("e")[0]) >= 40
+    with mpmath.workdps(50):
+        expected = -mpmath.lambertw(-2 * mpmath.exp(-2)) / 2
+        assert abs(mpmath.mpf(out["sigma"]) / expected - 1) < mpmath.mpf(10) ** -39
+        assert abs(mpmath.mpf(out["rate_rr"]) - (1 - 1 / mpmath.sqrt(3))) < mpmath.mpf(10) ** -39
+
+
+@pytest.mark.parametrize(
+    ("change", "name"),
+    [
+        (("--service-rate", "0"), "service_rate"),
+        (("--arrival-rate", "-2"), "arrival_rate"),
+        (("--reward", "nan"), "reward"),
+        (("--reward", "0.5"), "nu"),
+        (("--cost", "abc"), "cost"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(capsys, change, name):
+    args = list(BASE)
+    args[args.index(change[0]) + 1] = change[1]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert name in err and err.count("\n") == 1
+
+
+def test_unstable_gate_exits_2(capsys):
+    assert main([*BASE, "--gate", "0.5"]) == 2
+    assert "unstable" in capsys.readouterr().err
+
+
+def test_console_script_runs():
+    result = subprocess.run(
+        [sys.executable, "-m", "qtheory.cli", *BASE, "--json"], capture_output=True, text=True
+    )
+    assert result.returncode == 0 and "pof" in json.loads(result.stdout)
+
+
+def test_reproduce_quick_writes_every_expected_file(tmp_path):
+    assert main(["reproduce", "--out", str(tmp_path), "--quick"]) == 0
+    expected = {"derivations/main.tex", "derivations/gated.tex"} | {
+        f"figures/gated_{name}.{ext}"
+        for name in ("welfare", "pof", "sojourn")
+        for ext in ("pdf", "png")
+    }
+    written = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
+    assert expected <= written
+    main_tex = (tmp_path / "derivations" / "main.tex").read_text()
+    assert "\\input{gated}" in main_tex
+    assert all((tmp_path / f).stat().st_size > 0 for f in expected)
