@@ -30,6 +30,7 @@ from sympy.codegen.rewriting import optimize, optims_c99
 
 __all__ = ["Formula", "lambdify_interval"]
 
+
 @dataclass(frozen=True, eq=False)
 class Formula:
     """A named Sympy expression with float64 and mpmath evaluators generated from it.
