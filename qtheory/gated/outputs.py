@@ -16,6 +16,7 @@ from scipy.special import lambertw
 
 from qtheory import report
 from qtheory.gated import asymptotics, derivation
+from qtheory.gated.claims import gated_claims
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate, optimal_routing, welfare_ga
@@ -125,6 +126,21 @@ def _asymptotic_table(quick: bool) -> str:
     )
 
 
+def _claims_table(quick: bool) -> str:
+    rows = [
+        [c.name, c.statement, c.value, c.reference, "pass" if c.passed else "FAIL"]
+        for c in gated_claims(quick)
+    ]
+    return report.table(
+        ["claim", "statement", "value", "reference", ""],
+        rows,
+        caption="Claims of the gated-admission model, each checked numerically.",
+        label="tab:gated-claims",
+        formats={2: ".6g", 3: ".6g"},
+        alignment="lp{0.45\\linewidth}rrl",
+    )
+
+
 def _welfare_figure(figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     gates = np.linspace(1.02, 6.0, 400)
@@ -197,6 +213,7 @@ def steps(out: Path, quick: bool) -> Iterator[tuple[str, Callable[[], list[Path]
                 _formulas(),
                 _optimum_table(quick),
                 _asymptotic_table(quick),
+                _claims_table(quick),
                 report.figure("gated_welfare", "Welfare against the gate.", "fig:gated-welfare"),
                 report.figure(
                     "gated_pof", "Price of Forgetting as $\\nu\\downarrow1$.", "fig:gated-pof"
