@@ -75,6 +75,8 @@ class GatedFormulas:
     sojourn_cdf: sp.Expr  # P(sojourn ≤ t)
     throughput: Formula  # 1/(τ(σ) + 1/Λ)
     welfare_ga: Formula  # S_GA as a function of σ
+    net_reward: sp.Expr  # N(σ) = R - C/μ - C E[W]
+    cycle: sp.Expr  # D(σ) = τ(σ) + 1/Λ, the mean admitted inter-arrival time
     welfare_ga_first_order_display: sp.Eq  # N'(σ)D(σ) - N(σ)D'(σ) = 0 for S_GA = N/D
     welfare_ga_first_order: Formula  # N'(w)D(w) - N(w)D'(w), w = -log σ (evaluated)
     welfare_rr: Formula  # S_RR(λ), in (λ, μ, R, C)
@@ -162,6 +164,8 @@ def derive() -> GatedFormulas:
         sojourn_cdf=1 - sp.exp(-decay * t),
         throughput=Formula("throughput", throughput, ROOT_ARGS, NUMERIC),
         welfare_ga=Formula("welfare_ga", welfare_ga, WELFARE_ARGS, NUMERIC),
+        net_reward=net_reward,
+        cycle=cycle,
         welfare_ga_first_order_display=sp.Eq(_first_order_numerator(net_reward, cycle, root), 0),
         # The evaluator differentiates in w = -log σ (dσ/dw = -σ < 0: same root).
         welfare_ga_first_order=Formula(

@@ -1,11 +1,26 @@
-/* Module definition of qtheory.sim._core (placeholder until the simulators land). */
+/* Module definition of qtheory.sim._core: simulation kernels in C. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-static PyMethodDef core_methods[] = {{NULL, NULL, 0, NULL}};
+#define QT_IMPORT_NUMPY
+#include "qt_numpy.h"
 
-static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "_core", "qtheory simulation kernels in C.", -1, core_methods,
+#include "lindley_py.h"
+
+static PyMethodDef core_methods[] = {
+    QT_LINDLEY_METHODDEF,
+    {NULL, NULL, 0, NULL},
 };
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&core_module); }
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_core",
+    .m_doc = "qtheory simulation kernels in C.",
+    .m_size = -1,
+    .m_methods = core_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    import_array(); /* returns NULL with an exception set on failure */
+    return PyModule_Create(&core_module);
+}

@@ -1,0 +1,85 @@
+/*
+ * Lindley-recursion simulator of a single-server FIFO queue whose admitted
+ * inter-arrival times are T = gate + Exp(arrival_rate) (gated admission; gate = 0 gives
+ * a Poisson stream, arrival_rate = inf gives T = gate exactly) and whose i.i.d. service
+ * times have mean service_mean:
+ *
+ *     W_1 = 0,   W_{n+1} = max(0, W_n + S_n - T_{n+1}),   sojourn_n = W_n + S_n.
+ *
+ * Pure C: no Python objects, safe to run without the GIL.  Every random number comes
+ * from a NumPy bit generator through NumPy's distribution kernels (npyrandom).  The
+ * caller validates the parameters (see lindley_py.c) and must own the bit generator
+ * (hold its lock) for the whole run.
+ */
+#ifndef QTHEORY_SIM_LINDLEY_H
+#define QTHEORY_SIM_LINDLEY_H
+
+#include <stdint.h>
+
+#include "numpy/random/bitgen.h"
+
+/* Largest hyper-exponential scv: its slow phase (probability about 1 / (2 scv)) must
+ * stay far above the 2^-53 resolution of the uniform draw that selects it. */
+#define QT_HYPEREXP_MAX_SCV 1e9
+
+typedef enum {
+    QT_SERVICE_EXPONENTIAL,
+    QT_SERVICE_DETERMINISTIC,
+    QT_SERVICE_ERLANG,   /* parameter: number of phases k >= 1 */
+    QT_SERVICE_HYPEREXP, /* parameter: squared coefficient of variation > 1 */
+} qt_service_kind;
+
+/* Model parameters in the form the sampling loop wants them. */
+typedef struct {
+    double gate;          /* fixed part of every inter-arrival time */
+    double arrival_scale; /* mean of the exponential part: 1 / arrival_rate */
+    int random_arrivals;  /* 0 when arrival_rate is infinite (T = gate) */
+    qt_service_kind kind;
+    double service_mean;  /* 1 / service_rate */
+    double erlang_shape;  /* k (Erlang) */
+    double hyper_p_slow;    /* probability p2 <= 1/2 of the slow phase (hyper-exponential) */
+    double hyper_mean_fast; /* service_mean / (2 p1), p1 = 1 - p2 */
+    double hyper_mean_slow; /* service_mean / (2 p2) */
+} qt_lindley_model;
+
+/*
+ * Fill in a model.  service_param is k for Erlang and the squared coefficient of
+ * variation for the hyper-exponential law (two phases with balanced means), and is
+ * ignored otherwise.  Parameters must already be valid.
+ */
+qt_lindley_model qt_lindley_model_make(double gate, double arrival_rate, qt_service_kind kind,
+                                       double service_rate, double service_param);
+
+/* The customer simulated last (all zero before the first: an empty system). */
+typedef struct {
+    double wait;
+    double service;
+} qt_lindley_customer;
+
+/*
+ * A resumable run: `warmup` unrecorded customers, then `batches` batches of
+ * `per_batch` recorded customers.  Each output array has `batches` entries, must be
+ * zero on entry and receives per-batch SUMS: sojourn times, waiting times, number of
+ * customers who did not wait, inter-arrival times.
+ */
+typedef struct {
+    int64_t warmup_left;
+    int64_t per_batch;
+    int64_t batches;
+    int64_t batch;         /* index of the batch being filled */
+    int64_t done_in_batch; /* customers already recorded in that batch */
+    qt_lindley_customer last;
+    double *sojourn_sum;
+    double *wait_sum;
+    double *no_wait_count;
+    double *interarrival_sum;
+} qt_lindley_run;
+
+/*
+ * Simulate at most `budget` further customers (warm-up customers count) and return
+ * 1 when the run is complete, 0 otherwise.  Call repeatedly to finish the run.
+ */
+int qt_lindley_advance(bitgen_t *rng, const qt_lindley_model *model, qt_lindley_run *run,
+                       int64_t budget);
+
+#endif /* QTHEORY_SIM_LINDLEY_H */
