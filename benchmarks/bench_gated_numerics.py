@@ -40,16 +40,20 @@ def main() -> None:
     vectorised = best_of(3, lambda: root(gates, arrival, 1.0))
     sample = gates[:: len(gates) // 2000]
     loop = best_of(3, lambda: brentq_loop(sample, arrival)) * len(gates) / len(sample)
-    print(f"sigma solver: {len(gates) / vectorised:,.0f} roots/s vectorised float64, "
-          f"{len(gates) / loop:,.0f} roots/s brentq loop: ratio {loop / vectorised:.1f}x")
+    print(
+        f"sigma solver: {len(gates) / vectorised:,.0f} roots/s vectorised float64, "
+        f"{len(gates) / loop:,.0f} roots/s brentq loop: ratio {loop / vectorised:.1f}x"
+    )
 
     queue = GatedQueue(arrival, 1.0, 3.0, 1.0)
     price_of_forgetting(queue, dps=20)  # warm-up
     base = best_of(5, lambda: price_of_forgetting(queue))
     for dps in (50, 100):
         t = best_of(5, lambda: price_of_forgetting(queue, dps=dps))  # noqa: B023
-        print(f"PoF at {dps} digits: {t * 1e3:.1f} ms ({t / base:.1f}x the float64 PoF, "
-              f"{base * 1e3:.2f} ms)")
+        print(
+            f"PoF at {dps} digits: {t * 1e3:.1f} ms ({t / base:.1f}x the float64 PoF, "
+            f"{base * 1e3:.2f} ms)"
+        )
 
 
 if __name__ == "__main__":

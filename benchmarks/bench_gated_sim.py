@@ -109,8 +109,10 @@ def main() -> None:
     check_baseline()
     c_rate, c_result = best_rate(c_simulator, customers, args.repeats)
     np_rate, np_result = best_rate(numpy_baseline, customers, args.repeats)
-    print(f"gated M/M/1-type queue, gate={GATE}, arrival_rate={ARRIVAL_RATE}, "
-          f"service_rate={SERVICE_RATE}, {customers:,} customers, best of {args.repeats}")
+    print(
+        f"gated M/M/1-type queue, gate={GATE}, arrival_rate={ARRIVAL_RATE}, "
+        f"service_rate={SERVICE_RATE}, {customers:,} customers, best of {args.repeats}"
+    )
     print("                 customers/s   mean sojourn  P(no wait)  throughput")
     rows = (("C simulator", c_rate, c_result), ("NumPy", np_rate, np_result))
     for name, rate, result in rows:
