@@ -1,0 +1,33 @@
+"""Model 2: the overloaded two-class loss network.
+
+Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Research 73(4),
+2025; Miller, Management Science 1969 (optimality of trunk reservation).
+
+>>> from qtheory.lossnet import LossNetwork, online_optimum
+>>> online_optimum(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)).threshold
+4
+"""
+
+from qtheory.lossnet.fluid import derive_fluid, fluid_bound, fluid_lp
+from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.online import OnlineOptimum, online_optimum, threshold_table
+from qtheory.lossnet.regret import (
+    derive_leading_constant,
+    fit_log_slope,
+    leading_constant,
+    regret_curve,
+)
+
+__all__ = [
+    "LossNetwork",
+    "OnlineOptimum",
+    "derive_fluid",
+    "derive_leading_constant",
+    "fit_log_slope",
+    "fluid_bound",
+    "fluid_lp",
+    "leading_constant",
+    "online_optimum",
+    "regret_curve",
+    "threshold_table",
+]

@@ -1,0 +1,72 @@
+"""The overloaded two-class loss network.
+
+Sources: J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+overloaded loss network" (arXiv:2601.14538); Xie, Gurvich and Küçükyavuz, "Dynamic
+allocation of reusable resources: logarithmic regret in overloaded networks"
+(Operations Research 73(4), 2025).
+
+N identical servers and no queue.  Class H arrives Poisson(λ_H N) and class L
+Poisson(λ_L N); an admitted job holds one server for an Exp(μ) time and pays r_H
+(resp. r_L < r_H) on admission.  The network is overloaded: λ_H < μ < λ_H + λ_L, so
+capacity suffices for H alone but not for everybody.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from qtheory import _validation
+
+
+@dataclass(frozen=True)
+class LossNetwork:
+    """Parameters of the two-class loss network, validated on construction.
+
+    Examples
+    --------
+    >>> net = LossNetwork(servers=100, lambda_h=0.6, lambda_l=0.8, mu=1.0, r_h=2.0, r_l=1.0)
+    >>> net.arrival_rate_h, net.arrival_rate_l
+    (60.0, 80.0)
+    >>> LossNetwork(servers=100, lambda_h=1.2, lambda_l=0.8, mu=1.0, r_h=2.0, r_l=1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: lambda_h must be < mu (class H alone must fit), got lambda_h=1.2, mu=1.0
+    """
+
+    servers: int
+    lambda_h: float
+    lambda_l: float
+    mu: float
+    r_h: float
+    r_l: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "servers", _validation.positive_int("servers", self.servers))
+        for name in ("lambda_h", "lambda_l", "mu", "r_h", "r_l"):
+            object.__setattr__(self, name, _validation.positive(name, getattr(self, name)))
+        if not self.lambda_h < self.mu:
+            raise ValueError(
+                "lambda_h must be < mu (class H alone must fit), "
+                f"got lambda_h={self.lambda_h}, mu={self.mu}"
+            )
+        if not self.mu < self.lambda_h + self.lambda_l:
+            raise ValueError(
+                "lambda_h + lambda_l must be > mu (the network is overloaded), "
+                f"got lambda_h + lambda_l={self.lambda_h + self.lambda_l}, mu={self.mu}"
+            )
+        if not self.r_h > self.r_l:
+            raise ValueError(f"r_h must be > r_l, got r_h={self.r_h}, r_l={self.r_l}")
+
+    @property
+    def arrival_rate_h(self) -> float:
+        """λ_H N, the arrival rate of class H."""
+        return self.lambda_h * self.servers
+
+    @property
+    def arrival_rate_l(self) -> float:
+        """λ_L N, the arrival rate of class L."""
+        return self.lambda_l * self.servers
+
+    def with_servers(self, servers: int) -> LossNetwork:
+        """The same rates and rewards at another scale N."""
+        return LossNetwork(servers, self.lambda_h, self.lambda_l, self.mu, self.r_h, self.r_l)
