@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("qtheory.reproduce", "qtheory.gated.command")
+COMMANDS = ("qtheory.reproduce", "qtheory.gated.command", "qtheory.lossnet.command")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -15,7 +15,7 @@ from tqdm import tqdm
 
 from qtheory import report
 
-MODELS = ("qtheory.gated.outputs",)
+MODELS = ("qtheory.gated.outputs", "qtheory.lossnet.outputs")
 
 
 def reproduce(out: Path | str = ".", *, quick: bool = False, progress: bool = True) -> list[Path]:

@@ -81,13 +81,75 @@ def test_console_script_runs():
 
 def test_reproduce_quick_writes_every_expected_file(tmp_path):
     assert main(["reproduce", "--out", str(tmp_path), "--quick"]) == 0
-    expected = {"derivations/main.tex", "derivations/gated.tex"} | {
-        f"figures/gated_{name}.{ext}"
-        for name in ("welfare", "pof", "sojourn")
+    expected = {"derivations/main.tex", "derivations/gated.tex", "derivations/lossnet.tex"} | {
+        f"figures/{name}.{ext}"
+        for name in (
+            "gated_welfare",
+            "gated_pof",
+            "gated_sojourn",
+            "lossnet_regret",
+            "lossnet_threshold",
+        )
         for ext in ("pdf", "png")
     }
     written = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
     assert expected <= written
     main_tex = (tmp_path / "derivations" / "main.tex").read_text()
-    assert "\\input{gated}" in main_tex
+    assert "\\input{gated}" in main_tex and "\\input{lossnet}" in main_tex
     assert all((tmp_path / f).stat().st_size > 0 for f in expected)
+
+
+NET = [
+    "lossnet",
+    "online",
+    "--servers",
+    "100",
+    "--lambda-h",
+    "0.6",
+    "--lambda-l",
+    "0.8",
+    "--mu",
+    "1",
+    "--r-h",
+    "2",
+    "--r-l",
+    "1",
+]
+
+
+def test_lossnet_online_json(capsys):
+    assert main([*NET, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"fluid", "online", "regret", "threshold", "p_full"}
+    assert out["fluid"] == pytest.approx(100 * (2 * 0.6 + 1 * 0.4), rel=1e-15)
+    assert out["regret"] == pytest.approx(out["fluid"] - out["online"], rel=1e-12)
+    assert isinstance(out["threshold"], int) and 0 <= out["threshold"] <= 100
+
+
+def test_lossnet_online_dps(capsys):
+    assert main([*NET, "--json", "--dps", "30"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fluid"].startswith("160.0000000000000000000000000")
+    with mpmath.workdps(40):
+        difference = (
+            mpmath.mpf(out["fluid"]) - mpmath.mpf(out["online"]) - mpmath.mpf(out["regret"])
+        )
+        assert abs(difference) < mpmath.mpf(10) ** -25
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "name"),
+    [
+        ("--servers", "0", "servers"),
+        ("--lambda-h", "1.5", "lambda_h"),
+        ("--lambda-l", "0.1", "overloaded"),
+        ("--r-l", "3", "r_h"),
+        ("--mu", "nan", "mu"),
+    ],
+)
+def test_lossnet_bad_input_exits_2(capsys, flag, value, name):
+    args = list(NET)
+    args[args.index(flag) + 1] = value
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert name in err and err.count("\n") == 1

@@ -97,11 +97,18 @@ def threshold_table(net: LossNetwork) -> ThresholdTable:
     )
 
 
+def _decimal(value: float) -> mpmath.mpf:
+    """A float read as its shortest decimal representation (0.6 means 6/10), so that
+    high-precision results are those of the decimal parameters a user typed."""
+    return mpmath.mpf(repr(value))
+
+
 def _threshold_mp(net: LossNetwork, reserve: int):
     """Mean idleness and blocking of one reserve, in mpmath at the current precision."""
     n, m = net.servers, net.servers - reserve
-    rate_all = mpmath.mpf(net.arrival_rate_h + net.arrival_rate_l) / net.mu
-    rate_h = mpmath.mpf(net.arrival_rate_h) / net.mu
+    lam_h, lam_l, mu = _decimal(net.lambda_h), _decimal(net.lambda_l), _decimal(net.mu)
+    rate_all = (lam_h + lam_l) * n / mu
+    rate_h = lam_h * n / mu
     weight, norm, idle = mpmath.mpf(1), mpmath.mpf(0), mpmath.mpf(0)
     for b in range(n + 1):
         if b > 0:
@@ -136,23 +143,17 @@ def online_optimum(net: LossNetwork, dps: int | None = None) -> OnlineOptimum:
             float(table.mean_idle[best]),
         )
     with mpmath.workdps(dps + 10):
+        lam_h, mu, r_h, r_l = (_decimal(v) for v in (net.lambda_h, net.mu, net.r_h, net.r_l))
 
         def regret_mp(reserve):
             idle, full = _threshold_mp(net, reserve)
-            return (
-                net.r_l * net.mu * idle + (net.r_h - net.r_l) * net.arrival_rate_h * full,
-                idle,
-                full,
-            )
+            return r_l * mu * idle + (r_h - r_l) * lam_h * net.servers * full, idle, full
 
-        candidates = {
-            k: regret_mp(k) for k in range(max(0, best - 1), min(net.servers, best + 1) + 1)
-        }
+        neighbours = range(max(0, best - 1), min(net.servers, best + 1) + 1)
+        candidates = {k: regret_mp(k) for k in neighbours}
         best = min(candidates, key=lambda k: candidates[k][0])
         regret, idle, full = candidates[best]
-        fluid_mp = net.servers * (
-            net.r_h * mpmath.mpf(net.lambda_h) + net.r_l * (mpmath.mpf(net.mu) - net.lambda_h)
-        )
+        fluid_mp = net.servers * (r_h * lam_h + r_l * (mu - lam_h))
         values = (fluid_mp, fluid_mp - regret, regret, full, idle)
     with mpmath.workdps(dps):
         return OnlineOptimum(best, *(+v for v in values))

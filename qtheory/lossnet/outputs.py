@@ -1,0 +1,158 @@
+"""The loss-network part of ``qtheory reproduce``: the fluid LP derivation, the exact
+online optimum over N, and figures of the regret and the optimal reserve."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import sympy as sp
+
+from qtheory import report
+from qtheory.lossnet.fluid import derive_fluid
+from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.regret import (
+    RegretPoint,
+    derive_leading_constant,
+    fit_log_slope,
+    leading_constant,
+    regret_curve,
+)
+
+DEFAULT = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+
+
+def servers_grid(quick: bool) -> np.ndarray:
+    """N on a log grid from 10 to 10^5 (quick) or 10^7 (default)."""
+    top, count = (5, 11) if quick else (7, 25)
+    return np.unique(np.round(np.logspace(1, top, count)).astype(int))
+
+
+def _derivation() -> str:
+    fluid = derive_fluid()
+    constant = derive_leading_constant()
+    rows = [
+        [
+            case.name,
+            report.Latex(f"${sp.latex(case.condition)}$"),
+            report.Latex(f"${sp.latex(case.admitted_h)}$"),
+            report.Latex(f"${sp.latex(case.admitted_l)}$"),
+            report.Latex(f"${sp.latex(case.capacity_price)}$"),
+        ]
+        for case in fluid.cases
+    ]
+    return "\n".join(
+        [
+            "The fluid LP per server is $\\max\\{r_H x_H + r_L x_L : x_H + x_L \\le \\mu,\\ "
+            "0\\le x_i\\le\\lambda_i\\}$.  Sympy solves it by cases; each case comes with "
+            "dual prices of equal objective (the optimality certificate checked in the tests).",
+            report.table(
+                ["case", "condition", "$x_H$", "$x_L$", "server price $y$"],
+                rows,
+                caption="Fluid LP by cases ($r_H > r_L > 0$).",
+                label="tab:lossnet-fluid",
+            ),
+            report.equation("R_{fluid}", fluid.bound.expr, label="eq:lossnet-fluid"),
+            "Under trunk reservation with reserve $k$ the regret splits exactly as",
+            report.equation(
+                "R_{fluid} - R_k",
+                "r_L\\,\\mu\\,E[\\mathrm{idle}] + (r_H - r_L)\\,\\lambda_H N\\,P(\\mathrm{full})",
+                label="eq:lossnet-identity",
+            ),
+            "and balancing reserved idle servers against H blocking "
+            "($P(\\mathrm{full})\\approx K\\rho^k$) gives",
+            report.align(
+                [("k^*", constant.reserve), ("c", constant.constant.expr)],
+                label="eq:lossnet-constant",
+            ),
+        ]
+    )
+
+
+def _regret_table(points: list[RegretPoint]) -> str:
+    rows = [
+        [p.servers, p.fluid, p.online, p.regret, p.threshold, p.regret / np.log(p.servers)]
+        for p in points
+    ]
+    return report.table(
+        ["$N$", "$R_{fluid}$", "$R_{on}$", "regret", "$k^*$", "regret$/\\log N$"],
+        rows,
+        caption="Exact online optimum (best trunk reservation, all reserves searched) for "
+        "$\\lambda_H=0.6$, $\\lambda_L=0.8$, $\\mu=1$, $r_H=2$, $r_L=1$.",
+        label="tab:lossnet-online",
+        formats={1: ".10g", 2: ".10g", 3: ".6f", 5: ".4f"},
+    )
+
+
+def _fit_text(points: list[RegretPoint]) -> str:
+    c = leading_constant(DEFAULT)
+    fit = fit_log_slope(points, min_servers=10**3)
+    offsets = [p.regret - c * np.log(p.servers) for p in points if p.servers >= 10**3]
+    return (
+        f"Least squares over $N\\ge 10^3$ gives slope ${fit.slope:.4f}\\pm{fit.slope_stderr:.4f}$ "
+        f"against $c = r_L\\mu/\\log(\\mu/\\lambda_H) = {c:.4f}$; "
+        f"regret $- c\\log N$ stays in $[{min(offsets):.3f}, {max(offsets):.3f}]$ there "
+        "(it oscillates by $O(1)$ as the integer reserve steps)."
+    )
+
+
+def _regret_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
+    fig, ax = report.new_figure()
+    n = np.array([p.servers for p in points], dtype=float)
+    ax.semilogx(n, [p.regret for p in points], "o", markersize=3, label="exact regret")
+    c = leading_constant(DEFAULT)
+    fit = fit_log_slope(points, min_servers=10**3)
+    ax.semilogx(n, c * np.log(n) + fit.intercept, "--", label=f"$c\\log N + b$, $c={c:.3f}$")
+    ax.set_xlabel("servers $N$")
+    ax.set_ylabel("$R_{fluid} - R_{on}$")
+    ax.legend()
+    return report.save_figure(fig, figures, "lossnet_regret")
+
+
+def _threshold_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
+    fig, ax = report.new_figure()
+    n = np.array([p.servers for p in points], dtype=float)
+    ax.semilogx(n, [p.threshold for p in points], "o-", markersize=3, label="$k^*(N)$ (exact)")
+    ax.semilogx(
+        n,
+        np.log(n) / np.log(DEFAULT.mu / DEFAULT.lambda_h),
+        ":",
+        label="$\\log N/\\log(\\mu/\\lambda_H)$",
+    )
+    ax.set_xlabel("servers $N$")
+    ax.set_ylabel("optimal reserve $k^*$")
+    ax.legend()
+    return report.save_figure(fig, figures, "lossnet_threshold")
+
+
+def steps(out: Path, quick: bool) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
+    """The named steps that write this model's outputs; each returns the files written."""
+    derivations, figures = out / "derivations", out / "figures"
+    points: list[RegretPoint] = []
+
+    def compute() -> list[Path]:
+        points.extend(regret_curve(DEFAULT, servers_grid(quick)))
+        return []
+
+    def section() -> list[Path]:
+        body = "\n\n".join(
+            [
+                _derivation(),
+                _regret_table(points),
+                _fit_text(points),
+                report.figure(
+                    "lossnet_regret", "Regret of the online optimum.", "fig:lossnet-regret"
+                ),
+                report.figure("lossnet_threshold", "Optimal reserve.", "fig:lossnet-threshold"),
+            ]
+        )
+        text = report.section(
+            "The overloaded loss network: fluid bound and online optimum", body, label="sec:lossnet"
+        )
+        return [report.write_text(derivations / "lossnet.tex", text)]
+
+    yield "lossnet: online optimum over N", compute
+    yield "lossnet: derivations and tables", section
+    yield "lossnet: regret figure", lambda: _regret_figure(points, figures)
+    yield "lossnet: threshold figure", lambda: _threshold_figure(points, figures)
