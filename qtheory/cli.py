@@ -2,7 +2,8 @@
 
 Each model contributes a subcommand through a ``register(subparsers)`` function that
 adds its parser and sets ``run``; add a new model by appending its module to
-:data:`COMMANDS`.  Invalid input exits with status 2 and a one-line message.
+:data:`COMMANDS`.  Invalid input exits with status 2 and a one-line message; a numerical
+method that gives up exits with status 1 and a one-line message.
 """
 
 from __future__ import annotations
@@ -32,10 +33,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except ValueError as error:
-        message = str(error).splitlines()[0] if str(error) else type(error).__name__
-        print(f"qtheory {args.command}: error: {message}", file=sys.stderr)
+    except ValueError as error:  # bad input
+        print(f"qtheory {args.command}: error: {_one_line(error)}", file=sys.stderr)
         return 2
+    except (ArithmeticError, RuntimeError) as error:  # a numerical method gave up
+        print(f"qtheory {args.command}: numerical failure: {_one_line(error)}", file=sys.stderr)
+        return 1
+
+
+def _one_line(error: Exception) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
 if __name__ == "__main__":

@@ -75,15 +75,6 @@ class Formula:
         """LaTeX of the display form (Sympy's printer)."""
         return sp.latex(self.expr, **settings)
 
-    def derivative(self, symbol: sp.Symbol, name: str | None = None) -> Formula:
-        """The derivative with respect to ``symbol`` of the display form, as a Formula."""
-        return Formula(
-            name or f"d_{self.name}_d_{symbol}",
-            sp.diff(self.expr, symbol),
-            self.args,
-            self.substitutions,
-        )
-
 
 def lambdify_interval(args: Sequence[sp.Symbol], expr: sp.Expr) -> Callable[..., object]:
     """Evaluator of ``expr`` in mpmath interval arithmetic (``mpmath.iv``).
@@ -93,4 +84,7 @@ def lambdify_interval(args: Sequence[sp.Symbol], expr: sp.Expr) -> Callable[...,
     certified root enclosures need.
     """
     namespace = {"exp": mpmath.iv.exp, "log": mpmath.iv.log, "sqrt": mpmath.iv.sqrt}
+    unsupported = {f.func.__name__ for f in expr.atoms(sp.Function)} - set(namespace)
+    if unsupported:
+        raise ValueError(f"no interval version of {sorted(unsupported)} in expr")
     return sp.lambdify(args, expr, modules=[namespace, "mpmath"])

@@ -6,10 +6,13 @@ import subprocess
 import sys
 
 import mpmath
+import numpy as np
 import pytest
+from scipy.optimize import minimize_scalar
+from scipy.special import lambertw
 
 from qtheory.cli import main
-from qtheory.gated import GatedQueue, optimal_gate, root
+from qtheory.gated import GatedQueue, welfare_ga
 
 BASE = ["gated", "--arrival-rate", "inf", "--service-rate", "1", "--reward", "3", "--cost", "1"]
 
@@ -33,16 +36,29 @@ def test_gated_json_keys_and_values(capsys):
     }
     assert out["rate_rr"] == pytest.approx(1 - 1 / 3**0.5, rel=1e-15)  # mu - sqrt(mu C/R)
     assert out["welfare_rr"] == pytest.approx((3**0.5 - 1) ** 2, rel=1e-14)  # C(sqrt(nu)-1)^2
-    assert out["sigma"] == pytest.approx(float(root(2.0, float("inf"), 1.0)), rel=1e-15)
-    assert out["pof"] == pytest.approx(out["welfare_ga"] / out["welfare_rr"], rel=1e-15)
-    assert out["tau_star"] == pytest.approx(optimal_gate(GatedQueue("inf", 1, 3, 1)).gate)
+    lambert = float(np.real(-lambertw(-2 * np.exp(-2)) / 2))  # D/M/1 root at mu*tau = 2
+    assert out["sigma"] == pytest.approx(lambert, rel=1e-14)
+    # the optimum by direct maximisation of the welfare curve, not the first-order condition
+    queue = GatedQueue("inf", 1, 3, 1)
+    search = minimize_scalar(
+        lambda t: -float(welfare_ga(queue, t)),
+        bounds=(1.001, 10),
+        method="bounded",
+        options={"xatol": 1e-10},
+    )
+    assert out["tau_star"] == pytest.approx(search.x, rel=1e-6)
+    assert out["welfare_ga"] == pytest.approx(-search.fun, rel=1e-12)
+    assert out["pof"] == pytest.approx(-search.fun / (3**0.5 - 1) ** 2, rel=1e-12)
+
+
+def significant_digits(text):
+    mantissa = text.split("e")[0].replace("-", "").replace(".", "")
+    return len(mantissa.lstrip("0"))
 
 
 def test_dps_prints_decimal_strings_with_requested_digits(capsys):
     out = run_json(capsys, "--dps", "40", "--gate", "2")
-    assert all(isinstance(v, str) for v in out.values())
-    digits = out["sigma"].replace("0.", "", 1).lstrip("0")
-    assert len(digits.replace(".", "").split("e")[0]) >= 40
+    assert all(isinstance(v, str) and significant_digits(v) >= 40 for v in out.values())
     with mpmath.workdps(50):
         expected = -mpmath.lambertw(-2 * mpmath.exp(-2)) / 2
         assert abs(mpmath.mpf(out["sigma"]) / expected - 1) < mpmath.mpf(10) ** -39
@@ -153,3 +169,23 @@ def test_lossnet_bad_input_exits_2(capsys, flag, value, name):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert name in err and err.count("\n") == 1
+
+
+def test_extreme_naor_ratios_stay_finite(capsys):
+    for reward in ("1e32", "1.0000000000000002"):
+        args = list(BASE)
+        args[args.index("--reward") + 1] = reward
+        assert main([*args, "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert all(np.isfinite(v) and v >= 0 for v in out.values())
+        assert out["pof"] >= 1 - 1e-15
+
+
+def test_decimal_inputs_keep_their_digits_with_dps(capsys):
+    args = list(BASE)
+    args[args.index("--reward") + 1] = "1.00000000000000000001"  # nu - 1 = 1e-20
+    assert main([*args, "--json", "--dps", "30"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    with mpmath.workdps(60):  # S_RR* = C (sqrt(nu) - 1)^2, closed form
+        expected = (mpmath.sqrt(mpmath.mpf("1.00000000000000000001")) - 1) ** 2
+        assert abs(mpmath.mpf(out["welfare_rr"]) / expected - 1) < mpmath.mpf(10) ** -29

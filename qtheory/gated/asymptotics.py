@@ -104,15 +104,19 @@ def derive_light_traffic() -> LightTraffic:
     # root in (0, 1) that tends to 0 is on the branch W_{-1} (tests check both facts).
     lower_branch = solution.replace(sp.LambertW, lambda z: sp.LambertW(z, -1))
     sigma_hat = lower_branch.subs(k, shift)
-    nu = 1 + excess
+    routing = derive().rr_optimal_welfare.expr.subs(naor_ratio, 1 + excess)
+    # -W_{-1}(-x) ~ log(1/x) as x -> 0+, so sigma_hat ~ eps / log(1/eps); S_RR* ~ C eps^2/4.
+    routing_leading = sp.series(routing, excess, 0, 3).removeO()
     return LightTraffic(
         shift=shift,
         cycle_expansion=expansion,
         root=sigma_hat,
         welfare_ga=cost * sigma_hat,
         gate=(shift - sp.log(sigma_hat)) / service_rate - 1 / arrival_rate,
-        price_of_forgetting=sigma_hat / (sp.sqrt(nu) - 1) ** 2,
-        price_of_forgetting_leading=4 / (excess * sp.log(1 / excess)),
+        price_of_forgetting=cost * sigma_hat / routing,
+        price_of_forgetting_leading=sp.simplify(
+            cost * excess / sp.log(1 / excess) / routing_leading
+        ),
     )
 
 
@@ -135,15 +139,17 @@ def derive_heavy_traffic() -> HeavyTraffic:
     gate = sp.series(
         (expansion - 1 / arrival_rate).subs(decay, u_star).subs(naor_ratio, h**-2), h, 0, 2
     ).removeO()
-    rr = derive().rr_optimal_welfare.subs(naor_ratio, h**-2)
-    pof = sp.series((welfare.subs(decay, u_star).subs(naor_ratio, h**-2)) / rr, h, 0, 2).removeO()
+    rr = derive().rr_optimal_welfare.expr.subs(naor_ratio, h**-2)
+    optimal = welfare.subs(decay, u_star).subs(naor_ratio, h**-2)
+    pof = sp.series(optimal / rr, h, 0, 2).removeO()
+    gain = sp.series(optimal - rr, h, 0, 0).removeO()  # the O(h^-2) terms cancel
     root_nu = sp.sqrt(naor_ratio)
     return HeavyTraffic(
         variability=m,
         cycle_expansion=expansion,
         gate=sp.simplify(gate.subs(h, 1 / root_nu)),
         price_of_forgetting=sp.simplify(pof.subs(h, 1 / root_nu)),
-        welfare_gain=2 * cost * (1 - sp.sqrt(m)) * root_nu,
+        welfare_gain=sp.simplify(gain.subs(h, 1 / root_nu)),
     )
 
 
@@ -163,8 +169,9 @@ class AsymptoticCheck:
         return cls(point, quantity, exact, asymptotic, abs(exact / asymptotic - 1))
 
 
-def _evaluate(expr: sp.Expr, values: dict, arrival: str) -> mpmath.mpf:
-    """Evaluate an asymptotic form with mpmath at the current precision."""
+def evaluate_asymptote(expr: sp.Expr, values: dict, arrival: str) -> mpmath.mpf:
+    """Evaluate an asymptotic form with mpmath at the current precision; ``values``
+    maps its symbols (other than Λ) to numbers, ``arrival`` is Λ (``"inf"`` allowed)."""
     if mpmath.isinf(mpmath.mpf(arrival)):  # Λ = ∞ is β = 1/Λ = 0
         in_beta = expr.subs(arrival_rate, 1 / mean_exp_phase)
         expr = in_beta.subs(mean_exp_phase, 0)
@@ -186,7 +193,7 @@ def check_light_traffic(exponent: int, arrival: str = "inf", dps: int = 60):
     (True, True)
     """
     light = derive_light_traffic()
-    with mpmath.workdps(2 * dps + 20):  # the forms cancel up to log10(1/eps) digits
+    with mpmath.workdps(2 * dps + 20 + exponent):  # the forms cancel ~log10(1/eps) digits
         eps = mpmath.mpf(10) ** (-exponent)
         queue = GatedQueue(arrival, 1, 1 + eps, 1)
         gate, routing = optimal_gate(queue, dps), optimal_routing(queue, dps)
@@ -197,16 +204,16 @@ def check_light_traffic(exponent: int, arrival: str = "inf", dps: int = 60):
                 point,
                 "PoF",
                 gate.welfare / routing.welfare,
-                _evaluate(light.price_of_forgetting, values, arrival),
+                evaluate_asymptote(light.price_of_forgetting, values, arrival),
             ),
             AsymptoticCheck.compare(
-                point, "tau*", gate.gate, _evaluate(light.gate, values, arrival)
+                point, "tau*", gate.gate, evaluate_asymptote(light.gate, values, arrival)
             ),
             AsymptoticCheck.compare(
                 point,
                 "S_GA*-S_RR*",
                 gate.welfare - routing.welfare,
-                _evaluate(light.welfare_ga, values, arrival) - routing.welfare,
+                evaluate_asymptote(light.welfare_ga, values, arrival) - routing.welfare,
             ),
         )
 
@@ -220,7 +227,7 @@ def check_heavy_traffic(exponent: int, arrival: str = "inf", dps: int = 60):
     True
     """
     heavy = derive_heavy_traffic()
-    with mpmath.workdps(2 * dps + 20):  # the forms cancel up to log10(1/eps) digits
+    with mpmath.workdps(2 * dps + 20 + exponent):  # PoF - 1 cancels about log10(nu) digits
         nu = mpmath.mpf(10) ** exponent
         queue = GatedQueue(arrival, 1, nu, 1)
         gate, routing = optimal_gate(queue, dps), optimal_routing(queue, dps)
@@ -232,18 +239,18 @@ def check_heavy_traffic(exponent: int, arrival: str = "inf", dps: int = 60):
                 point,
                 "PoF-1",
                 gate.welfare / routing.welfare - 1,
-                _evaluate(heavy.price_of_forgetting - 1, values, arrival),
+                evaluate_asymptote(heavy.price_of_forgetting - 1, values, arrival),
             ),
             AsymptoticCheck.compare(
                 point,
                 "tau*-tau_min",
                 gate.gate - boundary,
-                _evaluate(heavy.gate, values, arrival) - boundary,
+                evaluate_asymptote(heavy.gate, values, arrival) - boundary,
             ),
             AsymptoticCheck.compare(
                 point,
                 "S_GA*-S_RR*",
                 gate.welfare - routing.welfare,
-                _evaluate(heavy.welfare_gain, values, arrival),
+                evaluate_asymptote(heavy.welfare_gain, values, arrival),
             ),
         )

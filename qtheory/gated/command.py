@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 
 import mpmath
 
 from qtheory.gated.model import GatedQueue
-from qtheory.gated.root import root, root_mp
-from qtheory.gated.welfare import optimal_gate, optimal_routing, welfare_ga
+from qtheory.gated.root import root_mp
+from qtheory.gated.welfare import FLOAT64_DIGITS, optimal_gate, optimal_routing, welfare_ga
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,6 +36,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+def _parse_float(name: str, text: str) -> float:
+    """float64 value of a command-line number; only 'inf' may be infinite."""
+    try:
+        value = float(text)
+    except ValueError as error:
+        raise ValueError(f"{name} must be a real number, got {text!r}") from error
+    if math.isinf(value) and text.strip().lower().lstrip("+") not in ("inf", "infinity"):
+        raise ValueError(f"{name} overflows float64 ({text!r}); use --dps for such values")
+    return value
+
+
 def _queue(args: argparse.Namespace) -> GatedQueue:
     values = {
         "arrival_rate": args.arrival_rate,
@@ -43,22 +55,20 @@ def _queue(args: argparse.Namespace) -> GatedQueue:
         "cost": args.cost,
     }
     if args.dps is None:
-        for name, text in values.items():
-            try:
-                values[name] = float(text)
-            except ValueError as error:
-                raise ValueError(f"{name} must be a real number, got {text!r}") from error
+        values = {name: _parse_float(name, text) for name, text in values.items()}
     return GatedQueue(**values)
 
 
 def compute(args: argparse.Namespace) -> dict[str, object]:
-    """The numbers ``qtheory gated`` prints, as Python values (float or mpf)."""
+    """The numbers ``qtheory gated`` prints, as Python values (float, or mpf carrying
+    guard digits beyond ``--dps``)."""
     if args.dps is not None and args.dps < 1:
         raise ValueError(f"dps must be >= 1, got {args.dps}")
     queue = _queue(args)
-    gate_opt = optimal_gate(queue, args.dps)
-    routing = optimal_routing(queue, args.dps)
-    with mpmath.workdps((args.dps or 15) + 10):
+    digits = args.dps or FLOAT64_DIGITS
+    with mpmath.workdps(2 * digits + 20 + queue.guard_digits()):
+        gate_opt = optimal_gate(queue, digits)
+        routing = optimal_routing(queue, digits)
         values = {
             "tau_star": gate_opt.gate,
             "welfare_ga": gate_opt.welfare,
@@ -67,13 +77,10 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
             "throughput_ga": gate_opt.throughput,
             "pof": gate_opt.welfare / routing.welfare,
         }
-    if args.gate is not None:
-        gate = args.gate if args.dps is not None else float(args.gate)
-        if args.dps is None:
-            values["sigma"] = float(root(gate, float(queue.arrival_rate), queue.service_rate))
-        else:
-            values["sigma"] = root_mp(gate, queue.arrival_rate, queue.service_rate, args.dps)
-        values["welfare_at_gate"] = welfare_ga(queue, gate, args.dps)
+        if args.gate is not None:
+            gate = args.gate if args.dps is not None else _parse_float("gate", args.gate)
+            values["sigma"] = root_mp(gate, queue.arrival_rate, queue.service_rate, digits)
+            values["welfare_at_gate"] = welfare_ga(queue, gate, digits)
     return values
 
 
@@ -81,12 +88,14 @@ def run(args: argparse.Namespace) -> int:
     values = compute(args)
     if args.dps is None:
         shown = {name: float(value) for name, value in values.items()}
+        if not all(math.isfinite(v) for v in shown.values()):
+            raise ValueError("a result overflows float64 for these parameters; use --dps")
     else:
         shown = {
             name: mpmath.nstr(value, args.dps, strip_zeros=False) for name, value in values.items()
         }
     if args.json:
-        print(json.dumps(shown))
+        print(json.dumps(shown, allow_nan=False))
     else:
         width = max(map(len, shown))
         for name, value in shown.items():

@@ -70,6 +70,7 @@ class GatedFormulas:
     root_equation: sp.Eq  # σ = A*(μ(1-σ))
     root_residual: Formula  # A*(μ(1-σ)) - σ, in (σ, μ, τ, β)
     gate_of_root: Formula  # τ(σ)
+    gate_excess: sp.Expr  # τ(σ) − (1/μ − 1/Λ): distance from the stability boundary
     decay_rate: Formula  # μ(1-σ)
     mean_sojourn: Formula  # 1/(μ(1-σ))
     sojourn_cdf: sp.Expr  # P(sojourn ≤ t)
@@ -81,7 +82,7 @@ class GatedFormulas:
     welfare_ga_first_order: Formula  # N'(w)D(w) - N(w)D'(w), w = -log σ (evaluated)
     welfare_rr: Formula  # S_RR(λ), in (λ, μ, R, C)
     rr_optimal_rate: Formula  # unconstrained argmax of S_RR: μ - sqrt(μC/R), in (μ, R, C)
-    rr_optimal_welfare: sp.Expr  # S_RR at that rate, in terms of ν
+    rr_optimal_welfare: Formula  # S_RR at that rate, in terms of (ν, C)
     price_of_forgetting: sp.Expr  # S_GA*/S_RR*, with S_GA* a symbol
 
 
@@ -159,6 +160,7 @@ def derive() -> GatedFormulas:
             residual_args,
         ),
         gate_of_root=Formula("gate_of_root", gate_of_root, ROOT_ARGS, NUMERIC),
+        gate_excess=gate_of_root - (1 / service_rate - 1 / arrival_rate),
         decay_rate=Formula("decay_rate", decay, ROOT_ARGS, NUMERIC),
         mean_sojourn=Formula("mean_sojourn", mean_sojourn, ROOT_ARGS, NUMERIC),
         sojourn_cdf=1 - sp.exp(-decay * t),
@@ -175,7 +177,7 @@ def derive() -> GatedFormulas:
         ),
         welfare_rr=Formula("welfare_rr", welfare_rr, RR_ARGS),
         rr_optimal_rate=Formula("rr_optimal_rate", rr_rate, RR_ARGS[1:]),
-        rr_optimal_welfare=rr_welfare,
+        rr_optimal_welfare=Formula("rr_optimal_welfare", rr_welfare, (naor_ratio, cost)),
         price_of_forgetting=welfare_ga_optimal / rr_welfare,
     )
 

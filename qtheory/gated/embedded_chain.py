@@ -85,6 +85,11 @@ def embedded_chain_law(gate: float, arrival_rate: float, service_rate: float) ->
     True
     """
     validate_gate_parameters(gate, arrival_rate, service_rate)
+    if service_rate * gate > 700:
+        raise ValueError(
+            "service_rate*gate must be <= 700 for the float64 embedded chain "
+            "(P(no service in a gate) underflows; sigma < 1e-300 there)"
+        )
     states = 64
     while True:
         a = service_count_law(gate, arrival_rate, service_rate, states)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
 
 import mpmath
@@ -9,10 +11,36 @@ import mpmath
 Number = float | int | str | mpmath.mpf
 
 
-def _checked(name: str, value: Number, *, allow_inf: bool = False) -> float | mpmath.mpf:
-    """Validate ``value > 0``; keep strings and mpf at full precision, floats as floats."""
+def exact_digits(*values: Number) -> int:
+    """Decimal digits that represent every value exactly enough for sums and products
+    of a few of them: a float needs 17, a string its own length, an mpf its precision."""
+
+    def digits(value: Number) -> int:
+        if isinstance(value, str):
+            return len(value)
+        if isinstance(value, mpmath.mpf):
+            return int(value._mpf_[3] * 0.302) + 2  # mantissa bits -> decimal digits
+        return 17
+
+    return 3 * sum(digits(v) for v in values) + 20
+
+
+def to_mpf(value: Number) -> mpmath.mpf:
+    """Convert at the current precision (strings such as ``"0.1"`` or ``"inf"`` keep
+    their decimal meaning up to that precision; floats are exact)."""
+    return mpmath.mpf(value)
+
+
+def _checked(name: str, value: Number, *, allow_inf: bool = False) -> Number:
+    """Validate ``value > 0`` (parsed at full precision) and return it unchanged, so
+    that high-precision routes later read it at their own working precision."""
+    if isinstance(value, bool) or not isinstance(value, str | mpmath.mpf | numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    if isinstance(value, numbers.Real) and not isinstance(value, float | mpmath.mpf):
+        value = float(value)  # ints and NumPy scalars (mpf registers as Real: keep it)
     try:
-        exact = mpmath.mpf(value)
+        with mpmath.workdps(exact_digits(value)):
+            exact = mpmath.mpf(value.strip() if isinstance(value, str) else value)
     except (TypeError, ValueError) as error:
         raise ValueError(f"{name} must be a real number, got {value!r}") from error
     if mpmath.isnan(exact):
@@ -21,15 +49,15 @@ def _checked(name: str, value: Number, *, allow_inf: bool = False) -> float | mp
         raise ValueError(f"{name} must be > 0, got {value!r}")
     if mpmath.isinf(exact) and not allow_inf:
         raise ValueError(f"{name} must be finite, got {value!r}")
-    return float(value) if isinstance(value, int | float) else exact
+    return value.strip() if isinstance(value, str) else value
 
 
 @dataclass(frozen=True)
 class GatedQueue:
     """An unobservable M/M/1 queue with reward and waiting cost.
 
-    Parameters may be floats, or strings / ``mpmath.mpf`` to keep more digits than
-    float64 for the high-precision routes (``dps=``).
+    Parameters may be floats, or strings / ``mpmath.mpf`` that carry more digits than
+    float64: the high-precision routes (``dps=``) read them at their working precision.
 
     Parameters
     ----------
@@ -67,26 +95,46 @@ class GatedQueue:
             object.__setattr__(self, name, _checked(name, getattr(self, name)))
 
     @property
+    def _values(self) -> tuple[Number, ...]:
+        return (self.arrival_rate, self.service_rate, self.reward, self.cost)
+
+    @property
     def naor_ratio(self) -> float:
         """ν = Rμ/C (float64): serving anybody is worth it only if ν > 1."""
-        return float(self.reward) * float(self.service_rate) / float(self.cost)
+        return float(self.naor_excess() + 1)
+
+    def naor_excess(self) -> mpmath.mpf:
+        """ν − 1 = (Rμ − C)/C, computed exactly enough to know its sign and size."""
+        with mpmath.workdps(exact_digits(*self._values)):
+            reward, rate, cost = (to_mpf(v) for v in (self.reward, self.service_rate, self.cost))
+            return (reward * rate - cost) / cost
 
     def require_worthwhile(self) -> None:
-        """Raise ``ValueError`` unless ν = Rμ/C > 1 (otherwise the optimum serves nobody)."""
-        nu = mpmath.mpf(self.reward) * mpmath.mpf(self.service_rate) / mpmath.mpf(self.cost)
-        if not nu > 1:
+        """Raise ``ValueError`` unless ν = Rμ/C > 1 (otherwise the optimum serves nobody),
+        and unless ν is representable."""
+        excess = self.naor_excess()
+        if not excess > 0:
             raise ValueError(
                 "reward*service_rate/cost (Naor's ratio nu) must be > 1 for an optimum to "
-                f"exist, got {float(nu)!r}"
+                f"exist, got nu - 1 = {mpmath.nstr(excess, 5)}"
             )
+
+    def guard_digits(self) -> int:
+        """Digits lost to cancellation near ν = 1 (log10 1/(ν−1)) and ν → ∞ (log10 ν)."""
+        excess = self.naor_excess()
+        with mpmath.workdps(30):
+            near_one = max(0.0, float(-mpmath.log10(excess))) if excess > 0 else 0.0
+            large = max(0.0, float(mpmath.log10(1 + excess)))
+        return math.ceil(near_one) + math.ceil(large)
 
     def parameters(self, dps: int | None = None) -> dict[str, float | mpmath.mpf]:
         """μ, β = 1/Λ, R, C as float64 (``dps=None``) or as mpf at the current precision."""
-        convert = float if dps is None else mpmath.mpf
-        arrival = convert(self.arrival_rate)
+        convert = (lambda v: float(to_mpf(v))) if dps is None else to_mpf
+        arrival = to_mpf(self.arrival_rate)
+        beta = 0 if mpmath.isinf(arrival) else 1 / arrival
         return {
             "mu": convert(self.service_rate),
-            "beta": convert(0) if arrival == convert("inf") else 1 / arrival,
+            "beta": convert(beta),
             "R": convert(self.reward),
             "C": convert(self.cost),
         }

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import mpmath
 import numpy as np
 import sympy as sp
-from scipy.special import lambertw
 
 from qtheory import report
 from qtheory.gated import asymptotics, derivation
@@ -66,7 +66,7 @@ def _formulas() -> str:
             [
                 ("S_{RR}(\\lambda)", f.welfare_rr.expr),
                 ("\\lambda^*", f.rr_optimal_rate.expr),
-                ("S_{RR}(\\lambda^*)", f.rr_optimal_welfare),
+                ("S_{RR}(\\lambda^*)", f.rr_optimal_welfare.expr),
                 ("\\mathrm{PoF}", f.price_of_forgetting),
             ],
             label="eq:gated-rr",
@@ -227,18 +227,27 @@ def _pof_figure(figures: Path, quick: bool) -> list[Path]:
     ]
     ax.loglog(excess, pof, label="PoF (exact)")
     light = asymptotics.derive_light_traffic()
-    form = sp.lambdify(
-        asymptotics.excess,
-        light.price_of_forgetting.subs(derivation.arrival_rate, sp.oo).subs(
-            derivation.service_rate, 1
-        ),
-        modules=[{"LambertW": lambda z, k: np.real(lambertw(z, k))}, "numpy"],
-    )
     small = excess[excess < 0.1]
-    ax.loglog(small, form(small), "--", label="$\\hat\\sigma/(\\sqrt{\\nu}-1)^2$")
-    ax.loglog(
-        small, 4 / (small * np.log(1 / small)), ":", label="$4/(\\varepsilon\\log(1/\\varepsilon))$"
-    )
+    for form, style, label in (
+        (light.price_of_forgetting, "--", "$C\\hat\\sigma/S_{RR}^*$"),
+        (light.price_of_forgetting_leading, ":", "$4/(\\varepsilon\\log(1/\\varepsilon))$"),
+    ):
+        with mpmath.workdps(60):
+            values = [
+                float(
+                    asymptotics.evaluate_asymptote(
+                        form,
+                        {
+                            asymptotics.excess: mpmath.mpf(e),
+                            derivation.service_rate: 1,
+                            derivation.cost: 1,
+                        },
+                        "inf",
+                    )
+                )
+                for e in small
+            ]
+        ax.loglog(small, values, style, label=label)
     ax.set_xlabel("$\\nu-1$")
     ax.set_ylabel("Price of Forgetting")
     ax.legend()

@@ -18,23 +18,26 @@ there) or, when :math:`\Lambda < \mu`, the point :math:`\tau = 0` (:math:`\sigma
 whichever is larger.  If the slope is already negative at :math:`\tau = 0`, the optimum
 is the boundary :math:`\tau^* = 0`.
 
-Every function takes ``dps``: ``None`` evaluates in float64; an integer evaluates with
-mpmath and returns values correct to about that many significant digits.
+Accuracy.  The optima are scalars, so they are always computed in mpmath, at twice the
+requested digits plus guard digits for the cancellation near :math:`\nu = 1` (about
+:math:`\log_{10} 1/(\nu-1)` digits) and in heavy traffic (about :math:`\log_{10}\nu`):
+with ``dps=None`` at 17 digits and rounded to float64 (full float64 accuracy at every
+corner, a few milliseconds each); with ``dps=D`` the values carry guard digits beyond D,
+to be rounded once when printed.  Welfare curves (:func:`welfare_ga`) are vectorised
+float64.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import mpmath
 import numpy as np
-from scipy.optimize import elementwise
 
 from qtheory.gated.derivation import derive
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import log_root, root_mp
-from qtheory.symbolic import Formula
+from qtheory.numerics import bracketed_root_mp
 
 __all__ = [
     "GateOptimum",
@@ -47,6 +50,7 @@ __all__ = [
 ]
 
 Real = float | mpmath.mpf
+FLOAT64_DIGITS = 17
 
 
 @dataclass(frozen=True)
@@ -71,8 +75,20 @@ class RoutingOptimum:
     at_boundary: bool  # λ* = Λ: admitting everybody is optimal
 
 
+def _as_float(optimum):
+    """The same record with every mpf field converted to float64."""
+    values = {f.name: getattr(optimum, f.name) for f in fields(optimum)}
+    return type(optimum)(
+        **{k: float(v) if isinstance(v, mpmath.mpf) else v for k, v in values.items()}
+    )
+
+
+def _working_dps(queue: GatedQueue, dps: int) -> int:
+    return 2 * dps + 20 + queue.guard_digits()
+
+
 def welfare_ga(queue: GatedQueue, gate, dps: int | None = None):
-    """S_GA(τ): vectorised over ``gate`` in float64, or one value to ``dps`` digits.
+    """S_GA(τ): vectorised over ``gate`` in float64, or one value with ``dps`` digits.
 
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=3.0, cost=1.0)
     >>> float(welfare_ga(q, 2.0)) > float(welfare_rr(q, 0.5))  # same throughput 1/2
@@ -81,13 +97,12 @@ def welfare_ga(queue: GatedQueue, gate, dps: int | None = None):
     f = derive().welfare_ga
     if dps is None:
         p = queue.parameters()
-        w = log_root(gate, float(queue.arrival_rate), p["mu"])
+        w = log_root(gate, float(mpmath.mpf(queue.arrival_rate)), p["mu"])
         return f.float64(w, p["mu"], p["beta"], p["R"], p["C"])
-    with mpmath.workdps(_working_dps(dps)):
+    with mpmath.workdps(_working_dps(queue, dps)):
         p = queue.parameters(dps)
-        w = -mpmath.log(root_mp(gate, queue.arrival_rate, queue.service_rate, _working_dps(dps)))
-        value = f.mp(w, p["mu"], p["beta"], p["R"], p["C"])
-    return _rounded(value, dps)
+        sigma = root_mp(gate, queue.arrival_rate, queue.service_rate, mpmath.mp.dps)
+        return f.mp(-mpmath.log(sigma), p["mu"], p["beta"], p["R"], p["C"])
 
 
 def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:
@@ -99,44 +114,41 @@ def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:
     """
     p = queue.parameters()
     rate = np.asarray(rate, dtype=float)
-    if not np.all((rate >= 0) & (rate < p["mu"]) & (rate <= float(queue.arrival_rate))):
+    if not np.all((rate >= 0) & (rate < p["mu"]) & (rate <= float(mpmath.mpf(queue.arrival_rate)))):
         raise ValueError("rate must satisfy 0 <= rate < service_rate and rate <= arrival_rate")
     return derive().welfare_rr.float64(rate, p["mu"], p["R"], p["C"])[()]
 
 
-def _evaluate(formula: Formula, dps: int | None, *args: Real) -> Real:
-    return formula.float64(*args) if dps is None else formula.mp(*args)
+def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:
+    f = derive()
+    p = queue.parameters(dps)
+    args = (p["mu"], p["beta"], p["R"], p["C"])
 
+    def slope(w):
+        return f.welfare_ga_first_order.mp(w, *args)
 
-def _bracketed_root(f: Callable, lo: Real, hi: Real, dps: int | None) -> Real:
-    if dps is None:
-        result = elementwise.find_root(f, (lo, hi))
-        if not result.success:
-            raise RuntimeError(f"first-order condition: root search failed ({result.status})")
-        return float(result.x)
-    # The slope is not normalised, so mpmath's absolute residual check is meaningless;
-    # a candidate counts only if the slope changes sign across a relative 10**-dps
-    # neighbourhood.  Fast bracketing solvers first, bisection (always converges) last.
-    delta = mpmath.mpf(10) ** (-dps - 2)
-    for solver in ("anderson", "illinois", "bisect"):
-        w = mpmath.findroot(f, (lo, hi), solver=solver, verify=False, maxsteps=4 * mpmath.mp.prec)
-        if f(w * (1 - delta)) > 0 > f(w * (1 + delta)):
-            return w
-    raise ArithmeticError("first-order condition: could not verify the root; raise dps")
-
-
-def _working_dps(dps: int | None) -> int:
-    """Working precision for ``dps`` requested digits.  The first-order condition and the
-    RR welfare cancel up to about log10(1/(ν-1)) digits near ν = 1 and log10(ν) digits in
-    heavy traffic, so they are evaluated at twice the requested precision plus a guard."""
-    return 2 * (dps or 0) + 20
-
-
-def _rounded(value: Real, dps: int | None) -> Real:
-    if dps is None:
-        return float(value)
-    with mpmath.workdps(dps):
-        return +value
+    nu = p["R"] * p["mu"] / p["C"]
+    w_zero_net = -mpmath.log1p(-1 / nu)  # N = 0: σ = 1 - 1/ν
+    mu_beta = p["mu"] * p["beta"]
+    w_no_gate = mpmath.log(mu_beta) if mu_beta > 1 else mpmath.mpf(0)  # τ = 0: σ = Λ/μ
+    at_boundary = w_no_gate >= w_zero_net and slope(w_no_gate) <= 0
+    if at_boundary:
+        w = w_no_gate
+    else:
+        lo = max(w_zero_net, w_no_gate)
+        hi = lo + 1
+        while slope(hi) > 0:
+            hi = 2 * hi
+        w = bracketed_root_mp(slope, lo, hi, dps + 2)
+    return GateOptimum(
+        gate=mpmath.mpf(0) if at_boundary else f.gate_of_root.mp(w, p["mu"], p["beta"]),
+        root=mpmath.exp(-w),
+        log_root=w,
+        welfare=f.welfare_ga.mp(w, *args),
+        throughput=f.throughput.mp(w, p["mu"], p["beta"]),
+        mean_sojourn=f.mean_sojourn.mp(w, p["mu"], p["beta"]),
+        at_boundary=bool(at_boundary),
+    )
 
 
 def optimal_gate(queue: GatedQueue, dps: int | None = None) -> GateOptimum:
@@ -151,39 +163,22 @@ def optimal_gate(queue: GatedQueue, dps: int | None = None) -> GateOptimum:
     True
     """
     queue.require_worthwhile()
+    digits = FLOAT64_DIGITS if dps is None else dps
+    with mpmath.workdps(_working_dps(queue, digits)):
+        optimum = _optimal_gate_mp(queue, digits)
+    return _as_float(optimum) if dps is None else optimum
+
+
+def _optimal_routing_mp(queue: GatedQueue, dps: int) -> RoutingOptimum:
     f = derive()
-    with mpmath.workdps(_working_dps(dps)):
-        lib = np if dps is None else mpmath
-        p = queue.parameters(dps)
-        args = (p["mu"], p["beta"], p["R"], p["C"])
-
-        def slope(w):
-            return _evaluate(f.welfare_ga_first_order, dps, w, *args)
-
-        nu = p["R"] * p["mu"] / p["C"]
-        w_zero_net = -lib.log1p(-1 / nu)  # N = 0: σ = 1 - 1/ν
-        zero = 0 * nu  # typed zero (float or mpf)
-        w_no_gate = lib.log(p["mu"] * p["beta"]) if p["mu"] * p["beta"] > 1 else zero
-        lo = max(w_zero_net, w_no_gate)
-        at_boundary = w_no_gate >= w_zero_net and slope(w_no_gate) <= 0
-        if at_boundary:
-            w = w_no_gate
-        else:
-            hi = lo + 1
-            while slope(hi) > 0:
-                hi = 2 * hi
-            w = _bracketed_root(slope, lo, hi, dps)
-        gate = zero if at_boundary else _evaluate(f.gate_of_root, dps, w, p["mu"], p["beta"])
-        values = {
-            "gate": gate,
-            "root": lib.exp(-w),
-            "log_root": w,
-            "welfare": _evaluate(f.welfare_ga, dps, w, *args),
-            "throughput": _evaluate(f.throughput, dps, w, p["mu"], p["beta"]),
-            "mean_sojourn": _evaluate(f.mean_sojourn, dps, w, p["mu"], p["beta"]),
-        }
-    rounded = {name: _rounded(value, dps) for name, value in values.items()}
-    return GateOptimum(**rounded, at_boundary=bool(at_boundary))
+    p = queue.parameters(dps)
+    unconstrained = f.rr_optimal_rate.mp(p["mu"], p["R"], p["C"])
+    arrival = 1 / p["beta"] if p["beta"] else None
+    if arrival is not None and arrival <= unconstrained:
+        return RoutingOptimum(arrival, f.welfare_rr.mp(arrival, p["mu"], p["R"], p["C"]), True)
+    nu = p["R"] * p["mu"] / p["C"]
+    welfare = f.rr_optimal_welfare.mp(nu, p["C"])
+    return RoutingOptimum(unconstrained, welfare, False)
 
 
 def optimal_routing(queue: GatedQueue, dps: int | None = None) -> RoutingOptimum:
@@ -194,15 +189,10 @@ def optimal_routing(queue: GatedQueue, dps: int | None = None) -> RoutingOptimum
     RoutingOptimum(rate=0.5, welfare=1.0, at_boundary=False)
     """
     queue.require_worthwhile()
-    f = derive()
-    with mpmath.workdps(_working_dps(dps)):
-        p = queue.parameters(dps)
-        unconstrained = _evaluate(f.rr_optimal_rate, dps, p["mu"], p["R"], p["C"])
-        arrival = 1 / p["beta"] if p["beta"] else None
-        at_boundary = arrival is not None and arrival <= unconstrained
-        rate = arrival if at_boundary else unconstrained
-        welfare = _evaluate(f.welfare_rr, dps, rate, p["mu"], p["R"], p["C"])
-    return RoutingOptimum(_rounded(rate, dps), _rounded(welfare, dps), bool(at_boundary))
+    digits = FLOAT64_DIGITS if dps is None else dps
+    with mpmath.workdps(_working_dps(queue, digits)):
+        optimum = _optimal_routing_mp(queue, digits)
+    return _as_float(optimum) if dps is None else optimum
 
 
 def price_of_forgetting(queue: GatedQueue, dps: int | None = None) -> Real:
@@ -212,7 +202,8 @@ def price_of_forgetting(queue: GatedQueue, dps: int | None = None) -> Real:
     >>> 1 < price_of_forgetting(q) < 2
     True
     """
-    guard = None if dps is None else dps + 10
-    with mpmath.workdps((dps or 0) + 15):
-        ratio = optimal_gate(queue, guard).welfare / optimal_routing(queue, guard).welfare
-    return _rounded(ratio, dps)
+    queue.require_worthwhile()
+    digits = FLOAT64_DIGITS if dps is None else dps
+    with mpmath.workdps(_working_dps(queue, digits)):
+        ratio = _optimal_gate_mp(queue, digits).welfare / _optimal_routing_mp(queue, digits).welfare
+    return float(ratio) if dps is None else ratio

@@ -47,6 +47,7 @@ def test_vectorised_shapes_broadcast():
     ("gate", "arrival"),
     [
         (1.0 + 1e-9, np.inf),  # load -> 1: sigma -> 1
+        (1.0 + 1e-15, np.inf),  # within a few ulps of the boundary
         (0.5 + 1e-10, 2.0),  # load -> 1 with an exponential phase
         (400.0, np.inf),  # sigma ~ e^-400: light traffic
         (1e-12, 0.5),  # tau -> 0 below capacity
@@ -57,7 +58,7 @@ def test_hard_corners_against_mpmath(gate, arrival):
     w = float(log_root(gate, arrival, 1.0))
     with mpmath.workdps(40):
         reference = -mpmath.log(root_mp(gate, arrival, 1.0, dps=40))
-    assert w == pytest.approx(float(reference), rel=1e-9)
+    assert w == pytest.approx(float(reference), rel=1e-13, abs=0)
     assert 0 < np.exp(-w) < 1
 
 
@@ -109,3 +110,28 @@ def test_root_is_nontrivial_and_solves_the_equation(excess, arrival):
 def test_bad_input_is_rejected(args, message):
     with pytest.raises(ValueError, match=message):
         root(*args)
+
+
+@pytest.mark.parametrize("arrival", [np.inf, 2.0, 0.3])
+def test_boundary_distance_kernel_matches_the_sympy_expression(arrival):
+    """The float64 kernel for tau(w) - (1/mu - 1/Lambda) against the derived expression."""
+    import sympy as sp
+
+    from qtheory.gated import derivation as d
+    from qtheory.gated.root import _boundary_distance
+
+    beta = 0.0 if np.isinf(arrival) else 1 / arrival
+    expr = d.derive().gate_excess.subs(d.NUMERIC)
+    exact = sp.lambdify((d.log_decay, d.service_rate, d.mean_exp_phase), expr, "mpmath")
+    for w in np.geomspace(1e-12, 60, 40):
+        with mpmath.workdps(80):
+            reference = exact(mpmath.mpf(w), mpmath.mpf(1.5), mpmath.mpf(beta))
+        assert _boundary_distance(w, 1.5, beta) == pytest.approx(float(reference), rel=4e-15, abs=0)
+
+
+def test_enclosure_near_the_boundary_and_with_decimal_inputs():
+    enclosure = root_enclosure(0, "0.99999", 1, dps=30)
+    with mpmath.workdps(60):
+        assert enclosure.a <= mpmath.mpf("0.99999") <= enclosure.b  # M/M/1: sigma = Lambda/mu
+        assert enclosure.delta < mpmath.mpf(10) ** -32
+    assert root_mp("1.0000000000000000000001", "inf", 1, dps=30) < 1

@@ -1,0 +1,75 @@
+"""Small numerical kernels shared by the models.
+
+- Accurate float64 evaluation of the two cancelling shapes that appear when a GI/M/1
+  queue approaches its stability boundary, ``x - log(1 + x)`` and ``w - (1 - e^{-w})``,
+  by their Taylor series for small arguments (Sympy's code generator has no primitive
+  for them; the tests check both against mpmath).
+- A bracketed root finder in mpmath whose answer is verified by a sign change across a
+  relative ``10**-digits`` neighbourhood, so that no residual scale has to be trusted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from math import factorial
+
+import mpmath
+import numpy as np
+
+__all__ = ["bracketed_root_mp", "w_plus_expm1_neg", "x_minus_log1p"]
+
+_SERIES_LOG = 0.25  # below: series of x - log1p(x); above: direct (loses < 2e-15 rel.)
+_LOG_TERMS = np.array([(-1.0) ** k / k for k in range(2, 32)])  # x^2/2 - x^3/3 + ...
+_SERIES_EXP = 1.0
+_EXP_TERMS = np.array([(-1.0) ** k / factorial(k) for k in range(2, 24)])  # w^2/2 - w^3/6 ...
+
+
+def _power_series(x: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
+    """sum_k coefficients[k] * x^(k+2), by Horner's rule."""
+    total = np.zeros_like(x)
+    for c in coefficients[::-1]:
+        total = total * x + c
+    return total * x * x
+
+
+def x_minus_log1p(x) -> np.ndarray:
+    """``x - log(1 + x)`` for x ≥ 0 with full relative accuracy, also for tiny x.
+
+    >>> float(x_minus_log1p(1e-10))  # x^2/2 - x^3/3 + ... (mpmath: 4.99999999966666...e-21)
+    4.999999999666667e-21
+    """
+    x = np.asarray(x, dtype=float)
+    small = x < _SERIES_LOG
+    return np.where(small, _power_series(np.where(small, x, 0.0), _LOG_TERMS), x - np.log1p(x))[()]
+
+
+def w_plus_expm1_neg(w) -> np.ndarray:
+    """``w - (1 - e^{-w}) = w + expm1(-w)`` for w ≥ 0 with full relative accuracy.
+
+    >>> float(w_plus_expm1_neg(1e-10))  # w^2/2 - w^3/6 + ... (mpmath: 4.99999999983333...e-21)
+    4.999999999833334e-21
+    """
+    w = np.asarray(w, dtype=float)
+    small = w < _SERIES_EXP
+    return np.where(small, _power_series(np.where(small, w, 0.0), _EXP_TERMS), w + np.expm1(-w))[()]
+
+
+def bracketed_root_mp(f: Callable[[mpmath.mpf], mpmath.mpf], lo, hi, digits: int) -> mpmath.mpf:
+    """A root of ``f`` in [lo, hi], where ``f(lo) > 0 > f(hi)`` or ``f(lo) < 0 < f(hi)``,
+    verified to change sign across ``x (1 ± 10**-digits)``.
+
+    Fast bracketing solvers first (Anderson–Björk, Illinois), bisection (which always
+    converges) last; evaluate at a working precision above ``digits``.
+
+    >>> with mpmath.workdps(40):
+    ...     r = bracketed_root_mp(lambda x: x * x - 2, 1, 2, digits=30)
+    >>> mpmath.nstr(r, 30)
+    '1.41421356237309504880168872421'
+    """
+    sign = 1 if f(mpmath.mpf(lo)) > 0 else -1
+    delta = mpmath.mpf(10) ** (-digits)
+    for solver in ("anderson", "illinois", "bisect"):
+        x = mpmath.findroot(f, (lo, hi), solver=solver, verify=False, maxsteps=4 * mpmath.mp.prec)
+        if sign * f(x * (1 - delta)) > 0 > sign * f(x * (1 + delta)):
+            return x
+    raise ArithmeticError("bracketed root: could not verify the root; raise the precision")
