@@ -38,3 +38,18 @@ class Claim:
     tolerance: float
     passed: bool
     source: str
+
+
+def claims_table(claims: list[Claim], *, caption: str, label: str) -> str:
+    """A booktabs table of claims: statement, measured value, reference, pass/FAIL."""
+    from qtheory import report  # report is independent of claims; import on use
+
+    rows = [[c.statement, c.value, c.reference, "pass" if c.passed else "FAIL"] for c in claims]
+    return report.table(
+        ["claim", "value", "reference", ""],
+        rows,
+        caption=caption,
+        label=label,
+        formats={1: ".6g", 2: ".6g"},
+        alignment="p{0.5\\linewidth}rrl",
+    )

@@ -1,6 +1,45 @@
-"""Exact engines: stationary distributions of finite Markov chains (GTH) and, later,
-birth-death chains, first passage and MDPs.  These are the package's ground truth."""
+"""Exact engines: stationary distributions of finite Markov chains (GTH), birth-death
+chains in log space and mpmath, sparse CTMCs (stationary, transient, first passage) and
+average-reward continuous-time MDPs.  These are the package's ground truth.
 
+The sparse-CTMC stationary solver is ``qtheory.exact.ctmc.stationary`` (not re-exported
+here, to keep it apart from the dense GTH ``stationary_ctmc`` it delegates to)."""
+
+from qtheory.exact.birth_death import (
+    birth_death_log_weights,
+    birth_death_stationary,
+    birth_death_stationary_mp,
+)
+from qtheory.exact.ctmc import (
+    generator,
+    hitting_probabilities,
+    hitting_time_cdf,
+    mean_hitting_times,
+    transient,
+)
+from qtheory.exact.mdp import (
+    CTMDP,
+    MDPSolution,
+    evaluate_policy,
+    linear_program,
+    policy_iteration,
+)
 from qtheory.exact.stationary import stationary_ctmc, stationary_dtmc
 
-__all__ = ["stationary_ctmc", "stationary_dtmc"]
+__all__ = [
+    "CTMDP",
+    "MDPSolution",
+    "birth_death_log_weights",
+    "birth_death_stationary",
+    "birth_death_stationary_mp",
+    "evaluate_policy",
+    "generator",
+    "hitting_probabilities",
+    "hitting_time_cdf",
+    "linear_program",
+    "mean_hitting_times",
+    "policy_iteration",
+    "stationary_ctmc",
+    "stationary_dtmc",
+    "transient",
+]

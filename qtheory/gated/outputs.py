@@ -15,6 +15,7 @@ import numpy as np
 import sympy as sp
 
 from qtheory import report
+from qtheory.claims import claims_table
 from qtheory.gated import asymptotics, derivation
 from qtheory.gated.claims import gated_claims
 from qtheory.gated.model import GatedQueue
@@ -183,17 +184,10 @@ def _simulation_table(quick: bool, load: float = 0.8, seed: int = 20261129) -> s
 
 
 def _claims_table(quick: bool) -> str:
-    rows = [
-        [c.statement, c.value, c.reference, "pass" if c.passed else "FAIL"]
-        for c in gated_claims(quick)
-    ]
-    return report.table(
-        ["claim", "value", "reference", ""],
-        rows,
+    return claims_table(
+        gated_claims(quick),
         caption="Claims of the gated-admission model, each checked numerically.",
         label="tab:gated-claims",
-        formats={1: ".6g", 2: ".6g"},
-        alignment="p{0.5\\linewidth}rrl",
     )
 
 

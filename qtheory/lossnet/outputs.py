@@ -10,6 +10,8 @@ import numpy as np
 import sympy as sp
 
 from qtheory import report
+from qtheory.claims import claims_table
+from qtheory.lossnet.claims import lossnet_claims
 from qtheory.lossnet.fluid import derive_fluid
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.regret import (
@@ -141,6 +143,11 @@ def steps(out: Path, quick: bool) -> Iterator[tuple[str, Callable[[], list[Path]
                 _derivation(),
                 _regret_table(points),
                 _fit_text(points),
+                claims_table(
+                    lossnet_claims(DEFAULT, points),
+                    caption="Claims about the fluid bound and the online optimum, checked.",
+                    label="tab:lossnet-claims",
+                ),
                 report.figure(
                     "lossnet_regret", "Regret of the online optimum.", "fig:lossnet-regret"
                 ),

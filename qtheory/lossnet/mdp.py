@@ -1,0 +1,159 @@
+r"""The online optimum as a full average-reward MDP, solved by the exact engine.
+
+This route assumes nothing about the form of the optimal policy: in every state the
+controller may admit or reject each class.  It checks the trunk-reservation search of
+:mod:`qtheory.lossnet.online` (Miller 1969: the optimum is a threshold policy) and
+extends to per-class service rates :math:`\mu_H \ne \mu_L`, where the state must count
+busy servers of each class, :math:`(b_H, b_L)` with :math:`b_H + b_L \le N`.
+
+Actions are numbered ``2*admit_h + admit_l``: 0 rejects both, 1 admits L only, 2 admits
+H only, 3 admits both.  Rewards are paid on admission, so an admitting action earns the
+reward rate :math:`\lambda_H N r_H` (resp. :math:`\lambda_L N r_L`) while it is used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sparse
+
+from qtheory import _validation
+from qtheory.exact.mdp import CTMDP, MDPSolution, linear_program, policy_iteration
+from qtheory.lossnet.fluid import fluid_lp
+from qtheory.lossnet.model import LossNetwork
+
+__all__ = ["AdmissionMDP", "admission_mdp", "solve_admission_mdp"]
+
+ACTIONS = ((0, 0), (0, 1), (1, 0), (1, 1))  # (admit_h, admit_l) by action index
+
+
+@dataclass(frozen=True)
+class AdmissionMDP:
+    """The admission-control MDP and the busy counts (b_H, b_L) of its states."""
+
+    mdp: CTMDP
+    busy_h: np.ndarray
+    busy_l: np.ndarray
+    servers: int
+
+    def admits_l(self, policy: np.ndarray) -> np.ndarray:
+        return np.isin(policy, (1, 3))
+
+    def admits_h(self, policy: np.ndarray) -> np.ndarray:
+        return np.isin(policy, (2, 3))
+
+
+def _states(servers: int, two_dimensional: bool) -> tuple[np.ndarray, np.ndarray]:
+    if not two_dimensional:
+        return np.arange(servers + 1), np.zeros(servers + 1, dtype=int)
+    high, low = np.meshgrid(np.arange(servers + 1), np.arange(servers + 1), indexing="ij")
+    keep = high + low <= servers
+    return high[keep], low[keep]
+
+
+def admission_mdp(net: LossNetwork, service_rate_l: float | None = None) -> AdmissionMDP:
+    """Build the MDP.  With ``service_rate_l`` L jobs are served at that rate (H at
+    ``net.mu``) and the state is two-dimensional; otherwise it is the busy count.
+
+    >>> model = admission_mdp(LossNetwork(3, 0.6, 0.8, 1.0, 2.0, 1.0))
+    >>> model.mdp.rewards.shape
+    (4, 4)
+    """
+    two_dimensional = service_rate_l is not None
+    mu_h = net.mu
+    mu_l = _validation.positive("service_rate_l", service_rate_l) if two_dimensional else net.mu
+    busy_h, busy_l = _states(net.servers, two_dimensional)
+    index = {state: i for i, state in enumerate(zip(busy_h.tolist(), busy_l.tolist(), strict=True))}
+    n_states = busy_h.size
+    has_room = busy_h + busy_l < net.servers
+    room = np.flatnonzero(has_room)
+    if two_dimensional:
+        up_h = np.array([index[(busy_h[i] + 1, busy_l[i])] for i in room])
+        up_l = np.array([index[(busy_h[i], busy_l[i] + 1)] for i in room])
+    else:
+        up_h = up_l = room + 1
+    departures = [
+        (np.flatnonzero(busy_h > 0), busy_h[busy_h > 0] * mu_h, (-1, 0)),
+        (np.flatnonzero(busy_l > 0), busy_l[busy_l > 0] * mu_l, (0, -1)),
+    ]
+    down_rows, down_cols, down_rates = [], [], []
+    for rows, rates, (dh, dl) in departures:
+        down_rows.append(rows)
+        down_cols.append(
+            np.array([index[(busy_h[i] + dh, busy_l[i] + dl)] for i in rows], dtype=int)
+        )
+        down_rates.append(rates.astype(float))
+    rate_matrices, rewards = [], np.zeros((len(ACTIONS), n_states))
+    for a, (admit_h, admit_l) in enumerate(ACTIONS):
+        rows = [*down_rows, room, room]
+        cols = [*down_cols, up_h, up_l]
+        rates = [
+            *down_rates,
+            np.full(room.size, admit_h * net.arrival_rate_h),
+            np.full(room.size, admit_l * net.arrival_rate_l),
+        ]
+        matrix = sparse.coo_matrix(
+            (np.concatenate(rates), (np.concatenate(rows), np.concatenate(cols))),
+            shape=(n_states, n_states),
+        ).tocsr()
+        matrix.eliminate_zeros()
+        rate_matrices.append(matrix)
+        rewards[a, room] = (
+            admit_h * net.arrival_rate_h * net.r_h + admit_l * net.arrival_rate_l * net.r_l
+        )
+    allowed = np.zeros((len(ACTIONS), n_states), dtype=bool)
+    allowed[:, has_room] = True
+    allowed[0, ~has_room] = True  # full: nothing can be admitted
+    return AdmissionMDP(CTMDP(tuple(rate_matrices), rewards, allowed), busy_h, busy_l, net.servers)
+
+
+@dataclass(frozen=True)
+class AdmissionOptimum:
+    """Optimal online reward from the MDP, with the fluid bound of the same model."""
+
+    model: AdmissionMDP
+    solution: MDPSolution
+    fluid: float
+
+    @property
+    def online(self) -> float:
+        return self.solution.gain
+
+    @property
+    def regret(self) -> float:
+        return self.fluid - self.solution.gain
+
+    def reserve(self) -> int | None:
+        """k if the policy is trunk reservation with reserve k on the busy count (H
+        admitted whenever there is room, L exactly while more than k servers are idle);
+        None otherwise (e.g. with per-class service rates)."""
+        policy, model = self.solution.policy, self.model
+        idle = model.servers - model.busy_h - model.busy_l
+        room = idle > 0
+        if not np.all(model.admits_h(policy)[room]):
+            return None
+        admitted_idle = idle[model.admits_l(policy) & room]
+        rejected_idle = idle[~model.admits_l(policy) & room]
+        reserve = int(rejected_idle.max()) if rejected_idle.size else 0
+        if admitted_idle.size and admitted_idle.min() <= reserve:
+            return None
+        return reserve
+
+
+def solve_admission_mdp(
+    net: LossNetwork, service_rate_l: float | None = None, method: str = "policy_iteration"
+) -> AdmissionOptimum:
+    """Solve the admission MDP by policy iteration or by the LP over occupation measures.
+
+    >>> opt = solve_admission_mdp(LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0))
+    >>> opt.reserve()
+    2
+    """
+    solvers = {"policy_iteration": policy_iteration, "lp": linear_program}
+    if method not in solvers:
+        raise ValueError(f"method must be one of {sorted(solvers)}, got {method!r}")
+    model = admission_mdp(net, service_rate_l)
+    mu_l = net.mu if service_rate_l is None else service_rate_l
+    fluid = fluid_lp([net.lambda_h, net.lambda_l], [net.r_h, net.r_l], [net.mu, mu_l], net.servers)
+    return AdmissionOptimum(model, solvers[method](model.mdp), fluid.value)
