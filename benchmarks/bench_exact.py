@@ -20,6 +20,7 @@ import time
 
 import numpy as np
 import scipy.sparse as sp
+from timing import best_of
 
 from qtheory.exact import (
     CTMDP,
@@ -28,15 +29,6 @@ from qtheory.exact import (
     linear_program,
     policy_iteration,
 )
-
-
-def best_of(repeats: int, fn) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def admission(servers: int, load_h=0.6, load_l=0.6, service=1.0, reward_h=2.0, reward_l=1.0):

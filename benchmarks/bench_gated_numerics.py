@@ -9,21 +9,11 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from scipy.optimize import brentq
+from timing import best_of
 
 from qtheory.gated import GatedQueue, price_of_forgetting, root
-
-
-def best_of(repeats: int, fn) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def brentq_loop(gates: np.ndarray, arrival: float) -> np.ndarray:

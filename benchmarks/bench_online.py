@@ -11,21 +11,11 @@ single-threshold passes the whole search costs (a per-threshold search would cos
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from scipy.special import logsumexp
+from timing import best_of
 
 from qtheory.lossnet import LossNetwork, online_optimum
-
-
-def best_of(repeats: int, fn) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def one_threshold_pass(net: LossNetwork, reserve: int) -> float:

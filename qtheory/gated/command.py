@@ -8,11 +8,11 @@ every value is a decimal string with D significant digits, computed with mpmath.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 
 import mpmath
 
+from qtheory._output import add_output_arguments, check_dps, render
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root_mp
 from qtheory.gated.welfare import FLOAT64_DIGITS, optimal_gate, optimal_routing, welfare_ga
@@ -31,8 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--reward", required=True, help="reward R per served customer")
     parser.add_argument("--cost", required=True, help="cost C per customer per unit time")
     parser.add_argument("--gate", help="also evaluate the queue at this gate length τ")
-    parser.add_argument("--dps", type=int, help="decimal digits (mpmath); default float64")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_output_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -62,8 +61,7 @@ def _queue(args: argparse.Namespace) -> GatedQueue:
 def compute(args: argparse.Namespace) -> dict[str, object]:
     """The numbers ``qtheory gated`` prints, as Python values (float, or mpf carrying
     guard digits beyond ``--dps``)."""
-    if args.dps is not None and args.dps < 1:
-        raise ValueError(f"dps must be >= 1, got {args.dps}")
+    check_dps(args.dps)
     queue = _queue(args)
     digits = args.dps or FLOAT64_DIGITS
     with mpmath.workdps(2 * digits + 20 + queue.guard_digits()):
@@ -85,19 +83,5 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
-    values = compute(args)
-    if args.dps is None:
-        shown = {name: float(value) for name, value in values.items()}
-        if not all(math.isfinite(v) for v in shown.values()):
-            raise ValueError("a result overflows float64 for these parameters; use --dps")
-    else:
-        shown = {
-            name: mpmath.nstr(value, args.dps, strip_zeros=False) for name, value in values.items()
-        }
-    if args.json:
-        print(json.dumps(shown, allow_nan=False))
-    else:
-        width = max(map(len, shown))
-        for name, value in shown.items():
-            print(f"{name:<{width}}  {value}")
+    print(render(compute(args), args.dps, args.json))
     return 0

@@ -8,10 +8,8 @@ servers are idle) and the probability that all servers are busy under it.
 from __future__ import annotations
 
 import argparse
-import json
 
-import mpmath
-
+from qtheory._output import add_output_arguments, check_dps, render
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
 
@@ -38,30 +36,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "online", help="fluid bound, exact online optimum, regret and optimal reserve"
     )
     _network_arguments(online)
-    online.add_argument("--dps", type=int, help="decimal digits (mpmath); default float64")
-    online.add_argument("--json", action="store_true", help="print one JSON object")
+    add_output_arguments(online)
     online.set_defaults(run=run_online)
 
 
 def run_online(args: argparse.Namespace) -> int:
-    if args.dps is not None and args.dps < 1:
-        raise ValueError(f"dps must be >= 1, got {args.dps}")
+    check_dps(args.dps)
     opt = online_optimum(network(args), args.dps)
     values = {
         "fluid": opt.fluid,
         "online": opt.online,
         "regret": opt.regret,
+        "threshold": opt.threshold,
         "p_full": opt.prob_full,
     }
-    if args.dps is None:
-        shown: dict[str, object] = {name: float(v) for name, v in values.items()}
-    else:
-        shown = {name: mpmath.nstr(v, args.dps, strip_zeros=False) for name, v in values.items()}
-    shown["threshold"] = opt.threshold
-    if args.json:
-        print(json.dumps(shown))
-    else:
-        width = max(map(len, shown))
-        for name, value in shown.items():
-            print(f"{name:<{width}}  {value}")
+    print(render(values, args.dps, args.json))
     return 0
