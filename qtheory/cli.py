@@ -39,6 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ArithmeticError, RuntimeError) as error:  # a numerical method gave up
         print(f"qtheory {args.command}: numerical failure: {_one_line(error)}", file=sys.stderr)
         return 1
+    except MemoryError:
+        print(f"qtheory {args.command}: not enough memory for this size", file=sys.stderr)
+        return 1
 
 
 def _one_line(error: Exception) -> str:

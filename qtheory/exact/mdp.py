@@ -66,6 +66,7 @@ __all__ = ["CTMDP", "MDPSolution", "evaluate_policy", "linear_program", "policy_
 
 #: Default relative tolerance below which policy iteration keeps the current action.
 DEFAULT_RTOL = 1e-9
+EPS = np.finfo(float).eps
 
 #: HiGHS primal and dual feasibility tolerances used by :func:`linear_program`.
 LP_TOLERANCE = 1e-10
@@ -423,13 +424,15 @@ def _test_values(
     mdp: CTMDP, exit_rates: NDArray[np.float64], bias: NDArray[np.float64]
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Test quantities r_a(s) + (Q_a h)(s), shape (A, n), -inf where not allowed, and
-    the magnitude |r_a(s)| + (R_a |h|)(s) + q_a(s) |h(s)| of their terms."""
+    the magnitude (R_a |h|)(s) + q_a(s) |h(s)| of the terms that carry the bias's
+    numerical error (rewards are exact data: a reward shared by every action, however
+    large, must not widen the tie margin)."""
     size = np.abs(bias)
     values = np.empty((mdp.n_actions, mdp.n_states))
     scale = np.empty_like(values)
     for a, matrix in enumerate(mdp.rates):
         values[a] = mdp.rewards[a] + matrix @ bias - exit_rates[a] * bias
-        scale[a] = np.abs(mdp.rewards[a]) + matrix @ size + exit_rates[a] * size
+        scale[a] = matrix @ size + exit_rates[a] * size + 64 * EPS * np.abs(mdp.rewards[a])
     values[~mdp.allowed] = -np.inf
     scale[~mdp.allowed] = 0.0
     return values, scale

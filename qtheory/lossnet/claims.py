@@ -61,7 +61,8 @@ def log_regret_claim(net: LossNetwork, points: list[RegretPoint]) -> Claim:
     return Claim(
         "lossnet.log_regret",
         "slope of R_fluid - R_on against log N (N >= 1e3) equals r_L mu / log(mu/lambda_H) "
-        "within 1%",
+        "within 1% (at these parameters; where lambda_H + lambda_L - mu is small the O(1) "
+        "term settles slowly and a finite-N slope differs more)",
         fit.slope,
         c,
         0.01 * c,

@@ -38,10 +38,10 @@ class AdmissionMDP:
     servers: int
 
     def admits_l(self, policy: np.ndarray) -> np.ndarray:
-        return np.isin(policy, (1, 3))
+        return np.isin(policy, [a for a, (_, admit_l) in enumerate(ACTIONS) if admit_l])
 
     def admits_h(self, policy: np.ndarray) -> np.ndarray:
-        return np.isin(policy, (2, 3))
+        return np.isin(policy, [a for a, (admit_h, _) in enumerate(ACTIONS) if admit_h])
 
 
 def _states(servers: int, two_dimensional: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -13,6 +13,7 @@ capacity suffices for H alone but not for everybody.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from qtheory import _validation
@@ -56,6 +57,12 @@ class LossNetwork:
             )
         if not self.r_h > self.r_l:
             raise ValueError(f"r_h must be > r_l, got r_h={self.r_h}, r_l={self.r_l}")
+        scale = (self.lambda_h + self.lambda_l) * self.servers * max(self.r_h, self.mu)
+        if not math.isfinite(scale * max(1.0, self.r_h / self.r_l)):
+            raise ValueError(
+                "rates, rewards and servers overflow float64 "
+                "((lambda_h + lambda_l) * servers * r_h must stay finite)"
+            )
 
     @property
     def arrival_rate_h(self) -> float:

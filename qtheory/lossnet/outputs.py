@@ -14,6 +14,7 @@ from qtheory.claims import claims_table
 from qtheory.lossnet.claims import lossnet_claims
 from qtheory.lossnet.fluid import derive_fluid
 from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.online import REGRET_IDENTITY
 from qtheory.lossnet.regret import (
     RegretPoint,
     derive_leading_constant,
@@ -50,7 +51,7 @@ def _derivation() -> str:
             "0\\le x_i\\le\\lambda_i\\}$.  Sympy solves it by cases; each case comes with "
             "dual prices of equal objective (the optimality certificate checked in the tests).",
             report.table(
-                ["case", "condition", "$x_H$", "$x_L$", "server price $y$"],
+                ["case", "condition", "$x_H$", "$x_L$", "price $y$ of $x_H + x_L \\le \\mu$"],
                 rows,
                 caption="Fluid LP by cases ($r_H > r_L > 0$).",
                 label="tab:lossnet-fluid",
@@ -59,7 +60,7 @@ def _derivation() -> str:
             "Under trunk reservation with reserve $k$ the regret splits exactly as",
             report.equation(
                 "R_{fluid} - R_k",
-                "r_L\\,\\mu\\,E[\\mathrm{idle}] + (r_H - r_L)\\,\\lambda_H N\\,P(\\mathrm{full})",
+                REGRET_IDENTITY.expr,
                 label="eq:lossnet-identity",
             ),
             "and balancing reserved idle servers against H blocking "

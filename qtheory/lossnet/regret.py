@@ -34,6 +34,8 @@ from qtheory.lossnet.online import online_optimum
 from qtheory.symbolic import Formula
 
 __all__ = [
+    "LeadingConstant",
+    "LogFit",
     "RegretPoint",
     "derive_leading_constant",
     "fit_log_slope",

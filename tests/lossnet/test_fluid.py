@@ -58,11 +58,13 @@ def test_overloaded_bound():
     n=st.integers(1, 10**6),
 )
 def test_highs_matches_the_symbolic_solution(lam_h, extra, reward_l, premium, n):
-    lam_l = 1.0 - lam_h + extra  # overloaded with mu = 1
-    net = LossNetwork(n, lam_h, lam_l, 1.0, reward_l + premium, reward_l)
-    numeric = fluid_lp([lam_h, lam_l], [net.r_h, net.r_l], [1.0, 1.0], servers=n)
+    service = 1.7  # lambda_H < mu < lambda_H + lambda_L with mu != 1
+    lam_h, lam_l = lam_h * service, (1.0 - lam_h + extra) * service
+    net = LossNetwork(n, lam_h, lam_l, service, reward_l + premium, reward_l)
+    numeric = fluid_lp([lam_h, lam_l], [net.r_h, net.r_l], [service, service], servers=n)
     assert numeric.value == pytest.approx(fluid_bound(net), rel=1e-9)
-    assert numeric.server_price == pytest.approx(reward_l, rel=1e-9)
+    # one more server is worth r_L mu per unit time: it serves mu more L jobs
+    assert numeric.server_price == pytest.approx(reward_l * service, rel=1e-9)
 
 
 def greedy(rates, rewards, service):

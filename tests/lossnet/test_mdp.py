@@ -46,3 +46,10 @@ def test_per_class_service_rates(mu_l):
 def test_bad_method():
     with pytest.raises(ValueError, match="method"):
         solve_admission_mdp(LossNetwork(3, *PARAMS[0]), method="simplex")
+
+
+def test_huge_reward_ratio_does_not_stop_policy_iteration_early():
+    """A reward shared by every action (r_H lambda_H N here) must not mask the small
+    differences that decide the reserve."""
+    net = LossNetwork(200, 0.6, 0.8, 1.0, 1e9, 1.0)
+    assert solve_admission_mdp(net).reserve() == online_optimum(net).threshold
