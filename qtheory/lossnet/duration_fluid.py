@@ -40,6 +40,11 @@ E(r_i-\theta S)^+]\,du \le \theta^*/\mu` accounts for jobs cut by the horizon.  
 deterministic one per path through :math:`D_\theta`.  That a *single* path's
 ``OFF / T'`` lies below :math:`Nv` up to the end effect is only true with high
 probability (:math:`D_\theta` fluctuates by :math:`O(\sqrt{N T'})`).
+
+Measured (``job`` model, :math:`\lambda_H=\lambda_L=0.6`, :math:`\mu=1`, rewards 2 and 1,
+window 200, 8 paths with :math:`D_{\theta^*}` as control variate): per server, ordinary
+fluid 1.6, :math:`v = 1.7413`; offline 1.604 (N = 20), 1.660 (50), 1.685 (100), 1.703
+(200), each ±0.001 — a gap to :math:`v` close to :math:`0.55/\sqrt{N}`.
 """
 
 from __future__ import annotations
@@ -205,22 +210,25 @@ def duration_aware_fluid(
     service_rate = _validation.positive("mu", mu)
     scale = _validation.positive("servers", servers)
     ev = _evaluators()
-    if rates.sum() <= service_rate:
+
+    def excess_work(price: float) -> float:
+        return float(rates @ ev["work"](rewards / price, service_rate)) - 1.0
+
+    # E[S; S <= c] <= mu c^2 / 2, so excess_work < 0 at `upper`; as the price falls to 0
+    # it increases to sum(rates) / mu - 1.  Halve down to a positive value, if any.
+    upper = float(np.sqrt(service_rate * (rates @ rewards**2)))
+    lower = upper / 2
+    overloaded = rates.sum() > service_rate
+    while overloaded and excess_work(lower) <= 0:
+        lower /= 2
+        # sum(rates) / mu - 1 lost in rounding: everybody fits to working precision
+        overloaded = lower > upper * 1e-200
+    if not overloaded:
         price = 0.0
         cutoffs = np.full(rates.size, np.inf)
         fraction = np.ones(rates.size)
         work = float(rates.sum() / service_rate)
     else:
-
-        def excess_work(price: float) -> float:
-            return float(rates @ ev["work"](rewards / price, service_rate)) - 1.0
-
-        # E[S; S <= c] <= mu c^2 / 2, so excess_work < 0 at this price; it tends to
-        # sum(rates) / mu - 1 > 0 as the price falls to 0 and is decreasing in between.
-        upper = float(np.sqrt(service_rate * (rates @ rewards**2)))
-        lower = upper / 2
-        while excess_work(lower) <= 0:
-            lower /= 2
         price = brentq(excess_work, lower, upper, xtol=1e-300, rtol=4 * np.finfo(float).eps)
         cutoffs = rewards / price
         fraction = ev["fraction"](cutoffs, service_rate)
