@@ -1,5 +1,29 @@
 """Simulators written in C (``qtheory.sim._core``) and their Python wrappers."""
 
 from qtheory.sim.gated import SojournEstimate, simulate_gated, simulate_random_routing
+from qtheory.sim.lossnet import (
+    ClockPath,
+    Comparison,
+    JobPath,
+    PairedDifference,
+    SimulationResult,
+    clock_path,
+    compare,
+    job_path,
+    simulate,
+)
 
-__all__ = ["SojournEstimate", "simulate_gated", "simulate_random_routing"]
+__all__ = [
+    "ClockPath",
+    "Comparison",
+    "JobPath",
+    "PairedDifference",
+    "SimulationResult",
+    "SojournEstimate",
+    "clock_path",
+    "compare",
+    "job_path",
+    "simulate",
+    "simulate_gated",
+    "simulate_random_routing",
+]

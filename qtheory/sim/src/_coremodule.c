@@ -6,9 +6,11 @@
 #include "qt_numpy.h"
 
 #include "lindley_py.h"
+#include "lossnet_py.h"
 
 static PyMethodDef core_methods[] = {
     QT_LINDLEY_METHODDEF,
+    QT_LOSSNET_METHODDEFS,
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,0 +1,219 @@
+"""Speed of the C loss-network simulator against pure NumPy/Python baselines.
+
+Run from the repository root:
+
+    python benchmarks/bench_lossnet_sim.py [--repeats R] [--quick]
+
+Model: lambda_H = 0.6, lambda_L = 0.8, mu = 1, r_H = 2, r_L = 1 (overloaded).
+
+- Trunk reservation (k = ceil(sqrt N)) at N = 1e2, 1e4, 1e6: the C clock model (events:
+  H, L and potential departures at total rate N (lambda_H + lambda_L + mu)) against a
+  Gillespie simulation of the same policy written with NumPy (random numbers drawn in
+  vectorised blocks, the state-dependent loop in Python; events: admitted arrivals and
+  departures at rate ~ 2 mu b).  The two count events differently, so the ratio is
+  reported per unit of SIMULATED TIME: (baseline seconds per time unit) / (C seconds per
+  time unit).  Events per second of each are reported too.
+- PFI and SSS(W = log N / N) at N = 1e2, 1e4: the C lookahead against the same policy
+  in Python over a NumPy-generated clock stream (the literal reference of the tests), on
+  the same horizon (which includes the fill-up from empty; the mean lookahead is
+  reported after a warm-up of 1.5), same ratio.
+- Offline DP: the C DP against a NumPy DP (one vectorised step per event over the
+  N + 1 busy counts), ratio of wall times on the same path length.
+Reported: best of R runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timing import best_of  # noqa: E402
+
+from qtheory.lossnet.model import LossNetwork  # noqa: E402
+from qtheory.sim import simulate  # noqa: E402
+
+BASE = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
+BLOCK = 1 << 16
+
+
+def gillespie_threshold(net: LossNetwork, reserve: int, horizon: float, seed: int) -> int:
+    """Trunk reservation by a NumPy-drawn Gillespie simulation; returns the number of
+    events (the reward is accumulated as the C code does)."""
+    rng = np.random.default_rng(seed)
+    n = net.servers
+    arrival_h, arrival_l = net.arrival_rate_h, net.arrival_rate_l
+    p_h = arrival_h / (arrival_h + arrival_l)
+    t, busy, reward, events = 0.0, 0, 0.0, 0
+    while True:
+        exps = rng.standard_exponential(BLOCK).tolist()
+        us = rng.random(BLOCK).tolist()
+        for e, u in zip(exps, us, strict=True):
+            up = arrival_h + arrival_l if busy < n - reserve else (arrival_h if busy < n else 0.0)
+            down = net.mu * busy
+            total = up + down
+            t += e / total
+            if t > horizon:
+                return events
+            events += 1
+            if u * total < up:
+                busy += 1
+                # the admitted arrival is H with its share of the admissible stream
+                if busy <= n - reserve and u * total >= p_h * up:
+                    reward += net.r_l
+                else:
+                    reward += net.r_h
+            else:
+                busy -= 1
+
+
+def numpy_clock_stream(net: LossNetwork, horizon: float, seed: int):
+    rng = np.random.default_rng(seed)
+    rate = net.servers * (net.lambda_h + net.lambda_l + net.mu)
+    count = int(rate * horizon * 1.2 + 1000)
+    times = np.cumsum(rng.standard_exponential(count) / rate)
+    u = rng.random(count)
+    total = net.lambda_h + net.lambda_l + net.mu
+    codes = np.where(
+        u < net.lambda_h / total,
+        -1,
+        np.where(u < (net.lambda_h + net.lambda_l) / total, -2, 0),
+    )
+    slots = rng.integers(0, net.servers, count)
+    codes = np.where(codes == 0, slots, codes)
+    return times.tolist(), codes.tolist()
+
+
+def python_lookahead(net: LossNetwork, policy: str, window: float, horizon: float, seed: int):
+    """PFI or SSS by the literal Python reference over a NumPy-generated clock stream."""
+    times, codes = numpy_clock_stream(net, horizon, seed)
+    n, target = net.servers, math.isqrt(net.servers)
+    busy, reward, i = 0, 0.0, 0
+    while times[i] <= horizon:
+        code = codes[i]
+        if code == -1:
+            if busy < n:
+                busy += 1
+                reward += net.r_h
+        elif code == -2:
+            h, ok, m = n - busy - 1, None, i + 1
+            if h < 1:
+                ok = False
+            elif policy == "pfi" and h >= target:
+                ok = True
+            while ok is None:
+                if policy == "sss" and times[m] > times[i] + window:
+                    ok = True
+                    break
+                c = codes[m]
+                m += 1
+                if c == -1:
+                    h -= 1
+                elif c >= 0 and c < n - h:
+                    h += 1
+                if h == 0:
+                    ok = False
+                elif policy == "pfi" and h >= target:
+                    ok = True
+            if ok:
+                busy += 1
+                reward += net.r_l
+        elif code < busy:
+            busy -= 1
+        i += 1
+    return reward / horizon
+
+
+def numpy_offline(net: LossNetwork, horizon: float, seed: int) -> float:
+    """Backward DP with one vectorised NumPy step per event (value only)."""
+    times, codes = numpy_clock_stream(net, horizon, seed)
+    events = [c for t, c in zip(times, codes, strict=True) if t <= horizon]
+    v = np.zeros(net.servers + 1)
+    for c in reversed(events):
+        if c < 0:
+            r = net.r_h if c == -1 else net.r_l
+            v[:-1] = np.maximum(v[:-1], r + v[1:])
+        else:
+            v[c + 1 :] = v[c:-1].copy()
+    return float(v[0])
+
+
+def row(label: str, c_seconds: float, c_events: int, c_time: float, base_seconds: float,
+        base_events: int | None, base_time: float) -> None:  # fmt: skip
+    c_per_time = c_seconds / c_time
+    base_per_time = base_seconds / base_time
+    base_rate = f"{base_events / base_seconds / 1e6:9.2f}" if base_events else "        -"
+    print(
+        f"{label:<28} {c_events / c_seconds / 1e6:9.2f} {base_rate} "
+        f"{base_per_time / c_per_time:9.1f}x"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="shorter runs")
+    args = parser.parse_args()
+    scale = 0.1 if args.quick else 1.0
+    print(f"{'policy / N':<28} {'C Mev/s':>9} {'base Mev/s':>9} {'ratio':>10}  (per sim. time)")
+
+    for n in (100, 10_000, 1_000_000):
+        net = BASE.with_servers(n)
+        k = math.isqrt(n) + 1
+        horizon = 5e7 * scale / (2.4 * n)
+        result = {}
+
+        def c_run(net=net, k=k, horizon=horizon, result=result):
+            result["res"] = simulate(net, f"threshold:{k}", horizon=horizon, seed=1)
+
+        c_seconds = best_of(args.repeats, c_run)
+        base_horizon = horizon / 50
+        counted = {}
+
+        def base_run(net=net, k=k, h=base_horizon, counted=counted):
+            counted["events"] = gillespie_threshold(net, k, h, 2)
+
+        base_seconds = best_of(1, base_run)
+        row(f"threshold:{k}  N={n:g}", c_seconds, result["res"].events, horizon,
+            base_seconds, counted["events"], base_horizon)  # fmt: skip
+
+    for n, horizon in ((100, 200.0), (10_000, 2.5)):
+        net = BASE.with_servers(n)
+        window = math.log(n) / n
+        for policy in ("pfi", f"sss:{window:.6g}"):
+            result = {}
+
+            def c_run(net=net, policy=policy, horizon=horizon, result=result):
+                result["res"] = simulate(net, policy, horizon=horizon, warmup=1.5, seed=1)
+
+            c_seconds = best_of(args.repeats, c_run)
+            name = policy.partition(":")[0]
+            base_seconds = best_of(1, lambda net=net, name=name, w=window, h=horizon * scale: (
+                python_lookahead(net, name, w, h, 2)))  # fmt: skip
+            res = result["res"]
+            row(f"{policy}  N={n:g}", c_seconds, res.events, horizon,
+                base_seconds, None, horizon * scale)  # fmt: skip
+            print(f"    mean lookahead after warm-up: {res.mean_lookahead:.1f} events, "
+                  f"{res.mean_lookahead_time:.3g} time units")  # fmt: skip
+
+    for n in (100, 1000):
+        net = BASE.with_servers(n)
+        horizon = 2e8 * scale / (2.4 * n * n)
+        result = {}
+
+        def c_run(net=net, horizon=horizon, result=result):
+            result["res"] = simulate(net, "offline", horizon=horizon, seed=1)
+
+        c_seconds = best_of(args.repeats, c_run)
+        base_seconds = best_of(1, lambda net=net, h=horizon / 10: numpy_offline(net, h, 2))
+        res = result["res"]
+        row(f"offline  N={n:g}", c_seconds, res.events, horizon, base_seconds, None, horizon / 10)
+        print(f"    DP cells per second: {res.events * (n + 1) / c_seconds / 1e6:.0f} M")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,428 @@
+"""Simulation of the overloaded two-class loss network (DESIGN.md, Model 2).
+
+The sample paths, the policies and the offline optimum run in the C extension
+:mod:`qtheory.sim._core` (``lossnet_simulate``, ``lossnet_path``); this module parses
+policies, spawns independent replications and turns them into estimates with 95%
+confidence intervals.
+
+Information models
+------------------
+``clock``
+    The future is the H and L arrival streams plus a uniformised departure clock:
+    potential departures at rate N mu, each with a uniform mark U; a potential departure
+    ends a service iff U < busy / N.  The event stream is drawn independently of the
+    policy, so the same seed replays the same future under every policy (common random
+    numbers).  Every policy is available: ``"threshold:K"``, ``"pfi"``, ``"sss:W"`` and
+    ``"offline"``.
+``job``
+    Every arriving job carries its own Exp(mu) service time (drawn whether or not it is
+    admitted).  Only trunk reservation (``"threshold:K"``) is simulated here; the paths
+    are exported by :func:`job_path` for an offline interval-selection solver.
+
+Under a non-anticipating policy both models have the law of the loss network.
+
+Policies
+--------
+``threshold:K``
+    Trunk reservation: admit H iff a server is idle, admit L iff more than K are idle.
+``pfi``
+    Promise of future idleness.  An L arriving to I idle servers is judged on the
+    hypothetical future in which it is admitted, every later L is rejected and every
+    later H admitted; h = I - 1 is the hypothetical idle count just after admission.
+    Admit iff h reaches floor(sqrt(N)) before it drops below 1, where "drops below 1"
+    means h = 0 at any instant, the instant of admission included (so no L is admitted
+    to I <= 1 idle; for N <= 3 no L is ever admitted).  The scan runs until resolved,
+    past the horizon if needed: about sqrt(N) (lambda_H + lambda_L + mu)/(mu - lambda_H)
+    events per undecided L arrival.
+``sss:W``
+    Single short sensor: admit iff, in the same hypothetical future, h >= 1 at every
+    instant of [t, t + W].  Scans only the window and stops as soon as the H arrivals
+    left in it cannot bring h to 0.
+``offline``
+    Clock model only: the exact optimum over the path of (0, T] by backward dynamic
+    programming over (event, busy count), O(events x N) work and
+    O(sqrt(events) x N) memory.  It maximises the reward of the whole run (0, T] (no
+    incentive to empty the system during the warm-up); the reported statistics are
+    those of its optimal path in (T0, T] like for every other policy.  So with
+    ``warmup=0`` the offline reward is >= every policy's on every path (exactly); with a
+    warm-up the window rewards can differ in either direction by O(1) per path.
+
+Every run starts with all servers idle at time 0; statistics are recorded in
+(warmup, horizon].
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+from scipy import stats
+
+from qtheory._validation import nonnegative, positive, positive_int
+from qtheory.lossnet.model import LossNetwork
+from qtheory.sim import _core
+
+__all__ = [
+    "ClockPath",
+    "Comparison",
+    "JobPath",
+    "PairedDifference",
+    "SimulationResult",
+    "clock_path",
+    "compare",
+    "job_path",
+    "parse_policy",
+    "simulate",
+]
+
+CONFIDENCE = 0.95
+INFO_MODELS = ("clock", "job")
+LOOKAHEAD_POLICIES = ("pfi", "sss")
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Estimates from ``reps`` independent replications of one policy.
+
+    Attributes
+    ----------
+    policy, info : str
+        The policy string (normalised, e.g. ``"threshold:3"``) and information model.
+    servers, horizon, warmup, reps
+        The run: N, T, T0 and the number of replications.
+    reward_rate, ci_halfwidth : float
+        Mean over replications of the reward earned in (T0, T] divided by T - T0, and the
+        half-width of its 95% Student t confidence interval (NaN when reps = 1).
+    mean_idle, mean_idle_halfwidth : float
+        Time-average number of idle servers in (T0, T] and its 95% half-width.
+    admitted_h, admitted_l, rejected_h, rejected_l : int
+        Arrivals in (T0, T], summed over the replications.
+    events : int
+        Events processed in (0, T], summed over the replications (clock model: H, L and
+        potential departures; job model: arrivals and departures).
+    mean_lookahead : float
+        Lookahead policies: future events scanned per L arrival in (T0, T] (0 for
+        decisions taken without a scan); NaN for the other policies.
+    mean_lookahead_time : float
+        Lookahead policies: mean time from an L arrival to the last event scanned.
+    reward_rates : numpy.ndarray
+        The reward rate of each replication (for paired comparisons).
+    """
+
+    policy: str
+    info: str
+    servers: int
+    horizon: float
+    warmup: float
+    reps: int
+    reward_rate: float
+    ci_halfwidth: float
+    mean_idle: float
+    mean_idle_halfwidth: float
+    admitted_h: int
+    admitted_l: int
+    rejected_h: int
+    rejected_l: int
+    events: int
+    mean_lookahead: float
+    mean_lookahead_time: float
+    reward_rates: np.ndarray = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """R[first] - R[second] estimated on common replications, with its 95% half-width."""
+
+    first: str
+    second: str
+    mean: float
+    ci_halfwidth: float
+    min_difference: float  # smallest per-replication difference (path-wise checks)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Several policies run on the same replications (common random numbers)."""
+
+    results: dict[str, SimulationResult]
+    differences: list[PairedDifference]
+
+    def difference(self, first: str, second: str) -> PairedDifference:
+        """The paired difference R[first] - R[second] (any two of the policies)."""
+        return _paired(self.results[first], self.results[second])
+
+
+def _paired(first: SimulationResult, second: SimulationResult) -> PairedDifference:
+    diff = first.reward_rates - second.reward_rates
+    return PairedDifference(
+        first.policy, second.policy, float(diff.mean()), _halfwidth(diff), float(diff.min())
+    )
+
+
+@dataclass(frozen=True)
+class ClockPath:
+    """The clock-model future of (0, T]: event times and codes (-1 H, -2 L, else the
+    departure slot floor(U N); a departure ends a service iff slot < busy)."""
+
+    times: np.ndarray
+    codes: np.ndarray
+
+
+@dataclass(frozen=True)
+class JobPath:
+    """The job-model arrivals of (0, T]: times, class (True for L) and service times."""
+
+    arrival_times: np.ndarray
+    is_l: np.ndarray
+    service_times: np.ndarray
+
+
+def parse_policy(policy: str, servers: int) -> tuple[str, float]:
+    """Split a policy string into the C policy name and its parameter.
+
+    >>> parse_policy("threshold:3", 50), parse_policy("sss:0.1", 50), parse_policy("pfi", 50)
+    (('threshold', 3.0), ('sss', 0.1), ('pfi', 0.0))
+    >>> parse_policy("threshold:60", 50)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: policy 'threshold:K' needs an integer reserve K in 0..servers = 0..50, ...
+    """
+    if not isinstance(policy, str):
+        raise ValueError(f"policy must be a string, got {policy!r}")
+    name, colon, arg = policy.partition(":")
+    if name == "threshold":
+        if colon and arg.isascii() and arg.isdigit() and int(arg) <= servers:
+            return name, float(int(arg))
+        raise ValueError(
+            f"policy 'threshold:K' needs an integer reserve K in 0..servers = 0..{servers}, "
+            f"got {policy!r}"
+        )
+    if name == "sss":
+        try:
+            window = float(arg)
+        except ValueError:
+            window = math.nan
+        if colon and 0 < window < math.inf:
+            return name, window
+        raise ValueError(f"policy 'sss:W' needs a finite window W > 0, got {policy!r}")
+    if name in ("pfi", "offline") and not colon:
+        return name, 0.0
+    raise ValueError(f"policy must be 'threshold:K', 'pfi', 'sss:W' or 'offline', got {policy!r}")
+
+
+def _check_run(net: LossNetwork, info: str, horizon: float, warmup: float) -> tuple[float, float]:
+    if not isinstance(net, LossNetwork):
+        raise ValueError(f"net must be a LossNetwork, got {net!r}")
+    if info not in INFO_MODELS:
+        raise ValueError(f"info must be 'clock' or 'job', got {info!r}")
+    horizon = positive("horizon", horizon)
+    warmup = nonnegative("warmup", warmup)
+    if not warmup < horizon:
+        raise ValueError(f"warmup must be < horizon, got warmup={warmup}, horizon={horizon}")
+    return horizon, warmup
+
+
+def _seeds(seed: object, reps: int) -> list[np.random.SeedSequence]:
+    if isinstance(seed, np.random.SeedSequence):
+        return seed.spawn(reps)
+    return np.random.SeedSequence(seed).spawn(reps)
+
+
+def _halfwidth(values: np.ndarray) -> float:
+    """95% Student t half-width of the mean of ``values`` (NaN for one value)."""
+    n = values.size
+    if n < 2:
+        return math.nan
+    return float(stats.t.ppf(0.5 + CONFIDENCE / 2, n - 1) * values.std(ddof=1) / math.sqrt(n))
+
+
+def _run_reps(net, name, param, info, horizon, warmup, seeds, workers) -> list[dict]:
+    def one(child: np.random.SeedSequence) -> dict:
+        bit_generator = np.random.default_rng(child).bit_generator
+        with bit_generator.lock:  # the C code releases the GIL while it runs
+            return _core.lossnet_simulate(
+                bit_generator, info, name, param, net.servers, net.lambda_h, net.lambda_l,
+                net.mu, net.r_h, net.r_l, horizon, warmup,
+            )  # fmt: skip
+
+    if workers == 1 or len(seeds) == 1:
+        return [one(child) for child in seeds]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(one, seeds))
+
+
+def _summarise(net, policy, info, horizon, warmup, runs: list[dict]) -> SimulationResult:
+    window = horizon - warmup
+    rates = np.array([(net.r_h * d["admitted_h"] + net.r_l * d["admitted_l"]) / window
+                      for d in runs])  # fmt: skip
+    idle = np.array([d["idle_area"] / window for d in runs])
+    total = {key: sum(d[key] for d in runs) for key in runs[0] if not key.startswith("trace")}
+    lookahead = policy.partition(":")[0] in LOOKAHEAD_POLICIES
+    scored = total["l_arrivals_scored"]
+    return SimulationResult(
+        policy=policy,
+        info=info,
+        servers=net.servers,
+        horizon=horizon,
+        warmup=warmup,
+        reps=len(runs),
+        reward_rate=float(rates.mean()),
+        ci_halfwidth=_halfwidth(rates),
+        mean_idle=float(idle.mean()),
+        mean_idle_halfwidth=_halfwidth(idle),
+        admitted_h=total["admitted_h"],
+        admitted_l=total["admitted_l"],
+        rejected_h=total["rejected_h"],
+        rejected_l=total["rejected_l"],
+        events=total["events"],
+        mean_lookahead=total["lookahead_events"] / scored if lookahead and scored else math.nan,
+        mean_lookahead_time=total["lookahead_time"] / scored if lookahead and scored else math.nan,
+        reward_rates=rates,
+    )
+
+
+def simulate(
+    net: LossNetwork,
+    policy: str,
+    *,
+    info: str = "clock",
+    horizon: float,
+    warmup: float = 0.0,
+    reps: int = 1,
+    seed: object = None,
+    workers: int = 1,
+) -> SimulationResult:
+    """Simulate one policy in ``reps`` independent replications.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The model (validated on construction: overloaded, r_H > r_L).
+    policy : str
+        ``"threshold:K"`` (0 <= K <= N), ``"pfi"``, ``"sss:W"`` (W > 0) or ``"offline"``.
+    info : str
+        Information model, ``"clock"`` or ``"job"`` (job: threshold only).
+    horizon, warmup : float
+        T > 0 and 0 <= T0 < T; statistics are recorded in (T0, T].
+    reps : int
+        Independent replications; replication i uses the bit generator
+        ``default_rng(SeedSequence(seed).spawn(reps)[i])`` (replay its path with
+        :func:`clock_path` / :func:`job_path` and that child seed).
+    seed : None, int or SeedSequence
+        Root seed.  The same seed gives the same paths under every policy.
+    workers : int
+        Threads running replications in parallel (the C code releases the GIL).
+
+    Returns
+    -------
+    SimulationResult
+
+    Examples
+    --------
+    >>> net = LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> res = simulate(net, "threshold:3", horizon=200.0, warmup=10.0, reps=4, seed=1)
+    >>> from qtheory.lossnet.fluid import fluid_bound
+    >>> from qtheory.lossnet.online import threshold_table
+    >>> exact = fluid_bound(net) - threshold_table(net).regret[3]
+    >>> bool(abs(res.reward_rate - exact) < 4 * res.ci_halfwidth)
+    True
+    """
+    horizon, warmup = _check_run(net, info, horizon, warmup)
+    reps = positive_int("reps", reps)
+    workers = positive_int("workers", workers)
+    name, param = parse_policy(policy, net.servers)
+    if info == "job" and name != "threshold":
+        raise ValueError(f"policy {policy!r} is not available in the job model (only threshold:K)")
+    runs = _run_reps(net, name, param, info, horizon, warmup, _seeds(seed, reps), workers)
+    return _summarise(net, _normalise(name, param), info, horizon, warmup, runs)
+
+
+def _normalise(name: str, param: float) -> str:
+    if name == "threshold":
+        return f"threshold:{int(param)}"
+    if name == "sss":
+        return f"sss:{param!r}"
+    return name
+
+
+def compare(
+    net: LossNetwork,
+    policies: list[str],
+    *,
+    info: str = "clock",
+    horizon: float,
+    warmup: float = 0.0,
+    reps: int = 2,
+    seed: object = None,
+    workers: int = 1,
+) -> Comparison:
+    """Run several policies on the same ``reps`` replications (common random numbers) and
+    estimate every paired difference R[a] - R[b] with a 95% Student t interval.
+
+    Arguments as in :func:`simulate`; ``reps`` >= 2.
+
+    Examples
+    --------
+    >>> net = LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> cmp = compare(net, ["offline", "pfi"], horizon=50.0, reps=3, seed=2)
+    >>> cmp.difference("offline", "pfi").min_difference >= 0  # path by path
+    True
+    """
+    horizon, warmup = _check_run(net, info, horizon, warmup)
+    reps = positive_int("reps", reps)
+    if reps < 2:
+        raise ValueError(f"reps must be >= 2 for confidence intervals, got {reps}")
+    workers = positive_int("workers", workers)
+    if isinstance(policies, str) or len(policies) == 0:
+        raise ValueError(f"policies must be a non-empty list of policy strings, got {policies!r}")
+    parsed = [parse_policy(p, net.servers) for p in policies]
+    names = [_normalise(name, param) for name, param in parsed]
+    if len(set(names)) != len(names):
+        raise ValueError(f"policies must be distinct, got {policies!r}")
+    if info == "job" and any(name != "threshold" for name, _ in parsed):
+        raise ValueError("only threshold:K policies are available in the job model")
+    seeds = _seeds(seed, reps)
+    results = {}
+    for key, (name, param) in zip(names, parsed, strict=True):
+        # Each policy gets fresh bit generators from the same child seeds: same paths.
+        runs = _run_reps(net, name, param, info, horizon, warmup, seeds, workers)
+        results[key] = _summarise(net, key, info, horizon, warmup, runs)
+    differences = [_paired(results[a], results[b]) for a, b in combinations(names, 2)]
+    return Comparison(results, differences)
+
+
+def clock_path(net: LossNetwork, horizon: float, seed: object = None) -> ClockPath:
+    """The clock-model future of (0, horizon] drawn from ``default_rng(seed)``, exactly as
+    :func:`simulate` draws it (pass a child of ``SeedSequence(seed).spawn(reps)`` to replay
+    one replication).
+
+    >>> path = clock_path(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), 1.0, seed=0)
+    >>> bool(np.all(np.diff(path.times) > 0)), int(path.codes.max()) < 10
+    (True, True)
+    """
+    return ClockPath(*_path(net, "clock", horizon, seed))
+
+
+def job_path(net: LossNetwork, horizon: float, seed: object = None) -> JobPath:
+    """The job-model arrivals of (0, horizon] (times, class, service time of every job,
+    admitted or not) drawn from ``default_rng(seed)`` exactly as :func:`simulate` draws
+    them; input for an offline interval-selection solver.
+
+    >>> path = job_path(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), 1.0, seed=0)
+    >>> path.arrival_times.size == path.is_l.size == path.service_times.size
+    True
+    """
+    times, is_l, service = _path(net, "job", horizon, seed)
+    return JobPath(times, is_l.astype(bool), service)
+
+
+def _path(net: LossNetwork, info: str, horizon: float, seed: object) -> tuple:
+    horizon, _ = _check_run(net, info, horizon, 0.0)
+    bit_generator = np.random.default_rng(seed).bit_generator
+    with bit_generator.lock:
+        return _core.lossnet_path(
+            bit_generator, info, net.servers, net.lambda_h, net.lambda_l, net.mu, horizon
+        )

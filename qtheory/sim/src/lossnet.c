@@ -1,0 +1,637 @@
+/* Sampling loops, lookahead policies and offline optimum of the loss network; see
+ * lossnet.h. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h> /* numpy/random/distributions.h needs it first */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numpy/random/distributions.h"
+
+#include "lossnet.h"
+
+#define QT_INLINE static inline __attribute__((always_inline))
+
+/* ---------------------------------------------------------------- clock events */
+
+void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p) {
+    double total = p->lambda_h + p->lambda_l + p->mu;
+    c->rng = rng;
+    c->step_scale = 1.0 / (total * (double)p->servers);
+    c->p_h = p->lambda_h / total;
+    c->p_hl = (p->lambda_h + p->lambda_l) / total;
+    c->slot_scale = (double)p->servers / (1.0 - c->p_hl);
+    c->max_slot = (double)(p->servers - 1);
+    c->t = 0.0;
+    c->hcount = 0;
+}
+
+/*
+ * One event: a standard exponential time step and one uint64 x.  The top 53 bits of x
+ * give u uniform in [0, 1): H if u < P(H), L if u < P(H or L), else a potential
+ * departure whose mark, (u - P(H or L)) / P(departure), is again uniform in [0, 1) (given
+ * the type) and becomes the slot floor(mark N), clamped to N - 1 against rounding.
+ */
+QT_INLINE qt_ln_event clock_next(qt_ln_clock *c) {
+    qt_ln_event ev;
+    c->t += c->step_scale * random_standard_exponential(c->rng);
+    ev.t = c->t;
+    double u = (double)(c->rng->next_uint64(c->rng->state) >> 11) * 0x1.0p-53;
+    ev.hcount = c->hcount;
+    if (u < c->p_h) {
+        ev.code = QT_LN_H;
+        c->hcount++;
+    } else if (u < c->p_hl) {
+        ev.code = QT_LN_L;
+    } else {
+        double slot = floor((u - c->p_hl) * c->slot_scale);
+        ev.code = slot < c->max_slot ? (int32_t)slot : (int32_t)c->max_slot;
+    }
+    return ev;
+}
+
+qt_ln_event qt_ln_clock_next(qt_ln_clock *c) { return clock_next(c); }
+
+/* ---------------------------------------------------------------- growable arrays */
+
+/* Make room for one more element of `size` bytes; -1 when out of memory. */
+static int grow(void **array, int64_t *capacity, int64_t needed, size_t size) {
+    if (needed <= *capacity) {
+        return 0;
+    }
+    int64_t cap = *capacity > 0 ? *capacity : 1024;
+    while (cap < needed) {
+        cap *= 2;
+    }
+    void *bigger = realloc(*array, (size_t)cap * size);
+    if (bigger == NULL) {
+        return -1;
+    }
+    *array = bigger;
+    *capacity = cap;
+    return 0;
+}
+
+void qt_ln_trace_free(qt_ln_trace *tr) {
+    free(tr->t);
+    free(tr->code);
+    free(tr->decision);
+    memset(tr, 0, sizeof *tr);
+}
+
+static int trace_push(qt_ln_trace *tr, double t, int32_t code, int8_t decision) {
+    if (tr->size == tr->capacity) {
+        int64_t cap = tr->capacity > 0 ? 2 * tr->capacity : 1024;
+        double *tt = realloc(tr->t, (size_t)cap * sizeof *tt);
+        if (tt == NULL) {
+            return -1;
+        }
+        tr->t = tt;
+        int32_t *cc = realloc(tr->code, (size_t)cap * sizeof *cc);
+        if (cc == NULL) {
+            return -1;
+        }
+        tr->code = cc;
+        int8_t *dd = realloc(tr->decision, (size_t)cap * sizeof *dd);
+        if (dd == NULL) {
+            return -1;
+        }
+        tr->decision = dd;
+        tr->capacity = cap;
+    }
+    tr->t[tr->size] = t;
+    tr->code[tr->size] = code;
+    tr->decision[tr->size] = decision;
+    tr->size++;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- runs */
+
+struct qt_ln_run {
+    qt_ln_params p;
+    int job_model;
+    qt_ln_clock clock;
+    int64_t busy;
+    double stat_t; /* idle_area is integrated up to here (>= warmup) */
+    int64_t total_h, total_l; /* admissions in (0, T] */
+    int finished;
+    qt_ln_stats st;
+    qt_ln_trace *trace;
+    /* Lookahead buffer (clock model, pfi and sss): a ring of the generated, not yet
+     * processed events with absolute indices [head, tail); capacity a power of 2. */
+    qt_ln_event *buf;
+    uint64_t mask;
+    uint64_t head, tail;
+    uint64_t window_end; /* sss: first index with t > now + W, nondecreasing */
+    int64_t pfi_target;  /* floor(sqrt(N)) */
+    /* Job model: min-heap of completion times and the next arrival, drawn ahead. */
+    double *heap;
+    int64_t heap_size;
+    double job_p_h; /* P(an arrival is H) */
+    double next_t, next_service;
+    int next_is_l;
+};
+
+const qt_ln_stats *qt_ln_run_stats(const qt_ln_run *run) { return &run->st; }
+
+void qt_ln_run_free(qt_ln_run *run) {
+    if (run != NULL) {
+        free(run->buf);
+        free(run->heap);
+        free(run);
+    }
+}
+
+static int64_t isqrt64(int64_t n) {
+    int64_t s = (int64_t)sqrt((double)n);
+    while (s * s > n) {
+        s--;
+    }
+    while ((s + 1) * (s + 1) <= n) {
+        s++;
+    }
+    return s;
+}
+
+static void draw_next_job(qt_ln_run *r) {
+    bitgen_t *rng = r->clock.rng;
+    double rate = (r->p.lambda_h + r->p.lambda_l) * (double)r->p.servers;
+    r->next_t += random_standard_exponential(rng) / rate;
+    r->next_is_l = next_double(rng) >= r->job_p_h;
+    r->next_service = random_standard_exponential(rng) / r->p.mu;
+}
+
+qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt_ln_trace *trace) {
+    qt_ln_run *r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        return NULL;
+    }
+    r->p = *p;
+    r->job_model = job_model;
+    r->trace = trace;
+    r->stat_t = p->warmup;
+    qt_ln_clock_init(&r->clock, rng, p);
+    r->pfi_target = isqrt64(p->servers);
+    if (job_model) {
+        r->heap = malloc((size_t)p->servers * sizeof *r->heap);
+        if (r->heap == NULL) {
+            free(r);
+            return NULL;
+        }
+        r->job_p_h = p->lambda_h / (p->lambda_h + p->lambda_l);
+        draw_next_job(r);
+    } else if (p->policy == QT_LN_PFI || p->policy == QT_LN_SSS) {
+        r->buf = malloc(1024 * sizeof *r->buf);
+        if (r->buf == NULL) {
+            free(r);
+            return NULL;
+        }
+        r->mask = 1023;
+    }
+    return r;
+}
+
+/* Integrate the idle count up to time t (an event at t is about to change it). */
+QT_INLINE int record_time(qt_ln_run *r, double t) {
+    if (t > r->p.warmup) {
+        r->st.idle_area += (double)(r->p.servers - r->busy) * (t - r->stat_t);
+        r->stat_t = t;
+        return 1;
+    }
+    return 0;
+}
+
+static void finish(qt_ln_run *r) {
+    r->st.idle_area += (double)(r->p.servers - r->busy) * (r->p.horizon - r->stat_t);
+    r->stat_t = r->p.horizon;
+    r->st.reward_total = r->p.r_h * (double)r->total_h + r->p.r_l * (double)r->total_l;
+    r->finished = 1;
+}
+
+QT_INLINE void count_arrival(qt_ln_run *r, int is_l, int admit, int in_window) {
+    r->busy += admit;
+    if (is_l) {
+        r->total_l += admit;
+        r->st.admitted_l += admit & in_window;
+        r->st.rejected_l += (!admit) & in_window;
+    } else {
+        r->total_h += admit;
+        r->st.admitted_h += admit & in_window;
+        r->st.rejected_h += (!admit) & in_window;
+    }
+}
+
+/* Threshold policy in the clock model: events generated and consumed on the fly. */
+static int advance_threshold(qt_ln_run *r, int64_t budget) {
+    const int64_t n = r->p.servers, l_limit = r->p.servers - r->p.reserve;
+    const double horizon = r->p.horizon;
+    for (int64_t i = 0; i < budget; i++) {
+        qt_ln_event ev = clock_next(&r->clock);
+        if (ev.t > horizon) {
+            finish(r);
+            return 0;
+        }
+        r->st.events++;
+        int in_window = record_time(r, ev.t);
+        int decision = -1;
+        if (ev.code == QT_LN_H) {
+            decision = r->busy < n;
+            count_arrival(r, 0, decision, in_window);
+        } else if (ev.code == QT_LN_L) {
+            decision = r->busy < l_limit;
+            count_arrival(r, 1, decision, in_window);
+        } else {
+            r->busy -= ev.code < r->busy;
+        }
+        if (r->trace != NULL && trace_push(r->trace, ev.t, ev.code, (int8_t)decision) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Make sure the buffer holds event `index` (generating as needed); -1 when out of
+ * memory. */
+QT_INLINE int buffer_ensure(qt_ln_run *r, uint64_t index) {
+    while (r->tail <= index) {
+        if (r->tail - r->head > r->mask) { /* full: double the ring */
+            uint64_t cap = 2 * (r->mask + 1);
+            qt_ln_event *bigger = malloc(cap * sizeof *bigger);
+            if (bigger == NULL) {
+                return -1;
+            }
+            for (uint64_t j = r->head; j < r->tail; j++) {
+                bigger[j & (cap - 1)] = r->buf[j & r->mask];
+            }
+            free(r->buf);
+            r->buf = bigger;
+            r->mask = cap - 1;
+        }
+        r->buf[r->tail & r->mask] = clock_next(&r->clock);
+        r->tail++;
+    }
+    return 0;
+}
+
+QT_INLINE const qt_ln_event *buffer_at(const qt_ln_run *r, uint64_t index) {
+    return &r->buf[index & r->mask];
+}
+
+/*
+ * PFI decision for an L arriving at time t to `idle` idle servers; the hypothetical
+ * future starts at event index r->head.  Returns 1 (admit), 0 (reject) or -1 (out of
+ * memory); *scanned receives the number of future events examined.
+ */
+static int decide_pfi(qt_ln_run *r, int64_t idle, uint64_t *scanned) {
+    const int64_t n = r->p.servers;
+    int64_t h = idle - 1;
+    uint64_t m = r->head;
+    int decision;
+    if (h < 1) {
+        decision = 0;
+    } else if (h >= r->pfi_target) {
+        decision = 1;
+    } else {
+        for (;;) {
+            if (buffer_ensure(r, m) < 0) {
+                return -1;
+            }
+            int32_t code = buffer_at(r, m)->code;
+            m++;
+            if (code == QT_LN_H) {
+                if (--h == 0) {
+                    decision = 0;
+                    break;
+                }
+            } else if (code >= 0 && code < n - h) {
+                if (++h >= r->pfi_target) {
+                    decision = 1;
+                    break;
+                }
+            }
+        }
+    }
+    *scanned = m - r->head;
+    return decision;
+}
+
+/* SSS(W) decision; as decide_pfi. */
+static int decide_sss(qt_ln_run *r, double t, int64_t idle, uint64_t *scanned) {
+    const int64_t n = r->p.servers;
+    int64_t h = idle - 1;
+    uint64_t m = r->head;
+    *scanned = 0;
+    if (h < 1) {
+        return 0;
+    }
+    /* Advance the window end to the first event after t + W. */
+    double end = t + r->p.window;
+    if (r->window_end < r->head) {
+        r->window_end = r->head;
+    }
+    for (;;) {
+        if (buffer_ensure(r, r->window_end) < 0) {
+            return -1;
+        }
+        if (buffer_at(r, r->window_end)->t > end) {
+            break;
+        }
+        r->window_end++;
+    }
+    uint32_t h_at_end = buffer_at(r, r->window_end)->hcount;
+    int decision;
+    for (;;) {
+        const qt_ln_event *ev = buffer_at(r, m);
+        /* H arrivals left in [m, window_end): they alone can lower h. */
+        if ((uint64_t)h > (uint32_t)(h_at_end - ev->hcount)) {
+            decision = 1;
+            break;
+        }
+        m++; /* m < window_end here: at least one H is left in the window */
+        if (ev->code == QT_LN_H) {
+            if (--h == 0) {
+                decision = 0;
+                break;
+            }
+        } else if (ev->code >= 0 && ev->code < n - h) {
+            h++;
+        }
+    }
+    *scanned = m - r->head;
+    return decision;
+}
+
+/* PFI and SSS in the clock model: events flow through the lookahead buffer. */
+static int advance_lookahead(qt_ln_run *r, int64_t budget) {
+    const int64_t n = r->p.servers;
+    for (int64_t i = 0; i < budget; i++) {
+        if (buffer_ensure(r, r->head) < 0) {
+            return -1;
+        }
+        qt_ln_event ev = *buffer_at(r, r->head);
+        if (ev.t > r->p.horizon) {
+            finish(r);
+            return 0;
+        }
+        r->head++; /* the future now starts at head */
+        r->st.events++;
+        int in_window = record_time(r, ev.t);
+        int decision = -1;
+        if (ev.code == QT_LN_H) {
+            decision = r->busy < n;
+            count_arrival(r, 0, decision, in_window);
+        } else if (ev.code == QT_LN_L) {
+            uint64_t scanned;
+            decision = r->p.policy == QT_LN_PFI ? decide_pfi(r, n - r->busy, &scanned)
+                                                : decide_sss(r, ev.t, n - r->busy, &scanned);
+            if (decision < 0) {
+                return -1;
+            }
+            count_arrival(r, 1, decision, in_window);
+            if (in_window) {
+                r->st.l_arrivals_scored++;
+                r->st.lookahead_events += (int64_t)scanned;
+                if (scanned > 0) {
+                    r->st.lookahead_time += buffer_at(r, r->head + scanned - 1)->t - ev.t;
+                }
+            }
+        } else {
+            r->busy -= ev.code < r->busy;
+        }
+        if (r->trace != NULL && trace_push(r->trace, ev.t, ev.code, (int8_t)decision) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------- job model (binary heap) */
+
+static void heap_push(qt_ln_run *r, double value) {
+    double *heap = r->heap;
+    int64_t i = r->heap_size++;
+    while (i > 0) {
+        int64_t parent = (i - 1) / 2;
+        if (heap[parent] <= value) {
+            break;
+        }
+        heap[i] = heap[parent];
+        i = parent;
+    }
+    heap[i] = value;
+}
+
+static void heap_pop(qt_ln_run *r) {
+    double *heap = r->heap;
+    int64_t size = --r->heap_size;
+    double value = heap[size];
+    int64_t i = 0;
+    for (;;) {
+        int64_t child = 2 * i + 1;
+        if (child >= size) {
+            break;
+        }
+        if (child + 1 < size && heap[child + 1] < heap[child]) {
+            child++;
+        }
+        if (value <= heap[child]) {
+            break;
+        }
+        heap[i] = heap[child];
+        i = child;
+    }
+    if (size > 0) {
+        heap[i] = value;
+    }
+}
+
+static int advance_job(qt_ln_run *r, int64_t budget) {
+    const int64_t n = r->p.servers, l_limit = r->p.servers - r->p.reserve;
+    for (int64_t i = 0; i < budget; i++) {
+        if (r->heap_size > 0 && r->heap[0] <= r->next_t) { /* departure */
+            double t = r->heap[0];
+            if (t > r->p.horizon) {
+                finish(r);
+                return 0;
+            }
+            r->st.events++;
+            record_time(r, t);
+            heap_pop(r);
+            r->busy--;
+            if (r->trace != NULL && trace_push(r->trace, t, 0, -1) < 0) {
+                return -1;
+            }
+            continue;
+        }
+        double t = r->next_t;
+        if (t > r->p.horizon) {
+            finish(r);
+            return 0;
+        }
+        r->st.events++;
+        int in_window = record_time(r, t);
+        int is_l = r->next_is_l;
+        int admit = r->busy < (is_l ? l_limit : n);
+        if (admit) {
+            heap_push(r, t + r->next_service);
+        }
+        count_arrival(r, is_l, admit, in_window);
+        if (r->trace != NULL &&
+            trace_push(r->trace, t, is_l ? QT_LN_L : QT_LN_H, (int8_t)admit) < 0) {
+            return -1;
+        }
+        draw_next_job(r);
+    }
+    return 0;
+}
+
+int qt_ln_run_advance(qt_ln_run *run, int64_t budget) {
+    int status;
+    if (run->finished) {
+        return 1;
+    }
+    if (run->job_model) {
+        status = advance_job(run, budget);
+    } else if (run->p.policy == QT_LN_THRESHOLD) {
+        status = advance_threshold(run, budget);
+    } else {
+        status = advance_lookahead(run, budget);
+    }
+    return status < 0 ? -1 : run->finished;
+}
+
+/* ---------------------------------------------------------------- paths */
+
+qt_ln_event *qt_ln_clock_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_events) {
+    qt_ln_clock c;
+    qt_ln_clock_init(&c, rng, p);
+    qt_ln_event *events = NULL;
+    int64_t size = 0, capacity = 0;
+    for (;;) {
+        qt_ln_event ev = clock_next(&c);
+        if (ev.t > p->horizon) {
+            break;
+        }
+        if (grow((void **)&events, &capacity, size + 1, sizeof *events) < 0) {
+            free(events);
+            return NULL;
+        }
+        events[size++] = ev;
+    }
+    if (events == NULL) { /* no event at all: return a valid empty array */
+        events = malloc(sizeof *events);
+    }
+    *n_events = size;
+    return events;
+}
+
+qt_ln_job *qt_ln_job_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_jobs) {
+    qt_ln_run r = {0};
+    r.p = *p;
+    qt_ln_clock_init(&r.clock, rng, p);
+    r.job_p_h = p->lambda_h / (p->lambda_h + p->lambda_l);
+    qt_ln_job *jobs = NULL;
+    int64_t size = 0, capacity = 0;
+    for (;;) {
+        draw_next_job(&r);
+        if (r.next_t > p->horizon) {
+            break;
+        }
+        if (grow((void **)&jobs, &capacity, size + 1, sizeof *jobs) < 0) {
+            free(jobs);
+            return NULL;
+        }
+        jobs[size++] = (qt_ln_job){r.next_t, r.next_service, r.next_is_l};
+    }
+    if (jobs == NULL) {
+        jobs = malloc(sizeof *jobs);
+    }
+    *n_jobs = size;
+    return jobs;
+}
+
+/* ---------------------------------------------------------------- offline optimum */
+
+/* Turn V_{i+1} (in place) into V_i for event ev: V_i(b) is the best reward from event i
+ * on with b busy servers just before it. */
+static void dp_step(double *v, int64_t n, const qt_ln_event *ev, double r_h, double r_l) {
+    if (ev->code < 0) {
+        double reward = ev->code == QT_LN_H ? r_h : r_l;
+        for (int64_t b = 0; b < n; b++) {
+            double admit = reward + v[b + 1];
+            v[b] = admit >= v[b] ? admit : v[b];
+        }
+    } else {
+        /* a departure happens iff slot < b: V_i(b) = V_{i+1}(b - 1) for b > slot */
+        int64_t slot = ev->code;
+        memmove(v + slot + 1, v + slot, (size_t)(n - slot) * sizeof *v);
+    }
+}
+
+int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
+                  qt_ln_stats *stats, qt_ln_trace *trace) {
+    const int64_t n = p->servers, width = p->servers + 1;
+    int64_t seg = (int64_t)ceil(sqrt((double)(n_events > 0 ? n_events : 1)));
+    int64_t n_ckpt = n_events / seg + 1; /* checkpoints at events 0, seg, 2 seg, ... */
+    double *ckpt = calloc((size_t)(n_ckpt * width), sizeof *ckpt);
+    double *rows = malloc((size_t)((seg + 1) * width) * sizeof *rows);
+    double *v = calloc((size_t)width, sizeof *v);
+    int status = -1;
+    if (ckpt == NULL || rows == NULL || v == NULL) {
+        goto done;
+    }
+    /* Backward pass: V_{n_events} = 0; keep V_i at every checkpoint. */
+    for (int64_t i = n_events - 1; i >= 0; i--) {
+        dp_step(v, n, &events[i], p->r_h, p->r_l);
+        if (i % seg == 0) {
+            memcpy(ckpt + (i / seg) * width, v, (size_t)width * sizeof *v);
+        }
+    }
+    /* Forward pass, one segment at a time: recompute its rows from the next checkpoint
+     * (rows[j] = V_{start + j}) and follow the optimal decisions (ties admit). */
+    memset(stats, 0, sizeof *stats);
+    qt_ln_run r = {0};
+    r.p = *p;
+    r.stat_t = p->warmup;
+    for (int64_t start = 0; start < n_events; start += seg) {
+        int64_t len = n_events - start < seg ? n_events - start : seg;
+        double *last = rows + len * width;
+        if (start + seg < n_events) {
+            memcpy(last, ckpt + (start / seg + 1) * width, (size_t)width * sizeof *v);
+        } else {
+            memset(last, 0, (size_t)width * sizeof *v);
+        }
+        for (int64_t j = len - 1; j >= 0; j--) {
+            memcpy(rows + j * width, rows + (j + 1) * width, (size_t)width * sizeof *v);
+            dp_step(rows + j * width, n, &events[start + j], p->r_h, p->r_l);
+        }
+        for (int64_t j = 0; j < len; j++) {
+            const qt_ln_event *ev = &events[start + j];
+            const double *next = rows + (j + 1) * width;
+            r.st.events++;
+            int in_window = record_time(&r, ev->t);
+            int decision = -1;
+            if (ev->code < 0) {
+                int is_l = ev->code == QT_LN_L;
+                double reward = is_l ? p->r_l : p->r_h;
+                decision = r.busy < n && reward + next[r.busy + 1] >= next[r.busy];
+                count_arrival(&r, is_l, decision, in_window);
+            } else {
+                r.busy -= ev->code < r.busy;
+            }
+            if (trace != NULL && trace_push(trace, ev->t, ev->code, (int8_t)decision) < 0) {
+                goto done;
+            }
+        }
+    }
+    finish(&r);
+    *stats = r.st;
+    status = 0;
+done:
+    free(ckpt);
+    free(rows);
+    free(v);
+    return status;
+}

@@ -1,0 +1,153 @@
+/*
+ * Simulator of the overloaded two-class loss network (DESIGN.md, Model 2).
+ *
+ * N servers, no queue; class H arrives Poisson(lambda_H N), class L Poisson(lambda_L N);
+ * an admitted job holds a server for an Exp(mu) time and pays r_H (r_L) on admission.
+ * The run starts empty at time 0 and stops at the horizon T; statistics are recorded in
+ * the window (T0, T] (T0 = warm-up).
+ *
+ * Information models
+ * ------------------
+ * clock: the future is one stream of events (time, code), generated from the bit
+ *   generator independently of any policy (so one seed replays one future under every
+ *   policy: common random numbers).  Events form a Poisson process of rate
+ *   Lambda = N (lambda_H + lambda_L + mu); each is H, L or a potential departure with
+ *   probabilities proportional to lambda_H, lambda_L, mu.  A potential departure carries
+ *   a uniform mark U, stored as the slot floor(U N) in 0..N-1; it ends a service iff
+ *   U < busy / N, i.e. iff slot < busy.  Per event the draws are one standard
+ *   exponential (time step) and one uint64 whose top 53 bits give a uniform u that picks
+ *   the type and, for a departure, the mark U = (u - P(H or L)) / P(departure) (uniform
+ *   given the type; its resolution is 2^-53 / P(departure)).
+ * job: every arrival carries its own Exp(mu) service time, drawn whether or not the job
+ *   is admitted; departures come from a binary heap of completion times.
+ *
+ * Policies (clock model: all; job model: threshold only)
+ * -------------------------------------------------------
+ * threshold k: admit H iff idle > 0, admit L iff idle > k (trunk reservation).
+ * pfi / sss(W): an L arriving to idle I is judged on the hypothetical future in which it
+ *   is admitted, every later L is rejected and every later H is admitted; call h the
+ *   hypothetical idle count, h = I - 1 just after the admission.  Boundary conventions:
+ *   "the idle count drops below 1" means h = 0 at some instant of the hypothetical
+ *   future, including the instant of admission itself (so an L is never admitted with
+ *   I <= 1); an H arriving while h = 0 cannot occur before that failure is declared.
+ *   pfi: admit iff h reaches s = floor(sqrt(N)) (h >= s, possibly already at admission)
+ *   before it drops below 1; the failure test comes first, so for N <= 3 (s = 1) no L is
+ *   ever admitted.  Scans run past the horizon if needed (infinite lookahead).
+ *   sss(W): admit iff h >= 1 at every instant of [t, t + W] (events at exactly t + W
+ *   count).  Only events in the window are scanned, and the scan stops early once the
+ *   H arrivals left in the window (a prefix count kept with the buffer) cannot bring h
+ *   to 0.
+ * offline (clock model): the exact optimum over the generated path by backward dynamic
+ *   programming over (event, busy): V_i(b) = best reward from event i on with b busy.
+ *   The objective is the reward of the whole run (0, T]; the statistics of the
+ *   optimal path are then recorded in (T0, T] like for every other policy.
+ *
+ * Pure C, no Python objects: safe without the GIL.  The caller validates the
+ * parameters (lossnet_py.c) and owns the bit generator for the whole run.
+ */
+#ifndef QTHEORY_SIM_LOSSNET_H
+#define QTHEORY_SIM_LOSSNET_H
+
+#include <stdint.h>
+
+#include "numpy/random/bitgen.h"
+
+/* Largest N: slots are int32. */
+#define QT_LN_MAX_SERVERS 1000000000
+
+#define QT_LN_H (-1) /* event codes; codes >= 0 are departure slots */
+#define QT_LN_L (-2)
+
+typedef enum { QT_LN_THRESHOLD, QT_LN_PFI, QT_LN_SSS, QT_LN_OFFLINE } qt_ln_policy;
+
+/* Model and run parameters (validated by the caller). */
+typedef struct {
+    int64_t servers;
+    double lambda_h, lambda_l, mu; /* per-server rates: class rates are lambda N */
+    double r_h, r_l;
+    double horizon, warmup;
+    qt_ln_policy policy;
+    int64_t reserve; /* threshold k */
+    double window;   /* sss W */
+} qt_ln_params;
+
+typedef struct {
+    double t;
+    int32_t code;    /* QT_LN_H, QT_LN_L or a departure slot 0..N-1 */
+    uint32_t hcount; /* H events before this one, mod 2^32 (lookahead buffer only) */
+} qt_ln_event;
+
+/* Event generator of the clock model. */
+typedef struct {
+    bitgen_t *rng;
+    double step_scale;   /* 1 / Lambda */
+    double p_h, p_hl;    /* P(H), P(H or L) */
+    double slot_scale;   /* N / P(departure) */
+    double max_slot;     /* N - 1 */
+    double t;            /* time of the last event generated */
+    uint32_t hcount;     /* H events generated so far, mod 2^32 */
+} qt_ln_clock;
+
+void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p);
+qt_ln_event qt_ln_clock_next(qt_ln_clock *c);
+
+/* Statistics of one run; everything except `events` and `reward_total` is recorded in
+ * the window (T0, T]. */
+typedef struct {
+    int64_t admitted_h, admitted_l, rejected_h, rejected_l;
+    double idle_area;        /* integral of the idle count over (T0, T] */
+    int64_t events;          /* events processed in (0, T] */
+    double reward_total;     /* reward earned in (0, T] */
+    int64_t lookahead_events; /* sum over L arrivals in the window of events scanned */
+    double lookahead_time;    /* ... and of (time of the last event scanned - now) */
+    int64_t l_arrivals_scored; /* L arrivals in the window (denominator of the means) */
+} qt_ln_stats;
+
+/* Optional per-event trace (tests): time, code and decision (1 admit, 0 reject,
+ * -1 departure event).  Growable arrays owned by the caller (free with
+ * qt_ln_trace_free). */
+typedef struct {
+    double *t;
+    int32_t *code;
+    int8_t *decision;
+    int64_t size, capacity;
+} qt_ln_trace;
+
+void qt_ln_trace_free(qt_ln_trace *tr);
+
+/*
+ * A resumable run of a threshold, pfi or sss policy in the clock model, or of the
+ * threshold policy in the job model.  Create with qt_ln_run_new (NULL when out of
+ * memory), call qt_ln_run_advance until it returns 1 (-1: out of memory), read the
+ * statistics, free with qt_ln_run_free.
+ */
+typedef struct qt_ln_run qt_ln_run;
+
+qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt_ln_trace *trace);
+int qt_ln_run_advance(qt_ln_run *run, int64_t budget);
+const qt_ln_stats *qt_ln_run_stats(const qt_ln_run *run);
+void qt_ln_run_free(qt_ln_run *run);
+
+/*
+ * Offline optimum in the clock model over the events of (0, T] (events[i].t increasing,
+ * all <= horizon).  Returns 0, or -1 when out of memory.  Work O(n_events * N), memory
+ * O(sqrt(n_events) * N) doubles (checkpointed backward values).
+ */
+int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
+                  qt_ln_stats *stats, qt_ln_trace *trace);
+
+/* The whole clock-model path of (0, T] (growable array; *n_events set).  NULL when out of
+ * memory. */
+qt_ln_event *qt_ln_clock_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_events);
+
+/* One arrival of the job model. */
+typedef struct {
+    double t;
+    double service;
+    int32_t is_l; /* 0 for H, 1 for L */
+} qt_ln_job;
+
+/* All job-model arrivals of (0, T]. NULL when out of memory. */
+qt_ln_job *qt_ln_job_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_jobs);
+
+#endif /* QTHEORY_SIM_LOSSNET_H */

@@ -1,0 +1,377 @@
+/*
+ * qtheory.sim._core.lossnet_simulate / lossnet_path: argument checking, output objects
+ * and the GIL-free runs of the loss-network simulator in lossnet.c.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qt_numpy.h"
+
+#include "lossnet.h"
+#include "lossnet_py.h"
+
+/* Events simulated between two re-acquisitions of the GIL (to honour Ctrl-C). */
+#define QT_LN_CHUNK ((int64_t)1 << 22)
+
+const char qt_lossnet_simulate_doc[] =
+    "lossnet_simulate(bit_generator, info, policy, param, servers, lambda_h, lambda_l, mu, "
+    "r_h, r_l, horizon, warmup, trace=False)\n"
+    "--\n\n"
+    "Simulate the two-class loss network from empty over (0, horizon], recording\n"
+    "statistics in (warmup, horizon].  info is 'clock' or 'job'; policy is 'threshold'\n"
+    "(param = reserve k, an integer in 0..servers), 'pfi' (param ignored), 'sss' (param =\n"
+    "window W > 0) or 'offline' (param ignored); the job model supports 'threshold' only.\n"
+    "Rates and rewards must be finite and > 0; 1 <= servers <= 1e9.\n\n"
+    "bit_generator is a numpy.random.BitGenerator; the caller must hold its `lock` during\n"
+    "the call (the GIL is released while simulating; the offline dynamic programme runs\n"
+    "without checking for signals).\n\n"
+    "Returns a dict: admitted_h, admitted_l, rejected_h, rejected_l (window counts),\n"
+    "idle_area (integral of the idle count over the window), events and reward_total (whole\n"
+    "run), lookahead_events, lookahead_time, l_arrivals_scored (sums over L arrivals in the\n"
+    "window, lookahead policies).  With trace=True also trace_t, trace_code (-1 H, -2 L,\n"
+    "else departure slot; job model: 0 for a departure) and trace_decision (1 admit,\n"
+    "0 reject, -1 departure) for every event of the run.  Raises ValueError on invalid\n"
+    "arguments.";
+
+const char qt_lossnet_path_doc[] =
+    "lossnet_path(bit_generator, info, servers, lambda_h, lambda_l, mu, horizon)\n"
+    "--\n\n"
+    "The random future of (0, horizon], exactly as lossnet_simulate draws it from the same\n"
+    "bit generator state.  info='clock': (t, code), float64 and int32 arrays, code -1 for H,\n"
+    "-2 for L, else the departure slot floor(U servers) (a departure ends a service iff\n"
+    "slot < busy).  info='job': (t, is_l, service), float64, int8 and float64 arrays, one\n"
+    "entry per arrival, service times drawn for every arrival.";
+
+/* ---------------------------------------------------------------- validation */
+
+static int fail_rule(const char *name, const char *rule, double value) {
+    char *repr = PyOS_double_to_string(value, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+    if (repr != NULL) {
+        PyErr_Format(PyExc_ValueError, "%s must %s, got %s", name, rule, repr);
+        PyMem_Free(repr);
+    }
+    return -1;
+}
+
+static int check_positive(const char *name, double value) {
+    if (isnan(value)) {
+        PyErr_Format(PyExc_ValueError, "%s must not be NaN", name);
+        return -1;
+    }
+    return value > 0.0 && isfinite(value) ? 0 : fail_rule(name, "be finite and > 0", value);
+}
+
+static int check_model(Py_ssize_t servers, double lambda_h, double lambda_l, double mu,
+                       double horizon) {
+    if (servers < 1 || servers > QT_LN_MAX_SERVERS) {
+        PyErr_Format(PyExc_ValueError, "servers must be in 1..%d, got %zd", QT_LN_MAX_SERVERS,
+                     servers);
+        return -1;
+    }
+    if (check_positive("lambda_h", lambda_h) < 0 || check_positive("lambda_l", lambda_l) < 0 ||
+        check_positive("mu", mu) < 0 || check_positive("horizon", horizon) < 0) {
+        return -1;
+    }
+    if (!isfinite((lambda_h + lambda_l + mu) * (double)servers * horizon)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "(lambda_h + lambda_l + mu) * servers * horizon must be finite");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_info(const char *info, int *job_model) {
+    if (strcmp(info, "clock") == 0 || strcmp(info, "job") == 0) {
+        *job_model = info[0] == 'j';
+        return 0;
+    }
+    PyErr_Format(PyExc_ValueError, "info must be 'clock' or 'job', got '%s'", info);
+    return -1;
+}
+
+static int parse_policy(const char *name, double param, int job_model, qt_ln_params *p) {
+    if (strcmp(name, "threshold") == 0) {
+        p->policy = QT_LN_THRESHOLD;
+        if (isnan(param) || param < 0.0 || param > (double)p->servers || param != floor(param)) {
+            char rule[96];
+            snprintf(rule, sizeof rule, "be an integer in 0..servers = 0..%lld",
+                     (long long)p->servers);
+            return isnan(param) ? check_positive("param (reserve k)", param)
+                                : fail_rule("param (reserve k)", rule, param);
+        }
+        p->reserve = (int64_t)param;
+        return 0;
+    }
+    if (strcmp(name, "sss") == 0) {
+        p->policy = QT_LN_SSS;
+        p->window = param;
+        if (check_positive("param (window W)", param) < 0) {
+            return -1;
+        }
+    } else if (strcmp(name, "pfi") == 0 || strcmp(name, "offline") == 0) {
+        p->policy = name[0] == 'p' ? QT_LN_PFI : QT_LN_OFFLINE;
+        if (isnan(param)) {
+            PyErr_SetString(PyExc_ValueError, "param must not be NaN");
+            return -1;
+        }
+    } else {
+        PyErr_Format(PyExc_ValueError,
+                     "policy must be one of 'threshold', 'pfi', 'sss', 'offline', got '%s'", name);
+        return -1;
+    }
+    if (job_model) {
+        PyErr_Format(PyExc_ValueError,
+                     "policy '%s' is not available in the job information model (only "
+                     "'threshold' is)",
+                     name);
+        return -1;
+    }
+    return 0;
+}
+
+/* New reference to the capsule of a numpy.random.BitGenerator, its bitgen_t in *rng. */
+static PyObject *get_bitgen(PyObject *bit_generator, bitgen_t **rng) {
+    PyObject *capsule = PyObject_GetAttrString(bit_generator, "capsule");
+    if (capsule == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Format(PyExc_TypeError,
+                         "bit_generator must be a numpy.random.BitGenerator, got %.200s",
+                         Py_TYPE(bit_generator)->tp_name);
+        }
+        return NULL;
+    }
+    if (!PyCapsule_IsValid(capsule, "BitGenerator")) {
+        Py_DECREF(capsule);
+        PyErr_SetString(PyExc_TypeError,
+                        "bit_generator.capsule must be a PyCapsule named 'BitGenerator'");
+        return NULL;
+    }
+    *rng = (bitgen_t *)PyCapsule_GetPointer(capsule, "BitGenerator");
+    return capsule;
+}
+
+/* ---------------------------------------------------------------- outputs */
+
+/* A new 1-d array that owns a copy of n elements of `data`. */
+static PyObject *array_copy(const void *data, int64_t n, int typenum, size_t itemsize) {
+    npy_intp dims[1] = {(npy_intp)n};
+    PyObject *array = PyArray_EMPTY(1, dims, typenum, 0);
+    if (array != NULL && n > 0) {
+        memcpy(PyArray_DATA((PyArrayObject *)array), data, (size_t)n * itemsize);
+    }
+    return array;
+}
+
+static int set_item(PyObject *dict, const char *key, PyObject *value) {
+    if (value == NULL) {
+        return -1;
+    }
+    int status = PyDict_SetItemString(dict, key, value);
+    Py_DECREF(value);
+    return status;
+}
+
+static PyObject *stats_dict(const qt_ln_stats *s, const qt_ln_trace *trace) {
+    PyObject *d = PyDict_New();
+    if (d == NULL) {
+        return NULL;
+    }
+    if (set_item(d, "admitted_h", PyLong_FromLongLong(s->admitted_h)) < 0 ||
+        set_item(d, "admitted_l", PyLong_FromLongLong(s->admitted_l)) < 0 ||
+        set_item(d, "rejected_h", PyLong_FromLongLong(s->rejected_h)) < 0 ||
+        set_item(d, "rejected_l", PyLong_FromLongLong(s->rejected_l)) < 0 ||
+        set_item(d, "idle_area", PyFloat_FromDouble(s->idle_area)) < 0 ||
+        set_item(d, "events", PyLong_FromLongLong(s->events)) < 0 ||
+        set_item(d, "reward_total", PyFloat_FromDouble(s->reward_total)) < 0 ||
+        set_item(d, "lookahead_events", PyLong_FromLongLong(s->lookahead_events)) < 0 ||
+        set_item(d, "lookahead_time", PyFloat_FromDouble(s->lookahead_time)) < 0 ||
+        set_item(d, "l_arrivals_scored", PyLong_FromLongLong(s->l_arrivals_scored)) < 0) {
+        Py_DECREF(d);
+        return NULL;
+    }
+    if (trace != NULL &&
+        (set_item(d, "trace_t", array_copy(trace->t, trace->size, NPY_DOUBLE, 8)) < 0 ||
+         set_item(d, "trace_code", array_copy(trace->code, trace->size, NPY_INT32, 4)) < 0 ||
+         set_item(d, "trace_decision",
+                  array_copy(trace->decision, trace->size, NPY_INT8, 1)) < 0)) {
+        Py_DECREF(d);
+        return NULL;
+    }
+    return d;
+}
+
+/* ---------------------------------------------------------------- runs */
+
+/* Run to completion in GIL-free chunks; -1 with an exception set on failure. */
+static int run_chunked(qt_ln_run *run) {
+    int status = 0;
+    while (status == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        status = qt_ln_run_advance(run, QT_LN_CHUNK);
+        Py_END_ALLOW_THREADS
+        if (status < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (PyErr_CheckSignals() < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int run_offline(const qt_ln_params *p, bitgen_t *rng, qt_ln_stats *stats,
+                       qt_ln_trace *trace) {
+    int64_t n_events = 0;
+    int status = -1;
+    Py_BEGIN_ALLOW_THREADS
+    qt_ln_event *events = qt_ln_clock_path(p, rng, &n_events);
+    if (events != NULL) {
+        status = qt_ln_offline(p, events, n_events, stats, trace);
+        free(events);
+    }
+    Py_END_ALLOW_THREADS
+    if (status < 0) {
+        PyErr_NoMemory();
+    }
+    return status;
+}
+
+PyObject *qt_lossnet_simulate(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"bit_generator", "info",   "policy",  "param", "servers",
+                               "lambda_h",      "lambda_l", "mu",     "r_h",   "r_l",
+                               "horizon",       "warmup", "trace",   NULL};
+    PyObject *bit_generator;
+    const char *info, *policy;
+    double param, lambda_h, lambda_l, mu, r_h, r_l, horizon, warmup;
+    Py_ssize_t servers;
+    int want_trace = 0, job_model = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Ossdnddddddd|p:lossnet_simulate", keywords,
+                                     &bit_generator, &info, &policy, &param, &servers,
+                                     &lambda_h, &lambda_l, &mu, &r_h, &r_l, &horizon, &warmup,
+                                     &want_trace) ||
+        check_model(servers, lambda_h, lambda_l, mu, horizon) < 0 ||
+        check_positive("r_h", r_h) < 0 || check_positive("r_l", r_l) < 0 ||
+        parse_info(info, &job_model) < 0) {
+        return NULL;
+    }
+    if (isnan(warmup) || !(warmup >= 0.0 && warmup < horizon)) {
+        return isnan(warmup) ? (PyErr_SetString(PyExc_ValueError, "warmup must not be NaN"), NULL)
+                             : (fail_rule("warmup", "be >= 0 and < horizon", warmup), NULL);
+    }
+    qt_ln_params p = {
+        .servers = servers, .lambda_h = lambda_h, .lambda_l = lambda_l, .mu = mu,
+        .r_h = r_h, .r_l = r_l, .horizon = horizon, .warmup = warmup,
+    };
+    if (parse_policy(policy, param, job_model, &p) < 0) {
+        return NULL;
+    }
+    bitgen_t *rng = NULL;
+    PyObject *capsule = get_bitgen(bit_generator, &rng);
+    if (capsule == NULL) {
+        return NULL;
+    }
+    qt_ln_trace trace = {0};
+    qt_ln_trace *tr = want_trace ? &trace : NULL;
+    PyObject *result = NULL;
+    if (p.policy == QT_LN_OFFLINE) {
+        qt_ln_stats stats;
+        if (run_offline(&p, rng, &stats, tr) == 0) {
+            result = stats_dict(&stats, tr);
+        }
+    } else {
+        qt_ln_run *run = qt_ln_run_new(&p, rng, job_model, tr);
+        if (run == NULL) {
+            PyErr_NoMemory();
+        } else {
+            if (run_chunked(run) == 0) {
+                result = stats_dict(qt_ln_run_stats(run), tr);
+            }
+            qt_ln_run_free(run);
+        }
+    }
+    qt_ln_trace_free(&trace);
+    Py_DECREF(capsule);
+    return result;
+}
+
+PyObject *qt_lossnet_path(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"bit_generator", "info", "servers", "lambda_h",
+                               "lambda_l",      "mu",   "horizon", NULL};
+    PyObject *bit_generator;
+    const char *info;
+    double lambda_h, lambda_l, mu, horizon;
+    Py_ssize_t servers;
+    int job_model = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Osndddd:lossnet_path", keywords,
+                                     &bit_generator, &info, &servers, &lambda_h, &lambda_l, &mu,
+                                     &horizon) ||
+        check_model(servers, lambda_h, lambda_l, mu, horizon) < 0 ||
+        parse_info(info, &job_model) < 0) {
+        return NULL;
+    }
+    qt_ln_params p = {.servers = servers, .lambda_h = lambda_h, .lambda_l = lambda_l,
+                      .mu = mu, .horizon = horizon};
+    bitgen_t *rng = NULL;
+    PyObject *capsule = get_bitgen(bit_generator, &rng);
+    if (capsule == NULL) {
+        return NULL;
+    }
+    int64_t n = 0;
+    qt_ln_event *events = NULL;
+    qt_ln_job *jobs = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    if (job_model) {
+        jobs = qt_ln_job_path(&p, rng, &n);
+    } else {
+        events = qt_ln_clock_path(&p, rng, &n);
+    }
+    Py_END_ALLOW_THREADS
+    Py_DECREF(capsule);
+    if (events == NULL && jobs == NULL) {
+        return PyErr_NoMemory();
+    }
+    npy_intp dims[1] = {(npy_intp)n};
+    PyObject *out[3] = {NULL, NULL, NULL};
+    PyObject *result = NULL;
+    int n_out = job_model ? 3 : 2;
+    out[0] = PyArray_EMPTY(1, dims, NPY_DOUBLE, 0);
+    out[1] = PyArray_EMPTY(1, dims, job_model ? NPY_INT8 : NPY_INT32, 0);
+    if (job_model) {
+        out[2] = PyArray_EMPTY(1, dims, NPY_DOUBLE, 0);
+    }
+    for (int i = 0; i < n_out; i++) {
+        if (out[i] == NULL) {
+            goto done;
+        }
+    }
+    double *t = PyArray_DATA((PyArrayObject *)out[0]);
+    if (job_model) {
+        int8_t *is_l = PyArray_DATA((PyArrayObject *)out[1]);
+        double *service = PyArray_DATA((PyArrayObject *)out[2]);
+        for (int64_t i = 0; i < n; i++) {
+            t[i] = jobs[i].t;
+            is_l[i] = (int8_t)jobs[i].is_l;
+            service[i] = jobs[i].service;
+        }
+        result = PyTuple_Pack(3, out[0], out[1], out[2]);
+    } else {
+        int32_t *code = PyArray_DATA((PyArrayObject *)out[1]);
+        for (int64_t i = 0; i < n; i++) {
+            t[i] = events[i].t;
+            code[i] = events[i].code;
+        }
+        result = PyTuple_Pack(2, out[0], out[1]);
+    }
+done:
+    for (int i = 0; i < 3; i++) {
+        Py_XDECREF(out[i]);
+    }
+    free(events);
+    free(jobs);
+    return result;
+}

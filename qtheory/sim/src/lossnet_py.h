@@ -1,0 +1,19 @@
+/* Python bindings of the loss-network simulator: qtheory.sim._core.lossnet_simulate and
+ * qtheory.sim._core.lossnet_path. */
+#ifndef QTHEORY_SIM_LOSSNET_PY_H
+#define QTHEORY_SIM_LOSSNET_PY_H
+
+#include <Python.h>
+
+extern const char qt_lossnet_simulate_doc[];
+extern const char qt_lossnet_path_doc[];
+PyObject *qt_lossnet_simulate(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *qt_lossnet_path(PyObject *self, PyObject *args, PyObject *kwargs);
+
+#define QT_LOSSNET_METHODDEFS                                                                 \
+    {"lossnet_simulate", (PyCFunction)(void (*)(void))qt_lossnet_simulate,                     \
+     METH_VARARGS | METH_KEYWORDS, qt_lossnet_simulate_doc},                                   \
+    {"lossnet_path", (PyCFunction)(void (*)(void))qt_lossnet_path,                             \
+     METH_VARARGS | METH_KEYWORDS, qt_lossnet_path_doc}
+
+#endif /* QTHEORY_SIM_LOSSNET_PY_H */

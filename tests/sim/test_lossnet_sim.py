@@ -1,0 +1,435 @@
+"""Tests of the C loss-network simulator (qtheory.sim._core.lossnet_*) and its wrappers.
+
+Independent references:
+- trunk reservation: the exact long-run reward fluid_bound(net) - threshold_table(net).regret[k]
+  (birth-death stationary law, qtheory.lossnet.online);
+- clock versus job information model: two different random constructions of the same law;
+- PFI and SSS: slow, literal pure-Python re-implementations of the policy definitions run on
+  the same event stream (exported by lossnet_path), decision by decision;
+- offline optimum: brute-force enumeration of every admit/reject sequence on tiny paths, and
+  the path-wise inequality R_off >= R_policy on common paths (exact, not statistical).
+
+Statistical checks use fixed seeds and independent replications.  An estimate is compared
+with its reference at tolerance t_{1 - ALPHA/2, reps-1} standard errors, so that for a random
+seed each comparison would fail wrongly with probability ALPHA = 1e-4 (a test making k
+comparisons: at most k * 1e-4).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+import time
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from qtheory.lossnet.fluid import fluid_bound
+from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.online import threshold_table
+from qtheory.sim import _core, clock_path, compare, job_path, simulate
+from qtheory.sim.lossnet import parse_policy
+
+ALPHA = 1e-4
+H, L = -1, -2
+
+NET = LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0)
+
+
+def exact_threshold_rate(net: LossNetwork, k: int) -> float:
+    return fluid_bound(net) - float(threshold_table(net).regret[k])
+
+
+def tolerance(halfwidth: float, reps: int) -> float:
+    standard_error = halfwidth / stats.t.ppf(0.975, reps - 1)
+    return stats.t.ppf(1 - ALPHA / 2, reps - 1) * standard_error
+
+
+# ------------------------------------------------------------- statistical checks
+
+
+@pytest.mark.parametrize(("servers", "reserve"), [(10, 0), (10, 2), (50, 3), (50, 8), (200, 6)])
+def test_threshold_reward_rate_matches_exact_value(servers, reserve):
+    net = NET.with_servers(servers)
+    reps = 20
+    res = simulate(
+        net, f"threshold:{reserve}", horizon=400_000 / servers, warmup=10.0, reps=reps, seed=4
+    )
+    exact = exact_threshold_rate(net, reserve)
+    assert abs(res.reward_rate - exact) <= tolerance(res.ci_halfwidth, reps), (res, exact)
+    assert res.ci_halfwidth < 0.01 * exact, "interval too wide to test anything"
+    mean_idle = float(threshold_table(net).mean_idle[reserve])
+    assert abs(res.mean_idle - mean_idle) <= tolerance(res.mean_idle_halfwidth, reps)
+
+
+@pytest.mark.parametrize(("servers", "reserve"), [(10, 1), (50, 3)])
+def test_clock_and_job_models_agree_under_trunk_reservation(servers, reserve):
+    net = NET.with_servers(servers)
+    reps = 20
+    kwargs = {"horizon": 200_000 / servers, "warmup": 10.0, "reps": reps}
+    clock = simulate(net, f"threshold:{reserve}", info="clock", seed=5, **kwargs)
+    job = simulate(net, f"threshold:{reserve}", info="job", seed=6, **kwargs)
+    se = math.hypot(clock.ci_halfwidth, job.ci_halfwidth) / stats.t.ppf(0.975, reps - 1)
+    assert abs(clock.reward_rate - job.reward_rate) <= stats.norm.ppf(1 - ALPHA / 2) * se
+    exact = exact_threshold_rate(net, reserve)
+    assert abs(job.reward_rate - exact) <= tolerance(job.ci_halfwidth, reps)
+
+
+def test_fluid_bounds_offline_and_ordering_on_common_paths():
+    """R_off >= R_PFI, R_SSS, R_threshold on every path (exact; warmup = 0 so the offline
+    objective is the reported reward), and R_fluid >= E[R_off] (statistical)."""
+    net = NET.with_servers(30)
+    k = int(np.argmin(threshold_table(net).regret))
+    policies = ["offline", "pfi", "sss:0.1", f"threshold:{k}"]
+    cmp = compare(net, policies, horizon=100.0, reps=8, seed=7)
+    for other in policies[1:]:
+        diff = cmp.difference("offline", other)
+        assert diff.min_difference >= -1e-9, diff
+    off = cmp.results["offline"]
+    assert off.reward_rate - fluid_bound(net) <= tolerance(off.ci_halfwidth, off.reps)
+    # All policies saw the same futures.
+    assert len({r.events for r in cmp.results.values()}) == 1
+
+
+# ------------------------------------------------------------- references on paths
+
+
+def hypothetical_pfi(codes, start, idle, servers):
+    """Literal PFI: admit L, then reject every L, admit every H; does the idle count reach
+    floor(sqrt(N)) before it is 0?  Returns (decision, events scanned)."""
+    target = math.isqrt(servers)
+    h = idle - 1
+    if h < 1:
+        return 0, 0
+    if h >= target:
+        return 1, 0
+    for m in range(start, len(codes)):
+        code = codes[m]
+        if code == H:
+            h -= 1
+        elif code >= 0 and code < servers - h:
+            h += 1
+        if h == 0:
+            return 0, m - start + 1
+        if h >= target:
+            return 1, m - start + 1
+    raise AssertionError("path too short to resolve the PFI promise")
+
+
+def hypothetical_sss(times, codes, start, now, idle, servers, window):
+    """Literal SSS: the idle count stays >= 1 at every event of [now, now + window]."""
+    h = idle - 1
+    if h < 1:
+        return 0
+    for m in range(start, len(codes)):
+        if times[m] > now + window:
+            return 1
+        if codes[m] == H:
+            h -= 1
+        elif codes[m] >= 0 and codes[m] < servers - h:
+            h += 1
+        if h < 1:
+            return 0
+    raise AssertionError("path too short to cover the SSS window")
+
+
+def replay(times, codes, n, servers, policy, window=None):
+    """Decisions for the first n events (1/0 per arrival, -1 per departure) and the summed
+    PFI scan lengths; the hypothetical futures may look past event n."""
+    busy, decisions, scanned = 0, [], 0
+    for i in range(n):
+        code = codes[i]
+        if code == H:
+            d = int(busy < servers)
+        elif code == L:
+            if policy == "pfi":
+                d, s = hypothetical_pfi(codes, i + 1, servers - busy, servers)
+                scanned += s
+            else:
+                d = hypothetical_sss(times, codes, i + 1, times[i], servers - busy, servers, window)
+        else:
+            d = -1
+            busy -= int(code < busy)
+        busy += max(d, 0)
+        decisions.append(d)
+    return np.array(decisions), scanned
+
+
+def c_run(net, policy, param, horizon, seed, info="clock", warmup=0.0):
+    bg = np.random.PCG64(seed)
+    return _core.lossnet_simulate(
+        bg, info, policy, param, net.servers, net.lambda_h, net.lambda_l, net.mu,
+        net.r_h, net.r_l, horizon, warmup, trace=True,
+    )  # fmt: skip
+
+
+def c_path(net, horizon, seed, info="clock"):
+    return _core.lossnet_path(
+        np.random.PCG64(seed), info, net.servers, net.lambda_h, net.lambda_l, net.mu, horizon
+    )
+
+
+@pytest.mark.parametrize("servers", [4, 9, 16, 30])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pfi_matches_python_reference(servers, seed):
+    net = NET.with_servers(servers)
+    horizon = 20.0
+    out = c_run(net, "pfi", 0.0, horizon, seed)
+    times, codes = c_path(net, horizon + 200.0, seed)  # the same stream, further ahead
+    n = out["trace_t"].size
+    assert n == out["events"] and np.array_equal(out["trace_t"], times[:n])
+    assert np.array_equal(out["trace_code"], codes[:n])
+    decisions, scanned = replay(times, codes, n, servers, "pfi")
+    assert np.array_equal(out["trace_decision"], decisions)
+    assert out["lookahead_events"] == scanned
+    assert out["admitted_l"] > 0 or servers <= 4
+
+
+@pytest.mark.parametrize(("servers", "window"), [(4, 0.5), (9, 0.2), (16, 0.05), (30, 0.3)])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_sss_matches_python_reference(servers, window, seed):
+    net = NET.with_servers(servers)
+    horizon = 20.0
+    out = c_run(net, "sss", window, horizon, seed)
+    times, codes = c_path(net, horizon + 10.0, seed)
+    n = out["trace_t"].size
+    assert np.array_equal(out["trace_code"], codes[:n])
+    decisions, _ = replay(times, codes, n, servers, "sss", window)
+    assert np.array_equal(out["trace_decision"], decisions)
+    assert out["admitted_l"] > 0 and out["rejected_l"] > 0
+
+
+def brute_force(codes, servers, r_h, r_l):
+    """Best total reward over every admit/reject sequence (exponential in arrivals)."""
+    arrivals = [i for i, c in enumerate(codes) if c < 0]
+    best = -1.0
+    for choice in itertools.product((0, 1), repeat=len(arrivals)):
+        admit = dict(zip(arrivals, choice, strict=True))
+        busy, reward, feasible = 0, 0.0, True
+        for i, code in enumerate(codes):
+            if code >= 0:
+                busy -= int(code < busy)
+            elif admit[i]:
+                if busy == servers:
+                    feasible = False
+                    break
+                busy += 1
+                reward += r_h if code == H else r_l
+        if feasible:
+            best = max(best, reward)
+    return best
+
+
+@pytest.mark.parametrize(("servers", "seed"), [(1, 0), (2, 1), (2, 2), (3, 3), (3, 4)])
+def test_offline_matches_brute_force(servers, seed):
+    net = LossNetwork(servers, 0.6, 0.9, 1.0, 3.0, 1.0)
+    horizon = 4.5 / servers
+    times, codes = c_path(net, horizon, seed)
+    assert 4 <= np.count_nonzero(codes < 0) <= 16, "adjust the horizon"
+    out = c_run(net, "offline", 0.0, horizon, seed)
+    best = brute_force(codes, servers, net.r_h, net.r_l)
+    assert out["reward_total"] == pytest.approx(best, rel=1e-12)
+    # The traced decisions are feasible and earn that reward.
+    decisions = out["trace_decision"]
+    assert np.array_equal(out["trace_code"], codes)
+    busy = 0
+    for code, d in zip(codes, decisions, strict=True):
+        busy = busy - int(code < busy) if code >= 0 else busy + d
+        assert 0 <= busy <= servers
+    rewards = np.where(codes == H, net.r_h, net.r_l)[decisions == 1].sum()
+    assert rewards == pytest.approx(best, rel=1e-12)
+
+
+def test_offline_dominates_every_policy_path_by_path_larger_network():
+    net = LossNetwork(60, 0.7, 0.6, 1.0, 1.5, 1.0)
+    for seed in range(3):
+        off = c_run(net, "offline", 0.0, 30.0, seed)["reward_total"]
+        for policy, param in [("pfi", 0.0), ("sss", 0.05), ("threshold", 0.0), ("threshold", 5.0)]:
+            assert off >= c_run(net, policy, param, 30.0, seed)["reward_total"] - 1e-9
+
+
+def test_job_path_matches_job_simulation():
+    """The exported job path is what the job model simulates: replay trunk reservation."""
+    net = NET.with_servers(8)
+    times, is_l, service = c_path(net, 30.0, 3, info="job")
+    out = c_run(net, "threshold", 2.0, 30.0, 3, info="job")
+    arrivals = out["trace_decision"] >= 0
+    assert np.array_equal(out["trace_t"][arrivals], times)
+    completions, decisions = [], []
+    for t, low, s in zip(times, is_l, service, strict=True):
+        completions = [c for c in completions if c > t]
+        admit = len(completions) < net.servers - (2 if low else 0)
+        decisions.append(int(admit))
+        if admit:
+            completions.append(t + s)
+    assert np.array_equal(out["trace_decision"][arrivals], decisions)
+    path = job_path(net, 30.0, seed=np.random.SeedSequence(0))
+    assert np.all(path.service_times > 0) and path.is_l.dtype == bool
+
+
+# ------------------------------------------------------------- reproducibility and output
+
+
+def test_same_seed_same_output_and_common_paths():
+    a = simulate(NET, "sss:0.1", horizon=50.0, warmup=5.0, reps=3, seed=11)
+    b = simulate(NET, "sss:0.1", horizon=50.0, warmup=5.0, reps=3, seed=11)
+    c = simulate(NET, "sss:0.1", horizon=50.0, warmup=5.0, reps=3, seed=12)
+    assert a == b and np.array_equal(a.reward_rates, b.reward_rates)
+    assert not np.array_equal(a.reward_rates, c.reward_rates)
+    threaded = simulate(NET, "sss:0.1", horizon=50.0, warmup=5.0, reps=3, seed=11, workers=3)
+    assert np.array_equal(a.reward_rates, threaded.reward_rates)
+    # Replication i replays the path of child seed i.
+    child = np.random.SeedSequence(11).spawn(3)[1]
+    path = clock_path(NET, 50.0, seed=child)
+    assert a.events == sum(
+        clock_path(NET, 50.0, seed=s).times.size for s in np.random.SeedSequence(11).spawn(3)
+    )
+    assert path.times.size > 0
+
+
+def test_result_fields_are_consistent():
+    res = simulate(NET, "pfi", horizon=40.0, warmup=4.0, reps=2, seed=3)
+    window = 36.0
+    rate = (NET.r_h * res.admitted_h + NET.r_l * res.admitted_l) / window / res.reps
+    assert res.reward_rate == pytest.approx(rate)
+    assert res.mean_lookahead > 0 and res.mean_lookahead_time > 0
+    assert 0 < res.mean_idle < NET.servers
+    tr = simulate(NET, "threshold:2", horizon=40.0, reps=1, seed=3)
+    assert math.isnan(tr.mean_lookahead) and math.isnan(tr.ci_halfwidth)
+    assert tr.rejected_h + tr.admitted_h > 0
+
+
+def test_gil_is_released_during_the_simulation():
+    times = {}
+
+    def worker():
+        times["start"] = time.perf_counter()
+        simulate(NET.with_servers(1000), "threshold:5", horizon=2000.0, seed=1)
+        times["end"] = time.perf_counter()
+
+    thread = threading.Thread(target=worker)
+    stamps = []
+    thread.start()
+    while thread.is_alive():
+        stamps.append(time.perf_counter())
+    thread.join()
+    duration = times["end"] - times["start"]
+    if duration < 0.05:
+        pytest.skip(f"simulation took only {duration:.3f} s: too short to judge")
+    inside = [times["start"]] + [s for s in stamps if times["start"] < s < times["end"]]
+    assert max(np.diff(inside + [times["end"]])) < 0.5 * duration
+
+
+# ------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("policy", "message"),
+    [
+        ("threshold", "threshold:K"),
+        ("threshold:-1", "threshold:K"),
+        ("threshold:51", "threshold:K"),
+        ("threshold:2.5", "threshold:K"),
+        ("sss:0", "sss:W"),
+        ("sss:nan", "sss:W"),
+        ("sss:inf", "sss:W"),
+        ("sss", "sss:W"),
+        ("pfi:3", "policy must be"),
+        ("greedy", "policy must be"),
+        (3, "policy must be a string"),
+    ],
+)
+def test_python_rejects_bad_policy(policy, message):
+    with pytest.raises(ValueError, match=message):
+        simulate(NET, policy, horizon=1.0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"horizon": -1.0}, "horizon"),
+        ({"horizon": math.nan}, "horizon"),
+        ({"horizon": 10.0, "warmup": 10.0}, "warmup"),
+        ({"horizon": 10.0, "warmup": -1.0}, "warmup"),
+        ({"horizon": 10.0, "reps": 0}, "reps"),
+        ({"horizon": 10.0, "info": "psychic"}, "info"),
+        ({"horizon": 10.0, "info": "job", "policy": "pfi"}, "job"),
+        ({"horizon": 10.0, "workers": 0}, "workers"),
+    ],
+)
+def test_python_rejects_bad_arguments(kwargs, message):
+    kwargs = {"policy": "threshold:1"} | kwargs
+    with pytest.raises(ValueError, match=message):
+        simulate(NET, **kwargs)
+
+
+def test_compare_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="reps"):
+        compare(NET, ["pfi", "offline"], horizon=1.0, reps=1)
+    with pytest.raises(ValueError, match="distinct"):
+        compare(NET, ["pfi", "pfi"], horizon=1.0)
+    with pytest.raises(ValueError, match="policies"):
+        compare(NET, "pfi", horizon=1.0)
+    with pytest.raises(ValueError, match="net"):
+        simulate("net", "pfi", horizon=1.0)
+    assert parse_policy("threshold:0", 1) == ("threshold", 0.0)
+
+
+GOOD = dict(
+    info="clock", policy="threshold", param=2.0, servers=10, lambda_h=0.6, lambda_l=0.8,
+    mu=1.0, r_h=2.0, r_l=1.0, horizon=5.0, warmup=1.0,
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"servers": 0}, "servers"),
+        ({"servers": -5}, "servers"),
+        ({"servers": 2_000_000_000}, "servers"),
+        ({"lambda_h": 0.0}, "lambda_h"),
+        ({"lambda_l": -1.0}, "lambda_l"),
+        ({"mu": math.nan}, "mu must not be NaN"),
+        ({"mu": math.inf}, "mu"),
+        ({"r_h": 0.0}, "r_h"),
+        ({"r_l": math.nan}, "r_l"),
+        ({"horizon": -1.0}, "horizon"),
+        ({"horizon": math.inf}, "horizon"),
+        ({"warmup": 5.0}, "warmup"),
+        ({"warmup": -0.5}, "warmup"),
+        ({"warmup": math.nan}, "warmup"),
+        ({"info": "oracle"}, "info"),
+        ({"policy": "greedy"}, "policy"),
+        ({"param": -1.0}, "reserve"),
+        ({"param": 11.0}, "reserve"),
+        ({"param": 1.5}, "reserve"),
+        ({"param": math.nan}, "reserve"),
+        ({"policy": "sss", "param": 0.0}, "window"),
+        ({"policy": "sss", "param": -1.0}, "window"),
+        ({"policy": "sss", "param": math.inf}, "window"),
+        ({"policy": "pfi", "param": math.nan}, "param"),
+        ({"policy": "pfi", "info": "job"}, "job"),
+        ({"policy": "offline", "info": "job"}, "job"),
+        ({"lambda_h": 1e307, "servers": 1000}, "finite"),
+    ],
+)
+def test_core_rejects_bad_values(overrides, message):
+    with pytest.raises(ValueError, match=message):
+        _core.lossnet_simulate(np.random.PCG64(0), **(GOOD | overrides))
+
+
+def test_core_rejects_bad_types_and_paths():
+    with pytest.raises(TypeError):
+        _core.lossnet_simulate(None, **GOOD)
+    with pytest.raises(TypeError):
+        _core.lossnet_simulate(np.random.PCG64(0), **(GOOD | {"servers": "x"}))
+    with pytest.raises(ValueError, match="info"):
+        _core.lossnet_path(np.random.PCG64(0), "clok", 10, 0.6, 0.8, 1.0, 1.0)
+    with pytest.raises(ValueError, match="horizon"):
+        _core.lossnet_path(np.random.PCG64(0), "clock", 10, 0.6, 0.8, 1.0, 0.0)
+    with pytest.raises(ValueError, match="servers"):
+        _core.lossnet_path(np.random.PCG64(0), "job", 0, 0.6, 0.8, 1.0, 1.0)
+    tiny = _core.lossnet_path(np.random.PCG64(0), "job", 1, 0.6, 0.8, 1.0, 1e-12)
+    assert tiny[0].size == 0
