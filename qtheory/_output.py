@@ -23,11 +23,11 @@ def check_dps(dps: int | None) -> None:
 
 
 def render(values: Mapping[str, object], dps: int | None, as_json: bool) -> str:
-    """Format ``values``: integers stay integers; reals become floats (``dps=None``,
-    which must be finite) or decimal strings with ``dps`` significant digits."""
+    """Format ``values``: integers and strings stay as they are; reals become floats
+    (``dps=None``, which must be finite) or decimal strings with ``dps`` digits."""
     shown: dict[str, object] = {}
     for name, value in values.items():
-        if isinstance(value, int):
+        if isinstance(value, int | str):
             shown[name] = value
         elif dps is None:
             shown[name] = float(value)

@@ -196,3 +196,59 @@ def test_decimal_inputs_keep_their_digits_with_dps(capsys):
     with mpmath.workdps(60):  # S_RR* = C (sqrt(nu) - 1)^2, closed form
         expected = (mpmath.sqrt(mpmath.mpf("1.00000000000000000001")) - 1) ** 2
         assert abs(mpmath.mpf(out["welfare_rr"]) / expected - 1) < mpmath.mpf(10) ** -29
+
+
+SIM = [
+    *NET[:1],
+    "simulate",
+    *NET[2:],
+    "--horizon",
+    "100",
+    "--warmup",
+    "10",
+    "--reps",
+    "4",
+    "--seed",
+    "3",
+]
+
+
+@pytest.mark.parametrize("policy", ["threshold:4", "pfi", "sss:0.1", "offline"])
+def test_lossnet_simulate_json_and_reproducible(capsys, policy):
+    assert main([*SIM, "--policy", policy, "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert set(first) == {
+        "reward_rate",
+        "ci_halfwidth",
+        "events",
+        "admitted_h",
+        "admitted_l",
+        "mean_idle",
+        "info",
+    }
+    assert first["info"] == "clock" and first["ci_halfwidth"] > 0
+    assert 0 < first["reward_rate"] <= 100 * 2 * 0.6 + 100 * 0.8  # every arrival's reward
+    assert main([*SIM, "--policy", policy, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == first  # same seed, same numbers
+
+
+@pytest.mark.parametrize(
+    ("changes", "name"),
+    [
+        ({"--policy": "pfi", "--info": "job"}, "job model"),
+        ({"--policy": "threshold:101"}, "threshold"),
+        ({"--policy": "sss:0"}, "sss"),
+        ({"--policy": "pfi", "--reps": "1"}, "reps"),
+        ({"--policy": "pfi", "--warmup": "200"}, "warmup"),
+    ],
+)
+def test_lossnet_simulate_bad_input_exits_2(capsys, changes, name):
+    args = list(SIM)
+    for flag, value in changes.items():
+        if flag in args:
+            args[args.index(flag) + 1] = value
+        else:
+            args += [flag, value]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert name in err and err.count("\n") == 1

@@ -38,6 +38,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _network_arguments(online)
     add_output_arguments(online)
     online.set_defaults(run=run_online)
+    simulate = commands.add_parser(
+        "simulate", help="simulate a policy (C extension) with confidence intervals"
+    )
+    _network_arguments(simulate)
+    simulate.add_argument("--policy", required=True, help="threshold:K | pfi | sss:W | offline")
+    simulate.add_argument(
+        "--info",
+        default="clock",
+        choices=("clock", "job"),
+        help="information model (default: clock)",
+    )
+    simulate.add_argument("--horizon", required=True, type=float, help="simulated time T")
+    simulate.add_argument("--warmup", default=0.0, type=float, help="discarded time T0")
+    simulate.add_argument("--reps", default=10, type=int, help="independent replications")
+    simulate.add_argument("--seed", default=None, type=int, help="root seed")
+    simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.set_defaults(run=run_simulate, dps=None)
 
 
 def run_online(args: argparse.Namespace) -> int:
@@ -51,4 +68,31 @@ def run_online(args: argparse.Namespace) -> int:
         "p_full": opt.prob_full,
     }
     print(render(values, args.dps, args.json))
+    return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from qtheory.sim.lossnet import simulate  # the C extension loads only when needed
+
+    if args.reps < 2:
+        raise ValueError(f"reps must be >= 2 for a confidence interval, got {args.reps}")
+    result = simulate(
+        network(args),
+        args.policy,
+        info=args.info,
+        horizon=args.horizon,
+        warmup=args.warmup,
+        reps=args.reps,
+        seed=args.seed,
+    )
+    values = {
+        "reward_rate": result.reward_rate,
+        "ci_halfwidth": result.ci_halfwidth,
+        "events": result.events,
+        "admitted_h": result.admitted_h,
+        "admitted_l": result.admitted_l,
+        "mean_idle": result.mean_idle,
+        "info": result.info,
+    }
+    print(render(values, None, args.json))
     return 0

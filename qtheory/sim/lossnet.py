@@ -16,8 +16,11 @@ Information models
     ``"offline"``.
 ``job``
     Every arriving job carries its own Exp(mu) service time (drawn whether or not it is
-    admitted).  Only trunk reservation (``"threshold:K"``) is simulated here; the paths
-    are exported by :func:`job_path` for an offline interval-selection solver.
+    admitted).  Trunk reservation (``"threshold:K"``) runs in C; ``"offline"`` selects
+    jobs on the exported path (:func:`job_path`) with the min-cost-flow LP of
+    :mod:`qtheory.lossnet.offline_job`.  An offline policy can prefer short jobs here, so
+    its right upper bound is the duration-aware fluid bound
+    (:mod:`qtheory.lossnet.duration_fluid`), not the ordinary fluid LP.
 
 Under a non-anticipating policy both models have the law of the loss network.
 
@@ -254,6 +257,34 @@ def _run_reps(net, name, param, info, horizon, warmup, seeds, workers) -> list[d
         return list(pool.map(one, seeds))
 
 
+def _offline_job_run(net: LossNetwork, horizon: float, warmup: float, child) -> dict:
+    """One replication of the job-model offline optimum: the C path, the selection by
+    :func:`qtheory.lossnet.offline_job.offline_job_optimum` (min-cost-flow LP, HiGHS),
+    summarised like a C run.  Jobs count if they arrive in (T0, T] (the system is
+    empty at T0 for the offline selection; see that module)."""
+    from qtheory.lossnet.offline_job import offline_job_optimum  # lossnet imports sim
+
+    path = job_path(net, horizon, child)
+    solution = offline_job_optimum(
+        path.arrival_times, path.is_l.astype(np.int8), path.service_times,
+        servers=net.servers, r_h=net.r_h, r_l=net.r_l, horizon=horizon, warmup=warmup,
+    )  # fmt: skip
+    chosen = solution.selected
+    ends = np.minimum(path.arrival_times[chosen] + path.service_times[chosen], horizon)
+    busy_area = float(np.sum(ends - path.arrival_times[chosen]))
+    return {
+        "admitted_h": solution.admitted_h,
+        "admitted_l": solution.admitted_l,
+        "rejected_h": solution.counted_h - solution.admitted_h,
+        "rejected_l": solution.counted_l - solution.admitted_l,
+        "idle_area": net.servers * (horizon - warmup) - busy_area,
+        "events": int(path.arrival_times.size + chosen.sum()),  # arrivals and departures
+        "l_arrivals_scored": 0,
+        "lookahead_events": 0,
+        "lookahead_time": 0.0,
+    }
+
+
 def _summarise(net, policy, info, horizon, warmup, runs: list[dict]) -> SimulationResult:
     window = horizon - warmup
     rates = np.array([(net.r_h * d["admitted_h"] + net.r_l * d["admitted_l"]) / window
@@ -304,7 +335,7 @@ def simulate(
     policy : str
         ``"threshold:K"`` (0 <= K <= N), ``"pfi"``, ``"sss:W"`` (W > 0) or ``"offline"``.
     info : str
-        Information model, ``"clock"`` or ``"job"`` (job: threshold only).
+        Information model, ``"clock"`` or ``"job"`` (job: threshold:K and offline).
     horizon, warmup : float
         T > 0 and 0 <= T0 < T; statistics are recorded in (T0, T].
     reps : int
@@ -334,9 +365,15 @@ def simulate(
     reps = positive_int("reps", reps)
     workers = positive_int("workers", workers)
     name, param = parse_policy(policy, net.servers)
-    if info == "job" and name != "threshold":
-        raise ValueError(f"policy {policy!r} is not available in the job model (only threshold:K)")
-    runs = _run_reps(net, name, param, info, horizon, warmup, _seeds(seed, reps), workers)
+    if info == "job" and name not in ("threshold", "offline"):
+        raise ValueError(
+            f"policy {policy!r} is not available in the job model (threshold:K or offline)"
+        )
+    seeds = _seeds(seed, reps)
+    if info == "job" and name == "offline":
+        runs = [_offline_job_run(net, horizon, warmup, child) for child in seeds]
+    else:
+        runs = _run_reps(net, name, param, info, horizon, warmup, seeds, workers)
     return _summarise(net, _normalise(name, param), info, horizon, warmup, runs)
 
 
