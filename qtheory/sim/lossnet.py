@@ -34,7 +34,8 @@ Policies
     later H admitted; h = I - 1 is the hypothetical idle count just after admission.
     Admit iff h reaches floor(sqrt(N)) before it drops below 1, where "drops below 1"
     means h = 0 at any instant, the instant of admission included (so no L is admitted
-    to I <= 1 idle; for N <= 3 no L is ever admitted).  The scan runs until resolved,
+    to I <= 1 idle; for N <= 3, where floor(sqrt(N)) = 1, an L is admitted exactly when
+    I >= 2).  The scan runs until resolved,
     past the horizon if needed: about sqrt(N) (lambda_H + lambda_L + mu)/(mu - lambda_H)
     events per undecided L arrival.
 ``sss:W``
@@ -257,6 +258,31 @@ def _run_reps(net, name, param, info, horizon, warmup, seeds, workers) -> list[d
         return list(pool.map(one, seeds))
 
 
+MAX_WINDOW_EVENTS = 1e8  # expected events in one SSS window
+MAX_DP_CELLS = 2e11  # events x states of the offline DP (minutes at ~1e9 cells/s)
+MAX_DP_BYTES = 2e9  # checkpoints: about 16 (N + 1) (sqrt(events) + 2) bytes
+
+
+def _check_cost(net: LossNetwork, name: str, param: float, info: str, horizon: float) -> None:
+    """Refuse runs whose cost is out of all proportion before any memory is taken."""
+    event_rate = (net.lambda_h + net.lambda_l + net.mu) * net.servers
+    if name == "sss" and param * event_rate > MAX_WINDOW_EVENTS:
+        raise ValueError(
+            f"policy 'sss:W': the window holds about {param * event_rate:.3g} events; "
+            f"W must keep it below {MAX_WINDOW_EVENTS:.0e}"
+        )
+    if name == "offline" and info == "clock":
+        events = event_rate * horizon
+        cells = events * (net.servers + 1)
+        memory = 16 * (net.servers + 1) * (math.sqrt(events) + 2)
+        if cells > MAX_DP_CELLS or memory > MAX_DP_BYTES:
+            raise ValueError(
+                f"offline DP needs about {cells:.3g} cells and {memory:.3g} bytes; "
+                f"reduce servers or horizon (limits {MAX_DP_CELLS:.0e} cells, "
+                f"{MAX_DP_BYTES:.0e} bytes)"
+            )
+
+
 def _offline_job_run(net: LossNetwork, horizon: float, warmup: float, child) -> dict:
     """One replication of the job-model offline optimum: the C path, the selection by
     :func:`qtheory.lossnet.offline_job.offline_job_optimum` (min-cost-flow LP, HiGHS),
@@ -369,6 +395,7 @@ def simulate(
         raise ValueError(
             f"policy {policy!r} is not available in the job model (threshold:K or offline)"
         )
+    _check_cost(net, name, param, info, horizon)
     seeds = _seeds(seed, reps)
     if info == "job" and name == "offline":
         runs = [_offline_job_run(net, horizon, warmup, child) for child in seeds]

@@ -443,3 +443,19 @@ def test_job_model_offline_bounds_trunk_reservation_on_every_path():
     offline = simulate(net, "offline", **kwargs)
     online = simulate(net, "threshold:2", **kwargs)
     assert np.all(offline.reward_rates >= online.reward_rates - 1e-12)
+
+
+def test_pfi_with_three_servers_admits_l_exactly_with_two_idle():
+    """floor(sqrt(3)) = 1: an L arriving to I >= 2 idle is admitted at once (h = I - 1 >= 1)."""
+    net = LossNetwork(3, 0.6, 0.8, 1.0, 2.0, 1.0)
+    assert simulate(net, "pfi", horizon=50.0, reps=2, seed=5).admitted_l > 0
+
+
+@pytest.mark.parametrize(
+    ("servers", "policy", "horizon", "message"),
+    [(5, "sss:1e300", 10.0, "window"), (10**8, "offline", 1e-6, "offline DP")],
+)
+def test_runs_out_of_all_proportion_are_refused(servers, policy, horizon, message):
+    net = LossNetwork(servers, 0.6, 0.8, 1.0, 2.0, 1.0)
+    with pytest.raises(ValueError, match=message):
+        simulate(net, policy, horizon=horizon, reps=2, seed=1)

@@ -31,8 +31,9 @@
  *   future, including the instant of admission itself (so an L is never admitted with
  *   I <= 1); an H arriving while h = 0 cannot occur before that failure is declared.
  *   pfi: admit iff h reaches s = floor(sqrt(N)) (h >= s, possibly already at admission)
- *   before it drops below 1; the failure test comes first, so for N <= 3 (s = 1) no L is
- *   ever admitted.  Scans run past the horizon if needed (infinite lookahead).
+ *   before it drops below 1; the failure test comes first, so for N <= 3 (s = 1) an L is
+ *   admitted exactly when I >= 2.  Scans run past the horizon if needed (infinite
+ *   lookahead).
  *   sss(W): admit iff h >= 1 at every instant of [t, t + W] (events at exactly t + W
  *   count).  Only events in the window are scanned, and the scan stops early once the
  *   H arrivals left in the window (a prefix count kept with the buffer) cannot bring h
