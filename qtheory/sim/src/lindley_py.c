@@ -12,6 +12,7 @@
 
 #include "lindley.h"
 #include "lindley_py.h"
+#include "qt_args.h"
 
 /* Customers simulated between two re-acquisitions of the GIL (to honour Ctrl-C). */
 #define QT_CHUNK ((int64_t)1 << 22)
@@ -37,27 +38,10 @@ const char qt_lindley_doc[] =
 
 /* ---------------------------------------------------------------- validation */
 
-static int fail_rule(const char *name, const char *rule, double value) {
-    char *repr = PyOS_double_to_string(value, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
-    if (repr != NULL) {
-        PyErr_Format(PyExc_ValueError, "%s must %s, got %s", name, rule, repr);
-        PyMem_Free(repr);
-    }
-    return -1;
-}
-
-static int check_real(const char *name, double value, int ok, const char *rule) {
-    if (isnan(value)) {
-        PyErr_Format(PyExc_ValueError, "%s must not be NaN", name);
-        return -1;
-    }
-    return ok ? 0 : fail_rule(name, rule, value);
-}
-
 static int check_rates(double gate, double arrival_rate, double service_rate) {
-    if (check_real("gate", gate, gate >= 0.0 && isfinite(gate), "be finite and >= 0") < 0 ||
-        check_real("arrival_rate", arrival_rate, arrival_rate > 0.0, "be > 0 (inf allowed)") < 0 ||
-        check_real("service_rate", service_rate, service_rate > 0.0 && isfinite(service_rate),
+    if (qt_check_real("gate", gate, gate >= 0.0 && isfinite(gate), "be finite and >= 0") < 0 ||
+        qt_check_real("arrival_rate", arrival_rate, arrival_rate > 0.0, "be > 0 (inf allowed)") < 0 ||
+        qt_check_real("service_rate", service_rate, service_rate > 0.0 && isfinite(service_rate),
                    "be finite and > 0") < 0) {
         return -1;
     }
@@ -101,14 +85,14 @@ static int check_service_param(qt_service_kind kind, double param) {
     switch (kind) {
     case QT_SERVICE_ERLANG:
         /* 2^53: beyond it every double is an integer and Erlang is deterministic anyway */
-        return check_real("service_param (Erlang phases k)", param,
+        return qt_check_real("service_param (Erlang phases k)", param,
                           param >= 1.0 && param <= 9007199254740992.0 && param == floor(param),
                           "be an integer >= 1");
     case QT_SERVICE_HYPEREXP:
-        return check_real("service_param (hyper-exponential scv)", param,
+        return qt_check_real("service_param (hyper-exponential scv)", param,
                           param > 1.0 && param <= QT_HYPEREXP_MAX_SCV, "be > 1 and <= 1e9");
     default:
-        return check_real("service_param", param, 1, "");
+        return qt_check_real("service_param", param, 1, "");
     }
 }
 

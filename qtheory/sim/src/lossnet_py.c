@@ -13,6 +13,7 @@
 
 #include "lossnet.h"
 #include "lossnet_py.h"
+#include "qt_args.h"
 
 /* Events simulated between two re-acquisitions of the GIL (to honour Ctrl-C). */
 #define QT_LN_CHUNK ((int64_t)1 << 22)
@@ -48,21 +49,8 @@ const char qt_lossnet_path_doc[] =
 
 /* ---------------------------------------------------------------- validation */
 
-static int fail_rule(const char *name, const char *rule, double value) {
-    char *repr = PyOS_double_to_string(value, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
-    if (repr != NULL) {
-        PyErr_Format(PyExc_ValueError, "%s must %s, got %s", name, rule, repr);
-        PyMem_Free(repr);
-    }
-    return -1;
-}
-
 static int check_positive(const char *name, double value) {
-    if (isnan(value)) {
-        PyErr_Format(PyExc_ValueError, "%s must not be NaN", name);
-        return -1;
-    }
-    return value > 0.0 && isfinite(value) ? 0 : fail_rule(name, "be finite and > 0", value);
+    return qt_check_real(name, value, value > 0.0 && isfinite(value), "be finite and > 0");
 }
 
 static int check_model(Py_ssize_t servers, double lambda_h, double lambda_l, double mu,
@@ -101,7 +89,7 @@ static int parse_policy(const char *name, double param, int job_model, qt_ln_par
             snprintf(rule, sizeof rule, "be an integer in 0..servers = 0..%lld",
                      (long long)p->servers);
             return isnan(param) ? check_positive("param (reserve k)", param)
-                                : fail_rule("param (reserve k)", rule, param);
+                                : qt_fail_rule("param (reserve k)", rule, param);
         }
         p->reserve = (int64_t)param;
         return 0;
@@ -261,7 +249,7 @@ PyObject *qt_lossnet_simulate(PyObject *Py_UNUSED(self), PyObject *args, PyObjec
     }
     if (isnan(warmup) || !(warmup >= 0.0 && warmup < horizon)) {
         return isnan(warmup) ? (PyErr_SetString(PyExc_ValueError, "warmup must not be NaN"), NULL)
-                             : (fail_rule("warmup", "be >= 0 and < horizon", warmup), NULL);
+                             : (qt_fail_rule("warmup", "be >= 0 and < horizon", warmup), NULL);
     }
     qt_ln_params p = {
         .servers = servers, .lambda_h = lambda_h, .lambda_l = lambda_l, .mu = mu,
