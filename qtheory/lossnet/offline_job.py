@@ -60,6 +60,7 @@ from scipy.optimize import linprog
 
 from qtheory import _validation
 from qtheory.lossnet.model import LossNetwork
+from qtheory.sim.lossnet import JobPath
 
 __all__ = [
     "IntervalSelection",
@@ -250,19 +251,9 @@ def brute_force_selection(starts, ends, weights, tracks: int) -> IntervalSelecti
     return IntervalSelection(float(values[best]), subsets[best].astype(bool))
 
 
-@dataclass(frozen=True)
-class JobPath:
-    """A sample path of the ``job`` model: arrivals (sorted), classes (0 = H, 1 = L) and
-    service times, generated on ``(0, horizon]``."""
-
-    arrival_times: np.ndarray
-    classes: np.ndarray
-    service_times: np.ndarray
-    horizon: float
-
-
 def sample_job_path(net: LossNetwork, horizon: float, rng) -> JobPath:
-    """Sample a ``job``-model path on ``(0, horizon]`` with NumPy.
+    """Sample a ``job``-model path on ``(0, horizon]`` with NumPy (an independent route
+    to the paths that :func:`qtheory.sim.lossnet.job_path` exports from C).
 
     H arrives Poisson(λ_H N) and L Poisson(λ_L N), merged: the total count is
     Poisson((λ_H + λ_L) N T), the times are sorted uniforms and each job is H with
@@ -290,9 +281,9 @@ def sample_job_path(net: LossNetwork, horizon: float, rng) -> JobPath:
     total_rate = (net.lambda_h + net.lambda_l) * net.servers
     count = int(rng.poisson(total_rate * horizon))
     arrival_times = np.sort(rng.uniform(0.0, horizon, count))
-    classes = (rng.random(count) >= net.lambda_h / (net.lambda_h + net.lambda_l)).astype(np.int8)
+    is_l = rng.random(count) >= net.lambda_h / (net.lambda_h + net.lambda_l)
     service_times = rng.exponential(1.0 / net.mu, count)
-    return JobPath(arrival_times, classes, service_times, horizon)
+    return JobPath(arrival_times, is_l, service_times)
 
 
 @dataclass(frozen=True)

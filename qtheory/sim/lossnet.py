@@ -183,6 +183,11 @@ class JobPath:
     is_l: np.ndarray
     service_times: np.ndarray
 
+    @property
+    def classes(self) -> np.ndarray:
+        """0 for H, 1 for L (the encoding of :mod:`qtheory.lossnet.offline_job`)."""
+        return self.is_l.astype(np.int8)
+
 
 def parse_policy(policy: str, servers: int) -> tuple[str, float]:
     """Split a policy string into the C policy name and its parameter.
@@ -292,7 +297,7 @@ def _offline_job_run(net: LossNetwork, horizon: float, warmup: float, child) -> 
 
     path = job_path(net, horizon, child)
     solution = offline_job_optimum(
-        path.arrival_times, path.is_l.astype(np.int8), path.service_times,
+        path.arrival_times, path.classes, path.service_times,
         servers=net.servers, r_h=net.r_h, r_l=net.r_l, horizon=horizon, warmup=warmup,
     )  # fmt: skip
     chosen = solution.selected
