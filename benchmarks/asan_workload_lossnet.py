@@ -1,0 +1,75 @@
+"""LeakSanitizer workload for benchmarks/asan_check.sh: every success and error
+path of _core.lossnet_simulate and
+_core.lossnet_path.
+
+Run from the sanitizer build directory; loads the extension on its own (no SciPy)
+so that full stack unwinding stays affordable."""
+
+import glob
+import importlib.util
+import math
+import threading
+
+import numpy as np
+
+spec = importlib.util.spec_from_file_location("_core", glob.glob("qtheory/sim/_core*.so")[0])
+core = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(core)
+
+good = dict(
+    info="clock",
+    policy="threshold",
+    param=2.0,
+    servers=12,
+    lambda_h=0.6,
+    lambda_l=0.8,
+    mu=1.0,
+    r_h=2.0,
+    r_l=1.0,
+    horizon=20.0,
+    warmup=2.0,
+)
+variants = [
+    {},
+    {"info": "job"},
+    {"policy": "pfi"},
+    {"policy": "sss", "param": 0.2},
+    {"policy": "offline"},
+    {"policy": "pfi", "servers": 400, "horizon": 3.0},
+    {"servers": 1},
+    {"servers": 0},
+    {"lambda_h": math.nan},
+    {"mu": -1.0},
+    {"r_l": 0.0},
+    {"horizon": math.inf},
+    {"warmup": 20.0},
+    {"info": "x"},
+    {"policy": "x"},
+    {"param": 13.0},
+    {"policy": "sss", "param": 0.0},
+    {"policy": "pfi", "info": "job"},
+    {"servers": "x"},
+]
+
+
+class Fake:
+    lock = threading.Lock()
+    capsule = None
+
+
+bit_generator = np.random.PCG64(0)
+for _ in range(20):
+    for overrides in variants:
+        for generator in (bit_generator, Fake(), None):
+            for trace in (False, True):
+                try:
+                    core.lossnet_simulate(generator, **(good | overrides), trace=trace)
+                except (ValueError, TypeError):
+                    pass
+    for info in ("clock", "job", "bad"):
+        for horizon in (5.0, 1e-9, -1.0):
+            try:
+                core.lossnet_path(bit_generator, info, 12, 0.6, 0.8, 1.0, horizon)
+            except ValueError:
+                pass
+print("leak workload done")
