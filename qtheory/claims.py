@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qtheory import report
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -42,8 +44,6 @@ class Claim:
 
 def claims_table(claims: list[Claim], *, caption: str, label: str) -> str:
     """A booktabs table of claims: statement, measured value, reference, pass/FAIL."""
-    from qtheory import report  # report is independent of claims; import on use
-
     rows = [[c.statement, c.value, c.reference, "pass" if c.passed else "FAIL"] for c in claims]
     return report.table(
         ["claim", "value", "reference", ""],
