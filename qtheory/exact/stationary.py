@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy.sparse import issparse
 
 __all__ = ["stationary_ctmc", "stationary_dtmc"]
 
@@ -74,7 +75,11 @@ _RESCALE = 1e100
 
 
 def _as_square(name: str, matrix: ArrayLike) -> NDArray[np.float64]:
-    """Return a float64 copy of ``matrix`` after checking shape and finiteness."""
+    """Return a float64 copy of ``matrix`` after checking shape and finiteness.  SciPy
+    sparse matrices are accepted and densified (GTH is a dense method; for large sparse
+    chains use :func:`qtheory.exact.ctmc.stationary`)."""
+    if issparse(matrix):
+        matrix = matrix.toarray()
     try:
         array = np.asarray(matrix)
     except (TypeError, ValueError) as exc:  # ragged nested sequences

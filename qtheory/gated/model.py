@@ -58,6 +58,8 @@ class GatedQueue:
 
     Parameters may be floats, or strings / ``mpmath.mpf`` that carry more digits than
     float64: the high-precision routes (``dps=``) read them at their working precision.
+    Fields keep the type given (``"inf"`` stays a string; ints become floats); use
+    :meth:`parameters` for numbers in one type.
 
     Parameters
     ----------

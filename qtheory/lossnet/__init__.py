@@ -8,10 +8,12 @@ Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Rese
 4
 """
 
-from qtheory.lossnet.fluid import derive_fluid, fluid_bound, fluid_lp
+from qtheory.lossnet.fluid import FluidSolution, derive_fluid, fluid_bound, fluid_lp
 from qtheory.lossnet.model import LossNetwork
-from qtheory.lossnet.online import OnlineOptimum, online_optimum, threshold_table
+from qtheory.lossnet.online import OnlineOptimum, ThresholdTable, online_optimum, threshold_table
 from qtheory.lossnet.regret import (
+    LogFit,
+    RegretPoint,
     derive_leading_constant,
     fit_log_slope,
     leading_constant,
@@ -19,8 +21,12 @@ from qtheory.lossnet.regret import (
 )
 
 __all__ = [
+    "FluidSolution",
+    "LogFit",
     "LossNetwork",
     "OnlineOptimum",
+    "RegretPoint",
+    "ThresholdTable",
     "derive_fluid",
     "derive_leading_constant",
     "fit_log_slope",

@@ -335,3 +335,13 @@ def test_input_not_modified():
     copy = P.copy()
     stationary_dtmc(P)
     np.testing.assert_array_equal(P, copy)
+
+
+def test_sparse_generator_from_the_ctmc_module_is_accepted():
+    """stationary_ctmc(generator(R)) works: sparse input is densified for GTH."""
+    from qtheory.exact import generator
+
+    rates = np.array([[0.0, 2.0, 0.0], [1.0, 0.0, 3.0], [0.0, 4.0, 0.0]])
+    pi = stationary_ctmc(generator(rates))
+    # birth-death chain: pi ~ (1, 2, 1.5)
+    assert np.allclose(pi, np.array([1.0, 2.0, 1.5]) / 4.5, rtol=1e-14)
