@@ -115,37 +115,6 @@ static int check_counts(Py_ssize_t customers, Py_ssize_t warmup, Py_ssize_t batc
     return -1;
 }
 
-/* New reference to the capsule of a numpy.random.BitGenerator, its bitgen_t in *rng. */
-static PyObject *get_bitgen(PyObject *bit_generator, bitgen_t **rng) {
-    /* An interned name, kept for the life of the process: a fresh string per call
-     * would also churn CPython's type attribute cache. */
-    static PyObject *capsule_attribute = NULL;
-    if (capsule_attribute == NULL) {
-        capsule_attribute = PyUnicode_InternFromString("capsule");
-        if (capsule_attribute == NULL) {
-            return NULL;
-        }
-    }
-    PyObject *capsule = PyObject_GetAttr(bit_generator, capsule_attribute);
-    if (capsule == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-            PyErr_Format(PyExc_TypeError,
-                         "bit_generator must be a numpy.random.BitGenerator (e.g. "
-                         "numpy.random.default_rng().bit_generator), got %.200s",
-                         Py_TYPE(bit_generator)->tp_name);
-        }
-        return NULL;
-    }
-    if (!PyCapsule_IsValid(capsule, "BitGenerator")) {
-        Py_DECREF(capsule);
-        PyErr_SetString(PyExc_TypeError,
-                        "bit_generator.capsule must be a PyCapsule named 'BitGenerator'");
-        return NULL;
-    }
-    *rng = (bitgen_t *)PyCapsule_GetPointer(capsule, "BitGenerator");
-    return capsule;
-}
-
 /* ---------------------------------------------------------------- simulation */
 
 enum { QT_OUT_SOJOURN, QT_OUT_WAIT, QT_OUT_NO_WAIT, QT_OUT_INTERARRIVAL, QT_N_OUT };
@@ -207,7 +176,7 @@ PyObject *qt_lindley(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs
     }
 
     bitgen_t *rng = NULL;
-    PyObject *capsule = get_bitgen(bit_generator, &rng);
+    PyObject *capsule = qt_get_bitgen(bit_generator, &rng);
     if (capsule == NULL) {
         return NULL;
     }

@@ -121,27 +121,6 @@ static int parse_policy(const char *name, double param, int job_model, qt_ln_par
     return 0;
 }
 
-/* New reference to the capsule of a numpy.random.BitGenerator, its bitgen_t in *rng. */
-static PyObject *get_bitgen(PyObject *bit_generator, bitgen_t **rng) {
-    PyObject *capsule = PyObject_GetAttrString(bit_generator, "capsule");
-    if (capsule == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-            PyErr_Format(PyExc_TypeError,
-                         "bit_generator must be a numpy.random.BitGenerator, got %.200s",
-                         Py_TYPE(bit_generator)->tp_name);
-        }
-        return NULL;
-    }
-    if (!PyCapsule_IsValid(capsule, "BitGenerator")) {
-        Py_DECREF(capsule);
-        PyErr_SetString(PyExc_TypeError,
-                        "bit_generator.capsule must be a PyCapsule named 'BitGenerator'");
-        return NULL;
-    }
-    *rng = (bitgen_t *)PyCapsule_GetPointer(capsule, "BitGenerator");
-    return capsule;
-}
-
 /* ---------------------------------------------------------------- outputs */
 
 /* A new 1-d array that owns a copy of n elements of `data`. */
@@ -259,7 +238,7 @@ PyObject *qt_lossnet_simulate(PyObject *Py_UNUSED(self), PyObject *args, PyObjec
         return NULL;
     }
     bitgen_t *rng = NULL;
-    PyObject *capsule = get_bitgen(bit_generator, &rng);
+    PyObject *capsule = qt_get_bitgen(bit_generator, &rng);
     if (capsule == NULL) {
         return NULL;
     }
@@ -305,7 +284,7 @@ PyObject *qt_lossnet_path(PyObject *Py_UNUSED(self), PyObject *args, PyObject *k
     qt_ln_params p = {.servers = servers, .lambda_h = lambda_h, .lambda_l = lambda_l,
                       .mu = mu, .horizon = horizon};
     bitgen_t *rng = NULL;
-    PyObject *capsule = get_bitgen(bit_generator, &rng);
+    PyObject *capsule = qt_get_bitgen(bit_generator, &rng);
     if (capsule == NULL) {
         return NULL;
     }
