@@ -6,20 +6,18 @@
   against one O(n) NumPy pass over the same states (``np.cumsum`` of a float64
   array of length n).
 - Average-reward MDPs: policy iteration (sparse LU per iteration) against the
-  occupation-measure LP (HiGHS) on the one-class admission model with N = 300
-  servers (301 states, 2 actions) and on the two-class model with per-class service
-  rates (N = 98: 4,950 states, 4 actions); policy iteration alone on N = 300
-  (45,451 states).  ``--quick`` skips the largest sizes.
+  occupation-measure LP (HiGHS) on the loss network's admission MDP
+  (``qtheory.lossnet.mdp.admission_mdp``) with N = 300 servers (301 states, 4 actions)
+  and with per-class service rates (N = 98: 4,950 states); policy iteration alone on
+  N = 300 with per-class rates (45,451 states).  ``--quick`` skips the largest sizes.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import time
 
 import numpy as np
-import scipy.sparse as sp
 from timing import best_of
 
 from qtheory.exact import (
@@ -29,48 +27,18 @@ from qtheory.exact import (
     linear_program,
     policy_iteration,
 )
+from qtheory.lossnet import LossNetwork
+from qtheory.lossnet.mdp import admission_mdp
+
+# lambda_H = lambda_L = 0.6, mu = 1, r_H = 2, r_L = 1; L jobs served at 1.5 in the
+# two-class model.
+NET = LossNetwork(1, 0.6, 0.6, 1.0, 2.0, 1.0)
+SERVICE_RATE_L = 1.5
 
 
-def admission(servers: int, load_h=0.6, load_l=0.6, service=1.0, reward_h=2.0, reward_l=1.0):
-    """One pool of N servers, H and L arrivals at rates load * N; actions: admit L?"""
-    n = servers + 1
-    s = np.arange(n)
-    free = s < servers
-    down = sp.csr_matrix((s[1:] * service, (s[1:], s[:-1])), shape=(n, n))
-    rates, rewards = [], []
-    for admit_l in (0, 1):
-        up = (load_h + admit_l * load_l) * servers * free
-        rates.append(sp.csr_matrix((up[:-1], (s[:-1], s[1:])), shape=(n, n)) + down)
-        rewards.append((reward_h * load_h + admit_l * reward_l * load_l) * servers * free)
-    return CTMDP(tuple(rates), np.array(rewards))
-
-
-def two_class(servers: int, load_h=0.6, load_l=0.6, service_h=1.0, service_l=1.5):
-    """State (i, j), i + j <= N; four actions (admit H?, admit L?); rewards 2 and 1."""
-    i_grid, j_grid = np.meshgrid(np.arange(servers + 1), np.arange(servers + 1), indexing="ij")
-    keep = i_grid + j_grid <= servers
-    i, j = i_grid[keep], j_grid[keep]
-    n = i.size
-    index = np.full((servers + 2, servers + 2), -1)
-    index[i, j] = np.arange(n)
-    s, free = np.arange(n), i + j < servers
-
-    def move(mask, to, rate):
-        return sp.csr_matrix((rate[mask], (s[mask], to[mask])), shape=(n, n))
-
-    departures = move(i > 0, index[np.maximum(i - 1, 0), j], service_h * i) + move(
-        j > 0, index[i, np.maximum(j - 1, 0)], service_l * j
-    )
-    rates, rewards = [], []
-    for admit_h, admit_l in itertools.product((0, 1), repeat=2):
-        matrix = departures
-        if admit_h:
-            matrix = matrix + move(free, index[i + 1, j], np.full(n, load_h * servers))
-        if admit_l:
-            matrix = matrix + move(free, index[i, j + 1], np.full(n, load_l * servers))
-        rates.append(matrix)
-        rewards.append(free * servers * (2.0 * admit_h * load_h + 1.0 * admit_l * load_l))
-    return CTMDP(tuple(rates), np.array(rewards, dtype=float))
+def admission(servers: int, service_rate_l: float | None = None) -> CTMDP:
+    """The loss network's admission MDP (qtheory.lossnet.mdp) at N servers."""
+    return admission_mdp(NET.with_servers(servers), service_rate_l).mdp
 
 
 def bench_birth_death(sizes) -> None:
@@ -114,9 +82,12 @@ def main() -> None:
     quick = parser.parse_args().quick
     bench_birth_death([10**6] if quick else [10**6, 10**7])
     bench_mdp("admission, N = 300", admission(300), with_lp=True)
-    bench_mdp("two classes, N = 98", two_class(30 if quick else 98), with_lp=True)
+    two_classes = 30 if quick else 98
+    bench_mdp(
+        f"two classes, N = {two_classes}", admission(two_classes, SERVICE_RATE_L), with_lp=True
+    )
     if not quick:
-        bench_mdp("two classes, N = 300", two_class(300), with_lp=False)
+        bench_mdp("two classes, N = 300", admission(300, SERVICE_RATE_L), with_lp=False)
 
 
 if __name__ == "__main__":
