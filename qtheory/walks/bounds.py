@@ -1,0 +1,57 @@
+"""A bound set against the exact value it bounds: the record every check in
+:mod:`qtheory.walks` returns, and the report and the tests consume."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = ["BoundCheck"]
+
+
+@dataclass(frozen=True)
+class BoundCheck:
+    """One bound evaluated next to the exact quantity.
+
+    Attributes
+    ----------
+    name
+        What is bounded, e.g. ``"P_i(hit 0 before b)"``.
+    servers
+        N.
+    point
+        Where it is evaluated, in words (e.g. ``"i=1, b=10"``).
+    direction
+        ``"upper"`` (bound >= exact is claimed) or ``"lower"`` (bound <= exact).
+    bound, exact
+        The two values.
+
+    Examples
+    --------
+    >>> check = BoundCheck("P(X >= 5)", 10, "X ~ Poisson(2)", "upper", 0.1, 0.05)
+    >>> check.holds, check.ratio
+    (True, 2.0)
+    """
+
+    name: str
+    servers: int
+    point: str
+    direction: str
+    bound: float
+    exact: float
+
+    def __post_init__(self) -> None:
+        if self.direction not in ("upper", "lower"):
+            raise ValueError(f"direction must be 'upper' or 'lower', got {self.direction!r}")
+
+    @property
+    def holds(self) -> bool:
+        """Whether the bound is on its claimed side of the exact value."""
+        if self.direction == "upper":
+            return self.bound >= self.exact
+        return self.bound <= self.exact
+
+    @property
+    def ratio(self) -> float:
+        """bound / exact (tightness: 1 is exact; NaN when exact is 0)."""
+        return self.bound / self.exact if self.exact != 0 else math.nan

@@ -1,0 +1,153 @@
+r"""The idle-server process under "reject every L" and the random walks that bound it.
+
+Source: J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+overloaded loss network" (arXiv:2601.14538), the coupling and random-walk arguments
+behind Theorems 1 and 2; DESIGN.md, Model 2.
+
+Under the hypothetical policy that admits every H and rejects every L (the future PFI and
+SSS look at), the number of idle servers :math:`I \in \{0, \dots, N\}` is a birth–death
+chain: it moves up (a service ends) at rate :math:`\mu (N - I)` and down (an H job is
+admitted) at rate :math:`\lambda_H N` while :math:`I \ge 1`; at :math:`I = 0` an H arrival
+is lost and nothing moves down.  Its embedded jump chain moves up with probability
+
+.. math:: p(i) = \frac{\mu (N - i)}{\mu (N - i) + \lambda_H N}, \qquad i \ge 1,
+
+decreasing in :math:`i`.  On the band :math:`1 \le I \le b - 1` it is therefore squeezed
+between two simple random walks (same-level coupling of the jump chains):
+
+.. math:: p_b = p(b) \le p(i) \le p_\infty = \frac{\mu}{\mu + \lambda_H},
+
+where :math:`p_\infty = \lim_{N\to\infty} p(\lfloor\sqrt N\rfloor)`.  With :math:`p_b` the
+walk is *less* likely to climb than the chain (it gives upper bounds on ruin
+probabilities and climbing times); with :math:`p_\infty` it is *more* likely (lower bounds).
+PFI's band is :math:`b = \lfloor\sqrt N\rfloor`.
+
+>>> walk = IdleWalk(servers=100, lambda_h=0.6, mu=1.0)
+>>> walk.band, round(walk.coupled_up_probability(), 6), round(walk.limit_up_probability, 6)
+(10, 0.6, 0.625)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import scipy.sparse as sparse
+import sympy as sp
+
+from qtheory import _validation
+from qtheory.exact.ctmc import generator
+from qtheory.lossnet.fluid import lambda_h, mu, servers
+from qtheory.lossnet.model import LossNetwork
+from qtheory.symbolic import Formula
+
+__all__ = ["IdleWalk", "UP_PROBABILITY", "derive_limit_up_probability", "level", "band_level"]
+
+level = sp.Symbol("i", nonnegative=True)  # idle servers
+band_level = sp.Symbol("b", positive=True)  # upper edge of the band (PFI: floor(sqrt N))
+
+UP_PROBABILITY = Formula(
+    "idle_up_probability",
+    mu * (servers - level) / (mu * (servers - level) + lambda_h * servers),
+    (servers, lambda_h, mu, level),
+)
+"""p(i): probability that the next move of the reject-all-L idle count is up."""
+
+
+@cache
+def derive_limit_up_probability() -> sp.Expr:
+    r"""Sympy's :math:`\lim_{N\to\infty} p(\sqrt N)`, the drift of the walk near zero.
+
+    >>> derive_limit_up_probability()
+    mu/(lambda_H + mu)
+    """
+    at_band = UP_PROBABILITY.expr.subs(level, sp.sqrt(servers))
+    return sp.simplify(sp.limit(at_band, servers, sp.oo))
+
+
+@dataclass(frozen=True)
+class IdleWalk:
+    """The reject-all-L idle process of a loss network with N servers.
+
+    Parameters
+    ----------
+    servers : int
+        N >= 1.
+    lambda_h, mu : float
+        Per-server H arrival rate and service rate, 0 < lambda_h < mu (the L rate and the
+        rewards do not enter).
+
+    Examples
+    --------
+    >>> walk = IdleWalk.from_network(LossNetwork(4, 0.6, 0.8, 1.0, 2.0, 1.0))
+    >>> walk.up_rates(), walk.down_rates()
+    (array([4., 3., 2., 1., 0.]), array([0. , 2.4, 2.4, 2.4, 2.4]))
+    """
+
+    servers: int
+    lambda_h: float
+    mu: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "servers", _validation.positive_int("servers", self.servers))
+        for name in ("lambda_h", "mu"):
+            object.__setattr__(self, name, _validation.positive(name, getattr(self, name)))
+        if not self.lambda_h < self.mu:
+            raise ValueError(f"lambda_h must be < mu, got lambda_h={self.lambda_h}, mu={self.mu}")
+
+    @classmethod
+    def from_network(cls, net: LossNetwork) -> IdleWalk:
+        """The idle process of ``net`` under reject-all-L."""
+        if not isinstance(net, LossNetwork):
+            raise ValueError(f"net must be a LossNetwork, got {net!r}")
+        return cls(net.servers, net.lambda_h, net.mu)
+
+    @property
+    def band(self) -> int:
+        """PFI's target level floor(sqrt(N))."""
+        return math.isqrt(self.servers)
+
+    def up_rates(self) -> np.ndarray:
+        """mu (N - i) for i = 0..N."""
+        return self.mu * (self.servers - np.arange(self.servers + 1, dtype=float))
+
+    def down_rates(self) -> np.ndarray:
+        """lambda_H N for i = 1..N, and 0 at i = 0 (an H arriving to no idle server is lost)."""
+        rates = np.full(self.servers + 1, self.lambda_h * self.servers)
+        rates[0] = 0.0
+        return rates
+
+    def generator(self) -> sparse.csr_matrix:
+        """Sparse CTMC generator on the levels 0..N (for :mod:`qtheory.exact.ctmc`)."""
+        up, down = self.up_rates(), self.down_rates()
+        rates = sparse.diags([up[:-1], down[1:]], [1, -1], format="csr")
+        return generator(rates)
+
+    def up_probabilities(self) -> np.ndarray:
+        """p(i) of the embedded jump chain for i = 0..N (p(0) = 1, p(N) = 0)."""
+        probabilities = UP_PROBABILITY.float64(
+            self.servers, self.lambda_h, self.mu, np.arange(self.servers + 1, dtype=float)
+        )
+        probabilities[0] = 1.0
+        return probabilities
+
+    def coupled_up_probability(self, band: int | None = None) -> float:
+        """p_b = p(b), the up-probability of the walk that the chain dominates on I <= b.
+
+        ``band`` defaults to floor(sqrt(N)); it must be an integer in 1..N.
+        """
+        band = self.band if band is None else self._check_band(band)
+        return float(UP_PROBABILITY.float64(self.servers, self.lambda_h, self.mu, float(band)))
+
+    @property
+    def limit_up_probability(self) -> float:
+        """p_inf = mu / (mu + lambda_H), an upper bound on p(i) for every i >= 1."""
+        return self.mu / (self.mu + self.lambda_h)
+
+    def _check_band(self, band: object) -> int:
+        band = _validation.positive_int("band", band)
+        if band > self.servers:
+            raise ValueError(f"band must be <= servers = {self.servers}, got {band}")
+        return band
