@@ -11,6 +11,7 @@ from qtheory.exact.birth_death import (
     birth_death_stationary_mp,
 )
 from qtheory.exact.ctmc import (
+    accumulated_reward,
     generator,
     hitting_probabilities,
     hitting_time_cdf,
@@ -29,6 +30,7 @@ from qtheory.exact.stationary import stationary_ctmc, stationary_dtmc
 __all__ = [
     "CTMDP",
     "MDPSolution",
+    "accumulated_reward",
     "birth_death_log_weights",
     "birth_death_stationary",
     "birth_death_stationary_mp",

@@ -76,6 +76,7 @@ from scipy.sparse.linalg import splu, spsolve
 from qtheory.exact.stationary import stationary_ctmc
 
 __all__ = [
+    "accumulated_reward",
     "generator",
     "hitting_probabilities",
     "hitting_time_cdf",
@@ -777,6 +778,62 @@ def mean_hitting_times(Q, target) -> NDArray[np.float64]:
     else:
         m[outside] = _solve_on(rates, exit_rates, outside, np.ones(int(outside.sum())))
     return m
+
+
+def accumulated_reward(Q, target, reward) -> NDArray[np.float64]:
+    r"""Expected reward accumulated until ``target`` is reached, from each state.
+
+    Parameters
+    ----------
+    Q : scipy.sparse matrix or array_like, shape (n, n)
+        Generator (see the module notes).
+    target : int, sequence of int, or boolean mask
+        Target set :math:`T` (non-empty).
+    reward : array_like, shape (n,)
+        Reward rate :math:`f_i \ge 0` earned per unit time in state :math:`i`, finite.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        :math:`a_i = E_i\bigl[\int_0^{\tau_T} f(X_t)\,dt\bigr]`: 0 on :math:`T`, and
+        off :math:`T` the solution of :math:`q_i a_i - \sum_{j \notin T} q_{ij} a_j = f_i`
+        (sparse LU of the jump-chain system; :func:`mean_hitting_times` is the case
+        :math:`f \equiv 1`).  Rewards earned at jumps, e.g. an H arrival lost at rate
+        :math:`\lambda` in state :math:`i`, are rates too: :math:`f_i = \lambda`.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`mean_hitting_times`, and if ``reward`` has the wrong length or a
+        negative, NaN or infinite entry.
+
+    Examples
+    --------
+    M/M/1 (arrivals 1, services 2) truncated at 60: by renewal reward over idle +
+    busy cycles, the area under the queue length during a busy period started by one
+    customer is :math:`E[X]\,E[\text{cycle}] = \frac{\rho}{1-\rho}\cdot
+    \frac{\mu}{\lambda(\mu-\lambda)} = \frac{\mu}{(\mu-\lambda)^2} = 2`.
+
+    >>> import numpy as np
+    >>> n = 61
+    >>> rates = np.diag(np.full(n - 1, 1.0), 1) + np.diag(np.full(n - 1, 2.0), -1)
+    >>> area = accumulated_reward(generator(rates), target=0, reward=np.arange(n))
+    >>> round(float(area[1]), 10)
+    2.0
+    """
+    rates, exit_rates = _rates_of(Q)
+    n = rates.shape[0]
+    in_target = _state_set("target", target, n)
+    reward = np.asarray(reward, dtype=np.float64)
+    if reward.shape != (n,):
+        raise ValueError(f"reward must have shape ({n},), got {reward.shape}")
+    if not np.all(np.isfinite(reward) & (reward >= 0)):
+        raise ValueError("reward must be finite and >= 0 in every state")
+    _check_reached_surely(rates, in_target)
+    a = np.zeros(n)
+    outside = ~in_target
+    a[outside] = _solve_on(rates, exit_rates, outside, reward[outside])
+    return a
 
 
 def hitting_time_cdf(

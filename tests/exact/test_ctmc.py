@@ -16,6 +16,7 @@ from qtheory.exact import birth_death_stationary, stationary_ctmc
 from qtheory.exact.ctmc import (
     REDUCTION_MAX_STATES,
     _solve_on,
+    accumulated_reward,
     generator,
     hitting_probabilities,
     hitting_time_cdf,
@@ -480,3 +481,40 @@ def test_hitting_time_cdf_bad_input():
         hitting_time_cdf(Q, 0, 1, [-1.0])
     with pytest.raises(ValueError, match="initial must sum to 1"):
         hitting_time_cdf(Q, 0, [0.1, 0.1, 0.1, 0.1], [1.0])
+
+
+# ---------------------------------------------------------------------------
+# accumulated_reward
+
+
+def test_accumulated_reward_of_one_is_the_mean_hitting_time():
+    rng = np.random.default_rng(7)
+    rates = rng.uniform(0.1, 3.0, size=(40, 40)) * (rng.uniform(size=(40, 40)) < 0.2)
+    rates += np.diag(np.full(39, 0.5), 1) + np.diag(np.full(39, 0.5), -1)  # irreducible
+    Q = generator(rates)
+    target = [0, 17]
+    assert np.allclose(
+        accumulated_reward(Q, target, np.ones(40)), mean_hitting_times(Q, target), rtol=1e-12
+    )
+
+
+@pytest.mark.parametrize(("lam", "mu"), [(1.0, 2.0), (0.3, 1.0), (4.0, 5.0)])
+def test_accumulated_reward_busy_period_area(lam, mu):
+    """Area under the M/M/1 queue length over a busy period started by j customers:
+    j mu/(mu - lam)^2 + j(j-1)/(2 (mu - lam)) (skip-free: j busy periods started at
+    levels j-1, ..., 0, each with area mu/(mu-lam)^2 plus level x mean length)."""
+    n = 400
+    rates = np.diag(np.full(n - 1, lam), 1) + np.diag(np.full(n - 1, mu), -1)
+    area = accumulated_reward(generator(rates), 0, np.arange(n, dtype=float))
+    j = np.arange(1, 6)
+    expected = j * mu / (mu - lam) ** 2 + j * (j - 1) / (2 * (mu - lam))
+    assert np.allclose(area[1:6], expected, rtol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("reward", "message"),
+    [(np.ones(3), r"reward must have shape \(2,\)"), (np.array([1.0, -1.0]), "reward must be")],
+)
+def test_accumulated_reward_bad_input(reward, message):
+    with pytest.raises(ValueError, match=message):
+        accumulated_reward(generator([[0, 1.0], [1.0, 0]]), 0, reward)
