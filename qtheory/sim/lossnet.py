@@ -53,6 +53,28 @@ Policies
 
 Every run starts with all servers idle at time 0; statistics are recorded in
 (warmup, horizon].
+
+Traces
+------
+:func:`trace` returns one replication event by event (:class:`Trace`): times, codes,
+decisions and the idle count I(t_i) = N - busy just after each event, filled in by the C
+run (in the clock model a potential departure ends a service iff its slot < busy, so
+the busy count cannot be rebuilt from the codes without a sequential loop).  I(t) is
+piecewise constant and right-continuous, I = N on [0, t_1), and I(t) = I(t_i) on
+[t_i, t_{i+1}); this is the input of epoch and renewal-reward analyses (e.g. cycles
+between visits of I to 1, DESIGN.md).  :meth:`Trace.mean_idle` gives
+(T - T0)^{-1} integral_{T0}^{T} I(t) dt, the statistic ``mean_idle`` of
+:func:`simulate`.  A trace keeps 17 bytes per event (about 55 at the peak, while the
+C run grows its arrays and hands them over), so runs whose expected event count
+(lambda_H + lambda_L + mu) N T exceeds ``MAX_TRACE_EVENTS`` = 5e7 are refused.
+
+>>> net = LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0)
+>>> tr = trace(net, "pfi", horizon=30.0, seed=4)
+>>> bool(np.all((tr.idle >= 0) & (tr.idle <= 20)))
+True
+>>> visits_to_one = tr.times[(tr.idle == 1) & (np.diff(tr.idle, prepend=20) != 0)]
+>>> bool(visits_to_one.size > 0)
+True
 """
 
 from __future__ import annotations
@@ -75,11 +97,13 @@ __all__ = [
     "JobPath",
     "PairedDifference",
     "SimulationResult",
+    "Trace",
     "clock_path",
     "compare",
     "job_path",
     "parse_policy",
     "simulate",
+    "trace",
 ]
 
 CONFIDENCE = 0.95
@@ -189,6 +213,55 @@ class JobPath:
         return self.is_l.astype(np.int8)
 
 
+@dataclass(frozen=True, eq=False)
+class Trace:
+    """One replication event by event, with its idle-server trajectory (:func:`trace`).
+
+    Attributes
+    ----------
+    times : numpy.ndarray
+        float64, the event times 0 < t_1 < t_2 < ... <= T (clock model: H, L and
+        potential departures; job model: arrivals and departures).
+    codes : numpy.ndarray
+        int32: -1 for H, -2 for L; for a departure event the slot floor(U N) in the
+        clock model (it ends a service iff slot < busy) and 0 in the job model.
+    decisions : numpy.ndarray
+        int8: 1 admitted, 0 rejected, -1 departure event.
+    idle : numpy.ndarray
+        int32: I(t_i) = N - busy just after event i.  The trajectory is I(t) = N on
+        [0, t_1) and I(t) = I(t_i) on [t_i, t_{i+1}) (t_{n+1} = T).
+    servers, horizon, policy, info
+        N, T, the normalised policy string and the information model of the run.
+    """
+
+    times: np.ndarray
+    codes: np.ndarray
+    decisions: np.ndarray
+    idle: np.ndarray
+    servers: int
+    horizon: float
+    policy: str
+    info: str
+
+    def mean_idle(self, warmup: float = 0.0) -> float:
+        """Time-average idle count over (T0, T], (T - T0)^{-1} integral_{T0}^{T} I(t) dt,
+        of the piecewise-constant trajectory (the ``mean_idle`` of :func:`simulate` for
+        one replication with ``warmup=T0``).
+
+        >>> tr = Trace(np.array([1.0, 3.0]), np.array([-1, 0], dtype=np.int32),
+        ...            np.array([1, -1], dtype=np.int8), np.array([1, 2], dtype=np.int32),
+        ...            servers=2, horizon=4.0, policy="threshold:0", info="clock")
+        >>> tr.mean_idle(), tr.mean_idle(warmup=2.0)  # (2 + 2 + 2) / 4 and (1 + 2) / 2
+        (1.5, 1.5)
+        """
+        warmup = _check_warmup(warmup, self.horizon)
+        first = int(np.searchsorted(self.times, warmup, side="right"))  # first t_i > T0
+        level = self.idle[first - 1] if first > 0 else self.servers  # I(T0)
+        edges = np.append(self.times[first:], self.horizon)
+        area = level * (edges[0] - warmup) + np.dot(self.idle[first:], np.diff(edges))
+        return float(area / (self.horizon - warmup))
+
+
 def parse_policy(policy: str, servers: int) -> tuple[str, float]:
     """Split a policy string into the C policy name and its parameter.
 
@@ -228,10 +301,14 @@ def _check_run(net: LossNetwork, info: str, horizon: float, warmup: float) -> tu
     if info not in INFO_MODELS:
         raise ValueError(f"info must be 'clock' or 'job', got {info!r}")
     horizon = positive("horizon", horizon)
+    return horizon, _check_warmup(warmup, horizon)
+
+
+def _check_warmup(warmup: float, horizon: float) -> float:
     warmup = nonnegative("warmup", warmup)
     if not warmup < horizon:
         raise ValueError(f"warmup must be < horizon, got warmup={warmup}, horizon={horizon}")
-    return horizon, warmup
+    return warmup
 
 
 def _seeds(seed: object, reps: int) -> list[np.random.SeedSequence]:
@@ -248,14 +325,28 @@ def _halfwidth(values: np.ndarray) -> float:
     return float(stats.t.ppf(0.5 + CONFIDENCE / 2, n - 1) * values.std(ddof=1) / math.sqrt(n))
 
 
+def _run_one(
+    net: LossNetwork,
+    name: str,
+    param: float,
+    info: str,
+    horizon: float,
+    warmup: float,
+    seed: object,
+    trace: bool = False,
+) -> dict:
+    """One C run on the bit generator of ``default_rng(seed)``."""
+    bit_generator = np.random.default_rng(seed).bit_generator
+    with bit_generator.lock:  # the C code releases the GIL while it runs
+        return _core.lossnet_simulate(
+            bit_generator, info, name, param, net.servers, net.lambda_h, net.lambda_l,
+            net.mu, net.r_h, net.r_l, horizon, warmup, trace=trace,
+        )  # fmt: skip
+
+
 def _run_reps(net, name, param, info, horizon, warmup, seeds, workers) -> list[dict]:
     def one(child: np.random.SeedSequence) -> dict:
-        bit_generator = np.random.default_rng(child).bit_generator
-        with bit_generator.lock:  # the C code releases the GIL while it runs
-            return _core.lossnet_simulate(
-                bit_generator, info, name, param, net.servers, net.lambda_h, net.lambda_l,
-                net.mu, net.r_h, net.r_l, horizon, warmup,
-            )  # fmt: skip
+        return _run_one(net, name, param, info, horizon, warmup, child)
 
     if workers == 1 or len(seeds) == 1:
         return [one(child) for child in seeds]
@@ -266,11 +357,17 @@ def _run_reps(net, name, param, info, horizon, warmup, seeds, workers) -> list[d
 MAX_WINDOW_EVENTS = 1e8  # expected events in one SSS window
 MAX_DP_CELLS = 2e11  # events x states of the offline DP (minutes at ~1e9 cells/s)
 MAX_DP_BYTES = 2e9  # checkpoints: about 16 (N + 1) (sqrt(events) + 2) bytes
+MAX_TRACE_EVENTS = 5e7  # expected events of one trace (peak about 55 bytes per event)
+
+
+def _event_rate(net: LossNetwork) -> float:
+    """Rate (lambda_H + lambda_L + mu) N of clock-model events (bounds the job model's)."""
+    return (net.lambda_h + net.lambda_l + net.mu) * net.servers
 
 
 def _check_cost(net: LossNetwork, name: str, param: float, info: str, horizon: float) -> None:
     """Refuse runs whose cost is out of all proportion before any memory is taken."""
-    event_rate = (net.lambda_h + net.lambda_l + net.mu) * net.servers
+    event_rate = _event_rate(net)
     if name == "sss" and param * event_rate > MAX_WINDOW_EVENTS:
         raise ValueError(
             f"policy 'sss:W': the window holds about {param * event_rate:.3g} events; "
@@ -486,6 +583,70 @@ def job_path(net: LossNetwork, horizon: float, seed: object = None) -> JobPath:
     """
     times, is_l, service = _path(net, "job", horizon, seed)
     return JobPath(times, is_l.astype(bool), service)
+
+
+def trace(
+    net: LossNetwork, policy: str, *, info: str = "clock", horizon: float, seed: object = None
+) -> Trace:
+    """One replication of ``policy`` over (0, horizon], event by event, with the idle
+    count after every event.
+
+    The run draws from ``default_rng(seed)`` exactly like :func:`clock_path` /
+    :func:`job_path`; to replay replication i of ``simulate(..., reps=R, seed=s)`` pass
+    ``SeedSequence(s).spawn(R)[i]``.  Policies and information models as in
+    :func:`simulate`, except that the job model traces ``threshold:K`` only (its offline
+    optimum is a min-cost-flow LP solved in Python, without an event trace).  For
+    ``offline`` the trace follows the optimal path of the whole run (0, T].
+
+    Parameters
+    ----------
+    net : LossNetwork
+    policy : str
+        ``"threshold:K"``, ``"pfi"``, ``"sss:W"`` or ``"offline"`` (clock model).
+    info : str
+        ``"clock"`` or ``"job"``.
+    horizon : float
+        T > 0, with (lambda_H + lambda_L + mu) N T <= 5e7 expected events.
+    seed : None, int or SeedSequence
+
+    Returns
+    -------
+    Trace
+
+    Examples
+    --------
+    >>> net = LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> res = simulate(net, "threshold:3", horizon=100.0, warmup=10.0, seed=7)
+    >>> tr = trace(net, "threshold:3", horizon=100.0, seed=np.random.SeedSequence(7).spawn(1)[0])
+    >>> tr.times.size == res.events, math.isclose(tr.mean_idle(10.0), res.mean_idle, rel_tol=1e-9)
+    (True, True)
+    """
+    horizon, _ = _check_run(net, info, horizon, 0.0)
+    name, param = parse_policy(policy, net.servers)
+    if info == "job" and name != "threshold":
+        raise ValueError(
+            f"trace: policy {policy!r} has no event trace in the job model (threshold:K only; "
+            "the job-model offline optimum is a min-cost-flow LP solved in Python)"
+        )
+    events = _event_rate(net) * horizon
+    if events > MAX_TRACE_EVENTS:
+        raise ValueError(
+            f"trace: about {events:.3g} events expected ((lambda_h + lambda_l + mu) * servers "
+            f"* horizon, servers={net.servers}, horizon={horizon}); reduce horizon or servers "
+            f"to keep it <= {MAX_TRACE_EVENTS:.0e}"
+        )
+    _check_cost(net, name, param, info, horizon)
+    out = _run_one(net, name, param, info, horizon, 0.0, seed, trace=True)
+    return Trace(
+        times=out["trace_t"],
+        codes=out["trace_code"],
+        decisions=out["trace_decision"],
+        idle=np.subtract(net.servers, out["trace_busy"], dtype=np.int32),
+        servers=net.servers,
+        horizon=horizon,
+        policy=_normalise(name, param),
+        info=info,
+    )
 
 
 def _path(net: LossNetwork, info: str, horizon: float, seed: object) -> tuple:

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -30,7 +33,7 @@ from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import threshold_table
 from qtheory.sim import _core, clock_path, compare, job_path, simulate
-from qtheory.sim.lossnet import parse_policy
+from qtheory.sim.lossnet import parse_policy, trace
 
 ALPHA = 1e-4
 H, L = -1, -2
@@ -459,3 +462,133 @@ def test_runs_out_of_all_proportion_are_refused(servers, policy, horizon, messag
     net = LossNetwork(servers, 0.6, 0.8, 1.0, 2.0, 1.0)
     with pytest.raises(ValueError, match=message):
         simulate(net, policy, horizon=horizon, reps=2, seed=1)
+
+
+# ------------------------------------------------------------- idle-server trajectory (trace)
+
+TRACE_NET = LossNetwork(30, 0.6, 0.8, 1.0, 2.0, 1.0)
+TRACE_RUNS = [
+    ("clock", "threshold:2"),
+    ("clock", "pfi"),
+    ("clock", "sss:0.1"),
+    ("clock", "offline"),
+    ("job", "threshold:2"),
+]
+
+
+@pytest.mark.parametrize(("info", "policy"), TRACE_RUNS)
+def test_trace_idle_steps_follow_the_events(info, policy):
+    """Idle changes by -1 exactly at admitted arrivals, by +1 at departures that end a
+    service (clock: slot < busy before the event; job: every departure), else 0; this
+    rebuilds the whole trajectory from I = N at time 0, step by step."""
+    n = TRACE_NET.servers
+    tr = trace(TRACE_NET, policy, info=info, horizon=60.0, seed=21)
+    before = np.concatenate(([n], tr.idle[:-1]))  # idle just before each event
+    departures = tr.decisions == -1
+    ends = departures & (tr.codes < n - before) if info == "clock" else departures
+    assert np.array_equal(np.diff(tr.idle, prepend=n), ends.astype(int) - (tr.decisions == 1))
+    assert 0 <= tr.idle.min() and tr.idle.max() <= n
+    # Every kind of step occurs, and the trajectory reaches both ends of its range.
+    assert np.any(tr.decisions == 0) and np.any(tr.decisions == 1) and np.any(ends)
+    assert info == "job" or np.any(departures & ~ends)
+    assert tr.idle.min() == 0 and tr.idle.max() >= n - 2
+    assert (tr.times.dtype, tr.codes.dtype, tr.decisions.dtype) == (np.float64, np.int32, np.int8)
+    assert (tr.servers, tr.horizon, tr.policy, tr.info) == (n, 60.0, policy, info)
+    # The run draws its future from default_rng(seed) like clock_path / job_path.
+    if info == "clock":
+        path = clock_path(TRACE_NET, 60.0, seed=21)
+        assert np.array_equal(tr.times, path.times) and np.array_equal(tr.codes, path.codes)
+    else:
+        assert np.array_equal(tr.times[~departures], job_path(TRACE_NET, 60.0, 21).arrival_times)
+
+
+@pytest.mark.parametrize(("info", "policy"), TRACE_RUNS)
+def test_trace_time_average_matches_the_simulated_statistic(info, policy):
+    """The time average of the trajectory over (T0, T] equals the C run's own integral of
+    the idle count (simulate, reps=1, the same replication): equal up to the rounding of
+    two summation orders over ~4000 terms (rel 1e-10; exact arithmetic would give 0)."""
+    horizon, warmup, seed = 60.0, 7.5, 22
+    res = simulate(TRACE_NET, policy, info=info, horizon=horizon, warmup=warmup, seed=seed)
+    tr = trace(TRACE_NET, policy, info=info, horizon=horizon,
+               seed=np.random.SeedSequence(seed).spawn(1)[0])  # fmt: skip
+    assert tr.times.size == res.events
+    assert tr.mean_idle(warmup) == pytest.approx(res.mean_idle, rel=1e-10)
+    assert abs(tr.mean_idle(warmup) - tr.mean_idle()) > 1e-3  # the warm-up is cut off
+    in_window = tr.times > warmup
+    for code, admitted in ((H, res.admitted_h), (L, res.admitted_l)):
+        assert np.count_nonzero(in_window & (tr.codes == code) & (tr.decisions == 1)) == admitted
+
+
+def test_trace_time_average_with_warmup_at_an_event_time():
+    """An event at exactly T0 is outside (T0, T]; the level after it counts from T0 on."""
+    tr = trace(TRACE_NET, "threshold:3", horizon=20.0, seed=np.random.SeedSequence(5).spawn(1)[0])
+    for warmup in (float(tr.times[0]), float(tr.times[100]), float(tr.times[-1])):
+        res = simulate(TRACE_NET, "threshold:3", horizon=20.0, warmup=warmup, seed=5)
+        assert tr.mean_idle(warmup) == pytest.approx(res.mean_idle, rel=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("net", "policy", "kwargs", "message"),
+    [
+        (NET, "greedy", {}, "policy must be"),
+        (NET, "threshold:51", {}, "threshold:K"),
+        (NET, "offline", {"info": "job"}, "job model.*min-cost-flow LP solved in Python"),
+        (NET, "pfi", {"info": "job"}, "job model"),
+        (NET, "pfi", {"info": "psychic"}, "info"),
+        (NET, "pfi", {"horizon": -1.0}, "horizon"),
+        (NET, "pfi", {"horizon": math.nan}, "horizon"),
+        ("net", "pfi", {}, "net"),
+        (NET.with_servers(10**6), "pfi", {"horizon": 100.0}, "servers=1000000, horizon=100.0"),
+        (NET.with_servers(10**5), "offline", {"horizon": 10.0}, "offline DP"),
+        (NET, "sss:1e300", {}, "window"),
+    ],
+)
+def test_trace_rejects_bad_input(net, policy, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        trace(net, policy, **({"horizon": 1.0} | kwargs))
+
+
+def test_trace_mean_idle_rejects_bad_warmup():
+    tr = trace(NET, "pfi", horizon=2.0, seed=1)
+    for warmup in (2.0, -1.0, math.nan):
+        with pytest.raises(ValueError, match="warmup"):
+            tr.mean_idle(warmup)
+
+
+OUT_OF_MEMORY = """
+import importlib.util, resource, sys
+import numpy as np
+spec = importlib.util.spec_from_file_location("_core", sys.argv[2])  # without SciPy: fast
+_core = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(_core)
+if sys.argv[1] == "rlimit":  # address space: what is mapped now plus 400 MiB
+    with open("/proc/self/status") as status:
+        mapped = next(int(line.split()[1]) for line in status if line.startswith("VmSize:"))
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    limit = (mapped << 10) + (400 << 20)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+try:  # about 1.2e8 events: the trace needs over 2 GB
+    _core.lossnet_simulate(np.random.PCG64(0), "clock", "threshold", 2.0, 1000, 0.6, 0.8, 1.0,
+                           2.0, 1.0, 5e4, 0.0, trace=True)
+except MemoryError:
+    print("MemoryError")
+"""
+
+
+def test_trace_that_cannot_grow_raises_memory_error():
+    """A failed realloc of the trace arrays surfaces as MemoryError, not a crash.  The
+    allocation limit: RLIMIT_AS; under AddressSanitizer (benchmarks/asan_check.sh), whose
+    allocator aborts on failure by default, its own cap on one allocation, with failures
+    returned as NULL."""
+    env = dict(os.environ)
+    mode = "rlimit"
+    if "asan" in env.get("LD_PRELOAD", ""):
+        env["ASAN_OPTIONS"] = (
+            env.get("ASAN_OPTIONS", "") + ":allocator_may_return_null=1:max_allocation_size_mb=64"
+        )
+        mode = "asan"
+    done = subprocess.run([sys.executable, "-c", OUT_OF_MEMORY, mode, _core.__file__], env=env,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert (done.returncode, done.stdout.strip()) == (0, "MemoryError"), done.stderr[-2000:]

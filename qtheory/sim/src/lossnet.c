@@ -55,20 +55,38 @@ qt_ln_event qt_ln_clock_next(qt_ln_clock *c) { return clock_next(c); }
 
 /* ---------------------------------------------------------------- growable arrays */
 
+/* Resize *array to `count` elements of `size` bytes; -1 (array untouched) when out of
+ * memory or when the byte count overflows. */
+static int resize(void **array, int64_t count, size_t size) {
+    if ((uint64_t)count > SIZE_MAX / size) {
+        return -1;
+    }
+    void *bigger = realloc(*array, (size_t)count * size);
+    if (bigger == NULL) {
+        return -1;
+    }
+    *array = bigger;
+    return 0;
+}
+
+/* The capacity after doubling `capacity` until it holds `needed` (at least 1024). */
+static int64_t grown(int64_t capacity, int64_t needed) {
+    int64_t cap = capacity > 0 ? capacity : 1024;
+    while (cap < needed) {
+        cap *= 2;
+    }
+    return cap;
+}
+
 /* Make room for one more element of `size` bytes; -1 when out of memory. */
 static int grow(void **array, int64_t *capacity, int64_t needed, size_t size) {
     if (needed <= *capacity) {
         return 0;
     }
-    int64_t cap = *capacity > 0 ? *capacity : 1024;
-    while (cap < needed) {
-        cap *= 2;
-    }
-    void *bigger = realloc(*array, (size_t)cap * size);
-    if (bigger == NULL) {
+    int64_t cap = grown(*capacity, needed);
+    if (resize(array, cap, size) < 0) {
         return -1;
     }
-    *array = bigger;
     *capacity = cap;
     return 0;
 }
@@ -77,32 +95,28 @@ void qt_ln_trace_free(qt_ln_trace *tr) {
     free(tr->t);
     free(tr->code);
     free(tr->decision);
+    free(tr->busy);
     memset(tr, 0, sizeof *tr);
 }
 
-static int trace_push(qt_ln_trace *tr, double t, int32_t code, int8_t decision) {
+/* Append one event with the busy count just after it.  The capacity is raised only
+ * once all four arrays have grown; an array already grown when a later one fails is
+ * merely larger than needed. */
+static int trace_push(qt_ln_trace *tr, double t, int32_t code, int8_t decision, int64_t busy) {
     if (tr->size == tr->capacity) {
-        int64_t cap = tr->capacity > 0 ? 2 * tr->capacity : 1024;
-        double *tt = realloc(tr->t, (size_t)cap * sizeof *tt);
-        if (tt == NULL) {
+        int64_t cap = grown(tr->capacity, tr->size + 1);
+        if (resize((void **)&tr->t, cap, sizeof *tr->t) < 0 ||
+            resize((void **)&tr->code, cap, sizeof *tr->code) < 0 ||
+            resize((void **)&tr->decision, cap, sizeof *tr->decision) < 0 ||
+            resize((void **)&tr->busy, cap, sizeof *tr->busy) < 0) {
             return -1;
         }
-        tr->t = tt;
-        int32_t *cc = realloc(tr->code, (size_t)cap * sizeof *cc);
-        if (cc == NULL) {
-            return -1;
-        }
-        tr->code = cc;
-        int8_t *dd = realloc(tr->decision, (size_t)cap * sizeof *dd);
-        if (dd == NULL) {
-            return -1;
-        }
-        tr->decision = dd;
         tr->capacity = cap;
     }
     tr->t[tr->size] = t;
     tr->code[tr->size] = code;
     tr->decision[tr->size] = decision;
+    tr->busy[tr->size] = (int32_t)busy; /* busy <= N <= QT_LN_MAX_SERVERS */
     tr->size++;
     return 0;
 }
@@ -245,7 +259,8 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
         } else {
             r->busy -= ev.code < r->busy;
         }
-        if (r->trace != NULL && trace_push(r->trace, ev.t, ev.code, (int8_t)decision) < 0) {
+        if (r->trace != NULL &&
+            trace_push(r->trace, ev.t, ev.code, (int8_t)decision, r->busy) < 0) {
             return -1;
         }
     }
@@ -400,7 +415,8 @@ static int advance_lookahead(qt_ln_run *r, int64_t budget) {
         } else {
             r->busy -= ev.code < r->busy;
         }
-        if (r->trace != NULL && trace_push(r->trace, ev.t, ev.code, (int8_t)decision) < 0) {
+        if (r->trace != NULL &&
+            trace_push(r->trace, ev.t, ev.code, (int8_t)decision, r->busy) < 0) {
             return -1;
         }
     }
@@ -460,7 +476,7 @@ static int advance_job(qt_ln_run *r, int64_t budget) {
             record_time(r, t);
             heap_pop(r);
             r->busy--;
-            if (r->trace != NULL && trace_push(r->trace, t, 0, -1) < 0) {
+            if (r->trace != NULL && trace_push(r->trace, t, 0, -1, r->busy) < 0) {
                 return -1;
             }
             continue;
@@ -479,7 +495,7 @@ static int advance_job(qt_ln_run *r, int64_t budget) {
         }
         count_arrival(r, is_l, admit, in_window);
         if (r->trace != NULL &&
-            trace_push(r->trace, t, is_l ? QT_LN_L : QT_LN_H, (int8_t)admit) < 0) {
+            trace_push(r->trace, t, is_l ? QT_LN_L : QT_LN_H, (int8_t)admit, r->busy) < 0) {
             return -1;
         }
         draw_next_job(r);
@@ -621,7 +637,8 @@ int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_ev
             } else {
                 r.busy -= ev->code < r.busy;
             }
-            if (trace != NULL && trace_push(trace, ev->t, ev->code, (int8_t)decision) < 0) {
+            if (trace != NULL &&
+                trace_push(trace, ev->t, ev->code, (int8_t)decision, r.busy) < 0) {
                 goto done;
             }
         }

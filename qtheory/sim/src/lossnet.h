@@ -104,13 +104,16 @@ typedef struct {
     int64_t l_arrivals_scored; /* L arrivals in the window (denominator of the means) */
 } qt_ln_stats;
 
-/* Optional per-event trace (tests): time, code and decision (1 admit, 0 reject,
- * -1 departure event).  Growable arrays owned by the caller (free with
- * qt_ln_trace_free). */
+/* Optional per-event trace: time, code, decision (1 admit, 0 reject, -1 departure
+ * event) and the busy count just after the event (so a departure that ends no service
+ * leaves it unchanged).  Growable arrays owned by the caller (free with
+ * qt_ln_trace_free); an append that cannot grow them fails the run with -1 (out of
+ * memory) and leaves every array valid. */
 typedef struct {
     double *t;
     int32_t *code;
     int8_t *decision;
+    int32_t *busy;
     int64_t size, capacity;
 } qt_ln_trace;
 

@@ -34,9 +34,10 @@ const char qt_lossnet_simulate_doc[] =
     "idle_area (integral of the idle count over the window), events and reward_total (whole\n"
     "run), lookahead_events, lookahead_time, l_arrivals_scored (sums over L arrivals in the\n"
     "window, lookahead policies).  With trace=True also trace_t, trace_code (-1 H, -2 L,\n"
-    "else departure slot; job model: 0 for a departure) and trace_decision (1 admit,\n"
-    "0 reject, -1 departure) for every event of the run.  Raises ValueError on invalid\n"
-    "arguments.";
+    "else departure slot; job model: 0 for a departure), trace_decision (1 admit,\n"
+    "0 reject, -1 departure) and trace_busy (int32, busy servers just after the event)\n"
+    "for every event of the run (offline: of its optimal path); MemoryError when the\n"
+    "trace cannot grow.  Raises ValueError on invalid arguments.";
 
 const char qt_lossnet_path_doc[] =
     "lossnet_path(bit_generator, info, servers, lambda_h, lambda_l, mu, horizon)\n"
@@ -164,7 +165,8 @@ static PyObject *stats_dict(const qt_ln_stats *s, const qt_ln_trace *trace) {
         (set_item(d, "trace_t", array_copy(trace->t, trace->size, NPY_DOUBLE, 8)) < 0 ||
          set_item(d, "trace_code", array_copy(trace->code, trace->size, NPY_INT32, 4)) < 0 ||
          set_item(d, "trace_decision",
-                  array_copy(trace->decision, trace->size, NPY_INT8, 1)) < 0)) {
+                  array_copy(trace->decision, trace->size, NPY_INT8, 1)) < 0 ||
+         set_item(d, "trace_busy", array_copy(trace->busy, trace->size, NPY_INT32, 4)) < 0)) {
         Py_DECREF(d);
         return NULL;
     }
