@@ -1,0 +1,317 @@
+r"""Epochs of the idle-server process and the renewal-reward theorem.
+
+Source: J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+overloaded loss network" (arXiv:2601.14538): the proofs of Theorems 1 and 2 cut time into
+epochs between successive visits of the idle count to 1, bound the expected idleness and
+the expected rejections per epoch, and turn them into long-run rates by the
+renewal-reward theorem.
+
+An *epoch* here is the time between two successive entrances of the idle count
+:math:`I` into the level ``reset`` (1 by default).  Per epoch we record its length
+:math:`L`, its idle area :math:`A = \int I\,dt`, the H jobs lost and admitted and the L
+jobs rejected and admitted.  If the epochs are i.i.d. (any admission policy that decides
+on the current idle count only, such as trunk reservation: the entrances into a level are
+regeneration times of a positive recurrent Markov chain), the renewal-reward theorem gives
+the long-run rates as ratios of per-epoch means,
+
+.. math:: \bar I = \frac{E[A]}{E[L]}, \qquad
+          \text{H-loss rate} = \frac{E[\text{H lost}]}{E[L]}, \qquad
+          R = \frac{r_H E[\text{H admitted}] + r_L E[\text{L admitted}]}{E[L]},
+
+and the cost against the fluid bound is :math:`R_\text{fluid} - R`.  For a
+non-anticipating policy that cost also equals
+:math:`r_L\mu\bar I + (r_H - r_L)\cdot\text{H-loss rate}`
+(:data:`qtheory.lossnet.online.REGRET_IDENTITY`: throughput is :math:`\mu` times the
+mean busy count).  A policy that looks ahead (PFI, SSS, the offline optimum) in the
+clock model can time admissions against the departure marks, so for it the identity is
+only checked, not assumed; :func:`renewal_reward` reports both.
+
+:func:`markov_epoch_means` computes the per-epoch means exactly (first passage on the
+CTMC, :func:`qtheory.exact.ctmc.accumulated_reward`: an independent route from the
+stationary distribution); :func:`epochs_from_trace` cuts a simulated trajectory
+(:func:`qtheory.sim.lossnet.trace`) into epochs and :func:`renewal_reward` turns them into
+rates with regenerative confidence intervals.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sparse
+from scipy import stats
+
+from qtheory import _validation
+from qtheory.exact.ctmc import accumulated_reward, generator
+from qtheory.lossnet.fluid import fluid_bound
+from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.online import REGRET_IDENTITY
+
+__all__ = [
+    "EpochMeans",
+    "Epochs",
+    "RenewalReward",
+    "epochs_from_trace",
+    "markov_epoch_means",
+    "renewal_reward",
+    "trunk_reservation_generator",
+]
+
+CONFIDENCE = 0.95
+_Z = float(stats.norm.ppf(0.5 + CONFIDENCE / 2))
+
+
+@dataclass(frozen=True)
+class EpochMeans:
+    """Expected totals over one epoch (exact), and the long-run rates they give.
+
+    Examples
+    --------
+    >>> m = EpochMeans(length=2.0, idle_area=3.0, lost_h=0.1, rejected_l=4.0,
+    ...                admitted_h=5.0, admitted_l=6.0)
+    >>> m.mean_idle, m.loss_rate_h
+    (1.5, 0.05)
+    """
+
+    length: float
+    idle_area: float
+    lost_h: float
+    rejected_l: float
+    admitted_h: float
+    admitted_l: float
+
+    @property
+    def mean_idle(self) -> float:
+        """Long-run mean idle count E[A] / E[L] (renewal reward)."""
+        return self.idle_area / self.length
+
+    @property
+    def loss_rate_h(self) -> float:
+        """Long-run rate of H jobs lost."""
+        return self.lost_h / self.length
+
+    @property
+    def rejection_rate_l(self) -> float:
+        """Long-run rate of L jobs rejected."""
+        return self.rejected_l / self.length
+
+    def reward_rate(self, net: LossNetwork) -> float:
+        """Long-run reward rate (r_H E[H admitted] + r_L E[L admitted]) / E[L]."""
+        return (net.r_h * self.admitted_h + net.r_l * self.admitted_l) / self.length
+
+
+def trunk_reservation_generator(net: LossNetwork, reserve: int) -> sparse.csr_matrix:
+    """Generator of the idle count 0..N under trunk reservation with ``reserve`` k.
+
+    Up (a service ends) at rate mu (N - i); down at rate lambda_H N (i >= 1) plus
+    lambda_L N when i > k (an L is admitted only while more than k servers are idle).
+    """
+    reserve = _check_level("reserve", reserve, net.servers)
+    n, levels = net.servers, np.arange(net.servers + 1, dtype=float)
+    up = net.mu * (n - levels)
+    down = net.arrival_rate_h * (levels >= 1) + net.arrival_rate_l * (levels > reserve)
+    return generator(sparse.diags([up[:-1], down[1:]], [1, -1], format="csr"))
+
+
+def markov_epoch_means(net: LossNetwork, reserve: int, *, reset: int = 1) -> EpochMeans:
+    r"""Exact per-epoch means under trunk reservation, by first passage.
+
+    From an entrance into level :math:`r` (``reset``) the chain stays an
+    :math:`\text{Exp}(q_r)` time, then moves to :math:`r \pm 1` and accumulates reward
+    until it re-enters :math:`r`:
+
+    .. math:: E[F] = \frac{f_r}{q_r} + \frac{u_r}{q_r} a_f(r+1) + \frac{d_r}{q_r} a_f(r-1),
+
+    where :math:`a_f(j) = E_j[\int_0^{\tau_r} f(I_t)\,dt]`
+    (:func:`qtheory.exact.ctmc.accumulated_reward`) and :math:`f` is 1 (length),
+    :math:`i` (idle area), :math:`\lambda_H N 1\{i = 0\}` (H lost), and so on.
+
+    Examples
+    --------
+    >>> net = LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> m = markov_epoch_means(net, reserve=3)
+    >>> from qtheory.lossnet.online import threshold_table
+    >>> bool(abs(m.mean_idle - threshold_table(net).mean_idle[3]) < 1e-12)
+    True
+    """
+    Q = trunk_reservation_generator(net, reserve)
+    reset = _check_level("reset", reset, net.servers)
+    levels = np.arange(net.servers + 1, dtype=float)
+    rewards = {
+        "length": np.ones_like(levels),
+        "idle_area": levels,
+        "lost_h": net.arrival_rate_h * (levels == 0),
+        "rejected_l": net.arrival_rate_l * (levels <= reserve),
+        "admitted_h": net.arrival_rate_h * (levels >= 1),
+        "admitted_l": net.arrival_rate_l * (levels > reserve),
+    }
+    up = Q[reset, reset + 1] if reset < net.servers else 0.0
+    down = Q[reset, reset - 1] if reset > 0 else 0.0
+    leave = up + down
+    means = {}
+    for name, f in rewards.items():
+        a = accumulated_reward(Q, reset, f)
+        above = a[reset + 1] if reset < net.servers else 0.0
+        below = a[reset - 1] if reset > 0 else 0.0
+        means[name] = float((f[reset] + up * above + down * below) / leave)
+    return EpochMeans(**means)
+
+
+@dataclass(frozen=True)
+class Epochs:
+    """Complete epochs cut from one simulated trajectory (arrays, one entry per epoch).
+
+    ``start`` is the entrance time into the reset level; the other arrays are the totals
+    over the epoch, as in :class:`EpochMeans`.
+    """
+
+    start: np.ndarray
+    length: np.ndarray
+    idle_area: np.ndarray
+    lost_h: np.ndarray
+    rejected_l: np.ndarray
+    admitted_h: np.ndarray
+    admitted_l: np.ndarray
+
+    @property
+    def count(self) -> int:
+        return int(self.length.size)
+
+
+def epochs_from_trace(trace, *, reset: int = 1, warmup: float = 0.0) -> Epochs:
+    """Cut a simulated trajectory into epochs between entrances into ``reset``.
+
+    Parameters
+    ----------
+    trace : qtheory.sim.lossnet.Trace
+        One run's events (times, codes: -1 H, -2 L, else a departure; decisions: 1
+        admit, 0 reject) and the idle count after each event; the run starts with all
+        N servers idle at time 0.
+    reset : int
+        The level whose entrances start epochs, 0..N.
+    warmup : float
+        Only epochs starting at or after ``warmup`` are kept; the last, unfinished epoch
+        is dropped.
+
+    Examples
+    --------
+    >>> from qtheory.sim.lossnet import trace
+    >>> net = LossNetwork(30, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> ep = epochs_from_trace(trace(net, "threshold:2", horizon=20.0, seed=1), warmup=2.0)
+    >>> ep.count > 100, bool(np.all(ep.length > 0))
+    (True, True)
+    """
+    reset = _check_level("reset", reset, trace.servers)
+    warmup = _validation.nonnegative("warmup", warmup)
+    idle = np.asarray(trace.idle, dtype=np.int64)
+    before = np.concatenate(([trace.servers], idle[:-1]))
+    entrances = np.flatnonzero((idle == reset) & (before != reset))
+    entrances = entrances[trace.times[entrances] >= warmup]
+    # Event k holds idle[k] on [t_k, t_{k+1}): the areas of an epoch come from the events
+    # with indices in [e_j, e_{j+1}), its arrivals from (e_j, e_{j+1}] (the arrival that
+    # re-enters the reset level closes the epoch it belongs to).
+    holding = np.diff(trace.times, append=trace.horizon)
+    arrivals = {
+        "lost_h": (trace.codes == -1) & (trace.decisions == 0),
+        "rejected_l": (trace.codes == -2) & (trace.decisions == 0),
+        "admitted_h": (trace.codes == -1) & (trace.decisions == 1),
+        "admitted_l": (trace.codes == -2) & (trace.decisions == 1),
+    }
+    totals = {"idle_area": np.diff(_prefix_sums(idle * holding)[entrances])}
+    for name, flags in arrivals.items():
+        totals[name] = np.diff(_prefix_sums(flags)[entrances + 1])
+    starts = trace.times[entrances]
+    return Epochs(start=starts[:-1], length=np.diff(starts), **totals)
+
+
+@dataclass(frozen=True)
+class RenewalReward:
+    r"""Long-run rates from simulated epochs, each ``(value, 95% half-width)``.
+
+    Each rate is a ratio of per-epoch sums; its half-width is the delta-method interval
+    :math:`z\,s_Z/(\bar L\sqrt n)` with :math:`Z_k = F_k - \hat r L_k` (the
+    regenerative method of Crane and Iglehart).  The epochs of a look-ahead policy are
+    not exactly i.i.d., so for PFI and SSS the intervals are approximate.
+
+    Attributes
+    ----------
+    cost
+        R_fluid − reward rate.  Its interval is wide at large N (the reward counts every
+        arrival).
+    identity_cost
+        r_L mu (mean idle) + (r_H − r_L)(H-loss rate): the same cost for a
+        non-anticipating policy, with a much narrower interval.
+    timing_gain
+        Admission rate − mu (N − mean idle): 0 in expectation for a non-anticipating
+        policy (throughput = mu E[busy]); a look-ahead policy in the clock model can make
+        it positive by admitting just before departure marks that then end a service.
+        ``cost = identity_cost − r_L timing_gain`` exactly.
+    """
+
+    epochs: int
+    mean_length: float
+    mean_idle: tuple[float, float]
+    loss_rate_h: tuple[float, float]
+    rejection_rate_l: tuple[float, float]
+    reward_rate: tuple[float, float]
+    cost: tuple[float, float]
+    identity_cost: tuple[float, float]
+    timing_gain: tuple[float, float]
+
+
+def _ratio(numerator: np.ndarray, length: np.ndarray) -> tuple[float, float]:
+    rate = numerator.sum() / length.sum()
+    residual = numerator - rate * length
+    halfwidth = _Z * residual.std(ddof=1) / (length.mean() * math.sqrt(length.size))
+    return float(rate), float(halfwidth)
+
+
+def renewal_reward(epochs: Epochs, net: LossNetwork) -> RenewalReward:
+    """Long-run rates of one policy from its epochs (see :class:`RenewalReward`).
+
+    Examples
+    --------
+    >>> from qtheory.sim.lossnet import trace
+    >>> net = LossNetwork(30, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> ep = epochs_from_trace(trace(net, "threshold:2", horizon=200.0, seed=3), warmup=5.0)
+    >>> rr = renewal_reward(ep, net)
+    >>> exact = markov_epoch_means(net, reserve=2).mean_idle
+    >>> value, halfwidth = rr.mean_idle
+    >>> bool(abs(value - exact) < 4 * halfwidth)
+    True
+    """
+    if epochs.count < 2:
+        raise ValueError(f"epochs must hold at least 2 complete epochs, got {epochs.count}")
+    reward = net.r_h * epochs.admitted_h + net.r_l * epochs.admitted_l
+    reward_rate = _ratio(reward, epochs.length)
+    identity_terms = REGRET_IDENTITY.float64(
+        epochs.idle_area, epochs.lost_h / net.arrival_rate_h, net.mu, net.lambda_h,
+        net.servers, net.r_h, net.r_l,
+    )  # fmt: skip
+    busy_area = net.servers * epochs.length - epochs.idle_area
+    admitted = epochs.admitted_h + epochs.admitted_l
+    return RenewalReward(
+        epochs=epochs.count,
+        mean_length=float(epochs.length.mean()),
+        mean_idle=_ratio(epochs.idle_area, epochs.length),
+        loss_rate_h=_ratio(epochs.lost_h, epochs.length),
+        rejection_rate_l=_ratio(epochs.rejected_l, epochs.length),
+        reward_rate=reward_rate,
+        cost=(fluid_bound(net) - reward_rate[0], reward_rate[1]),
+        identity_cost=_ratio(identity_terms, epochs.length),
+        timing_gain=_ratio(admitted - net.mu * busy_area, epochs.length),
+    )
+
+
+def _check_level(name: str, value: object, servers: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if not 0 <= value <= servers:
+        raise ValueError(f"{name} must be in 0..servers = 0..{servers}, got {value}")
+    return int(value)
+
+
+def _prefix_sums(values: np.ndarray) -> np.ndarray:
+    """P[k] = sum of values[:k], k = 0..n."""
+    return np.concatenate(([0.0], np.cumsum(values, dtype=float)))

@@ -1,0 +1,150 @@
+"""Epochs and renewal reward (qtheory.walks.epochs)."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from qtheory.exact.ctmc import stationary
+from qtheory.lossnet.fluid import fluid_bound
+from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.online import threshold_table
+from qtheory.sim.lossnet import simulate, trace
+from qtheory.walks.epochs import (
+    EpochMeans,
+    Epochs,
+    epochs_from_trace,
+    markov_epoch_means,
+    renewal_reward,
+    trunk_reservation_generator,
+)
+
+NETS = [
+    LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0),
+    LossNetwork(50, 0.9, 0.3, 1.0, 5.0, 1.0),
+    LossNetwork(7, 0.2, 3.0, 2.0, 1.5, 1.0),
+]
+
+
+@pytest.mark.parametrize("net", NETS)
+@pytest.mark.parametrize("reserve", [0, 1, 4])
+@pytest.mark.parametrize("reset", [0, 1, 3])
+def test_renewal_reward_of_exact_epochs_is_the_stationary_rate(net, reserve, reset):
+    """First passage (per-epoch means) and the stationary distribution (threshold_table)
+    are independent routes to the same long-run rates."""
+    means = markov_epoch_means(net, reserve, reset=reset)
+    table = threshold_table(net)
+    assert means.mean_idle == pytest.approx(table.mean_idle[reserve], rel=1e-10)
+    assert means.loss_rate_h == pytest.approx(
+        net.arrival_rate_h * table.prob_full[reserve], rel=1e-9
+    )
+    assert fluid_bound(net) - means.reward_rate(net) == pytest.approx(
+        table.regret[reserve], rel=1e-9, abs=1e-9
+    )
+    # Every arrival is either admitted or turned away.
+    arrivals = means.length * (net.arrival_rate_h + net.arrival_rate_l)
+    total = means.admitted_h + means.lost_h + means.admitted_l + means.rejected_l
+    assert total == pytest.approx(arrivals, rel=1e-10)
+
+
+def test_mean_epoch_length_is_one_over_the_entrance_rate():
+    """Kac: the mean time between entrances into level r is 1 / (pi_r q_r)."""
+    net = NETS[0]
+    reserve, reset = 2, 1
+    means = markov_epoch_means(net, reserve, reset=reset)
+    Q = trunk_reservation_generator(net, reserve)
+    pi = stationary(Q)
+    assert means.length == pytest.approx(1 / (pi[reset] * -Q[reset, reset]), rel=1e-10)
+
+
+def test_epoch_means_rates():
+    m = EpochMeans(2.0, 3.0, 0.5, 4.0, 5.0, 6.0)
+    net = NETS[0]
+    assert m.rejection_rate_l == 2.0
+    assert m.reward_rate(net) == pytest.approx((2.0 * 5.0 + 1.0 * 6.0) / 2.0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"reserve": 21}, r"reserve must be in 0..servers = 0..20"),
+        ({"reserve": 1.5}, "reserve must be an integer"),
+        ({"reserve": 1, "reset": -1}, r"reset must be in 0..servers"),
+    ],
+)
+def test_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        markov_epoch_means(NETS[0], **kwargs)
+
+
+def test_large_system_is_fast_and_finite():
+    means = markov_epoch_means(LossNetwork(20_000, 0.6, 0.8, 1.0, 2.0, 1.0), 15)
+    assert np.isfinite(means.mean_idle) and means.length > 0
+
+
+# ---------------------------------------------------------------------------
+# simulated epochs
+#
+# Each comparison below uses a two-sided 99.9% normal interval (z = 3.29) around the
+# difference of two independent estimates, so its false-failure rate is about 1e-3 (for
+# PFI and SSS approximately, their epochs being only nearly i.i.d.); seeds are fixed.
+
+Z_999 = 3.29
+
+
+def _epochs(net, policy, horizon, seed):
+    return epochs_from_trace(trace(net, policy, horizon=horizon, seed=seed), warmup=2.0)
+
+
+def test_simulated_epochs_match_the_exact_per_epoch_means():
+    net = LossNetwork(30, 0.6, 0.8, 1.0, 2.0, 1.0)
+    epochs = _epochs(net, "threshold:2", 1500.0, seed=11)
+    exact = markov_epoch_means(net, reserve=2)
+    n = epochs.count
+    for name in ("length", "idle_area", "lost_h", "rejected_l", "admitted_l"):
+        values = getattr(epochs, name)
+        halfwidth = Z_999 * values.std(ddof=1) / np.sqrt(n)
+        assert abs(values.mean() - getattr(exact, name)) < halfwidth, name
+
+
+def test_cut_epochs_tile_the_trajectory():
+    net = LossNetwork(12, 0.6, 0.8, 1.0, 2.0, 1.0)
+    tr = trace(net, "pfi", horizon=50.0, seed=4)
+    epochs = epochs_from_trace(tr)
+    assert np.allclose(epochs.start[1:], epochs.start[:-1] + epochs.length[:-1])
+    # The idle area of the epochs equals the area of the trajectory over their span.
+    inside = (tr.times >= epochs.start[0]) & (tr.times < epochs.start[-1] + epochs.length[-1])
+    holding = np.diff(tr.times, append=tr.horizon)
+    assert epochs.idle_area.sum() == pytest.approx((tr.idle * holding)[inside].sum(), rel=1e-12)
+
+
+@pytest.mark.parametrize("policy", ["pfi", "sss:0.05", "threshold:3"])
+def test_renewal_reward_agrees_with_the_simulated_long_run_rates(policy):
+    """Renewal reward over the epochs of one long path against the time averages of
+    independent replications from simulate() (different seeds)."""
+    net = LossNetwork(200, 0.6, 0.8, 1.0, 2.0, 1.0)
+    rr = renewal_reward(_epochs(net, policy, 300.0, seed=21), net)
+    sim = simulate(net, policy, horizon=60.0, warmup=2.0, reps=10, seed=22)
+    pairs = [
+        (rr.mean_idle, (sim.mean_idle, sim.mean_idle_halfwidth)),
+        (rr.reward_rate, (sim.reward_rate, sim.ci_halfwidth)),
+    ]
+    t_quantile = stats.t.ppf(0.975, sim.reps - 1)  # simulate() gives Student t intervals
+    for (value, halfwidth), (other, other_halfwidth) in pairs:
+        standard_error = np.hypot(halfwidth / 1.96, other_halfwidth / t_quantile)
+        assert abs(value - other) < Z_999 * standard_error
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"reset": 13}, r"reset must be in 0..servers = 0..12"), ({"warmup": -1.0}, "warmup")],
+)
+def test_epochs_bad_input(kwargs, message):
+    tr = trace(LossNetwork(12, 0.6, 0.8, 1.0, 2.0, 1.0), "pfi", horizon=5.0, seed=4)
+    with pytest.raises(ValueError, match=message):
+        epochs_from_trace(tr, **kwargs)
+
+
+def test_renewal_reward_needs_two_epochs():
+    empty = Epochs(*(np.zeros(1) for _ in range(7)))
+    with pytest.raises(ValueError, match="at least 2 complete epochs"):
+        renewal_reward(empty, NETS[0])
