@@ -1,38 +1,158 @@
-"""``qtheory reproduce``: regenerate every table, derivation and figure.
+"""``qtheory reproduce``: regenerate every table, derivation, figure and the claims report.
 
-Writes ``derivations/`` (LaTeX; ``derivations/main.tex`` inputs every generated part)
-and ``figures/`` (PDF and PNG) under ``--out``.  Each model contributes a ``steps(out,
-quick)`` generator of named steps; add a model by appending it to :data:`MODELS`.
+Writes ``derivations/`` (LaTeX; ``derivations/main.tex`` inputs every generated part and
+compiles with pdflatex) and ``figures/`` (PDF and PNG) under ``--out``.  Each model
+contributes a ``steps(run)`` generator of named steps that read the run context
+:class:`Run` and append the :class:`~qtheory.claims.Claim` records they check to
+``run.claims``; add a model by appending it to :data:`MODELS`.  After the last step the
+claims report is written as ``derivations/claims.md`` and ``derivations/claims.tex``
+(the final section of ``main.tex``) and its one-line summary is printed.
+
+Every random number is drawn from a stream derived from ``--seed`` (see
+:meth:`Run.seed_sequence`), so the output is deterministic for a given seed.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 from tqdm import tqdm
 
 from qtheory import report
+from qtheory.claims import Claim, claims_latex, claims_markdown, claims_summary
 
 MODELS = ("qtheory.gated.outputs", "qtheory.lossnet.outputs")
 
+#: The seed of ``qtheory reproduce`` when none is given.
+DEFAULT_SEED = 20261129
 
-def reproduce(out: Path | str = ".", *, quick: bool = False, progress: bool = True) -> list[Path]:
-    """Write every output under ``out``; return the files written, ``main.tex`` last."""
-    out = Path(out)
-    steps = [step for model in MODELS for step in importlib.import_module(model).steps(out, quick)]
+
+@dataclass(frozen=True)
+class Run:
+    """The context every step of ``qtheory reproduce`` reads.
+
+    Attributes
+    ----------
+    out
+        Output folder (``derivations/`` and ``figures/`` are written below it).
+    quick
+        CI-sized run (smaller grids and simulations).
+    seed
+        Root seed (an integer >= 0) of every random stream; see :meth:`seed_sequence`.
+    cluster
+        Address of a Dask scheduler (e.g. ``"tcp://host:8786"``) for sweep steps, or
+        ``None`` for a local process pool.
+    claims
+        The claim records checked so far; steps append to it (the only mutable field).
+
+    Examples
+    --------
+    >>> run = Run(Path("build"), quick=True, seed=7)
+    >>> a = np.random.default_rng(run.seed_sequence("gated.simulation")).random()
+    >>> b = np.random.default_rng(Run("x", seed=7).seed_sequence("gated.simulation")).random()
+    >>> c = np.random.default_rng(run.seed_sequence("another step")).random()
+    >>> a == b, a == c
+    (True, False)
+    >>> Run("build", seed=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be an integer >= 0, got -1
+    """
+
+    out: Path
+    quick: bool = False
+    seed: int = DEFAULT_SEED
+    cluster: str | None = None
+    claims: list[Claim] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "out", Path(self.out))
+        integer = isinstance(self.seed, int | np.integer) and not isinstance(self.seed, bool)
+        if not (integer and self.seed >= 0):
+            raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
+        if self.cluster is not None and not (isinstance(self.cluster, str) and self.cluster):
+            raise ValueError(f"cluster must be None or a scheduler address, got {self.cluster!r}")
+
+    def seed_sequence(self, step: str) -> np.random.SeedSequence:
+        """The seed of the step named ``step``.
+
+        ``SeedSequence(seed, spawn_key=(crc32(step),))``: the child of the root seed
+        whose spawn key is the CRC-32 of the step's name.  Each step's stream depends
+        only on ``(seed, step)``, not on the order of the steps or on which other steps
+        run, and streams of differently named steps are independent (the entropy
+        mixing of :class:`numpy.random.SeedSequence`, which is how ``spawn`` makes
+        children).
+        """
+        return np.random.SeedSequence(self.seed, spawn_key=(zlib.crc32(step.encode()),))
+
+
+def _run_note(run: Run) -> str:
+    size = "quick (CI-sized)" if run.quick else "full-size"
+    return f"Reproduced by a {size} run with seed {run.seed}."
+
+
+def _write_claims(run: Run, derivations: Path) -> list[Path]:
+    note = _run_note(run)
+    return [
+        report.write_text(derivations / "claims.md", claims_markdown(run.claims, note=note)),
+        report.write_text(derivations / "claims.tex", claims_latex(run.claims, note=note)),
+    ]
+
+
+def reproduce(
+    out: Path | str = ".",
+    *,
+    quick: bool = False,
+    progress: bool = True,
+    seed: int = DEFAULT_SEED,
+    cluster: str | None = None,
+) -> list[Path]:
+    """Write every output under ``out`` and print the claims summary.
+
+    Parameters
+    ----------
+    out : path
+        Output folder; ``derivations/`` and ``figures/`` are written below it.
+    quick : bool, default False
+        CI-sized run (about 10 s instead of about 35 s on the development machine).
+    progress : bool, default True
+        Show a progress bar over the steps.
+    seed : int, default :data:`DEFAULT_SEED`
+        Root seed of every random stream (see :meth:`Run.seed_sequence`).
+    cluster : str, optional
+        Dask scheduler address for sweep steps; ``None`` for a local process pool.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written, ``derivations/main.tex`` last.
+
+    Raises
+    ------
+    ValueError
+        If ``seed`` is not an integer >= 0 or ``cluster`` is an empty string (before
+        any step runs).
+    """
+    run = Run(Path(out), quick, seed, cluster)
+    steps = [step for model in MODELS for step in importlib.import_module(model).steps(run)]
     written: list[Path] = []
     with tqdm(steps, desc="qtheory reproduce", unit="step", disable=not progress) as bar:
         for name, step in bar:
             bar.set_postfix_str(name)
             written.extend(step())
-    derivations = out / "derivations"
+    derivations = run.out / "derivations"
+    written.extend(_write_claims(run, derivations))
     parts = [
         p.relative_to(derivations).with_suffix("").as_posix() for p in written if p.suffix == ".tex"
     ]
     main = report.document("qtheory: generated derivations, tables and figures", parts)
     written.append(report.write_text(derivations / "main.tex", main))
+    print(f"claims: {claims_summary(run.claims)}")
     return written
 
 
@@ -42,10 +162,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--out", default=".", help="output directory (default: current directory)")
     parser.add_argument("--quick", action="store_true", help="CI-sized run (smaller grids)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        help=f"root seed of every random stream (default: {DEFAULT_SEED})",
+    )
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="Dask scheduler address for sweep steps, e.g. tcp://host:8786 "
+        "(default: a local process pool)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    written = reproduce(args.out, quick=args.quick)
+    written = reproduce(args.out, quick=args.quick, seed=args.seed, cluster=args.cluster)
     print(f"wrote {len(written)} files under {Path(args.out).resolve()}")
     return 0

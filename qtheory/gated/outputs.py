@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
@@ -22,6 +23,9 @@ from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate, optimal_routing, welfare_ga
 from qtheory.sim import simulate_gated, simulate_random_routing
+
+if TYPE_CHECKING:
+    from qtheory.reproduce import Run
 
 NU_GRID = (1.01, 1.1, 1.5, 2.0, 3.0, 5.0, 10.0, 100.0, 1e4)
 ARRIVAL_GRID = (np.inf, 2.0, 1.0)
@@ -139,11 +143,12 @@ def _asymptotic_table(quick: bool) -> str:
 SERVICE_LAWS = ("exponential", "deterministic", "erlang:4", "hyperexp:4")
 
 
-def _simulation_table(quick: bool, load: float = 0.8, seed: int = 20261129) -> str:
+def _simulation_table(quick: bool, seed: np.random.SeedSequence, load: float = 0.8) -> str:
     """GA (Λ = ∞ and Λ = 2μ) against RR at equal throughput, for several service laws:
-    exact for exponential service, simulated (C extension) for every law."""
+    exact for exponential service, simulated (C extension) for every law; each run
+    draws from its own child of ``seed``."""
     customers = 200_000 if quick else 4_000_000
-    seeds = iter(np.random.SeedSequence(seed).spawn(3 * len(SERVICE_LAWS)))
+    seeds = iter(seed.spawn(3 * len(SERVICE_LAWS)))
     rows = []
     for law in SERVICE_LAWS:
         runs = {
@@ -180,14 +185,6 @@ def _simulation_table(quick: bool, load: float = 0.8, seed: int = 20261129) -> s
         "form exists (GI/M/1).  Non-exponential service goes beyond the paper.",
         label="tab:gated-simulation",
         formats={2: ".4f", 3: ".4f", 4: ".4f"},
-    )
-
-
-def _claims_table(quick: bool) -> str:
-    return claims_table(
-        gated_claims(quick),
-        caption="Claims of the gated-admission model, each checked numerically.",
-        label="tab:gated-claims",
     )
 
 
@@ -264,18 +261,27 @@ def _sojourn_figure(figures: Path) -> list[Path]:
     return report.save_figure(fig, figures, "gated_sojourn")
 
 
-def steps(out: Path, quick: bool) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
-    """The named steps that write this model's outputs; each returns the files written."""
-    derivations, figures = out / "derivations", out / "figures"
+def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
+    """The named steps that write this model's outputs (each returns the files written);
+    the claim records go to ``run.claims`` and the simulations draw from
+    ``run.seed_sequence("gated.simulation")``."""
+    quick = run.quick
+    derivations, figures = run.out / "derivations", run.out / "figures"
 
     def section() -> list[Path]:
+        claims = gated_claims(quick)
+        run.claims.extend(claims)
         body = "\n\n".join(
             [
                 _formulas(),
                 _optimum_table(quick),
                 _asymptotic_table(quick),
-                _simulation_table(quick),
-                _claims_table(quick),
+                _simulation_table(quick, run.seed_sequence("gated.simulation")),
+                claims_table(
+                    claims,
+                    caption="Claims of the gated-admission model, each checked numerically.",
+                    label="tab:gated-claims",
+                ),
                 report.figure("gated_welfare", "Welfare against the gate.", "fig:gated-welfare"),
                 report.figure(
                     "gated_pof", "Price of Forgetting as $\\nu\\downarrow1$.", "fig:gated-pof"

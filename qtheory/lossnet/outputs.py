@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import sympy as sp
@@ -22,6 +23,9 @@ from qtheory.lossnet.regret import (
     leading_constant,
     regret_curve,
 )
+
+if TYPE_CHECKING:
+    from qtheory.reproduce import Run
 
 DEFAULT = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
 
@@ -129,23 +133,26 @@ def _threshold_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
     return report.save_figure(fig, figures, "lossnet_threshold")
 
 
-def steps(out: Path, quick: bool) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
-    """The named steps that write this model's outputs; each returns the files written."""
-    derivations, figures = out / "derivations", out / "figures"
+def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
+    """The named steps that write this model's outputs (each returns the files written);
+    the claim records go to ``run.claims``."""
+    derivations, figures = run.out / "derivations", run.out / "figures"
     points: list[RegretPoint] = []
 
     def compute() -> list[Path]:
-        points.extend(regret_curve(DEFAULT, servers_grid(quick)))
+        points.extend(regret_curve(DEFAULT, servers_grid(run.quick)))
         return []
 
     def section() -> list[Path]:
+        claims = lossnet_claims(DEFAULT, points)
+        run.claims.extend(claims)
         body = "\n\n".join(
             [
                 _derivation(),
                 _regret_table(points),
                 _fit_text(points),
                 claims_table(
-                    lossnet_claims(DEFAULT, points),
+                    claims,
                     caption="Claims about the fluid bound and the online optimum, checked.",
                     label="tab:lossnet-claims",
                 ),

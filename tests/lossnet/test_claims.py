@@ -1,8 +1,11 @@
 """Every claim record of the loss-network part passes on the CI-sized grid."""
 
+import math
 from functools import cache
 
+import numpy as np
 import pytest
+from scipy import stats
 
 from qtheory.lossnet.claims import lossnet_claims
 from qtheory.lossnet.outputs import DEFAULT, servers_grid
@@ -29,3 +32,25 @@ def test_claim_holds(name):
 
 def test_every_claim_is_tested():
     assert sorted(claims()) == sorted(NAMES)
+
+
+def test_every_claim_says_what_it_measures():
+    estimated = {"lossnet.log_regret"}  # the only record with a confidence interval
+    for name, claim in claims().items():
+        assert claim.quantity, name
+        assert math.isnan(claim.ci_halfwidth) == (name not in estimated), name
+
+
+def test_log_regret_interval_is_the_regression_interval():
+    # independent route: the textbook standard error of a least-squares slope,
+    # sqrt(SSR / (n - 2) / Sxx), times the 97.5% Student-t quantile with n - 2 dof
+    points = [p for p in regret_curve(DEFAULT, servers_grid(quick=True)) if p.servers >= 10**3]
+    x = np.log([p.servers for p in points])
+    y = np.array([p.regret for p in points])
+    slope, intercept = np.polyfit(x, y, 1)
+    residual = y - (slope * x + intercept)
+    n = len(points)
+    stderr = np.sqrt(residual @ residual / (n - 2) / np.sum((x - x.mean()) ** 2))
+    claim = claims()["lossnet.log_regret"]
+    assert claim.value == pytest.approx(slope, rel=1e-9)
+    assert claim.ci_halfwidth == pytest.approx(stats.t.ppf(0.975, n - 2) * stderr, rel=1e-9)

@@ -66,9 +66,9 @@ def test_number_rejects_non_numbers(bad):
 
 
 def test_escape_every_special_character():
-    assert escape(r"a&b%c$d#e_f{g}h~i^j\k<l>m") == (
+    assert escape(r"a&b%c$d#e_f{g}h~i^j\k<l>m|n") == (
         r"a\&b\%c\$d\#e\_f\{g\}h\textasciitilde{}i\textasciicircum{}j"
-        r"\textbackslash{}k\textless{}l\textgreater{}m"
+        r"\textbackslash{}k\textless{}l\textgreater{}m\textbar{}n"
     )
 
 
@@ -77,12 +77,12 @@ def test_escape_leaves_no_bare_special_character(text):
     escaped = escape(text)
     # remove the escape sequences; what is left must contain no special character
     stripped = re.sub(
-        r"\\(textbackslash|textasciitilde|textasciicircum|textless|textgreater)\{\}"
+        r"\\(textbackslash|textasciitilde|textasciicircum|textless|textgreater|textbar)\{\}"
         r"|\\[&%$#_{}]",
         "",
         escaped,
     )
-    assert not set(stripped) & set("\\&%$#_{}~^<>")
+    assert not set(stripped) & set("\\&%$#_{}~^<>|")
 
 
 # ---------------------------------------------------------------------------
@@ -225,9 +225,11 @@ def test_document_inputs_every_part_in_order():
     parts = ["gated/derivation", "gated/claims", "lossnet/fluid", "lossnet/claims.tex"]
     text = document("qtheory checks", parts)
     assert text.startswith("%") and r"\documentclass" in text
-    for package in ("amsmath", "amssymb", "booktabs", "graphicx", "hyperref"):
+    for package in ("amsmath", "amssymb", "booktabs", "longtable", "graphicx", "hyperref"):
         assert rf"\usepackage{{{package}}}" in text
-    assert text.index(r"\usepackage{hyperref}") > text.index(r"\usepackage{graphicx}")
+    assert r"\usepackage[margin=1in]{geometry}" in text
+    packages = re.findall(r"\\usepackage(?:\[[^]]*\])?\{([^}]*)\}", text)
+    assert packages[-1] == "hyperref"  # hyperref must be loaded last
     assert r"\graphicspath{{../figures/}}" in text
     assert r"\title{qtheory checks}" in text
     inputs = re.findall(r"\\input\{([^}]*)\}", text)

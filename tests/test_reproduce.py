@@ -1,0 +1,244 @@
+"""End to end: ``qtheory reproduce --quick`` hands its run context to every step, writes
+the claims report, is deterministic for a given seed, and its ``derivations/main.tex``
+compiles with pdflatex to a PDF with every section.
+
+The quick run (one, shared by the module) takes about 10 s on the development machine.
+Without pdflatex/pdftotext/pdffonts the PDF tests are skipped, except under CI (the
+environment variable ``CI`` set), where they fail: CI must install TeX (``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from qtheory import report
+from qtheory.claims import Claim, claims_markdown, claims_summary
+from qtheory.cli import build_parser, main
+from qtheory.gated import outputs as gated_outputs
+from qtheory.gated.claims import gated_claims
+from qtheory.lossnet.claims import lossnet_claims
+from qtheory.lossnet.outputs import DEFAULT, servers_grid
+from qtheory.lossnet.regret import regret_curve
+from qtheory.reproduce import DEFAULT_SEED, Run, reproduce
+
+TEX_TOOLS = ("pdflatex", "pdftotext", "pdffonts")
+SECTIONS = (
+    "Gated admission to an unobservable queue",
+    "The overloaded loss network: fluid bound and online optimum",
+    "Claims report",
+)
+
+
+def require_tex() -> None:
+    missing = [tool for tool in TEX_TOOLS if shutil.which(tool) is None]
+    if missing:
+        message = (
+            f"{', '.join(missing)} not found: install texlive-latex-base "
+            "texlive-latex-recommended texlive-fonts-recommended poppler-utils"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must provide TeX: {message}")
+        pytest.skip(message)
+
+
+def compile_pdf(derivations: Path) -> Path:
+    """pdflatex main.tex twice (the second pass resolves references); the PDF."""
+    for _ in range(2):
+        result = subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"],
+            cwd=derivations,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stdout[-4000:]
+    return derivations / "main.pdf"
+
+
+def pdf_text(pdf: Path) -> str:
+    """The PDF's text (pdftotext), whitespace collapsed."""
+    text = subprocess.run(
+        ["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return " ".join(text.split())
+
+
+def run_quietly(function, *args, **kwargs):
+    """Call ``function``; return its result and what it printed."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        result = function(*args, **kwargs)
+    return result, printed.getvalue()
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("reproduce")
+    written, printed = run_quietly(reproduce, out, quick=True, progress=False)
+    return types.SimpleNamespace(out=out, written=written, printed=printed)
+
+
+@pytest.fixture(scope="module")
+def pdf(quick):
+    require_tex()
+    return compile_pdf(quick.out / "derivations")
+
+
+# ---------------------------------------------------------------------------
+# the quick run
+
+
+def test_main_inputs_every_part_and_the_claims_report_last(quick):
+    derivations = quick.out / "derivations"
+    assert quick.written[-1] == derivations / "main.tex"
+    inputs = re.findall(r"\\input\{([^}]*)\}", (derivations / "main.tex").read_text())
+    assert {"gated", "lossnet"} <= set(inputs) and inputs[-1] == "claims"
+    assert {derivations / "claims.md", derivations / "claims.tex"} <= set(quick.written)
+
+
+def test_claims_report_is_every_claim_recomputed(quick):
+    # a second, separate computation of every model's claims gives the same report rows
+    # (determinism of the claims for the default seed), and the summary counts them
+    points = regret_curve(DEFAULT, servers_grid(quick=True))
+    expected = gated_claims(quick=True) + lossnet_claims(DEFAULT, points)
+    written = (quick.out / "derivations" / "claims.md").read_text(encoding="utf-8")
+    rows = [line for line in written.splitlines() if line.startswith("|")]
+    assert rows == [line for line in claims_markdown(expected).splitlines() if line.startswith("|")]
+    assert f"{claims_summary(expected)}." in written and f"seed {DEFAULT_SEED}" in written
+    assert f"claims: {claims_summary(expected)}" in quick.printed.splitlines()
+
+
+def test_gated_section_is_deterministic_for_a_seed_and_follows_it(quick, tmp_path):
+    # rerun only the step that writes gated.tex (it holds the C simulations): the same seed
+    # gives the same bytes, another seed changes the simulated numbers and nothing else
+    first = (quick.out / "derivations" / "gated.tex").read_text()
+    texts = {}
+    for seed in (DEFAULT_SEED, DEFAULT_SEED + 1):
+        run = Run(tmp_path / str(seed), quick=True, seed=seed)
+        dict(gated_outputs.steps(run))["gated: derivations and tables"]()
+        texts[seed] = (run.out / "derivations" / "gated.tex").read_text()
+    assert texts[DEFAULT_SEED] == first
+    lines = zip(first.splitlines(), texts[DEFAULT_SEED + 1].splitlines(), strict=True)
+    changed = [old for old, new in lines if old != new]
+    simulation = first[first.index(r"\label{tab:gated-simulation}") :]
+    simulation = simulation[: simulation.index(r"\end{table}")]
+    assert changed and all(line in simulation for line in changed)
+
+
+def test_pdf_has_every_section_and_resolves_its_references(pdf):
+    text = pdf_text(pdf)
+    titles = [
+        title
+        for part in pdf.parent.glob("*.tex")
+        for title in re.findall(r"\\section\{([^}]*)\}", part.read_text())
+    ]
+    assert set(SECTIONS) <= set(titles)
+    for title in titles:
+        assert title in text
+    claims = (pdf.parent / "claims.md").read_text(encoding="utf-8")
+    assert re.search(r"\d+ of \d+ claims pass", claims).group(0) in text
+    log = pdf.with_suffix(".log").read_text(errors="replace")
+    assert "undefined references" not in log
+
+
+def test_pdf_fonts_are_all_scalable(pdf):
+    # a Type 3 font is a METAFONT bitmap (a text symbol missing from the Type 1 fonts)
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True)
+    assert "Type 3" not in fonts.stdout, fonts.stdout
+
+
+# ---------------------------------------------------------------------------
+# the run context, with a stand-in model
+
+
+def fake_model(record: list[Run]) -> types.ModuleType:
+    """A model whose one step writes a section and records one passing and one failing
+    claim, the second full of LaTeX and Markdown special characters."""
+
+    def steps(run: Run):
+        record.append(run)
+
+        def section() -> list[Path]:
+            run.claims.append(Claim("fake.good", "a = b", 1.0, 1.0, 0.1, True, "S", "a", 0.05))
+            run.claims.append(
+                Claim("fake.bad", r"x_1 | y < z & 50% ~ {#} ^ \ >", 2.0, 1.0, 0.5, False, "T")
+            )
+            text = report.section("Fake model", "Body.", label="sec:fake")
+            return [report.write_text(run.out / "derivations" / "fake.tex", text)]
+
+        yield "fake: section", section
+
+    module = types.ModuleType("qtheory_test_fake_model")
+    module.steps = steps
+    return module
+
+
+def test_run_context_reaches_the_steps_and_the_report(tmp_path, monkeypatch):
+    record: list[Run] = []
+    monkeypatch.setitem(sys.modules, "qtheory_test_fake_model", fake_model(record))
+    monkeypatch.setattr("qtheory.reproduce.MODELS", ("qtheory_test_fake_model",))
+    written, printed = run_quietly(
+        reproduce, tmp_path, quick=True, progress=False, seed=5, cluster="tcp://127.0.0.1:8786"
+    )
+    [run] = record
+    assert (run.out, run.quick, run.seed, run.cluster) == (
+        tmp_path,
+        True,
+        5,
+        "tcp://127.0.0.1:8786",
+    )
+    assert printed.splitlines() == ["claims: 1 of 2 claims pass; FAIL: fake.bad"]
+    derivations = tmp_path / "derivations"
+    main_tex = (derivations / "main.tex").read_text()
+    assert re.findall(r"\\input\{([^}]*)\}", main_tex) == ["fake", "claims"]
+    markdown = (derivations / "claims.md").read_text(encoding="utf-8")
+    assert "| 1 ± 0.05 |" in markdown and "| FAIL |" in markdown and "seed 5." in markdown
+    require_tex()
+    text = pdf_text(compile_pdf(derivations))
+    assert "Fake model" in text and "Claims report" in text and "1 of 2 claims pass" in text
+    # the special characters typeset as themselves (pdftotext shows ~ and ^ as accents)
+    for piece in ("| y < z & 50%", "{#}", "\\ >"):
+        assert piece in text
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seed": -1}, "seed must be an integer >= 0"),
+        ({"seed": 1.5}, "seed must be an integer >= 0"),
+        ({"seed": True}, "seed must be an integer >= 0"),
+        ({"cluster": ""}, "cluster must be None or a scheduler address"),
+    ],
+)
+def test_run_rejects_bad_context(tmp_path, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Run(tmp_path, **kwargs)
+
+
+def test_step_seeds_depend_on_the_seed_and_the_step_only(tmp_path):
+    state = lambda run, step: run.seed_sequence(step).generate_state(4).tolist()  # noqa: E731
+    one, other_folder = Run(tmp_path, seed=1), Run(tmp_path / "x", quick=True, seed=1)
+    assert state(one, "gated.simulation") == state(other_folder, "gated.simulation")
+    assert state(one, "gated.simulation") != state(Run(tmp_path, seed=2), "gated.simulation")
+    assert state(one, "gated.simulation") != state(one, "lossnet.simulation")
+
+
+def test_cli_options(tmp_path, capsys):
+    parser = build_parser()
+    defaults = parser.parse_args(["reproduce"])
+    assert (defaults.seed, defaults.cluster) == (DEFAULT_SEED, None)
+    given = parser.parse_args(["reproduce", "--seed", "7", "--cluster", "tcp://h:8786"])
+    assert (given.seed, given.cluster) == (7, "tcp://h:8786")
+    assert main(["reproduce", "--out", str(tmp_path), "--seed", "-3"]) == 2
+    assert "seed must be an integer >= 0" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())  # refused before any step ran
