@@ -1,0 +1,1205 @@
+r"""Chernoff bounds for the counts and walks behind the PFI and SSS arguments, and the
+tail bounds on the idle process and its hitting times that they give.
+
+Source: J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+overloaded loss network" (arXiv:2601.14538), "Analytical Tools": the idle-server process
+under "reject every L" is compared with random walks and Poisson counts, whose deviations
+have exponentially small probability by Chernoff bounds; DESIGN.md, Model 2.
+
+Chernoff bounds, derived by Sympy
+---------------------------------
+For a random variable :math:`X` with cumulant generating function
+:math:`\Lambda(\theta) = \log E e^{\theta X}` and every :math:`\theta \ge 0`,
+Markov's inequality applied to :math:`e^{\theta X}` gives
+:math:`P(X \ge x) \le e^{-(\theta x - \Lambda(\theta))}`; for :math:`\theta \le 0` the same
+inequality bounds :math:`P(X \le x)`.  The best exponent is the Legendre transform
+
+.. math:: \Lambda^*(x) = \sup_\theta\,\bigl(\theta x - \Lambda(\theta)\bigr),
+
+attained where :math:`\Lambda'(\theta^*) = x`: :math:`\theta^* > 0` above the mean
+:math:`\Lambda'(0)` (upper tail) and :math:`\theta^* < 0` below it (lower tail).  On the
+other side of the mean the best admissible :math:`\theta` is 0 and the bound is the
+trivial 1.  For each family below Sympy solves :math:`\Lambda'(\theta) = x` for the tilt
+:math:`\rho^* = e^{\theta^*}` (the positive root), substitutes it back and simplifies
+(:func:`derive_poisson`, :func:`derive_walk`, :func:`derive_skellam`):
+
+- :math:`X \sim \text{Poisson}(m)`, :math:`\Lambda = m(e^\theta - 1)`:
+  :math:`\rho^* = x/m` and :math:`\Lambda^*(x) = m\,h(x/m)` with the Cramér rate
+  :math:`h(r) = r\log r - r + 1` (:data:`CRAMER_RATE`).
+- :math:`S_n`, the position after :math:`n` steps of a :math:`\pm1` walk with
+  up-probability :math:`p`, :math:`\Lambda = n\log(pe^\theta + (1-p)e^{-\theta})`:
+  with :math:`k = (n+a)/2` up-steps and :math:`j = (n-a)/2` down-steps,
+  :math:`\rho^{*2} = k(1-p)/(jp)` and
+  :math:`\Lambda^*(a) = k\log\frac{k}{np} + j\log\frac{j}{n(1-p)} = n\,I_p(a/n)`, the
+  Bernoulli Kullback–Leibler divergence :math:`n\,\mathrm{KL}(\frac{1+a/n}{2}\,\|\,p)`.
+- :math:`U - D` with independent :math:`U \sim \text{Poisson}(u)`,
+  :math:`D \sim \text{Poisson}(d)` (Skellam), :math:`\Lambda = u(e^\theta-1) + d(e^{-\theta}-1)`:
+  :math:`u\rho^2 - x\rho - d = 0`, so :math:`\rho^* = (x + \sqrt{x^2+4ud})/(2u)` and
+  :math:`\Lambda^*(x) = u + d - \sqrt{x^2+4ud} + x\log\rho^*`.
+
+Numerics
+--------
+Each exponent is the relative entropy of the optimally tilted law,
+
+.. math:: \Lambda^*(x) = \sum_k w_k\, h(\rho_k),
+
+with :math:`w_k` the means of the independent "types" of jumps and :math:`\rho_k` the
+ratio of tilted to original mean: Poisson :math:`m\,h(\rho^*)`; Skellam
+:math:`u\,h(\rho^*) + d\,h(1/\rho^*)`; walk :math:`np\,h(k/(np)) + n(1-p)\,h(j/(n(1-p)))`
+(the tests let Sympy prove each identity).  Float64 evaluates that form, a sum of
+non-negative terms:
+
+- the deviations :math:`\varepsilon_k = \rho_k - 1` come from closed forms that Sympy
+  rationalises, e.g. :math:`\rho^* - 1 = 2(x - u + d)/(2u + \sigma_-)` for Skellam, with
+  :math:`\sigma_\pm = \sqrt{x^2+4ud} \pm x` each evaluated by its direct form on the side
+  of :math:`x` where it is a sum and by its conjugate :math:`4ud/\sigma_\mp` on the other
+  (:class:`Auxiliary`);
+- :math:`h(1+\varepsilon) = (1+\varepsilon)\operatorname{log1p}(\varepsilon) - \varepsilon`
+  (the :class:`~qtheory.symbolic.Formula` rewriting) for :math:`|\varepsilon| \ge 1/4`,
+  and Sympy's Taylor polynomial :data:`CRAMER_SERIES` below, where the closed form would
+  lose :math:`\log_{10}(1/|\varepsilon|)` digits.
+
+Measured (tests): the Poisson exponent to 8 ulps for means up to :math:`10^{15}`; the
+Skellam and walk exponents to within 10 ulps of their condition scale
+:math:`|\Lambda^*| + \sum_i |a_i\,\partial\Lambda^*/\partial a_i|` (the error that an ulp
+of each input makes anyway) over 18 decades of scale.  The ``log_`` functions return
+:math:`-\Lambda^*` itself, which stays accurate where :math:`e^{-\Lambda^*}` underflows
+(:math:`\Lambda^* > 745`).  With ``dps=D`` the same forms are evaluated by the Formulas'
+mpmath evaluators, with guard digits for the cancellations.  At the edge of the support
+(:math:`x = 0` for Poisson, :math:`a = \pm n` for the walk) a tilt ratio is 0 and
+:math:`h(0) = 1`, Sympy's limit; beyond it the event is impossible and the exponent is
+:math:`+\infty` (log bound :math:`-\infty`).
+
+The idle process
+----------------
+Let :math:`I` be the reject-all-L idle count of :class:`~qtheory.walks.idle.IdleWalk`
+(up rate :math:`\mu(N - I)`, down rate :math:`\lambda_H N` while :math:`I \ge 1`).
+
+*Events in a window* (:func:`window_event_bound`).  In the clock model every event of a
+window of length :math:`W` (an H or L arrival or a potential departure of the uniformised
+clock) comes from a Poisson process of rate :math:`(\lambda_H + \lambda_L + \mu)N`, so
+their number is Poisson with mean :math:`M = (\lambda_H+\lambda_L+\mu)\,c\log N` when
+:math:`W = c\log N / N`, and
+:math:`P(\text{events} \ge (1+\delta)M),\ P(\text{events} \le (1-\delta)M) \le
+N^{-\kappa}` with :math:`\kappa = (\lambda_H+\lambda_L+\mu)\,c\,h(1\pm\delta)`
+(:func:`derive_window`).
+
+*Idle count after a window* (:func:`idle_after_window_bound`).  Start at
+:math:`I(0) = i` and fix a band :math:`b \ge i`, :math:`b < N`, and a level
+:math:`m \ge 0`.  Build the process from two independent Poisson processes: H arrivals
+:math:`A` of rate :math:`\lambda_H N` (each moves :math:`I` down, except at :math:`I = 0`
+where the job is lost), and potential departures of rate :math:`\mu N` with independent
+uniform marks :math:`V`, one being a real departure iff :math:`V < (N - I)/N`; this has the
+law of :math:`I`.  Let :math:`D = A(W)` and let :math:`U` count the potential departures
+in :math:`[0, W]` with :math:`V < (N - b)/N`: :math:`U \sim \text{Poisson}(\mu(N-b)W)`,
+independent of :math:`D`.  Then
+
+.. math:: P(I(W) \le m) \le P(i + U - D \le m) + P(D \ge b + 1 - m).
+
+*Proof.*  On the event :math:`G` that :math:`I(s) \le b` for all :math:`s \le W`, every
+potential departure counted by :math:`U` happens at a time when
+:math:`V < (N-b)/N \le (N - I)/N`, so it is a real departure; the up-moves number at
+least :math:`U` and the down-moves at most :math:`D`, hence :math:`I(W) \ge i + U - D`
+and :math:`G \cap \{I(W) \le m\} \subseteq \{i + U - D \le m\}`.  Off :math:`G` the path
+reaches :math:`b + 1` at some time :math:`s \le W`; to end at :math:`I(W) \le m` it then
+makes at least :math:`b + 1 - m` down-moves in :math:`(s, W]`, each an H arrival, so
+:math:`D \ge b + 1 - m`.  The union bound finishes the proof.  :math:`\square`
+
+Each term is bounded by its Chernoff bound (Skellam lower tail, Poisson upper tail).  The
+result (:class:`IdleWindowBound`) also carries the exact probabilities of the two coupled
+events (``scipy.stats``), so that exact ≤ coupled ≤ Chernoff separates the loss of the
+coupling from the loss of the Chernoff step.
+
+*Climbing in steps* (:func:`climb_steps_tail_bound`).  Let :math:`T` be the number of
+jumps the embedded chain needs to go from :math:`i < b` to :math:`b`, and let
+:math:`S_n` be the walk with up-probability :math:`p_b = p(b)`.  Drive both by common
+uniforms :math:`\xi_k`: the chain moves up iff :math:`\xi_k < p(I_{k-1})` and the walk
+iff :math:`\xi_k < p_b`.  Before :math:`T` the chain is on :math:`\{0, \dots, b-1\}`,
+where :math:`p(j) \ge p(b)` because :math:`p` decreases (and :math:`p(0) = 1`: the chain
+is reflected at 0, an H arriving to no idle server is lost, which only pushes it up).  So
+every walk up-step is a chain up-step, each chain increment is at least the walk's, and
+:math:`I_n \ge i + S_n` for :math:`n \le T`.  On :math:`\{T > n\}`,
+:math:`I_n \le b - 1`, hence
+
+.. math:: P(T > n) \le P(S_n \le b - i - 1),
+
+bounded by the walk's lower-tail Chernoff bound :math:`e^{-n I_{p_b}((b-i-1)/n)}`.
+
+*Climbing in real time* (:func:`climb_time_tail_bound`).  Before the climb time
+:math:`T_b` the path stays at most :math:`b - 1 \le b`, so the coupling above gives
+:math:`I(t) \ge i + U - D` on :math:`\{T_b > t\}` with
+:math:`U \sim \text{Poisson}(\mu(N-b)t)`, :math:`D \sim \text{Poisson}(\lambda_H N t)`, and
+:math:`\{T_b > t\} \subseteq \{I(t) \le b - 1\}`:
+:math:`P(T_b > t) \le P(i + U - D \le b - 1)` (Skellam lower tail).
+
+*Hitting 0* (:func:`hit_zero_time_bound`).  Each down-move is an H arrival, so reaching 0
+from :math:`i` by time :math:`t` needs at least :math:`i` H arrivals:
+:math:`P(T_0 \le t) \le P(\text{Poisson}(\lambda_H N t) \ge i)` (Poisson upper tail).
+
+:func:`chernoff_checks` evaluates every bound next to an exact value from an independent
+route: ``scipy.stats`` for the pure distributions, the exact CTMC
+(:func:`qtheory.exact.ctmc.transient`, :func:`qtheory.exact.ctmc.hitting_time_cdf`) and
+the exact distribution of the jump chain for the idle process.
+
+>>> round(float(poisson_tail_bound(10.0, 20.0, "upper")), 6)  # exp(-10 h(2)), h(2) = 2 log 2 - 1
+0.021006
+>>> float(log_poisson_tail_bound(1e3, 3e3, "upper"))  # -(3000 log 3 - 2000): e^-1295.8 underflows
+-1295.836866004329
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import mpmath
+import numpy as np
+import sympy as sp
+from scipy import stats
+
+from qtheory import _validation
+from qtheory.exact.ctmc import generator, hitting_time_cdf, transient
+from qtheory.lossnet.fluid import lambda_h, lambda_l, mu, servers
+from qtheory.lossnet.model import LossNetwork
+from qtheory.symbolic import Formula
+from qtheory.walks.bounds import BoundCheck
+from qtheory.walks.idle import IdleWalk
+
+__all__ = [
+    "CRAMER_RATE",
+    "CRAMER_SERIES",
+    "TAILS",
+    "Auxiliary",
+    "ChernoffDerivation",
+    "CoupledBound",
+    "IdleWindowBound",
+    "WindowDerivation",
+    "chernoff_checks",
+    "climb_steps_tail_bound",
+    "climb_time_tail_bound",
+    "derive_poisson",
+    "derive_skellam",
+    "derive_walk",
+    "derive_window",
+    "hit_zero_time_bound",
+    "idle_after_window_bound",
+    "log_poisson_tail_bound",
+    "log_skellam_tail_bound",
+    "log_walk_tail_bound",
+    "log_window_event_bound",
+    "poisson_tail_bound",
+    "skellam_tail_bound",
+    "walk_tail_bound",
+    "window_event_bound",
+    "window_mean_events",
+]
+
+theta = sp.Symbol("theta", real=True)  # the Chernoff parameter
+tilt = sp.Symbol("rho", positive=True)  # e^theta: tilted mean / original mean
+deviation = sp.Symbol("epsilon", real=True)  # rho - 1, the numerical parametrisation
+threshold = sp.Symbol("x", real=True)
+mean = sp.Symbol("m", positive=True)  # Poisson mean
+up_mean, down_mean = sp.symbols("u d", positive=True)  # Skellam: U - D
+steps = sp.Symbol("n", positive=True)
+up_probability = sp.Symbol("p", positive=True)
+position = sp.Symbol("a", real=True)
+sum_root = sp.Symbol("sigma_plus", positive=True)  # sqrt(x² + 4ud) + x
+difference_root = sp.Symbol("sigma_minus", positive=True)  # sqrt(x² + 4ud) − x
+window_constant = sp.Symbol("c", positive=True)  # W = c log N / N
+relative_deviation = sp.Symbol("delta", positive=True)
+
+CRAMER_RATE = Formula(
+    "cramer_rate", tilt * sp.log(tilt) - tilt + 1, (deviation,), {tilt: 1 + deviation}
+)
+"""h(ρ) = ρ log ρ − ρ + 1, the Cramér rate of Poisson(1); evaluated at ρ = 1 + ε as
+(1 + ε) log1p(ε) − ε."""
+
+_CRAMER_AT_ZERO = float(sp.limit(CRAMER_RATE.expr, tilt, 0, "+"))  # h(0) = 1
+
+SERIES_RADIUS = 0.25
+"""Below this |ε| float64 evaluates h(1 + ε) by :data:`CRAMER_SERIES`."""
+
+CRAMER_SERIES = Formula(
+    "cramer_rate_series",
+    sp.horner(sp.series(CRAMER_RATE.expr.subs(tilt, 1 + deviation), deviation, 0, 30).removeO()),
+    (deviation,),
+)
+"""Sympy's Taylor polynomial of h(1 + ε) = Σ_{k>=2} (−ε)^k / (k(k − 1)) up to ε^29, in
+Horner form.  For |ε| < 1/4 its truncation error, at most the first omitted term
+|ε|^30/870 (the terms alternate and decrease, or all have one sign and decrease by a
+factor 4), is below 4e-20 relative to h >= ε²/2 − |ε|³/6; the polynomial has no
+cancellation, where the closed form loses about log10(1/|ε|) digits."""
+
+TAILS = ("upper", "lower")
+
+
+@dataclass(frozen=True)
+class Auxiliary:
+    """A quantity of the float64 route with two closed forms, each free of cancellation
+    on one side of x = 0 (e.g. x + sqrt(x² + 4ud) and 4ud / (sqrt(x² + 4ud) − x))."""
+
+    symbol: sp.Symbol
+    nonnegative_x: Formula
+    negative_x: Formula
+
+
+@dataclass(frozen=True)
+class ChernoffDerivation:
+    """One family of Chernoff bounds, derived by Sympy.
+
+    The evaluators' arguments are the family's parameters followed by the threshold:
+    ``(m, x)`` for Poisson, ``(n, p, a)`` for the walk, ``(u, d, x)`` for Skellam; the
+    deviations take the auxiliary quantities after them.
+    """
+
+    name: str
+    log_mgf: sp.Expr  # Λ(θ) = log E[e^{θX}]
+    mean: Formula  # Λ'(0), in the parameters only
+    tilt: Formula  # ρ* = e^{θ*}, the positive root of Λ'(θ) = x
+    exponent: Formula  # Λ*(x) = sup_θ (θx − Λ(θ)) in closed form (the display form)
+    weights: tuple[Formula, ...]  # w_k: mean of each type of jump, in the parameters
+    ratios: tuple[sp.Expr, ...]  # ρ_k: tilted / original mean of each type, in ρ*
+    deviations: tuple[Formula, ...]  # ρ_k − 1 at ρ = ρ*, rationalised (the float64 route)
+    auxiliary: tuple[Auxiliary, ...] = ()
+
+    def entropy_form(self) -> sp.Expr:
+        """Σ_k w_k h(ρ_k) as a Sympy expression in the parameters and x."""
+        tilted = [ratio.subs(tilt, self.tilt.expr) for ratio in self.ratios]
+        return sum(
+            weight.expr * CRAMER_RATE.expr.subs(tilt, ratio)
+            for weight, ratio in zip(self.weights, tilted, strict=True)
+        )
+
+
+def _legendre(log_mgf: sp.Expr, x: sp.Expr, sample: dict) -> tuple[sp.Expr, sp.Expr]:
+    """(ρ*, θx − Λ(θ)): the positive root ρ = e^θ of d/dθ (θx − Λ(θ)) = 0 (the other
+    roots are negative: ``sample`` is a parameter point that tells them apart)."""
+    objective = theta * x - log_mgf
+    stationary = sp.diff(objective, theta).subs(theta, sp.log(tilt))
+    (root,) = [r for r in sp.solve(stationary, tilt) if r.subs(sample) > 0]
+    return root, objective
+
+
+def _rationalised_deviation(ratio: sp.Expr) -> sp.Expr:
+    """ratio − 1 with any square root moved to the denominator, where it is added to
+    terms of its own sign: no cancellation in float64."""
+    return sp.factor(1 / sp.radsimp(1 / sp.together(ratio - 1)))
+
+
+def _tidy(expr: sp.Add) -> sp.Expr:
+    """Each term's factors and log arguments over a common denominator (display only)."""
+    expr = expr.replace(lambda e: isinstance(e, sp.log), lambda e: sp.log(sp.together(e.args[0])))
+    return sp.Add(*(sp.Mul(*(sp.together(f) for f in term.args)) for term in expr.args))
+
+
+def _mean_of(log_mgf: sp.Expr) -> sp.Expr:
+    return sp.simplify(sp.diff(log_mgf, theta).subs(theta, 0))
+
+
+def _family(
+    name: str,
+    parameters: tuple[sp.Symbol, ...],
+    x: sp.Symbol,
+    log_mgf: sp.Expr,
+    exponent: sp.Expr,
+    tilt_root: sp.Expr,
+    weights: Sequence[sp.Expr],
+    ratios: Sequence[sp.Expr],
+    deviations: Sequence[sp.Expr] | None = None,
+    auxiliary: tuple[Auxiliary, ...] = (),
+) -> ChernoffDerivation:
+    """Wrap a family's expressions in Formulas; the deviations default to the rationalised
+    ρ_k(ρ*) − 1."""
+    args = (*parameters, x)
+    if deviations is None:
+        deviations = [_rationalised_deviation(r.subs(tilt, tilt_root)) for r in ratios]
+    deviation_args = (*args, *(a.symbol for a in auxiliary))
+    return ChernoffDerivation(
+        name=name,
+        log_mgf=log_mgf,
+        mean=Formula(f"{name}_mean", _mean_of(log_mgf), parameters),
+        tilt=Formula(f"{name}_tilt", tilt_root, args),
+        exponent=Formula(f"{name}_chernoff_exponent", exponent, args),
+        weights=tuple(Formula(f"{name}_weight_{k}", w, parameters) for k, w in enumerate(weights)),
+        ratios=tuple(ratios),
+        deviations=tuple(
+            Formula(f"{name}_deviation_{k}", dev, deviation_args)
+            for k, dev in enumerate(deviations)
+        ),
+        auxiliary=auxiliary,
+    )
+
+
+@cache
+def derive_poisson() -> ChernoffDerivation:
+    """Chernoff bound of X ~ Poisson(m): Λ*(x) = m h(x/m).
+
+    >>> f = derive_poisson()
+    >>> f.tilt.expr, f.exponent.expr
+    (x/m, m + x*log(x/m) - x)
+    """
+    log_mgf = mean * (sp.exp(theta) - 1)
+    root, objective = _legendre(log_mgf, threshold, {mean: 1, threshold: 1})
+    exponent = sp.simplify(objective.subs(theta, sp.log(root)))
+    return _family("poisson", (mean,), threshold, log_mgf, exponent, root, (mean,), (tilt,))
+
+
+@cache
+def derive_skellam() -> ChernoffDerivation:
+    """Chernoff bound of U − D, U ~ Poisson(u), D ~ Poisson(d) independent.
+
+    >>> f = derive_skellam()
+    >>> f.tilt.expr
+    (x + sqrt(4*d*u + x**2))/(2*u)
+    >>> f.exponent.expr
+    d + u + x*log((x + sqrt(4*d*u + x**2))/(2*u)) - sqrt(4*d*u + x**2)
+    """
+    log_mgf = up_mean * (sp.exp(theta) - 1) + down_mean * (sp.exp(-theta) - 1)
+    root, _ = _legendre(log_mgf, threshold, {up_mean: 1, down_mean: 1, threshold: 0})
+    # at ρ*: θ*x − Λ = x log ρ* − (uρ* + d/ρ*) + u + d, and uρ* + d/ρ* = sqrt(x² + 4ud)
+    exponent = threshold * sp.log(root) - sp.simplify(
+        sp.radsimp(up_mean * (root - 1) + down_mean * (1 / root - 1))
+    )
+    # The rationalised deviations have sqrt(x² + 4ud) − x (up) and sqrt(x² + 4ud) + x
+    # (down) in their denominators: name them σ₋ and σ₊, each evaluated by its direct
+    # form on the side of x where it is a sum, and by its conjugate on the other.
+    square_root = sp.sqrt(threshold**2 + 4 * up_mean * down_mean)
+    args = (up_mean, down_mean, threshold)
+    auxiliary = tuple(
+        Auxiliary(
+            symbol,
+            Formula(f"skellam_{symbol}", form if sign > 0 else conjugate, args),
+            Formula(f"skellam_{symbol}_negative_x", conjugate if sign > 0 else form, args),
+        )
+        for symbol, sign in ((sum_root, 1), (difference_root, -1))
+        for form in [square_root + sign * threshold]
+        for conjugate in [1 / sp.radsimp(1 / form)]
+    )
+    deviations = (
+        _rationalised_deviation(root).subs(square_root, difference_root + threshold),
+        _rationalised_deviation(1 / root).subs(square_root, sum_root - threshold),
+    )
+    return _family(
+        "skellam",
+        (up_mean, down_mean),
+        threshold,
+        log_mgf,
+        sp.simplify(exponent),
+        root,
+        (up_mean, down_mean),
+        (tilt, 1 / tilt),
+        deviations,
+        auxiliary,
+    )
+
+
+@cache
+def derive_walk() -> ChernoffDerivation:
+    """Chernoff bound of the position S_n of n steps of a ±1 walk with up-probability p.
+
+    Sympy works with k = (n + a)/2 up-steps, j = (n − a)/2 down-steps and q = 1 − p as
+    positive symbols (so that the square roots simplify), then returns to (n, p, a).
+
+    >>> f = derive_walk()
+    >>> f.mean.expr
+    n*(2*p - 1)
+    >>> f.exponent.expr
+    (-a + n)*log((-a + n)/(2*n*(1 - p)))/2 + (a + n)*log((a + n)/(2*n*p))/2
+    """
+    ups, downs, down_probability = sp.symbols("k j q", positive=True)
+    step_mgf = up_probability * sp.exp(theta) + down_probability * sp.exp(-theta)
+    root, objective = _legendre(
+        (ups + downs) * sp.log(step_mgf),
+        ups - downs,
+        {ups: 1, downs: 1, up_probability: 1, down_probability: 1},
+    )
+    total = ups + downs
+    kl = sp.expand_log(sp.simplify(objective.subs(theta, sp.log(root))), force=True)
+    # collect Sympy's k log k − k log p − (k + j) log(k + j) + ... into the KL form
+    collected = ups * sp.log(ups / (total * up_probability)) + downs * sp.log(
+        downs / (total * down_probability)
+    )
+    if sp.simplify(sp.expand_log(kl - collected, force=True)) != 0:  # pragma: no cover
+        raise ArithmeticError("walk: Sympy's exponent is not the KL form")
+    display = {
+        ups: (steps + position) / 2,
+        downs: (steps - position) / 2,
+        down_probability: 1 - up_probability,
+    }
+    tilted_mgf = step_mgf.subs(theta, sp.log(tilt))  # M(ρ): normalises the tilted step law
+    return _family(
+        "walk",
+        (steps, up_probability),
+        position,
+        (steps * sp.log(step_mgf)).subs(down_probability, 1 - up_probability),
+        _tidy(collected.subs(display)),
+        root.subs(display),
+        (steps * up_probability, steps * (1 - up_probability)),
+        tuple(
+            (r / tilted_mgf).subs(down_probability, 1 - up_probability) for r in (tilt, 1 / tilt)
+        ),
+    )
+
+
+# ---------------------------------------------------------------------------
+# evaluation
+
+
+def _cramer(eps, evaluate: str):
+    """h(1 + ε), with its limit h(0) = 1 at ε = −1 (float64 arrays or one mpf).
+
+    ε >= −1 in exact arithmetic (ρ = 1 + ε is a ratio of means); at the edge of the
+    support rounding can put ε a few ulps below −1, which is read as −1."""
+    if evaluate == "mp":
+        return _cramer_mp(eps)
+    small = np.abs(eps) < SERIES_RADIUS
+    series = CRAMER_SERIES.float64(np.where(small, eps, 0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        closed = CRAMER_RATE.float64(eps)
+    return np.where(small, series, np.where(eps <= -1, _CRAMER_AT_ZERO, closed))
+
+
+def _cramer_mp(eps: mpmath.mpf) -> mpmath.mpf:
+    """h(1 + ε) in mpmath: the closed form with log10(1/|ε|) extra digits for its
+    cancellation, so that the result keeps the working precision."""
+    if eps <= -1:
+        return mpmath.mpf(_CRAMER_AT_ZERO)
+    if eps == 0:
+        return mpmath.mpf(0)
+    extra = max(0, int(-mpmath.log10(abs(eps)))) + 5
+    with mpmath.workdps(mpmath.mp.dps + extra):
+        value = CRAMER_RATE.mp(eps)
+    return +value
+
+
+def _auxiliary_values(family: ChernoffDerivation, args: tuple, evaluate: str) -> list:
+    """Each auxiliary quantity by its form for the sign of x."""
+    x = args[-1]
+    if evaluate == "mp":
+        return [(a.nonnegative_x if x >= 0 else a.negative_x).mp(*args) for a in family.auxiliary]
+    with np.errstate(divide="ignore", invalid="ignore"):  # the discarded form may be 0/0
+        return [
+            np.where(x >= 0, a.nonnegative_x.float64(*args), a.negative_x.float64(*args))
+            for a in family.auxiliary
+        ]
+
+
+def _entropy(family: ChernoffDerivation, args: tuple, evaluate: str):
+    """Λ*(x) = Σ_k w_k h(1 + ε_k) at ``args`` = (parameters..., x)."""
+    deviation_args = (*args, *_auxiliary_values(family, args, evaluate))
+    total = 0
+    for weight, dev in zip(family.weights, family.deviations, strict=True):
+        w = getattr(weight, evaluate)(*args[:-1])
+        total = total + w * _cramer(getattr(dev, evaluate)(*deviation_args), evaluate)
+    return total
+
+
+def _check_tail(tail: object) -> str:
+    if tail not in TAILS:
+        raise ValueError(f"tail must be 'upper' (P(X >= x)) or 'lower' (P(X <= x)), got {tail!r}")
+    return tail
+
+
+def _log_bound_float64(family, args, tail, support):
+    """Vectorised log Chernoff bound: −Λ*(x) on the tail's side of the mean, 0 (the
+    trivial bound) on the other side, −inf beyond the support (an impossible event)."""
+    x = args[-1]
+    centre = family.mean.float64(*args[:-1])
+    low, high = support
+    on_side = x >= centre if tail == "upper" else x <= centre
+    impossible = x > high if tail == "upper" else x < low
+    inside = on_side & ~impossible
+    safe_x = np.where(inside, x, centre)  # keeps NaN out of the masked points
+    # an exponent beyond 1.8e308 overflows to inf: log bound −inf, the bound's true value
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        exponent = _entropy(family, (*args[:-1], safe_x), "float64")
+    return np.where(impossible, -np.inf, np.where(inside, -exponent, 0.0))[()]
+
+
+def _exact_sum_digits(values) -> int:
+    """Digits that keep sums and products of these float64 numbers exact: 2 x 17 for a
+    product, plus the decimal spread of their magnitudes."""
+    sizes = [abs(float(v)) for v in values if v != 0 and math.isfinite(float(v))]
+    spread = math.log10(max(sizes) / min(sizes)) if sizes else 0.0
+    return 34 + math.ceil(spread)
+
+
+def _log_bound_mp(family, args, tail, support, dps):
+    with mpmath.workdps(dps + 10 + _exact_sum_digits(args)):
+        args = tuple(mpmath.mpf(float(a)) for a in args)
+        x, centre = args[-1], family.mean.mp(*args[:-1])
+        low, high = (mpmath.mpf(float(edge)) for edge in support)
+        if (x > high) if tail == "upper" else (x < low):
+            value = mpmath.ninf
+        elif (x >= centre) if tail == "upper" else (x <= centre):
+            value = -_entropy(family, args, "mp")
+        else:
+            value = mpmath.mpf(0)
+    with mpmath.workdps(dps):
+        return +value
+
+
+def _log_bound(family, args, tail, support, dps):
+    tail = _check_tail(tail)
+    if dps is None:
+        return _log_bound_float64(family, args, tail, support)
+    dps = _validation.positive_int("dps", dps)
+    for a in args:
+        if np.ndim(a) != 0:
+            raise ValueError("with dps the arguments must be scalars (mpmath evaluates one point)")
+    return _log_bound_mp(family, args, tail, support, dps)
+
+
+def _exp(log_value):
+    return mpmath.exp(log_value) if isinstance(log_value, mpmath.mpf) else np.exp(log_value)
+
+
+def _array(name: str, value, rule: str, ok: Callable[[np.ndarray], np.ndarray] | None = None):
+    """``value`` as a float array after checking that it is finite and ``ok``."""
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a real number or an array of them") from None
+    flat = array.ravel()
+    good = np.isfinite(flat)
+    if ok is not None:
+        good[good] = ok(flat[good])  # only finite values reach ``ok``: no NaN warnings
+    if not np.all(good):
+        raise ValueError(f"{name} must be {rule}, got {flat[~good][0]!r}")
+    return array
+
+
+def _positive(name, value):
+    return _array(name, value, "finite and > 0", lambda a: a > 0)
+
+
+def _real(name, value):
+    return _array(name, value, "finite")
+
+
+# ---------------------------------------------------------------------------
+# the three families
+
+
+def log_poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = None):
+    """Log of the Chernoff bound on P(X >= x) (``tail="upper"``) or P(X <= x)
+    (``"lower"``), X ~ Poisson(``mean``): −m h(x/m) on the tail's side of the mean,
+    0 on the other, −inf for ``x < 0`` in the lower tail.
+
+    Vectorised over broadcastable arrays in float64; with ``dps=D`` one value in mpmath
+    to D digits.
+
+    Examples
+    --------
+    P(X <= 0) = e^{-m} exactly, and the bound is attained:
+
+    >>> float(log_poisson_tail_bound(3.0, 0.0, "lower"))
+    -3.0
+
+    Mean 10^12, x = m(1 + 10^-5): m h(1 + ε) = m(ε²/2 − ε³/6 + ε⁴/12 − ...):
+
+    >>> mpmath.nstr(log_poisson_tail_bound(1e12, 1e12 + 1e7, dps=30), 20)
+    '-49.999833334166661667'
+    >>> round(float(log_poisson_tail_bound(1e12, 1e12 + 1e7)), 12)
+    -49.999833334167
+    """
+    m = _positive("mean", mean)
+    x = _real("x", x)
+    return _log_bound(derive_poisson(), (m, x), tail, (0.0, np.inf), dps)
+
+
+def poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = None):
+    """The Chernoff bound exp(−m h(x/m)) itself (see :func:`log_poisson_tail_bound`).
+
+    >>> round(float(poisson_tail_bound(4.0, 2.0, "lower")), 6)  # exp(-4 h(1/2))
+    0.541341
+    """
+    return _exp(log_poisson_tail_bound(mean, x, tail, dps=dps))
+
+
+def log_walk_tail_bound(
+    steps, up_probability, position, tail: str = "upper", *, dps: int | None = None
+):
+    """Log of the Chernoff bound on P(S_n >= a) (``"upper"``) or P(S_n <= a)
+    (``"lower"``) for n = ``steps`` steps of a ±1 walk with up-probability
+    ``up_probability``: −n KL((1 + a/n)/2 ‖ p) on the tail's side of the mean n(2p − 1), 0 on
+    the other, −inf beyond ±n.
+
+    Examples
+    --------
+    P(S_n >= n) = p^n, attained:
+
+    >>> float(log_walk_tail_bound(10, 0.5, 10.0) / np.log(0.5))
+    10.0
+    """
+    n = _array("steps", steps, "an integer >= 1", lambda a: (a >= 1) & (a % 1 == 0))
+    p = _array("up_probability", up_probability, "in (0, 1)", lambda a: (a > 0) & (a < 1))
+    a = _real("position", position)
+    return _log_bound(derive_walk(), (n, p, a), tail, (-n, n), dps)
+
+
+def walk_tail_bound(
+    steps, up_probability, position, tail: str = "upper", *, dps: int | None = None
+):
+    """The Chernoff bound exp(−n I_p(a/n)) itself (see :func:`log_walk_tail_bound`).
+
+    >>> round(float(walk_tail_bound(100, 0.6, 0.0, "lower")), 6)  # (2 sqrt(0.24))^100
+    0.129886
+    """
+    return _exp(log_walk_tail_bound(steps, up_probability, position, tail, dps=dps))
+
+
+def log_skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None = None):
+    """Log of the Chernoff bound on P(U − D >= x) (``"upper"``) or P(U − D <= x)
+    (``"lower"``), U ~ Poisson(``up``), D ~ Poisson(``down``) independent:
+    −(u + d − sqrt(x² + 4ud) + x log ρ*) on the tail's side of u − d, 0 on the other.
+
+    Examples
+    --------
+    u = d = 1, x = −2: ρ* = sqrt 2 − 1 and Λ* = 2 − 2 sqrt 2 + 2 log(1 + sqrt 2):
+
+    >>> round(float(log_skellam_tail_bound(1.0, 1.0, -2.0, "lower")), 12)
+    -0.934320049293
+    """
+    u = _positive("up", up)
+    d = _positive("down", down)
+    x = _real("x", x)
+    with np.errstate(over="ignore"):
+        if not np.all(np.isfinite(x * x + 4 * u * d)):
+            raise ValueError("x, up and down must be below about 1e150 (x² + 4ud overflows)")
+    return _log_bound(derive_skellam(), (u, d, x), tail, (-np.inf, np.inf), dps)
+
+
+def skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None = None):
+    """The Chernoff bound itself (see :func:`log_skellam_tail_bound`).
+
+    >>> round(float(skellam_tail_bound(5.0, 3.0, 10.0)), 6)  # rho* = (10 + sqrt 160)/10
+    0.029415
+    """
+    return _exp(log_skellam_tail_bound(up, down, x, tail, dps=dps))
+
+
+# ---------------------------------------------------------------------------
+# events in a lookahead window
+
+
+@dataclass(frozen=True)
+class WindowDerivation:
+    """The event count of a window W = c log N / N in the clock model."""
+
+    mean_events: Formula  # M = (λ_H + λ_L + μ) c log N, in (N, λ_H, λ_L, μ, c)
+    upper_power: Formula  # κ: P(events >= (1 + δ) M) <= N^{-κ}, in (λ_H, λ_L, μ, c, δ)
+    lower_power: Formula  # κ: P(events <= (1 − δ) M) <= N^{-κ}
+
+
+@cache
+def derive_window() -> WindowDerivation:
+    """Sympy substitutes the window's Poisson mean into Λ*(x) = m h(x/m) and divides by
+    log N: the Chernoff bounds are powers N^{-κ}.
+
+    >>> f = derive_window()
+    >>> f.mean_events.expr
+    c*(lambda_H + lambda_L + mu)*log(N)
+    >>> f.upper_power.expr
+    c*(lambda_H + lambda_L + mu)*(delta*log(delta + 1) - delta + log(delta + 1))
+    """
+    rate = lambda_h + lambda_l + mu
+    window = window_constant * sp.log(servers) / servers
+    events = sp.simplify(rate * servers * window)
+    exponent = derive_poisson().exponent.expr.subs(mean, events)
+
+    def power(scale):
+        per_log = exponent.subs(threshold, scale * events) / sp.log(servers)
+        return sp.factor(sp.expand_log(sp.simplify(per_log), force=True))
+
+    power_args = (lambda_h, lambda_l, mu, window_constant, relative_deviation)
+    return WindowDerivation(
+        mean_events=Formula(
+            "window_mean_events", events, (servers, lambda_h, lambda_l, mu, window_constant)
+        ),
+        upper_power=Formula("window_upper_power", power(1 + relative_deviation), power_args),
+        lower_power=Formula("window_lower_power", power(1 - relative_deviation), power_args),
+    )
+
+
+def _window_constant(c: object) -> float:
+    return _validation.positive("c", c)
+
+
+def window_mean_events(net: LossNetwork, c: float) -> float:
+    """M = (λ_H + λ_L + μ) N W, the mean number of clock-model events in W = c log N / N.
+
+    >>> net = LossNetwork(1000, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> round(window_mean_events(net, 2.0), 10) == round(2.4 * 2 * math.log(1000), 10)
+    True
+    """
+    if not isinstance(net, LossNetwork):
+        raise ValueError(f"net must be a LossNetwork, got {net!r}")
+    formula = derive_window().mean_events
+    return float(
+        formula.float64(net.servers, net.lambda_h, net.lambda_l, net.mu, _window_constant(c))
+    )
+
+
+def log_window_event_bound(net: LossNetwork, c: float, delta: float, tail: str = "upper") -> float:
+    """Log of the Chernoff bound on P(events in W >= (1 + δ) M) (``"upper"``) or
+    P(events in W <= (1 − δ) M) (``"lower"``, 0 < δ <= 1): −κ log N, see
+    :func:`derive_window`.
+
+    >>> net = LossNetwork(1000, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> round(log_window_event_bound(net, 2.0, 1.0, "upper") / math.log(1000), 10)  # 4.8 h(2)
+    -1.8542129334
+    """
+    events = window_mean_events(net, c)
+    delta = _validation.positive("delta", delta)
+    if _check_tail(tail) == "lower" and delta > 1:
+        raise ValueError(f"delta must be <= 1 for the lower tail, got {delta}")
+    scale = 1 + delta if tail == "upper" else 1 - delta
+    return float(log_poisson_tail_bound(events, scale * events, tail))
+
+
+def window_event_bound(net: LossNetwork, c: float, delta: float, tail: str = "upper") -> float:
+    """The bound N^{-κ} itself (see :func:`log_window_event_bound`).
+
+    >>> net = LossNetwork(1000, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> round(window_event_bound(net, 2.0, 0.5, "lower") * 1000 ** (4.8 * 0.1534264097), 6)
+    1.0
+    """
+    return math.exp(log_window_event_bound(net, c, delta, tail))
+
+
+# ---------------------------------------------------------------------------
+# the idle process: coupled variables and their Chernoff bounds
+
+
+@dataclass(frozen=True)
+class CoupledBound:
+    """A probability bounded in two steps: P(event) <= P(coupled event) <= Chernoff.
+
+    Attributes
+    ----------
+    log_coupled
+        Log of the exact probability of the coupled event (``scipy.stats``; −inf where
+        scipy's value underflows, below about 1e-308).
+    log_chernoff
+        Log of its Chernoff bound (the ``log_`` functions: finite far below that).
+    """
+
+    log_coupled: float
+    log_chernoff: float
+
+    @property
+    def coupled(self) -> float:
+        return math.exp(self.log_coupled)
+
+    @property
+    def chernoff(self) -> float:
+        return math.exp(self.log_chernoff)
+
+
+@dataclass(frozen=True)
+class IdleWindowBound:
+    """P(I(W) <= m) <= P(i + U − D <= m) + P(D >= b + 1 − m) (module docstring)."""
+
+    drift: CoupledBound  # P(i + U − D <= m), U ~ Poisson(μ(N − b)W), D ~ Poisson(λ_H N W)
+    escape: CoupledBound  # P(D >= b + 1 − m)
+
+    @property
+    def total(self) -> CoupledBound:
+        """The union bound, through the coupling and through Chernoff (a sum of two
+        probabilities or bounds: it can exceed 1 when W is long)."""
+        return CoupledBound(
+            float(np.logaddexp(self.drift.log_coupled, self.escape.log_coupled)),
+            float(np.logaddexp(self.drift.log_chernoff, self.escape.log_chernoff)),
+        )
+
+
+def _skellam_lower(up: float, down: float, x: int) -> CoupledBound:
+    """P(U − D <= x) exactly and by Chernoff."""
+    return CoupledBound(
+        float(stats.skellam.logcdf(x, up, down)),
+        float(log_skellam_tail_bound(up, down, x, "lower")),
+    )
+
+
+def _poisson_upper(mean: float, k: int) -> CoupledBound:
+    """P(X >= k), X ~ Poisson(mean), exactly and by Chernoff."""
+    return CoupledBound(
+        float(stats.poisson.logsf(k - 1, mean)),
+        float(log_poisson_tail_bound(mean, k, "upper")),
+    )
+
+
+def _level(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
+    return int(value)
+
+
+def _band(walk: IdleWalk, band: int | None, low: int) -> int:
+    """The band b (default floor(sqrt N)); b <= N − 1 keeps the coupled rate μ(N − b) > 0."""
+    if not isinstance(walk, IdleWalk):
+        raise ValueError(f"walk must be an IdleWalk, got {walk!r}")
+    return _level("band", walk.band if band is None else band, low, walk.servers - 1)
+
+
+def _coupled_means(walk: IdleWalk, band: int, time: float) -> tuple[float, float]:
+    """(μ(N − b)t, λ_H N t): means of the thinned departures U and the H arrivals D."""
+    return walk.mu * (walk.servers - band) * time, walk.lambda_h * walk.servers * time
+
+
+def idle_after_window_bound(
+    walk: IdleWalk, window: float, start: int, level: int, band: int | None = None
+) -> IdleWindowBound:
+    """Bound P(I(W) <= m) for the reject-all-L idle count started at I(0) = i.
+
+    Parameters
+    ----------
+    walk
+        The idle process.
+    window
+        W > 0.
+    start
+        i, in 0..b.
+    level
+        m >= 0.
+    band
+        b, in max(i, 1)..N − 1; default floor(sqrt(N)).
+
+    Returns
+    -------
+    IdleWindowBound
+        The two terms of P(I(W) <= m) <= P(i + U − D <= m) + P(D >= b + 1 − m) (proof in
+        the module docstring), each exactly and by Chernoff.
+
+    Examples
+    --------
+    >>> walk = IdleWalk(1000, 0.6, 1.0)
+    >>> bound = idle_after_window_bound(walk, 4 * math.log(1000) / 1000, 16, 0)
+    >>> print(f"{bound.total.coupled:.3e} <= {bound.total.chernoff:.3e}")
+    5.378e-04 <= 3.934e-03
+    """
+    band = _band(walk, band, 1)
+    start = _level("start", start, 0, band)
+    level = _level("level", level, 0, walk.servers)
+    up, down = _coupled_means(walk, band, _validation.positive("window", window))
+    return IdleWindowBound(
+        drift=_skellam_lower(up, down, level - start),
+        escape=_poisson_upper(down, band + 1 - level),
+    )
+
+
+def climb_steps_tail_bound(
+    walk: IdleWalk, start: int, steps: int, band: int | None = None
+) -> CoupledBound:
+    """Bound P(T > n), T the number of jumps of the embedded chain from i to b.
+
+    P(T > n) <= P(S_n <= b − i − 1) for the walk with up-probability p_b (module
+    docstring), exactly (binomial) and by Chernoff.
+
+    >>> walk = IdleWalk(1000, 0.6, 1.0)
+    >>> bound = climb_steps_tail_bound(walk, 0, 400)
+    >>> print(f"{bound.coupled:.3e} <= {bound.chernoff:.3e}")
+    6.557e-04 <= 4.913e-03
+    """
+    band = _band(walk, band, 1)
+    start = _level("start", start, 0, band - 1)
+    n = _validation.positive_int("steps", steps)
+    p = walk.coupled_up_probability(band)
+    below = band - start - 1
+    return CoupledBound(
+        float(stats.binom.logcdf(math.floor((n + below) / 2), n, p)),
+        float(log_walk_tail_bound(n, p, below, "lower")),
+    )
+
+
+def climb_time_tail_bound(
+    walk: IdleWalk, start: int, time: float, band: int | None = None
+) -> CoupledBound:
+    """Bound P(T_b > t), T_b the time the idle count started at i < b takes to reach b.
+
+    P(T_b > t) <= P(i + U − D <= b − 1), U ~ Poisson(μ(N − b)t), D ~ Poisson(λ_H N t)
+    (module docstring), exactly (Skellam) and by Chernoff.
+
+    >>> walk = IdleWalk(1000, 0.6, 1.0)
+    >>> bound = climb_time_tail_bound(walk, 0, 0.25)
+    >>> print(f"{bound.coupled:.3e} <= {bound.chernoff:.3e}")
+    8.637e-04 <= 6.794e-03
+    """
+    band = _band(walk, band, 1)
+    start = _level("start", start, 0, band - 1)
+    up, down = _coupled_means(walk, band, _validation.positive("time", time))
+    return _skellam_lower(up, down, band - 1 - start)
+
+
+def hit_zero_time_bound(walk: IdleWalk, start: int, time: float) -> CoupledBound:
+    """Bound P(T_0 <= t), T_0 the time the idle count started at i >= 1 takes to reach 0.
+
+    P(T_0 <= t) <= P(Poisson(λ_H N t) >= i): every down-move is an H arrival.
+
+    >>> walk = IdleWalk(1000, 0.6, 1.0)
+    >>> bound = hit_zero_time_bound(walk, 31, 4 * math.log(1000) / 1000)
+    >>> print(f"{bound.coupled:.3e} <= {bound.chernoff:.3e}")
+    9.890e-04 <= 6.869e-03
+    """
+    if not isinstance(walk, IdleWalk):
+        raise ValueError(f"walk must be an IdleWalk, got {walk!r}")
+    start = _level("start", start, 1, walk.servers)
+    _, down = _coupled_means(walk, 0, _validation.positive("time", time))
+    return _poisson_upper(down, start)
+
+
+# ---------------------------------------------------------------------------
+# exact values from independent routes
+
+_TINY = 1e-300  # uniformisation tolerance: relative accuracy for tiny probabilities
+
+
+def _exact_idle_at_most(walk: IdleWalk, start: int, level: int, time: float) -> float:
+    """P(I(t) <= m | I(0) = i) from the exact CTMC (uniformisation)."""
+    row = transient(walk.generator(), start, time, tolerance=_TINY)[0]
+    return float(row[: level + 1].sum())
+
+
+def _exact_climb_time_survival(walk: IdleWalk, start: int, band: int, time: float) -> float:
+    """P(T_b > t | I(0) = i < b): mass below b at time t with b made absorbing (the chain
+    is skip-free, so the levels above b are never visited before T_b)."""
+    rates = walk.generator()[: band + 1, : band + 1].tolil()
+    rates[band, :] = 0.0
+    row = transient(generator(rates), start, time, tolerance=_TINY)[0]
+    return float(row[:band].sum())
+
+
+def _exact_hit_zero_time_cdf(walk: IdleWalk, start: int, time: float) -> float:
+    """P(T_0 <= t | I(0) = i) from :func:`qtheory.exact.ctmc.hitting_time_cdf`."""
+    return float(hitting_time_cdf(walk.generator(), 0, start, time, tolerance=_TINY)[0])
+
+
+def _exact_climb_steps_survival(walk: IdleWalk, start: int, band: int, steps: int) -> float:
+    """P(T > n): the embedded chain's distribution on 0..b − 1 pushed n jumps forward
+    (mass that reaches b is dropped); only sums of non-negative products."""
+    up = walk.up_probabilities()[:band]
+    mass = np.zeros(band)
+    mass[start] = 1.0
+    for _ in range(steps):
+        moved = np.zeros(band + 1)
+        moved[1:] += mass * up
+        moved[:-2] += mass[1:] * (1.0 - up[1:])
+        mass = moved[:band]
+    return float(mass.sum())
+
+
+# ---------------------------------------------------------------------------
+# checks
+
+
+def _scipy_tail(distribution, k: int, tail: str) -> float:
+    """P(X >= k) or P(X <= k) for a frozen integer-valued ``scipy.stats`` law."""
+    return float(distribution.sf(k - 1) if tail == "upper" else distribution.cdf(k))
+
+
+def _skellam_exact(up: float, down: float, k: int, tail: str) -> float:
+    """P(U − D >= k) or P(U − D <= k) from ``scipy.stats.skellam``'s lower tail only (its
+    ``sf`` is 1 − cdf and loses small upper tails; P(U − D >= k) = P(D − U <= −k))."""
+    if tail == "upper":
+        return float(stats.skellam.cdf(-k, down, up))
+    return float(stats.skellam.cdf(k, up, down))
+
+
+@dataclass(frozen=True)
+class _Tails:
+    """A distribution whose tails are checked at its mean ± 2 standard deviations."""
+
+    label: str  # the law, e.g. "X ~ Poisson(m)"
+    parameters: str  # its parameter values (they go to the check's point)
+    centre: float
+    spread: float
+    support: tuple[float, float]
+    log_bound: Callable[[int, str], float]
+    exact: Callable[[int, str], float]
+
+    def checks(self, servers_count: int) -> list[BoundCheck]:
+        """Both tails at integer points strictly inside the support (at its edge a bound
+        can be attained exactly, and a rounding error would decide the comparison)."""
+        points = (
+            ("upper", ">=", math.ceil(self.centre + 2 * self.spread)),
+            ("lower", "<=", math.floor(self.centre - 2 * self.spread)),
+        )
+        return [
+            BoundCheck(
+                f"P(X {sign} x), {self.label}",
+                servers_count,
+                f"{self.parameters}, x={x}",
+                "upper",
+                math.exp(self.log_bound(x, tail)),
+                self.exact(x, tail),
+            )
+            for tail, sign, x in points
+            if self.support[0] < x < self.support[1]
+        ]
+
+
+def _pure_tails(walk: IdleWalk, window: float) -> list[_Tails]:
+    """The window's counts: D ~ Poisson(λ_H N W); U − D with U ~ Poisson(μ(N − b)W); the
+    walk with p_b over the mean number of jumps in W."""
+    up, down = _coupled_means(walk, walk.band, window)
+    n = math.ceil((walk.mu + walk.lambda_h) * walk.servers * window)
+    p = walk.coupled_up_probability()
+    binomial = stats.binom(n, p)
+    return [
+        _Tails(
+            "X ~ Poisson(m)",
+            f"m={down:.4g}",
+            down,
+            math.sqrt(down),
+            (0, math.inf),
+            lambda x, tail: float(log_poisson_tail_bound(down, x, tail)),
+            lambda x, tail: _scipy_tail(stats.poisson(down), x, tail),
+        ),
+        _Tails(
+            "X = U - D ~ Skellam(u, d)",
+            f"u={up:.4g}, d={down:.4g}",
+            up - down,
+            math.sqrt(up + down),
+            (-math.inf, math.inf),
+            lambda x, tail: float(log_skellam_tail_bound(up, down, x, tail)),
+            lambda x, tail: _skellam_exact(up, down, x, tail),
+        ),
+        _Tails(
+            "X = S_n, the walk after n steps",
+            f"n={n}, p={p:.4g}",
+            n * (2 * p - 1),
+            2 * math.sqrt(n * p * (1 - p)),
+            (-n, n),
+            lambda x, tail: float(log_walk_tail_bound(n, p, x, tail)),
+            lambda x, tail: _scipy_tail(
+                binomial, math.ceil((n + x) / 2) if tail == "upper" else (n + x) // 2, tail
+            ),
+        ),
+    ]
+
+
+def _window_checks(net: LossNetwork, c: float, delta: float = 0.5) -> list[BoundCheck]:
+    events = window_mean_events(net, c)
+    law = stats.poisson(events)
+    return [
+        BoundCheck(
+            f"P(events in W {sign} {scale:g} M), M = mean events",
+            net.servers,
+            f"c={c:g}, M={events:.4g}",
+            "upper",
+            window_event_bound(net, c, delta, tail),
+            _scipy_tail(law, rounded(scale * events), tail),
+        )
+        for tail, sign, scale, rounded in (
+            ("upper", ">=", 1 + delta, math.ceil),
+            ("lower", "<=", 1 - delta, math.floor),
+        )
+    ]
+
+
+def _coupled_checks(
+    name: str, servers_count: int, point: str, bound: CoupledBound, exact: float
+) -> list[BoundCheck]:
+    """The coupled probability and its Chernoff bound, each against the exact value."""
+    return [
+        BoundCheck(f"{name} via coupling", servers_count, point, "upper", bound.coupled, exact),
+        BoundCheck(f"{name} via Chernoff", servers_count, point, "upper", bound.chernoff, exact),
+    ]
+
+
+def _window_idle_checks(walk: IdleWalk, window: float) -> list[BoundCheck]:
+    """P(I(W) <= 0) and P(T_0 <= W) from i = ceil(b/2), b = floor(sqrt N)."""
+    band = walk.band
+    start = -(-band // 2)
+    point = f"i={start}, b={band}, W={window:.4g}"
+    return [
+        *_coupled_checks(
+            "P(I(W) <= 0)",
+            walk.servers,
+            point,
+            idle_after_window_bound(walk, window, start, 0).total,
+            _exact_idle_at_most(walk, start, 0, window),
+        ),
+        *_coupled_checks(
+            "P(T_0 <= W)",
+            walk.servers,
+            point,
+            hit_zero_time_bound(walk, start, window),
+            _exact_hit_zero_time_cdf(walk, start, window),
+        ),
+    ]
+
+
+def _climb_checks(walk: IdleWalk, multiples: Sequence[float] = (2.0, 4.0)) -> list[BoundCheck]:
+    """The climb from 1 to b = floor(sqrt N) after ``multiples`` of its drift time: the
+    jumps (b − 1)/(2p_b − 1) of the coupled walk and the time (b − 1)/(μ(N − b) − λ_H N)
+    of the coupled counts.  Skipped when the coupled drift is not upwards (the bounds are
+    then the trivial 1)."""
+    band, checks = walk.band, []
+    up, down = _coupled_means(walk, band, 1.0)
+    drift_jumps = 2 * walk.coupled_up_probability() - 1
+    for k in multiples if up > down else ():
+        jumps = math.ceil(k * (band - 1) / drift_jumps)
+        checks += _coupled_checks(
+            f"P(T_b > {k:g} x drift time), in jumps",
+            walk.servers,
+            f"i=1, b={band}, {jumps} jumps",
+            climb_steps_tail_bound(walk, 1, jumps),
+            _exact_climb_steps_survival(walk, 1, band, jumps),
+        )
+        time = k * (band - 1) / (up - down)
+        checks += _coupled_checks(
+            f"P(T_b > {k:g} x drift time), in real time",
+            walk.servers,
+            f"i=1, b={band}, t={time:.4g}",
+            climb_time_tail_bound(walk, 1, time),
+            _exact_climb_time_survival(walk, 1, band, time),
+        )
+    return checks
+
+
+def chernoff_checks(
+    model: IdleWalk | LossNetwork, c_values: Sequence[float] = (0.5, 1.0, 2.0, 4.0)
+) -> list[BoundCheck]:
+    """Every bound of this module next to an exact value from an independent route.
+
+    For each window W = c log N / N (``c`` in ``c_values``): the Poisson, Skellam and walk
+    tails of the window's counts at mean ± 2 standard deviations against ``scipy.stats``;
+    with a :class:`~qtheory.lossnet.model.LossNetwork`, the event count of the window
+    (δ = 1/2) against ``scipy.stats.poisson``; and, from i = ceil(b/2) with
+    b = floor(sqrt N), P(I(W) <= 0) and P(T_0 <= W) against the exact CTMC.  Once: the
+    climb from 1 to b after 2 and 4 times its drift time, in jumps (against the exact jump
+    chain) and in real time (against the exact CTMC).  Each idle-process bound appears
+    twice, through the coupling and through Chernoff.  The exact CTMC makes this
+    practical for N up to a few thousand.
+
+    Parameters
+    ----------
+    model
+        The idle process, or a loss network (whose reject-all-L idle process is used).
+    c_values
+        Window constants c > 0.
+
+    Examples
+    --------
+    >>> checks = chernoff_checks(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0), c_values=[2.0])
+    >>> len(checks), all(check.holds for check in checks)
+    (19, True)
+    """
+    walk = model if isinstance(model, IdleWalk) else IdleWalk.from_network(model)
+    if walk.servers < 4:
+        raise ValueError(f"servers must be >= 4 (a band 2 <= b < N), got {walk.servers}")
+    checks = _climb_checks(walk)
+    for c in c_values:
+        window = _window_constant(c) * math.log(walk.servers) / walk.servers
+        for tails in _pure_tails(walk, window):
+            checks += tails.checks(walk.servers)
+        if isinstance(model, LossNetwork):
+            checks += _window_checks(model, c)
+        checks += _window_idle_checks(walk, window)
+    return checks
