@@ -584,6 +584,34 @@ def _solve_on(
     return np.atleast_1d(spsolve(system, scaled))
 
 
+#: Sparse LU resolves expectations over at most about this many jumps: the escape
+#: probabilities of the jump-chain system are then near 1e-12, and LU loses that many
+#: digits to cancellation (state reduction does not, but is dense).
+MAX_RELIABLE_JUMPS = 1e12
+
+
+def _solve_expectation(
+    rates: sp.csr_matrix,
+    exit_rates: NDArray[np.float64],
+    states: NDArray[np.bool_],
+    reward: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """:func:`_solve_on` for an expected total of a non-negative reward, refusing results
+    that sparse LU cannot resolve: a negative entry (the exact solution of this M-matrix
+    system is >= 0), or an expected time so long that it spans more than
+    :data:`MAX_RELIABLE_JUMPS` jumps at the fastest rate of the set."""
+    x = _solve_on(rates, exit_rates, states, reward)
+    time = _solve_on(rates, exit_rates, states, np.ones(int(states.sum())))
+    jumps = float(np.max(time, initial=0.0)) * float(np.max(exit_rates[states], initial=0.0))
+    if np.any(x < 0) or np.any(time < 0) or not jumps <= MAX_RELIABLE_JUMPS:
+        raise ArithmeticError(
+            f"the first-passage system has {int(states.sum())} unknowns (sparse LU) and expected "
+            f"hitting times of up to about {jumps:.3g} jumps; beyond {MAX_RELIABLE_JUMPS:.0e} "
+            "jumps LU cancels every digit (use a birth-death routine or fewer states)"
+        )
+    return x
+
+
 def _state_reduction(
     rates: sp.csr_matrix,
     states: NDArray[np.bool_],
@@ -754,6 +782,12 @@ def mean_hitting_times(Q, target) -> NDArray[np.float64]:
         :math:`T` is not reached with probability 1 from some state (the message
         names it: a state that cannot reach :math:`T`, or one that can reach such a
         state).
+    ArithmeticError
+        If the sparse-LU path (more than ``REDUCTION_MAX_STATES`` unknowns) meets
+        hitting times of more than :data:`MAX_RELIABLE_JUMPS` jumps, which float64 LU
+        cannot resolve (e.g. the descent to 0 of the reject-all-L idle process at
+        N = 1000, about 1e47 time units); birth-death chains have exact routines in
+        :mod:`qtheory.walks.hitting`.
 
     Examples
     --------
@@ -776,7 +810,7 @@ def mean_hitting_times(Q, target) -> NDArray[np.float64]:
     if outside.sum() <= REDUCTION_MAX_STATES:
         m[outside] = _state_reduction(rates, outside, in_target, with_time=True)[1]
     else:
-        m[outside] = _solve_on(rates, exit_rates, outside, np.ones(int(outside.sum())))
+        m[outside] = _solve_expectation(rates, exit_rates, outside, np.ones(int(outside.sum())))
     return m
 
 
@@ -832,7 +866,7 @@ def accumulated_reward(Q, target, reward) -> NDArray[np.float64]:
     _check_reached_surely(rates, in_target)
     a = np.zeros(n)
     outside = ~in_target
-    a[outside] = _solve_on(rates, exit_rates, outside, reward[outside])
+    a[outside] = _solve_expectation(rates, exit_rates, outside, reward[outside])
     return a
 
 

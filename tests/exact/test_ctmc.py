@@ -518,3 +518,21 @@ def test_accumulated_reward_busy_period_area(lam, mu):
 def test_accumulated_reward_bad_input(reward, message):
     with pytest.raises(ValueError, match=message):
         accumulated_reward(generator([[0, 1.0], [1.0, 0]]), 0, reward)
+
+
+def test_sparse_first_passage_refuses_what_lu_cannot_resolve():
+    """The descent of a birth-death chain with a strong upward drift takes about 1e47
+    time units at N = 1000 (exact value from qtheory.walks.hitting); sparse LU returned
+    negative means here before this check."""
+    n = 1001
+    levels = np.arange(n, dtype=float)
+    up, down = 1.0 * (n - 1 - levels), np.where(levels >= 1, 600.0, 0.0)
+    rates = sp.diags([up[:-1], down[1:]], [1, -1], format="csr")
+    with pytest.raises(ArithmeticError, match="LU cancels every digit"):
+        mean_hitting_times(generator(rates), 0)
+    with pytest.raises(ArithmeticError, match="LU cancels every digit"):
+        accumulated_reward(generator(rates), 0, levels)
+    # Well-conditioned systems of the same size still pass: the drift points at the
+    # target (levels 395..405, where the up-rate n - 1 - i meets the down-rate 600).
+    m = mean_hitting_times(generator(rates), np.arange(395, 406))
+    assert np.all(m >= 0) and m[0] < 10.0 and m[-1] < 10.0
