@@ -1,0 +1,591 @@
+r"""Gambler's ruin for the idle process and for the simple random walks that bound it.
+
+Source: J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+overloaded loss network" (arXiv:2601.14538): PFI admits an L job only if, under
+reject-all-L, the idle count reaches :math:`b = \lfloor\sqrt N\rfloor` before it drops
+to 0, so its analysis needs :math:`h_i = P_i(\text{hit } 0 \text{ before } b)`.
+
+Simple walk.  With up-probability :math:`p` and :math:`q = 1 - p`, :math:`h` solves
+:math:`h_i = p\,h_{i+1} + q\,h_{i-1}` (:math:`1 \le i \le b - 1`), :math:`h_0 = 1`,
+:math:`h_b = 0`; Sympy's ``rsolve`` (:func:`derive_walk_ruin`) gives, with
+:math:`r = q/p`,
+
+.. math:: h_i = \frac{r^i - r^b}{1 - r^b} \quad (p \ne \tfrac12), \qquad
+          h_i = 1 - \frac{i}{b} \quad (p = \tfrac12),
+
+and, for :math:`p > \frac12`, :math:`\lim_{b\to\infty} h_i = r^i`: the probability that
+the walk started at :math:`i` *ever* hits 0 (it is 1 for :math:`p \le \frac12`).  Float64
+evaluates the equivalent form, in :math:`\theta = \log r` (:data:`WALK_LOG_ODDS`, accurate
+to a few units of roundoff relative to :math:`\theta` also for :math:`p` near
+:math:`\frac12`),
+
+.. math:: h_i = e^{i(\theta - |\theta|)/2}\,
+          \frac{\operatorname{expm1}(-(b-i)|\theta|)}{\operatorname{expm1}(-b|\theta|)},
+
+a ratio of two numbers in :math:`(-1, 0)` times a factor in :math:`(0, 1]`: no
+cancellation, no overflow, full relative accuracy for :math:`r` near 1 and any
+:math:`b` (checked against mpmath in the tests).
+
+Birth–death chain.  For rates :math:`u_j` (:math:`j \to j+1`) and :math:`d_j`
+(:math:`j \to j-1`), the same first-step analysis gives the classical
+
+.. math:: h_i = \frac{\sum_{j=i}^{b-1}\rho_j}{\sum_{j=0}^{b-1}\rho_j}, \qquad
+          \rho_j = \prod_{k=1}^{j}\frac{d_k}{u_k}
+
+(:func:`chain_ruin_probabilities`), evaluated with :math:`\log\rho_j` from
+:func:`qtheory.exact.birth_death_log_weights` and tail sums by :func:`log_cumsum_exp`,
+so that nothing overflows or underflows for :math:`N = 10^7` and :math:`b` up to
+:math:`N`; ``dps=`` does it in mpmath.
+
+Bound direction (coupling).  The reject-all-L jump chain moves up with probability
+:math:`p(j) = \mu(N-j)/(\mu(N-j) + \lambda_H N)`, decreasing in :math:`j`, so
+:math:`p_b = p(b) \le p(j) \le p_\infty = \mu/(\mu + \lambda_H)` on
+:math:`1 \le j \le b - 1` (:mod:`qtheory.walks.idle`).  Couple the jump chain
+:math:`X` and a walk :math:`Y` with up-probability :math:`p'`, both started at
+:math:`i`, through common uniforms :math:`U_k`: :math:`X` moves up iff
+:math:`U_k < p(X_k)`, :math:`Y` iff :math:`U_k < p'`.  Both move by :math:`\pm 1`, so
+:math:`X_k - Y_k` stays even.  If :math:`p' \le p(j)` on the band then
+:math:`X_k \ge Y_k` up to the exit time :math:`\tau` of :math:`X` from
+:math:`\{1, \dots, b-1\}`: when :math:`X_k > Y_k` the gap is at least 2 and one step
+cannot reverse it; when :math:`X_k = Y_k = j`, :math:`U_k < p'` implies
+:math:`U_k < p(j)`.  So if :math:`X` hits 0 (at :math:`\tau`) then
+:math:`Y_\tau \le 0` and :math:`Y \le X \le b - 1` before :math:`\tau`: :math:`Y` hit 0
+before :math:`b` too.  Hence, with :math:`p' = p_b`,
+
+.. math:: P^{\text{chain}}_i(0 \text{ before } b) \le P^{\text{walk}(p_b)}_i(0 \text{ before } b)
+          \le \bigl(q_b/p_b\bigr)^i \quad (p_b > \tfrac12),
+
+the last step because the walk's ruin probability increases with :math:`b` to its limit.
+Symmetrically, :math:`p' = p_\infty \ge p(j)` gives :math:`Y \ge X`, and ruin of
+:math:`Y` forces ruin of :math:`X`:
+
+.. math:: P^{\text{chain}}_i(0 \text{ before } b)
+          \ge P^{\text{walk}(p_\infty)}_i(0 \text{ before } b).
+
+:math:`(\lambda_H/\mu)^i` is the limit of both bounds when :math:`b = \lfloor\sqrt N\rfloor`
+and :math:`N \to \infty` (:math:`p_b \to p_\infty`), but no bound at finite :math:`N`:
+for :math:`\lambda_H = 0.6`, :math:`\mu = 1`, :math:`i = 1` the exact value is 0.444 at
+:math:`N = 4` and 0.612 at :math:`N = 100`.  :func:`ruin_checks` evaluates all three
+bounds next to the exact value.
+
+>>> from qtheory.walks.idle import IdleWalk
+>>> walk = IdleWalk(100, 0.6, 1.0)
+>>> h = chain_ruin_probabilities(walk.up_rates(), walk.down_rates(), walk.band)
+>>> p_b, p_inf = walk.coupled_up_probability(), walk.limit_up_probability
+>>> print(f"{walk_ruin_probability(p_inf, 1, 10):.4f} <= {h[1]:.4f} "
+...       f"<= {walk_ruin_probability(p_b, 1, 10):.4f}")
+0.5976 <= 0.6118 <= 0.6608
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import mpmath
+import numpy as np
+import sympy as sp
+from numpy.typing import ArrayLike, NDArray
+from sympy.codegen.cfunctions import log1p
+
+from qtheory import _validation
+from qtheory.exact.birth_death import birth_death_log_weights
+from qtheory.symbolic import Formula
+from qtheory.walks.bounds import BoundCheck
+from qtheory.walks.idle import IdleWalk, band_level
+from qtheory.walks.idle import level as idle_level
+
+__all__ = [
+    "WALK_LOG_ODDS",
+    "WalkRuin",
+    "chain_ruin_probabilities",
+    "check_band",
+    "check_dps",
+    "check_levels",
+    "check_rates",
+    "derive_walk_ruin",
+    "in_form",
+    "log_cumsum_exp",
+    "mp_rates",
+    "ruin_checks",
+    "solve_recurrence",
+    "walk_arguments",
+    "working_dps",
+    "walk_mp",
+    "walk_ruin_limit",
+    "walk_ruin_probability",
+]
+
+up_probability = sp.Symbol("p", positive=True)  # p, the walk's up-probability
+odds = sp.Symbol("r", positive=True)  # r = q/p
+log_odds = sp.Symbol("theta", real=True)  # theta = log r
+WALK_LOG_ODDS = Formula(
+    "walk_log_odds",
+    sp.Piecewise(
+        (
+            log1p((1 - 2 * up_probability) / up_probability),
+            (up_probability > sp.Rational(1, 3)) & (up_probability < sp.Rational(2, 3)),
+        ),
+        (sp.log((1 - up_probability) / up_probability), True),
+    ),
+    (up_probability,),
+)
+"""theta = log(q/p) with full relative accuracy: log1p((1 - 2p)/p) near p = 1/2 (1 - 2p is
+exact there), log1p(-p) - log(p) elsewhere (|theta| > log 2).  The walk Formulas take theta."""
+
+
+# ---------------------------------------------------------------------------
+# derivation
+
+
+@dataclass(frozen=True)
+class WalkRuin:
+    """Gambler's ruin of the simple walk, derived by :func:`derive_walk_ruin`."""
+
+    recurrence: sp.Eq  # h(i) = p h(i+1) + (1-p) h(i-1)
+    boundary: tuple[sp.Eq, sp.Eq]  # h(0) = 1, h(b) = 0
+    general: sp.Expr  # rsolve's general solution C0 + C1 ((1-p)/p)^i
+    solution: sp.Expr  # (r^i - r^b)/(1 - r^b), r = q/p
+    fair: Formula  # 1 - i/b at p = 1/2, in (i, b)
+    probability: Formula  # the stable form, in (theta, i, b) with theta = log r
+    limit: Formula  # r^i = lim_{b -> oo} h_i for p > 1/2, in (theta, i)
+
+
+def in_form(derived: sp.Expr, display: sp.Expr) -> sp.Expr:
+    """``display`` after Sympy has checked that it equals ``derived``.
+
+    >>> x = sp.Symbol("x")
+    >>> in_form((x**2 - 1) / (x - 1), x + 1)
+    x + 1
+    """
+    if sp.simplify(derived - display) != 0:
+        raise ArithmeticError(f"derivation: {derived} does not simplify to {display}")
+    return display
+
+
+def _fit_boundary(general: sp.Expr, conditions: Sequence[sp.Expr]) -> sp.Expr:
+    """``general`` with its constants (``C0``, ``C1``) fitted to ``conditions`` = 0."""
+    constants = sorted(general.free_symbols - {up_probability, idle_level}, key=str)
+    (fit,) = sp.solve(conditions, constants, dict=True)
+    return general.subs(fit)
+
+
+def solve_recurrence(
+    equation: sp.Eq, unknown: sp.Function, boundary: Callable[[sp.Expr], list[sp.Expr]]
+) -> tuple[sp.Expr, sp.Expr]:
+    """rsolve ``equation`` for ``unknown(i)``; return the general solution and the one
+    fitted to ``boundary`` (a map from a solution to expressions that must vanish)."""
+    general = sp.rsolve(equation.lhs - equation.rhs, unknown(idle_level))
+    return general, _fit_boundary(general, boundary(general))
+
+
+def _ruin_boundary(solution: sp.Expr) -> list[sp.Expr]:
+    return [solution.subs(idle_level, 0) - 1, solution.subs(idle_level, band_level)]
+
+
+@cache
+def derive_walk_ruin() -> WalkRuin:
+    r"""Solve the ruin recurrence with Sympy (cached; about two seconds).
+
+    ``rsolve`` gives :math:`C_0 + C_1 r^i`; the boundary conditions fix the constants;
+    :math:`p = 1/(1 + r)` rewrites the result in :math:`r`, and Sympy checks that it
+    equals the display form.  The fair case is solved the same way at :math:`p = 1/2`,
+    and the unbounded limit is Sympy's :math:`\lim_{b\to\infty}` with
+    :math:`r = e^{-x}`, :math:`x > 0`.
+
+    >>> derive_walk_ruin().solution
+    (-r**b + r**i)/(1 - r**b)
+    >>> derive_walk_ruin().fair.expr
+    1 - i/b
+    """
+    p, i, b, r = up_probability, idle_level, band_level, odds
+    h = sp.Function("h")
+    recurrence = sp.Eq(h(i), p * h(i + 1) + (1 - p) * h(i - 1))
+    general, fitted = solve_recurrence(recurrence, h, _ruin_boundary)
+    solution = in_form(fitted.subs(p, 1 / (1 + r)), (r**i - r**b) / (1 - r**b))
+    fair_recurrence = recurrence.subs(p, sp.Rational(1, 2))
+    fair = in_form(solve_recurrence(fair_recurrence, h, _ruin_boundary)[1], 1 - i / b)
+    x = sp.Symbol("x", positive=True)  # r = e^{-x} < 1
+    limit = sp.limit(solution.subs(r, sp.exp(-x)), b, sp.oo).subs(x, -sp.log(r))
+    limit = in_form(limit, r**i)
+    t = log_odds
+    stable = (
+        sp.exp(i * (t - sp.Abs(t)) / 2)
+        * (sp.exp(-(b - i) * sp.Abs(t)) - 1)
+        / (sp.exp(-b * sp.Abs(t)) - 1)
+    )
+    return WalkRuin(
+        recurrence=recurrence,
+        boundary=(sp.Eq(h(0), 1), sp.Eq(h(b), 0)),
+        general=general,
+        solution=solution,
+        fair=Formula("walk_ruin_fair", fair, (i, b)),
+        probability=Formula("walk_ruin_probability", stable, (t, i, b)),
+        limit=Formula("walk_ruin_limit", limit, (t, i), {r: sp.exp(t)}),
+    )
+
+
+# ---------------------------------------------------------------------------
+# validation shared with qtheory.walks.hitting
+
+
+def check_dps(dps: object) -> int:
+    """``dps`` as an int after checking it is an integer >= 1."""
+    return _validation.positive_int("dps", dps)
+
+
+def check_rates(up: ArrayLike, down: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Level-indexed birth–death rates after validation.
+
+    ``up[j]`` is the rate of :math:`j \\to j+1` and ``down[j]`` that of :math:`j \\to j-1`
+    on the levels :math:`0..n` (the convention of :class:`~qtheory.walks.idle.IdleWalk`):
+    equal lengths :math:`n + 1 \\ge 2`, ``down[0] == 0``, ``up[n] == 0``, and every other
+    rate finite and > 0 (an irreducible chain).
+
+    >>> check_rates([1.0, 0.0], [2.0, 1.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: down[0] must be 0 (level 0 has no level below), got 2.0
+    """
+    arrays = []
+    for name, rates in (("up", up), ("down", down)):
+        array = np.asarray(rates, dtype=float)
+        if array.ndim != 1 or array.size < 2:
+            raise ValueError(f"{name} must be 1-D with at least 2 levels, got shape {array.shape}")
+        arrays.append(array)
+    up, down = arrays
+    if up.size != down.size:
+        raise ValueError(f"up and down must have the same length, got {up.size} and {down.size}")
+    if down[0] != 0:
+        raise ValueError(f"down[0] must be 0 (level 0 has no level below), got {float(down[0])!r}")
+    if up[-1] != 0:
+        raise ValueError(
+            f"up[-1] must be 0 (the top level has no level above), got {float(up[-1])!r}"
+        )
+    for name, inner, offset in (("up", up[:-1], 0), ("down", down[1:], 1)):
+        bad = ~(np.isfinite(inner) & (inner > 0))
+        if bad.any():
+            j = int(np.argmax(bad))
+            raise ValueError(
+                f"{name} must be finite and > 0 on its inner levels, "
+                f"got {name}[{j + offset}] = {float(inner[j])!r}"
+            )
+    return up, down
+
+
+def check_band(band: object, top: int, *, least: int = 1) -> int:
+    """``band`` as an int after checking ``least <= band <= top``."""
+    band = _validation.positive_int("band", band)
+    if not least <= band <= top:
+        raise ValueError(f"band must be in {least}..{top}, got {band}")
+    return band
+
+
+def mp_rates(rates: NDArray[np.float64]) -> list[mpmath.mpf]:
+    """``rates`` as mpf, exactly (call inside a working precision of >= 53 bits)."""
+    return [mpmath.mpf(float(x)) for x in rates]
+
+
+def working_dps(dps: int, size: int) -> int:
+    """Digits for mpmath loops over ``size`` levels: ``dps`` (at least 16, so that float
+    rates convert exactly) plus guard digits for the roundings of the sums."""
+    return max(dps, 16) + 10 + int(math.log10(size + 1))
+
+
+def walk_arguments(
+    p: ArrayLike, level: ArrayLike, band: ArrayLike | None = None
+) -> tuple[NDArray[np.float64], ...]:
+    """(p, level[, band]) broadcast as float arrays after checking ``0 < p < 1`` and
+    integers ``level >= 0`` (and ``1 <= band``, ``level <= band`` if ``band`` is given)."""
+    names = ("p", "level") + (() if band is None else ("band",))
+    values = (p, level) + (() if band is None else (band,))
+    arrays = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in values))
+    p = arrays[0]
+    outside = ~((p > 0) & (p < 1))
+    if outside.any():
+        raise ValueError(f"p must be in (0, 1), got {p[outside].flat[0]!r}")
+    for name, x in zip(names[1:], arrays[1:], strict=True):
+        if not np.all(np.isfinite(x) & (x == np.round(x)) & (x >= 0)):
+            raise ValueError(f"{name} must hold integers >= 0, got {x!r}")
+    if band is not None and not np.all((arrays[2] >= 1) & (arrays[1] <= arrays[2])):
+        raise ValueError("band must be >= 1 and level must be in 0..band")
+    return tuple(arrays)
+
+
+# ---------------------------------------------------------------------------
+# simple walk
+
+
+def walk_ruin_probability(p: ArrayLike, level: ArrayLike, band: ArrayLike, *, dps=None):
+    r"""Probability that the simple walk from ``level`` hits 0 before ``band``.
+
+    Parameters
+    ----------
+    p : float or array_like
+        Up-probability, :math:`0 < p < 1`.
+    level, band : int or array_like
+        Start :math:`i` and upper barrier :math:`b`, integers with
+        :math:`0 \le i \le b`, :math:`b \ge 1`.  The three broadcast.
+    dps : int, optional
+        If given, compute in mpmath to ``dps`` significant digits (scalars only;
+        ``p`` as the exact binary number it is).
+
+    Returns
+    -------
+    numpy.ndarray or float or mpmath.mpf
+        :math:`(r^i - r^b)/(1 - r^b)` with :math:`r = (1-p)/p`, and :math:`1 - i/b` at
+        :math:`p = \frac12` exactly (see the module notes for the stable form).
+
+    Examples
+    --------
+    >>> float(walk_ruin_probability(2 / 3, 1, 3)) * 7  # r = 1/2: (1/2 - 1/8)/(1 - 1/8) = 3/7
+    3.0
+    >>> float(walk_ruin_probability(0.5, 3, 4)), float(walk_ruin_probability(0.5 + 1e-13, 3, 4))
+    (0.25, 0.24999999999984995)
+    >>> print(mpmath.nstr(walk_ruin_probability(0.75, 1, 10**9, dps=30), 30))  # r = 1/3
+    0.333333333333333333333333333333
+    """
+    p, level, band = walk_arguments(p, level, band)
+    formulas = derive_walk_ruin()
+    if dps is not None:
+        return walk_mp(formulas.probability, (p, level, band), check_dps(dps), formulas.fair)
+    theta = WALK_LOG_ODDS.float64(p)
+    fair = theta == 0  # p = 1/2 exactly
+    value = formulas.probability.float64(np.where(fair, 1.0, theta), level, band)
+    return np.where(fair, formulas.fair.float64(level, band), value)[()]
+
+
+def walk_mp(
+    formula: Formula, args, dps: int, fair: Formula | None = None, guard: int = 10
+) -> mpmath.mpf:
+    """``formula`` of (theta, *rest) in mpmath at ``dps`` digits (``dps + guard`` while
+    computing; theta from p = ``args[0]``), or ``fair`` of (*rest) at p = 1/2, from scalar
+    float arguments."""
+    if any(np.ndim(x) for x in args):
+        raise ValueError("with dps, the arguments must be scalars")
+    p, *rest = (mpmath.mpf(float(x)) for x in args)  # exact: mpf of a float needs no rounding
+    with mpmath.workdps(max(dps, 16) + guard):
+        theta = WALK_LOG_ODDS.mp(p)
+        value = fair.mp(*rest) if fair is not None and theta == 0 else formula.mp(theta, *rest)
+    with mpmath.workdps(dps):
+        return +value
+
+
+def walk_ruin_limit(p: ArrayLike, level: ArrayLike, *, dps=None):
+    r"""Probability that the walk from ``level`` ever hits 0 (no upper barrier).
+
+    :math:`\min(1, r)^i` with :math:`r = (1-p)/p`: :math:`r^i` for :math:`p > \frac12`
+    (Sympy's :math:`\lim_{b\to\infty}` of :func:`walk_ruin_probability`) and 1 otherwise.
+    ``p`` in (0, 1), ``level`` an integer >= 0; ``dps`` as in
+    :func:`walk_ruin_probability`.
+
+    >>> float(walk_ruin_limit(0.625, 2))  # (0.6)^2
+    0.36
+    """
+    p, level = walk_arguments(p, level)
+    limit = derive_walk_ruin().limit
+    if dps is None:
+        with np.errstate(over="ignore"):  # r^i > 1e308 for p < 1/2: the minimum is 1
+            return np.minimum(limit.float64(WALK_LOG_ODDS.float64(p), level), 1.0)[()]
+    return min(walk_mp(limit, (p, level), check_dps(dps)), mpmath.mpf(1))
+
+
+# ---------------------------------------------------------------------------
+# birth-death chain
+
+
+_WINDOW = 512.0  # exponent window of log_cumsum_exp: exp(-512) ~ 1e-222 is a normal float
+
+
+def log_cumsum_exp(values: ArrayLike) -> NDArray[np.float64]:
+    r""":math:`L_j = \log\sum_{k \le j} e^{x_k}` for every :math:`j`, accurately.
+
+    The running maximum :math:`m_j` of :math:`x` cuts the indices into runs on which
+    :math:`\lfloor m_j / 512\rfloor` is constant.  On each run the terms are shifted by
+    the run's exponent ceiling :math:`s` (so :math:`e^{m_j - s} \ge e^{-512}` and no
+    term exceeds 1), summed by a plain cumulative sum together with the carried total
+    :math:`e^{L - s}` of the earlier runs, and logged.  Terms that underflow are below
+    :math:`e^{-700}` times the running total.  The sums are formed in the exponential
+    domain, so the result has relative error (in :math:`e^{L_j}`) of order
+    :math:`j u` at worst plus :math:`u |L_j|` from the final logarithm,
+    :math:`u = 2^{-53}`; summing in the log domain with ``np.logaddexp.accumulate``
+    would instead lose up to :math:`u |L|` per term and drop every term below
+    :math:`u |L|` times the total.  :math:`O(n)`, vectorised per run.
+
+    Parameters
+    ----------
+    values : array_like, shape (n,)
+        Finite reals.
+
+    Examples
+    --------
+    >>> log_cumsum_exp([0.0, 0.0, math.log(2.0)]) / math.log(2.0)
+    array([0., 1., 2.])
+    >>> x = np.array([-3000.0, -2000.0, 0.0, 5000.0])  # e^x spans 10^-1303 .. 10^2171
+    >>> bool(np.all(log_cumsum_exp(x) == x))
+    True
+    """
+    x = np.asarray(values, dtype=float)
+    if x.ndim != 1:
+        raise ValueError(f"values must be 1-D, got shape {x.shape}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("values must be finite")
+    out = np.empty_like(x)
+    if x.size == 0:
+        return out
+    window = np.floor(np.maximum.accumulate(x) / _WINDOW)
+    edges = np.flatnonzero(np.diff(window)) + 1
+    carried = -math.inf
+    for start, stop in zip(np.r_[0, edges], np.r_[edges, x.size], strict=True):
+        shift = (window[start] + 1.0) * _WINDOW
+        partial = np.cumsum(np.exp(x[start:stop] - shift))
+        partial += math.exp(carried - shift)
+        out[start:stop] = np.log(partial) + shift
+        carried = out[stop - 1]
+    return out
+
+
+def chain_ruin_probabilities(
+    up: ArrayLike, down: ArrayLike, band: int, *, log: bool = False, dps: int | None = None
+):
+    r"""Exact :math:`P_i(\text{hit } 0 \text{ before } b)` of a birth–death chain.
+
+    Parameters
+    ----------
+    up, down : array_like, shape (n + 1,)
+        Rates of :math:`j \to j+1` and :math:`j \to j-1` on the levels :math:`0..n`
+        (``down[0] = up[n] = 0``, all others > 0; see :func:`check_rates`), e.g.
+        ``walk.up_rates(), walk.down_rates()`` of an
+        :class:`~qtheory.walks.idle.IdleWalk`.  Only levels :math:`1..b-1` matter.
+    band : int
+        The upper barrier :math:`b`, :math:`1 \le b \le n`.
+    log : bool, optional
+        Return :math:`\log h_i` (so that probabilities below :math:`10^{-308}` keep
+        their value).
+    dps : int, optional
+        Compute in mpmath to ``dps`` digits (the recurrence
+        :math:`\rho_j = \rho_{j-1} d_j/u_j` and plain sums; about a microsecond per
+        level) and return a list of mpf.
+
+    Returns
+    -------
+    numpy.ndarray, shape (b + 1,), or list of mpmath.mpf
+        :math:`h_0 = 1, h_1, \dots, h_b = 0`, with
+        :math:`h_i = \sum_{j=i}^{b-1}\rho_j / \sum_{j=0}^{b-1}\rho_j`.  Float64 computes
+        :math:`\log\rho_j` as :func:`~qtheory.exact.birth_death_log_weights` of the
+        rates :math:`d_{j+1}, u_{j+1}` and the tail sums by :func:`log_cumsum_exp`:
+        relative error about :math:`u(b + |\log h_i| + \max_j|\log\rho_j|)`.
+
+    Examples
+    --------
+    Up-rate 2 and down-rate 1: the walk with :math:`r = 1/2`, barrier 3.
+
+    >>> h = chain_ruin_probabilities([2.0, 2.0, 2.0, 0.0], [0.0, 1.0, 1.0, 1.0], 3)
+    >>> h * 7
+    array([7., 3., 1., 0.])
+
+    A million servers, barrier at :math:`10^5`: the ruin probability from level
+    :math:`5 \times 10^4` is far below the float64 range, its logarithm is not.
+
+    >>> from qtheory.walks.idle import IdleWalk
+    >>> walk = IdleWalk(10**6, 0.6, 1.0)
+    >>> log_h = chain_ruin_probabilities(walk.up_rates(), walk.down_rates(), 10**5, log=True)
+    >>> round(float(log_h[50_000]))
+    -24270
+    """
+    up, down = check_rates(up, down)
+    band = check_band(band, up.size - 1)
+    if dps is not None:
+        return _ruin_mp(up, down, band, check_dps(dps), log)
+    log_rho = birth_death_log_weights(down[1:band], up[1:band])
+    tail = log_cumsum_exp(log_rho[::-1])[::-1]
+    log_h = np.full(band + 1, -math.inf)
+    log_h[:band] = tail - tail[0]
+    if log:
+        return log_h
+    return np.exp(log_h)
+
+
+def _ruin_mp(up, down, band: int, dps: int, log: bool) -> list[mpmath.mpf]:
+    with mpmath.workdps(working_dps(dps, band)):
+        u, d = mp_rates(up[:band]), mp_rates(down[:band])
+        rho = [mpmath.mpf(1)]
+        for j in range(1, band):
+            rho.append(rho[-1] * d[j] / u[j])
+        tails = [mpmath.mpf(0)] * (band + 1)
+        for j in range(band - 1, -1, -1):
+            tails[j] = tails[j + 1] + rho[j]
+        h = [t / tails[0] for t in tails]
+        if log:
+            h = [mpmath.log(x) if x else mpmath.ninf for x in h]
+    with mpmath.workdps(dps):
+        return [+x for x in h]
+
+
+# ---------------------------------------------------------------------------
+# bounds against the exact value
+
+
+def check_levels(levels: Iterable[int] | None, band: int, least: int = 1) -> list[int]:
+    """Start levels: ``least..band-1`` by default, else integers in that range."""
+    if levels is None:
+        return list(range(least, band))
+    checked = []
+    for i in levels:
+        if isinstance(i, bool) or not isinstance(i, int | np.integer) or not least <= i < band:
+            raise ValueError(f"levels must be integers in {least}..{band - 1}, got {i!r}")
+        checked.append(int(i))
+    return checked
+
+
+def ruin_checks(
+    walk: IdleWalk, levels: Iterable[int] | None = None, band: int | None = None
+) -> list[BoundCheck]:
+    r"""The ruin bounds of the coupling next to the exact ruin probability of the chain.
+
+    Parameters
+    ----------
+    walk : IdleWalk
+        The reject-all-L idle process.
+    levels : iterable of int, optional
+        Start levels :math:`i`, in :math:`1..b-1` (default: all of them).
+    band : int, optional
+        Barrier :math:`b`, in :math:`2..N-1` (default :math:`\lfloor\sqrt N\rfloor`).
+
+    Returns
+    -------
+    list of BoundCheck
+        For each level, three records for :math:`P_i(\text{hit } 0 \text{ before } b)`:
+        the upper bound by the walk with :math:`p_b`, the lower bound by the walk with
+        :math:`p_\infty`, and the upper bound :math:`(q_b/p_b)^i` of the unbounded walk
+        (1 if :math:`p_b \le \frac12`).
+
+    Examples
+    --------
+    >>> walk = IdleWalk(1000, 0.6, 1.0)
+    >>> checks = ruin_checks(walk, levels=[1])
+    >>> [(c.direction, round(c.ratio, 4)) for c in checks]
+    [('upper', 1.0294), ('lower', 0.9975), ('upper', 1.0294)]
+    >>> all(c.holds for c in ruin_checks(walk))
+    True
+    """
+    band = check_band(walk.band if band is None else band, walk.servers - 1, least=2)
+    levels = check_levels(levels, band)
+    exact = chain_ruin_probabilities(walk.up_rates(), walk.down_rates(), band)[levels]
+    p_b, p_inf = walk.coupled_up_probability(band), walk.limit_up_probability
+    bounds = (
+        ("P_i(hit 0 before b) <= walk(p_b)", "upper", walk_ruin_probability(p_b, levels, band)),
+        (
+            "P_i(hit 0 before b) >= walk(p_inf)",
+            "lower",
+            walk_ruin_probability(p_inf, levels, band),
+        ),
+        ("P_i(hit 0 before b) <= min(1, q_b/p_b)^i", "upper", walk_ruin_limit(p_b, levels)),
+    )
+    return [
+        BoundCheck(name, walk.servers, f"i={i}, b={band}", direction, float(value[k]), float(e))
+        for k, (i, e) in enumerate(zip(levels, exact, strict=True))
+        for name, direction, value in bounds
+    ]
