@@ -25,8 +25,9 @@ from tqdm import tqdm
 
 from qtheory import report
 from qtheory.claims import Claim, claims_latex, claims_markdown, claims_summary
+from qtheory.executor import check_cluster_address
 
-MODELS = ("qtheory.gated.outputs", "qtheory.lossnet.outputs")
+MODELS = ("qtheory.gated.outputs", "qtheory.lossnet.outputs", "qtheory.walks.outputs")
 
 #: The seed of ``qtheory reproduce`` when none is given.
 DEFAULT_SEED = 20261129
@@ -75,8 +76,8 @@ class Run:
         integer = isinstance(self.seed, int | np.integer) and not isinstance(self.seed, bool)
         if not (integer and self.seed >= 0):
             raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
-        if self.cluster is not None and not (isinstance(self.cluster, str) and self.cluster):
-            raise ValueError(f"cluster must be None or a scheduler address, got {self.cluster!r}")
+        if self.cluster is not None:
+            check_cluster_address(self.cluster)  # fail before any step runs
 
     def seed_sequence(self, step: str) -> np.random.SeedSequence:
         """The seed of the step named ``step``.

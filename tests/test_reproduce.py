@@ -217,7 +217,7 @@ def test_run_context_reaches_the_steps_and_the_report(tmp_path, monkeypatch):
         ({"seed": -1}, "seed must be an integer >= 0"),
         ({"seed": 1.5}, "seed must be an integer >= 0"),
         ({"seed": True}, "seed must be an integer >= 0"),
-        ({"cluster": ""}, "cluster must be None or a scheduler address"),
+        ({"cluster": ""}, "cluster must be a scheduler address"),
     ],
 )
 def test_run_rejects_bad_context(tmp_path, kwargs, message):

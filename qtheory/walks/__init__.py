@@ -3,9 +3,33 @@
 The proofs that the cost of variability and the cost of long-run uncertainty are O(1)
 (J. Bray, arXiv:2601.14538) reduce the idle-server process under "reject every L" to
 random walks and renewal epochs.  Each step is a derived (Sympy), evaluated (float64 and
-mpmath) and checked (against :mod:`qtheory.exact` and the simulator) object here.
+mpmath) and checked (against :mod:`qtheory.exact` and the simulator) object here:
+
+- :mod:`~qtheory.walks.idle`: the reject-all-L idle process and its coupled walks;
+- :mod:`~qtheory.walks.ruin`: gambler's ruin, exact and for the walks;
+- :mod:`~qtheory.walks.hitting`: mean climbing and descent times;
+- :mod:`~qtheory.walks.chernoff`: Chernoff bounds and hitting-time tails;
+- :mod:`~qtheory.walks.epochs`: epochs between visits to a level and renewal reward;
+- :mod:`~qtheory.walks.sss`: the failure probability of SSS(W) and its bound;
+- :mod:`~qtheory.walks.window_sweep`: the sweep of SSS(c log N / N) over c and N.
 """
 
+from qtheory.walks.bounds import BoundCheck
+from qtheory.walks.epochs import epochs_from_trace, markov_epoch_means, renewal_reward
 from qtheory.walks.idle import IdleWalk
+from qtheory.walks.sss import critical_window_constant, failure_bound, failure_probability
+from qtheory.walks.window_sweep import loss_growth, smallest_bounded_constant, window_sweep
 
-__all__ = ["IdleWalk"]
+__all__ = [
+    "BoundCheck",
+    "IdleWalk",
+    "critical_window_constant",
+    "epochs_from_trace",
+    "failure_bound",
+    "failure_probability",
+    "loss_growth",
+    "markov_epoch_means",
+    "renewal_reward",
+    "smallest_bounded_constant",
+    "window_sweep",
+]
