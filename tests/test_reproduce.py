@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from qtheory import report
-from qtheory.claims import Claim, claims_markdown, claims_summary
+from qtheory.claims import Claim, claims_markdown
 from qtheory.cli import build_parser, main
 from qtheory.gated import outputs as gated_outputs
 from qtheory.gated.claims import gated_claims
@@ -107,15 +107,21 @@ def test_main_inputs_every_part_and_the_claims_report_last(quick):
 
 
 def test_claims_report_is_every_claim_recomputed(quick):
-    # a second, separate computation of every model's claims gives the same report rows
-    # (determinism of the claims for the default seed), and the summary counts them
+    # a second, separate computation of the gated and exact loss-network claims gives the
+    # same report rows (determinism for the default seed); the sweep-based claims of the
+    # other sections are not recomputed here (their own tests check them)
     points = regret_curve(DEFAULT, servers_grid(quick=True))
     expected = gated_claims(quick=True) + lossnet_claims(DEFAULT, points)
     written = (quick.out / "derivations" / "claims.md").read_text(encoding="utf-8")
     rows = [line for line in written.splitlines() if line.startswith("|")]
-    assert rows == [line for line in claims_markdown(expected).splitlines() if line.startswith("|")]
-    assert f"{claims_summary(expected)}." in written and f"seed {DEFAULT_SEED}" in written
-    assert f"claims: {claims_summary(expected)}" in quick.printed.splitlines()
+    expected_rows = [
+        line for line in claims_markdown(expected).splitlines() if line.startswith("|")
+    ]
+    assert rows[: len(expected_rows)] == expected_rows
+    total = len(rows) - 2  # header and rule
+    passed = sum(" pass " in row for row in rows)
+    assert f"claims: {passed} of {total} claims pass" in quick.printed
+    assert f"seed {DEFAULT_SEED}" in written
 
 
 def test_gated_section_is_deterministic_for_a_seed_and_follows_it(quick, tmp_path):

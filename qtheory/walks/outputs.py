@@ -62,6 +62,11 @@ def _grids(quick: bool) -> dict:
 # formulas
 
 
+def _pm(value: float, halfwidth: float, fmt: str) -> report.Latex:
+    """A table cell ``value ± half-width`` in math mode."""
+    return report.Latex(f"${value:{fmt}} \\pm {halfwidth:{fmt}}$")
+
+
 def _derivation() -> str:
     walk_ruin = ruin.derive_walk_ruin()
     climb = hitting.derive_walk_climb()
@@ -233,9 +238,8 @@ def _epochs_table(epochs: list[tuple[int, object]]) -> tuple[str, list[RenewalRe
         rates.append(rr)
         rows.append([
             n, ep.count, rr.mean_length * n, ep.idle_area.mean() * n, ep.rejected_l.mean(),
-            ep.lost_h.mean(), f"{rr.mean_idle[0]:.4f} ± {rr.mean_idle[1]:.4f}",
-            f"{rr.identity_cost[0]:.4f} ± {rr.identity_cost[1]:.4f}",
-            f"{rr.timing_gain[0]:.3f} ± {rr.timing_gain[1]:.3f}",
+            ep.lost_h.mean(), _pm(*rr.mean_idle, ".4f"), _pm(*rr.identity_cost, ".4f"),
+            _pm(*rr.timing_gain, ".3f"),
         ])  # fmt: skip
     text = report.table(
         [
@@ -292,9 +296,10 @@ def _sweep_table(points: list[SweepPoint], cs: list[float]) -> str:
         growth = loss_growth(points, c)
         line = [c]
         for p in sorted((p for p in points if p.c == c), key=lambda p: p.servers):
-            line.append(f"{p.loss_rate_h:.3g} ± {p.loss_rate_h_halfwidth:.2g}")
-        slope = f"{growth.slope:.3f} ± {growth.slope_halfwidth:.3f}"
-        rows.append([*line, slope if math.isfinite(growth.slope) else str(growth.slope)])
+            line.append(_pm(p.loss_rate_h, p.loss_rate_h_halfwidth, ".3g"))
+        finite = math.isfinite(growth.slope)
+        slope = _pm(growth.slope, growth.slope_halfwidth, ".3f") if finite else growth.slope
+        rows.append([*line, slope])
     servers = sorted({p.servers for p in points})
     return report.table(
         ["$c$", *[f"$N={n}$" for n in servers], "growth exponent"],
