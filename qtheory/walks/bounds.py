@@ -51,6 +51,17 @@ class BoundCheck:
             return self.bound >= self.exact
         return self.bound <= self.exact
 
+    def holds_within(self, slack: float) -> bool:
+        """Whether the bound is on its side up to a relative ``slack`` (round-off of the
+        two evaluations where the bound is tight).
+
+        >>> BoundCheck("p", 4, "i=1", "upper", 0.5 - 1e-16, 0.5).holds_within(1e-12)
+        True
+        """
+        if self.direction == "upper":
+            return self.bound >= self.exact * (1 - slack)
+        return self.bound <= self.exact * (1 + slack)
+
     @property
     def ratio(self) -> float:
         """bound / exact (tightness: 1 is exact; NaN when exact is 0)."""
