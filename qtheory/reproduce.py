@@ -27,7 +27,12 @@ from qtheory import report
 from qtheory.claims import Claim, claims_latex, claims_markdown, claims_summary
 from qtheory.executor import check_cluster_address
 
-MODELS = ("qtheory.gated.outputs", "qtheory.lossnet.outputs", "qtheory.walks.outputs")
+MODELS = (
+    "qtheory.gated.outputs",
+    "qtheory.lossnet.outputs",
+    "qtheory.lossnet.decomposition_outputs",
+    "qtheory.walks.outputs",
+)
 
 #: The seed of ``qtheory reproduce`` when none is given.
 DEFAULT_SEED = 20261129

@@ -332,8 +332,10 @@ def _constants_text(points: list[SweepPoint]) -> str:
         "$y\\log N$ with ruin $N^{-y\\theta}$) would suggest "
         f"$c \\ge 1/(\\theta(\\mu-\\lambda_H)) = {drift_only:.2f}$; "
         "the Chernoff--coupling bound needs "
-        f"$c \\ge {sss.critical_window_constant(DEFAULT):.2f}$; the sweep's H losses stop "
-        f"growing from $c = {smallest_bounded_constant(points):g}$."
+        f"$c \\ge {sss.critical_window_constant(DEFAULT):.2f}$; the busy-period heuristic of "
+        "the decomposition section gives $1/(\\sqrt\\mu-\\sqrt{\\lambda_H})^2 = "
+        f"{1 / (math.sqrt(DEFAULT.mu) - math.sqrt(DEFAULT.lambda_h)) ** 2:.2f}$; the sweep's "
+        f"H losses stop growing from $c = {smallest_bounded_constant(points):g}$."
     )
 
 

@@ -1,0 +1,1137 @@
+r"""The regret decomposition of the overloaded loss network, estimated on common paths.
+
+Bray (arXiv:2601.14538) splits the regret of the online optimum into three costs,
+
+.. math:: R_{fluid} - R_{on} = \underbrace{R_{fluid} - R_{off}}_{C_{vol}}
+          + \underbrace{R_{off} - R_W}_{C_{long}} + \underbrace{R_W - R_{on}}_{C_{short}},
+
+and claims :math:`C_{vol} = O(1)`, :math:`C_{long} = O(1)` once the lookahead is
+:math:`W \ge c\log N/N` (for a large enough constant :math:`c`), hence
+:math:`C_{short} = \Theta(\log N)` because the left side is :math:`\Theta(\log N)` (Xie,
+Gurvich and Küçükyavuz 2025).  This module measures each term in the ``clock``
+information model (``shared/DESIGN.md``), where the offline optimum is the exact dynamic
+programme of :func:`qtheory.sim.simulate`, and contrasts the ``job`` model.
+
+What is exact and what is simulated (clock model)
+-------------------------------------------------
+:math:`R_{fluid}` (:func:`~qtheory.lossnet.fluid.fluid_bound`), :math:`R_{on}` and the
+optimal reserve :math:`k^*` (:func:`~qtheory.lossnet.online.online_optimum`) are exact.
+:math:`R_{off}`, :math:`R_{PFI}`, :math:`R_{SSS(W)}` (:math:`W = c\log N/N` for each
+:math:`c`) and trunk reservation at :math:`k^*` are simulated on the *same* replications
+(common random numbers).  :math:`R_W` itself is not computable; SSS(W) is a W-lookahead
+policy, so :math:`R_{SSS(W)} \le R_W` and
+
+* :math:`\hat C_{vol} = (R_{fluid} - R_{on}) - \overline{(R_{off} - R_{k^*})}`, the
+  simulated :math:`R_{k^*}` being a control variate whose mean :math:`R_{on}` is known
+  exactly;
+* :math:`\hat C_{long}^{+} = \overline{R_{off} - R_{SSS}}`, an upper estimate of
+  :math:`C_{long}`;
+* :math:`\hat C_{short}^{-} = \overline{R_{SSS} - R_{k^*}}`, a lower estimate of
+  :math:`C_{short}` (an unbiased estimate of :math:`R_{SSS} - R_{on}`);
+* :math:`\overline{R_{off} - R_{PFI}}`, the cost of PFI's infinite-lookahead heuristic.
+
+Bars are means over replications; each interval is a 95% Student t interval of the mean
+of the per-replication values.  On every replication the three per-path terms add up to
+the exact regret, so the three estimates do too (to rounding).
+
+Why the variance is small
+-------------------------
+Each simulated reward rate is :math:`\Theta(N)` and fluctuates by
+:math:`O(\sqrt{N/T'})` over a window of length :math:`T' = T - T_0` (the Poisson counts
+of admitted H jobs).  On a common path every policy admits almost the same H jobs and
+differs only in a few L decisions near the boundary, so a *difference* of two policies
+fluctuates by far less.  Measured in the full sweep of
+:mod:`qtheory.lossnet.decomposition_outputs` (default network λ_H = 0.6, λ_L = 0.8,
+μ = 1, r_H = 2, r_L = 1), the per-path standard deviation times :math:`\sqrt{T'}` is
+about 0.9 (N = 10), 1.8 (100), 3.6 (1000) and 4.4 (10^4) for
+:math:`R_{off} - R_{k^*}`, against about 4, 12, 26 and 100 for :math:`R_{off}` alone:
+the control variate saves a factor of about 20 (N = 10) to several hundred
+(N >= 10^3) in replications.  Its coefficient is fixed at 1 (not fitted), so it adds no
+bias and keeps the decomposition exactly additive.  The unpaired estimate
+:math:`R_{fluid} - \overline{R_{off}}` is kept as ``c_vol_direct`` for comparison.
+
+What bias the warm-up and the horizon leave
+-------------------------------------------
+* Start: every run starts with all servers idle and fills in about
+  :math:`\log\frac{\lambda_H+\lambda_L}{\lambda_H+\lambda_L-\mu}/\mu` time units (1.25 for
+  the default network); the clock-model state is the busy count alone, which then stays
+  near full.  A warm-up :math:`T_0` of a few time units leaves no detectable bias (with
+  :math:`T_0 = 1` the window still contains the fill and the estimates are visibly off;
+  with :math:`T_0 = 3` they are not).  The threshold control variate sees the same start
+  and absorbs most of what is left.
+* End: the offline DP maximises the reward of the whole run (0, T] and knows that no H
+  arrives after T, so near T it admits L jobs it would otherwise have turned away: an end
+  bonus of O(1) reward in total, a bias :math:`+b/T'` in :math:`R_{off}`.  Measured at
+  N = 1000 (default network, :math:`T_0 = 3`): :math:`\hat C_{vol}` is 2.35, 2.59, 2.79,
+  2.89 for :math:`T'` = 2, 5, 20, 80, i.e. :math:`b \approx 1`.  So
+  :math:`\hat C_{vol}` is biased down and :math:`\hat C_{long}^{+}` up by about
+  :math:`1/T'` (0.01 at :math:`T' = 100`).  PFI and SSS scan the path past T (it is
+  generated on demand), so they get no end bonus.
+
+The job model
+-------------
+Every job shows its service time (``info="job"``); the offline optimum is the
+min-cost-flow LP of :mod:`qtheory.lossnet.offline_job` (through
+``simulate(..., info="job")``), which may prefer short jobs and beats the ordinary fluid
+bound by :math:`\Theta(N)`: the paper's ordering :math:`R_{fluid} \ge R_{off}` belongs
+to the clock model.  The proper upper bound is the duration-aware fluid bound
+:math:`Nv` (:func:`~qtheory.lossnet.duration_fluid.duration_fluid_bound`); over a finite
+window its rigorous form is :math:`E[D_{\theta^*}]/T'` with the path-wise dual bound
+:math:`D_{\theta^*} \ge \mathrm{OFF}` (:mod:`qtheory.lossnet.duration_fluid`), whose
+mean is known exactly.  :math:`D_{\theta^*}` is the control variate here:
+:math:`\hat R_{off} = E[D]/T' - \overline{(D/T' - R_{off})}` (intervals 2.5 to 6 times
+narrower than the plain mean's, N = 10 to 10^4).
+
+A stronger lower bound on R_W: the rolling-horizon policy
+--------------------------------------------------------
+:func:`rolling_horizon` (RH) is a W-lookahead policy: at each L arrival it solves the
+exact dynamic programme over the path's events in the next W time units, with the
+online optimum's relative values (:func:`relative_values`) as terminal values, and
+admits iff that says so (H is always admitted when a server is idle).  As W -> 0 it is
+trunk reservation at :math:`k^*`; like SSS it sees no further than W, so
+:math:`R_{RH} \le R_W` and :math:`\overline{R_{off} - R_{RH}}` is another upper estimate
+of :math:`C_{long}` (:class:`RollingHorizonDesign`).  It is NumPy over the exported
+:func:`~qtheory.sim.clock_path`: one backward pass over (events in the window) x (a band
+of busy counts) per L arrival.  Measured CPU seconds per unit of simulated time (default
+network, c = 16): 0.007 (N = 10), 0.035 (30), 0.16 (100), 0.65 (300), 2.8 (1000); about
+proportional to c, so it is practical up to N of a few hundred.  In the full sweep
+(N <= 100, 6 paths of length 100 each), RH with c = 16 comes within 0.02 of the offline
+reward (:math:`\overline{R_{off} - R_{RH}} \le 0.02 \pm 0.02`) where SSS(W) stays about
+1 below it: SSS is a loose lower bound on :math:`R_W`.
+
+Seeds
+-----
+Replication ``rep`` of root seed ``seed`` draws its path from
+``default_rng(SeedSequence(seed, spawn_key=(rep,)))`` -- the child
+``SeedSequence(seed).spawn(R)[rep]`` for any R > rep, i.e. exactly replication ``rep``
+of ``simulate(..., reps=R, seed=seed)`` and ``compare(...)``.  It is run as
+``simulate(..., reps=1, seed=SeedSequence(seed, n_children_spawned=rep))`` (whose one
+spawned child is that one), afresh for each policy, so every policy sees the same path
+and each replication is a self-contained task that any process can compute.
+
+Examples
+--------
+>>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+>>> d = decomposition(net, cs=[1.0, 8.0], horizon=40.0, warmup=3.0, reps=4, seed=1)
+>>> d.threshold, round(d.regret, 4)
+(2, 2.8694)
+>>> total = d.c_vol.mean + d.at(8.0).c_long.mean + d.at(8.0).c_short.mean
+>>> bool(abs(total - d.regret) < 1e-9)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from qtheory import _validation
+from qtheory.cache import ResultCache, cached_map
+from qtheory.exact.mdp import evaluate_policy
+from qtheory.executor import Executor, SerialExecutor
+from qtheory.lossnet.duration_fluid import (
+    duration_fluid_bound,
+    expected_dual_bound,
+    pathwise_dual_bound,
+)
+from qtheory.lossnet.fluid import fluid_bound
+from qtheory.lossnet.mdp import admission_mdp
+from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.online import online_optimum
+from qtheory.lossnet.regret import leading_constant
+from qtheory.sim.lossnet import clock_path, job_path, parse_policy, simulate
+
+__all__ = [
+    "ClockDecomposition",
+    "ClockDesign",
+    "DecompositionFits",
+    "Estimate",
+    "JobDecomposition",
+    "JobDesign",
+    "LookaheadPoint",
+    "RollingHorizonDesign",
+    "RollingHorizonPoint",
+    "RollingHorizonResult",
+    "SlopeFit",
+    "decomposition",
+    "fit_decomposition",
+    "job_decomposition",
+    "lookahead_window",
+    "relative_values",
+    "replication",
+    "replication_task",
+    "rolling_horizon",
+    "run_designs",
+    "slope_on_log",
+]
+
+CONFIDENCE = 0.95
+#: Part of every task, hence of every cache key: bump it when a task's result changes
+#: meaning (see :mod:`qtheory.cache`).
+TASK_VERSION = 1
+NETWORK_FIELDS = ("servers", "lambda_h", "lambda_l", "mu", "r_h", "r_l")
+OFFLINE = "offline"
+
+
+# ------------------------------------------------------------------ estimates
+
+
+def _t_quantile(confidence: float, dof: int) -> float:
+    return float(stats.t.ppf(0.5 + confidence / 2, dof))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over ``reps`` replications with the half-width of its 95% Student t
+    interval (NaN for one replication).
+
+    >>> e = Estimate.of([1.0, 2.0, 3.0])
+    >>> e.mean, round(e.halfwidth, 4), round(e.stderr, 4), e.contains(0.0), e.contains(-1.0)
+    (2.0, 2.4841, 0.5774, True, False)
+    """
+
+    mean: float
+    halfwidth: float
+    reps: int
+
+    @classmethod
+    def of(cls, values: Sequence[float] | np.ndarray) -> Estimate:
+        """The estimate from per-replication values."""
+        values = np.asarray(values, dtype=float)
+        n = values.size
+        if n == 0 or not np.all(np.isfinite(values)):
+            raise ValueError("values must be a non-empty array of finite numbers")
+        if n == 1:
+            return cls(float(values[0]), math.nan, 1)
+        spread = float(values.std(ddof=1)) / math.sqrt(n)
+        return cls(float(values.mean()), _t_quantile(CONFIDENCE, n - 1) * spread, n)
+
+    @property
+    def stderr(self) -> float:
+        """Standard error of the mean, half-width / t_{0.975, reps - 1}."""
+        if self.reps < 2:
+            return math.nan
+        return self.halfwidth / _t_quantile(CONFIDENCE, self.reps - 1)
+
+    def contains(self, value: float) -> bool:
+        """Whether the 95% interval contains ``value``."""
+        return abs(self.mean - value) <= self.halfwidth
+
+    def shifted(self, constant: float) -> Estimate:
+        """``constant + self`` (an exact shift keeps the half-width)."""
+        return Estimate(constant + self.mean, self.halfwidth, self.reps)
+
+    def negated(self) -> Estimate:
+        return Estimate(-self.mean, self.halfwidth, self.reps)
+
+
+# ------------------------------------------------------------ one replication
+
+
+def _nonnegative_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+    return int(value)
+
+
+def _network_fields(net: LossNetwork) -> dict[str, Any]:
+    return {name: getattr(net, name) for name in NETWORK_FIELDS}
+
+
+def _policy_list(policies: object, servers: int) -> list[str]:
+    if isinstance(policies, str) or not isinstance(policies, Sequence) or not policies:
+        raise ValueError(f"policies must be a non-empty list of policy strings, got {policies!r}")
+    for policy in policies:
+        parse_policy(policy, servers)
+    if len(set(policies)) != len(policies):
+        raise ValueError(f"policies must be distinct, got {policies!r}")
+    return list(policies)
+
+
+def replication_task(
+    net: LossNetwork,
+    *,
+    info: str,
+    horizon: float,
+    warmup: float,
+    seed: int,
+    rep: int,
+    policies: Sequence[str],
+    rolling_horizon: Sequence[float] = (),
+) -> dict[str, Any]:
+    """The task (plain JSON values) of one replication of :func:`replication`; with
+    ``rolling_horizon`` windows (clock model) the task also runs :func:`rolling_horizon`
+    with each.
+
+    >>> task = replication_task(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), info="clock",
+    ...                         horizon=5.0, warmup=1.0, seed=3, rep=0, policies=["pfi"])
+    >>> sorted(task)  # doctest: +NORMALIZE_WHITESPACE
+    ['horizon', 'info', 'lambda_h', 'lambda_l', 'mu', 'policies', 'r_h', 'r_l', 'rep',
+     'seed', 'servers', 'version', 'warmup']
+    """
+    if not isinstance(net, LossNetwork):
+        raise ValueError(f"net must be a LossNetwork, got {net!r}")
+    if info not in ("clock", "job"):
+        raise ValueError(f"info must be 'clock' or 'job', got {info!r}")
+    horizon = _validation.positive("horizon", horizon)
+    warmup = _validation.nonnegative("warmup", warmup)
+    if not warmup < horizon:
+        raise ValueError(f"warmup must be < horizon, got warmup={warmup}, horizon={horizon}")
+    task = {
+        **_network_fields(net),
+        "info": info,
+        "horizon": horizon,
+        "warmup": warmup,
+        "seed": _nonnegative_int("seed", seed),
+        "rep": _nonnegative_int("rep", rep),
+        "policies": _policy_list(policies, net.servers),
+        "version": TASK_VERSION,
+    }
+    if isinstance(rolling_horizon, str) or not isinstance(rolling_horizon, Sequence):
+        raise ValueError(f"rolling_horizon must be a sequence of windows, got {rolling_horizon!r}")
+    if rolling_horizon:  # absent otherwise: the tasks (and cache keys) of plain runs
+        if info != "clock":
+            raise ValueError("rolling_horizon runs in the clock model only")
+        windows = [_validation.positive("rolling_horizon window", w) for w in rolling_horizon]
+        task["rolling_horizon"] = windows
+    return task
+
+
+def _replication_seed(seed: int, rep: int) -> np.random.SeedSequence:
+    """A root whose one spawned child is ``SeedSequence(seed, spawn_key=(rep,))``, i.e.
+    replication ``rep`` of ``simulate(..., seed=seed)`` (fresh for every call: spawning
+    advances the counter)."""
+    return np.random.SeedSequence(seed, n_children_spawned=rep)
+
+
+def replication(task: dict[str, Any]) -> dict[str, Any]:
+    """Run every policy of ``task`` on one common sample path (the unit of a sweep).
+
+    Parameters
+    ----------
+    task : dict
+        From :func:`replication_task`: the network (``servers``, ``lambda_h``,
+        ``lambda_l``, ``mu``, ``r_h``, ``r_l``), ``info`` (``"clock"`` or ``"job"``),
+        ``horizon`` T and ``warmup`` T0, the root ``seed`` and replication index ``rep``
+        (path from ``default_rng(SeedSequence(seed, spawn_key=(rep,)))``, see the module
+        docstring), the ``policies`` and the task ``version``.
+
+    Returns
+    -------
+    dict
+        ``reward_rate``, ``admitted_h``, ``admitted_l``, ``mean_idle``: dicts from policy
+        to the reward per unit time in (T0, T], the H and L admissions in (T0, T] and the
+        time-average idle count.  In the job model also ``dual_bound``, the path-wise dual
+        bound D_θ*/(T - T0) at the optimal price of the duration-aware fluid LP (an upper
+        bound on the offline reward rate of this very path).  With rolling-horizon
+        windows also ``rolling_horizon``: dict from ``repr(W)`` to the reward rate of
+        :func:`rolling_horizon` with window W on the same path.
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> task = replication_task(net, info="clock", horizon=30.0, warmup=0.0, seed=3, rep=1,
+    ...                         policies=["offline", "threshold:2"])
+    >>> out = replication(task)
+    >>> from qtheory.sim import compare
+    >>> cmp = compare(net, ["offline", "threshold:2"], horizon=30.0, reps=2, seed=3)
+    >>> bool(out["reward_rate"]["offline"] == cmp.results["offline"].reward_rates[1])
+    True
+    """
+    if not isinstance(task, dict):
+        raise ValueError(f"task must be a dict, got {task!r}")
+    if task.get("version") != TASK_VERSION:
+        raise ValueError(f"task version must be {TASK_VERSION}, got {task.get('version')!r}")
+    missing = [name for name in (*NETWORK_FIELDS, "info", "horizon", "warmup", "seed", "rep",
+                                 "policies") if name not in task]  # fmt: skip
+    if missing:
+        raise ValueError(f"task is missing {missing}")
+    net = LossNetwork(*(task[name] for name in NETWORK_FIELDS))
+    checked = replication_task(
+        net,
+        **{name: task[name] for name in ("info", "horizon", "warmup", "seed", "rep", "policies")},
+        rolling_horizon=task.get("rolling_horizon", ()),
+    )
+    out: dict[str, Any] = {"reward_rate": {}, "admitted_h": {}, "admitted_l": {}, "mean_idle": {}}
+    for policy in checked["policies"]:
+        res = simulate(
+            net,
+            policy,
+            info=checked["info"],
+            horizon=checked["horizon"],
+            warmup=checked["warmup"],
+            reps=1,
+            seed=_replication_seed(checked["seed"], checked["rep"]),
+        )
+        out["reward_rate"][policy] = res.reward_rate
+        out["admitted_h"][policy] = res.admitted_h
+        out["admitted_l"][policy] = res.admitted_l
+        out["mean_idle"][policy] = res.mean_idle
+    if checked["info"] == "job":
+        out["dual_bound"] = _dual_bound_rate(net, checked)
+    if "rolling_horizon" in checked:
+        run = {name: checked[name] for name in ("horizon", "warmup", "seed", "rep")}
+        out["rolling_horizon"] = {
+            repr(w): rolling_horizon(net, w, **run)["reward_rate"]
+            for w in checked["rolling_horizon"]
+        }
+    return out
+
+
+def _dual_bound_rate(net: LossNetwork, task: dict[str, Any]) -> float:
+    """D_θ*/(T - T0) on the job path of this replication."""
+    horizon, warmup = task["horizon"], task["warmup"]
+    path = job_path(net, horizon, np.random.SeedSequence(task["seed"], spawn_key=(task["rep"],)))
+    bound = pathwise_dual_bound(
+        path.arrival_times, path.classes, path.service_times,
+        servers=net.servers, r_h=net.r_h, r_l=net.r_l, horizon=horizon, warmup=warmup,
+        price=duration_fluid_bound(net).server_price,
+    )  # fmt: skip
+    return bound / (horizon - warmup)
+
+
+# -------------------------------------------------------------------- designs
+
+
+def lookahead_window(servers: int, c: float) -> float:
+    """W = c log N / N, the lookahead window of constant ``c``.
+
+    >>> round(lookahead_window(100, 2.0), 6)
+    0.092103
+    """
+    servers = _validation.positive_int("servers", servers)
+    c = _validation.positive("c", c)
+    if servers < 2:
+        raise ValueError(f"servers must be >= 2 for a window c log N / N > 0, got {servers}")
+    return c * math.log(servers) / servers
+
+
+def _lookahead_constants(cs: object) -> tuple[float, ...]:
+    if isinstance(cs, str) or not isinstance(cs, Sequence | np.ndarray) or len(cs) == 0:
+        raise ValueError(
+            f"cs must be a non-empty sequence of constants c > 0 (W = c log N / N), got {cs!r}"
+        )
+    values = tuple(_validation.positive(f"cs[{i}]", c) for i, c in enumerate(cs))
+    if len(set(values)) != len(values):
+        raise ValueError(f"cs must be distinct, got {list(values)}")
+    return values
+
+
+def _sss_policy(servers: int, c: float) -> str:
+    return f"sss:{lookahead_window(servers, c)!r}"
+
+
+@dataclass(frozen=True)
+class _Design:
+    """A sweep point: the network, the run (horizon T, warm-up T0, replications, seed)."""
+
+    net: LossNetwork
+    horizon: float
+    warmup: float
+    reps: int
+    seed: int
+
+    info = "clock"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.net, LossNetwork):
+            raise ValueError(f"net must be a LossNetwork, got {self.net!r}")
+        object.__setattr__(self, "horizon", _validation.positive("horizon", self.horizon))
+        object.__setattr__(self, "warmup", _validation.nonnegative("warmup", self.warmup))
+        if not self.warmup < self.horizon:
+            raise ValueError(
+                f"warmup must be < horizon, got warmup={self.warmup}, horizon={self.horizon}"
+            )
+        reps = _validation.positive_int("reps", self.reps)
+        if reps < 2:
+            raise ValueError(f"reps must be >= 2 for confidence intervals, got {reps}")
+        object.__setattr__(self, "reps", reps)
+        object.__setattr__(self, "seed", _nonnegative_int("seed", self.seed))
+
+    def policies(self, threshold: int) -> list[str]:
+        raise NotImplementedError
+
+    def windows(self) -> list[float]:
+        """Rolling-horizon windows run in every replication (none by default)."""
+        return []
+
+    def tasks(self) -> list[dict[str, Any]]:
+        """One :func:`replication` task per replication."""
+        policies = self.policies(online_optimum(self.net).threshold)
+        return [
+            replication_task(
+                self.net,
+                info=self.info,
+                horizon=self.horizon,
+                warmup=self.warmup,
+                seed=self.seed,
+                rep=rep,
+                policies=policies,
+                rolling_horizon=self.windows(),
+            )
+            for rep in range(self.reps)
+        ]
+
+    def _exact(self) -> dict[str, Any]:
+        opt = online_optimum(self.net)
+        return {
+            "net": self.net,
+            "horizon": self.horizon,
+            "warmup": self.warmup,
+            "reps": self.reps,
+            "seed": self.seed,
+            "fluid": fluid_bound(self.net),
+            "online": float(opt.online),
+            "regret": float(opt.regret),
+            "threshold": opt.threshold,
+        }
+
+
+def _rates(results: Sequence[dict[str, Any]], policy: str) -> np.ndarray:
+    return np.array([r["reward_rate"][policy] for r in results], dtype=float)
+
+
+@dataclass(frozen=True)
+class LookaheadPoint:
+    """SSS(W) at W = c log N / N: the upper estimate of C_long = R_off − R_W and the lower
+    estimate of C_short = R_W − R_on (95% intervals)."""
+
+    c: float
+    window: float
+    c_long: Estimate  # mean of R_off - R_SSS
+    c_short: Estimate  # mean of R_SSS - R_k*
+
+
+@dataclass(frozen=True)
+class ClockDecomposition:
+    """The decomposition at one N in the clock model (see the module docstring).
+
+    ``fluid``, ``online``, ``regret`` and ``threshold`` (k*) are exact; ``offline`` is
+    R_on + mean(R_off − R_k*); ``c_vol`` the control-variate estimate and ``c_vol_direct``
+    R_fluid − mean(R_off); ``pfi_gap`` mean(R_off − R_PFI); ``threshold_check``
+    mean(R_k*) − R_on (the simulator against the exact value: should contain 0);
+    ``offline_idle`` the offline optimum's time-average idle count; ``lookahead`` one
+    :class:`LookaheadPoint` per c.
+    """
+
+    net: LossNetwork
+    horizon: float
+    warmup: float
+    reps: int
+    seed: int
+    fluid: float
+    online: float
+    regret: float
+    threshold: int
+    offline: Estimate
+    c_vol: Estimate
+    c_vol_direct: Estimate
+    pfi_gap: Estimate
+    threshold_check: Estimate
+    offline_idle: Estimate
+    lookahead: tuple[LookaheadPoint, ...]
+    samples: dict[str, tuple[float, ...]] = field(repr=False, compare=True)
+
+    @property
+    def servers(self) -> int:
+        return self.net.servers
+
+    def at(self, c: float) -> LookaheadPoint:
+        """The lookahead point of constant ``c``."""
+        for point in self.lookahead:
+            if point.c == c:
+                return point
+        raise ValueError(f"c must be one of {[p.c for p in self.lookahead]}, got {c!r}")
+
+
+@dataclass(frozen=True)
+class ClockDesign(_Design):
+    """A clock-model sweep point: offline, PFI, trunk reservation at k* and SSS(c log N/N)
+    for each c in ``cs``."""
+
+    cs: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "cs", _lookahead_constants(self.cs))
+        lookahead_window(self.net.servers, self.cs[0])  # N >= 2
+
+    def policies(self, threshold: int) -> list[str]:
+        sss = [_sss_policy(self.net.servers, c) for c in self.cs]
+        return [OFFLINE, "pfi", f"threshold:{threshold}", *sss]
+
+    def estimate(self, results: Sequence[dict[str, Any]]) -> ClockDecomposition:
+        """The estimators from the replications' results (in replication order)."""
+        exact = self._exact()
+        off = _rates(results, OFFLINE)
+        base = _rates(results, f"threshold:{exact['threshold']}")
+        points = []
+        for c in self.cs:
+            sss = _rates(results, _sss_policy(self.net.servers, c))
+            window = lookahead_window(self.net.servers, c)
+            points.append(
+                LookaheadPoint(c, window, Estimate.of(off - sss), Estimate.of(sss - base))
+            )
+        idle = np.array([r["mean_idle"][OFFLINE] for r in results])
+        return ClockDecomposition(
+            **exact,
+            offline=Estimate.of(off - base).shifted(exact["online"]),
+            c_vol=Estimate.of(exact["regret"] - (off - base)),
+            c_vol_direct=Estimate.of(exact["fluid"] - off),
+            pfi_gap=Estimate.of(off - _rates(results, "pfi")),
+            threshold_check=Estimate.of(base - exact["online"]),
+            offline_idle=Estimate.of(idle),
+            lookahead=tuple(points),
+            samples={p: tuple(_rates(results, p)) for p in results[0]["reward_rate"]},
+        )
+
+
+@dataclass(frozen=True)
+class JobDecomposition:
+    """The job model at one N (see the module docstring).
+
+    Exact: ``fluid``, ``online``, ``regret``, ``threshold`` (k*), ``duration_bound`` (N v,
+    the duration-aware fluid bound) and ``window_bound`` (E[D_θ*]/T', its rigorous form
+    over the window, N v plus the end effect).  Estimated (95% intervals): ``offline``
+    (control variate D_θ*), ``offline_direct`` (plain mean), ``offline_minus_fluid``,
+    ``duration_gap`` = N v − R_off, ``window_gap`` = E[D]/T' − R_off (≥ 0),
+    ``offline_minus_online`` = mean(R_off − R_k*) (paired) and ``threshold_check`` =
+    mean(R_k*) − R_on.  ``min_dual_slack`` is min over paths of D_θ*/T' − R_off (≥ 0 by
+    weak duality).
+    """
+
+    net: LossNetwork
+    horizon: float
+    warmup: float
+    reps: int
+    seed: int
+    fluid: float
+    online: float
+    regret: float
+    threshold: int
+    duration_bound: float
+    window_bound: float
+    offline: Estimate
+    offline_direct: Estimate
+    offline_minus_fluid: Estimate
+    duration_gap: Estimate
+    window_gap: Estimate
+    offline_minus_online: Estimate
+    threshold_check: Estimate
+    min_dual_slack: float
+
+    @property
+    def servers(self) -> int:
+        return self.net.servers
+
+
+@dataclass(frozen=True)
+class JobDesign(_Design):
+    """A job-model sweep point: the offline LP and trunk reservation at k*."""
+
+    info = "job"
+
+    def policies(self, threshold: int) -> list[str]:
+        return [OFFLINE, f"threshold:{threshold}"]
+
+    def estimate(self, results: Sequence[dict[str, Any]]) -> JobDecomposition:
+        """The estimators from the replications' results (in replication order)."""
+        exact = self._exact()
+        solution = duration_fluid_bound(self.net)
+        window = self.horizon - self.warmup
+        window_bound = expected_dual_bound(solution, window) / window
+        off = _rates(results, OFFLINE)
+        base = _rates(results, f"threshold:{exact['threshold']}")
+        slack = np.array([r["dual_bound"] for r in results]) - off
+        offline = Estimate.of(slack).negated().shifted(window_bound)
+        return JobDecomposition(
+            **exact,
+            duration_bound=float(solution.value),
+            window_bound=float(window_bound),
+            offline=offline,
+            offline_direct=Estimate.of(off),
+            offline_minus_fluid=offline.shifted(-exact["fluid"]),
+            duration_gap=offline.negated().shifted(float(solution.value)),
+            window_gap=Estimate.of(slack),
+            offline_minus_online=Estimate.of(off - base),
+            threshold_check=Estimate.of(base - exact["online"]),
+            min_dual_slack=float(slack.min()),
+        )
+
+
+@dataclass(frozen=True)
+class RollingHorizonPoint:
+    """At W = c log N / N: the rolling-horizon policy RH(W) against the offline optimum
+    and SSS(W) on the same paths (95% intervals).  ``c_long`` = mean(R_off − R_RH), an
+    upper estimate of C_long; ``c_short`` = mean(R_RH − R_k*), a lower estimate of
+    C_short; ``sss_c_long`` = mean(R_off − R_SSS); ``gain_over_sss`` =
+    mean(R_RH − R_SSS)."""
+
+    c: float
+    window: float
+    c_long: Estimate
+    c_short: Estimate
+    sss_c_long: Estimate
+    gain_over_sss: Estimate
+
+
+@dataclass(frozen=True)
+class RollingHorizonResult:
+    """The rolling-horizon study at one N (clock model): exact ``regret`` and ``threshold``
+    and one :class:`RollingHorizonPoint` per c."""
+
+    net: LossNetwork
+    horizon: float
+    warmup: float
+    reps: int
+    seed: int
+    fluid: float
+    online: float
+    regret: float
+    threshold: int
+    points: tuple[RollingHorizonPoint, ...]
+
+    @property
+    def servers(self) -> int:
+        return self.net.servers
+
+
+@dataclass(frozen=True)
+class RollingHorizonDesign(_Design):
+    """A clock-model point for :func:`rolling_horizon` with W = c log N / N for each c in
+    ``cs``, run with the offline optimum, trunk reservation at k* and SSS(W) on the same
+    paths (small N: the DP costs O(N c log N) per L arrival)."""
+
+    cs: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "cs", _lookahead_constants(self.cs))
+        lookahead_window(self.net.servers, self.cs[0])  # N >= 2
+
+    def policies(self, threshold: int) -> list[str]:
+        sss = [_sss_policy(self.net.servers, c) for c in self.cs]
+        return [OFFLINE, f"threshold:{threshold}", *sss]
+
+    def windows(self) -> list[float]:
+        return [lookahead_window(self.net.servers, c) for c in self.cs]
+
+    def estimate(self, results: Sequence[dict[str, Any]]) -> RollingHorizonResult:
+        """The paired estimates from the replications' results."""
+        exact = self._exact()
+        off = _rates(results, OFFLINE)
+        base = _rates(results, f"threshold:{exact['threshold']}")
+        points = []
+        for c, window in zip(self.cs, self.windows(), strict=True):
+            rh = np.array([r["rolling_horizon"][repr(window)] for r in results])
+            sss = _rates(results, _sss_policy(self.net.servers, c))
+            points.append(
+                RollingHorizonPoint(
+                    c,
+                    window,
+                    c_long=Estimate.of(off - rh),
+                    c_short=Estimate.of(rh - base),
+                    sss_c_long=Estimate.of(off - sss),
+                    gain_over_sss=Estimate.of(rh - sss),
+                )
+            )
+        return RollingHorizonResult(**exact, points=tuple(points))
+
+
+# ------------------------------------------------------------------- running
+
+
+def _task_cost(task: dict[str, Any]) -> float:
+    """Rough seconds of one replication (the offline DP at ~1e9 cells/s, the job LP at
+    ~4e-5 s per job, ~1e-7 s per event for the other policies): the most expensive tasks
+    are handed out first, so that a pool does not finish on one long task."""
+    rate = (task["lambda_h"] + task["lambda_l"] + task["mu"]) * task["servers"]
+    events = rate * task["horizon"]
+    cost = 1e-7 * events * len(task["policies"])
+    if OFFLINE in task["policies"]:
+        per_offline = (task["servers"] + 1) * 1e-9 if task["info"] == "clock" else 4e-5
+        cost += per_offline * events
+    for window in task.get("rolling_horizon", ()):  # one DP step (~5 us) per window event
+        cost += 5e-6 * task["lambda_l"] * task["servers"] * task["horizon"] * rate * window
+    return cost
+
+
+def run_designs(
+    designs: Sequence[ClockDesign | JobDesign | RollingHorizonDesign],
+    *,
+    executor: Executor | None = None,
+    cache: ResultCache | None = None,
+    desc: str | None = None,
+    progress: bool = False,
+) -> list[ClockDecomposition | JobDecomposition | RollingHorizonResult]:
+    """Estimate every design, with all their replications in one sweep.
+
+    The replications of all designs go to ``executor`` together (so a pool works on
+    several sweep points at once), the most expensive first; with ``cache``
+    (:class:`qtheory.cache.ResultCache`) only the replications it lacks are computed.
+
+    Parameters
+    ----------
+    designs
+        :class:`ClockDesign`, :class:`JobDesign` and :class:`RollingHorizonDesign` points.
+    executor
+        From :func:`qtheory.executor.make_executor`; default: in this process.
+    cache
+        Default: none (everything is computed).
+    desc, progress
+        Progress-bar label and switch.
+    """
+    if isinstance(designs, _Design) or not isinstance(designs, Sequence):
+        raise ValueError(f"designs must be a sequence of designs, got {designs!r}")
+    for design in designs:
+        if not isinstance(design, _Design):
+            raise ValueError(
+                f"designs must hold ClockDesign, JobDesign or RollingHorizonDesign, got {design!r}"
+            )
+    executor = SerialExecutor() if executor is None else executor
+    per_design = [design.tasks() for design in designs]
+    tasks = [task for group in per_design for task in group]
+    order = sorted(range(len(tasks)), key=lambda i: -_task_cost(tasks[i]))
+    ordered = [tasks[i] for i in order]
+    if cache is None:
+        done = executor.map(replication, ordered, desc=desc, progress=progress)
+    else:
+        done = cached_map(executor, replication, ordered, cache=cache, desc=desc, progress=progress)
+    results: list[dict[str, Any]] = [{}] * len(tasks)
+    for position, index in enumerate(order):
+        results[index] = done[position]
+    estimates, start = [], 0
+    for design, group in zip(designs, per_design, strict=True):
+        estimates.append(design.estimate(results[start : start + len(group)]))
+        start += len(group)
+    return estimates
+
+
+def decomposition(
+    net: LossNetwork,
+    *,
+    cs: Sequence[float],
+    horizon: float,
+    warmup: float,
+    reps: int,
+    seed: int,
+    executor: Executor | None = None,
+    cache: ResultCache | None = None,
+    progress: bool = False,
+) -> ClockDecomposition:
+    """The clock-model decomposition at one N (see the module docstring).
+
+    Parameters
+    ----------
+    net : LossNetwork
+        N >= 2.
+    cs : sequence of float
+        Distinct constants c > 0; SSS runs with W = c log N / N for each.
+    horizon, warmup : float
+        T and T0 < T of every replication; statistics over (T0, T].
+    reps : int
+        Replications (>= 2).
+    seed : int
+        Root seed (>= 0); replication i draws its path from
+        ``default_rng(SeedSequence(seed, spawn_key=(i,)))``.
+    executor, cache, progress
+        As in :func:`run_designs`.
+    """
+    design = ClockDesign(net, horizon, warmup, reps, seed, cs=cs)
+    (result,) = run_designs([design], executor=executor, cache=cache, progress=progress)
+    return result
+
+
+def job_decomposition(
+    net: LossNetwork,
+    *,
+    horizon: float,
+    warmup: float,
+    reps: int,
+    seed: int,
+    executor: Executor | None = None,
+    cache: ResultCache | None = None,
+    progress: bool = False,
+) -> JobDecomposition:
+    """The job-model comparison at one N: offline LP, trunk reservation at k*, the
+    duration-aware bound (arguments as in :func:`decomposition`).
+
+    >>> net = LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> j = job_decomposition(net, horizon=23.0, warmup=3.0, reps=3, seed=2)
+    >>> j.offline_minus_fluid.mean > 0, j.min_dual_slack >= 0
+    (True, True)
+    """
+    design = JobDesign(net, horizon, warmup, reps, seed)
+    (result,) = run_designs([design], executor=executor, cache=cache, progress=progress)
+    return result
+
+
+# ------------------------------------------------------- rolling-horizon lookahead
+
+
+def relative_values(net: LossNetwork) -> np.ndarray:
+    """Relative values h(b), b = 0..N busy servers, of the online optimum (trunk
+    reservation at k*) with h(N) = 0: the solution of
+    g = r(b) + Σ_b' q(b, b') (h(b') − h(b)) for that policy (one sparse solve,
+    :func:`qtheory.exact.mdp.evaluate_policy` on :func:`qtheory.lossnet.mdp.admission_mdp`).
+
+    >>> h = relative_values(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0))
+    >>> # k* = 2: admit L (reward 1) iff h(b + 1) - h(b) >= -1, i.e. with b < 8 busy
+    >>> [bool(1.0 + h[b + 1] - h[b] >= 0) for b in range(6, 10)]
+    [True, True, False, False]
+    """
+    n, reserve = net.servers, online_optimum(net).threshold
+    busy = np.arange(n + 1)
+    admit_l = (n - busy > reserve).astype(int)
+    policy = np.where(busy < n, 2 + admit_l, 0)  # action 2*admit_h + admit_l
+    _, bias = evaluate_policy(admission_mdp(net).mdp, policy, reference_state=n)
+    return bias
+
+
+def _window_values(net: LossNetwork, codes: np.ndarray, terminal: np.ndarray, lo: int):
+    """Backward induction over the known events ``codes`` of a window, on busy counts
+    lo..lo + len(terminal) − 1: H admitted when there is room, L admitted or not
+    (maximised), a departure slot s ends a service iff s < b.  Values at the band's
+    edges use clipped neighbours; the error moves inward one state per event, so after
+    len(codes) events the states at distance >= len(codes) from both edges are exact."""
+    busy = np.arange(lo, lo + terminal.size)
+    room = busy < net.servers
+    value = terminal.copy()
+    for code in codes[::-1]:
+        up = np.append(value[1:], value[-1])
+        if code == -1:
+            value = np.where(room, net.r_h + up, value)
+        elif code == -2:
+            value = np.where(room, np.maximum(value, net.r_l + up), value)
+        else:
+            down = np.insert(value[:-1], 0, value[0])
+            value = np.where(code < busy, down, value)
+    return value
+
+
+def rolling_horizon(
+    net: LossNetwork, window: float, *, horizon: float, warmup: float, seed: int, rep: int
+) -> dict[str, float]:
+    """The rolling-horizon W-lookahead policy on replication ``rep`` of ``seed`` (the path
+    of :func:`replication`), clock model.
+
+    H is admitted whenever a server is idle.  At each L arrival the policy solves the
+    dynamic programme over the path's events in the next ``window`` time units
+    (:func:`_window_values`), with the online optimum's :func:`relative_values` as terminal
+    values, and admits iff r_L + V(b + 1) >= V(b).  It sees only (t, t + W], so its
+    reward is <= R_W: with W = c log N / N, R_off − R_RH is an upper estimate of C_long
+    that is at least as good as SSS's wherever the DP beats SSS.  As W -> 0 it is trunk
+    reservation at k* (h satisfies the optimality equation), and it never beats the
+    offline optimum on a path (warmup = 0).
+
+    Cost: one backward pass over the window's events, on a band of at most
+    2 (events) + 2 busy counts, per L arrival: O(λ_L N · (λ_H + λ_L + μ) c log N) NumPy
+    vector operations per unit time (0.16 CPU seconds per unit time at N = 100, c = 16;
+    see the module docstring).
+
+    Returns ``reward_rate``, ``admitted_h``, ``admitted_l`` over (warmup, horizon].
+
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> rh = rolling_horizon(net, 1e-9, horizon=30.0, warmup=0.0, seed=3, rep=0)
+    >>> task = replication_task(net, info="clock", horizon=30.0, warmup=0.0, seed=3, rep=0,
+    ...                         policies=["threshold:2"])
+    >>> bool(rh["reward_rate"] == replication(task)["reward_rate"]["threshold:2"])
+    True
+    """
+    window = _validation.positive("window", window)
+    task = replication_task(net, info="clock", horizon=horizon, warmup=warmup, seed=seed,
+                            rep=rep, policies=["pfi"])  # fmt: skip
+    # The path up to T is a prefix of the path up to T + W (drawn event by event).
+    path = clock_path(
+        net, task["horizon"] + window, np.random.SeedSequence(task["seed"], spawn_key=(rep,))
+    )
+    times, codes = path.times, path.codes
+    last = int(np.searchsorted(times, task["horizon"], side="right"))
+    ends = np.searchsorted(times, times[:last] + window, side="right")
+    terminal, n = relative_values(net), net.servers
+    busy, admitted = 0, {"h": 0, "l": 0}
+    for i in range(last):
+        code = codes[i]
+        counted = bool(times[i] > task["warmup"])
+        if code >= 0:
+            busy -= code < busy
+            continue
+        if busy == n:
+            continue
+        if code == -2:
+            future = codes[i + 1 : ends[i]]
+            lo, hi = max(0, busy - future.size), min(n, busy + 1 + future.size)
+            value = _window_values(net, future, terminal[lo : hi + 1], lo)
+            if net.r_l + value[busy + 1 - lo] < value[busy - lo]:
+                continue
+        busy += 1
+        admitted["l" if code == -2 else "h"] += counted
+    length = task["horizon"] - task["warmup"]
+    reward = net.r_h * admitted["h"] + net.r_l * admitted["l"]
+    return {"reward_rate": float(reward / length), "admitted_h": admitted["h"],
+            "admitted_l": admitted["l"]}  # fmt: skip
+
+
+# ----------------------------------------------------------------------- fits
+
+
+@dataclass(frozen=True)
+class SlopeFit:
+    """A straight line value ≈ slope · log N + intercept with the 95% half-width of the
+    slope.  ``method`` is ``"ols"`` (exact values) or ``"wls"`` (estimates weighted by
+    1/stderr²); ``chi2_dof`` is the weighted fit's reduced χ² (NaN for OLS)."""
+
+    slope: float
+    halfwidth: float
+    intercept: float
+    points: int
+    method: str
+    chi2_dof: float
+
+    def contains(self, value: float) -> bool:
+        """Whether the slope's 95% interval contains ``value``."""
+        return abs(self.slope - value) <= self.halfwidth
+
+    @property
+    def lower(self) -> float:
+        return self.slope - self.halfwidth
+
+    @property
+    def bounded(self) -> bool:
+        """No significant growth: the slope's 95% interval contains 0 or lies below it."""
+        return self.lower <= 0
+
+
+def slope_on_log(
+    servers: Sequence[int], values: Sequence[float], stderrs: Sequence[float] | None = None
+) -> SlopeFit:
+    """Fit value ≈ slope · log N + intercept.
+
+    Without ``stderrs`` (exact values): ordinary least squares
+    (:func:`scipy.stats.linregress`), half-width t_{0.975, n-2} times the slope's
+    standard error, which then measures how well a line fits, not sampling error.
+
+    With ``stderrs`` (estimates): weighted least squares with weights 1/stderr_i², the
+    slope's variance from (XᵀWX)⁻¹ multiplied by the Birge ratio max(1, χ²/(n − 2)) (the
+    Particle Data Group's scale factor: a scatter beyond the error bars, e.g. curvature,
+    widens the interval instead of being ignored), half-width 1.96 standard errors.
+
+    >>> fit = slope_on_log([10, 100, 1000], [1.0, 2.0, 3.0], [0.1, 0.1, 0.1])
+    >>> round(fit.slope * math.log(10), 12), fit.method, round(fit.chi2_dof, 12)
+    (1.0, 'wls', 0.0)
+    """
+    x = np.log(np.asarray(servers, dtype=float))
+    y = np.asarray(values, dtype=float)
+    if x.ndim != 1 or x.shape != y.shape or x.size < 3:
+        raise ValueError("servers and values must be 1-D of equal length >= 3")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))) or np.ptp(x) == 0:
+        raise ValueError("servers must be >= 1 and not all equal; values must be finite")
+    if stderrs is None:
+        fit = stats.linregress(x, y)
+        half = _t_quantile(CONFIDENCE, x.size - 2) * float(fit.stderr)
+        return SlopeFit(float(fit.slope), half, float(fit.intercept), x.size, "ols", math.nan)
+    se = np.asarray(stderrs, dtype=float)
+    if se.shape != x.shape or not np.all(np.isfinite(se) & (se > 0)):
+        raise ValueError("stderrs must be finite, > 0 and one per point")
+    weight = 1.0 / se**2
+    design = np.column_stack([np.ones_like(x), x])
+    normal = design.T @ (weight[:, None] * design)
+    intercept, slope = np.linalg.solve(normal, design.T @ (weight * y))
+    chi2_dof = float(np.sum(weight * (y - intercept - slope * x) ** 2)) / (x.size - 2)
+    variance = np.linalg.inv(normal)[1, 1] * max(1.0, chi2_dof)
+    half = float(stats.norm.ppf(0.5 + CONFIDENCE / 2)) * math.sqrt(variance)
+    return SlopeFit(float(slope), half, float(intercept), x.size, "wls", chi2_dof)
+
+
+@dataclass(frozen=True)
+class DecompositionFits:
+    """Slopes on log N over the points with N >= ``min_servers`` (one network).
+
+    ``regret``: OLS on the exact regret R_fluid − R_on at ``regret_servers`` (a dense log
+    grid: it is exact and costs O(N)), to compare with ``leading_constant``
+    c = r_L μ / log(μ/λ_H); ``c_vol`` and ``c_short`` (at ``table_c``): WLS on the
+    estimates; ``c_long``: WLS for each c, as ``(c, fit)`` pairs.
+    """
+
+    min_servers: int
+    table_c: float
+    leading_constant: float
+    regret_servers: tuple[int, ...]
+    regret: SlopeFit
+    c_vol: SlopeFit
+    c_short: SlopeFit
+    c_long: tuple[tuple[float, SlopeFit], ...]
+
+    def c_long_at(self, c: float) -> SlopeFit:
+        return dict(self.c_long)[c]
+
+    @property
+    def bounded_from(self) -> float:
+        """The smallest c from which on every fitted C_long slope is
+        :attr:`SlopeFit.bounded` (NaN if even the largest c's is not)."""
+        bounded = math.nan
+        for c, fit in sorted(self.c_long, reverse=True):
+            if not fit.bounded:
+                break
+            bounded = c
+        return bounded
+
+
+def _estimate_fit(points: Sequence[ClockDecomposition], pick: Callable) -> SlopeFit:
+    """WLS of the estimates ``pick(point)`` on log N.  A zero standard error (every
+    replication equal, which a discrete reward allows with few replications) is raised to
+    the smallest positive one among the points rather than given infinite weight."""
+    estimates = [pick(p) for p in points]
+    stderrs = np.array([e.stderr for e in estimates])
+    positive = stderrs[stderrs > 0]
+    if positive.size == 0:
+        raise ValueError("every estimate has a zero standard error: nothing to weight by")
+    stderrs = np.maximum(stderrs, positive.min())
+    return slope_on_log([p.servers for p in points], [e.mean for e in estimates], stderrs)
+
+
+def fit_decomposition(
+    points: Sequence[ClockDecomposition],
+    *,
+    min_servers: int = 100,
+    table_c: float | None = None,
+    regret_top: int | None = None,
+) -> DecompositionFits:
+    """Fit every term of the decomposition against log N (see :class:`DecompositionFits`).
+
+    ``points`` share one network and the constants c; ``table_c`` defaults to the largest
+    c; the exact regret is fitted on 40 log-spaced N from ``min_servers`` to
+    ``regret_top`` (default: the largest N of the points).
+    """
+    chosen = [p for p in points if p.servers >= min_servers]
+    if len(chosen) < 3:
+        raise ValueError(f"need at least 3 points with servers >= min_servers={min_servers}")
+    cs = [point.c for point in chosen[0].lookahead]
+    nets = {p.net.with_servers(1) for p in chosen}
+    if len(nets) != 1 or any([q.c for q in p.lookahead] != cs for p in chosen):
+        raise ValueError("points must share one network and the same constants cs")
+    table_c = max(cs) if table_c is None else table_c
+    if table_c not in cs:
+        raise ValueError(f"table_c must be one of {cs}, got {table_c!r}")
+    top = max(p.servers for p in chosen) if regret_top is None else regret_top
+    top = _validation.positive_int("regret_top", top)
+    if top <= min_servers:
+        raise ValueError(f"regret_top must be > min_servers={min_servers}, got {top}")
+    grid = tuple(int(n) for n in np.unique(np.round(np.geomspace(min_servers, top, 40))))
+    net = chosen[0].net
+    regret = [float(online_optimum(net.with_servers(n)).regret) for n in grid]
+    return DecompositionFits(
+        min_servers=min_servers,
+        table_c=table_c,
+        leading_constant=leading_constant(net),
+        regret_servers=grid,
+        regret=slope_on_log(grid, regret),
+        c_vol=_estimate_fit(chosen, lambda p: p.c_vol),
+        c_short=_estimate_fit(chosen, lambda p: p.at(table_c).c_short),
+        c_long=tuple((c, _estimate_fit(chosen, lambda p, c=c: p.at(c).c_long)) for c in cs),
+    )

@@ -1,0 +1,766 @@
+r"""The regret-decomposition part of ``qtheory reproduce`` (Bray, arXiv:2601.14538).
+
+Sweeps N on a log grid for three parameter sets (:data:`PARAMETER_SETS`) in the
+``clock`` information model (offline DP, PFI, SSS(c log N / N) for each c, trunk
+reservation at k*), in the ``job`` model (offline LP, trunk reservation, the
+duration-aware bound) and, for set A at small N, the rolling-horizon lookahead policy,
+through :func:`qtheory.lossnet.decomposition.run_designs`: one
+executor (``make_executor(run.cluster)``: a local process pool, or a Dask cluster) and
+an on-disk :class:`~qtheory.cache.ResultCache`, so a rerun computes only missing
+replications.  It writes ``derivations/lossnet_decomposition.tex`` (the decomposition
+tables, the fitted slopes, the lookahead and rolling-horizon tables, the job-model tables
+and the claims) and two figures, and appends the claims to ``run.claims``.
+
+Sizes (:func:`plan`): the quick run takes N in {10, 30, 100, 300, 1000} with short
+windows (about 15 s on two cores); the full run takes ten N from 10 to 10^4 with windows
+and replications chosen to keep the 95% half-widths of C_vol near 0.3 and those of
+C_long below 0.1.  Measured for the full run on this two-core machine, shared with other
+jobs: 25 minutes for the clock and job models (the offline DP at N = 10^4 dominates)
+and 2 minutes for the rolling-horizon policy; C_vol's half-widths reached 0.29 (sets A
+and B) and 0.45 (set C, N >= 4642), C_long's 0.08.
+
+Seeds: the replications at one point (information model, parameter set, N) use the root
+seed ``run.seed_sequence(f"lossnet.decomposition/{info}/{set}/N={N}")`` reduced to one
+32-bit integer, so each point's stream depends only on ``run.seed`` and the point.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from matplotlib import ticker
+
+from qtheory import report
+from qtheory.cache import ResultCache, default_cache_dir
+from qtheory.claims import Claim, claims_table
+from qtheory.executor import make_executor
+from qtheory.lossnet.decomposition import (
+    ClockDecomposition,
+    ClockDesign,
+    DecompositionFits,
+    Estimate,
+    JobDecomposition,
+    JobDesign,
+    RollingHorizonDesign,
+    RollingHorizonResult,
+    fit_decomposition,
+    run_designs,
+)
+from qtheory.lossnet.model import LossNetwork
+
+if TYPE_CHECKING:
+    from qtheory.reproduce import Run
+
+__all__ = [
+    "PARAMETER_SETS",
+    "Plan",
+    "Sweep",
+    "decomposition_claims",
+    "lookahead_threshold",
+    "plan",
+    "steps",
+    "sweep",
+]
+
+BRAY = "Bray, arXiv:2601.14538"
+#: The regret slope is fitted on the exact regret up to this N in both sizes of run.
+REGRET_TOP = 10**4
+DESIGN_NOTE = "shared/DESIGN.md (information models)"
+
+#: The parameter sets (label, network with a placeholder N): the default of the issue,
+#: a lighter H load, and a heavier overload with a larger reward ratio.
+PARAMETER_SETS: tuple[tuple[str, LossNetwork], ...] = (
+    ("A", LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)),
+    ("B", LossNetwork(10, 0.4, 1.2, 1.0, 2.0, 1.0)),
+    ("C", LossNetwork(10, 0.5, 1.5, 1.0, 3.0, 1.0)),
+)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Sizes of the sweep: ``clock`` maps a parameter-set label to its (N, window
+    T − T0, replications) points, ``job`` lists the job-model points (every set);
+    ``cs`` are the lookahead constants, ``warmup`` is T0, and slopes are fitted over
+    N >= ``min_fit_servers``; ``rolling`` lists the points (set A) of the
+    rolling-horizon policy, run with the constants ``rolling_cs``."""
+
+    clock: Mapping[str, tuple[tuple[int, float, int], ...]]
+    job: tuple[tuple[int, float, int], ...]
+    cs: tuple[float, ...]
+    warmup: float
+    min_fit_servers: int
+    rolling: tuple[tuple[int, float, int], ...] = ()
+    rolling_cs: tuple[float, ...] = ()
+
+
+def plan(quick: bool) -> Plan:
+    """The quick (CI-sized) or full sweep.
+
+    Full: ten N from 10 to 10^4; windows of 200 with 10 replications up to N = 1000,
+    then windows of 100 with 12 replications for set A and 8 for the others (the
+    offline DP costs O(N^2) per unit time: about a minute per replication at
+    N = 10^4).  The rolling-horizon policy (a NumPy DP per L arrival) runs for set A up
+    to N = 100.  The per-path standard deviation of R_off − R_k* times sqrt(window) is
+    about 4.4 at N = 10^4 (set A), so the 95% half-width of C_vol is about 0.3 there
+    (set A; 0.2 to 0.45 for the others, see the module docstring).
+
+    >>> [n for n, _, _ in plan(quick=False).clock["A"]]
+    [10, 22, 46, 100, 215, 464, 1000, 2154, 4642, 10000]
+    """
+    labels = [label for label, _ in PARAMETER_SETS]
+    if quick:
+        servers = (10, 30, 100, 300, 1000)
+        return Plan(
+            clock={label: tuple((n, 30.0, 6) for n in servers) for label in labels},
+            job=tuple((n, 10.0, 4) for n in servers),
+            cs=(1.0, 4.0, 16.0, 64.0),
+            warmup=3.0,
+            min_fit_servers=100,
+            rolling=((10, 30.0, 4), (30, 30.0, 4)),
+            rolling_cs=(1.0, 4.0, 16.0),
+        )
+    servers = tuple(int(n) for n in np.unique(np.round(np.logspace(1, 4, 10))))
+
+    def clock(top_reps: int) -> tuple[tuple[int, float, int], ...]:
+        return tuple((n, 200.0, 10) if n <= 1000 else (n, 100.0, top_reps) for n in servers)
+
+    return Plan(
+        clock={label: clock(12 if label == "A" else 8) for label in labels},
+        job=tuple((n, 20.0, 8) if n <= 1000 else (n, 10.0, 8) for n in servers),
+        cs=(0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0),
+        warmup=3.0,
+        min_fit_servers=100,
+        rolling=tuple((n, 100.0, 6) for n in (10, 22, 46, 100)),
+        rolling_cs=(1.0, 2.0, 4.0, 8.0, 16.0),
+    )
+
+
+def lookahead_threshold(net: LossNetwork) -> float:
+    r"""c* = 1 / (√μ − √λ_H)²: a heuristic (ours, not the paper's) for the constant beyond
+    which SSS(c log N / N) keeps R_off − R_SSS bounded.
+
+    SSS admits an L job unless the reject-all-L idle walk (up rate ≈ μN, down rate
+    λ_H N near full) started from it hits 0 within W; an admission whose walk hits 0
+    only after W costs an H job.  Conditioned on reaching 0, the walk has the two rates
+    swapped, so that first passage is the busy period of an M/M/1 queue (arrival rate
+    λ_H N, service rate μN), whose tail is about t^{-3/2} exp(−N(√μ − √λ_H)² t).  With
+    Θ(N) admissions per unit time, R_off − R_SSS exceeds its O(1) floor by about
+    N^{1 − c/c*} (c log N)^{-3/2} for W = c log N / N.
+
+    >>> round(lookahead_threshold(PARAMETER_SETS[0][1]), 2)
+    19.68
+    """
+    return 1.0 / (math.sqrt(net.mu) - math.sqrt(net.lambda_h)) ** 2
+
+
+def _point_seed(run: Run, info: str, label: str, servers: int) -> int:
+    stream = run.seed_sequence(f"lossnet.decomposition/{info}/{label}/N={servers}")
+    return int(stream.generate_state(1)[0])
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The results of one parameter set: clock, job and rolling-horizon points in N
+    order, and the fits of the clock points."""
+
+    label: str
+    net: LossNetwork
+    clock: tuple[ClockDecomposition, ...]
+    job: tuple[JobDecomposition, ...]
+    fits: DecompositionFits
+    rolling: tuple[RollingHorizonResult, ...] = ()
+
+
+def _designs(run: Run, sizes: Plan) -> list[ClockDesign | JobDesign | RollingHorizonDesign]:
+    designs: list[ClockDesign | JobDesign | RollingHorizonDesign] = []
+    for index, (label, net) in enumerate(PARAMETER_SETS):
+        for n, window, reps in sizes.clock[label]:
+            seed = _point_seed(run, "clock", label, n)
+            horizon = sizes.warmup + window
+            designs.append(
+                ClockDesign(net.with_servers(n), horizon, sizes.warmup, reps, seed, cs=sizes.cs)
+            )
+        for n, window, reps in sizes.job:
+            seed = _point_seed(run, "job", label, n)
+            designs.append(
+                JobDesign(net.with_servers(n), sizes.warmup + window, sizes.warmup, reps, seed)
+            )
+        for n, window, reps in sizes.rolling if index == 0 else ():
+            seed = _point_seed(run, "rolling", label, n)
+            horizon = sizes.warmup + window
+            designs.append(
+                RollingHorizonDesign(
+                    net.with_servers(n), horizon, sizes.warmup, reps, seed, cs=sizes.rolling_cs
+                )
+            )
+    return designs
+
+
+def _cache(run: Run) -> ResultCache:
+    """The result cache of the sweeps: :func:`~qtheory.cache.default_cache_dir` (set
+    ``QTHEORY_CACHE_DIR`` to move it)."""
+    return ResultCache(default_cache_dir())
+
+
+def sweep(run: Run, sizes: Plan | None = None, *, progress: bool = True) -> list[Sweep]:
+    """Run every design of ``sizes`` (default :func:`plan` of ``run.quick``) and fit."""
+    sizes = plan(run.quick) if sizes is None else sizes
+    designs = _designs(run, sizes)
+    with make_executor(run.cluster) as executor:
+        results = run_designs(
+            designs,
+            executor=executor,
+            cache=_cache(run),
+            desc="lossnet decomposition",
+            progress=progress,
+        )
+    sweeps = []
+    for label, net in PARAMETER_SETS:
+        mine = [r for r in results if r.net.with_servers(1) == net.with_servers(1)]
+        clock = tuple(r for r in mine if isinstance(r, ClockDecomposition))
+        job = tuple(r for r in mine if isinstance(r, JobDecomposition))
+        rolling = tuple(r for r in mine if isinstance(r, RollingHorizonResult))
+        fits = fit_decomposition(clock, min_servers=sizes.min_fit_servers, regret_top=REGRET_TOP)
+        sweeps.append(Sweep(label, net, clock, job, fits, rolling))
+    return sweeps
+
+
+# ------------------------------------------------------------------- claims
+
+
+def _network_text(net: LossNetwork) -> str:
+    return (
+        f"lambda_H={net.lambda_h:g}, lambda_L={net.lambda_l:g}, mu={net.mu:g}, "
+        f"r_H={net.r_h:g}, r_L={net.r_l:g}"
+    )
+
+
+def _slope_claim(name: str, statement: str, fit, reference: float, passed: bool, what: str):
+    return Claim(
+        name,
+        statement,
+        fit.slope,
+        reference,
+        fit.halfwidth,
+        bool(passed),
+        BRAY,
+        quantity=what,
+        ci_halfwidth=fit.halfwidth,
+    )
+
+
+def decomposition_claims(result: Sweep) -> list[Claim]:
+    """The claims of one parameter set, checked on its sweep.
+
+    * regret slope: the OLS slope of the exact regret on log N (N >= the fit minimum)
+      within 5% of c = r_L μ / log(μ/λ_H) (a finite range of N; the asymptotic check to
+      N = 10^7 is ``lossnet.log_regret``);
+    * C_vol = O(1) and C_long = O(1) at the largest c: the WLS slope's 95% interval
+      contains 0;
+    * C_short = Θ(log N): the WLS slope's 95% interval lies above 0;
+    * clock model: no N has a C_vol interval entirely below 0 (R_fluid >= R_off);
+    * job model: R_off − R_fluid > 0 (interval above 0) at every N >= 100, i.e. the
+      ordering fails there, while every path's offline reward stays below its dual bound.
+    """
+    fits, net, tag = result.fits, result.net, f"[{result.label}]"
+    where = f"({_network_text(net)}; N >= {fits.min_servers})"
+    c = fits.table_c
+    c_vol_lows = [p.c_vol.mean + p.c_vol.halfwidth for p in result.clock]
+    worst = min(result.clock, key=lambda p: p.c_vol.mean)
+    large = [j for j in result.job if j.servers >= 100] or list(result.job)
+    job_low = min(large, key=lambda j: j.offline_minus_fluid.mean / j.servers)
+    return [
+        Claim(
+            f"lossnet.decomposition.regret_slope{tag}",
+            f"R_fluid - R_on grows like c log N, c = r_L mu / log(mu/lambda_H): slope "
+            f"within 5% over N = {fits.min_servers}..{fits.regret_servers[-1]} "
+            f"({_network_text(net)})",
+            fits.regret.slope,
+            fits.leading_constant,
+            0.05 * fits.leading_constant,
+            abs(fits.regret.slope - fits.leading_constant) <= 0.05 * fits.leading_constant,
+            "Xie, Gurvich & Kucukyavuz, Oper. Res. 73(4), 2025",
+            quantity=f"OLS slope of the exact regret on log N ({len(fits.regret_servers)} N)",
+            ci_halfwidth=fits.regret.halfwidth,
+        ),
+        _slope_claim(
+            f"lossnet.decomposition.c_vol_bounded{tag}",
+            f"C_vol = R_fluid - R_off = O(1) (clock model): no significant growth, the "
+            f"slope on log N has a 95% CI containing 0 or below it {where}",
+            fits.c_vol,
+            0.0,
+            fits.c_vol.bounded,
+            "WLS slope of the C_vol estimates on log N",
+        ),
+        _slope_claim(
+            f"lossnet.decomposition.c_long_bounded{tag}",
+            f"C_long = R_off - R_W = O(1) for W = {c:g} log N / N: no significant growth "
+            f"of the upper estimate R_off - R_SSS(W), its slope on log N has a 95% CI "
+            f"containing 0 or below it {where}",
+            fits.c_long_at(c),
+            0.0,
+            fits.c_long_at(c).bounded,
+            f"WLS slope of R_off - R_SSS(W = {c:g} log N / N) on log N",
+        ),
+        _slope_claim(
+            f"lossnet.decomposition.c_short_log{tag}",
+            f"C_short = R_W - R_on = Theta(log N): slope of the lower estimate "
+            f"R_SSS(W) - R_on (W = {c:g} log N / N) on log N has a 95% CI above 0 {where}",
+            fits.c_short,
+            0.0,
+            fits.c_short.lower > 0,
+            f"WLS slope of R_SSS(W = {c:g} log N / N) - R_on on log N",
+        ),
+        Claim(
+            f"lossnet.decomposition.clock_ordering{tag}",
+            f"clock model: R_fluid >= R_off at every N of the sweep (no C_vol 95% CI "
+            f"entirely below 0) ({_network_text(net)})",
+            worst.c_vol.mean,
+            0.0,
+            worst.c_vol.halfwidth,
+            min(c_vol_lows) >= 0,
+            BRAY,
+            quantity=f"smallest C_vol estimate over N (at N = {worst.servers})",
+            ci_halfwidth=worst.c_vol.halfwidth,
+        ),
+        Claim(
+            f"lossnet.decomposition.job_ordering{tag}",
+            f"job model: the offline optimum beats the ordinary fluid bound by Theta(N) "
+            f"(R_off - R_fluid > 0, 95% CI above 0, at every N >= 100), so R_fluid >= R_off "
+            f"is a clock-model statement; and R_off <= D_theta* on every path "
+            f"({_network_text(net)})",
+            job_low.offline_minus_fluid.mean / job_low.servers,
+            0.0,
+            job_low.offline_minus_fluid.halfwidth / job_low.servers,
+            all(j.offline_minus_fluid.mean > j.offline_minus_fluid.halfwidth for j in large)
+            and all(j.min_dual_slack >= 0 for j in result.job),
+            DESIGN_NOTE,
+            quantity=f"smallest (R_off - R_fluid)/N, job model (at N = {job_low.servers})",
+            ci_halfwidth=job_low.offline_minus_fluid.halfwidth / job_low.servers,
+        ),
+    ]
+
+
+# ------------------------------------------------------------------- LaTeX
+
+
+def _pm(estimate: Estimate, digits: int = 2, scale: float = 1.0) -> report.Latex:
+    mean, half = estimate.mean / scale, estimate.halfwidth / scale
+    return report.Latex(f"${mean:.{digits}f} \\pm {half:.{digits}f}$")
+
+
+def _fit_cell(fit, digits: int = 3) -> report.Latex:
+    return report.Latex(f"${fit.slope:.{digits}f} \\pm {fit.halfwidth:.{digits}f}$")
+
+
+def _network_latex(net: LossNetwork) -> str:
+    return (
+        f"$\\lambda_H={net.lambda_h:g}$, $\\lambda_L={net.lambda_l:g}$, $\\mu={net.mu:g}$, "
+        f"$r_H={net.r_h:g}$, $r_L={net.r_l:g}$"
+    )
+
+
+def _intro(sizes: Plan) -> str:
+    return "\n".join(
+        [
+            "Bray decomposes the regret of the online optimum as",
+            report.equation(
+                "R_{fluid} - R_{on}",
+                r"\underbrace{R_{fluid} - R_{off}}_{C_{vol}}"
+                r" + \underbrace{R_{off} - R_W}_{C_{long}}"
+                r" + \underbrace{R_W - R_{on}}_{C_{short}}",
+                label="eq:lossnet-decomposition",
+            ),
+            "and claims $C_{vol}=O(1)$, $C_{long}=O(1)$ for a lookahead "
+            "$W\\ge c\\log N/N$, hence $C_{short}=\\Theta(\\log N)$.  In the \\emph{clock} "
+            "information model (arrival streams and a uniformised departure clock; the "
+            "offline optimum is an exact dynamic programme over the path) we simulate, on "
+            "common paths, the offline optimum, PFI, SSS($W$) with $W=c\\log N/N$ and trunk "
+            "reservation at the exact optimal reserve $k^*$, whose exact mean $R_{on}$ makes "
+            "it a control variate.  Per path, $\\hat C_{vol} = (R_{fluid}-R_{on}) - "
+            "(R_{off}-R_{k^*})$, $\\hat C^{+}_{long} = R_{off}-R_{SSS}\\ge C_{long}$ and "
+            "$\\hat C^{-}_{short} = R_{SSS}-R_{k^*}$, an unbiased estimate of "
+            "$R_{SSS}-R_{on}\\le C_{short}$; the three add up to the exact regret on every "
+            "path.  Intervals are 95\\% Student $t$ intervals over replications.  Every run "
+            f"starts empty; statistics are taken after a warm-up $T_0={sizes.warmup:g}$ "
+            "(window lengths and replications in the captions).  The offline optimum knows "
+            "the run ends at $T$, an end bonus of about one unit of reward in total: "
+            "$\\hat C_{vol}$ is biased down and $\\hat C^{+}_{long}$ up by about "
+            "$1/(T-T_0)$.",
+            "",
+            "A heuristic of ours (not the paper's) locates the constant.  SSS admits an L "
+            "job unless the reject-all-L idle walk (up rate $\\approx\\mu N$, down rate "
+            "$\\lambda_H N$ near full) hits 0 within $W$; an admission whose walk hits 0 "
+            "only later costs an H job.  Conditioned on reaching 0, that first passage is "
+            "the busy period of an M/M/1 queue (arrival rate $\\lambda_H N$, service rate "
+            "$\\mu N$), whose tail is about "
+            "$t^{-3/2}e^{-N(\\sqrt{\\mu}-\\sqrt{\\lambda_H})^2 t}$; with $\\Theta(N)$ "
+            "admissions per unit time, $R_{off}-R_{SSS}$ exceeds its $O(1)$ floor by about "
+            "$N^{1-c/c^*}(c\\log N)^{-3/2}$: growth for $c<c^*$, and a flattening that the "
+            "polynomial factor moves well below $c^*$ at moderate $N$, where",
+            report.equation(
+                "c^*", r"\frac{1}{(\sqrt{\mu}-\sqrt{\lambda_H})^2}.", label="eq:lossnet-cstar"
+            ),
+        ]
+    )
+
+
+def _sizes_text(
+    points: Sequence[ClockDecomposition | JobDecomposition | RollingHorizonResult],
+) -> str:
+    """``windows T' = a to b, R1 to R2 replications`` of the points."""
+    windows = sorted({p.horizon - p.warmup for p in points})
+    reps = sorted({p.reps for p in points})
+    span = lambda v: f"{v[0]:g}" if len(v) == 1 else f"{v[0]:g} to {v[-1]:g}"  # noqa: E731
+    return f"windows $T-T_0$ of {span(windows)}, {span(reps)} replications"
+
+
+def _decomposition_table(result: Sweep) -> str:
+    c = result.fits.table_c
+    rows = [
+        [
+            p.servers,
+            p.threshold,
+            p.regret,
+            _pm(p.c_vol),
+            _pm(p.at(c).c_long),
+            _pm(p.at(c).c_short),
+            _pm(p.pfi_gap),
+            _pm(p.offline_idle),
+        ]
+        for p in result.clock
+    ]
+    return report.table(
+        [
+            "$N$",
+            "$k^*$",
+            "regret",
+            "$C_{vol}$",
+            "$C^{+}_{long}$",
+            "$C^{-}_{short}$",
+            "$R_{off}-R_{PFI}$",
+            "idle (off)",
+        ],
+        rows,
+        caption=f"Regret decomposition, clock model, set {result.label} "
+        f"({_network_latex(result.net)}): exact regret $R_{{fluid}}-R_{{on}}$, and "
+        f"estimates with 95\\% intervals; SSS at $W = {c:g}\\log N/N$; the last column is "
+        f"the offline optimum's mean number of idle servers; {_sizes_text(result.clock)}.",
+        label=f"tab:lossnet-decomposition-{result.label}",
+        formats={2: ".3f"},
+    )
+
+
+def _fits_table(sweeps: Sequence[Sweep]) -> str:
+    rows = []
+    for s in sweeps:
+        f = s.fits
+        bounded = f.bounded_from
+        rows.append(
+            [
+                s.label,
+                f.leading_constant,
+                _fit_cell(f.regret),
+                _fit_cell(f.c_vol),
+                report.Latex(f"${f.c_vol.chi2_dof:.2f}$"),
+                _fit_cell(f.c_long_at(f.table_c)),
+                _fit_cell(f.c_short),
+                report.Latex("--" if math.isnan(bounded) else f"${bounded:g}$"),
+            ]
+        )
+    stars = ", ".join(f"{lookahead_threshold(s.net):.1f} ({s.label})" for s in sweeps)
+    return report.table(
+        [
+            "set",
+            "$c$",
+            "regret",
+            "$C_{vol}$",
+            "$\\chi^2/\\nu$",
+            "$C^{+}_{long}$",
+            "$C^{-}_{short}$",
+            "flat from",
+        ],
+        rows,
+        caption="Slopes on $\\log N$ ($N\\ge "
+        f"{sweeps[0].fits.min_servers}$) with 95\\% intervals.  Regret: ordinary least "
+        "squares on exact values, to compare with $c=r_L\\mu/\\log(\\mu/\\lambda_H)$.  "
+        "The others: least squares weighted by $1/\\mathrm{se}^2$, the slope variance "
+        "scaled by $\\max(1,\\chi^2/\\nu)$; $C^{\\pm}$ at the largest lookahead constant.  "
+        "``Flat from'': the smallest lookahead constant from which on every fitted "
+        "$C^{+}_{long}$ slope interval contains 0 or lies below it; compare the heuristic "
+        f"$c^*$ of \\eqref{{eq:lossnet-cstar}}: {stars}.",
+        label="tab:lossnet-decomposition-fits",
+        formats={1: ".4f"},
+    )
+
+
+def _fits_text(sweeps: Sequence[Sweep]) -> str:
+    """The fitted slopes in words: where C_vol lies and how its slope compares with the
+    regret's, and how much of the regret slope the lower estimate of C_short carries."""
+    parts = []
+    for s in sweeps:
+        f = s.fits
+        vol = [p.c_vol.mean for p in s.clock if p.servers >= f.min_servers]
+        parts.append(
+            f"set {s.label}: $\\hat C_{{vol}}\\in[{min(vol):.2f}, {max(vol):.2f}]$, slope "
+            f"{f.c_vol.slope / f.regret.slope:+.0%} of the regret's; $\\hat C^-_{{short}}$ "
+            f"slope {f.c_short.slope / f.leading_constant:.0%} of $c$"
+        )
+    return (
+        f"Over $N\\ge{sweeps[0].fits.min_servers}$: " + "; ".join(parts) + ".  A slope "
+        "interval containing 0 only says that no growth is detected over this range of "
+        "$N$; a term that approaches a limit from below still has a positive slope on a "
+        "finite range, and its interval then contains 0 only if the approach is slow "
+        "compared with the noise."
+    ).replace("%", "\\%")
+
+
+def _lookahead_table(result: Sweep) -> str:
+    top = result.clock[-1]
+    rows = [
+        [
+            point.c,
+            point.window,
+            _pm(point.c_long),
+            _pm(point.c_short),
+            _fit_cell(fit),
+        ]
+        for point, (_, fit) in zip(top.lookahead, result.fits.c_long, strict=True)
+    ]
+    return report.table(
+        ["$c$", "$W$", "$C^{+}_{long}$", "$C^{-}_{short}$", "slope of $C^{+}_{long}$"],
+        rows,
+        caption=f"The lookahead curve, set {result.label}, clock model: estimates at "
+        f"$N={top.servers}$ for $W=c\\log N/N$, and the slope of $C^{{+}}_{{long}}$ on "
+        f"$\\log N$ over $N\\ge{result.fits.min_servers}$ (95\\% intervals).  For "
+        f"comparison $R_{{off}}-R_{{PFI}} = {top.pfi_gap.mean:.2f}\\pm"
+        f"{top.pfi_gap.halfwidth:.2f}$ at this $N$.",
+        label=f"tab:lossnet-lookahead-{result.label}",
+        formats={0: "g", 1: ".4g"},
+    )
+
+
+def _job_table(result: Sweep) -> str:
+    clock = {p.servers: p for p in result.clock}
+    rows = [
+        [
+            j.servers,
+            _pm(j.offline, 3, j.servers),
+            _pm(j.offline_minus_fluid, 3, j.servers),
+            _pm(j.duration_gap, 3, j.servers),
+            _pm(j.window_gap, 3, j.servers),
+            _pm(clock[j.servers].c_vol.negated(), 2) if j.servers in clock else None,
+        ]
+        for j in result.job
+    ]
+    windows = ", ".join(
+        f"{b:.4f} ($T'={t:g}$)"
+        for t, b in sorted({(j.horizon - j.warmup, j.window_bound / j.servers) for j in result.job})
+    )
+    top = result.job[0]
+    return report.table(
+        [
+            "$N$",
+            "$R_{off}/N$",
+            "$(R_{off}-R_{fluid})/N$",
+            "$v - R_{off}/N$",
+            "$\\frac{E D_{\\theta^*}}{NT'} - \\frac{R_{off}}{N}$",
+            "clock: $-C_{vol}$",
+        ],
+        rows,
+        caption=f"Job model, set {result.label} ({_network_latex(result.net)}): the offline "
+        "optimum (min-cost-flow LP, control variate $D_{\\theta^*}$) per server, against "
+        f"the ordinary fluid bound $R_{{fluid}}/N = {top.fluid / top.servers:.4f}$, the "
+        f"duration-aware fluid bound $v = {top.duration_bound / top.servers:.4f}$ and its "
+        "rigorous finite-window form $E D_{\\theta^*}/(NT')$, which includes the end "
+        f"effect: {windows}; {_sizes_text(result.job)}.  The last column is the clock "
+        "model's $R_{off}-R_{fluid}=-C_{vol}$ (not per server).",
+        label=f"tab:lossnet-job-{result.label}",
+    )
+
+
+def _rolling_table(result: Sweep) -> str:
+    rows = [
+        [
+            r.servers,
+            p.c,
+            p.window,
+            _pm(p.c_long),
+            _pm(p.sss_c_long),
+            _pm(p.gain_over_sss),
+            _pm(p.c_short),
+        ]
+        for r in result.rolling
+        for p in r.points
+    ]
+    return report.table(
+        [
+            "$N$",
+            "$c$",
+            "$W$",
+            "$R_{off}-R_{RH}$",
+            "$R_{off}-R_{SSS}$",
+            "$R_{RH}-R_{SSS}$",
+            "$R_{RH}-R_{on}$",
+        ],
+        rows,
+        caption=f"The rolling-horizon $W$-lookahead policy RH, set {result.label}, clock "
+        "model: at each L arrival, the exact dynamic programme over the path's events in "
+        "the next $W=c\\log N/N$ time units with the online optimum's relative values as "
+        "terminal values.  RH sees no further than SSS, so $R_{off}-R_{RH}$ is an upper "
+        "estimate of $C_{long}$ and $R_{RH}-R_{on}$ a lower estimate of $C_{short}$ (95\\% "
+        f"intervals; {_sizes_text(result.rolling)}).",
+        label=f"tab:lossnet-rolling-{result.label}",
+        formats={1: "g", 2: ".4g"},
+    )
+
+
+def _ordering_text(sweeps: Sequence[Sweep]) -> str:
+    """Where R_fluid >= R_off holds, in words computed from the results."""
+    clock = [p for s in sweeps for p in s.clock]
+    above = sum(p.c_vol.mean - p.c_vol.halfwidth > 0 for p in clock)
+    below = sum(p.c_vol.mean + p.c_vol.halfwidth < 0 for p in clock)
+    jobs = [j for s in sweeps for j in s.job]
+    exceed = sum(j.offline_minus_fluid.mean - j.offline_minus_fluid.halfwidth > 0 for j in jobs)
+    dual = all(j.min_dual_slack >= 0 for j in jobs)
+    lines = [
+        f"set {s.label}: "
+        + " and ".join(
+            f"{100 * j.offline_minus_fluid.mean / j.fluid:.1f}\\% at $N={j.servers}$"
+            for j in (s.job[0], s.job[-1])
+        )
+        for s in sweeps
+    ]
+    return (
+        "Where the ordering $R_{fluid}\\ge R_{off}$ holds.  Clock model: "
+        f"$\\hat C_{{vol}}$ is significantly positive at {above} of the {len(clock)} points "
+        f"and significantly negative at {below}.  Job model, where the offline policy sees "
+        "every service time and can prefer short jobs: $R_{off}$ exceeds $R_{fluid}$ "
+        f"significantly at {exceed} of the {len(jobs)} points, by a fraction of "
+        "$R_{fluid}$ of (" + "; ".join(lines) + "); the right upper "
+        "bound there is the duration-aware bound, and the offline reward lies below the "
+        "path-wise dual bound $D_{\\theta^*}$ on "
+        + ("every path." if dual else "\\emph{not} every path (a violation of weak duality).")
+        + "  Over a finite window $R_{off}$ can exceed $Nv$ itself: jobs arriving shortly "
+        "before $T$ use no capacity after $T$, an end effect of order $N/T'$ that "
+        "$E D_{\\theta^*}/(NT')$ includes."
+    )
+
+
+def _section(sweeps: Sequence[Sweep], sizes: Plan, claims: list[Claim]) -> str:
+    parts = [_intro(sizes)]
+    parts += [_decomposition_table(s) for s in sweeps]
+    parts += [_fits_table(sweeps), _fits_text(sweeps), _lookahead_table(sweeps[0])]
+    parts += [_rolling_table(s) for s in sweeps if s.rolling]
+    parts += [_ordering_text(sweeps)] + [_job_table(s) for s in sweeps]
+    parts += [
+        report.figure(
+            "lossnet_decomposition",
+            f"The decomposition against $N$, set {sweeps[0].label}, clock model "
+            "(95\\% intervals; SSS at the largest lookahead constant).",
+            "fig:lossnet-decomposition",
+        ),
+        report.figure(
+            "lossnet_lookahead",
+            f"The lookahead curve, set {sweeps[0].label}: $R_{{off}}-R_{{SSS(W)}}$ against "
+            "$c$ for $W=c\\log N/N$, at several $N$; dotted: the heuristic $c^*$.",
+            "fig:lossnet-lookahead",
+        ),
+        claims_table(
+            claims,
+            caption="Claims about the regret decomposition, checked.",
+            label="tab:lossnet-decomposition-claims",
+        ),
+    ]
+    return report.section(
+        "The regret decomposition of the loss network",
+        "\n\n".join(parts),
+        label="sec:lossnet-decomposition",
+    )
+
+
+# ------------------------------------------------------------------ figures
+
+
+def _decomposition_figure(result: Sweep, figures: Path) -> list[Path]:
+    fig, ax = report.new_figure()
+    c = result.fits.table_c
+    n = np.array([p.servers for p in result.clock], dtype=float)
+    series = [
+        ("$C_{vol}$", [p.c_vol for p in result.clock], "o"),
+        (f"$C^{{+}}_{{long}}$ ($c={c:g}$)", [p.at(c).c_long for p in result.clock], "s"),
+        (f"$C^{{-}}_{{short}}$ ($c={c:g}$)", [p.at(c).c_short for p in result.clock], "^"),
+    ]
+    with report.paper_style():
+        for label, estimates, marker in series:
+            ax.errorbar(
+                n,
+                [e.mean for e in estimates],
+                yerr=[e.halfwidth for e in estimates],
+                fmt=marker,
+                capsize=2,
+                markersize=3,
+                label=label,
+            )
+        ax.semilogx(n, [p.regret for p in result.clock], "k-", label="regret (exact)")
+        ax.set_xlabel("servers $N$")
+        ax.set_ylabel("reward per unit time")
+        ax.legend()
+    return report.save_figure(fig, figures, "lossnet_decomposition")
+
+
+def _lookahead_figure(result: Sweep, figures: Path) -> list[Path]:
+    fig, ax = report.new_figure()
+    top = result.clock[-1]
+    with report.paper_style():
+        for point in result.clock[-3:]:
+            ax.errorbar(
+                [q.c for q in point.lookahead],
+                [q.c_long.mean for q in point.lookahead],
+                yerr=[q.c_long.halfwidth for q in point.lookahead],
+                fmt="o-",
+                capsize=2,
+                markersize=3,
+                label=f"$N={point.servers}$",
+            )
+        ax.axhline(top.pfi_gap.mean, color="black", linestyle="--", linewidth=0.8,
+                   label=f"$R_{{off}}-R_{{PFI}}$, $N={top.servers}$")  # fmt: skip
+        ax.axvline(lookahead_threshold(result.net), color="grey", linestyle=":", label="$c^*$")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(ticker.ScalarFormatter())
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+        ax.xaxis.set_major_formatter(ticker.ScalarFormatter())
+        ax.set_xlabel("lookahead constant $c$ ($W = c\\log N/N$)")
+        ax.set_ylabel("$R_{off} - R_{SSS(W)}$")
+        ax.legend()
+    return report.save_figure(fig, figures, "lossnet_lookahead")
+
+
+def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
+    """The named steps that write this part's outputs (each returns the files written);
+    the claim records go to ``run.claims``."""
+    derivations, figures = run.out / "derivations", run.out / "figures"
+    sizes = plan(run.quick)
+    sweeps: list[Sweep] = []
+
+    def compute() -> list[Path]:
+        sweeps.extend(sweep(run, sizes))
+        return []
+
+    def section() -> list[Path]:
+        claims = [claim for s in sweeps for claim in decomposition_claims(s)]
+        run.claims.extend(claims)
+        text = _section(sweeps, sizes, claims)
+        return [report.write_text(derivations / "lossnet_decomposition.tex", text)]
+
+    yield "lossnet decomposition: sweep", compute
+    yield "lossnet decomposition: tables and claims", section
+    yield "lossnet decomposition: figure", lambda: _decomposition_figure(sweeps[0], figures)
+    yield "lossnet decomposition: lookahead figure", lambda: _lookahead_figure(sweeps[0], figures)

@@ -1,0 +1,373 @@
+"""Tests of the regret decomposition (qtheory.lossnet.decomposition) and its reproduce
+section (qtheory.lossnet.decomposition_outputs).
+
+Independent references:
+- the offline optimum of the clock model is optimal path by path: with warmup = 0 its
+  reward is >= every policy's on every replication (exact, not statistical);
+- the job-model path-wise dual bound D_theta >= OFF on every path (weak duality);
+- replication tasks replay the replications of qtheory.sim.compare (its own seeding);
+- simulated trunk reservation against the exact birth-death value R_on;
+- the weighted least-squares slope against scipy.stats.linregress and its coverage.
+
+Statistical checks use fixed seeds; each states its false-failure rate (the probability
+that it would fail for a random seed although the code is right).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from qtheory.cache import ResultCache
+from qtheory.executor import SerialExecutor, make_executor
+from qtheory.lossnet import decomposition_outputs as outputs
+from qtheory.lossnet.decomposition import (
+    ClockDesign,
+    Estimate,
+    JobDesign,
+    RollingHorizonDesign,
+    decomposition,
+    fit_decomposition,
+    job_decomposition,
+    lookahead_window,
+    relative_values,
+    replication,
+    replication_task,
+    rolling_horizon,
+    run_designs,
+    slope_on_log,
+)
+from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.online import online_optimum
+from qtheory.reproduce import Run
+from qtheory.sim import clock_path, compare
+
+NET = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+CS = (1.0, 4.0, 16.0)
+
+
+class CountingExecutor(SerialExecutor):
+    """A serial executor that counts the tasks it is asked to compute."""
+
+    def __init__(self) -> None:
+        self.computed = 0
+
+    def map(self, fn, tasks, **kwargs):
+        tasks = list(tasks)
+        self.computed += len(tasks)
+        return super().map(fn, tasks, **kwargs)
+
+
+def t_ratio(confidence: float, reps: int) -> float:
+    """t_{(1+confidence)/2, reps-1} / t_{0.975, reps-1}: turns 95% half-widths into
+    ``confidence`` half-widths."""
+    return stats.t.ppf(0.5 + confidence / 2, reps - 1) / stats.t.ppf(0.975, reps - 1)
+
+
+# ----------------------------------------------------------------- estimators
+
+
+def test_estimators_add_up_to_the_exact_regret():
+    d = decomposition(NET.with_servers(30), cs=CS, horizon=23.0, warmup=3.0, reps=5, seed=4)
+    exact = online_optimum(NET.with_servers(30)).regret
+    assert d.regret == pytest.approx(exact, rel=1e-15)
+    for c in CS:
+        point = d.at(c)
+        total = d.c_vol.mean + point.c_long.mean + point.c_short.mean
+        assert total == pytest.approx(d.regret, rel=1e-12, abs=1e-12)
+        assert point.window == pytest.approx(c * math.log(30) / 30, rel=1e-15)
+
+
+def test_offline_beats_every_policy_on_every_path():
+    # Exact: with warmup = 0 the DP maximises exactly the reported reward of each path.
+    d = decomposition(NET, cs=CS, horizon=40.0, warmup=0.0, reps=8, seed=11)
+    offline = np.array(d.samples["offline"])
+    assert len(d.samples) == 3 + len(CS)  # offline, pfi, threshold and one SSS per c
+    for policy, rates in d.samples.items():
+        assert np.all(offline >= np.array(rates)), policy
+    assert d.pfi_gap.mean >= 0 and all(p.c_long.mean >= 0 for p in d.lookahead)
+
+
+def test_replications_replay_compare():
+    net = NET.with_servers(20)
+    policies = ["offline", "pfi", "threshold:3", "sss:0.5"]
+    cmp = compare(net, policies, horizon=15.0, warmup=2.0, reps=3, seed=9)
+    for rep in range(3):
+        task = replication_task(
+            net, info="clock", horizon=15.0, warmup=2.0, seed=9, rep=rep, policies=policies
+        )
+        out = replication(task)
+        for policy in policies:
+            assert out["reward_rate"][policy] == cmp.results[policy].reward_rates[rep]
+
+
+def test_control_variate_agrees_with_direct_estimate():
+    # c_vol - c_vol_direct = mean(R_k*) - R_on exactly, and by the triangle inequality for
+    # sample standard deviations se(R_k*) <= se(R_off) + se(R_off - R_k*): the two 99.9%
+    # intervals overlap unless |mean(R_k*) - R_on| > t_{0.9995} se(R_k*), which happens
+    # with probability <= 0.1% (false-failure rate).  The threshold check itself is tested
+    # against the exact R_on at level 1e-4.
+    reps = 20
+    d = decomposition(NET.with_servers(50), cs=(4.0,), horizon=43.0, warmup=3.0, reps=reps,
+                      seed=5)  # fmt: skip
+    scale = t_ratio(0.999, reps)
+    assert abs(d.c_vol.mean - d.c_vol_direct.mean) <= scale * (
+        d.c_vol.halfwidth + d.c_vol_direct.halfwidth
+    )
+    assert abs(d.threshold_check.mean) <= t_ratio(1 - 1e-4, reps) * d.threshold_check.halfwidth
+    # The paired estimate is the sharper one (measured: about 10 times narrower at N = 50).
+    assert d.c_vol.halfwidth < d.c_vol_direct.halfwidth / 3
+
+
+def test_same_seed_same_result_and_other_seed_other_result():
+    kwargs = dict(cs=CS, horizon=20.0, warmup=2.0, reps=3)
+    first = decomposition(NET, seed=7, **kwargs)
+    assert decomposition(NET, seed=7, **kwargs) == first
+    assert decomposition(NET, seed=8, **kwargs).samples != first.samples
+
+
+def test_cache_computes_only_what_is_missing(tmp_path):
+    cache = ResultCache(tmp_path)
+    executor = CountingExecutor()
+    kwargs = dict(cs=CS, horizon=20.0, warmup=2.0, seed=3, executor=executor, cache=cache)
+    first = decomposition(NET, reps=3, **kwargs)
+    assert executor.computed == 3
+    assert decomposition(NET, reps=3, **kwargs) == first
+    assert executor.computed == 3  # nothing recomputed
+    more = decomposition(NET, reps=5, **kwargs)
+    assert executor.computed == 5  # only replications 3 and 4
+    assert more.samples["offline"][:3] == first.samples["offline"]
+
+
+def test_serial_and_process_executors_agree():
+    designs = [
+        ClockDesign(NET, 15.0, 2.0, 2, 1, cs=CS),
+        ClockDesign(NET.with_servers(40), 12.0, 2.0, 2, 2, cs=CS),
+        JobDesign(NET.with_servers(20), 12.0, 2.0, 2, 3),
+    ]
+    serial = run_designs(designs, executor=make_executor(workers=1))
+    with make_executor(workers=2) as pool:
+        parallel = run_designs(designs, executor=pool)
+    assert parallel == serial
+
+
+# ------------------------------------------------------------------ job model
+
+
+def test_job_model_bounds_and_ordering():
+    reps = 6
+    net = NET.with_servers(50)
+    j = job_decomposition(net, horizon=23.0, warmup=3.0, reps=reps, seed=12)
+    assert j.min_dual_slack >= 0  # weak duality, path by path (exact)
+    assert j.window_bound >= j.duration_bound > j.fluid
+    # R_off - R_fluid is about 0.1 N here, 20 half-widths above 0: a false failure would
+    # need a 20-sigma deviation.
+    assert j.offline_minus_fluid.mean > 5 * j.offline_minus_fluid.halfwidth
+    # As in the clock model: the control-variate and direct estimates differ by
+    # E[D] - mean(D), whose standard error is at most the sum of the two (triangle
+    # inequality); false-failure rate <= 0.1%.
+    assert abs(j.offline.mean - j.offline_direct.mean) <= t_ratio(0.999, reps) * (
+        j.offline.halfwidth + j.offline_direct.halfwidth
+    )
+    assert abs(j.threshold_check.mean) <= t_ratio(1 - 1e-4, reps) * j.threshold_check.halfwidth
+
+
+# ------------------------------------------------------------ rolling horizon
+
+
+def test_relative_values_solve_the_poisson_equation():
+    # g = r(b) + up(b) (h(b+1) - h(b)) + down(b) (h(b-1) - h(b)) under trunk reservation
+    # at k*, with the gain g = R_on from the birth-death stationary law (online_optimum).
+    net = NET.with_servers(40)
+    opt = online_optimum(net)
+    h = relative_values(net)
+    busy = np.arange(41)
+    admit_l = busy < 40 - opt.threshold
+    up_h = np.where(busy < 40, net.arrival_rate_h, 0.0)
+    up_l = np.where(admit_l, net.arrival_rate_l, 0.0)
+    reward = up_h * net.r_h + up_l * net.r_l
+    dh_up = np.append(np.diff(h), 0.0)
+    dh_down = np.insert(-np.diff(h), 0, 0.0)
+    residual = reward + (up_h + up_l) * dh_up + net.mu * busy * dh_down - opt.online
+    assert h[40] == 0.0
+    assert np.max(np.abs(residual)) < 1e-9 * opt.fluid
+
+
+def test_rolling_horizon_limits_and_ordering():
+    net = NET.with_servers(30)
+    k = online_optimum(net).threshold
+    for rep in range(2):
+        task = replication_task(net, info="clock", horizon=15.0, warmup=0.0, seed=2, rep=rep,
+                                policies=["offline", f"threshold:{k}"])  # fmt: skip
+        out = replication(task)["reward_rate"]
+        # W -> 0: the one-step rule with the optimal relative values is trunk reservation.
+        tiny = rolling_horizon(net, 1e-9, horizon=15.0, warmup=0.0, seed=2, rep=rep)
+        assert tiny["reward_rate"] == out[f"threshold:{k}"]
+        # Any W: a lookahead policy never beats the offline optimum on a path (exact).
+        for c in (1.0, 8.0):
+            window = lookahead_window(30, c)
+            rh = rolling_horizon(net, window, horizon=15.0, warmup=0.0, seed=2, rep=rep)
+            assert rh["reward_rate"] <= out["offline"]
+
+
+def test_clock_path_is_a_prefix_of_a_longer_one():
+    # rolling_horizon draws the path up to T + W and needs its part up to T to be the path
+    # that simulate replays up to T.
+    short = clock_path(NET, 10.0, np.random.SeedSequence(4, spawn_key=(1,)))
+    long = clock_path(NET, 13.0, np.random.SeedSequence(4, spawn_key=(1,)))
+    assert long.times.size > short.times.size
+    assert np.array_equal(long.times[: short.times.size], short.times)
+    assert np.array_equal(long.codes[: short.times.size], short.codes)
+
+
+def test_rolling_horizon_design_pairs_with_offline_and_sss():
+    (result,) = run_designs([RollingHorizonDesign(NET, 20.0, 0.0, 3, 6, cs=(1.0, 8.0))])
+    for point in result.points:
+        assert point.c_long.mean >= 0  # warmup = 0: path by path
+        total = point.c_long.mean + point.gain_over_sss.mean
+        assert total == pytest.approx(point.sss_c_long.mean, abs=1e-12)
+
+
+# ----------------------------------------------------------------------- fits
+
+
+def test_weighted_slope_matches_linregress_with_equal_weights():
+    rng = np.random.default_rng(0)
+    servers = [10, 30, 100, 300, 1000, 3000]
+    values = 0.7 * np.log(servers) + rng.normal(0, 0.2, len(servers))
+    wls = slope_on_log(servers, values, [0.2] * len(servers))
+    ols = stats.linregress(np.log(servers), values)
+    assert wls.slope == pytest.approx(ols.slope, rel=1e-12)
+    assert wls.intercept == pytest.approx(ols.intercept, rel=1e-12)
+    exact = slope_on_log(servers, 2.0 * np.log(servers) + 1.0)
+    assert (exact.slope, exact.method) == (pytest.approx(2.0, rel=1e-12), "ols")
+
+
+def test_weighted_slope_interval_covers_the_true_slope():
+    # Known Gaussian errors with unequal standard errors; the interval (normal quantile,
+    # Birge-scaled) has coverage between 95% and about 98%.  With 2000 datasets the
+    # observed coverage lies in [0.935, 0.99] unless it is off by more than 3.9 binomial
+    # standard deviations (false-failure rate < 1e-4).
+    rng = np.random.default_rng(1)
+    servers = np.array([100, 215, 464, 1000, 2154, 4642, 10000])
+    se = np.linspace(0.1, 0.4, servers.size)
+    hits = 0
+    for _ in range(2000):
+        values = 3.0 + 0.25 * np.log(servers) + rng.normal(0, se)
+        hits += slope_on_log(servers, values, se).contains(0.25)
+    assert 0.935 <= hits / 2000 <= 0.99
+
+
+def test_fit_decomposition_on_a_small_sweep():
+    points = run_designs([ClockDesign(NET.with_servers(n), 13.0, 3.0, 3, n, cs=CS)
+                          for n in (10, 20, 40)])  # fmt: skip
+    fits = fit_decomposition(points, min_servers=10, regret_top=1000)
+    assert fits.table_c == max(CS) and [c for c, _ in fits.c_long] == list(CS)
+    assert fits.regret_servers[0] == 10 and fits.regret_servers[-1] == 1000
+    assert fits.regret.method == "ols" and fits.c_vol.method == "wls"
+    assert fits.regret.slope == pytest.approx(fits.leading_constant, rel=0.1)
+    with pytest.raises(ValueError, match="at least 3 points"):
+        fit_decomposition(points, min_servers=20)
+    with pytest.raises(ValueError, match="table_c"):
+        fit_decomposition(points, min_servers=10, table_c=2.0)
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (dict(cs=[]), "cs must be a non-empty"),
+        (dict(cs=[1.0, 1.0]), "cs must be distinct"),
+        (dict(cs=[-1.0]), r"cs\[0\] must be > 0"),
+        (dict(cs=[float("nan")]), r"cs\[0\] must not be NaN"),
+        (dict(reps=1), "reps must be >= 2"),
+        (dict(warmup=20.0), "warmup must be < horizon"),
+        (dict(horizon=-1.0), "horizon must be > 0"),
+        (dict(seed=-1), "seed must be an integer >= 0"),
+        (dict(seed=1.5), "seed must be an integer >= 0"),
+    ],
+)
+def test_bad_decomposition_input_raises(kwargs, message):
+    args = dict(cs=CS, horizon=20.0, warmup=2.0, reps=3, seed=1) | kwargs
+    with pytest.raises(ValueError, match=message):
+        decomposition(NET, **args)
+
+
+def test_bad_task_and_fit_input_raises():
+    with pytest.raises(ValueError, match="servers must be >= 2"):
+        decomposition(NET.with_servers(1), cs=CS, horizon=5.0, warmup=0.0, reps=2, seed=1)
+    task = replication_task(NET, info="clock", horizon=5.0, warmup=0.0, seed=1, rep=0,
+                            policies=["pfi"])  # fmt: skip
+    with pytest.raises(ValueError, match="version"):
+        replication(task | {"version": 0})
+    with pytest.raises(ValueError, match="info must be"):
+        replication(task | {"info": "oracle"})
+    with pytest.raises(ValueError, match="missing"):
+        replication({k: v for k, v in task.items() if k != "seed"})
+    with pytest.raises(ValueError, match="policies must be distinct"):
+        replication(task | {"policies": ["pfi", "pfi"]})
+    with pytest.raises(ValueError, match="policy must be"):
+        replication(task | {"policies": ["psychic"]})
+    with pytest.raises(ValueError, match="lambda_h must be < mu"):
+        replication(task | {"lambda_h": 2.0})
+    with pytest.raises(ValueError, match=">= 3"):
+        slope_on_log([10, 100], [1.0, 2.0])
+    with pytest.raises(ValueError, match="stderrs"):
+        slope_on_log([10, 100, 1000], [1.0, 2.0, 3.0], [0.1, 0.0, 0.1])
+    with pytest.raises(ValueError, match="clock model only"):
+        replication_task(NET, info="job", horizon=5.0, warmup=0.0, seed=1, rep=0,
+                         policies=["offline"], rolling_horizon=[0.1])  # fmt: skip
+    with pytest.raises(ValueError, match="window must be > 0"):
+        rolling_horizon(NET, 0.0, horizon=5.0, warmup=0.0, seed=1, rep=0)
+    with pytest.raises(ValueError, match="designs must hold"):
+        run_designs([NET])
+    with pytest.raises(ValueError, match="c must be > 0"):
+        lookahead_window(10, 0.0)
+    with pytest.raises(ValueError, match="values must be"):
+        Estimate.of([])
+
+
+# ----------------------------------------------------------- reproduce section
+
+
+def test_reproduce_steps_write_the_section_and_claims(tmp_path, monkeypatch):
+    tiny = outputs.Plan(
+        clock={label: ((10, 8.0, 2), (20, 8.0, 2), (40, 8.0, 2)) for label, _ in
+               outputs.PARAMETER_SETS},
+        job=((10, 5.0, 2), (20, 5.0, 2)),
+        cs=(4.0, 64.0),
+        warmup=2.0,
+        min_fit_servers=10,
+        rolling=((10, 8.0, 2),),
+        rolling_cs=(4.0,),
+    )  # fmt: skip
+    monkeypatch.setattr(outputs, "plan", lambda quick: tiny)
+    # In this process (the pool path of run_designs is tested above).
+    monkeypatch.setattr(outputs, "make_executor", lambda cluster: make_executor(workers=1))
+    monkeypatch.setenv("QTHEORY_CACHE_DIR", str(tmp_path / "cache"))
+    run = Run(tmp_path / "out", quick=True, seed=3)
+    written = [path for _, step in outputs.steps(run) for path in step()]
+    names = sorted(p.name for p in written)
+    assert names == [
+        "lossnet_decomposition.pdf",
+        "lossnet_decomposition.png",
+        "lossnet_decomposition.tex",
+        "lossnet_lookahead.pdf",
+        "lossnet_lookahead.png",
+    ]
+    text = (tmp_path / "out" / "derivations" / "lossnet_decomposition.tex").read_text()
+    for label in ("A", "B", "C"):
+        assert f"tab:lossnet-decomposition-{label}" in text
+        assert f"tab:lossnet-job-{label}" in text
+    assert "tab:lossnet-decomposition-fits" in text and "tab:lossnet-lookahead-A" in text
+    assert "tab:lossnet-rolling-A" in text
+    assert len(re.findall(r"\\begin\{table\}", text)) == 10
+    assert len(run.claims) == 6 * len(outputs.PARAMETER_SETS)
+    assert len({claim.name for claim in run.claims}) == len(run.claims)
+    assert any((tmp_path / "cache").rglob("*.json"))  # the replications were cached
