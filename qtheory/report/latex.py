@@ -192,6 +192,9 @@ def _cell(value: object, fmt: str | Callable[[Any], str] | None) -> str:
     return escape(str(value))
 
 
+TABLE_SIZES = ("small", "footnotesize", "scriptsize")
+
+
 def table(
     columns: Sequence[str],
     rows: Iterable[Sequence[object]],
@@ -201,6 +204,7 @@ def table(
     formats: Mapping[int, str | Callable[[Any], str]] | None = None,
     notes: str | None = None,
     alignment: str | None = None,
+    size: str | None = None,
 ) -> str:
     r"""A booktabs table inside a ``table`` float.
 
@@ -223,6 +227,9 @@ def table(
     alignment : str, optional
         Column spec for ``tabular``; by default ``r`` for all-numeric columns and
         ``l`` otherwise.
+    size : str, optional
+        A smaller font for a wide table: ``"small"``, ``"footnotesize"`` or
+        ``"scriptsize"``.
 
     Returns
     -------
@@ -231,8 +238,8 @@ def table(
     Raises
     ------
     ValueError
-        If a row does not have one cell per column, or ``formats`` names a column
-        that does not exist.
+        If a row does not have one cell per column, ``formats`` names a column
+        that does not exist, or ``size`` is not one of the three sizes.
 
     Examples
     --------
@@ -257,6 +264,8 @@ def table(
     width = len(columns)
     if width == 0:
         raise ValueError("columns must not be empty")
+    if size not in (None, *TABLE_SIZES):
+        raise ValueError(f"size must be None or one of {TABLE_SIZES}, got {size!r}")
     formats = dict(formats or {})
     for index in formats:
         if not (isinstance(index, int) and 0 <= index < width):
@@ -274,7 +283,7 @@ def table(
     body = [" & ".join(_cell(value, formats.get(j)) for j, value in enumerate(row)) for row in rows]
     lines = [
         r"\begin{table}[htbp]",
-        r"  \centering",
+        r"  \centering" + (rf"\{size}" if size else ""),
         rf"  \caption{{{caption}}}",
         rf"  \label{{{label}}}",
         rf"  \begin{{tabular}}{{{alignment}}}",

@@ -172,6 +172,7 @@ def _checks_table(checks: list[BoundCheck], servers: list[int]) -> str:
         f"$N \\in \\{{{', '.join(map(str, servers))}\\}}$ ($\\lambda_H=0.6$, $\\mu=1$); "
         "tightness is bound/exact.",
         label="tab:walks-checks",
+        size="footnotesize",
         formats={4: ".4g", 5: ".4g"},
         alignment="p{0.42\\linewidth}lrrrr",
     )
@@ -195,6 +196,7 @@ def _pointwise_table(servers: list[int]) -> str:
         rows,
         caption="Bound and exact value side by side ($\\lambda_H=0.6$, $\\mu=1$).",
         label="tab:walks-pointwise",
+        size="footnotesize",
         formats={3: ".6g", 4: ".6g"},
         alignment="rp{0.45\\linewidth}lrr",
     )
@@ -238,7 +240,7 @@ def _epochs_table(epochs: list[tuple[int, object]]) -> tuple[str, list[RenewalRe
         rates.append(rr)
         rows.append([
             n, ep.count, rr.mean_length * n, ep.idle_area.mean() * n, ep.rejected_l.mean(),
-            ep.lost_h.mean(), _pm(*rr.mean_idle, ".4f"), _pm(*rr.identity_cost, ".4f"),
+            ep.lost_h.mean(), _pm(*rr.mean_idle, ".3f"), _pm(*rr.identity_cost, ".3f"),
             _pm(*rr.timing_gain, ".3f"),
         ])  # fmt: skip
     text = report.table(
@@ -247,18 +249,21 @@ def _epochs_table(epochs: list[tuple[int, object]]) -> tuple[str, list[RenewalRe
             "epochs",
             "$N E[L]$",
             "$N E[A]$",
-            "L rej./epoch",
-            "H lost/epoch",
+            "L rej.",
+            "H lost",
             "$\\bar I$",
-            "$r_L\\mu\\bar I + (r_H-r_L)\\,$loss",
+            "cost",
             "timing gain",
         ],  # fmt: skip
         rows,
         caption="PFI (clock model): epochs between entrances of the idle count into 1, "
-        "per-epoch means and the renewal-reward rates (95\\% regenerative intervals). "
-        "The cost column bounds $C_{vol} \\le R_{fluid} - R_{PFI}$ up to the timing gain "
-        "(admissions minus $\\mu\\times$busy per unit time).",
+        "per-epoch means ($L$ length, $A$ idle area, L rejected and H lost per epoch) and "
+        "the renewal-reward rates (95\\% regenerative intervals).  Cost is "
+        "$r_L\\mu\\bar I + (r_H-r_L)\\,$(H-loss rate), an upper estimate of "
+        "$C_{vol} \\le R_{fluid} - R_{PFI}$ up to the timing gain (admissions minus "
+        "$\\mu\\times$busy per unit time).",
         label="tab:walks-epochs",
+        size="scriptsize",
         formats={2: ".4g", 3: ".4g", 4: ".4g", 5: ".3g"},
     )
     return text, rates
@@ -307,6 +312,7 @@ def _sweep_table(points: list[SweepPoint], cs: list[float]) -> str:
         caption="H-loss rate of SSS($c\\log N/N$) (95\\% intervals over replications on "
         "paths shared by every $c$) and the fitted exponent of its growth in $N$.",
         label="tab:walks-sweep",
+        size="scriptsize",
     )
 
 

@@ -264,3 +264,10 @@ def test_write_text_creates_and_only_rewrites_on_change(tmp_path):
     assert target.read_text(encoding="utf-8") == "α = 2\n"
     assert target.stat().st_mtime_ns != old
     assert sorted(p.name for p in target.parent.iterdir()) == ["claims.tex"]  # no temp files
+
+
+def test_table_size():
+    text = table(["a"], [[1]], caption="c", label="tab:x", size="footnotesize")
+    assert "\\centering\\footnotesize" in text
+    with pytest.raises(ValueError, match="size must be None or one of"):
+        table(["a"], [[1]], caption="c", label="tab:x", size="huge")
