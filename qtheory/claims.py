@@ -199,7 +199,7 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
     ]
     table = [
         r"\begingroup\small\setlength{\LTcapwidth}{\linewidth}",
-        r"\begin{longtable}{@{}p{0.38\linewidth}rrrl@{}}",
+        r"\begin{longtable}{@{}p{0.42\linewidth}rrrl@{}}",
         r"  \caption{Every claim checked by \texttt{qtheory reproduce}: the measured value "
         r"($\pm$ the half-width of its 95\% confidence interval when it is estimated), the "
         r"reference it is compared with, and the tolerance.}",
