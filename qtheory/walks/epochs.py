@@ -246,7 +246,8 @@ class RenewalReward:
         Admission rate − mu (N − mean idle): 0 in expectation for a non-anticipating
         policy (throughput = mu E[busy]); a look-ahead policy in the clock model can make
         it positive by admitting just before departure marks that then end a service.
-        ``cost = identity_cost − r_L timing_gain`` exactly.
+        ``cost = identity_cost − r_L timing_gain`` up to the zero-mean noise
+        (r_H − r_L)(λ_H N − empirical H arrival rate) of the arrival counts.
     """
 
     epochs: int

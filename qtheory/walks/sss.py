@@ -10,21 +10,27 @@ when :math:`W \ge c\log N/N`); the random-walk steps are those of
 :math:`(t, h)` (:class:`~qtheory.walks.idle.IdleWalk`).  Until the next L admission
 the real idle count *is* :math:`J`, and SSS admitted because :math:`J \ge 1` on
 :math:`[t, t + W]`.  So an H job is lost only after :math:`t + W`, and only if
-:math:`J` hits 0 then.  Call *failure* the event that :math:`J \ge 1` on
-:math:`[0, W]` and, after :math:`W`, :math:`J` hits 0 before it reaches the band
-:math:`b = \lfloor\sqrt N\rfloor`:
+:math:`J` hits 0 then.  With :math:`\tau_b` the first time :math:`J` reaches the band
+:math:`b = \lfloor\sqrt N\rfloor`, call *failure* the event that :math:`J \ge 1` on
+:math:`[0, W]`, :math:`\tau_b > W`, and :math:`J` hits 0 after :math:`W` but before
+:math:`\tau_b`:
 
-.. math:: \varepsilon_h = P_h\bigl(J \ge 1 \text{ on } [0, W],\ J \text{ hits } 0
-          \text{ before } b \text{ after } W\bigr)
-          \le P_h\bigl(J(W) \le m\bigr) + P_{m+1}(\text{hit } 0 \text{ before } b)
+.. math:: \varepsilon_h = P_h\bigl(J \ge 1 \text{ on } [0, W],\ \tau_b > W,\
+          J \text{ hits } 0 \text{ before } b\bigr)
+          \le B_h = \min_m \Bigl[P\bigl(h + U - D \le m\bigr)
+          + P^{p_b}_{m+1}(\text{hit } 0 \text{ before } b)\Bigr].
 
-for every :math:`m` (Markov property at :math:`W`; ruin probabilities decrease in the
-start level).  The first term is at most the idle-after-window bound
-(:func:`qtheory.walks.chernoff` coupling :math:`J(W) \ge h + U - D` on the band, with
-:math:`U \sim \text{Poisson}(\mu(N-b)W)`, :math:`D \sim \text{Poisson}(\lambda_H N W)`,
-plus the term for paths that leave the band); it decreases in :math:`h`, so
-:math:`h = 1` is the worst case.  The second is at most the ruin probability of the walk
-with up-probability :math:`p_b` (coupling, :mod:`qtheory.walks.ruin`).
+Proof: split on :math:`J(W) \le m` (Markov property at :math:`W`; ruin probabilities
+decrease in the start level).  On :math:`\{\tau_b > W\}` the path stays below
+:math:`b`, where services end at rate :math:`\mu(N - J) \ge \mu(N - b)`, so thinning
+gives :math:`J(W) \ge h + U - D` with :math:`U \sim \text{Poisson}(\mu(N-b)W)` and
+:math:`D \sim \text{Poisson}(\lambda_H N W)` the H arrivals (an H lost at 0 only
+helps); the Chernoff bound of the Skellam lower tail
+(:func:`qtheory.walks.chernoff.log_skellam_tail_bound`) bounds its probability.  The
+ruin probability of the walk with up-probability :math:`p_b` bounds the chain's
+(:mod:`qtheory.walks.ruin`).  :math:`B_h` decreases in :math:`h` (only the first term
+depends on it), so :math:`\sup_{h \ge 1} \varepsilon_h \le B_1`; the exact
+:math:`\varepsilon_h` itself need not be monotone in :math:`h`.
 
 After a failure the H jobs lost before :math:`J` reaches :math:`b` number
 :math:`\kappa = E_0[\text{H lost before } \tau_b]` in expectation (strong Markov at the
@@ -33,7 +39,7 @@ hit of 0), :math:`\kappa \le (\lambda_H/\mu)/(1 - h^{p_b}_1)` (each visit to 0 l
 number :math:`1/P_1(\text{reach } b \text{ before } 0)`).  With at most
 :math:`\lambda_L N` L admissions per unit time,
 
-.. math:: \text{H-loss rate of SSS}(W) \le \lambda_L N\,\varepsilon_1\,\kappa
+.. math:: \text{H-loss rate of SSS}(W) \le \lambda_L N\,B_1\,\kappa
           \;+\; (\text{losses after } J \text{ reached } b),
 
 and the last term is :math:`e^{-\Omega(\sqrt N)}`: to fall back from :math:`b` to 0 with
@@ -41,7 +47,7 @@ no L admitted, :math:`J` must meet L arrivals at levels :math:`\ge b/2` and have
 rejected, which needs :math:`\ge b/2` H arrivals inside one window (Poisson mean
 :math:`\lambda_H c\log N`), or fall :math:`b/2` levels before the next L arrival
 (probability :math:`(\lambda_H/(\lambda_H+\lambda_L))^{b/2}`).  That term is stated, not
-evaluated, here.
+evaluated, here: at small N (say N < 1000) it is not negligible.
 
 **The constant.**  With :math:`W = c\log N/N` and :math:`m = y\log N`, as
 :math:`N \to \infty` the two terms are :math:`N^{-c\,S(y/c)}` and
@@ -103,11 +109,11 @@ def _walk(net: LossNetwork) -> IdleWalk:
 def failure_probability(net: LossNetwork, window_length: float, *, start: int = 1) -> float:
     r"""Exact :math:`\varepsilon_h` (see the module notes) from the CTMC.
 
-    :math:`\sum_{x=1}^{b-1} P_h(J \ge 1 \text{ on } [0,W], J(W) = x)\,
-    P_x(\text{hit } 0 \text{ before } b)`: the transient distribution at :math:`W` with
-    0 made absorbing (uniformisation, :func:`qtheory.exact.ctmc.transient`) times the
-    exact ruin probabilities (:func:`qtheory.exact.ctmc.hitting_probabilities`).
-    Cost O(N) per uniformisation step; meant for N up to about 1e5.
+    :math:`\sum_{x=1}^{b-1} P_h(J \ge 1 \text{ on } [0,W], \tau_b > W, J(W) = x)\,
+    P_x(\text{hit } 0 \text{ before } b)`: the transient distribution at :math:`W` of the
+    chain on the levels 0..b with 0 and b made absorbing (uniformisation,
+    :func:`qtheory.exact.ctmc.transient`) times the exact ruin probabilities
+    (:func:`qtheory.exact.ctmc.hitting_probabilities`).
 
     >>> net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> 0 < failure_probability(net, window(net, 1.0)) < 0.2
@@ -116,10 +122,12 @@ def failure_probability(net: LossNetwork, window_length: float, *, start: int = 
     walk = _walk(net)
     window_length = _validation.positive("window_length", window_length)
     start = _check_start(start, walk.band)
-    Q = walk.generator()
-    absorbing_zero = sparse.diags(np.r_[0.0, np.ones(walk.servers)]) @ Q
-    at_window = transient(absorbing_zero, start, window_length, tolerance=1e-300)[0]
-    ruin = hitting_probabilities(_band_generator(walk), target=0, avoid=walk.band)
+    band = _band_generator(walk)
+    inside = np.ones(walk.band + 1)
+    inside[[0, walk.band]] = 0.0
+    absorbing_ends = sparse.diags(inside) @ band
+    at_window = transient(absorbing_ends, start, window_length, tolerance=1e-300)[0]
+    ruin = hitting_probabilities(band, target=0, avoid=walk.band)
     return float(at_window[1 : walk.band] @ ruin[1 : walk.band])
 
 
@@ -131,12 +139,11 @@ def _band_generator(walk: IdleWalk) -> sparse.csr_matrix:
 
 @dataclass(frozen=True)
 class FailureBound:
-    """The bound on the failure probability and its parts (see the module notes).
+    """The bound B_h on the failure probability and its parts (see the module notes).
 
-    ``level`` is the optimised m; ``window_term`` bounds P_h(J(W) <= m)
-    (:func:`qtheory.walks.chernoff.idle_after_window_bound`: Chernoff bounds on the
-    coupled Poisson difference and on leaving the band) and ``ruin_term`` is the ruin
-    probability of the walk with p_b from m + 1 before b.
+    ``level`` is the optimised m; ``window_term`` is the Chernoff bound on
+    P(h + U - D <= m) and ``ruin_term`` the ruin probability of the walk with p_b from
+    m + 1 before b.
     """
 
     level: int
@@ -149,21 +156,21 @@ class FailureBound:
 
 
 def failure_bound(net: LossNetwork, window_length: float, *, start: int = 1) -> FailureBound:
-    r"""The bound :math:`\varepsilon_h \le \min_m [P_h(J(W) \le m) + h^{p_b}_{m+1}]`.
+    r"""The bound :math:`B_h = \min_m [P(h + U - D \le m) + h^{p_b}_{m+1}]
+    \ge \varepsilon_h`.
 
     >>> net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
-    >>> w = window(net, 1.0)
-    >>> failure_bound(net, w).total >= failure_probability(net, w)
+    >>> w = window(net, 4.0)
+    >>> failure_probability(net, w) <= failure_bound(net, w).total < 1
     True
     """
     walk = _walk(net)
     window_length = _validation.positive("window_length", window_length)
     start = _check_start(start, walk.band)
     levels = np.arange(0, walk.band)  # m = 0..b-1 (m + 1 <= b)
-    window_terms = np.array([
-        min(1.0, chernoff.idle_after_window_bound(walk, window_length, start, m).total.chernoff)
-        for m in levels
-    ])  # fmt: skip
+    up = walk.mu * (walk.servers - walk.band) * window_length
+    down = walk.lambda_h * walk.servers * window_length
+    window_terms = np.exp(chernoff.log_skellam_tail_bound(up, down, levels - start, "lower"))
     ruin_terms = walk_ruin_probability(walk.coupled_up_probability(), levels + 1, walk.band)
     best = int(np.argmin(window_terms + ruin_terms))
     return FailureBound(int(levels[best]), float(window_terms[best]), float(ruin_terms[best]))
@@ -186,7 +193,7 @@ def losses_per_failure_bound(net: LossNetwork) -> float:
 
 
 def loss_rate_bound(net: LossNetwork, c: float) -> float:
-    """lambda_L N eps_1 kappa: the bound on SSS(c log N / N)'s H-loss rate, up to the
+    """lambda_L N B_1 kappa: the bound on SSS(c log N / N)'s H-loss rate, up to the
     exp(-Omega(sqrt N)) term of losses after the band is reached (module notes)."""
     bound = failure_bound(net, window(net, c))
     return net.arrival_rate_l * bound.total * losses_per_failure_bound(net)

@@ -15,10 +15,14 @@ Since :math:`C_\text{vol} = R_\text{fluid} - R_\text{off} = O(1)` (Theorem 1, me
 is the loss part, like :math:`N^{1-e(c)}` where :math:`e(c)` is the large-deviation
 exponent of the failure probability of :mod:`qtheory.walks.sss`.
 
-:func:`loss_growth` fits :math:`\log(\text{H-loss rate})` against :math:`\log N` for
-each :math:`c` (weighted least squares, 95% interval), and :func:`smallest_bounded_constant`
-returns the smallest :math:`c` of the grid whose fitted growth exponent is :math:`\le 0`
-within its interval.
+:func:`loss_growth` fits the H-loss counts of each :math:`c` by a Poisson model
+:math:`\text{rate} = A N^s` with the exposure (replications times the recorded time)
+as offset, by maximum likelihood, with a 95% profile-likelihood interval on the growth
+exponent :math:`s` widened for overdispersion (losses come in clusters); zero counts
+are data, not dropped.  The loss rate is called *bounded* when the interval's upper end
+is at most :data:`TOLERATED_GROWTH`, *growing* when its lower end is above 0, and
+undetermined otherwise; :func:`smallest_bounded_constant` returns the smallest
+:math:`c` of the grid from which on every :math:`c` is bounded.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, stats
 
 from qtheory import _validation
 from qtheory.cache import ResultCache, cached_map
@@ -37,6 +41,7 @@ from qtheory.lossnet.model import LossNetwork
 from qtheory.sim.lossnet import simulate
 
 __all__ = [
+    "TOLERATED_GROWTH",
     "LossGrowth",
     "SweepPoint",
     "loss_growth",
@@ -47,6 +52,8 @@ __all__ = [
 
 CONFIDENCE = 0.95
 WARMUP = 3.0  # the run starts empty; the idle count settles within about 2 time units
+TOLERATED_GROWTH = 0.1  # a loss rate growing no faster than N^0.1 counts as bounded
+_SLOPE_RANGE = 50.0  # |s| beyond this is reported as infinite
 
 
 def sss_replication(task: dict) -> dict:
@@ -77,6 +84,7 @@ class SweepPoint:
     window: float
     horizon: float
     reps: int
+    lost_h: int  # H jobs lost, summed over the replications
     loss_rate_h: float
     loss_rate_h_halfwidth: float
     mean_idle: float
@@ -179,58 +187,96 @@ def _point(net: LossNetwork, n: int, j: int, c: float, horizon: float, runs) -> 
     idle = np.array([run["mean_idle"][j] for run in runs])
     cost = net.r_l * net.mu * idle + (net.r_h - net.r_l) * loss
     return SweepPoint(
-        n, c, c * math.log(n) / n, horizon, len(runs),
+        n, c, c * math.log(n) / n, horizon, len(runs), sum(run["lost_h"][j] for run in runs),
         *_mean_and_halfwidth(loss), *_mean_and_halfwidth(idle), *_mean_and_halfwidth(cost),
     )  # fmt: skip
 
 
 @dataclass(frozen=True)
 class LossGrowth:
-    """Fitted H-loss rate ~ A N^slope for one c (95% interval on the slope)."""
+    """Fitted H-loss rate A N^slope for one c, with a 95% interval [lower, upper] on the
+    slope (profile likelihood; -inf / inf where the data do not bound it; slope NaN when
+    no loss was seen at any N)."""
 
     c: float
     slope: float
-    slope_halfwidth: float
+    lower: float
+    upper: float
     points: int
+    losses: int
 
     @property
     def bounded(self) -> bool:
-        """The loss rate does not grow: slope <= 0 within the interval."""
-        return self.slope - self.slope_halfwidth <= 0.0
+        """No loss at all, or growth faster than N^TOLERATED_GROWTH excluded."""
+        return self.losses == 0 or self.upper <= TOLERATED_GROWTH
+
+    @property
+    def growing(self) -> bool:
+        """Growth detected: the interval lies above 0."""
+        return self.lower > 0
+
+
+def _profile_loglikelihood(slope: float, counts, exposure, log_n) -> float:
+    """Poisson log-likelihood of rate A N^slope maximised over A (up to a constant):
+    sum y_i s x_i - (sum y) log sum e_i exp(s x_i)."""
+    total = counts.sum()
+    return float(
+        slope * (counts @ log_n) - total * np.logaddexp.reduce(np.log(exposure) + slope * log_n)
+    )
 
 
 def loss_growth(points: Sequence[SweepPoint], c: float) -> LossGrowth:
-    """Weighted least squares of log(H-loss rate) on log N for one c.
+    """Poisson maximum-likelihood fit of the H-loss counts of one c against N.
 
-    Each point's weight is 1/Var(log rate) ≈ (rate / s.e.)²; points with no loss at all
-    carry no information about a power law and are left out (if fewer than 3 points
-    remain, the slope is -inf when the losses vanish at the large N, else NaN).
+    Model: counts_i ~ Poisson(e_i A N_i^s), e_i = reps (horizon - warm-up).  The slope is
+    the maximiser of the profile log-likelihood l(s) (concave); the 95% interval is
+    {s : 2 (l(s_hat) - l(s)) <= phi chi2_1(0.95)}, phi = max(1, Pearson chi2 / (k - 2))
+    the overdispersion of the k points (clustered losses).
+
+    Examples
+    --------
+    >>> pts = [SweepPoint(n, 1.0, 0.0, 13.0, 2, y, y / 20, 0.0, 0.0, 0.0, 0.0, 0.0)
+    ...        for n, y in [(100, 10), (1000, 100), (10_000, 1000)]]
+    >>> growth = loss_growth(pts, 1.0)
+    >>> round(growth.slope, 6), growth.growing
+    (1.0, True)
     """
     chosen = sorted((p for p in points if p.c == c), key=lambda p: p.servers)
     if not chosen:
         raise ValueError(f"no sweep points with c = {c}")
-    usable = [p for p in chosen if p.loss_rate_h > 0 and p.loss_rate_h_halfwidth > 0]
-    if len(usable) < 3:
-        vanishing = chosen[-1].loss_rate_h == 0
-        return LossGrowth(c, -math.inf if vanishing else math.nan, 0.0, len(usable))
-    t_reps = stats.t.ppf(0.5 + CONFIDENCE / 2, usable[0].reps - 1)
-    x = np.log([p.servers for p in usable])
-    y = np.log([p.loss_rate_h for p in usable])
-    se = np.array([p.loss_rate_h_halfwidth / t_reps / p.loss_rate_h for p in usable])
-    w = 1.0 / se**2
-    xm = np.sum(w * x) / w.sum()
-    slope = float(np.sum(w * (x - xm) * y) / np.sum(w * (x - xm) ** 2))
-    resid = y - (np.sum(w * y) / w.sum() + slope * (x - xm))
-    dof = len(usable) - 2
-    # Scale by the residual variance when the points scatter more than their errors say.
-    scale = max(1.0, float(np.sum(w * resid**2)) / dof)
-    se_slope = math.sqrt(scale / np.sum(w * (x - xm) ** 2))
-    return LossGrowth(c, slope, float(stats.t.ppf(0.975, dof) * se_slope), len(usable))
+    counts = np.array([p.lost_h for p in chosen], dtype=float)
+    exposure = np.array([p.reps * (p.horizon - WARMUP) for p in chosen])
+    log_n = np.log([p.servers for p in chosen])
+    if counts.sum() == 0:
+        return LossGrowth(c, math.nan, -math.inf, math.inf, len(chosen), 0)
+
+    def loss(s: float) -> float:
+        return -_profile_loglikelihood(s, counts, exposure, log_n)
+
+    fit = optimize.minimize_scalar(loss, bounds=(-_SLOPE_RANGE, _SLOPE_RANGE), method="bounded",
+                                   options={"xatol": 1e-10})  # fmt: skip
+    slope = float(fit.x)
+    fitted = exposure * np.exp(slope * log_n)
+    fitted *= counts.sum() / fitted.sum()
+    dof = len(chosen) - 2
+    pearson = float(np.sum((counts - fitted) ** 2 / fitted)) / dof if dof > 0 else 1.0
+    allowance = max(1.0, pearson) * stats.chi2.ppf(CONFIDENCE, 1) / 2
+
+    def excess(s: float) -> float:
+        return loss(s) - fit.fun - allowance
+
+    lower = (optimize.brentq(excess, -_SLOPE_RANGE, slope)
+             if excess(-_SLOPE_RANGE) > 0 else -math.inf)  # fmt: skip
+    upper = (optimize.brentq(excess, slope, _SLOPE_RANGE)
+             if excess(_SLOPE_RANGE) > 0 else math.inf)  # fmt: skip
+    if slope <= -_SLOPE_RANGE + 1e-6:
+        slope = -math.inf
+    return LossGrowth(c, slope, float(lower), float(upper), len(chosen), int(counts.sum()))
 
 
 def smallest_bounded_constant(points: Sequence[SweepPoint]) -> float:
     """The smallest c of the sweep from which on (that c and every larger one) the H-loss
-    rate does not grow with N; NaN if the largest c already grows."""
+    rate is bounded in N (:attr:`LossGrowth.bounded`); NaN if the largest c is not."""
     smallest = math.nan
     for c in sorted({p.c for p in points}, reverse=True):
         if not loss_growth(points, c).bounded:

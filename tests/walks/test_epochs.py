@@ -1,5 +1,7 @@
 """Epochs and renewal reward (qtheory.walks.epochs)."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -84,9 +86,11 @@ def test_large_system_is_fast_and_finite():
 # ---------------------------------------------------------------------------
 # simulated epochs
 #
-# Each comparison below uses a two-sided 99.9% normal interval (z = 3.29) around the
-# difference of two independent estimates, so its false-failure rate is about 1e-3 (for
-# PFI and SSS approximately, their epochs being only nearly i.i.d.); seeds are fixed.
+# Each comparison below uses a two-sided 99.9% normal interval (z = 3.29): around an
+# estimate minus its exact value, or around the difference of two independent estimates.
+# Each comparison fails falsely with probability about 1e-3 (for PFI and SSS
+# approximately, their epochs being only nearly i.i.d.), so a test making k comparisons
+# about k x 1e-3 (5e-3 and 2e-3 below); seeds are fixed.
 
 Z_999 = 3.29
 
@@ -104,6 +108,29 @@ def test_simulated_epochs_match_the_exact_per_epoch_means():
         values = getattr(epochs, name)
         halfwidth = Z_999 * values.std(ddof=1) / np.sqrt(n)
         assert abs(values.mean() - getattr(exact, name)) < halfwidth, name
+
+
+def test_which_epoch_an_event_belongs_to():
+    """Hand-built trajectory (N = 3, reset level 1).  Event k holds idle[k] until event
+    k + 1; the arrival that brings the idle count into 1 closes the epoch it ends."""
+    trajectory = SimpleNamespace(
+        servers=3,
+        horizon=10.0,
+        times=np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]),
+        # H admit 3->2, H admit 2->1 (enters 1), L rejected, departure 1->2,
+        # H admit 2->1 (enters 1), H admit 1->0, departure 0->1 (enters 1)
+        codes=np.array([-1, -1, -2, 0, -1, -1, 0], dtype=np.int32),
+        decisions=np.array([1, 1, 0, -1, 1, 1, -1], dtype=np.int8),
+        idle=np.array([2, 1, 1, 2, 1, 0, 1]),
+    )
+    epochs = epochs_from_trace(trajectory)
+    assert epochs.count == 2
+    assert list(epochs.start) == [2.0, 5.0] and list(epochs.length) == [3.0, 2.0]
+    # First epoch [2, 5): idle 1 on [2, 4), 2 on [4, 5); the L rejection at 3 and the H
+    # admission at 5 that re-enters 1 belong to it, the admission at 2 does not.
+    assert list(epochs.idle_area) == [4.0, 1.0]
+    assert list(epochs.rejected_l) == [1.0, 0.0]
+    assert list(epochs.admitted_h) == [1.0, 1.0]
 
 
 def test_cut_epochs_tile_the_trajectory():
