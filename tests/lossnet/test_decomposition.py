@@ -15,6 +15,7 @@ that it would fail for a random seed although the code is right).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -30,6 +31,7 @@ from qtheory.lossnet.decomposition import (
     Estimate,
     JobDesign,
     RollingHorizonDesign,
+    _window_values,
     decomposition,
     fit_decomposition,
     job_decomposition,
@@ -248,18 +250,59 @@ def test_weighted_slope_matches_linregress_with_equal_weights():
 
 
 def test_weighted_slope_interval_covers_the_true_slope():
-    # Known Gaussian errors with unequal standard errors; the interval (normal quantile,
-    # Birge-scaled) has coverage between 95% and about 98%.  With 2000 datasets the
-    # observed coverage lies in [0.935, 0.99] unless it is off by more than 3.9 binomial
-    # standard deviations (false-failure rate < 1e-4).
+    # Unequal Gaussian errors, their standard errors either known or estimated from 8
+    # replications per point (as in the sweeps).  The interval (t quantile with n - 2
+    # degrees of freedom, Birge-scaled) must not under-cover: an exact 95% interval covers
+    # fewer than 93.5% of 2000 datasets with probability 1e-3 (binomial, 3.1 sd), so the
+    # false-failure rate is about 2e-3 for the two cases; it must also not be absurdly wide
+    # (coverage <= 99.8%).
     rng = np.random.default_rng(1)
     servers = np.array([100, 215, 464, 1000, 2154, 4642, 10000])
     se = np.linspace(0.1, 0.4, servers.size)
-    hits = 0
-    for _ in range(2000):
-        values = 3.0 + 0.25 * np.log(servers) + rng.normal(0, se)
-        hits += slope_on_log(servers, values, se).contains(0.25)
-    assert 0.935 <= hits / 2000 <= 0.99
+    for estimated in (False, True):
+        hits = 0
+        for _ in range(2000):
+            reps = rng.normal(0, se * np.sqrt(8), size=(8, servers.size))
+            values = 3.0 + 0.25 * np.log(servers) + reps.mean(axis=0)
+            errors = reps.std(axis=0, ddof=1) / np.sqrt(8) if estimated else se
+            hits += slope_on_log(servers, values, errors).contains(0.25)
+        assert 0.935 <= hits / 2000 <= 0.998, (estimated, hits)
+
+
+def test_rolling_horizon_window_dp_matches_brute_force():
+    """_window_values against enumerating every admit/reject choice for the L arrivals of
+    random event windows (N = 8, terminal values the online relative values), on the full
+    state range and on a band around the start state."""
+    net = LossNetwork(8, 0.6, 0.8, 1.0, 2.0, 1.0)
+    n, h = net.servers, relative_values(net)
+    rng = np.random.default_rng(0)
+
+    def brute(codes, busy0):
+        best = -np.inf
+        for choice in itertools.product([0, 1], repeat=int(np.sum(codes == -2))):
+            busy, reward, k = busy0, 0.0, 0
+            for code in codes:
+                if code == -1 and busy < n:
+                    busy, reward = busy + 1, reward + net.r_h
+                elif code == -2:
+                    if choice[k] and busy < n:
+                        busy, reward = busy + 1, reward + net.r_l
+                    k += 1
+                elif code >= 0 and code < busy:
+                    busy -= 1
+            best = max(best, reward + h[busy])
+        return best
+
+    for _ in range(300):
+        m = int(rng.integers(0, 9))
+        codes = rng.choice([-1, -2, *range(n)], size=m, p=[0.2, 0.25] + [0.55 / n] * n)
+        busy = int(rng.integers(0, n + 1))
+        full = _window_values(net, codes, h.copy(), 0)
+        lo, hi = max(0, busy - m), min(n, busy + 1 + m)
+        band = _window_values(net, codes, h[lo : hi + 1].copy(), lo)
+        expected = brute(codes, busy)
+        assert full[busy] == pytest.approx(expected, abs=1e-9)
+        assert band[busy - lo] == pytest.approx(expected, abs=1e-9)
 
 
 def test_fit_decomposition_on_a_small_sweep():
