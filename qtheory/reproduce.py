@@ -100,7 +100,7 @@ class Run:
 def _run_note(run: Run) -> str:
     if run.quick:
         return (
-            f"Reproduced by a quick (CI-sized) run with seed {run.seed}: its sweeps stop at "
+            f"Reproduced by a quick (CI-sized) run with seed {run.seed}.  Its sweeps stop at "
             "N = 1000 with few replications, too little for the slope claims of the "
             "decomposition (equivalence tests need narrow intervals), which then FAIL for "
             "lack of power; the full-size run is the test of the claims."
