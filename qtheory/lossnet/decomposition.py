@@ -1005,6 +1005,12 @@ class SlopeFit:
     def upper(self) -> float:
         return self.slope + self.halfwidth
 
+    @property
+    def bounded(self) -> bool:
+        """No significant growth: the 95% interval contains 0 or lies below it (a wide
+        interval passes; the claims use :meth:`negligible`)."""
+        return self.lower <= 0
+
     def negligible(self, scale: float, fraction: float = 0.1) -> bool:
         """Equivalence test: the whole 95% interval lies below ``fraction * scale`` (e.g.
         a term that grows at most a tenth as fast as the regret's c log N).  A wide
@@ -1079,12 +1085,11 @@ class DecompositionFits:
 
     @property
     def bounded_from(self) -> float:
-        """The smallest c from which on every fitted C_long slope is negligible
-        (:meth:`SlopeFit.negligible` against the leading constant; NaN if even the largest
-        c's is not)."""
+        """The smallest c from which on no fitted C_long slope shows significant growth
+        (:attr:`SlopeFit.bounded`; NaN if even the largest c's does)."""
         bounded = math.nan
         for c, fit in sorted(self.c_long, reverse=True):
-            if not fit.negligible(self.leading_constant):
+            if not fit.bounded:
                 break
             bounded = c
         return bounded
