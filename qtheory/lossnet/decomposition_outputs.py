@@ -333,7 +333,8 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
         Claim(
             f"lossnet.decomposition.job_ordering{tag}",
             f"job model: the offline optimum beats the ordinary fluid bound by Theta(N) "
-            f"(R_off - R_fluid > 0, 95% CI above 0, at every N >= 100), so R_fluid >= R_off "
+            f"(R_off - R_fluid > 0, 95% CI above 0, at every N >= "
+            f"{min(j.servers for j in large)}), so R_fluid >= R_off "
             f"is a clock-model statement; and R_off <= D_theta* on every path "
             f"({_network_text(net)})",
             job_low.offline_minus_fluid.mean / job_low.servers,
