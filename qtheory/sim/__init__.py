@@ -7,10 +7,12 @@ from qtheory.sim.lossnet import (
     JobPath,
     PairedDifference,
     SimulationResult,
+    Trace,
     clock_path,
     compare,
     job_path,
     simulate,
+    trace,
 )
 
 __all__ = [
@@ -20,10 +22,12 @@ __all__ = [
     "PairedDifference",
     "SimulationResult",
     "SojournEstimate",
+    "Trace",
     "clock_path",
     "compare",
     "job_path",
     "simulate",
     "simulate_gated",
     "simulate_random_routing",
+    "trace",
 ]
