@@ -13,7 +13,12 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("qtheory.reproduce", "qtheory.gated.command", "qtheory.lossnet.command")
+COMMANDS = (
+    "qtheory.reproduce",
+    "qtheory.gated.command",
+    "qtheory.lossnet.command",
+    "qtheory.walks.command",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

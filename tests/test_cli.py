@@ -252,3 +252,39 @@ def test_lossnet_simulate_bad_input_exits_2(capsys, changes, name):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert name in err and err.count("\n") == 1
+
+
+WALKS = ["walks", "sss", "--lambda-h", "0.6", "--lambda-l", "0.8", "--mu", "1", "--r-h", "2",
+         "--r-l", "1"]  # fmt: skip
+
+
+def test_walks_sss_json(capsys):
+    """The keys, the window c log N / N, eps_1 <= B_1, and kappa against its closed form
+    (lambda_H/mu)/P_1(reach b before 0) with the chain's exact ruin probability."""
+    from qtheory.walks.idle import IdleWalk
+    from qtheory.walks.ruin import chain_ruin_probabilities
+
+    assert main([*WALKS, "--servers", "1000", "--c", "8", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"window", "failure_exact", "failure_bound", "kappa",
+                        "loss_rate_bound", "critical_c"}  # fmt: skip
+    assert out["window"] == pytest.approx(8 * np.log(1000) / 1000, rel=1e-15)
+    assert 0 < out["failure_exact"] <= out["failure_bound"] < 1
+    walk = IdleWalk(1000, 0.6, 1.0)
+    ruin = chain_ruin_probabilities(walk.up_rates(), walk.down_rates(), walk.band)
+    assert out["kappa"] == pytest.approx(0.6 / (1 - ruin[1]), rel=1e-9)
+    # lambda_L N B_1 (lambda_H/mu)/(1 - h_1), h_1 the ruin of the walk with
+    # r = q_b/p_b = lambda_H N / (mu (N - b)) from 1 before b = 31
+    r = 600 / 969
+    kappa_bound = 0.6 / (1 - (r - r**31) / (1 - r**31))
+    assert out["loss_rate_bound"] == pytest.approx(800 * out["failure_bound"] * kappa_bound)
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "name"), [("--c", "0", "c"), ("--servers", "3", "servers")]
+)
+def test_walks_bad_input_exits_2(capsys, flag, value, name):
+    args = {"--servers": "1000", "--c": "2"} | {flag: value}
+    assert main([*WALKS, *(x for kv in args.items() for x in kv)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and name in err

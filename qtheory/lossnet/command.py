@@ -14,7 +14,8 @@ from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
 
 
-def _network_arguments(parser: argparse.ArgumentParser) -> None:
+def network_arguments(parser: argparse.ArgumentParser) -> None:
+    """The six options of a :class:`LossNetwork` (shared with ``qtheory walks``)."""
     parser.add_argument("--servers", required=True, type=int, help="number of servers N")
     parser.add_argument("--lambda-h", required=True, type=float, help="H arrival rate per server")
     parser.add_argument("--lambda-l", required=True, type=float, help="L arrival rate per server")
@@ -35,13 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     online = commands.add_parser(
         "online", help="fluid bound, exact online optimum, regret and optimal reserve"
     )
-    _network_arguments(online)
+    network_arguments(online)
     add_output_arguments(online)
     online.set_defaults(run=run_online)
     simulate = commands.add_parser(
         "simulate", help="simulate a policy (C extension) with confidence intervals"
     )
-    _network_arguments(simulate)
+    network_arguments(simulate)
     simulate.add_argument("--policy", required=True, help="threshold:K | pfi | sss:W | offline")
     simulate.add_argument(
         "--info",

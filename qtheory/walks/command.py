@@ -1,0 +1,46 @@
+"""``qtheory walks``: single numbers of the random-walk arguments, scriptable.
+
+``qtheory walks sss`` prints, for SSS with the window W = c log N / N: the window, the
+exact probability eps_1 that an admission leaving one idle server fails (the reject-all-L
+idle count stays >= 1 for W, then hits 0 before it first reaches floor(sqrt N)), its
+Chernoff-coupling bound B_1, the expected H jobs lost per failure kappa, the bound
+lambda_L N B_1 kappa on SSS's H-loss rate (up to a term exp(-Omega(sqrt N))), and the
+constant c* beyond which that bound stays bounded in N (see :mod:`qtheory.walks.sss`).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from qtheory._output import render
+from qtheory.lossnet.command import network, network_arguments
+from qtheory.walks import sss
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "walks", help="random-walk bounds behind PFI and SSS", description=__doc__
+    )
+    commands = parser.add_subparsers(dest="walks_command", required=True)
+    window = commands.add_parser(
+        "sss", help="failure probability of SSS(c log N / N), its bound and c*"
+    )
+    network_arguments(window)
+    window.add_argument("--c", required=True, type=float, help="window constant c > 0")
+    window.add_argument("--json", action="store_true", help="print one JSON object")
+    window.set_defaults(run=run_sss)
+
+
+def run_sss(args: argparse.Namespace) -> int:
+    net = network(args)
+    w = sss.window(net, args.c)
+    values = {
+        "window": w,
+        "failure_exact": sss.failure_probability(net, w),
+        "failure_bound": sss.failure_bound(net, w).total,
+        "kappa": sss.losses_per_failure(net),
+        "loss_rate_bound": sss.loss_rate_bound(net, args.c),
+        "critical_c": sss.critical_window_constant(net),
+    }
+    print(render(values, None, args.json))
+    return 0
