@@ -508,16 +508,9 @@ class LookaheadPoint:
 
 
 @dataclass(frozen=True)
-class ClockDecomposition:
-    """The decomposition at one N in the clock model (see the module docstring).
-
-    ``fluid``, ``online``, ``regret`` and ``threshold`` (k*) are exact; ``offline`` is
-    R_on + mean(R_off − R_k*); ``c_vol`` the control-variate estimate and ``c_vol_direct``
-    R_fluid − mean(R_off); ``pfi_gap`` mean(R_off − R_PFI); ``threshold_check``
-    mean(R_k*) − R_on (the simulator against the exact value: should contain 0);
-    ``offline_idle`` the offline optimum's time-average idle count; ``lookahead`` one
-    :class:`LookaheadPoint` per c.
-    """
+class _SweepResult:
+    """What every result of one N holds: the run (network, horizon, warm-up, replications,
+    seed) and the exact R_fluid, R_on, regret = R_fluid − R_on and reserve k*."""
 
     net: LossNetwork
     horizon: float
@@ -528,6 +521,24 @@ class ClockDecomposition:
     online: float
     regret: float
     threshold: int
+
+    @property
+    def servers(self) -> int:
+        return self.net.servers
+
+
+@dataclass(frozen=True)
+class ClockDecomposition(_SweepResult):
+    """The decomposition at one N in the clock model (see the module docstring).
+
+    ``fluid``, ``online``, ``regret`` and ``threshold`` (k*) are exact; ``offline`` is
+    R_on + mean(R_off − R_k*); ``c_vol`` the control-variate estimate and ``c_vol_direct``
+    R_fluid − mean(R_off); ``pfi_gap`` mean(R_off − R_PFI); ``threshold_check``
+    mean(R_k*) − R_on (the simulator against the exact value: should contain 0);
+    ``offline_idle`` the offline optimum's time-average idle count; ``lookahead`` one
+    :class:`LookaheadPoint` per c.
+    """
+
     offline: Estimate
     c_vol: Estimate
     c_vol_direct: Estimate
@@ -536,10 +547,6 @@ class ClockDecomposition:
     offline_idle: Estimate
     lookahead: tuple[LookaheadPoint, ...]
     samples: dict[str, tuple[float, ...]] = field(repr=False, compare=True)
-
-    @property
-    def servers(self) -> int:
-        return self.net.servers
 
     def at(self, c: float) -> LookaheadPoint:
         """The lookahead point of constant ``c``."""
@@ -592,7 +599,7 @@ class ClockDesign(_Design):
 
 
 @dataclass(frozen=True)
-class JobDecomposition:
+class JobDecomposition(_SweepResult):
     """The job model at one N (see the module docstring).
 
     Exact: ``fluid``, ``online``, ``regret``, ``threshold`` (k*), ``duration_bound`` (N v,
@@ -605,15 +612,6 @@ class JobDecomposition:
     weak duality).
     """
 
-    net: LossNetwork
-    horizon: float
-    warmup: float
-    reps: int
-    seed: int
-    fluid: float
-    online: float
-    regret: float
-    threshold: int
     duration_bound: float
     window_bound: float
     offline: Estimate
@@ -624,10 +622,6 @@ class JobDecomposition:
     offline_minus_online: Estimate
     threshold_check: Estimate
     min_dual_slack: float
-
-    @property
-    def servers(self) -> int:
-        return self.net.servers
 
 
 @dataclass(frozen=True)
@@ -681,24 +675,11 @@ class RollingHorizonPoint:
 
 
 @dataclass(frozen=True)
-class RollingHorizonResult:
+class RollingHorizonResult(_SweepResult):
     """The rolling-horizon study at one N (clock model): exact ``regret`` and ``threshold``
     and one :class:`RollingHorizonPoint` per c."""
 
-    net: LossNetwork
-    horizon: float
-    warmup: float
-    reps: int
-    seed: int
-    fluid: float
-    online: float
-    regret: float
-    threshold: int
     points: tuple[RollingHorizonPoint, ...]
-
-    @property
-    def servers(self) -> int:
-        return self.net.servers
 
 
 @dataclass(frozen=True)
