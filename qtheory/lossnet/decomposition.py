@@ -557,9 +557,8 @@ class ClockDecomposition(_SweepResult):
 
 
 @dataclass(frozen=True)
-class ClockDesign(_Design):
-    """A clock-model sweep point: offline, PFI, trunk reservation at k* and SSS(c log N/N)
-    for each c in ``cs``."""
+class _LookaheadDesign(_Design):
+    """A clock-model design with lookahead constants ``cs`` (W = c log N / N each)."""
 
     cs: tuple[float, ...] = ()
 
@@ -568,9 +567,17 @@ class ClockDesign(_Design):
         object.__setattr__(self, "cs", _lookahead_constants(self.cs))
         lookahead_window(self.net.servers, self.cs[0])  # N >= 2
 
+    def sss_policies(self) -> list[str]:
+        return [_sss_policy(self.net.servers, c) for c in self.cs]
+
+
+@dataclass(frozen=True)
+class ClockDesign(_LookaheadDesign):
+    """A clock-model sweep point: offline, PFI, trunk reservation at k* and SSS(c log N/N)
+    for each c in ``cs``."""
+
     def policies(self, threshold: int) -> list[str]:
-        sss = [_sss_policy(self.net.servers, c) for c in self.cs]
-        return [OFFLINE, "pfi", f"threshold:{threshold}", *sss]
+        return [OFFLINE, "pfi", f"threshold:{threshold}", *self.sss_policies()]
 
     def estimate(self, results: Sequence[dict[str, Any]]) -> ClockDecomposition:
         """The estimators from the replications' results (in replication order)."""
@@ -683,21 +690,13 @@ class RollingHorizonResult(_SweepResult):
 
 
 @dataclass(frozen=True)
-class RollingHorizonDesign(_Design):
+class RollingHorizonDesign(_LookaheadDesign):
     """A clock-model point for :func:`rolling_horizon` with W = c log N / N for each c in
     ``cs``, run with the offline optimum, trunk reservation at k* and SSS(W) on the same
     paths (small N: the DP costs O(N c log N) per L arrival)."""
 
-    cs: tuple[float, ...] = ()
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        object.__setattr__(self, "cs", _lookahead_constants(self.cs))
-        lookahead_window(self.net.servers, self.cs[0])  # N >= 2
-
     def policies(self, threshold: int) -> list[str]:
-        sss = [_sss_policy(self.net.servers, c) for c in self.cs]
-        return [OFFLINE, f"threshold:{threshold}", *sss]
+        return [OFFLINE, f"threshold:{threshold}", *self.sss_policies()]
 
     def windows(self) -> list[float]:
         return [lookahead_window(self.net.servers, c) for c in self.cs]
