@@ -594,14 +594,15 @@ def _solve_expectation(
     rates: sp.csr_matrix,
     exit_rates: NDArray[np.float64],
     states: NDArray[np.bool_],
-    reward: NDArray[np.float64],
+    reward: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
-    """:func:`_solve_on` for an expected total of a non-negative reward, refusing results
-    that sparse LU cannot resolve: a negative entry (the exact solution of this M-matrix
-    system is >= 0), or an expected time so long that it spans more than
-    :data:`MAX_RELIABLE_JUMPS` jumps at the fastest rate of the set."""
-    x = _solve_on(rates, exit_rates, states, reward)
+    """:func:`_solve_on` for an expected total of a non-negative reward (``None``: the
+    time itself, reward 1), refusing results that sparse LU cannot resolve: a negative
+    entry (the exact solution of this M-matrix system is >= 0), or an expected time so
+    long that it spans more than :data:`MAX_RELIABLE_JUMPS` jumps at the fastest rate of
+    the set."""
     time = _solve_on(rates, exit_rates, states, np.ones(int(states.sum())))
+    x = time if reward is None else _solve_on(rates, exit_rates, states, reward)
     jumps = float(np.max(time, initial=0.0)) * float(np.max(exit_rates[states], initial=0.0))
     if np.any(x < 0) or np.any(time < 0) or not jumps <= MAX_RELIABLE_JUMPS:
         raise ArithmeticError(
@@ -810,7 +811,7 @@ def mean_hitting_times(Q, target) -> NDArray[np.float64]:
     if outside.sum() <= REDUCTION_MAX_STATES:
         m[outside] = _state_reduction(rates, outside, in_target, with_time=True)[1]
     else:
-        m[outside] = _solve_expectation(rates, exit_rates, outside, np.ones(int(outside.sum())))
+        m[outside] = _solve_expectation(rates, exit_rates, outside)
     return m
 
 
