@@ -186,14 +186,16 @@ def _checks_table(checks: list[BoundCheck], servers: list[int]) -> str:
     )
 
 
-def _pointwise_table(servers: list[int]) -> str:
-    """Bound / exact at i = 1, b = floor(sqrt N) for the headline quantities."""
+def _pointwise_table(checks: list[BoundCheck], servers: list[int]) -> str:
+    """Bound / exact at i = 1, b = floor(sqrt N) for the headline quantities (the ruin and
+    hitting checks of ``checks`` at that point, plus the SSS failure and kappa)."""
     rows = []
     for n in servers:
-        walk = IdleWalk(n, DEFAULT.lambda_h, DEFAULT.mu)
         net = DEFAULT.with_servers(n)
-        for check in ruin.ruin_checks(walk, [1]) + hitting.hitting_checks(walk, [1]):
-            rows.append([n, check.name, check.direction, check.bound, check.exact])
+        start = f"i=1, b={IdleWalk.from_network(net).band}"
+        for check in checks:
+            if check.servers == n and check.point == start:
+                rows.append([n, check.name, check.direction, check.bound, check.exact])
         w = sss.window(net, 4.0)
         rows.append([n, "SSS failure eps_1 (c = 4)", "upper", sss.failure_bound(net, w).total,
                      sss.failure_probability(net, w)])  # fmt: skip
@@ -414,7 +416,7 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
         body = "\n\n".join([
             _derivation(),
             _checks_table(state["checks"], grids["exact"]),
-            _pointwise_table(grids["exact"]),
+            _pointwise_table(state["checks"], grids["exact"]),
             report.figure("walks_ruin", "Ruin probability of the reject-all-L idle process "
                           "and its two coupled walks.", "fig:walks-ruin"),
             epochs_text,
