@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 import re
 
-from qtheory.claims import Claim, claims_latex, claims_markdown, claims_summary
+from qtheory.claims import Claim, claims_summary
+from qtheory.report.claims import claims_latex, claims_markdown
 
 EXACT = Claim("a.exact", "x_1 | y < z & 50% ~ {w}", -0.5, 0.0, 1e-12, True, "Paper & co")
 ESTIMATED = Claim(

@@ -22,14 +22,16 @@ from pathlib import Path
 import pytest
 
 from qtheory import report
-from qtheory.claims import Claim, claims_markdown
+from qtheory.claims import Claim
 from qtheory.cli import build_parser, main
 from qtheory.gated import outputs as gated_outputs
 from qtheory.gated.claims import gated_claims
 from qtheory.lossnet.claims import lossnet_claims
 from qtheory.lossnet.outputs import DEFAULT, servers_grid
 from qtheory.lossnet.regret import regret_curve
-from qtheory.reproduce import DEFAULT_SEED, Run, reproduce
+from qtheory.report.claims import claims_markdown
+from qtheory.report.run import DEFAULT_SEED, Run
+from qtheory.reproduce import reproduce
 
 TEX_TOOLS = ("pdflatex", "pdftotext", "pdffonts")
 SECTIONS = (

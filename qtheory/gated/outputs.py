@@ -16,16 +16,16 @@ import numpy as np
 import sympy as sp
 
 from qtheory import report
-from qtheory.claims import claims_table
 from qtheory.gated import asymptotics, derivation
 from qtheory.gated.claims import gated_claims
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate, optimal_routing, welfare_ga
+from qtheory.report.claims import claims_table
 from qtheory.sim import simulate_gated, simulate_random_routing
 
 if TYPE_CHECKING:
-    from qtheory.reproduce import Run
+    from qtheory.report.run import Run
 
 NU_GRID = (1.01, 1.1, 1.5, 2.0, 3.0, 5.0, 10.0, 100.0, 1e4)
 ARRIVAL_GRID = (np.inf, 2.0, 1.0)

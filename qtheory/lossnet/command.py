@@ -73,19 +73,17 @@ def run_online(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from qtheory.sim.lossnet import simulate  # the C extension loads only when needed
+    # The C extension and the LP solver load only when needed.
+    from qtheory.lossnet.offline_job import simulate_offline_job
+    from qtheory.sim.lossnet import simulate
 
     if args.reps < 2:
         raise ValueError(f"reps must be >= 2 for a confidence interval, got {args.reps}")
-    result = simulate(
-        network(args),
-        args.policy,
-        info=args.info,
-        horizon=args.horizon,
-        warmup=args.warmup,
-        reps=args.reps,
-        seed=args.seed,
-    )
+    run = dict(horizon=args.horizon, warmup=args.warmup, reps=args.reps, seed=args.seed)
+    if args.info == "job" and args.policy == "offline":
+        result = simulate_offline_job(network(args), **run)
+    else:
+        result = simulate(network(args), args.policy, info=args.info, **run)
     values = {
         "reward_rate": result.reward_rate,
         "ci_halfwidth": result.ci_halfwidth,

@@ -9,7 +9,7 @@ and claims :math:`C_{vol} = O(1)`, :math:`C_{long} = O(1)` once the lookahead is
 :math:`W \ge c\log N/N` (for a large enough constant :math:`c`), hence
 :math:`C_{short} = \Theta(\log N)` because the left side is :math:`\Theta(\log N)` (Xie,
 Gurvich and Küçükyavuz 2025).  This module measures each term in the ``clock``
-information model (``shared/DESIGN.md``), where the offline optimum is the exact dynamic
+information model (``docs/information-models.md``), where the offline optimum is the exact dynamic
 programme of :func:`qtheory.sim.simulate`, and contrasts the ``job`` model.
 
 What is exact and what is simulated (clock model)
@@ -142,6 +142,7 @@ from qtheory.lossnet.duration_fluid import (
 from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.mdp import admission_mdp
 from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.offline_job import simulate_offline_job
 from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.regret import leading_constant
 from qtheory.sim.lossnet import clock_path, job_path, parse_policy, simulate
@@ -358,16 +359,13 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
         rolling_horizon=task.get("rolling_horizon", ()),
     )
     out: dict[str, Any] = {"reward_rate": {}, "admitted_h": {}, "admitted_l": {}, "mean_idle": {}}
+    run = dict(horizon=checked["horizon"], warmup=checked["warmup"], reps=1,
+               seed=_replication_seed(checked["seed"], checked["rep"]))  # fmt: skip
     for policy in checked["policies"]:
-        res = simulate(
-            net,
-            policy,
-            info=checked["info"],
-            horizon=checked["horizon"],
-            warmup=checked["warmup"],
-            reps=1,
-            seed=_replication_seed(checked["seed"], checked["rep"]),
-        )
+        if checked["info"] == "job" and policy == OFFLINE:
+            res = simulate_offline_job(net, **run)
+        else:
+            res = simulate(net, policy, info=checked["info"], **run)
         out["reward_rate"][policy] = res.reward_rate
         out["admitted_h"][policy] = res.admitted_h
         out["admitted_l"][policy] = res.admitted_l

@@ -37,7 +37,7 @@ from matplotlib import ticker
 
 from qtheory import report
 from qtheory.cache import ResultCache, default_cache_dir
-from qtheory.claims import Claim, claims_table
+from qtheory.claims import Claim
 from qtheory.executor import make_executor
 from qtheory.lossnet.decomposition import (
     ClockDecomposition,
@@ -52,9 +52,10 @@ from qtheory.lossnet.decomposition import (
     run_designs,
 )
 from qtheory.lossnet.model import LossNetwork
+from qtheory.report.claims import claims_table
 
 if TYPE_CHECKING:
-    from qtheory.reproduce import Run
+    from qtheory.report.run import Run
 
 __all__ = [
     "PARAMETER_SETS",
@@ -70,7 +71,7 @@ __all__ = [
 BRAY = "Bray, arXiv:2601.14538"
 #: The regret slope is fitted on the exact regret up to this N in both sizes of run.
 REGRET_TOP = 10**4
-DESIGN_NOTE = "shared/DESIGN.md (information models)"
+DESIGN_NOTE = "docs/information-models.md (the clock and job information models)"
 
 #: The parameter sets (label, network with a placeholder N): the default of the issue,
 #: a lighter H load, and a heavier overload with a larger reward ratio.

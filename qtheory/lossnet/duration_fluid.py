@@ -58,9 +58,9 @@ import sympy as sp
 from scipy.optimize import brentq, linprog
 
 from qtheory import _validation
-from qtheory.lossnet.fluid import mu
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.offline_job import job_window
+from qtheory.lossnet.symbols import mu
 
 __all__ = [
     "DurationFluidDerivation",

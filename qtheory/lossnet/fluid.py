@@ -24,12 +24,10 @@ import sympy as sp
 from scipy.optimize import linprog
 
 from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, r_h, r_l, servers
 from qtheory.symbolic import Formula
 
 __all__ = ["FluidCase", "FluidSolution", "derive_fluid", "fluid_bound", "fluid_lp"]
-
-lambda_h, lambda_l, mu, r_h, r_l = sp.symbols("lambda_H lambda_L mu r_H r_L", positive=True)
-servers = sp.Symbol("N", positive=True, integer=True)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 r"""The offline optimum of the loss network in the ``job`` information model.
 
-In the ``job`` model (``shared/DESIGN.md``, Model 2) every job carries its own service
+In the ``job`` model (``docs/information-models.md``) every job carries its own service
 time, and the offline policy sees all of them in advance.  Admitting job :math:`j`
 occupies one server during the half-open interval :math:`[a_j, a_j + s_j)`, so the
 offline optimum is a *maximum-weight N-track interval selection*: choose a set of jobs,
@@ -60,7 +60,9 @@ from scipy.optimize import linprog
 
 from qtheory import _validation
 from qtheory.lossnet.model import LossNetwork
-from qtheory.sim.lossnet import JobPath
+from qtheory.lossnet.paths import JobPath
+from qtheory.sim.lossnet import SimulationResult, job_path, summarise
+from qtheory.stats import replication_seeds
 
 __all__ = [
     "IntervalSelection",
@@ -455,3 +457,53 @@ def offline_job_optimum(
         counted_l=int(np.count_nonzero(kind == 1)),
         method=method,
     )
+
+
+def simulate_offline_job(
+    net: LossNetwork,
+    *,
+    horizon: float,
+    warmup: float = 0.0,
+    reps: int = 1,
+    seed: object = None,
+) -> SimulationResult:
+    """The ``job``-model offline optimum on ``reps`` replications, summarised like
+    :func:`qtheory.sim.lossnet.simulate` (same seeds: replication i runs on the path
+    :func:`qtheory.sim.lossnet.job_path` draws from the i-th replication seed, so the
+    result pairs with ``simulate(net, "threshold:K", info="job", ...)`` on common paths).
+
+    Jobs count if they arrive in (T0, T]; the system is empty at T0 for the offline
+    selection (see the module docstring), so the reward rate bounds every policy's on
+    the same paths.
+
+    Examples
+    --------
+    >>> net = LossNetwork(5, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> from qtheory.sim.lossnet import simulate
+    >>> off = simulate_offline_job(net, horizon=30.0, reps=2, seed=3)
+    >>> tr = simulate(net, "threshold:1", info="job", horizon=30.0, reps=2, seed=3)
+    >>> bool(all(off.reward_rates >= tr.reward_rates))  # path by path
+    True
+    """
+    runs = []
+    for child in replication_seeds(seed, reps):
+        path = job_path(net, horizon, child)
+        solution = offline_job_optimum(
+            path.arrival_times, path.classes, path.service_times,
+            servers=net.servers, r_h=net.r_h, r_l=net.r_l, horizon=horizon, warmup=warmup,
+        )  # fmt: skip
+        chosen = solution.selected
+        ends = np.minimum(path.arrival_times[chosen] + path.service_times[chosen], horizon)
+        busy_area = float(np.sum(ends - path.arrival_times[chosen]))
+        runs.append({
+            "admitted_h": solution.admitted_h,
+            "admitted_l": solution.admitted_l,
+            "rejected_h": solution.counted_h - solution.admitted_h,
+            "rejected_l": solution.counted_l - solution.admitted_l,
+            "idle_area": net.servers * (horizon - warmup) - busy_area,
+            "events": int(path.arrival_times.size + chosen.sum()),  # arrivals, departures
+            "l_arrivals_scored": 0,
+            "lookahead_events": 0,
+            "lookahead_time": 0.0,
+        })  # fmt: skip
+    return summarise(net, "offline", "job", horizon, warmup, runs)

@@ -28,8 +28,9 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from qtheory.lossnet.fluid import derive_fluid, fluid_bound, lambda_h, mu, r_h, r_l, servers
+from qtheory.lossnet.fluid import derive_fluid, fluid_bound
 from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.symbols import lambda_h, mu, r_h, r_l, servers
 from qtheory.symbolic import Formula
 
 __all__ = ["OnlineOptimum", "ThresholdTable", "online_optimum", "threshold_table"]

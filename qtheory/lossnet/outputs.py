@@ -11,7 +11,6 @@ import numpy as np
 import sympy as sp
 
 from qtheory import report
-from qtheory.claims import claims_table
 from qtheory.lossnet.claims import lossnet_claims
 from qtheory.lossnet.fluid import derive_fluid
 from qtheory.lossnet.model import LossNetwork
@@ -23,9 +22,10 @@ from qtheory.lossnet.regret import (
     leading_constant,
     regret_curve,
 )
+from qtheory.report.claims import claims_table
 
 if TYPE_CHECKING:
-    from qtheory.reproduce import Run
+    from qtheory.report.run import Run
 
 DEFAULT = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
 

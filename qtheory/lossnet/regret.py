@@ -28,9 +28,9 @@ import sympy as sp
 from scipy import stats
 from tqdm import tqdm
 
-from qtheory.lossnet.fluid import lambda_h, mu, r_h, r_l, servers
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
+from qtheory.lossnet.symbols import lambda_h, mu, r_h, r_l, servers
 from qtheory.symbolic import Formula
 
 __all__ = [

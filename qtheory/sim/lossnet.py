@@ -1,4 +1,4 @@
-"""Simulation of the overloaded two-class loss network (DESIGN.md, Model 2).
+"""Simulation of the overloaded two-class loss network (docs/loss-network.md).
 
 The sample paths, the policies and the offline optimum run in the C extension
 :mod:`qtheory.sim._core` (``lossnet_simulate``, ``lossnet_path``); this module parses
@@ -62,7 +62,7 @@ run (in the clock model a potential departure ends a service iff its slot < busy
 the busy count cannot be rebuilt from the codes without a sequential loop).  I(t) is
 piecewise constant and right-continuous, I = N on [0, t_1), and I(t) = I(t_i) on
 [t_i, t_{i+1}); this is the input of epoch and renewal-reward analyses (e.g. cycles
-between visits of I to 1, DESIGN.md).  :meth:`Trace.mean_idle` gives
+between visits of I to 1; :mod:`qtheory.walks.epochs`).  :meth:`Trace.mean_idle` gives
 (T - T0)^{-1} integral_{T0}^{T} I(t) dt, the statistic ``mean_idle`` of
 :func:`simulate`.  A trace keeps 17 bytes per event (about 55 at the peak, while the
 C run grows its arrays and hands them over), so runs whose expected event count
@@ -89,7 +89,9 @@ from scipy import stats
 
 from qtheory._validation import nonnegative, positive, positive_int
 from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.paths import ClockPath, JobPath
 from qtheory.sim import _core
+from qtheory.stats import replication_seeds
 
 __all__ = [
     "ClockPath",
@@ -190,29 +192,6 @@ def _paired(first: SimulationResult, second: SimulationResult) -> PairedDifferen
     )
 
 
-@dataclass(frozen=True)
-class ClockPath:
-    """The clock-model future of (0, T]: event times and codes (-1 H, -2 L, else the
-    departure slot floor(U N); a departure ends a service iff slot < busy)."""
-
-    times: np.ndarray
-    codes: np.ndarray
-
-
-@dataclass(frozen=True)
-class JobPath:
-    """The job-model arrivals of (0, T]: times, class (True for L) and service times."""
-
-    arrival_times: np.ndarray
-    is_l: np.ndarray
-    service_times: np.ndarray
-
-    @property
-    def classes(self) -> np.ndarray:
-        """0 for H, 1 for L (the encoding of :mod:`qtheory.lossnet.offline_job`)."""
-        return self.is_l.astype(np.int8)
-
-
 @dataclass(frozen=True, eq=False)
 class Trace:
     """One replication event by event, with its idle-server trajectory (:func:`trace`).
@@ -311,12 +290,6 @@ def _check_warmup(warmup: float, horizon: float) -> float:
     return warmup
 
 
-def _seeds(seed: object, reps: int) -> list[np.random.SeedSequence]:
-    if isinstance(seed, np.random.SeedSequence):
-        return seed.spawn(reps)
-    return np.random.SeedSequence(seed).spawn(reps)
-
-
 def _halfwidth(values: np.ndarray) -> float:
     """95% Student t half-width of the mean of ``values`` (NaN for one value)."""
     n = values.size
@@ -385,35 +358,13 @@ def _check_cost(net: LossNetwork, name: str, param: float, info: str, horizon: f
             )
 
 
-def _offline_job_run(net: LossNetwork, horizon: float, warmup: float, child) -> dict:
-    """One replication of the job-model offline optimum: the C path, the selection by
-    :func:`qtheory.lossnet.offline_job.offline_job_optimum` (min-cost-flow LP, HiGHS),
-    summarised like a C run.  Jobs count if they arrive in (T0, T] (the system is
-    empty at T0 for the offline selection; see that module)."""
-    from qtheory.lossnet.offline_job import offline_job_optimum  # lossnet imports sim
-
-    path = job_path(net, horizon, child)
-    solution = offline_job_optimum(
-        path.arrival_times, path.classes, path.service_times,
-        servers=net.servers, r_h=net.r_h, r_l=net.r_l, horizon=horizon, warmup=warmup,
-    )  # fmt: skip
-    chosen = solution.selected
-    ends = np.minimum(path.arrival_times[chosen] + path.service_times[chosen], horizon)
-    busy_area = float(np.sum(ends - path.arrival_times[chosen]))
-    return {
-        "admitted_h": solution.admitted_h,
-        "admitted_l": solution.admitted_l,
-        "rejected_h": solution.counted_h - solution.admitted_h,
-        "rejected_l": solution.counted_l - solution.admitted_l,
-        "idle_area": net.servers * (horizon - warmup) - busy_area,
-        "events": int(path.arrival_times.size + chosen.sum()),  # arrivals and departures
-        "l_arrivals_scored": 0,
-        "lookahead_events": 0,
-        "lookahead_time": 0.0,
-    }
-
-
-def _summarise(net, policy, info, horizon, warmup, runs: list[dict]) -> SimulationResult:
+def summarise(net, policy, info, horizon, warmup, runs: list[dict]) -> SimulationResult:
+    """The :class:`SimulationResult` of replications ``runs`` of ``policy``: one dict
+    per replication with the counts ``admitted_h``, ``admitted_l``, ``rejected_h``,
+    ``rejected_l`` and ``events`` over (T0, T], ``idle_area`` (the integral of the idle
+    count over (T0, T]) and the look-ahead counters ``l_arrivals_scored``,
+    ``lookahead_events`` and ``lookahead_time`` (zero for other policies), as the C
+    runs return them."""
     window = horizon - warmup
     rates = np.array([(net.r_h * d["admitted_h"] + net.r_l * d["admitted_l"]) / window
                       for d in runs])  # fmt: skip
@@ -493,17 +444,15 @@ def simulate(
     reps = positive_int("reps", reps)
     workers = positive_int("workers", workers)
     name, param = parse_policy(policy, net.servers)
-    if info == "job" and name not in ("threshold", "offline"):
+    if info == "job" and name != "threshold":
         raise ValueError(
-            f"policy {policy!r} is not available in the job model (threshold:K or offline)"
+            f"policy {policy!r} is not simulated in the job model (threshold:K only; the "
+            "job-model offline optimum is qtheory.lossnet.offline_job.simulate_offline_job)"
         )
     _check_cost(net, name, param, info, horizon)
-    seeds = _seeds(seed, reps)
-    if info == "job" and name == "offline":
-        runs = [_offline_job_run(net, horizon, warmup, child) for child in seeds]
-    else:
-        runs = _run_reps(net, name, param, info, horizon, warmup, seeds, workers)
-    return _summarise(net, _normalise(name, param), info, horizon, warmup, runs)
+    seeds = replication_seeds(seed, reps)
+    runs = _run_reps(net, name, param, info, horizon, warmup, seeds, workers)
+    return summarise(net, _normalise(name, param), info, horizon, warmup, runs)
 
 
 def _normalise(name: str, param: float) -> str:
@@ -550,12 +499,12 @@ def compare(
         raise ValueError(f"policies must be distinct, got {policies!r}")
     if info == "job" and any(name != "threshold" for name, _ in parsed):
         raise ValueError("only threshold:K policies are available in the job model")
-    seeds = _seeds(seed, reps)
+    seeds = replication_seeds(seed, reps)
     results = {}
     for key, (name, param) in zip(names, parsed, strict=True):
         # Each policy gets fresh bit generators from the same child seeds: same paths.
         runs = _run_reps(net, name, param, info, horizon, warmup, seeds, workers)
-        results[key] = _summarise(net, key, info, horizon, warmup, runs)
+        results[key] = summarise(net, key, info, horizon, warmup, runs)
     differences = [_paired(results[a], results[b]) for a, b in combinations(names, 2)]
     return Comparison(results, differences)
 

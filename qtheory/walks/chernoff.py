@@ -4,7 +4,7 @@ tail bounds on the idle process and its hitting times that they give.
 Source: J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
 overloaded loss network" (arXiv:2601.14538), "Analytical Tools": the idle-server process
 under "reject every L" is compared with random walks and Poisson counts, whose deviations
-have exponentially small probability by Chernoff bounds; DESIGN.md, Model 2.
+have exponentially small probability by Chernoff bounds (docs/loss-network.md).
 
 Chernoff bounds, derived by Sympy
 ---------------------------------
@@ -161,8 +161,8 @@ from scipy import stats
 
 from qtheory import _validation
 from qtheory.exact.ctmc import generator, hitting_time_cdf, transient
-from qtheory.lossnet.fluid import lambda_h, lambda_l, mu, servers
 from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, servers
 from qtheory.symbolic import Formula
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk

@@ -100,7 +100,7 @@ import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
 from qtheory.exact.birth_death import birth_death_log_weights
-from qtheory.lossnet.fluid import lambda_h, mu, servers
+from qtheory.lossnet.symbols import lambda_h, mu, servers
 from qtheory.symbolic import Formula
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk, band_level

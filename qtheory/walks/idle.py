@@ -2,7 +2,7 @@ r"""The idle-server process under "reject every L" and the random walks that bou
 
 Source: J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
 overloaded loss network" (arXiv:2601.14538), the coupling and random-walk arguments
-behind Theorems 1 and 2; DESIGN.md, Model 2.
+behind Theorems 1 and 2 (docs/loss-network.md).
 
 Under the hypothetical policy that admits every H and rejects every L (the future PFI and
 SSS look at), the number of idle servers :math:`I \in \{0, \dots, N\}` is a birth–death
@@ -39,8 +39,8 @@ import sympy as sp
 
 from qtheory import _validation
 from qtheory.exact.ctmc import generator
-from qtheory.lossnet.fluid import lambda_h, mu, servers
 from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.symbols import lambda_h, mu, servers
 from qtheory.symbolic import Formula
 
 __all__ = ["IdleWalk", "UP_PROBABILITY", "derive_limit_up_probability", "level", "band_level"]

@@ -14,10 +14,11 @@ import sympy as sp
 
 from qtheory import report
 from qtheory.cache import ResultCache, default_cache_dir
-from qtheory.claims import Claim, claims_table
+from qtheory.claims import Claim
 from qtheory.executor import make_executor
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.regret import leading_constant
+from qtheory.report.claims import claims_table
 from qtheory.sim.lossnet import trace
 from qtheory.walks import chernoff, hitting, ruin, sss
 from qtheory.walks.bounds import BoundCheck
@@ -32,7 +33,7 @@ from qtheory.walks.window_sweep import (
 )
 
 if TYPE_CHECKING:
-    from qtheory.reproduce import Run
+    from qtheory.report.run import Run
 
 DEFAULT = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
 SOURCE = "Bray (arXiv:2601.14538), proofs of Theorems 1 and 2"

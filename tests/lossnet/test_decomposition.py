@@ -45,7 +45,7 @@ from qtheory.lossnet.decomposition import (
 )
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
-from qtheory.reproduce import Run
+from qtheory.report.run import Run
 from qtheory.sim import clock_path, compare
 
 NET = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)

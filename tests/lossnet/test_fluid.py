@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qtheory.lossnet import LossNetwork, derive_fluid, fluid_bound, fluid_lp
-from qtheory.lossnet.fluid import lambda_h, lambda_l, mu, r_h, r_l
+from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, r_h, r_l
 
 SLACK = sp.symbols("s1 s2 p", positive=True)
 # Each case's condition written with positive slacks, so that Sympy's assumptions system

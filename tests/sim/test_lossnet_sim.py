@@ -438,16 +438,6 @@ def test_core_rejects_bad_types_and_paths():
     assert tiny[0].size == 0
 
 
-def test_job_model_offline_bounds_trunk_reservation_on_every_path():
-    """The job-model offline optimum (min-cost-flow LP) is at least the reward of trunk
-    reservation on the same exported paths: an exact, path-by-path inequality."""
-    net = LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0)
-    kwargs = dict(info="job", horizon=60.0, warmup=5.0, reps=5, seed=17)
-    offline = simulate(net, "offline", **kwargs)
-    online = simulate(net, "threshold:2", **kwargs)
-    assert np.all(offline.reward_rates >= online.reward_rates - 1e-12)
-
-
 def test_pfi_with_three_servers_admits_l_exactly_with_two_idle():
     """floor(sqrt(3)) = 1: an L arriving to I >= 2 idle is admitted at once (h = I - 1 >= 1)."""
     net = LossNetwork(3, 0.6, 0.8, 1.0, 2.0, 1.0)

@@ -231,7 +231,7 @@ def test_cramer_series_is_the_taylor_polynomial():
 
 def test_window_derivation():
     """M = (λ_H + λ_L + μ) N W with W = c log N / N, and κ log N = Λ*((1 ± δ) M)."""
-    from qtheory.lossnet.fluid import lambda_h, lambda_l, mu, servers
+    from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, servers
 
     f = ch.derive_window()
     rate = lambda_h + lambda_l + mu

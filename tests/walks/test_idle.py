@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from qtheory.lossnet.fluid import lambda_h, mu
 from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.symbols import lambda_h, mu
 from qtheory.walks.idle import IdleWalk, derive_limit_up_probability
 
 

@@ -1,5 +1,5 @@
 /*
- * Simulator of the overloaded two-class loss network (DESIGN.md, Model 2).
+ * Simulator of the overloaded two-class loss network (docs/loss-network.md).
  *
  * N servers, no queue; class H arrives Poisson(lambda_H N), class L Poisson(lambda_L N);
  * an admitted job holds a server for an Exp(mu) time and pays r_H (r_L) on admission.

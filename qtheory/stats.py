@@ -1,0 +1,213 @@
+"""Estimates with confidence intervals, and how replications get their seeds.
+
+One confidence level, one estimate record and one seed rule for every simulation,
+sweep and study in the package.
+
+Estimates
+---------
+An :class:`Estimate` is a mean (or a ratio, or a slope) with the half-width of its
+two-sided :data:`CONFIDENCE` = 95% interval, the number of observations behind it and
+the method that made the interval:
+
+``"t"``
+    Independent replications: mean ± t_{0.975, n-1} s / √n (Student; exact for normal
+    data, conservative enough for the replication counts used here).
+``"normal"``
+    A central-limit interval ± z_{0.975} · standard error, for estimators whose
+    standard error comes from a large-sample formula (ratio estimators of
+    renewal-reward theory, regenerative batches).
+``"regression"``
+    A regression coefficient: ± t_{0.975, n-p} · its standard error.
+
+Seeds
+-----
+Replication ``i`` of a root seed ``s`` runs on the ``SeedSequence`` with ``s``'s
+entropy and spawn key ``s.spawn_key + (s.n_children_spawned + i,)``
+(:func:`replication_seed`): the child that ``s.spawn`` would give next, computed
+without touching the caller's ``SeedSequence`` (``spawn`` advances it, so passing one
+object twice would replay different paths).  For an integer seed ``s`` this is
+``SeedSequence(s, spawn_key=(i,))``, which is ``SeedSequence(s).spawn(R)[i]`` for every
+``R > i``.
+
+>>> e = Estimate.of([1.0, 2.0, 3.0])
+>>> e.mean, round(e.halfwidth, 4), round(e.stderr, 4), e.n, e.method
+(2.0, 2.4841, 0.5774, 3, 't')
+>>> e.contains(0.0), e.contains(-1.0)
+(True, False)
+>>> root = np.random.SeedSequence(7)
+>>> a = replication_seeds(root, 3)
+>>> b = replication_seeds(root, 3)  # same root, same children: root is not advanced
+>>> [bool(x.generate_state(1)[0] == y.generate_state(1)[0]) for x, y in zip(a, b)]
+[True, True, True]
+>>> bool(a[2].generate_state(1)[0] == np.random.SeedSequence(7).spawn(3)[2].generate_state(1)[0])
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as _scipy_stats
+
+__all__ = [
+    "CONFIDENCE",
+    "METHODS",
+    "Estimate",
+    "normal_quantile",
+    "replication_seed",
+    "replication_seeds",
+    "t_halfwidth",
+    "t_quantile",
+]
+
+#: The confidence level of every interval the package reports.
+CONFIDENCE = 0.95
+METHODS = ("t", "normal", "regression")
+
+
+def t_quantile(dof: int) -> float:
+    """t_{(1 + CONFIDENCE)/2, dof}, the two-sided Student quantile (dof >= 1)."""
+    if isinstance(dof, bool) or not isinstance(dof, int | np.integer) or dof < 1:
+        raise ValueError(f"dof must be an integer >= 1, got {dof!r}")
+    return float(_scipy_stats.t.ppf(0.5 + CONFIDENCE / 2, int(dof)))
+
+
+def normal_quantile() -> float:
+    """z_{(1 + CONFIDENCE)/2} = 1.959..., the two-sided normal quantile."""
+    return float(_scipy_stats.norm.ppf(0.5 + CONFIDENCE / 2))
+
+
+def t_halfwidth(values: Sequence[float] | np.ndarray) -> float:
+    """Half-width t_{0.975, n-1} s / √n of the 95% interval for the mean of ``values``
+    (NaN for fewer than two values)."""
+    values = np.asarray(values, dtype=float)
+    if values.size < 2:
+        return math.nan
+    return t_quantile(values.size - 1) * float(values.std(ddof=1)) / math.sqrt(values.size)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """An estimate with the half-width of its 95% interval.
+
+    Attributes
+    ----------
+    mean : float
+        The point estimate.
+    halfwidth : float
+        Half-width of the two-sided :data:`CONFIDENCE` interval (NaN when it cannot be
+        computed, e.g. from one replication).
+    n : int
+        Observations behind it (replications, batches or fitted points).
+    method : str
+        How the interval was made, one of :data:`METHODS`.
+    dof : int or None
+        Degrees of freedom of the t quantile (``"t"``: n - 1; ``"regression"``: n - p);
+        None for ``"normal"``.
+    """
+
+    mean: float
+    halfwidth: float
+    n: int
+    method: str = "t"
+    dof: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
+
+    @classmethod
+    def of(cls, values: Sequence[float] | np.ndarray) -> Estimate:
+        """The Student t estimate of the mean of independent replications."""
+        values = np.asarray(values, dtype=float)
+        if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
+            raise ValueError("values must be a non-empty 1-D array of finite numbers")
+        n = int(values.size)
+        return cls(float(values.mean()), t_halfwidth(values), n, "t", n - 1 if n > 1 else None)
+
+    @classmethod
+    def from_stderr(
+        cls, mean: float, stderr: float, n: int, *, method: str = "normal", dof: int | None = None
+    ) -> Estimate:
+        """An estimate from a standard error: ± z · stderr (``"normal"``) or
+        ± t_{0.975, dof} · stderr (``"t"``, ``"regression"``)."""
+        quantile = normal_quantile() if method == "normal" else t_quantile(dof)
+        return cls(float(mean), quantile * float(stderr), int(n), method, dof)
+
+    @property
+    def stderr(self) -> float:
+        """The standard error: half-width divided by the quantile used."""
+        if not math.isfinite(self.halfwidth):
+            return math.nan
+        if self.method == "normal":
+            return self.halfwidth / normal_quantile()
+        return self.halfwidth / t_quantile(self.dof)
+
+    @property
+    def lower(self) -> float:
+        return self.mean - self.halfwidth
+
+    @property
+    def upper(self) -> float:
+        return self.mean + self.halfwidth
+
+    def contains(self, value: float) -> bool:
+        """Whether the 95% interval contains ``value``."""
+        return abs(self.mean - value) <= self.halfwidth
+
+    def shifted(self, constant: float) -> Estimate:
+        """``constant + self`` (an exact shift keeps the half-width)."""
+        return Estimate(constant + self.mean, self.halfwidth, self.n, self.method, self.dof)
+
+    def scaled(self, factor: float) -> Estimate:
+        """``factor * self`` (an exact scale multiplies the half-width by |factor|)."""
+        return Estimate(
+            factor * self.mean, abs(factor) * self.halfwidth, self.n, self.method, self.dof
+        )
+
+    def negated(self) -> Estimate:
+        return self.scaled(-1.0)
+
+
+def _root(seed: object) -> np.random.SeedSequence:
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, np.random.Generator | np.random.BitGenerator):
+        raise ValueError(
+            "seed must be None, an integer >= 0, a sequence of them or a SeedSequence "
+            f"(replications derive their own generators), got {type(seed).__name__}"
+        )
+    try:
+        return np.random.SeedSequence(seed)
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"seed must be None, an integer >= 0, a sequence of them or a SeedSequence, "
+            f"got {seed!r}"
+        ) from error
+
+
+def replication_seed(seed: object, rep: int) -> np.random.SeedSequence:
+    """The seed of replication ``rep`` of the root ``seed`` (None, an integer >= 0, a
+    sequence of them or a ``SeedSequence``, which is not modified); see the module
+    docstring.  ``seed=None`` draws fresh entropy, so two calls with ``None`` differ:
+    use :func:`replication_seeds` for the replications of one run."""
+    root = _root(seed)
+    if isinstance(rep, bool) or not isinstance(rep, int | np.integer) or rep < 0:
+        raise ValueError(f"rep must be an integer >= 0, got {rep!r}")
+    return np.random.SeedSequence(
+        root.entropy,
+        spawn_key=(*root.spawn_key, root.n_children_spawned + int(rep)),
+        pool_size=root.pool_size,
+    )
+
+
+def replication_seeds(seed: object, reps: int) -> list[np.random.SeedSequence]:
+    """The seeds of replications ``0..reps-1`` of one root (one draw of entropy when
+    ``seed`` is None)."""
+    if isinstance(reps, bool) or not isinstance(reps, int | np.integer) or reps < 1:
+        raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
+    root = _root(seed)
+    return [replication_seed(root, rep) for rep in range(int(reps))]

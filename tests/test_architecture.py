@@ -1,0 +1,125 @@
+"""The house's shape: the import graph of ``qtheory`` has no circle and no arrow running
+up a layer, and nothing in the repository cites a file outside it.
+
+Layers, lowest first (``docs/architecture.md``): a module may import modules of its own
+layer or of lower ones, never of a higher one; package ``__init__`` modules only
+re-export their own package.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "qtheory"
+
+#: (layer name, module-name patterns), lowest first.
+LAYERS = [
+    ("foundation", [r"qtheory\._\w+", r"qtheory\.(limits|precision|stats|numerics|symbolic)",
+                    r"qtheory\.(executor|cache|claims)"]),
+    ("model data", [r"qtheory\.gated\.model", r"qtheory\.lossnet\.(model|paths|symbols)"]),
+    ("engines", [r"qtheory\.exact\.\w+", r"qtheory\.sim\.\w+"]),
+    ("models", [r"qtheory\.gated\.\w+", r"qtheory\.lossnet\.\w+", r"qtheory\.walks\.\w+"]),
+    ("report", [r"qtheory\.report\.\w+", r"qtheory\.\w+\.(outputs|decomposition_outputs)",
+                r"qtheory\.\w+\.command", r"qtheory\.(cli|reproduce)"]),
+]  # fmt: skip
+
+
+def layer_of(module: str) -> int:
+    """The layer of ``module``: report and model-data patterns are tried first (they name
+    modules inside packages whose other modules sit elsewhere)."""
+    for index in (4, 1, 0, 2, 3):
+        if any(re.fullmatch(p, module) for p in LAYERS[index][1]):
+            return index
+    raise AssertionError(f"{module} is in no layer of tests/test_architecture.py")
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def imports(path: Path, known: set[str]) -> set[str]:
+    """Every ``qtheory`` module that ``path`` imports, lazily (inside functions) or not."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [f"{node.module}.{a.name}" for a in node.names]
+            if not any(n in known for n in names):
+                names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        found.update(n for n in names if n in known and n.startswith("qtheory"))
+    return found
+
+
+EXTENSIONS = {"qtheory.sim._core"}  # compiled: a leaf of the engines layer
+GRAPH = {name: imports(path, set(modules()) | EXTENSIONS) for name, path in modules().items()}
+GRAPH.update({name: set() for name in EXTENSIONS})
+PACKAGES = {name for name, path in modules().items() if path.name == "__init__.py"}
+
+
+def test_no_import_cycle():
+    """Depth-first search over module edges (package re-exports resolved to the module)."""
+    state: dict[str, int] = {}
+
+    def visit(node: str, stack: list[str]) -> None:
+        state[node] = 1
+        for target in sorted(GRAPH[node]):
+            if state.get(target) == 1:
+                cycle = (
+                    stack[stack.index(target) :] + [target] if target in stack else [node, target]
+                )
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target, [*stack, target])
+        state[node] = 2
+
+    for node in sorted(GRAPH):
+        if node not in state:
+            visit(node, [node])
+
+
+@pytest.mark.parametrize("module", sorted(set(GRAPH) - PACKAGES - {"qtheory"}))
+def test_no_upward_import(module):
+    mine = layer_of(module)
+    for target in GRAPH[module]:
+        resolved = [target] if target not in PACKAGES else sorted(GRAPH[target] - PACKAGES)
+        for name in resolved:
+            if name in PACKAGES:
+                continue
+            assert layer_of(name) <= mine, (
+                f"{module} ({LAYERS[mine][0]}) imports {name} ({LAYERS[layer_of(name)][0]})"
+            )
+
+
+def test_package_inits_reexport_their_own_package():
+    for package in PACKAGES - {"qtheory"}:
+        for target in GRAPH[package]:
+            assert target.startswith(package + "."), f"{package}/__init__ imports {target}"
+
+
+def test_nothing_cites_a_file_outside_the_repository():
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout.split()
+    if not tracked:
+        pytest.skip("not a git checkout")
+    pattern = re.compile(r"DESIGN\.md|\.\./shared|shared/papers|shared/DESIGN")
+    offenders = [
+        name
+        for name in tracked
+        if name != "tests/test_architecture.py"
+        and (ROOT / name).is_file()
+        and pattern.search((ROOT / name).read_text(errors="ignore"))
+    ]
+    assert offenders == []
