@@ -17,11 +17,6 @@ def add_output_arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def check_dps(dps: int | None) -> None:
-    if dps is not None and dps < 1:
-        raise ValueError(f"dps must be >= 1, got {dps}")
-
-
 def render(values: Mapping[str, object], dps: int | None, as_json: bool) -> str:
     """Format ``values``: integers and strings stay as they are; reals become floats
     (``dps=None``, which must be finite) or decimal strings with ``dps`` digits."""

@@ -59,3 +59,18 @@ def positive_int(name: str, value: object) -> int:
     if value < 1:
         raise ValueError(f"{name} must be >= 1, got {value!r}")
     return int(value)
+
+
+def nonnegative_int(name: str, value: object) -> int:
+    """Return ``value`` as an int after checking it is an integer ``>= 0``.
+
+    >>> nonnegative_int("warmup", 0)
+    0
+    >>> nonnegative_int("warmup", -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: warmup must be an integer >= 0, got -1
+    """
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+    return int(value)

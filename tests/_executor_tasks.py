@@ -82,8 +82,8 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
         net, f"threshold:{task['reserve']}", horizon=task["horizon"], seed=task["seed"]
     )
     return {
-        "reward_rate": result.reward_rate,
-        "mean_idle": result.mean_idle,
+        "reward_rate": result.reward_rate.mean,
+        "mean_idle": result.mean_idle.mean,
         "admitted_l": result.admitted_l,
         "events": result.events,
     }

@@ -12,10 +12,11 @@ import math
 
 import mpmath
 
-from qtheory._output import add_output_arguments, check_dps, render
+from qtheory._output import add_output_arguments, render
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root_mp
 from qtheory.gated.welfare import FLOAT64_DIGITS, optimal_gate, optimal_routing, welfare_ga
+from qtheory.precision import check_dps
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 
-from qtheory._output import add_output_arguments, check_dps, render
+from qtheory._output import add_output_arguments, render
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
+from qtheory.precision import check_dps
 
 
 def network_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,12 +86,12 @@ def run_simulate(args: argparse.Namespace) -> int:
     else:
         result = simulate(network(args), args.policy, info=args.info, **run)
     values = {
-        "reward_rate": result.reward_rate,
-        "ci_halfwidth": result.ci_halfwidth,
+        "reward_rate": result.reward_rate.mean,
+        "ci_halfwidth": result.reward_rate.halfwidth,
         "events": result.events,
         "admitted_h": result.admitted_h,
         "admitted_l": result.admitted_l,
-        "mean_idle": result.mean_idle,
+        "mean_idle": result.mean_idle.mean,
         "info": result.info,
     }
     print(render(values, None, args.json))

@@ -234,12 +234,6 @@ class Estimate:
 # ------------------------------------------------------------ one replication
 
 
-def _nonnegative_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
-        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-    return int(value)
-
-
 def _network_fields(net: LossNetwork) -> dict[str, Any]:
     return {name: getattr(net, name) for name in NETWORK_FIELDS}
 
@@ -288,8 +282,8 @@ def replication_task(
         "info": info,
         "horizon": horizon,
         "warmup": warmup,
-        "seed": _nonnegative_int("seed", seed),
-        "rep": _nonnegative_int("rep", rep),
+        "seed": _validation.nonnegative_int("seed", seed),
+        "rep": _validation.nonnegative_int("rep", rep),
         "policies": _policy_list(policies, net.servers),
         "version": TASK_VERSION,
     }
@@ -366,10 +360,10 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
             res = simulate_offline_job(net, **run)
         else:
             res = simulate(net, policy, info=checked["info"], **run)
-        out["reward_rate"][policy] = res.reward_rate
+        out["reward_rate"][policy] = res.reward_rate.mean
         out["admitted_h"][policy] = res.admitted_h
         out["admitted_l"][policy] = res.admitted_l
-        out["mean_idle"][policy] = res.mean_idle
+        out["mean_idle"][policy] = res.mean_idle.mean
     if checked["info"] == "job":
         out["dual_bound"] = _dual_bound_rate(net, checked)
     if "rolling_horizon" in checked:
@@ -449,7 +443,7 @@ class _Design:
         if reps < 2:
             raise ValueError(f"reps must be >= 2 for confidence intervals, got {reps}")
         object.__setattr__(self, "reps", reps)
-        object.__setattr__(self, "seed", _nonnegative_int("seed", self.seed))
+        object.__setattr__(self, "seed", _validation.nonnegative_int("seed", self.seed))
 
     def policies(self, threshold: int) -> list[str]:
         raise NotImplementedError

@@ -74,6 +74,27 @@ class LossNetwork:
         """λ_L N, the arrival rate of class L."""
         return self.lambda_l * self.servers
 
+    @property
+    def event_rate(self) -> float:
+        """(λ_H + λ_L + μ) N, the rate of clock-model events (H and L arrivals and
+        potential departures); it bounds the job model's event rate."""
+        return (self.lambda_h + self.lambda_l + self.mu) * self.servers
+
+    def window(self, c: float) -> float:
+        """The look-ahead window W = c log N / N of the SSS(W) policy (c > 0; N >= 2, so
+        that W > 0).
+
+        >>> LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0).window(2.0) == 2 * math.log(100) / 100
+        True
+        """
+        c = _validation.positive("c", c)
+        if self.servers < 2:
+            raise ValueError(f"window c log N / N needs servers >= 2, got servers={self.servers}")
+        window = c * math.log(self.servers) / self.servers
+        if not window > 0:
+            raise ValueError(f"c is too small: c log N / N underflows to 0 (c={c!r})")
+        return window
+
     def with_servers(self, servers: int) -> LossNetwork:
         """The same rates and rewards at another scale N."""
         return LossNetwork(servers, self.lambda_h, self.lambda_l, self.mu, self.r_h, self.r_l)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from qtheory._validation import nonnegative, positive, positive_int
+from qtheory._validation import nonnegative, nonnegative_int, positive, positive_int
 from qtheory.sim import _core
 
 __all__ = ["SojournEstimate", "simulate_gated", "simulate_random_routing"]
@@ -186,7 +186,7 @@ def _simulate(
     service_rate = positive("service_rate", service_rate)
     kind, param = _parse_service(service)
     customers = positive_int("customers", customers)
-    warmup = _nonnegative_int("warmup", warmup)
+    warmup = nonnegative_int("warmup", warmup)
     batches = positive_int("batches", batches)
     # The rules that tie parameters together (stability, customers a multiple of
     # batches) are stated once, in the C code, which raises ValueError for them.
@@ -197,19 +197,6 @@ def _simulate(
             customers, warmup, batches,
         )  # fmt: skip
     return _estimate(sojourn, wait, no_wait, interarrival, customers)
-
-
-def _nonnegative_int(name: str, value: object) -> int:
-    """Return ``value`` as an int after checking it is an integer ``>= 0``.
-
-    >>> _nonnegative_int("warmup", 0)
-    0
-    """
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if value < 0:
-        raise ValueError(f"{name} must be >= 0, got {value!r}")
-    return int(value)
 
 
 def _parse_service(service: str) -> tuple[str, float]:

@@ -85,13 +85,12 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
-from scipy import stats
 
 from qtheory._validation import nonnegative, positive, positive_int
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.paths import ClockPath, JobPath
 from qtheory.sim import _core
-from qtheory.stats import replication_seeds
+from qtheory.stats import Estimate, replication_seeds
 
 __all__ = [
     "ClockPath",
@@ -108,7 +107,6 @@ __all__ = [
     "trace",
 ]
 
-CONFIDENCE = 0.95
 INFO_MODELS = ("clock", "job")
 LOOKAHEAD_POLICIES = ("pfi", "sss")
 
@@ -123,11 +121,11 @@ class SimulationResult:
         The policy string (normalised, e.g. ``"threshold:3"``) and information model.
     servers, horizon, warmup, reps
         The run: N, T, T0 and the number of replications.
-    reward_rate, ci_halfwidth : float
-        Mean over replications of the reward earned in (T0, T] divided by T - T0, and the
-        half-width of its 95% Student t confidence interval (NaN when reps = 1).
-    mean_idle, mean_idle_halfwidth : float
-        Time-average number of idle servers in (T0, T] and its 95% half-width.
+    reward_rate : qtheory.stats.Estimate
+        Mean over replications of the reward earned in (T0, T] divided by T - T0, with
+        the half-width of its 95% Student t interval (NaN when reps = 1).
+    mean_idle : qtheory.stats.Estimate
+        Time-average number of idle servers in (T0, T], with its 95% half-width.
     admitted_h, admitted_l, rejected_h, rejected_l : int
         Arrivals in (T0, T], summed over the replications.
     events : int
@@ -148,10 +146,8 @@ class SimulationResult:
     horizon: float
     warmup: float
     reps: int
-    reward_rate: float
-    ci_halfwidth: float
-    mean_idle: float
-    mean_idle_halfwidth: float
+    reward_rate: Estimate
+    mean_idle: Estimate
     admitted_h: int
     admitted_l: int
     rejected_h: int
@@ -164,13 +160,14 @@ class SimulationResult:
 
 @dataclass(frozen=True)
 class PairedDifference:
-    """R[first] - R[second] estimated on common replications, with its 95% half-width."""
+    """R[first] - R[second] estimated on common replications (95% Student t interval of
+    the per-replication differences), and the smallest per-replication difference (for
+    path-wise checks)."""
 
     first: str
     second: str
-    mean: float
-    ci_halfwidth: float
-    min_difference: float  # smallest per-replication difference (path-wise checks)
+    difference: Estimate
+    min_difference: float
 
 
 @dataclass(frozen=True)
@@ -187,9 +184,7 @@ class Comparison:
 
 def _paired(first: SimulationResult, second: SimulationResult) -> PairedDifference:
     diff = first.reward_rates - second.reward_rates
-    return PairedDifference(
-        first.policy, second.policy, float(diff.mean()), _halfwidth(diff), float(diff.min())
-    )
+    return PairedDifference(first.policy, second.policy, Estimate.of(diff), float(diff.min()))
 
 
 @dataclass(frozen=True, eq=False)
@@ -290,14 +285,6 @@ def _check_warmup(warmup: float, horizon: float) -> float:
     return warmup
 
 
-def _halfwidth(values: np.ndarray) -> float:
-    """95% Student t half-width of the mean of ``values`` (NaN for one value)."""
-    n = values.size
-    if n < 2:
-        return math.nan
-    return float(stats.t.ppf(0.5 + CONFIDENCE / 2, n - 1) * values.std(ddof=1) / math.sqrt(n))
-
-
 def _run_one(
     net: LossNetwork,
     name: str,
@@ -333,14 +320,9 @@ MAX_DP_BYTES = 2e9  # checkpoints: about 16 (N + 1) (sqrt(events) + 2) bytes
 MAX_TRACE_EVENTS = 5e7  # expected events of one trace (peak about 55 bytes per event)
 
 
-def _event_rate(net: LossNetwork) -> float:
-    """Rate (lambda_H + lambda_L + mu) N of clock-model events (bounds the job model's)."""
-    return (net.lambda_h + net.lambda_l + net.mu) * net.servers
-
-
 def _check_cost(net: LossNetwork, name: str, param: float, info: str, horizon: float) -> None:
     """Refuse runs whose cost is out of all proportion before any memory is taken."""
-    event_rate = _event_rate(net)
+    event_rate = net.event_rate
     if name == "sss" and param * event_rate > MAX_WINDOW_EVENTS:
         raise ValueError(
             f"policy 'sss:W': the window holds about {param * event_rate:.3g} events; "
@@ -379,10 +361,8 @@ def summarise(net, policy, info, horizon, warmup, runs: list[dict]) -> Simulatio
         horizon=horizon,
         warmup=warmup,
         reps=len(runs),
-        reward_rate=float(rates.mean()),
-        ci_halfwidth=_halfwidth(rates),
-        mean_idle=float(idle.mean()),
-        mean_idle_halfwidth=_halfwidth(idle),
+        reward_rate=Estimate.of(rates),
+        mean_idle=Estimate.of(idle),
         admitted_h=total["admitted_h"],
         admitted_l=total["admitted_l"],
         rejected_h=total["rejected_h"],
@@ -437,7 +417,7 @@ def simulate(
     >>> from qtheory.lossnet.fluid import fluid_bound
     >>> from qtheory.lossnet.online import threshold_table
     >>> exact = fluid_bound(net) - threshold_table(net).regret[3]
-    >>> bool(abs(res.reward_rate - exact) < 4 * res.ci_halfwidth)
+    >>> bool(abs(res.reward_rate.mean - exact) < 4 * res.reward_rate.halfwidth)
     True
     """
     horizon, warmup = _check_run(net, info, horizon, warmup)
@@ -567,8 +547,10 @@ def trace(
     >>> net = LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> res = simulate(net, "threshold:3", horizon=100.0, warmup=10.0, seed=7)
     >>> tr = trace(net, "threshold:3", horizon=100.0, seed=np.random.SeedSequence(7).spawn(1)[0])
-    >>> tr.times.size == res.events, math.isclose(tr.mean_idle(10.0), res.mean_idle, rel_tol=1e-9)
-    (True, True)
+    >>> tr.times.size == res.events
+    True
+    >>> math.isclose(tr.mean_idle(10.0), res.mean_idle.mean, rel_tol=1e-9)
+    True
     """
     horizon, _ = _check_run(net, info, horizon, 0.0)
     name, param = parse_policy(policy, net.servers)
@@ -577,7 +559,7 @@ def trace(
             f"trace: policy {policy!r} has no event trace in the job model (threshold:K only; "
             "the job-model offline optimum is a min-cost-flow LP solved in Python)"
         )
-    events = _event_rate(net) * horizon
+    events = net.event_rate * horizon
     if events > MAX_TRACE_EVENTS:
         raise ValueError(
             f"trace: about {events:.3g} events expected ((lambda_h + lambda_l + mu) * servers "

@@ -71,7 +71,7 @@ def sss_replication(task: dict) -> dict:
         result = simulate(net, f"sss:{window!r}", horizon=task["horizon"], warmup=WARMUP, seed=seed)
         out["lost_h"].append(result.rejected_h)
         out["rejected_l"].append(result.rejected_l)
-        out["mean_idle"].append(result.mean_idle)
+        out["mean_idle"].append(result.mean_idle.mean)
     return out
 
 

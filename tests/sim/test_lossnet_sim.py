@@ -61,10 +61,13 @@ def test_threshold_reward_rate_matches_exact_value(servers, reserve):
         net, f"threshold:{reserve}", horizon=400_000 / servers, warmup=10.0, reps=reps, seed=4
     )
     exact = exact_threshold_rate(net, reserve)
-    assert abs(res.reward_rate - exact) <= tolerance(res.ci_halfwidth, reps), (res, exact)
-    assert res.ci_halfwidth < 0.01 * exact, "interval too wide to test anything"
+    assert abs(res.reward_rate.mean - exact) <= tolerance(res.reward_rate.halfwidth, reps), (
+        res,
+        exact,
+    )
+    assert res.reward_rate.halfwidth < 0.01 * exact, "interval too wide to test anything"
     mean_idle = float(threshold_table(net).mean_idle[reserve])
-    assert abs(res.mean_idle - mean_idle) <= tolerance(res.mean_idle_halfwidth, reps)
+    assert abs(res.mean_idle.mean - mean_idle) <= tolerance(res.mean_idle.halfwidth, reps)
 
 
 @pytest.mark.parametrize(("servers", "reserve"), [(10, 1), (50, 3)])
@@ -74,10 +77,12 @@ def test_clock_and_job_models_agree_under_trunk_reservation(servers, reserve):
     kwargs = {"horizon": 200_000 / servers, "warmup": 10.0, "reps": reps}
     clock = simulate(net, f"threshold:{reserve}", info="clock", seed=5, **kwargs)
     job = simulate(net, f"threshold:{reserve}", info="job", seed=6, **kwargs)
-    se = math.hypot(clock.ci_halfwidth, job.ci_halfwidth) / stats.t.ppf(0.975, reps - 1)
-    assert abs(clock.reward_rate - job.reward_rate) <= stats.norm.ppf(1 - ALPHA / 2) * se
+    se = math.hypot(clock.reward_rate.halfwidth, job.reward_rate.halfwidth) / stats.t.ppf(
+        0.975, reps - 1
+    )
+    assert abs(clock.reward_rate.mean - job.reward_rate.mean) <= stats.norm.ppf(1 - ALPHA / 2) * se
     exact = exact_threshold_rate(net, reserve)
-    assert abs(job.reward_rate - exact) <= tolerance(job.ci_halfwidth, reps)
+    assert abs(job.reward_rate.mean - exact) <= tolerance(job.reward_rate.halfwidth, reps)
 
 
 def test_fluid_bounds_offline_and_ordering_on_common_paths():
@@ -91,7 +96,7 @@ def test_fluid_bounds_offline_and_ordering_on_common_paths():
         diff = cmp.difference("offline", other)
         assert diff.min_difference >= -1e-9, diff
     off = cmp.results["offline"]
-    assert off.reward_rate - fluid_bound(net) <= tolerance(off.ci_halfwidth, off.reps)
+    assert off.reward_rate.mean - fluid_bound(net) <= tolerance(off.reward_rate.halfwidth, off.reps)
     # All policies saw the same futures.
     assert len({r.events for r in cmp.results.values()}) == 1
 
@@ -296,11 +301,11 @@ def test_result_fields_are_consistent():
     res = simulate(NET, "pfi", horizon=40.0, warmup=4.0, reps=2, seed=3)
     window = 36.0
     rate = (NET.r_h * res.admitted_h + NET.r_l * res.admitted_l) / window / res.reps
-    assert res.reward_rate == pytest.approx(rate)
+    assert res.reward_rate.mean == pytest.approx(rate)
     assert res.mean_lookahead > 0 and res.mean_lookahead_time > 0
-    assert 0 < res.mean_idle < NET.servers
+    assert 0 < res.mean_idle.mean < NET.servers
     tr = simulate(NET, "threshold:2", horizon=40.0, reps=1, seed=3)
-    assert math.isnan(tr.mean_lookahead) and math.isnan(tr.ci_halfwidth)
+    assert math.isnan(tr.mean_lookahead) and math.isnan(tr.reward_rate.halfwidth)
     assert tr.rejected_h + tr.admitted_h > 0
 
 
@@ -502,7 +507,7 @@ def test_trace_time_average_matches_the_simulated_statistic(info, policy):
     tr = trace(TRACE_NET, policy, info=info, horizon=horizon,
                seed=np.random.SeedSequence(seed).spawn(1)[0])  # fmt: skip
     assert tr.times.size == res.events
-    assert tr.mean_idle(warmup) == pytest.approx(res.mean_idle, rel=1e-10)
+    assert tr.mean_idle(warmup) == pytest.approx(res.mean_idle.mean, rel=1e-10)
     assert abs(tr.mean_idle(warmup) - tr.mean_idle()) > 1e-3  # the warm-up is cut off
     in_window = tr.times > warmup
     for code, admitted in ((H, res.admitted_h), (L, res.admitted_l)):
@@ -514,7 +519,7 @@ def test_trace_time_average_with_warmup_at_an_event_time():
     tr = trace(TRACE_NET, "threshold:3", horizon=20.0, seed=np.random.SeedSequence(5).spawn(1)[0])
     for warmup in (float(tr.times[0]), float(tr.times[100]), float(tr.times[-1])):
         res = simulate(TRACE_NET, "threshold:3", horizon=20.0, warmup=warmup, seed=5)
-        assert tr.mean_idle(warmup) == pytest.approx(res.mean_idle, rel=1e-10)
+        assert tr.mean_idle(warmup) == pytest.approx(res.mean_idle.mean, rel=1e-10)
 
 
 @pytest.mark.parametrize(

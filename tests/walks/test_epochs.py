@@ -152,8 +152,8 @@ def test_renewal_reward_agrees_with_the_simulated_long_run_rates(policy):
     rr = renewal_reward(_epochs(net, policy, 300.0, seed=21), net)
     sim = simulate(net, policy, horizon=60.0, warmup=2.0, reps=10, seed=22)
     pairs = [
-        (rr.mean_idle, (sim.mean_idle, sim.mean_idle_halfwidth)),
-        (rr.reward_rate, (sim.reward_rate, sim.ci_halfwidth)),
+        (rr.mean_idle, (sim.mean_idle.mean, sim.mean_idle.halfwidth)),
+        (rr.reward_rate, (sim.reward_rate.mean, sim.reward_rate.halfwidth)),
     ]
     t_quantile = stats.t.ppf(0.975, sim.reps - 1)  # simulate() gives Student t intervals
     for (value, halfwidth), (other, other_halfwidth) in pairs:
