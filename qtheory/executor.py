@@ -24,6 +24,16 @@ Backends (choose with :func:`make_executor`)
     children inherit no lock state; each child imports the task's module itself, with the
     parent's ``sys.path``.  As with ``spawn``, a script's ``__main__`` is re-imported as
     ``__mp_main__``, so scripts need the usual ``if __name__ == "__main__":`` guard.
+
+    Workers exit when the process that made the pool dies.  Their parent is the fork
+    server, not the caller, and a worker waiting for its next task holds both ends of the
+    pool's pipes, so nothing would ever tell a worker that the caller was killed (SIGKILL,
+    the OOM killer): the workers, the fork server and the resource tracker (which wait for
+    the workers) would stay alive, a few hundred MB each.  So every worker starts a daemon
+    thread (:func:`watch_parent`) that waits on a pidfd of the caller (Linux) or polls it
+    every :data:`WATCH_INTERVAL` seconds elsewhere, and ends the worker with
+    :func:`os._exit` when the caller is gone; the fork server and the resource tracker
+    then see their pipes close and exit too.
 :class:`DaskExecutor`
     A ``distributed.Client``: every task is a Dask future; the workers must be able to
     import the task function (install qtheory on them).  Needs the ``cluster`` extra
@@ -40,6 +50,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import select
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Any
@@ -47,9 +60,11 @@ from urllib.parse import urlsplit
 
 from tqdm import tqdm
 
-from qtheory._validation import positive_int
+from qtheory._validation import positive, positive_int
 
 __all__ = [
+    "CONNECT_TIMEOUT",
+    "ClusterUnreachableError",
     "DaskExecutor",
     "Executor",
     "ProcessExecutor",
@@ -59,7 +74,13 @@ __all__ = [
     "default_workers",
     "make_executor",
     "start_method",
+    "watch_parent",
 ]
+
+#: Seconds :func:`make_executor` waits for a Dask scheduler to answer.
+CONNECT_TIMEOUT = 10.0
+#: Seconds between two checks that the pool's creator is alive, where there is no pidfd.
+WATCH_INTERVAL = 0.5
 
 Task = dict[str, Any]
 TaskFunction = Callable[[Task], dict[str, Any]]
@@ -186,10 +207,89 @@ class SerialExecutor(Executor):
         return "SerialExecutor()"
 
 
-class ProcessExecutor(Executor):
-    """Run tasks on ``workers`` local processes (a new pool for each :meth:`map` call,
-    started with :func:`start_method`; at most one worker per task).
+def watch_parent(pid: int) -> threading.Thread:
+    """Start a daemon thread that ends this process (:func:`os._exit`, status 1) once the
+    process ``pid`` has exited; the initializer of every :class:`ProcessExecutor` worker.
 
+    On Linux the thread blocks on a pidfd of ``pid`` (:func:`os.pidfd_open`, Linux 5.3),
+    which becomes readable when that process exits and cannot be fooled by a reused
+    process id; elsewhere it checks every :data:`WATCH_INTERVAL` seconds whether
+    ``pid`` still exists (:func:`os.kill` with signal 0).  If ``pid`` is already gone the
+    process exits at once.
+
+    Parameters
+    ----------
+    pid : int
+        The process to outlive no longer than it takes to notice (the pool's creator).
+
+    Returns
+    -------
+    threading.Thread
+        The started watchdog thread (a daemon: it never keeps the process alive).
+
+    Raises
+    ------
+    ValueError
+        If ``pid`` is not an integer >= 1.
+
+    Examples
+    --------
+    >>> watch_parent(os.getpid()).is_alive()  # this process is alive: nothing happens
+    True
+    """
+    pid = positive_int("pid", pid)
+    try:
+        handle = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
+    except ProcessLookupError:
+        os._exit(1)  # the creator died before this worker started
+    except OSError:  # no pidfd support (old kernel, seccomp): poll instead
+        handle = None
+    thread = threading.Thread(
+        target=_wait_for_exit, args=(pid, handle), name="qtheory-watch-parent", daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def _wait_for_exit(pid: int, handle: int | None) -> None:
+    """Block until process ``pid`` exits (pidfd ``handle``, else polling), then exit."""
+    if handle is not None:
+        select.select([handle], [], [])
+    else:
+        while _exists(pid):
+            time.sleep(WATCH_INTERVAL)
+    os._exit(1)
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else
+        return True
+    return True
+
+
+class ProcessExecutor(Executor):
+    """Run tasks on ``workers`` local processes.
+
+    A new pool for each :meth:`map` call, started with :func:`start_method`, at most one
+    worker per task; each worker runs :func:`watch_parent` on the calling process, so no
+    worker outlives it (see the module docstring).
+
+    Parameters
+    ----------
+    workers : int, optional
+        Processes, ``>= 1``; default :func:`default_workers`.
+
+    Raises
+    ------
+    ValueError
+        If ``workers`` is not an integer >= 1.
+
+    Examples
+    --------
     >>> ProcessExecutor(workers=2)
     ProcessExecutor(workers=2)
     """
@@ -199,7 +299,12 @@ class ProcessExecutor(Executor):
 
     def _outcomes(self, fn: TaskFunction, tasks: list[Task]) -> Iterator[tuple[int, Outcome]]:
         context = multiprocessing.get_context(start_method())
-        pool = ProcessPoolExecutor(min(self.workers, len(tasks)), mp_context=context)
+        pool = ProcessPoolExecutor(
+            min(self.workers, len(tasks)),
+            mp_context=context,
+            initializer=watch_parent,
+            initargs=(os.getpid(),),
+        )
         try:
             index: dict[Future, int] = {pool.submit(fn, task): i for i, task in enumerate(tasks)}
             for future in as_completed(index):
@@ -313,20 +418,56 @@ def check_cluster_address(address: str) -> str:
     return address
 
 
-def make_executor(cluster: Any = None, *, workers: int | None = None) -> Executor:
+class ClusterUnreachableError(ValueError):
+    """No Dask scheduler answered at the address given as ``cluster`` (a ValueError: the
+    address the caller gave leads nowhere).
+
+    Attributes
+    ----------
+    address : str
+        The scheduler address tried.
+    timeout : float
+        Seconds waited.
+    reason : str
+        What the connection attempt reported.
+    """
+
+    def __init__(self, address: str, timeout: float, reason: str) -> None:
+        self.address, self.timeout, self.reason = address, timeout, reason
+        super().__init__(
+            f"cluster: no Dask scheduler answered at {address!r} within {timeout:g} s "
+            f"({reason}); start one (dask scheduler) or check the address"
+        )
+
+
+def _connect(address: str, timeout: float) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address``, or
+    :class:`ClusterUnreachableError` after ``timeout`` seconds."""
+    distributed = _import_distributed()
+    try:
+        return distributed.Client(address, timeout=timeout)
+    except (OSError, TimeoutError) as error:  # refused, unreachable, timed out
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ClusterUnreachableError(address, timeout, reason) from error
+
+
+def make_executor(
+    cluster: Any = None, *, workers: int | None = None, timeout: float = CONNECT_TIMEOUT
+) -> Executor:
     """The executor for a sweep: Dask when ``cluster`` is given, else a local pool.
 
     Parameters
     ----------
     cluster : None, str or distributed.Client
         ``None``: run locally.  A scheduler address (``"tcp://host:port"``, see
-        :func:`check_cluster_address`): connect a new client now (``OSError`` if no
-        scheduler answers within distributed's connect timeout, 30 s by default), closed by
+        :func:`check_cluster_address`): connect a new client now, closed by
         :meth:`Executor.close`.  A ``distributed.Client``: use it (it stays open).
     workers : int, optional
         Local processes, ``>= 1``; default :func:`default_workers`.  ``workers=1`` runs in
         the calling process (:class:`SerialExecutor`).  Not allowed with ``cluster``
         (the cluster has its own workers).
+    timeout : float, default :data:`CONNECT_TIMEOUT`
+        Seconds to wait for the scheduler at a ``cluster`` address to answer.
 
     Returns
     -------
@@ -336,7 +477,10 @@ def make_executor(cluster: Any = None, *, workers: int | None = None) -> Executo
     Raises
     ------
     ValueError
-        ``workers < 1``, ``workers`` together with ``cluster``, or a malformed address.
+        ``workers < 1``, ``workers`` together with ``cluster``, a malformed address, or
+        ``timeout`` not > 0.
+    ClusterUnreachableError
+        (a ValueError) no scheduler answered at the address within ``timeout`` seconds.
     ImportError
         ``cluster`` given but ``distributed`` (the ``cluster`` extra) is not installed.
 
@@ -357,6 +501,7 @@ def make_executor(cluster: Any = None, *, workers: int | None = None) -> Executo
             f"workers applies to the local pool only; with cluster={cluster!r} the cluster's "
             "own workers run the tasks, so leave workers unset"
         )
+    timeout = positive("timeout", timeout)
     distributed = _import_distributed()
     if isinstance(cluster, distributed.Client):
         return DaskExecutor(cluster)
@@ -365,4 +510,5 @@ def make_executor(cluster: Any = None, *, workers: int | None = None) -> Executo
             f"cluster must be None, a scheduler address string or a distributed.Client, "
             f"got {cluster!r}"
         )
-    return DaskExecutor(distributed.Client(check_cluster_address(cluster)), close_client=True)
+    client = _connect(check_cluster_address(cluster), timeout)
+    return DaskExecutor(client, close_client=True)

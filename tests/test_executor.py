@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import subprocess
 import sys
+import textwrap
+import time
 from pathlib import Path
 
 import pytest
 
 from qtheory import executor as executor_module
 from qtheory.executor import (
+    ClusterUnreachableError,
     DaskExecutor,
     ProcessExecutor,
     SerialExecutor,
@@ -177,6 +182,78 @@ def test_dask_worker_processes():
         pids = DaskExecutor(client).map(tasks.process_id, [{}], progress=False)
     assert results == [tasks.draw(task) for task in DRAWS]
     assert pids[0]["pid"] != os.getpid()
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (a zombie, exited but not reaped by a PID 1
+    that never reaps, counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` (children, grandchildren, ...), from /proc."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2 :].split()
+        parents[int(stat.parent.name)] = int(fields[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return {child for child in found if alive(child)}
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_exit_when_the_caller_is_killed(tmp_path):
+    """SIGKILL the process that made a pool while two workers run 30 s tasks: the workers,
+    the fork server and the resource tracker are all gone within a few seconds (before
+    the fix they lived until the tasks ended, and idle workers forever)."""
+    never = tmp_path / "never-created"
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        import _executor_tasks as tasks
+        from qtheory.executor import ProcessExecutor
+        work = [{{"wait_for": {str(never)!r}}}] * 2
+        ProcessExecutor(workers=2).map(tasks.process_id, work, progress=False)
+    """)
+    parent = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 30
+        # the resource tracker, the fork server and two workers below it
+        while len(children := descendants(parent.pid)) < 4 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(children) >= 4, children
+    finally:
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while any(map(alive, children)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    survivors = [pid for pid in children if alive(pid)]
+    for pid in survivors:  # do not leave them behind when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not survivors
+
+
+def test_unreachable_cluster_fails_fast_naming_cluster():
+    """Nothing listens on port 1: a clear ValueError after the timeout, not a 60 s hang."""
+    pytest.importorskip("distributed")
+    start = time.monotonic()
+    with pytest.raises(ClusterUnreachableError, match="cluster: no Dask scheduler") as info:
+        make_executor("tcp://127.0.0.1:1", timeout=1.0)
+    assert time.monotonic() - start < 10
+    assert isinstance(info.value, ValueError) and info.value.address == "tcp://127.0.0.1:1"
+    with pytest.raises(ValueError, match="timeout must be > 0"):
+        make_executor("tcp://127.0.0.1:1", timeout=0)
 
 
 @pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])
