@@ -1,0 +1,146 @@
+"""Every time the README states, measured: run this after a change that could move them.
+
+    python benchmarks/bench_readme_times.py
+
+Measures, in one run on one machine:
+
+(a) ``qtheory reproduce --quick`` into a temporary directory, with an empty result cache
+    (``QTHEORY_CACHE_DIR`` pointed at a fresh temporary directory): wall time;
+(b) time to first number of ``qtheory gated ... --json`` and of
+    ``qtheory lossnet online ... --json`` (the README's examples): wall time from
+    starting the process to the first byte it prints, best of 3, and as a ratio to the
+    baseline ``python -c "import numpy, scipy.optimize, mpmath"`` measured the same way
+    in the same run (the ratio is what carries over to another machine: most of a
+    command's start-up is importing the scientific stack);
+(c) ``online_optimum`` at N = 10^7 in process (best of 3).
+
+It prints a small table and writes ``benchmarks/readme_times.json``: the raw seconds,
+the machine (CPUs, Python, commit) and, under ``"readme"``, the rounded strings the
+README quotes; ``tests/test_docs.py`` checks that each of them appears in README.md, so
+a rerun that moves a number fails that test until the README is updated.
+
+The full default ``qtheory reproduce`` (empty cache) is not measured here: it takes tens
+of minutes on two cores, dominated by the decomposition sweep.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from timing import best_of
+
+from qtheory.lossnet import LossNetwork, online_optimum
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = Path(__file__).resolve().parent / "readme_times.json"
+QTHEORY = str(Path(sys.executable).parent / "qtheory")
+
+BASELINE = [sys.executable, "-c", "import numpy, scipy.optimize, mpmath; print(1)"]
+GATED = [QTHEORY, "gated", "--arrival-rate", "inf", "--service-rate", "1", "--reward", "3",
+         "--cost", "1", "--gate", "2", "--json"]  # fmt: skip
+LOSSNET = [QTHEORY, "lossnet", "online", "--servers", "1000", "--lambda-h", "0.6",
+           "--lambda-l", "0.8", "--mu", "1", "--r-h", "2", "--r-l", "1", "--json"]  # fmt: skip
+
+
+def first_output(command: list[str], env: dict[str, str] | None = None) -> float:
+    """Seconds from starting ``command`` to the first byte on its stdout (the process
+    is then run to its end; a non-zero exit status is an error)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, env=env, cwd=ROOT)
+    assert process.stdout is not None
+    first = process.stdout.read(1)
+    elapsed = time.perf_counter() - start
+    rest = process.stdout.read()
+    if process.wait() != 0 or not first:
+        raise RuntimeError(f"{command} failed: {(first + rest).decode(errors='replace')}")
+    return elapsed
+
+
+def best_first_output(command: list[str], repeats: int = 3) -> float:
+    return min(first_output(command) for _ in range(repeats))
+
+
+def reproduce_quick() -> tuple[float, str]:
+    """Wall time of ``qtheory reproduce --quick`` with an empty cache, and its claims
+    line."""
+    with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, QTHEORY_CACHE_DIR=cache)
+        start = time.perf_counter()
+        done = subprocess.run(
+            [QTHEORY, "reproduce", "--quick", "--out", out],
+            env=env, cwd=ROOT, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"qtheory reproduce --quick failed:\n{done.stderr[-2000:]}")
+    claims = [line for line in done.stdout.splitlines() if line.startswith("claims:")]
+    return elapsed, claims[-1] if claims else ""
+
+
+def seconds(value: float) -> str:
+    """Two significant digits: '38 s', '4.2 s', '0.61 s'."""
+    return f"{float(f'{value:.2g}'):g} s"
+
+
+def ratio(value: float) -> str:
+    return f"{value:.1f}x"
+
+
+def commit() -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    )
+    return done.stdout.strip() or "unknown"
+
+
+def main() -> None:
+    baseline = best_first_output(BASELINE)
+    gated = best_first_output(GATED)
+    lossnet = best_first_output(LOSSNET)
+    big = LossNetwork(10**7, 0.6, 0.8, 1.0, 2.0, 1.0)
+    online = best_of(3, lambda: online_optimum(big))
+    quick, claims = reproduce_quick()
+    rows = [
+        ("python -c 'import numpy, scipy.optimize, mpmath'", baseline, 1.0),
+        ("qtheory gated ... --json (first byte)", gated, gated / baseline),
+        ("qtheory lossnet online ... --json (first byte)", lossnet, lossnet / baseline),
+        ("online_optimum, N = 10^7 (in process)", online, None),
+        ("qtheory reproduce --quick (empty cache)", quick, None),
+    ]
+    for name, value, share in rows:
+        print(f"{name:52s} {value:8.2f} s" + (f"   {share:5.2f}x import" if share else ""))
+    print(claims)
+    record = {
+        "measured": datetime.date.today().isoformat(),
+        "commit": commit(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "note": "one run on a machine shared with other jobs; wall-clock seconds",
+        "import_baseline_s": baseline,
+        "gated_json_s": gated,
+        "lossnet_online_json_s": lossnet,
+        "online_optimum_1e7_s": online,
+        "reproduce_quick_s": quick,
+        "reproduce_quick_claims": claims,
+        "readme": {
+            "gated_ratio": ratio(gated / baseline),
+            "lossnet_ratio": ratio(lossnet / baseline),
+            "import_baseline": seconds(baseline),
+            "online_optimum_1e7": seconds(online),
+            "reproduce_quick": seconds(quick),
+        },
+    }
+    OUTPUT.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"wrote {OUTPUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
