@@ -13,8 +13,13 @@ import functools
 import hashlib
 import json
 import math
+import os
+import socket
 import struct
+import subprocess
 import sys
+import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +28,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from qtheory import cache as cache_module
-from qtheory.cache import CACHE_VERSION, ResultCache, cached_map, default_cache_dir
+from qtheory.cache import (
+    CACHE_VERSION,
+    STALE_SECONDS,
+    CacheWarning,
+    ResultCache,
+    cached_map,
+    default_cache_dir,
+)
 from qtheory.executor import ProcessExecutor, SerialExecutor
 
 sys.path.append(str(Path(__file__).resolve().parent))  # worker processes import tasks
@@ -115,6 +127,11 @@ def test_files_are_strict_json(tmp_path):
     record = json.loads(path.read_text(), parse_constant=refuse)
     assert record["result"]["c"] == 0.1
     assert record["result"]["b"] == {"__float64__": "fff0000000000000"}
+    # the checksum is the SHA-256 of the canonical JSON of the other four fields
+    body = {key: value for key, value in record.items() if key != "checksum"}
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    assert record["checksum"] == hashlib.sha256(canonical.encode()).hexdigest()
+    assert sorted(record) == ["checksum", "function", "result", "task", "version"]
 
 
 def test_cache_hits_skip_computation(tmp_path):
@@ -178,13 +195,20 @@ def damage(path: Path, how: str) -> None:
     """Corrupt a cache file the ways a crash, a full disk or a stray edit could."""
     text = path.read_text()
     record = json.loads(text)
+    nan = {"__float64__": "7ff8000000000000"}
     replacements = {
         "truncated": text[: len(text) // 2],
         "empty": "",
         "not json": "garbage{",
         "a list": "[1, 2]",
+        "empty object": "{}",
+        "edited result": json.dumps(record | {"result": record["result"] | {"mean": 0.5}}),
+        "injected nan": json.dumps(record | {"result": record["result"] | {"mean": nan}}),
+        "result emptied": json.dumps(record | {"result": {}}),
         "other task": json.dumps(record | {"task": {"seed": 99}}),
         "other version": json.dumps(record | {"version": "0"}),
+        "no checksum": json.dumps({k: v for k, v in record.items() if k != "checksum"}),
+        "extra field": json.dumps(record | {"note": "hand-edited"}),
         "no result": json.dumps({k: v for k, v in record.items() if k != "result"}),
         "result not a dict": json.dumps(record | {"result": 3}),
         "bad float tag": json.dumps(record | {"result": {"x": {"__float64__": "zz"}}}),
@@ -202,25 +226,92 @@ def damage(path: Path, how: str) -> None:
 @pytest.mark.parametrize(
     "how",
     [
-        "truncated", "empty", "not json", "a list", "other task", "other version",
-        "no result", "result not a dict", "bad float tag", "short float tag", "not utf-8",
-        "directory",
+        "truncated", "empty", "not json", "a list", "empty object", "edited result",
+        "injected nan", "result emptied", "other task", "other version", "no checksum",
+        "extra field", "no result", "result not a dict", "bad float tag", "short float tag",
+        "not utf-8", "directory",
     ],
 )  # fmt: skip
 def test_damaged_file_counts_as_missing(tmp_path, how):
+    """Every damaged file is reported (CacheWarning naming the file), recomputed and
+    rewritten: before the checksum an edited value or an injected NaN was served on every
+    rerun, and a result replaced by {} raised KeyError in the sweep reading it."""
     cache = ResultCache(tmp_path / "cache")
     log = tmp_path / "calls.log"
     work = sweep(log, [1])
     cached_map(SerialExecutor(), tasks.logged, work, cache=cache, progress=False)
     (path,) = (tmp_path / "cache").rglob("*.json")
     damage(path, how)
-    assert cache.get(tasks.logged, work[0]) is None
+    with pytest.warns(CacheWarning, match=f"cache file {path} is damaged"):
+        assert cache.get(tasks.logged, work[0]) is None
     if how == "directory":
         return  # cannot be replaced by a file; the point is that get() does not crash
-    again = cached_map(SerialExecutor(), tasks.logged, work, cache=cache, progress=False)
+    with pytest.warns(CacheWarning, match="recomputing it"):
+        again = cached_map(SerialExecutor(), tasks.logged, work, cache=cache, progress=False)
     assert calls(log) == 2  # recomputed
     assert again == [tasks.draw(work[0])]
-    assert cache.get(tasks.logged, work[0]) == again[0]  # and the file rewritten
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # healed: read back without a warning
+        assert cache.get(tasks.logged, work[0]) == again[0]  # and the file rewritten
+
+
+def test_a_missing_file_is_not_a_warning(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ResultCache(tmp_path).get(tasks.draw, BASE) is None
+
+
+def dead_pid() -> int:
+    """The id of a process that has exited (and been reaped)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_stale_temporary_files_are_removed_on_the_next_run(tmp_path):
+    """Killed writers leave .tmp files; the next cached_map removes the old ones and those
+    of dead writers on this host, and keeps a live writer's fresh file."""
+    cache = ResultCache(tmp_path)
+    folder = tmp_path / "ab"
+    folder.mkdir()
+    host = socket.gethostname().replace(".", "_")
+    old = folder / ".elsewhere.1.a.tmp"
+    dead = folder / f".{host}.{dead_pid()}.b.tmp"
+    live = folder / f".{host}.{os.getpid()}.c.tmp"
+    foreign = folder / ".elsewhere.1.d.tmp"  # another host's fresh file: cannot tell
+    for path in (old, dead, live, foreign):
+        path.write_text("{")
+    os.utime(old, (time.time() - STALE_SECONDS - 60,) * 2)
+    cached_map(SerialExecutor(), tasks.draw, [{"seed": 1, "size": 2}], cache=cache, progress=False)
+    assert sorted(p.name for p in folder.iterdir()) == sorted([live.name, foreign.name])
+    assert cache.clean_temporary(max_age=0) == 2  # any age: both go
+
+
+@pytest.mark.parametrize("how", ["read-only", "under a file"])
+def test_unwritable_cache_warns_once_and_runs_without_caching(tmp_path, monkeypatch, how):
+    """A read-only QTHEORY_CACHE_DIR (simulated: the tests may run as root, whom
+    permissions do not stop) or one below a regular file: one CacheWarning naming the
+    directory and QTHEORY_CACHE_DIR, correct results, nothing stored."""
+    if how == "read-only":
+        directory = tmp_path / "cache"
+
+        def refuse(*args, **kwargs):
+            raise OSError(30, "Read-only file system")
+
+        monkeypatch.setattr(cache_module.tempfile, "mkstemp", refuse)
+    else:
+        (tmp_path / "file").write_text("")
+        directory = tmp_path / "file" / "cache"
+    monkeypatch.setenv("QTHEORY_CACHE_DIR", str(directory))
+    work = [{"seed": seed, "size": 2} for seed in range(3)]
+    with pytest.warns(CacheWarning) as record:
+        first = cached_map(SerialExecutor(), tasks.draw, work, progress=False)
+        second = cached_map(SerialExecutor(), tasks.draw, work, progress=False)
+    assert first == second == [tasks.draw(task) for task in work]
+    [warning] = record
+    assert str(directory) in str(warning.message)
+    assert "QTHEORY_CACHE_DIR" in str(warning.message)
+    assert not any((tasks.draw, task) in ResultCache(directory) for task in work)
 
 
 def test_write_is_atomic(tmp_path, monkeypatch):
