@@ -1,0 +1,157 @@
+"""The documentation is checked code: README.md and docs/*.md.
+
+- Every ```python block of README.md and of each docs/*.md page runs as a doctest with
+  the installed package (the blocks of one file share a namespace, in order; line
+  numbers in a failure are those of the Markdown file).
+- Every page the code or the README cites under docs/ exists, and every relative link
+  of the README and the pages resolves; every bibliography label a page uses is defined
+  in docs/references.md.
+- Every time the README states is the one benchmarks/bench_readme_times.py measured
+  (its rounded strings, stored in benchmarks/readme_times.json, appear in the README).
+- .ci/run ends with the README's test command.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.glob("*.md"))
+FENCE = re.compile(r"^```(\w*)\s*$")
+
+
+def fenced_blocks(path: Path, language: str) -> list[tuple[int, str]]:
+    """(first line number, text) of every fenced block of ``language`` in ``path``."""
+    blocks, current, start, inside = [], [], 0, None
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        match = FENCE.match(line)
+        if match and inside is None:
+            inside, start, current = match.group(1), number + 1, []
+        elif match and not match.group(1) and inside is not None:
+            if inside == language:
+                blocks.append((start, "\n".join(current)))
+            inside = None
+        elif inside is not None:
+            current.append(line)
+    assert inside is None, f"{path.name}: unclosed code fence"
+    return blocks
+
+
+def python_source(path: Path) -> str:
+    """The file with everything outside its ```python blocks blanked, so that doctest
+    line numbers are the file's."""
+    lines = [""] * len(path.read_text().splitlines())
+    for start, text in fenced_blocks(path, "python"):
+        for offset, line in enumerate(text.splitlines()):
+            lines[start - 1 + offset] = line
+    return "\n".join(lines) + "\n"
+
+
+def documented_files() -> list[Path]:
+    return [README, *PAGES]
+
+
+def with_examples() -> list[Path]:
+    return [path for path in documented_files() if fenced_blocks(path, "python")]
+
+
+@pytest.mark.parametrize("path", with_examples(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_python_examples_run(path):
+    for start, text in fenced_blocks(path, "python"):
+        assert ">>>" in text, f"{path.name}:{start}: a python block with no example tests nothing"
+    test = doctest.DocTestParser().get_doctest(
+        python_source(path), {"__name__": "__docs__"}, path.name, str(path), 0
+    )
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    report: list[str] = []
+    runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
+    assert runner.tries == len(test.examples) > 0
+
+
+def test_readme_has_python_examples():
+    assert fenced_blocks(README, "python"), "the README's Python API examples are missing"
+
+
+def test_doctest_line_numbers_are_the_files():
+    """A failing example is reported at its line of the Markdown file."""
+    path = README
+    test = doctest.DocTestParser().get_doctest(python_source(path), {}, "x", str(path), 0)
+    lines = path.read_text().splitlines()
+    for example in test.examples:
+        assert lines[example.lineno].lstrip().startswith(">>> " + example.source.split("\n")[0])
+
+
+def cited_pages() -> set[str]:
+    """docs/*.md names cited anywhere in the package, the tests or the README."""
+    pattern = re.compile(r"docs/([\w.-]+\.md)")
+    sources = [
+        README,
+        *ROOT.joinpath("qtheory").rglob("*.py"),
+        *ROOT.joinpath("tests").rglob("*.py"),
+    ]
+    return {name for source in sources for name in pattern.findall(source.read_text())}
+
+
+def test_every_cited_page_exists():
+    missing = sorted(name for name in cited_pages() if not (DOCS / name).is_file())
+    assert missing == []
+
+
+def test_the_readme_links_every_page():
+    readme = README.read_text()
+    unlinked = [page.name for page in PAGES if f"(docs/{page.name})" not in readme]
+    assert unlinked == []
+
+
+@pytest.mark.parametrize("path", documented_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_relative_links_resolve(path):
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", path.read_text()):
+        if re.match(r"[a-z]+:", target):
+            continue  # an absolute URL
+        file, _, anchor = target.partition("#")
+        resolved = (path.parent / file).resolve() if file else path
+        if not resolved.is_file():
+            broken.append(target)
+        elif anchor:
+            headings = re.findall(r"^#+ (.+)$", resolved.read_text(), flags=re.MULTILINE)
+            slugs = {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+            if anchor not in slugs:
+                broken.append(target)
+    assert broken == []
+
+
+def test_bibliography_labels_are_defined():
+    references = (DOCS / "references.md").read_text()
+    defined = set(re.findall(r"^\*\*\[(\w+)\]\*\*", references, flags=re.MULTILINE))
+    assert len(defined) == 12
+    for page in PAGES:
+        used = set(re.findall(r"\[([A-Z][A-Za-z]{1,3}\d\d)[,\]]", page.read_text()))
+        assert used <= defined, (page.name, sorted(used - defined))
+
+
+def test_readme_times_are_the_measured_ones():
+    record = json.loads((ROOT / "benchmarks" / "readme_times.json").read_text())
+    readme = README.read_text()
+    missing = {key: text for key, text in record["readme"].items() if text not in readme}
+    assert missing == {}, "rerun benchmarks/bench_readme_times.py and update README.md"
+
+
+def test_ci_runs_the_readme_test_command():
+    quick_start = fenced_blocks(README, "bash")[0][1].splitlines()
+    readme_command = quick_start[1].removeprefix(". .venv/bin/activate && ")
+    ci = [
+        line.strip()
+        for line in (ROOT / ".ci" / "run").read_text().splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert ci[-1] == readme_command
+    assert readme_command.endswith("python -m pytest")
