@@ -143,8 +143,10 @@ the exact distribution of the jump chain for the idle process.
 
 >>> round(float(poisson_tail_bound(10.0, 20.0, "upper")), 6)  # exp(-10 h(2)), h(2) = 2 log 2 - 1
 0.021006
->>> float(log_poisson_tail_bound(1e3, 3e3, "upper"))  # -(3000 log 3 - 2000): e^-1295.8 underflows
--1295.836866004329
+>>> round(float(log_poisson_tail_bound(1e3, 3e3, "upper")), 9)  # -(3000 log 3 - 2000)
+-1295.836866004
+>>> float(poisson_tail_bound(1e3, 3e3, "upper"))  # e^-1295.8 underflows; its log does not
+0.0
 """
 
 from __future__ import annotations
@@ -159,10 +161,11 @@ import numpy as np
 import sympy as sp
 from scipy import stats
 
-from qtheory import _validation
+from qtheory import _validation, limits
 from qtheory.exact.ctmc import generator, hitting_time_cdf, transient
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, servers
+from qtheory.precision import GUARD_DIGITS, check_dps, rounded, working
 from qtheory.symbolic import Formula
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk
@@ -199,7 +202,7 @@ __all__ = [
 theta = sp.Symbol("theta", real=True)  # the Chernoff parameter
 tilt = sp.Symbol("rho", positive=True)  # e^theta: tilted mean / original mean
 deviation = sp.Symbol("epsilon", real=True)  # rho - 1, the numerical parametrisation
-threshold = sp.Symbol("x", real=True)
+tail_level = sp.Symbol("x", real=True)  # the x of P(X >= x) and P(X <= x)
 mean = sp.Symbol("m", positive=True)  # Poisson mean
 up_mean, down_mean = sp.symbols("u d", positive=True)  # Skellam: U - D
 steps = sp.Symbol("n", positive=True)
@@ -217,6 +220,8 @@ CRAMER_RATE = Formula(
 (1 + ε) log1p(ε) − ε."""
 
 _CRAMER_AT_ZERO = float(sp.limit(CRAMER_RATE.expr, tilt, 0, "+"))  # h(0) = 1
+
+_HUGE_DEVIATION = 2.0**20  # beyond this ε, h(1 + ε) is evaluated from the tilted mean
 
 SERIES_RADIUS = 0.25
 """Below this |ε| float64 evaluates h(1 + ε) by :data:`CRAMER_SERIES`."""
@@ -249,7 +254,7 @@ class Auxiliary:
 class ChernoffDerivation:
     """One family of Chernoff bounds, derived by Sympy.
 
-    The evaluators' arguments are the family's parameters followed by the threshold:
+    The evaluators' arguments are the family's parameters followed by the tail level x:
     ``(m, x)`` for Poisson, ``(n, p, a)`` for the walk, ``(u, d, x)`` for Skellam; the
     deviations take the auxiliary quantities after them.
     """
@@ -262,6 +267,7 @@ class ChernoffDerivation:
     weights: tuple[Formula, ...]  # w_k: mean of each type of jump, in the parameters
     ratios: tuple[sp.Expr, ...]  # ρ_k: tilted / original mean of each type, in ρ*
     deviations: tuple[Formula, ...]  # ρ_k − 1 at ρ = ρ*, rationalised (the float64 route)
+    tilted_means: tuple[Formula, ...]  # w_k ρ_k at ρ = ρ*, in (parameters..., x)
     auxiliary: tuple[Auxiliary, ...] = ()
 
     def entropy_form(self) -> sp.Expr:
@@ -316,6 +322,10 @@ def _family(
     if deviations is None:
         deviations = [_rationalised_deviation(r.subs(tilt, tilt_root)) for r in ratios]
     deviation_args = (*args, *(a.symbol for a in auxiliary))
+    tilted_means = [
+        sp.simplify(sp.radsimp(w * r.subs(tilt, tilt_root)))
+        for w, r in zip(weights, ratios, strict=True)
+    ]
     return ChernoffDerivation(
         name=name,
         log_mgf=log_mgf,
@@ -327,6 +337,9 @@ def _family(
         deviations=tuple(
             Formula(f"{name}_deviation_{k}", dev, deviation_args)
             for k, dev in enumerate(deviations)
+        ),
+        tilted_means=tuple(
+            Formula(f"{name}_tilted_mean_{k}", t, args) for k, t in enumerate(tilted_means)
         ),
         auxiliary=auxiliary,
     )
@@ -341,9 +354,9 @@ def derive_poisson() -> ChernoffDerivation:
     (x/m, m + x*log(x/m) - x)
     """
     log_mgf = mean * (sp.exp(theta) - 1)
-    root, objective = _legendre(log_mgf, threshold, {mean: 1, threshold: 1})
+    root, objective = _legendre(log_mgf, tail_level, {mean: 1, tail_level: 1})
     exponent = sp.simplify(objective.subs(theta, sp.log(root)))
-    return _family("poisson", (mean,), threshold, log_mgf, exponent, root, (mean,), (tilt,))
+    return _family("poisson", (mean,), tail_level, log_mgf, exponent, root, (mean,), (tilt,))
 
 
 @cache
@@ -357,16 +370,16 @@ def derive_skellam() -> ChernoffDerivation:
     d + u + x*log((x + sqrt(4*d*u + x**2))/(2*u)) - sqrt(4*d*u + x**2)
     """
     log_mgf = up_mean * (sp.exp(theta) - 1) + down_mean * (sp.exp(-theta) - 1)
-    root, _ = _legendre(log_mgf, threshold, {up_mean: 1, down_mean: 1, threshold: 0})
+    root, _ = _legendre(log_mgf, tail_level, {up_mean: 1, down_mean: 1, tail_level: 0})
     # at ρ*: θ*x − Λ = x log ρ* − (uρ* + d/ρ*) + u + d, and uρ* + d/ρ* = sqrt(x² + 4ud)
-    exponent = threshold * sp.log(root) - sp.simplify(
+    exponent = tail_level * sp.log(root) - sp.simplify(
         sp.radsimp(up_mean * (root - 1) + down_mean * (1 / root - 1))
     )
     # The rationalised deviations have sqrt(x² + 4ud) − x (up) and sqrt(x² + 4ud) + x
     # (down) in their denominators: name them σ₋ and σ₊, each evaluated by its direct
     # form on the side of x where it is a sum, and by its conjugate on the other.
-    square_root = sp.sqrt(threshold**2 + 4 * up_mean * down_mean)
-    args = (up_mean, down_mean, threshold)
+    square_root = sp.sqrt(tail_level**2 + 4 * up_mean * down_mean)
+    args = (up_mean, down_mean, tail_level)
     auxiliary = tuple(
         Auxiliary(
             symbol,
@@ -374,17 +387,17 @@ def derive_skellam() -> ChernoffDerivation:
             Formula(f"skellam_{symbol}_negative_x", conjugate if sign > 0 else form, args),
         )
         for symbol, sign in ((sum_root, 1), (difference_root, -1))
-        for form in [square_root + sign * threshold]
+        for form in [square_root + sign * tail_level]
         for conjugate in [1 / sp.radsimp(1 / form)]
     )
     deviations = (
-        _rationalised_deviation(root).subs(square_root, difference_root + threshold),
-        _rationalised_deviation(1 / root).subs(square_root, sum_root - threshold),
+        _rationalised_deviation(root).subs(square_root, difference_root + tail_level),
+        _rationalised_deviation(1 / root).subs(square_root, sum_root - tail_level),
     )
     return _family(
         "skellam",
         (up_mean, down_mean),
-        threshold,
+        tail_level,
         log_mgf,
         sp.simplify(exponent),
         root,
@@ -487,12 +500,28 @@ def _auxiliary_values(family: ChernoffDerivation, args: tuple, evaluate: str) ->
 
 
 def _entropy(family: ChernoffDerivation, args: tuple, evaluate: str):
-    """Λ*(x) = Σ_k w_k h(1 + ε_k) at ``args`` = (parameters..., x)."""
+    """Λ*(x) = Σ_k w_k h(1 + ε_k) at ``args`` = (parameters..., x).
+
+    Float64: where a deviation ε_k exceeds :data:`_HUGE_DEVIATION` (or overflows, when
+    the tilted mean t_k = w_k (1 + ε_k) is more than 1e308 times w_k) the term is
+    evaluated as t_k (log t_k − log w_k) − t_k + w_k from the tilted mean itself: no
+    cancellation there, and no overflow."""
     deviation_args = (*args, *_auxiliary_values(family, args, evaluate))
     total = 0
-    for weight, dev in zip(family.weights, family.deviations, strict=True):
+    for weight, dev, tilted in zip(
+        family.weights, family.deviations, family.tilted_means, strict=True
+    ):
         w = getattr(weight, evaluate)(*args[:-1])
-        total = total + w * _cramer(getattr(dev, evaluate)(*deviation_args), evaluate)
+        eps = getattr(dev, evaluate)(*deviation_args)
+        term = w * _cramer(eps, evaluate)
+        if evaluate == "float64":
+            huge = ~(np.abs(eps) < _HUGE_DEVIATION)
+            if np.any(huge):
+                with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                    t = tilted.float64(*args)
+                    large = t * (np.log(t) - np.log(w)) - t + w
+                term = np.where(huge, large, term)
+        total = total + term
     return total
 
 
@@ -527,7 +556,7 @@ def _exact_sum_digits(values) -> int:
 
 
 def _log_bound_mp(family, args, tail, support, dps):
-    with mpmath.workdps(dps + 10 + _exact_sum_digits(args)):
+    with working(dps, GUARD_DIGITS + _exact_sum_digits(args)):
         args = tuple(mpmath.mpf(float(a)) for a in args)
         x, centre = args[-1], family.mean.mp(*args[:-1])
         low, high = (mpmath.mpf(float(edge)) for edge in support)
@@ -537,15 +566,13 @@ def _log_bound_mp(family, args, tail, support, dps):
             value = -_entropy(family, args, "mp")
         else:
             value = mpmath.mpf(0)
-    with mpmath.workdps(dps):
-        return +value
+    return rounded(value, dps)
 
 
 def _log_bound(family, args, tail, support, dps):
     tail = _check_tail(tail)
     if dps is None:
         return _log_bound_float64(family, args, tail, support)
-    dps = _validation.positive_int("dps", dps)
     for a in args:
         if np.ndim(a) != 0:
             raise ValueError("with dps the arguments must be scalars (mpmath evaluates one point)")
@@ -595,7 +622,7 @@ def log_poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = No
     --------
     P(X <= 0) = e^{-m} exactly, and the bound is attained:
 
-    >>> float(log_poisson_tail_bound(3.0, 0.0, "lower"))
+    >>> round(float(log_poisson_tail_bound(3.0, 0.0, "lower")), 12)
     -3.0
 
     Mean 10^12, x = m(1 + 10^-5): m h(1 + ε) = m(ε²/2 − ε³/6 + ε⁴/12 − ...):
@@ -605,6 +632,7 @@ def log_poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = No
     >>> round(float(log_poisson_tail_bound(1e12, 1e12 + 1e7)), 12)
     -49.999833334167
     """
+    dps = check_dps(dps)
     m = _positive("mean", mean)
     x = _real("x", x)
     return _log_bound(derive_poisson(), (m, x), tail, (0.0, np.inf), dps)
@@ -631,9 +659,10 @@ def log_walk_tail_bound(
     --------
     P(S_n >= n) = p^n, attained:
 
-    >>> float(log_walk_tail_bound(10, 0.5, 10.0) / np.log(0.5))
+    >>> round(float(log_walk_tail_bound(10, 0.5, 10.0) / np.log(0.5)), 12)
     10.0
     """
+    dps = check_dps(dps)
     n = _array("steps", steps, "an integer >= 1", lambda a: (a >= 1) & (a % 1 == 0))
     p = _array("up_probability", up_probability, "in (0, 1)", lambda a: (a > 0) & (a < 1))
     a = _real("position", position)
@@ -663,13 +692,33 @@ def log_skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None 
     >>> round(float(log_skellam_tail_bound(1.0, 1.0, -2.0, "lower")), 12)
     -0.934320049293
     """
+    dps = check_dps(dps)
     u = _positive("up", up)
     d = _positive("down", down)
     x = _real("x", x)
+    if dps is not None:
+        return _log_bound(derive_skellam(), (u, d, x), tail, (-np.inf, np.inf), dps)
+    # Λ* is homogeneous of degree 1 in (u, d, x): evaluate at a power-of-two scale where
+    # x² + 4ud neither overflows nor underflows, and scale back (exact).
+    scale = _skellam_scale(u, d, x)
+    args = (u * scale, d * scale, x * scale)
+    if not (np.all(args[0] >= _SMALLEST_NORMAL) and np.all(args[1] >= _SMALLEST_NORMAL)):
+        raise ValueError(
+            "up and down must be within about 1e300 of sqrt(x² + 4 up down) "
+            f"(their magnitudes are too far apart for float64), got up={up!r}, down={down!r}"
+        )
+    return _log_bound(derive_skellam(), args, tail, (-np.inf, np.inf), None) / scale
+
+
+_SMALLEST_NORMAL = np.finfo(float).tiny
+
+
+def _skellam_scale(u, d, x):
+    """Powers of two bringing sqrt(x² + 4ud) near 1 where it is outside 2^±400 (else 1)."""
     with np.errstate(over="ignore"):
-        if not np.all(np.isfinite(x * x + 4 * u * d)):
-            raise ValueError("x, up and down must be below about 1e150 (x² + 4ud overflows)")
-    return _log_bound(derive_skellam(), (u, d, x), tail, (-np.inf, np.inf), dps)
+        size = np.maximum(np.abs(x), 2.0 * np.sqrt(u) * np.sqrt(d))
+    outside = (size > 2.0**400) | (size < 2.0**-400)
+    return np.exp2(-np.where(outside, np.floor(np.log2(size)), 0.0))
 
 
 def skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None = None):
@@ -711,7 +760,7 @@ def derive_window() -> WindowDerivation:
     exponent = derive_poisson().exponent.expr.subs(mean, events)
 
     def power(scale):
-        per_log = exponent.subs(threshold, scale * events) / sp.log(servers)
+        per_log = exponent.subs(tail_level, scale * events) / sp.log(servers)
         return sp.factor(sp.expand_log(sp.simplify(per_log), force=True))
 
     power_args = (lambda_h, lambda_l, mu, window_constant, relative_deviation)
@@ -724,23 +773,47 @@ def derive_window() -> WindowDerivation:
     )
 
 
-def _window_constant(c: object) -> float:
-    return _validation.positive("c", c)
-
-
 def window_mean_events(net: LossNetwork, c: float) -> float:
-    """M = (λ_H + λ_L + μ) N W, the mean number of clock-model events in W = c log N / N.
+    """The mean number of clock-model events in the window W = c log N / N.
 
+    Parameters
+    ----------
+    net : LossNetwork
+        The network (N >= 2).
+    c : float
+        The window constant c > 0.
+
+    Returns
+    -------
+    float
+        M = (λ_H + λ_L + μ) N W = ``net.event_rate * net.window(c)`` (the Sympy form
+        :func:`derive_window` is M = (λ_H + λ_L + μ) c log N).
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+    ValueError
+        If ``c`` is not > 0, N < 2, or W underflows.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
+
+    Examples
+    --------
     >>> net = LossNetwork(1000, 0.6, 0.8, 1.0, 2.0, 1.0)
-    >>> round(window_mean_events(net, 2.0), 10) == round(2.4 * 2 * math.log(1000), 10)
+    >>> round(window_mean_events(net, 2.0), 9) == round(2.4 * 2 * math.log(1000), 9)
     True
     """
+    return _network(net).event_rate * net.window(c)
+
+
+def _network(net: object) -> LossNetwork:
     if not isinstance(net, LossNetwork):
-        raise ValueError(f"net must be a LossNetwork, got {net!r}")
-    formula = derive_window().mean_events
-    return float(
-        formula.float64(net.servers, net.lambda_h, net.lambda_l, net.mu, _window_constant(c))
-    )
+        raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
+    return net
 
 
 def log_window_event_bound(net: LossNetwork, c: float, delta: float, tail: str = "upper") -> float:
@@ -1164,14 +1237,14 @@ def _climb_checks(walk: IdleWalk, multiples: Sequence[float] = (2.0, 4.0)) -> li
 
 
 def chernoff_checks(
-    model: IdleWalk | LossNetwork, c_values: Sequence[float] = (0.5, 1.0, 2.0, 4.0)
+    net: LossNetwork, c_values: Sequence[float] = (0.5, 1.0, 2.0, 4.0)
 ) -> list[BoundCheck]:
     """Every bound of this module next to an exact value from an independent route.
 
     For each window W = c log N / N (``c`` in ``c_values``): the Poisson, Skellam and walk
     tails of the window's counts at mean ± 2 standard deviations against ``scipy.stats``;
-    with a :class:`~qtheory.lossnet.model.LossNetwork`, the event count of the window
-    (δ = 1/2) against ``scipy.stats.poisson``; and, from i = ceil(b/2) with
+    the event count of the window (δ = 1/2) against ``scipy.stats.poisson``; and, from
+    i = ceil(b/2) with
     b = floor(sqrt N), P(I(W) <= 0) and P(T_0 <= W) against the exact CTMC.  Once: the
     climb from 1 to b after 2 and 4 times its drift time, in jumps (against the exact jump
     chain) and in real time (against the exact CTMC).  Each idle-process bound appears
@@ -1180,10 +1253,30 @@ def chernoff_checks(
 
     Parameters
     ----------
-    model
-        The idle process, or a loss network (whose reject-all-L idle process is used).
-    c_values
+    net : LossNetwork
+        The network; its reject-all-L idle process (:class:`IdleWalk`) is checked.
+        N >= 4.
+    c_values : sequence of float, optional
         Window constants c > 0.
+
+    Returns
+    -------
+    list of BoundCheck
+        Every bound with its exact value (all ``"upper"``).
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork or ``c_values`` not a sequence.
+    ValueError
+        If N < 4, a c is not > 0, or the exact CTMC work exceeds
+        :mod:`qtheory.limits` (``"memory"``, ``"dp_cells"``).
+
+    References
+    ----------
+    .. [1] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    .. [2] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
 
     Examples
     --------
@@ -1191,15 +1284,37 @@ def chernoff_checks(
     >>> len(checks), all(check.holds for check in checks)
     (19, True)
     """
-    walk = model if isinstance(model, IdleWalk) else IdleWalk.from_network(model)
+    net = _network(net)
+    walk = IdleWalk.from_network(net)
     if walk.servers < 4:
         raise ValueError(f"servers must be >= 4 (a band 2 <= b < N), got {walk.servers}")
+    windows = [net.window(c) for c in _constants(c_values)]
+    _require_exact_work(walk, windows)
     checks = _climb_checks(walk)
-    for c in c_values:
-        window = _window_constant(c) * math.log(walk.servers) / walk.servers
+    for c, window in zip(c_values, windows, strict=True):
         for tails in _pure_tails(walk, window):
             checks += tails.checks(walk.servers)
-        if isinstance(model, LossNetwork):
-            checks += _window_checks(model, c)
+        checks += _window_checks(net, c)
         checks += _window_idle_checks(walk, window)
     return checks
+
+
+def _constants(c_values: object) -> list[float]:
+    if isinstance(c_values, str) or not isinstance(c_values, Sequence | np.ndarray):
+        raise TypeError(f"c_values must be a sequence of numbers, got {c_values!r}")
+    return [_validation.positive("c", c) for c in c_values]
+
+
+def _require_exact_work(walk: IdleWalk, windows: Sequence[float]) -> None:
+    """Refuse, before any work, exact checks beyond :mod:`qtheory.limits`: every
+    uniformisation step touches the N + 1 levels (about (μ + λ_H) N W steps per window,
+    and the climb checks about 4 b (μ + λ_H)/(μ − λ_H) more), and the generator holds
+    about 100 bytes per level."""
+    levels = walk.servers + 1.0
+    rate = (walk.mu + walk.lambda_h) * walk.servers
+    climb = 4.0 * (walk.band + 1) * (walk.mu + walk.lambda_h) / (walk.mu - walk.lambda_h)
+    steps = sum(rate * w + 10.0 * math.sqrt(rate * w) + 20.0 for w in windows) + 3 * climb
+    limits.require("memory", 100.0 * levels, parameter="servers", what="the exact CTMC")
+    limits.require(
+        "dp_cells", 2.0 * steps * levels, parameter="servers", what="the exact CTMC checks"
+    )

@@ -6,11 +6,15 @@ idle count stays >= 1 for W, then hits 0 before it first reaches floor(sqrt N)),
 Chernoff-coupling bound B_1, the expected H jobs lost per failure kappa, the bound
 lambda_L N B_1 kappa on SSS's H-loss rate (up to a term exp(-Omega(sqrt N))), and the
 constant c* beyond which that bound stays bounded in N (see :mod:`qtheory.walks.sss`).
+Every value is float64 (there is no ``--dps``); a value that is not finite is reported
+as a numerical failure naming it (exit 1), and a size beyond :mod:`qtheory.limits` as
+bad input naming the option (exit 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 
 from qtheory._output import render
 from qtheory.lossnet.command import network, network_arguments
@@ -32,15 +36,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_sss(args: argparse.Namespace) -> int:
+    """Print the SSS window numbers of the network in ``args`` (see the module notes)."""
     net = network(args)
-    w = sss.window(net, args.c)
+    c = args.c
     values = {
-        "window": w,
-        "failure_exact": sss.failure_probability(net, w),
-        "failure_bound": sss.failure_bound(net, w).total,
+        "window": net.window(c),
+        "failure_exact": sss.failure_probability(net, c),
+        "failure_bound": sss.failure_bound(net, c).total,
         "kappa": sss.losses_per_failure(net),
-        "loss_rate_bound": sss.loss_rate_bound(net, args.c),
+        "loss_rate_bound": sss.loss_rate_bound(net, c),
         "critical_c": sss.critical_window_constant(net),
     }
+    for name, value in values.items():
+        if not math.isfinite(value):
+            raise ArithmeticError(f"{name} is not finite in float64 ({value!r}) for these inputs")
     print(render(values, None, args.json))
     return 0

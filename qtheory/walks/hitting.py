@@ -100,6 +100,7 @@ import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
 from qtheory.exact.birth_death import birth_death_log_weights
+from qtheory.precision import GUARD_DIGITS, check_dps, rounded, working
 from qtheory.lossnet.symbols import lambda_h, mu, servers
 from qtheory.symbolic import Formula
 from qtheory.walks.bounds import BoundCheck
@@ -108,19 +109,18 @@ from qtheory.walks.idle import level as idle_level
 from qtheory.walks.ruin import (
     WALK_LOG_ODDS,
     check_band,
-    check_dps,
     check_levels,
     check_rates,
     in_form,
     log_cumsum_exp,
     log_odds,
+    loop_guard,
     mp_rates,
     odds,
     solve_recurrence,
     up_probability,
     walk_arguments,
     walk_mp,
-    working_dps,
 )
 
 __all__ = [
@@ -233,12 +233,11 @@ def walk_climb_steps(p: ArrayLike, level: ArrayLike, band: ArrayLike, *, dps=Non
     >>> float(walk_climb_steps(2 / 3, 1, 3))  # steps 1 -> 2 -> 3: 2 + 5/2
     4.5
     """
+    dps = check_dps(dps)
     p, level, band = walk_arguments(p, level, band)
     formulas = derive_walk_climb()
     if dps is not None:
-        return walk_mp(
-            formulas.steps, (p, level, band), check_dps(dps), formulas.fair, _guard(p, band)
-        )
+        return walk_mp(formulas.steps, (p, level, band), dps, formulas.fair, _guard(p, band))
     theta = WALK_LOG_ODDS.float64(p)
     near = np.abs(band * theta) < _SERIES_BELOW
     with np.errstate(over="ignore", invalid="ignore"):  # r^b > 1e308: inf (nan at level = band)
@@ -248,11 +247,12 @@ def walk_climb_steps(p: ArrayLike, level: ArrayLike, band: ArrayLike, *, dps=Non
 
 
 def _guard(p: NDArray, band: NDArray) -> int:
-    """Guard digits for mpmath: 10, plus log10(1/(b|theta|)) lost to cancellation."""
+    """Guard digits for mpmath: the usual ones plus log10(1/(b|theta|)) lost to
+    cancellation."""
     if np.ndim(p) or p == 0.5:
-        return 10
+        return GUARD_DIGITS
     scale = abs(float(WALK_LOG_ODDS.float64(p))) * float(band)
-    return 10 + max(0, math.ceil(-math.log10(scale)))
+    return GUARD_DIGITS + max(0, math.ceil(-math.log10(scale)))
 
 
 def climb_time_leading_term(walk: IdleWalk, band: int | None = None) -> float:
@@ -355,16 +355,14 @@ def _means(
             return log_mean
         with np.errstate(over="ignore"):  # a mean beyond 1e308 is inf; log=True keeps it
             return np.exp(log_mean)
-    dps = check_dps(dps)
-    with mpmath.workdps(working_dps(dps, up.size)):
+    with working(dps, loop_guard(dps, up.size)):
         u, d = mp_rates(up), mp_rates(down)
         if unit == "steps":
             u, d = _jump(u, d)
         means = mp_route(u, d)
         if log:
             means = [mpmath.log(x) if x else mpmath.ninf for x in means]
-    with mpmath.workdps(dps):
-        return [+x for x in means]
+    return rounded(means, dps)
 
 
 def climb_means(
@@ -410,6 +408,7 @@ def climb_means(
     >>> climb_means(up, down, 3, unit="steps")  # the walk with p = 2/3: 1 + 2 + 5/2
     array([5.5, 4.5, 2.5, 0. ])
     """
+    dps = check_dps(dps)
     up, down = check_rates(up, down)
     band = check_band(band, up.size - 1)
     return _means(
@@ -455,6 +454,7 @@ def descent_means(
     >>> round(float(log_mean[1] / math.log(10)))
     48128
     """
+    dps = check_dps(dps)
     up, down = check_rates(up, down)
     return _means(up, down, unit, log, dps, _log_descent, _descent_mp)
 

@@ -91,6 +91,7 @@ from numpy.typing import ArrayLike, NDArray
 from sympy.codegen.cfunctions import log1p
 
 from qtheory import _validation
+from qtheory.precision import GUARD_DIGITS, check_dps, rounded, working
 from qtheory.exact.birth_death import birth_death_log_weights
 from qtheory.symbolic import Formula
 from qtheory.walks.bounds import BoundCheck
@@ -102,7 +103,6 @@ __all__ = [
     "WalkRuin",
     "chain_ruin_probabilities",
     "check_band",
-    "check_dps",
     "check_levels",
     "check_rates",
     "derive_walk_ruin",
@@ -112,7 +112,7 @@ __all__ = [
     "ruin_checks",
     "solve_recurrence",
     "walk_arguments",
-    "working_dps",
+    "loop_guard",
     "walk_mp",
     "walk_ruin_limit",
     "walk_ruin_probability",
@@ -231,11 +231,6 @@ def derive_walk_ruin() -> WalkRuin:
 # validation shared with qtheory.walks.hitting
 
 
-def check_dps(dps: object) -> int:
-    """``dps`` as an int after checking it is an integer >= 1."""
-    return _validation.positive_int("dps", dps)
-
-
 def check_rates(up: ArrayLike, down: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Level-indexed birth–death rates after validation.
 
@@ -288,10 +283,30 @@ def mp_rates(rates: NDArray[np.float64]) -> list[mpmath.mpf]:
     return [mpmath.mpf(float(x)) for x in rates]
 
 
-def working_dps(dps: int, size: int) -> int:
-    """Digits for mpmath loops over ``size`` levels: ``dps`` (at least 16, so that float
-    rates convert exactly) plus guard digits for the roundings of the sums."""
-    return max(dps, 16) + 10 + int(math.log10(size + 1))
+def loop_guard(dps: int, size: int) -> int:
+    """Guard digits for an mpmath loop over ``size`` levels at ``dps`` digits, for
+    :func:`qtheory.precision.working`: enough to hold float64 inputs exactly (at least
+    16 digits in all), the usual :data:`~qtheory.precision.GUARD_DIGITS`, and
+    log10(size) more for the roundings of the sums.
+
+    Parameters
+    ----------
+    dps : int
+        The requested significant digits.
+    size : int
+        Number of terms summed (levels of the chain).
+
+    Returns
+    -------
+    int
+        Extra digits to pass as ``working(dps, guard)``.
+
+    Examples
+    --------
+    >>> loop_guard(30, 999), loop_guard(5, 9)
+    (13, 22)
+    """
+    return max(0, 16 - dps) + GUARD_DIGITS + int(math.log10(size + 1))
 
 
 def walk_arguments(
@@ -329,8 +344,9 @@ def walk_ruin_probability(p: ArrayLike, level: ArrayLike, band: ArrayLike, *, dp
         Start :math:`i` and upper barrier :math:`b`, integers with
         :math:`0 \le i \le b`, :math:`b \ge 1`.  The three broadcast.
     dps : int, optional
-        If given, compute in mpmath to ``dps`` significant digits (scalars only;
-        ``p`` as the exact binary number it is).
+        Keyword only.  If given, compute in mpmath, correct to ``dps`` significant
+        digits (scalars only; ``p`` as the exact binary number it is); see
+        docs/precision.md.
 
     Returns
     -------
@@ -338,19 +354,36 @@ def walk_ruin_probability(p: ArrayLike, level: ArrayLike, band: ArrayLike, *, dp
         :math:`(r^i - r^b)/(1 - r^b)` with :math:`r = (1-p)/p`, and :math:`1 - i/b` at
         :math:`p = \frac12` exactly (see the module notes for the stable form).
 
+    Raises
+    ------
+    ValueError
+        If ``p`` is not in (0, 1), ``level`` or ``band`` are not integers with
+        :math:`0 \le i \le b`, :math:`b \ge 1`, or ``dps`` is not an integer in
+        1..limit (see :func:`qtheory.precision.check_dps`).
+
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV.2 (the classical ruin problem).
+    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
+
     Examples
     --------
-    >>> float(walk_ruin_probability(2 / 3, 1, 3)) * 7  # r = 1/2: (1/2 - 1/8)/(1 - 1/8) = 3/7
+    >>> round(float(walk_ruin_probability(2 / 3, 1, 3)) * 7, 12)  # r = 1/2: (1/2 - 1/8)/(7/8)
     3.0
-    >>> float(walk_ruin_probability(0.5, 3, 4)), float(walk_ruin_probability(0.5 + 1e-13, 3, 4))
-    (0.25, 0.24999999999984995)
+    >>> float(walk_ruin_probability(0.5, 3, 4))  # 1 - 3/4, exactly
+    0.25
+    >>> print(f"{0.25 - float(walk_ruin_probability(0.5 + 1e-13, 3, 4)):.3g}")
+    1.5e-13
     >>> print(mpmath.nstr(walk_ruin_probability(0.75, 1, 10**9, dps=30), 30))  # r = 1/3
     0.333333333333333333333333333333
     """
+    dps = check_dps(dps)
     p, level, band = walk_arguments(p, level, band)
     formulas = derive_walk_ruin()
     if dps is not None:
-        return walk_mp(formulas.probability, (p, level, band), check_dps(dps), formulas.fair)
+        return walk_mp(formulas.probability, (p, level, band), dps, formulas.fair)
     theta = WALK_LOG_ODDS.float64(p)
     fair = theta == 0  # p = 1/2 exactly
     value = formulas.probability.float64(np.where(fair, 1.0, theta), level, band)
@@ -358,38 +391,93 @@ def walk_ruin_probability(p: ArrayLike, level: ArrayLike, band: ArrayLike, *, dp
 
 
 def walk_mp(
-    formula: Formula, args, dps: int, fair: Formula | None = None, guard: int = 10
+    formula: Formula, args, dps: int, fair: Formula | None = None, guard: int = GUARD_DIGITS
 ) -> mpmath.mpf:
-    """``formula`` of (theta, *rest) in mpmath at ``dps`` digits (``dps + guard`` while
-    computing; theta from p = ``args[0]``), or ``fair`` of (*rest) at p = 1/2, from scalar
-    float arguments."""
+    r"""A walk Formula in mpmath, correct to ``dps`` digits, from scalar float arguments.
+
+    Parameters
+    ----------
+    formula : Formula
+        A function of (theta, \*rest), theta = log(q/p) computed from p = ``args[0]``.
+    args : sequence of float
+        (p, \*rest), scalars (0-d arrays allowed).
+    dps : int
+        Significant digits of the result (validated by the caller).
+    fair : Formula, optional
+        A function of (\*rest) used at p = 1/2 exactly.
+    guard : int, optional
+        Guard digits while computing (more where the formula cancels).
+
+    Returns
+    -------
+    mpmath.mpf
+        The value rounded to ``dps`` digits.
+
+    Raises
+    ------
+    ValueError
+        If an argument is not a scalar.
+
+    Examples
+    --------
+    >>> limit = derive_walk_ruin().limit
+    >>> print(mpmath.nstr(walk_mp(limit, (0.75, 2), 20), 20))  # (1/3)^2
+    0.11111111111111111111
+    """
     if any(np.ndim(x) for x in args):
         raise ValueError("with dps, the arguments must be scalars")
-    p, *rest = (mpmath.mpf(float(x)) for x in args)  # exact: mpf of a float needs no rounding
-    with mpmath.workdps(max(dps, 16) + guard):
+    with working(dps, guard + max(0, 16 - dps)):  # >= 16 digits: floats convert exactly
+        p, *rest = (mpmath.mpf(float(x)) for x in args)
         theta = WALK_LOG_ODDS.mp(p)
         value = fair.mp(*rest) if fair is not None and theta == 0 else formula.mp(theta, *rest)
-    with mpmath.workdps(dps):
-        return +value
+    return rounded(value, dps)
 
 
 def walk_ruin_limit(p: ArrayLike, level: ArrayLike, *, dps=None):
     r"""Probability that the walk from ``level`` ever hits 0 (no upper barrier).
 
-    :math:`\min(1, r)^i` with :math:`r = (1-p)/p`: :math:`r^i` for :math:`p > \frac12`
-    (Sympy's :math:`\lim_{b\to\infty}` of :func:`walk_ruin_probability`) and 1 otherwise.
-    ``p`` in (0, 1), ``level`` an integer >= 0; ``dps`` as in
-    :func:`walk_ruin_probability`.
+    Parameters
+    ----------
+    p : float or array_like
+        Up-probability, :math:`0 < p < 1`.
+    level : int or array_like
+        Start :math:`i`, integers :math:`\ge 0` (broadcast with ``p``).
+    dps : int, optional
+        Keyword only: compute in mpmath, correct to ``dps`` significant digits
+        (scalars only).
 
-    >>> float(walk_ruin_limit(0.625, 2))  # (0.6)^2
+    Returns
+    -------
+    numpy.ndarray or float or mpmath.mpf
+        :math:`\min(1, r)^i` with :math:`r = (1-p)/p`: :math:`r^i` for
+        :math:`p > \frac12` (Sympy's :math:`\lim_{b\to\infty}` of
+        :func:`walk_ruin_probability`) and 1 otherwise.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` is not in (0, 1), ``level`` is not a non-negative integer, or ``dps`` is
+        invalid.
+
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV.2.
+
+    Examples
+    --------
+    >>> round(float(walk_ruin_limit(0.625, 2)), 12)  # (0.6)^2
     0.36
+    >>> float(walk_ruin_limit(0.25, 3))
+    1.0
     """
+    dps = check_dps(dps)
     p, level = walk_arguments(p, level)
     limit = derive_walk_ruin().limit
     if dps is None:
         with np.errstate(over="ignore"):  # r^i > 1e308 for p < 1/2: the minimum is 1
             return np.minimum(limit.float64(WALK_LOG_ODDS.float64(p), level), 1.0)[()]
-    return min(walk_mp(limit, (p, level), check_dps(dps)), mpmath.mpf(1))
+    return min(walk_mp(limit, (p, level), dps), mpmath.mpf(1))
 
 
 # ---------------------------------------------------------------------------
@@ -495,10 +583,11 @@ def chain_ruin_probabilities(
     >>> round(float(log_h[50_000]))
     -24270
     """
+    dps = check_dps(dps)
     up, down = check_rates(up, down)
     band = check_band(band, up.size - 1)
     if dps is not None:
-        return _ruin_mp(up, down, band, check_dps(dps), log)
+        return _ruin_mp(up, down, band, dps, log)
     log_rho = birth_death_log_weights(down[1:band], up[1:band])
     tail = log_cumsum_exp(log_rho[::-1])[::-1]
     log_h = np.full(band + 1, -math.inf)
@@ -509,7 +598,7 @@ def chain_ruin_probabilities(
 
 
 def _ruin_mp(up, down, band: int, dps: int, log: bool) -> list[mpmath.mpf]:
-    with mpmath.workdps(working_dps(dps, band)):
+    with working(dps, loop_guard(dps, band)):
         u, d = mp_rates(up[:band]), mp_rates(down[:band])
         rho = [mpmath.mpf(1)]
         for j in range(1, band):
@@ -520,8 +609,7 @@ def _ruin_mp(up, down, band: int, dps: int, log: bool) -> list[mpmath.mpf]:
         h = [t / tails[0] for t in tails]
         if log:
             h = [mpmath.log(x) if x else mpmath.ninf for x in h]
-    with mpmath.workdps(dps):
-        return [+x for x in h]
+    return rounded(h, dps)
 
 
 # ---------------------------------------------------------------------------

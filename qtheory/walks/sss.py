@@ -1,8 +1,8 @@
 r"""Why a window :math:`W = c\log N/N` is enough: the failure of SSS and its bound.
 
 Source: J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-overloaded loss network" (arXiv:2601.14538), Theorem 2 (:math:`C_\text{long} = O(1)`
-when :math:`W \ge c\log N/N`); the random-walk steps are those of
+overloaded loss network" (arXiv:2601.14538; docs/loss-network.md), Theorem 2
+(:math:`C_\text{long} = O(1)` when :math:`W \ge c\log N/N`); the random-walk steps are those of
 :mod:`qtheory.walks.chernoff` and :mod:`qtheory.walks.ruin`.
 
 **Where SSS loses H jobs.**  Let :math:`t` be an L admission of SSS(W), leaving
@@ -49,6 +49,14 @@ rejected, which needs :math:`\ge b/2` H arrivals inside one window (Poisson mean
 (probability :math:`(\lambda_H/(\lambda_H+\lambda_L))^{b/2}`).  That term is stated, not
 evaluated, here: at small N (say N < 1000) it is not negligible.
 
+**Arguments.**  Every function here takes the network and the window constant
+:math:`c` (positional, second), never the window length: the window is
+:math:`W = c\log N/N` = ``net.window(c)`` (:meth:`LossNetwork.window`, the one home of
+that formula, which refuses :math:`c \le 0`, :math:`N < 2` and a :math:`W` that
+underflows).  The exact routes work on the levels :math:`0..b` only (memory and time
+:math:`O(\sqrt N)` per uniformisation step) and refuse, before any work, what exceeds
+:mod:`qtheory.limits`.
+
 **The constant.**  With :math:`W = c\log N/N` and :math:`m = y\log N`, as
 :math:`N \to \infty` the two terms are :math:`N^{-c\,S(y/c)}` and
 :math:`N^{-y\theta}`, :math:`\theta = \log(\mu/\lambda_H)`, where :math:`S` is the
@@ -68,7 +76,7 @@ import numpy as np
 import scipy.sparse as sparse
 from scipy import optimize
 
-from qtheory import _validation
+from qtheory import _validation, limits
 from qtheory.exact.ctmc import accumulated_reward, generator, hitting_probabilities, transient
 from qtheory.lossnet.model import LossNetwork
 from qtheory.walks import chernoff
@@ -83,67 +91,130 @@ __all__ = [
     "loss_rate_bound",
     "losses_per_failure",
     "losses_per_failure_bound",
-    "window",
 ]
 
-
-def window(net: LossNetwork, c: float) -> float:
-    """W = c log N / N.
-
-    >>> window(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0), 2.0) == 2 * math.log(100) / 100
-    True
-    """
-    c = _validation.positive("c", c)
-    if net.servers < 2:
-        raise ValueError(f"servers must be >= 2 for a window c log N / N, got {net.servers}")
-    return c * math.log(net.servers) / net.servers
+_BYTES_PER_LEVEL = 400  # sparse generator, its transpose, LU factors and work vectors
 
 
-def _walk(net: LossNetwork) -> IdleWalk:
+def _walk(net: object) -> IdleWalk:
+    """The reject-all-L idle process of ``net``, with a band b >= 2, whose levels 0..b
+    fit in memory."""
+    if not isinstance(net, LossNetwork):
+        raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
     walk = IdleWalk.from_network(net)
     if walk.band < 2:
         raise ValueError(f"servers must be >= 4 (a band floor(sqrt N) >= 2), got {net.servers}")
+    limits.require(
+        "memory",
+        _BYTES_PER_LEVEL * (walk.band + 1.0),
+        parameter="servers",
+        what="the exact chain on the levels 0..floor(sqrt N)",
+    )
     return walk
 
 
-def failure_probability(net: LossNetwork, window_length: float, *, start: int = 1) -> float:
-    r"""Exact :math:`\varepsilon_h` (see the module notes) from the CTMC.
+def _band_generator(walk: IdleWalk) -> sparse.csr_matrix:
+    """The reject-all-L generator on the levels 0..b (all that matters until b is hit;
+    built on those levels only, O(b) memory): up μ(N − i), down λ_H N (i >= 1)."""
+    band = walk.band
+    levels = np.arange(band + 1, dtype=float)
+    up = walk.mu * (walk.servers - levels[:-1])
+    down = np.full(band, walk.lambda_h * walk.servers)
+    return generator(sparse.diags([up, down], [1, -1], format="csr"))
+
+
+def _uniformisation_steps(walk: IdleWalk, window: float) -> float:
+    """Terms of the Poisson series of the uniformised chain over ``window``: about
+    ν W + 8 sqrt(ν W), ν = μ N + λ_H N the largest exit rate on the band."""
+    mean = (walk.mu + walk.lambda_h) * walk.servers * window
+    return mean + 8.0 * math.sqrt(mean) + 20.0
+
+
+def failure_probability(net: LossNetwork, c: float, *, start: int = 1) -> float:
+    r"""Exact failure probability :math:`\varepsilon_h` of SSS(c log N / N), from the CTMC.
 
     :math:`\sum_{x=1}^{b-1} P_h(J \ge 1 \text{ on } [0,W], \tau_b > W, J(W) = x)\,
     P_x(\text{hit } 0 \text{ before } b)`: the transient distribution at :math:`W` of the
     chain on the levels 0..b with 0 and b made absorbing (uniformisation,
     :func:`qtheory.exact.ctmc.transient`) times the exact ruin probabilities
-    (:func:`qtheory.exact.ctmc.hitting_probabilities`).
+    (:func:`qtheory.exact.ctmc.hitting_probabilities`); see the module notes.
 
+    Parameters
+    ----------
+    net : LossNetwork
+        The network, N >= 4.
+    c : float
+        Window constant c > 0: W = ``net.window(c)`` = c log N / N.
+    start : int, optional
+        Keyword only: idle servers h left by the L admission, 1..b − 1.
+
+    Returns
+    -------
+    float
+        :math:`\varepsilon_h`.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+    ValueError
+        If N < 4, ``c`` <= 0 (or W underflows), ``start`` is out of range, or the
+        uniformisation would exceed :mod:`qtheory.limits` (``"memory"``: about 8 bytes
+        per term of the Poisson series, (μ + λ_H) c log N terms; ``"dp_cells"``: terms
+        times levels).
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
+       docs/loss-network.md.
+
+    Examples
+    --------
     >>> net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
-    >>> 0 < failure_probability(net, window(net, 1.0)) < 0.2
+    >>> 0 < failure_probability(net, 1.0) < 0.2
     True
     """
     walk = _walk(net)
-    window_length = _validation.positive("window_length", window_length)
+    window = net.window(c)
     start = _check_start(start, walk.band)
+    steps = _uniformisation_steps(walk, window)
+    limits.require("memory", 8.0 * steps, parameter="c", what="the Poisson series of the window")
+    limits.require(
+        "dp_cells", 3.0 * steps * (walk.band + 1), parameter="c", what="the window's transient"
+    )
     band = _band_generator(walk)
     inside = np.ones(walk.band + 1)
     inside[[0, walk.band]] = 0.0
     absorbing_ends = sparse.diags(inside) @ band
-    at_window = transient(absorbing_ends, start, window_length, tolerance=1e-300)[0]
+    at_window = transient(absorbing_ends, start, window, tolerance=1e-300)[0]
     ruin = hitting_probabilities(band, target=0, avoid=walk.band)
     return float(at_window[1 : walk.band] @ ruin[1 : walk.band])
 
 
-def _band_generator(walk: IdleWalk) -> sparse.csr_matrix:
-    """The generator restricted to the levels 0..b (all that matters until b is hit)."""
-    band = walk.band
-    return generator(walk.generator()[: band + 1, : band + 1])  # diagonal recomputed
-
-
 @dataclass(frozen=True)
 class FailureBound:
-    """The bound B_h on the failure probability and its parts (see the module notes).
+    r"""The bound :math:`B_h` on the failure probability and its parts (module notes).
 
-    ``level`` is the optimised m; ``window_term`` is the Chernoff bound on
-    P(h + U - D <= m) and ``ruin_term`` the ruin probability of the walk with p_b from
-    m + 1 before b.
+    Attributes
+    ----------
+    level : int
+        The optimised m.
+    window_term : float
+        The Chernoff bound on :math:`P(h + U - D \le m)`.
+    ruin_term : float
+        The ruin probability of the walk with :math:`p_b` from m + 1 before b.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
+       docs/loss-network.md.
+
+    Examples
+    --------
+    >>> FailureBound(level=3, window_term=0.25, ruin_term=0.5).total
+    0.75
     """
 
     level: int
@@ -152,24 +223,53 @@ class FailureBound:
 
     @property
     def total(self) -> float:
+        """:math:`B_h` = window_term + ruin_term."""
         return self.window_term + self.ruin_term
 
 
-def failure_bound(net: LossNetwork, window_length: float, *, start: int = 1) -> FailureBound:
+def failure_bound(net: LossNetwork, c: float, *, start: int = 1) -> FailureBound:
     r"""The bound :math:`B_h = \min_m [P(h + U - D \le m) + h^{p_b}_{m+1}]
-    \ge \varepsilon_h`.
+    \ge \varepsilon_h` for SSS(c log N / N).
 
+    Parameters
+    ----------
+    net : LossNetwork
+        The network, N >= 4.
+    c : float
+        Window constant c > 0: W = ``net.window(c)``.
+    start : int, optional
+        Keyword only: idle servers h left by the L admission, 1..b − 1.
+
+    Returns
+    -------
+    FailureBound
+        The optimal m and the two terms; ``.total`` is :math:`B_h`.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+    ValueError
+        If N < 4, ``c`` <= 0 (or W underflows) or ``start`` is out of range.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
+       docs/loss-network.md.
+
+    Examples
+    --------
     >>> net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
-    >>> w = window(net, 4.0)
-    >>> failure_probability(net, w) <= failure_bound(net, w).total < 1
+    >>> failure_probability(net, 4.0) <= failure_bound(net, 4.0).total < 1
     True
     """
     walk = _walk(net)
-    window_length = _validation.positive("window_length", window_length)
+    window = net.window(c)
     start = _check_start(start, walk.band)
     levels = np.arange(0, walk.band)  # m = 0..b-1 (m + 1 <= b)
-    up = walk.mu * (walk.servers - walk.band) * window_length
-    down = walk.lambda_h * walk.servers * window_length
+    up = walk.mu * (walk.servers - walk.band) * window
+    down = walk.lambda_h * walk.servers * window
     window_terms = np.exp(chernoff.log_skellam_tail_bound(up, down, levels - start, "lower"))
     ruin_terms = walk_ruin_probability(walk.coupled_up_probability(), levels + 1, walk.band)
     best = int(np.argmin(window_terms + ruin_terms))
@@ -177,7 +277,37 @@ def failure_bound(net: LossNetwork, window_length: float, *, start: int = 1) -> 
 
 
 def losses_per_failure(net: LossNetwork) -> float:
-    """Exact kappa = E_0[H jobs lost before the idle count reaches b] (first passage)."""
+    """Exact kappa = E_0[H jobs lost before the idle count reaches b] (first passage).
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network, N >= 4.
+
+    Returns
+    -------
+    float
+        kappa, from :func:`qtheory.exact.ctmc.accumulated_reward` on the levels 0..b.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+    ValueError
+        If N < 4 or the band exceeds the memory limit.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
+       docs/loss-network.md.
+
+    Examples
+    --------
+    >>> net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> losses_per_failure(net) <= losses_per_failure_bound(net)
+    True
+    """
     walk = _walk(net)
     lost = np.zeros(walk.band + 1)
     lost[0] = net.arrival_rate_h
@@ -185,17 +315,83 @@ def losses_per_failure(net: LossNetwork) -> float:
 
 
 def losses_per_failure_bound(net: LossNetwork) -> float:
-    """kappa <= (lambda_H / mu) / (1 - h_1) with h_1 the ruin probability of the walk
-    with p_b from level 1 before b (an upper bound on the chain's, by coupling)."""
+    """The bound kappa <= (lambda_H / mu) / (1 - h_1).
+
+    h_1 is the ruin probability of the walk with p_b from level 1 before b, an upper
+    bound on the chain's (coupling, :mod:`qtheory.walks.ruin`).
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network, N >= 4.
+
+    Returns
+    -------
+    float
+        The bound on kappa.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+    ValueError
+        If N < 4.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
+       docs/loss-network.md.
+
+    Examples
+    --------
+    >>> net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> 0.6 < losses_per_failure_bound(net) < 2.0
+    True
+    """
     walk = _walk(net)
     ruin = float(walk_ruin_probability(walk.coupled_up_probability(), 1, walk.band))
     return (net.lambda_h / net.mu) / (1.0 - ruin)
 
 
 def loss_rate_bound(net: LossNetwork, c: float) -> float:
-    """lambda_L N B_1 kappa: the bound on SSS(c log N / N)'s H-loss rate, up to the
-    exp(-Omega(sqrt N)) term of losses after the band is reached (module notes)."""
-    bound = failure_bound(net, window(net, c))
+    """The bound lambda_L N B_1 kappa on the H-loss rate of SSS(c log N / N).
+
+    Up to the exp(-Omega(sqrt N)) term of losses after the band is reached (module
+    notes).
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network, N >= 4.
+    c : float
+        Window constant c > 0: W = ``net.window(c)``.
+
+    Returns
+    -------
+    float
+        lambda_L N B_1 times the bound on kappa.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+    ValueError
+        If N < 4 or ``c`` <= 0 (or W underflows).
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
+       docs/loss-network.md.
+
+    Examples
+    --------
+    >>> net = LossNetwork(1000, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> loss_rate_bound(net, 16.0) < loss_rate_bound(net, 8.0) < net.arrival_rate_h
+    True
+    """
+    bound = failure_bound(net, c)
     return net.arrival_rate_l * bound.total * losses_per_failure_bound(net)
 
 
@@ -206,17 +402,45 @@ def _skellam_rate(mu: float, lambda_h: float, x: float) -> float:
 
 
 def critical_window_constant(net: LossNetwork) -> float:
-    r"""Smallest c with :math:`\max_y \min(c S(y/c), y\theta) \ge 1` (module notes).
+    r"""The critical constant: the smallest c with
+    :math:`\max_y \min(c S(y/c), y\theta) \ge 1` (module notes).
 
     At the optimum the two exponents are equal to 1: :math:`y = 1/\theta` and
     :math:`c\,S(1/(\theta c)) = 1`, solved for :math:`c` (the left side increases from
     0 at :math:`c = 1/(\theta(\mu - \lambda_H))`, where the window's mean drift just
     reaches :math:`y\log N`).
 
+    Parameters
+    ----------
+    net : LossNetwork
+        The network (only λ_H and μ enter).
+
+    Returns
+    -------
+    float
+        The critical c beyond which the bound :func:`loss_rate_bound` stays bounded in N.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
+       docs/loss-network.md.
+    .. [2] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Cramér's theorem).
+
+    Examples
+    --------
     >>> c = critical_window_constant(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))
-    >>> round(c, 4) > 1 / (math.log(1 / 0.6) * 0.4)
-    True
+    >>> round(c, 2), c > 1 / (math.log(1 / 0.6) * 0.4)
+    (28.67, True)
     """
+    if not isinstance(net, LossNetwork):
+        raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
     theta = math.log(net.mu / net.lambda_h)
     lowest = 1.0 / (theta * (net.mu - net.lambda_h))
 

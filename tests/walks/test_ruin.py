@@ -297,7 +297,7 @@ def test_unbounded_walk_bound_is_one_when_p_b_is_at_most_one_half():
         (lambda: walk_ruin_probability(0.6, 3, 2), "level must be in 0..band"),
         (lambda: walk_ruin_probability(0.6, 1.5, 2), "level must hold integers"),
         (lambda: walk_ruin_probability(0.6, [1, 2], 2, dps=20), "must be scalars"),
-        (lambda: walk_ruin_probability(0.6, 1, 2, dps=0), "dps must be >= 1"),
+        (lambda: walk_ruin_probability(0.6, 1, 2, dps=0), "dps must be an integer >= 1"),
         (lambda: check_rates([1.0, 1.0], [0.0, 1.0]), r"up\[-1\] must be 0"),
         (lambda: check_rates([1.0, 0.0, 0.0], [0.0, 1.0, 1.0]), r"got up\[1\] = 0.0"),
         (lambda: check_rates([1.0, 0.0], [0.0, 1.0, 1.0]), "same length"),

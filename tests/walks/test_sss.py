@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 import scipy.linalg
+from conftest import assert_rejects
 from scipy import optimize
 
 from qtheory.lossnet.model import LossNetwork
@@ -19,14 +20,13 @@ from qtheory.walks.sss import (
     loss_rate_bound,
     losses_per_failure,
     losses_per_failure_bound,
-    window,
 )
 
 DEFAULT = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
 HEAVY = LossNetwork(100, 0.9, 0.4, 1.0, 2.0, 1.0)
 
 
-def _failure_by_expm(net, window_length, start=1):
+def _failure_by_expm(net, c, start=1):
     """Independent route: dense matrix exponential of the generator on the levels 0..b
     with 0 and b absorbing (J >= 1 on [0, W] and b not reached by W), and the
     birth-death ruin sums of qtheory.walks.ruin."""
@@ -35,7 +35,8 @@ def _failure_by_expm(net, window_length, start=1):
     Q = walk.generator().toarray()[: b + 1, : b + 1]
     # rows 0..b-1 keep all their rates (their moves stay within 0..b)
     Q[[0, b], :] = 0.0
-    at_window = scipy.linalg.expm(Q * window_length)[start]
+    window = c * math.log(net.servers) / net.servers  # typed here: the reference route
+    at_window = scipy.linalg.expm(Q * window)[start]
     ruin = chain_ruin_probabilities(walk.up_rates(), walk.down_rates(), b)
     return float(at_window[1:b] @ ruin[1:b])
 
@@ -45,8 +46,7 @@ def _failure_by_expm(net, window_length, start=1):
 @pytest.mark.parametrize("base", [DEFAULT, HEAVY])
 def test_failure_probability_two_routes(servers, c, base):
     net = base.with_servers(servers)
-    w = window(net, c)
-    assert failure_probability(net, w) == pytest.approx(_failure_by_expm(net, w), rel=1e-9)
+    assert failure_probability(net, c) == pytest.approx(_failure_by_expm(net, c), rel=1e-9)
 
 
 @pytest.mark.parametrize("servers", [16, 30, 100, 400, 1000, 3000])
@@ -54,10 +54,9 @@ def test_failure_probability_two_routes(servers, c, base):
 @pytest.mark.parametrize("base", [DEFAULT, HEAVY])
 def test_failure_bound_is_above_the_exact_value(servers, c, base):
     net = base.with_servers(servers)
-    w = window(net, c)
     for start in (1, 2):
-        bound = failure_bound(net, w, start=start)
-        assert bound.total >= failure_probability(net, w, start=start)
+        bound = failure_bound(net, c, start=start)
+        assert bound.total >= failure_probability(net, c, start=start)
         assert 0 <= bound.level < IdleWalk.from_network(net).band
 
 
@@ -84,7 +83,7 @@ def test_loss_rate_bound_is_above_the_simulated_loss_rate(servers, c):
     net = DEFAULT.with_servers(servers)
     bound = loss_rate_bound(net, c)
     assert bound < net.arrival_rate_h
-    policy = f"sss:{window(net, c)!r}"
+    policy = f"sss:{net.window(c)!r}"
     seeds = np.random.SeedSequence(8).spawn(8)
     rates = np.array([
         simulate(net, policy, horizon=43.0, warmup=3.0, seed=seed).rejected_h / 40.0
@@ -98,7 +97,7 @@ def test_failure_bound_says_something_for_long_windows():
     for servers in (1000, 3000):
         for c in (4.0, 8.0, 16.0):
             net = DEFAULT.with_servers(servers)
-            assert failure_bound(net, window(net, c)).total < 1.0
+            assert failure_bound(net, c).total < 1.0
 
 
 def _cramer_rate_numeric(mu, lam, x):
@@ -133,13 +132,50 @@ def test_critical_constant_balances_the_two_exponents(base):
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: window(DEFAULT, 0.0), "c must be > 0"),
-        (lambda: window(DEFAULT.with_servers(1), 1.0), "servers must be >= 2"),
+        (lambda: failure_probability(DEFAULT, 0.0), "c must be > 0"),
+        (lambda: failure_bound(DEFAULT, 5e-324), "c is too small"),
         (lambda: failure_probability(DEFAULT.with_servers(3), 0.1), "servers must be >= 4"),
-        (lambda: failure_probability(DEFAULT, -0.1), "window_length must be > 0"),
+        (lambda: failure_probability(DEFAULT, -0.1), "c must be > 0"),
         (lambda: failure_bound(DEFAULT, 0.1, start=10), r"start must be in 1..band - 1"),
+        (lambda: loss_rate_bound(DEFAULT, float("nan")), "c must not be NaN"),
+        (lambda: losses_per_failure("net"), "net must be a LossNetwork"),
+        (lambda: critical_window_constant(None), "net must be a LossNetwork"),
     ],
 )
 def test_bad_input(call, message):
-    with pytest.raises(ValueError, match=message):
-        call()
+    assert_rejects(call, match=message)
+
+
+def test_tiny_window_constants_give_finite_bounds():
+    """Regression: W of order 1e-204 made the Skellam exponent 0/0 (x² + 4ud underflowed)
+    and the bound NaN.  As c -> 0 the window term vanishes like P(D >= 1) ~ λ_H N W and
+    the bound tends to the ruin term of the walk from 1 (min over m at m = 0)."""
+    bound = failure_bound(DEFAULT, 1e-202)
+    walk = IdleWalk.from_network(DEFAULT)
+    r = (1 - walk.coupled_up_probability()) / walk.coupled_up_probability()
+    ruin_from_1 = (r - r**walk.band) / (1 - r**walk.band)
+    assert bound.level == 0 and bound.window_term < 1e-190
+    assert bound.total == pytest.approx(ruin_from_1, rel=1e-12)
+    assert math.isfinite(loss_rate_bound(DEFAULT, 1e-200))
+
+
+def test_costs_are_refused_before_any_work():
+    """Regression: c = 1e9 asked the uniformisation for 7e9 Poisson terms (1.16 TiB at
+    the old window argument); N = 10^18 for a band of 10^9 levels.  Both are refused by
+    the limits, naming the parameter, at once."""
+    assert_rejects(failure_probability, DEFAULT, 1e9, match="^c: .*memory")
+    huge = DEFAULT.with_servers(10**18)
+    assert_rejects(failure_probability, huge, 8.0, match="^servers: .*memory")
+    assert_rejects(losses_per_failure, huge, match="^servers: ")
+
+
+def test_large_networks_use_the_band_only():
+    """Regression: N = 10^8 built the generator on all N + 1 levels (7.9 GB); the band
+    b = 10^4 is all the exact route needs.  kappa = (λ_H/μ)/(1 − h_1) and the chain's
+    ruin probability h_1 from level 1 tends to λ_H/μ (gap O(1/sqrt N)), so kappa is
+    within 1e-6 of (0.6/1)/(1 − 0.6) = 1.5.)"""
+    net = DEFAULT.with_servers(10**8)
+    kappa = losses_per_failure(net)
+    assert losses_per_failure_bound(net) >= kappa
+    assert kappa == pytest.approx(net.lambda_h / net.mu / (1 - 0.6), rel=1e-6)
+    assert 0 < failure_probability(net, 8.0) <= failure_bound(net, 8.0).total < 1
