@@ -30,7 +30,15 @@ only checked, not assumed; :func:`renewal_reward` reports both.
 CTMC, :func:`qtheory.exact.ctmc.accumulated_reward`: an independent route from the
 stationary distribution); :func:`epochs_from_trace` cuts a simulated trajectory
 (:func:`qtheory.sim.lossnet.trace`) into epochs and :func:`renewal_reward` turns them into
-rates with regenerative confidence intervals.
+rates with regenerative confidence intervals (:class:`qtheory.stats.Estimate`).
+
+References
+----------
+.. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+   overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
+.. [2] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003), Ch. VI
+   (regenerative processes, the renewal-reward theorem) and Ch. IV.4 (regenerative
+   simulation).
 """
 
 from __future__ import annotations
@@ -40,13 +48,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sparse
-from scipy import stats
 
-from qtheory import _validation
+from qtheory import _validation, limits
 from qtheory.exact.ctmc import accumulated_reward, generator
 from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import REGRET_IDENTITY
+from qtheory.stats import Estimate
 
 __all__ = [
     "EpochMeans",
@@ -58,13 +66,27 @@ __all__ = [
     "trunk_reservation_generator",
 ]
 
-CONFIDENCE = 0.95
-_Z = float(stats.norm.ppf(0.5 + CONFIDENCE / 2))
+_BYTES_PER_LEVEL = 600  # generator, LU factors of the first-passage solves, rewards
+_TRACE_FIELDS = ("servers", "horizon", "times", "codes", "decisions", "idle")
 
 
 @dataclass(frozen=True)
 class EpochMeans:
     """Expected totals over one epoch (exact), and the long-run rates they give.
+
+    Attributes
+    ----------
+    length : float
+        E[L], the mean epoch length.
+    idle_area : float
+        E[A], the mean of the integral of the idle count over an epoch.
+    lost_h, rejected_l, admitted_h, admitted_l : float
+        Mean numbers of H jobs lost, L jobs rejected, H and L jobs admitted per epoch.
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003), Ch. VI
+       (the renewal-reward theorem).
 
     Examples
     --------
@@ -97,7 +119,9 @@ class EpochMeans:
         return self.rejected_l / self.length
 
     def reward_rate(self, net: LossNetwork) -> float:
-        """Long-run reward rate (r_H E[H admitted] + r_L E[L admitted]) / E[L]."""
+        """Long-run reward rate (r_H E[H admitted] + r_L E[L admitted]) / E[L] of ``net``'s
+        rewards."""
+        _network(net)
         return (net.r_h * self.admitted_h + net.r_l * self.admitted_l) / self.length
 
 
@@ -106,7 +130,40 @@ def trunk_reservation_generator(net: LossNetwork, reserve: int) -> sparse.csr_ma
 
     Up (a service ends) at rate mu (N - i); down at rate lambda_H N (i >= 1) plus
     lambda_L N when i > k (an L is admitted only while more than k servers are idle).
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+    reserve : int
+        The trunk reserve k, 0..N.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix, shape (N + 1, N + 1)
+        The generator (:func:`qtheory.exact.ctmc.generator`), indexed by the idle count.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+    ValueError
+        If ``reserve`` is not an integer in 0..N, or N + 1 levels exceed the memory
+        limit (:mod:`qtheory.limits`).
+
+    References
+    ----------
+    .. [1] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
+
+    Examples
+    --------
+    >>> Q = trunk_reservation_generator(LossNetwork(2, 0.6, 0.8, 1.0, 2.0, 1.0), 1)
+    >>> Q.toarray().round(6)
+    array([[-2. ,  2. ,  0. ],
+           [ 1.2, -2.2,  1. ],
+           [ 0. ,  2.8, -2.8]])
     """
+    _require_levels(_network(net))
     reserve = _check_level("reserve", reserve, net.servers)
     n, levels = net.servers, np.arange(net.servers + 1, dtype=float)
     up = net.mu * (n - levels)
@@ -127,12 +184,42 @@ def markov_epoch_means(net: LossNetwork, reserve: int, *, reset: int = 1) -> Epo
     (:func:`qtheory.exact.ctmc.accumulated_reward`) and :math:`f` is 1 (length),
     :math:`i` (idle area), :math:`\lambda_H N 1\{i = 0\}` (H lost), and so on.
 
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+    reserve : int
+        The trunk reserve k, 0..N.
+    reset : int, optional
+        Keyword only: the level whose entrances start epochs, 0..N.
+
+    Returns
+    -------
+    EpochMeans
+        The exact per-epoch means.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+    ValueError
+        If ``reserve`` or ``reset`` is not an integer in 0..N, or the chain exceeds the
+        memory limit.
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003), Ch. VI.
+    .. [2] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
+
     Examples
     --------
+    The renewal-reward mean idle count equals the stationary mean (Kac), another route:
+
+    >>> from qtheory.exact.ctmc import stationary
     >>> net = LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> m = markov_epoch_means(net, reserve=3)
-    >>> from qtheory.lossnet.online import threshold_table
-    >>> bool(abs(m.mean_idle - threshold_table(net).mean_idle[3]) < 1e-12)
+    >>> pi = stationary(trunk_reservation_generator(net, 3))
+    >>> bool(abs(m.mean_idle - pi @ np.arange(21)) < 1e-12)
     True
     """
     Q = trunk_reservation_generator(net, reserve)
@@ -162,8 +249,18 @@ def markov_epoch_means(net: LossNetwork, reserve: int, *, reset: int = 1) -> Epo
 class Epochs:
     """Complete epochs cut from one simulated trajectory (arrays, one entry per epoch).
 
-    ``start`` is the entrance time into the reset level; the other arrays are the totals
-    over the epoch, as in :class:`EpochMeans`.
+    Attributes
+    ----------
+    start : numpy.ndarray
+        Entrance times into the reset level.
+    length, idle_area, lost_h, rejected_l, admitted_h, admitted_l : numpy.ndarray
+        Totals over each epoch, as in :class:`EpochMeans`.
+
+    Examples
+    --------
+    >>> ep = Epochs(*(np.array([1.0, 2.0]) for _ in range(7)))
+    >>> ep.count
+    2
     """
 
     start: np.ndarray
@@ -176,7 +273,8 @@ class Epochs:
 
     @property
     def count(self) -> int:
-        return int(self.length.size)
+        """The number of complete epochs."""
+        return int(np.size(self.length))
 
 
 def epochs_from_trace(trace, *, reset: int = 1, warmup: float = 0.0) -> Epochs:
@@ -187,12 +285,30 @@ def epochs_from_trace(trace, *, reset: int = 1, warmup: float = 0.0) -> Epochs:
     trace : qtheory.sim.lossnet.Trace
         One run's events (times, codes: -1 H, -2 L, else a departure; decisions: 1
         admit, 0 reject) and the idle count after each event; the run starts with all
-        N servers idle at time 0.
-    reset : int
-        The level whose entrances start epochs, 0..N.
-    warmup : float
-        Only epochs starting at or after ``warmup`` are kept; the last, unfinished epoch
-        is dropped.
+        N servers idle at time 0.  Any object with the attributes ``servers``,
+        ``horizon``, ``times``, ``codes``, ``decisions`` and ``idle`` will do.
+    reset : int, optional
+        Keyword only: the level whose entrances start epochs, 0..N.
+    warmup : float, optional
+        Keyword only: only epochs starting at or after ``warmup`` are kept; the last,
+        unfinished epoch is dropped.
+
+    Returns
+    -------
+    Epochs
+        The complete epochs (possibly none).
+
+    Raises
+    ------
+    TypeError
+        If ``trace`` lacks one of the attributes above.
+    ValueError
+        If ``reset`` is not an integer in 0..N, ``warmup`` is negative, or the arrays
+        have different lengths.
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003), Ch. VI.
 
     Examples
     --------
@@ -202,74 +318,132 @@ def epochs_from_trace(trace, *, reset: int = 1, warmup: float = 0.0) -> Epochs:
     >>> ep.count > 100, bool(np.all(ep.length > 0))
     (True, True)
     """
-    reset = _check_level("reset", reset, trace.servers)
+    servers, horizon, times, codes, decisions, idle = _trace_arrays(trace)
+    reset = _check_level("reset", reset, servers)
     warmup = _validation.nonnegative("warmup", warmup)
-    idle = np.asarray(trace.idle, dtype=np.int64)
-    before = np.concatenate(([trace.servers], idle[:-1]))
+    before = np.concatenate(([servers], idle[:-1]))
     entrances = np.flatnonzero((idle == reset) & (before != reset))
-    entrances = entrances[trace.times[entrances] >= warmup]
+    entrances = entrances[times[entrances] >= warmup]
     # Event k holds idle[k] on [t_k, t_{k+1}): the areas of an epoch come from the events
     # with indices in [e_j, e_{j+1}), its arrivals from (e_j, e_{j+1}] (the arrival that
     # re-enters the reset level closes the epoch it belongs to).
-    holding = np.diff(trace.times, append=trace.horizon)
+    holding = np.diff(times, append=horizon)
     arrivals = {
-        "lost_h": (trace.codes == -1) & (trace.decisions == 0),
-        "rejected_l": (trace.codes == -2) & (trace.decisions == 0),
-        "admitted_h": (trace.codes == -1) & (trace.decisions == 1),
-        "admitted_l": (trace.codes == -2) & (trace.decisions == 1),
+        "lost_h": (codes == -1) & (decisions == 0),
+        "rejected_l": (codes == -2) & (decisions == 0),
+        "admitted_h": (codes == -1) & (decisions == 1),
+        "admitted_l": (codes == -2) & (decisions == 1),
     }
     totals = {"idle_area": np.diff(_prefix_sums(idle * holding)[entrances])}
     for name, flags in arrivals.items():
         totals[name] = np.diff(_prefix_sums(flags)[entrances + 1])
-    starts = trace.times[entrances]
+    starts = times[entrances]
     return Epochs(start=starts[:-1], length=np.diff(starts), **totals)
+
+
+def _trace_arrays(trace: object) -> tuple:
+    """(servers, horizon, times, codes, decisions, idle) of a trace, validated."""
+    missing = [name for name in _TRACE_FIELDS if not hasattr(trace, name)]
+    if missing:
+        raise TypeError(
+            f"trace must be a qtheory.sim.lossnet.Trace (with {', '.join(_TRACE_FIELDS)}), "
+            f"got {type(trace).__name__} without {', '.join(missing)}"
+        )
+    servers = _validation.positive_int("trace.servers", trace.servers)
+    horizon = _validation.nonnegative("trace.horizon", trace.horizon)
+    arrays = [np.asarray(getattr(trace, name)) for name in _TRACE_FIELDS[2:]]
+    sizes = {a.size for a in arrays}
+    if any(a.ndim != 1 for a in arrays) or len(sizes) != 1:
+        raise ValueError("trace.times, codes, decisions and idle must be 1-D of one length")
+    times, codes, decisions, idle = arrays
+    return servers, horizon, times.astype(float), codes, decisions, idle.astype(np.int64)
 
 
 @dataclass(frozen=True)
 class RenewalReward:
-    r"""Long-run rates from simulated epochs, each ``(value, 95% half-width)``.
+    r"""Long-run rates from simulated epochs, each an :class:`~qtheory.stats.Estimate`.
 
-    Each rate is a ratio of per-epoch sums; its half-width is the delta-method interval
-    :math:`z\,s_Z/(\bar L\sqrt n)` with :math:`Z_k = F_k - \hat r L_k` (the
-    regenerative method of Crane and Iglehart).  The epochs of a look-ahead policy are
-    not exactly i.i.d., so for PFI and SSS the intervals are approximate.
+    Each rate is a ratio of per-epoch sums; its 95% interval is the delta-method
+    (regenerative) interval :math:`z\,s_Z/(ar L\sqrt n)` with
+    :math:`Z_k = F_k - \hat r L_k`, method ``"normal"``: the standard error of a ratio
+    estimator comes from the central limit theorem for the i.i.d. pairs
+    :math:`(F_k, L_k)`, not from replications, so there is no t distribution to use
+    (and the epoch counts are in the hundreds or more).  The epochs of a look-ahead
+    policy are not exactly i.i.d., so for PFI and SSS the intervals are approximate.
 
     Attributes
     ----------
-    cost
+    epochs : int
+        Number of epochs.
+    mean_length : float
+        Mean epoch length.
+    mean_idle, loss_rate_h, rejection_rate_l, reward_rate : Estimate
+        Long-run mean idle count, H-loss rate, L-rejection rate and reward rate.
+    cost : Estimate
         R_fluid − reward rate.  Its interval is wide at large N (the reward counts every
         arrival).
-    identity_cost
+    identity_cost : Estimate
         r_L mu (mean idle) + (r_H − r_L)(H-loss rate): the same cost for a
         non-anticipating policy, with a much narrower interval.
-    timing_gain
+    timing_gain : Estimate
         Admission rate − mu (N − mean idle): 0 in expectation for a non-anticipating
         policy (throughput = mu E[busy]); a look-ahead policy in the clock model can make
         it positive by admitting just before departure marks that then end a service.
         ``cost = identity_cost − r_L timing_gain`` up to the zero-mean noise
         (r_H − r_L)(λ_H N − empirical H arrival rate) of the arrival counts.
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+       Ch. IV.4 (regenerative simulation, the ratio estimator and its CLT).
     """
 
     epochs: int
     mean_length: float
-    mean_idle: tuple[float, float]
-    loss_rate_h: tuple[float, float]
-    rejection_rate_l: tuple[float, float]
-    reward_rate: tuple[float, float]
-    cost: tuple[float, float]
-    identity_cost: tuple[float, float]
-    timing_gain: tuple[float, float]
+    mean_idle: Estimate
+    loss_rate_h: Estimate
+    rejection_rate_l: Estimate
+    reward_rate: Estimate
+    cost: Estimate
+    identity_cost: Estimate
+    timing_gain: Estimate
 
 
-def _ratio(numerator: np.ndarray, length: np.ndarray) -> tuple[float, float]:
+def _ratio(numerator: np.ndarray, length: np.ndarray) -> Estimate:
+    """The ratio estimator sum F / sum L with its regenerative (delta-method) interval."""
     rate = numerator.sum() / length.sum()
     residual = numerator - rate * length
-    halfwidth = _Z * residual.std(ddof=1) / (length.mean() * math.sqrt(length.size))
-    return float(rate), float(halfwidth)
+    stderr = residual.std(ddof=1) / (length.mean() * math.sqrt(length.size))
+    return Estimate.from_stderr(float(rate), float(stderr), int(length.size), method="normal")
 
 
 def renewal_reward(epochs: Epochs, net: LossNetwork) -> RenewalReward:
     """Long-run rates of one policy from its epochs (see :class:`RenewalReward`).
+
+    Parameters
+    ----------
+    epochs : Epochs
+        At least 2 complete epochs (:func:`epochs_from_trace`).
+    net : LossNetwork
+        The network the epochs were simulated on (its rates and rewards enter).
+
+    Returns
+    -------
+    RenewalReward
+        The rates with their 95% regenerative intervals.
+
+    Raises
+    ------
+    TypeError
+        If ``epochs`` is not an Epochs or ``net`` not a LossNetwork.
+    ValueError
+        If there are fewer than 2 epochs, or an epoch has a non-finite total.
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+       Ch. IV.4 and VI.
+    .. [2] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
 
     Examples
     --------
@@ -278,12 +452,22 @@ def renewal_reward(epochs: Epochs, net: LossNetwork) -> RenewalReward:
     >>> ep = epochs_from_trace(trace(net, "threshold:2", horizon=200.0, seed=3), warmup=5.0)
     >>> rr = renewal_reward(ep, net)
     >>> exact = markov_epoch_means(net, reserve=2).mean_idle
-    >>> value, halfwidth = rr.mean_idle
-    >>> bool(abs(value - exact) < 4 * halfwidth)
-    True
+    >>> rr.mean_idle.method, bool(abs(rr.mean_idle.mean - exact) < 2 * rr.mean_idle.halfwidth)
+    ('normal', True)
     """
+    if not isinstance(epochs, Epochs):
+        raise TypeError(
+            f"epochs must be an Epochs (epochs_from_trace), got {type(epochs).__name__}"
+        )
+    _network(net)
     if epochs.count < 2:
         raise ValueError(f"epochs must hold at least 2 complete epochs, got {epochs.count}")
+    names = ("length", "idle_area", "lost_h", "rejected_l", "admitted_h", "admitted_l")
+    columns = [getattr(epochs, name) for name in names]
+    if not all(np.all(np.isfinite(np.asarray(c, dtype=float))) for c in columns):
+        raise ValueError("epochs must hold finite totals")
+    if not np.all(np.asarray(epochs.length) > 0):
+        raise ValueError("epochs must have lengths > 0")
     reward = net.r_h * epochs.admitted_h + net.r_l * epochs.admitted_l
     reward_rate = _ratio(reward, epochs.length)
     identity_terms = REGRET_IDENTITY.float64(
@@ -294,14 +478,29 @@ def renewal_reward(epochs: Epochs, net: LossNetwork) -> RenewalReward:
     admitted = epochs.admitted_h + epochs.admitted_l
     return RenewalReward(
         epochs=epochs.count,
-        mean_length=float(epochs.length.mean()),
+        mean_length=float(np.mean(epochs.length)),
         mean_idle=_ratio(epochs.idle_area, epochs.length),
         loss_rate_h=_ratio(epochs.lost_h, epochs.length),
         rejection_rate_l=_ratio(epochs.rejected_l, epochs.length),
         reward_rate=reward_rate,
-        cost=(fluid_bound(net) - reward_rate[0], reward_rate[1]),
+        cost=reward_rate.negated().shifted(fluid_bound(net)),
         identity_cost=_ratio(identity_terms, epochs.length),
         timing_gain=_ratio(admitted - net.mu * busy_area, epochs.length),
+    )
+
+
+def _network(net: object) -> LossNetwork:
+    if not isinstance(net, LossNetwork):
+        raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
+    return net
+
+
+def _require_levels(net: LossNetwork) -> None:
+    limits.require(
+        "memory",
+        _BYTES_PER_LEVEL * (net.servers + 1.0),
+        parameter="servers",
+        what="the exact chain of the idle count",
     )
 
 

@@ -20,6 +20,7 @@ from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.regret import leading_constant
 from qtheory.report.claims import claims_table
 from qtheory.sim.lossnet import trace
+from qtheory.stats import Estimate
 from qtheory.walks import chernoff, hitting, ruin, sss
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.epochs import RenewalReward, epochs_from_trace, renewal_reward
@@ -64,9 +65,9 @@ def _grids(quick: bool) -> dict:
 # formulas
 
 
-def _pm(value: float, halfwidth: float, fmt: str) -> report.Latex:
-    """A table cell ``value ± half-width`` in math mode."""
-    return report.Latex(f"${value:{fmt}} \\pm {halfwidth:{fmt}}$")
+def _pm(estimate: Estimate, fmt: str) -> report.Latex:
+    """A table cell ``mean ± half-width`` (its 95% interval) in math mode."""
+    return report.Latex(f"${estimate.mean:{fmt}} \\pm {estimate.halfwidth:{fmt}}$")
 
 
 def _derivation() -> str:
@@ -162,12 +163,11 @@ def _sss_checks(net: LossNetwork) -> list[BoundCheck]:
     trivial 1, and those cases are left out rather than counted as held)."""
     checks = []
     for c in (1.0, 4.0, 8.0, 16.0, 32.0):
-        w = sss.window(net, c)
-        bound = sss.failure_bound(net, w).total
+        bound = sss.failure_bound(net, c).total
         if bound < 1.0:
             checks.append(
                 BoundCheck("SSS failure eps_1 <= B_1", net.servers, f"c={c:g}", "upper",
-                           bound, sss.failure_probability(net, w))
+                           bound, sss.failure_probability(net, c))
             )  # fmt: skip
     return checks
 
@@ -197,9 +197,8 @@ def _pointwise_table(checks: list[BoundCheck], servers: list[int]) -> str:
         for check in checks:
             if check.servers == n and check.point == start:
                 rows.append([n, check.name, check.direction, check.bound, check.exact])
-        w = sss.window(net, 4.0)
-        rows.append([n, "SSS failure eps_1 (c = 4)", "upper", sss.failure_bound(net, w).total,
-                     sss.failure_probability(net, w)])  # fmt: skip
+        rows.append([n, "SSS failure eps_1 (c = 4)", "upper", sss.failure_bound(net, 4.0).total,
+                     sss.failure_probability(net, 4.0)])  # fmt: skip
         rows.append([n, "H lost per failure kappa", "upper", sss.losses_per_failure_bound(net),
                      sss.losses_per_failure(net)])  # fmt: skip
     return report.table(
@@ -238,7 +237,7 @@ def _pfi_epochs(run: Run, servers: list[int], events: float) -> list[tuple[int, 
     out = []
     for n in servers:
         net = DEFAULT.with_servers(n)
-        horizon = WARMUP + max(5.0, events / ((net.lambda_h + net.lambda_l + net.mu) * n))
+        horizon = WARMUP + max(5.0, events / net.event_rate)
         tr = trace(net, "pfi", horizon=horizon, seed=run.seed_sequence(f"walks.pfi.{n}"))
         out.append((n, epochs_from_trace(tr, warmup=WARMUP)))
     return out
@@ -251,8 +250,8 @@ def _epochs_table(epochs: list[tuple[int, object]]) -> tuple[str, list[RenewalRe
         rates.append(rr)
         rows.append([
             n, ep.count, rr.mean_length * n, ep.idle_area.mean() * n, ep.rejected_l.mean(),
-            ep.lost_h.mean(), _pm(*rr.mean_idle, ".3f"), _pm(*rr.identity_cost, ".3f"),
-            _pm(*rr.timing_gain, ".3f"),
+            ep.lost_h.mean(), _pm(rr.mean_idle, ".3f"), _pm(rr.identity_cost, ".3f"),
+            _pm(rr.timing_gain, ".3f"),
         ])  # fmt: skip
     text = report.table(
         [
@@ -312,7 +311,7 @@ def _sweep_table(points: list[SweepPoint], cs: list[float]) -> str:
         growth = loss_growth(points, c)
         line = [c]
         for p in sorted((p for p in points if p.c == c), key=lambda p: p.servers):
-            line.append(_pm(p.loss_rate_h, p.loss_rate_h_halfwidth, ".3g"))
+            line.append(_pm(p.loss_rate_h, ".3g"))
         verdict = "bounded" if growth.bounded else "growing" if growth.growing else "undetermined"
         interval = report.Latex(f"$[{_bound_text(growth.lower)}, {_bound_text(growth.upper)}]$")
         rows.append([*line, interval, verdict])
@@ -337,10 +336,10 @@ def _bound_text(value: float) -> str:
 def _sweep_figure(points: list[SweepPoint], figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     for c in sorted({p.c for p in points}):
-        chosen = sorted((p for p in points if p.c == c and p.loss_rate_h > 0),
+        chosen = sorted((p for p in points if p.c == c and p.loss_rate_h.mean > 0),
                         key=lambda p: p.servers)  # fmt: skip
         if chosen:
-            ax.loglog([p.servers for p in chosen], [p.loss_rate_h for p in chosen], "o-",
+            ax.loglog([p.servers for p in chosen], [p.loss_rate_h.mean for p in chosen], "o-",
                       markersize=3, label=f"$c={c:g}$")  # fmt: skip
     ax.set_xlabel("servers $N$")
     ax.set_ylabel("H-loss rate of SSS$(c\\log N/N)$")
@@ -367,7 +366,7 @@ def _constants_text(points: list[SweepPoint]) -> str:
 def _claims(checks, rates, points, epoch_servers) -> list[Claim]:
     held = sum(c.holds for c in checks)
     # PFI's cost over N >= 1000 against the growth of the online regret over the same range.
-    large = [r.identity_cost[0] for n, r in zip(epoch_servers, rates, strict=True) if n >= 1000]
+    large = [r.identity_cost.mean for n, r in zip(epoch_servers, rates, strict=True) if n >= 1000]
     spread = max(large) - min(large)
     low, high = min(n for n in epoch_servers if n >= 1000), max(epoch_servers)
     online_growth = leading_constant(DEFAULT) * math.log(high / low)

@@ -1,7 +1,9 @@
 r"""How large must c be?  A sweep of SSS(c log N / N) over c and N.
 
-Source: J. Bray, arXiv:2601.14538, Theorem 2: :math:`C_\text{long} = R_\text{off} -
-R_W = O(1)` once :math:`W \ge c\log N/N` for a large enough :math:`c`.
+Source: J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+overloaded loss network", arXiv:2601.14538 (2026), Theorem 2 (docs/loss-network.md):
+:math:`C_\text{long} = R_\text{off} - R_W = O(1)` once :math:`W \ge c\log N/N` for a
+large enough :math:`c`.
 
 For every :math:`(N, c)` the simulator runs SSS(:math:`c\log N/N`) on common sample paths
 (one path per :math:`(N, \text{replication})`, shared by every :math:`c`) and records
@@ -23,6 +25,11 @@ are data, not dropped.  The loss rate is called *bounded* when the interval's up
 is at most :data:`TOLERATED_GROWTH`, *growing* when its lower end is above 0, and
 undetermined otherwise; :func:`smallest_bounded_constant` returns the smallest
 :math:`c` of the grid from which on every :math:`c` is bounded.
+
+Seeds: replication ``rep`` at ``N`` runs on
+``qtheory.stats.replication_seed(SeedSequence([seed, N]), rep)`` (the package's one
+replication-seed rule), shared by every :math:`c`.  Tasks carry
+:data:`TASK_VERSION`, so results cached under an earlier seed rule are not reused.
 """
 
 from __future__ import annotations
@@ -34,13 +41,16 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from qtheory import _validation
+from qtheory import _validation, limits
 from qtheory.cache import ResultCache, cached_map
 from qtheory.executor import Executor, make_executor
 from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.online import REGRET_IDENTITY
 from qtheory.sim.lossnet import simulate
+from qtheory.stats import CONFIDENCE, Estimate, replication_seed
 
 __all__ = [
+    "TASK_VERSION",
     "TOLERATED_GROWTH",
     "LossGrowth",
     "SweepPoint",
@@ -50,7 +60,7 @@ __all__ = [
     "window_sweep",
 ]
 
-CONFIDENCE = 0.95
+TASK_VERSION = 2  # 2: seeds by qtheory.stats.replication_seed (1: SeedSequence([seed, N, rep]))
 WARMUP = 3.0  # the run starts empty; the idle count settles within about 2 time units
 TOLERATED_GROWTH = 0.1  # a loss rate growing no faster than N^0.1 counts as bounded
 _SLOPE_RANGE = 50.0  # |s| beyond this is reported as infinite
@@ -59,16 +69,39 @@ _SLOPE_RANGE = 50.0  # |s| beyond this is reported as infinite
 def sss_replication(task: dict) -> dict:
     """One replication of SSS(c log N / N) for every c in ``task["cs"]``, on one path.
 
-    The path's seed is ``SeedSequence([task["seed"], N, task["rep"]])``, so every c (and
-    every rerun) sees the same future.  Returns per-c H losses, L rejections and mean
-    idle count over (warmup, horizon].
+    Parameters
+    ----------
+    task : dict
+        ``{"version": TASK_VERSION, "net": LossNetwork fields, "cs": [c, ...],
+        "horizon": T, "seed": s, "rep": i}`` (plain JSON values, the cache key).
+
+    Returns
+    -------
+    dict
+        Per-c lists ``lost_h``, ``rejected_l`` (counts over (warm-up, T]) and
+        ``mean_idle``.
+
+    Raises
+    ------
+    ValueError
+        If the task was made for another :data:`TASK_VERSION` or holds invalid values.
+
+    Examples
+    --------
+    >>> task = {"version": TASK_VERSION, "cs": [4.0], "horizon": 8.0, "seed": 1, "rep": 0,
+    ...         "net": {"servers": 20, "lambda_h": 0.6, "lambda_l": 0.8, "mu": 1.0,
+    ...                 "r_h": 2.0, "r_l": 1.0}}
+    >>> sorted(sss_replication(task))
+    ['lost_h', 'mean_idle', 'rejected_l']
     """
+    if not isinstance(task, dict) or task.get("version") != TASK_VERSION:
+        raise ValueError(f"task must be a dict with version {TASK_VERSION}, got {task!r}")
     net = LossNetwork(**task["net"])
-    seed = np.random.SeedSequence([task["seed"], net.servers, task["rep"]])
+    seed = replication_seed(np.random.SeedSequence([task["seed"], net.servers]), task["rep"])
     out: dict[str, list] = {"lost_h": [], "rejected_l": [], "mean_idle": []}
     for c in task["cs"]:
-        window = c * math.log(net.servers) / net.servers
-        result = simulate(net, f"sss:{window!r}", horizon=task["horizon"], warmup=WARMUP, seed=seed)
+        policy = f"sss:{net.window(c)!r}"
+        result = simulate(net, policy, horizon=task["horizon"], warmup=WARMUP, seed=seed)
         out["lost_h"].append(result.rejected_h)
         out["rejected_l"].append(result.rejected_l)
         out["mean_idle"].append(result.mean_idle.mean)
@@ -77,30 +110,47 @@ def sss_replication(task: dict) -> dict:
 
 @dataclass(frozen=True)
 class SweepPoint:
-    """SSS(c log N / N) at one (N, c): means over replications and 95% half-widths."""
+    """SSS(c log N / N) at one (N, c): replication means with 95% Student t intervals.
+
+    Attributes
+    ----------
+    servers : int
+        N.
+    c : float
+        The window constant.
+    window : float
+        W = c log N / N.
+    horizon : float
+        Simulated time per replication (the first :data:`WARMUP` discarded).
+    reps : int
+        Replications.
+    lost_h : int
+        H jobs lost, summed over the replications.
+    loss_rate_h, mean_idle : Estimate
+        H-loss rate and mean idle count.
+    cost : Estimate
+        r_L mu (mean idle) + (r_H - r_L)(H-loss rate) (the regret identity).
+
+    Examples
+    --------
+    >>> e = Estimate.of([1.0, 3.0])
+    >>> SweepPoint(100, 2.0, 0.09, 13.0, 2, 20, e, e, e).lost_h
+    20
+    """
 
     servers: int
     c: float
     window: float
     horizon: float
     reps: int
-    lost_h: int  # H jobs lost, summed over the replications
-    loss_rate_h: float
-    loss_rate_h_halfwidth: float
-    mean_idle: float
-    mean_idle_halfwidth: float
-    cost: float  # r_L mu (mean idle) + (r_H - r_L)(H-loss rate)
-    cost_halfwidth: float
-
-
-def _mean_and_halfwidth(values: np.ndarray) -> tuple[float, float]:
-    t = stats.t.ppf(0.5 + CONFIDENCE / 2, values.size - 1)
-    return float(values.mean()), float(t * values.std(ddof=1) / math.sqrt(values.size))
+    lost_h: int
+    loss_rate_h: Estimate
+    mean_idle: Estimate
+    cost: Estimate
 
 
 def _horizon(net: LossNetwork, events: float) -> float:
-    rate = (net.lambda_h + net.lambda_l + net.mu) * net.servers
-    return max(WARMUP + 5.0, events / rate)
+    return max(WARMUP + 5.0, events / net.event_rate)
 
 
 def window_sweep(
@@ -121,19 +171,38 @@ def window_sweep(
     ----------
     net : LossNetwork
         Rates and rewards (its own N is ignored).
-    cs, servers
+    cs, servers : sequence of float, sequence of int
         The grids (c > 0; N >= 2).
-    events : float
-        Events per replication: the horizon is ``events / ((lambda_H + lambda_L + mu) N)``,
-        at least 8 time units (the first 3 are warm-up).
-    reps : int
+    events : float, optional
+        Events per replication: the horizon is ``events / net.event_rate`` (the event
+        rate (lambda_H + lambda_L + mu) N), at least 8 time units (the first 3 are
+        warm-up).
+    reps : int, optional
         Replications per N (>= 2), each one path shared by all c.
-    seed : int
-        Root seed; the results are a function of it.
-    executor, cache
+    seed : int, optional
+        Root seed (an integer >= 0); the results are a function of it.
+    executor, cache : optional
         Where the replications run (default: a local process pool) and where their
         results are kept (default: none; pass a :class:`~qtheory.cache.ResultCache` to
         compute only what is missing on a rerun).
+    progress : bool, optional
+        Show a progress bar.
+
+    Returns
+    -------
+    list of SweepPoint
+        One per (N, c), N-major.
+
+    Raises
+    ------
+    ValueError
+        If a c or N is out of range, reps < 2, events <= 0, the seed is not an integer
+        >= 0, or the sweep would simulate more events than :mod:`qtheory.limits` allows
+        (``"events"``).
+
+    References
+    ----------
+    .. [1] J. Bray, arXiv:2601.14538 (2026), Theorem 2; docs/loss-network.md.
 
     Examples
     --------
@@ -141,22 +210,31 @@ def window_sweep(
     >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> points = window_sweep(net, [1.0, 8.0], [50], events=2e4, executor=SerialExecutor(),
     ...                       progress=False)
-    >>> [p.c for p in points], points[0].loss_rate_h > points[1].loss_rate_h
+    >>> [p.c for p in points], points[0].loss_rate_h.mean > points[1].loss_rate_h.mean
     ([1.0, 8.0], True)
     """
-    cs = [_validation.positive("c", c) for c in cs]
-    servers = [_check_servers(n) for n in servers]
+    if not isinstance(net, LossNetwork):
+        raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
+    cs = [_validation.positive("c", c) for c in _sequence("cs", cs)]
+    servers = [_check_servers(n) for n in _sequence("servers", servers)]
     reps = _validation.positive_int("reps", reps)
     if reps < 2:
         raise ValueError(f"reps must be >= 2 for confidence intervals, got {reps}")
     events = _validation.positive("events", events)
+    seed = _validation.nonnegative_int("seed", seed)
+    for n in servers:
+        net.with_servers(n).window(min(cs))  # W = c log N / N must not underflow
+    total = sum(_horizon(net.with_servers(n), events) * net.with_servers(n).event_rate
+                for n in servers) * reps * len(cs)  # fmt: skip
+    limits.require("events", total, parameter="events", what="the SSS window sweep")
     params = {name: getattr(net, name) for name in ("lambda_h", "lambda_l", "mu", "r_h", "r_l")}
     tasks = [
         {
+            "version": TASK_VERSION,
             "net": {"servers": n, **params},
             "cs": cs,
             "horizon": _horizon(net.with_servers(n), events),
-            "seed": int(seed),
+            "seed": seed,
             "rep": rep,
         }
         for n in servers
@@ -182,21 +260,55 @@ def window_sweep(
 
 
 def _point(net: LossNetwork, n: int, j: int, c: float, horizon: float, runs) -> SweepPoint:
+    scaled = net.with_servers(n)
     span = horizon - WARMUP
     loss = np.array([run["lost_h"][j] / span for run in runs])
     idle = np.array([run["mean_idle"][j] for run in runs])
-    cost = net.r_l * net.mu * idle + (net.r_h - net.r_l) * loss
-    return SweepPoint(
-        n, c, c * math.log(n) / n, horizon, len(runs), sum(run["lost_h"][j] for run in runs),
-        *_mean_and_halfwidth(loss), *_mean_and_halfwidth(idle), *_mean_and_halfwidth(cost),
+    prob_full = loss / scaled.arrival_rate_h  # H-loss rate = λ_H N P(full)
+    cost = REGRET_IDENTITY.float64(
+        idle, prob_full, net.mu, net.lambda_h, n, net.r_h, net.r_l
     )  # fmt: skip
+    return SweepPoint(
+        n, c, scaled.window(c), horizon, len(runs), sum(run["lost_h"][j] for run in runs),
+        Estimate.of(loss), Estimate.of(idle), Estimate.of(cost),
+    )  # fmt: skip
+
+
+def _sequence(name: str, values: object) -> list:
+    if isinstance(values, str) or not isinstance(values, Sequence | np.ndarray):
+        raise TypeError(f"{name} must be a sequence, got {values!r}")
+    if len(values) == 0:
+        raise ValueError(f"{name} must not be empty")
+    return list(values)
 
 
 @dataclass(frozen=True)
 class LossGrowth:
     """Fitted H-loss rate A N^slope for one c, with a 95% interval [lower, upper] on the
-    slope (profile likelihood; -inf / inf where the data do not bound it; slope NaN when
-    no loss was seen at any N)."""
+    slope.
+
+    The interval is a profile-likelihood interval: asymmetric about the slope and
+    possibly unbounded (-inf / inf where the data do not bound it), so it is kept as its
+    two ends rather than as a symmetric :class:`~qtheory.stats.Estimate`.
+
+    Attributes
+    ----------
+    c : float
+        The window constant.
+    slope : float
+        The maximum-likelihood growth exponent s (NaN when no loss was seen at any N).
+    lower, upper : float
+        The 95% interval on s.
+    points : int
+        Sweep points (values of N) fitted.
+    losses : int
+        H jobs lost in all of them.
+
+    Examples
+    --------
+    >>> LossGrowth(8.0, -1.0, -2.0, -0.5, 5, 40).bounded
+    True
+    """
 
     c: float
     slope: float
@@ -233,15 +345,39 @@ def loss_growth(points: Sequence[SweepPoint], c: float) -> LossGrowth:
     {s : 2 (l(s_hat) - l(s)) <= phi chi2_1(0.95)}, phi = max(1, Pearson chi2 / (k - 2))
     the overdispersion of the k points (clustered losses).
 
+    Parameters
+    ----------
+    points : sequence of SweepPoint
+        The sweep (:func:`window_sweep`).
+    c : float
+        The constant whose points are fitted.
+
+    Returns
+    -------
+    LossGrowth
+        The fit and its interval.
+
+    Raises
+    ------
+    ValueError
+        If no point has this c.
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003)
+       (rates of regenerative processes); the profile-likelihood interval is the
+       classical likelihood-ratio interval of a Poisson log-linear model.
+
     Examples
     --------
-    >>> pts = [SweepPoint(n, 1.0, 0.0, 13.0, 2, y, y / 20, 0.0, 0.0, 0.0, 0.0, 0.0)
+    >>> e = Estimate.of([0.0, 1.0])  # the rate estimates do not enter the fit
+    >>> pts = [SweepPoint(n, 1.0, 0.0, 13.0, 2, y, e, e, e)
     ...        for n, y in [(100, 10), (1000, 100), (10_000, 1000)]]
     >>> growth = loss_growth(pts, 1.0)
     >>> round(growth.slope, 6), growth.growing
     (1.0, True)
     """
-    chosen = sorted((p for p in points if p.c == c), key=lambda p: p.servers)
+    chosen = sorted((p for p in _points(points) if p.c == c), key=lambda p: p.servers)
     if not chosen:
         raise ValueError(f"no sweep points with c = {c}")
     counts = np.array([p.lost_h for p in chosen], dtype=float)
@@ -275,14 +411,52 @@ def loss_growth(points: Sequence[SweepPoint], c: float) -> LossGrowth:
 
 
 def smallest_bounded_constant(points: Sequence[SweepPoint]) -> float:
-    """The smallest c of the sweep from which on (that c and every larger one) the H-loss
-    rate is bounded in N (:attr:`LossGrowth.bounded`); NaN if the largest c is not."""
+    """The smallest c of the sweep from which on the H-loss rate is bounded in N.
+
+    Parameters
+    ----------
+    points : sequence of SweepPoint
+        The sweep (:func:`window_sweep`).
+
+    Returns
+    -------
+    float
+        The smallest c such that that c and every larger one of the sweep are
+        :attr:`LossGrowth.bounded`; NaN if the largest c is not.
+
+    Raises
+    ------
+    TypeError
+        If ``points`` is not a sequence of SweepPoint.
+
+    References
+    ----------
+    .. [1] J. Bray, arXiv:2601.14538 (2026), Theorem 2; docs/loss-network.md.
+
+    Examples
+    --------
+    >>> e = Estimate.of([0.0, 1.0])
+    >>> pts = [SweepPoint(n, c, 0.0, 13.0, 2, y, e, e, e)
+    ...        for c, counts in [(2.0, [10, 100, 1000]), (8.0, [30, 3, 0])]
+    ...        for n, y in zip([100, 1000, 10_000], counts)]
+    >>> smallest_bounded_constant(pts)
+    8.0
+    """
+    points = _points(points)
     smallest = math.nan
     for c in sorted({p.c for p in points}, reverse=True):
         if not loss_growth(points, c).bounded:
             break
         smallest = c
     return smallest
+
+
+def _points(points: object) -> list[SweepPoint]:
+    if isinstance(points, str) or not isinstance(points, Sequence):
+        raise TypeError(f"points must be a sequence of SweepPoint, got {points!r}")
+    if not all(isinstance(p, SweepPoint) for p in points):
+        raise TypeError("points must be a sequence of SweepPoint")
+    return list(points)
 
 
 def _check_servers(n: object) -> int:

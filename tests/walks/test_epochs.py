@@ -4,13 +4,14 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from scipy import stats
+from conftest import ALPHA, assert_estimate_matches, assert_rejects, t_tolerance
 
 from qtheory.exact.ctmc import stationary
 from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import threshold_table
 from qtheory.sim.lossnet import simulate, trace
+from qtheory.stats import Estimate
 from qtheory.walks.epochs import (
     EpochMeans,
     Epochs,
@@ -86,13 +87,10 @@ def test_large_system_is_fast_and_finite():
 # ---------------------------------------------------------------------------
 # simulated epochs
 #
-# Each comparison below uses a two-sided 99.9% normal interval (z = 3.29): around an
-# estimate minus its exact value, or around the difference of two independent estimates.
-# Each comparison fails falsely with probability about 1e-3 (for PFI and SSS
-# approximately, their epochs being only nearly i.i.d.), so a test making k comparisons
-# about k x 1e-3 (5e-3 and 2e-3 below); seeds are fixed.
-
-Z_999 = 3.29
+# Each comparison below is two-sided at false-failure rate ALPHA = 1e-4 (conftest), with
+# the estimator's own standard error (for PFI and SSS approximately, their epochs being
+# only nearly i.i.d.), so a test making k comparisons fails falsely with probability
+# about k x 1e-4 (5e-4 and 2e-4 below); seeds are fixed.
 
 
 def _epochs(net, policy, horizon, seed):
@@ -103,11 +101,8 @@ def test_simulated_epochs_match_the_exact_per_epoch_means():
     net = LossNetwork(30, 0.6, 0.8, 1.0, 2.0, 1.0)
     epochs = _epochs(net, "threshold:2", 1500.0, seed=11)
     exact = markov_epoch_means(net, reserve=2)
-    n = epochs.count
     for name in ("length", "idle_area", "lost_h", "rejected_l", "admitted_l"):
-        values = getattr(epochs, name)
-        halfwidth = Z_999 * values.std(ddof=1) / np.sqrt(n)
-        assert abs(values.mean() - getattr(exact, name)) < halfwidth, name
+        assert_estimate_matches(Estimate.of(getattr(epochs, name)), getattr(exact, name))
 
 
 def test_which_epoch_an_event_belongs_to():
@@ -151,14 +146,13 @@ def test_renewal_reward_agrees_with_the_simulated_long_run_rates(policy):
     net = LossNetwork(200, 0.6, 0.8, 1.0, 2.0, 1.0)
     rr = renewal_reward(_epochs(net, policy, 300.0, seed=21), net)
     sim = simulate(net, policy, horizon=60.0, warmup=2.0, reps=10, seed=22)
-    pairs = [
-        (rr.mean_idle, (sim.mean_idle.mean, sim.mean_idle.halfwidth)),
-        (rr.reward_rate, (sim.reward_rate.mean, sim.reward_rate.halfwidth)),
-    ]
-    t_quantile = stats.t.ppf(0.975, sim.reps - 1)  # simulate() gives Student t intervals
-    for (value, halfwidth), (other, other_halfwidth) in pairs:
-        standard_error = np.hypot(halfwidth / 1.96, other_halfwidth / t_quantile)
-        assert abs(value - other) < Z_999 * standard_error
+    for ours, theirs in ((rr.mean_idle, sim.mean_idle), (rr.reward_rate, sim.reward_rate)):
+        assert ours.method == "normal" and theirs.method == "t"
+        # the difference of independent estimates; the t quantile of the replications
+        # (the smaller dof) makes the allowance conservative
+        standard_error = np.hypot(ours.stderr, theirs.stderr)
+        allowance = t_tolerance(standard_error, theirs.dof, ALPHA)
+        assert abs(ours.mean - theirs.mean) < allowance
 
 
 @pytest.mark.parametrize(
@@ -167,8 +161,24 @@ def test_renewal_reward_agrees_with_the_simulated_long_run_rates(policy):
 )
 def test_epochs_bad_input(kwargs, message):
     tr = trace(LossNetwork(12, 0.6, 0.8, 1.0, 2.0, 1.0), "pfi", horizon=5.0, seed=4)
-    with pytest.raises(ValueError, match=message):
-        epochs_from_trace(tr, **kwargs)
+    assert_rejects(epochs_from_trace, tr, match=message, **kwargs)
+
+
+def test_wrong_types_are_named():
+    """Regression: epochs_from_trace(0.0) and renewal_reward(0, 0) raised AttributeError."""
+    assert_rejects(epochs_from_trace, 0.0, match="trace must be a qtheory.sim.lossnet.Trace")
+    assert_rejects(renewal_reward, 0, 0, match="epochs must be an Epochs")
+    epochs = Epochs(*(np.ones(3) for _ in range(7)))
+    assert_rejects(renewal_reward, epochs, "net", match="net must be a LossNetwork")
+    assert_rejects(markov_epoch_means, None, 1, match="net must be a LossNetwork")
+    assert_rejects(markov_epoch_means, NETS[0].with_servers(10**10), 1, match="^servers: ")
+
+
+def test_cost_is_the_fluid_bound_minus_the_reward_rate():
+    net = NETS[0]
+    rr = renewal_reward(_epochs(net, "threshold:2", 200.0, seed=5), net)
+    assert rr.cost.mean == pytest.approx(fluid_bound(net) - rr.reward_rate.mean, rel=1e-12)
+    assert rr.cost.halfwidth == rr.reward_rate.halfwidth
 
 
 def test_renewal_reward_needs_two_epochs():

@@ -4,14 +4,19 @@ import math
 
 import numpy as np
 import pytest
+from conftest import assert_rejects
 
 from qtheory.cache import ResultCache
 from qtheory.executor import SerialExecutor, make_executor
 from qtheory.lossnet.model import LossNetwork
+from qtheory.sim.lossnet import simulate
+from qtheory.stats import Estimate
 from qtheory.walks.window_sweep import (
+    TASK_VERSION,
     SweepPoint,
     loss_growth,
     smallest_bounded_constant,
+    sss_replication,
     window_sweep,
 )
 
@@ -19,23 +24,11 @@ NET = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
 
 
 def _points(c, servers, counts, reps=4, horizon=13.0):
-    """Sweep points with given H-loss counts (exposure reps x 10 time units)."""
-    span = reps * (horizon - 3.0)
+    """Sweep points with given H-loss counts (exposure reps x 10 time units); the rate
+    estimates do not enter the growth fit."""
+    unused = Estimate.of([0.0, 1.0])
     return [
-        SweepPoint(
-            n,
-            c,
-            c * math.log(n) / n,
-            horizon,
-            reps,
-            y,
-            y / span,
-            0.0,
-            4.0,
-            0.0,
-            4.0 + y / span,
-            0.0,
-        )  # fmt: skip
+        SweepPoint(n, c, c * math.log(n) / n, horizon, reps, y, unused, unused, unused)
         for n, y in zip(servers, counts, strict=True)
     ]
 
@@ -90,7 +83,7 @@ def test_sweep_on_common_paths_and_cache(tmp_path):
     assert [(p.servers, p.c) for p in points] == [(30, 1.0), (30, 16.0), (100, 1.0), (100, 16.0)]
     by_key = {(p.servers, p.c): p for p in points}
     for n in (30, 100):  # the longer window loses far fewer H jobs
-        assert by_key[n, 1.0].loss_rate_h > 3 * by_key[n, 16.0].loss_rate_h
+        assert by_key[n, 1.0].loss_rate_h.mean > 3 * by_key[n, 16.0].loss_rate_h.mean
     files = sorted(tmp_path.rglob("*.json"))
     assert len(files) == 4  # one cached task per (N, replication)
     mtimes = [f.stat().st_mtime_ns for f in files]
@@ -105,10 +98,27 @@ def test_cost_is_the_regret_identity_of_the_parts():
     (point,) = window_sweep(
         NET, [2.0], [50], events=2e4, reps=3, seed=1, executor=SerialExecutor(), progress=False
     )
-    assert point.cost == pytest.approx(
-        NET.r_l * NET.mu * point.mean_idle + (NET.r_h - NET.r_l) * point.loss_rate_h
-    )
-    assert np.isfinite(point.cost_halfwidth)
+    # the cost of each replication is linear in its parts, so are the means
+    typed = NET.r_l * NET.mu * point.mean_idle.mean + (NET.r_h - NET.r_l) * point.loss_rate_h.mean
+    assert point.cost.mean == pytest.approx(typed, rel=1e-12)
+    assert point.cost.method == "t" and point.cost.n == 3 and np.isfinite(point.cost.halfwidth)
+    assert point.window == pytest.approx(2.0 * math.log(50) / 50, rel=1e-15)
+
+
+def test_replications_follow_the_package_seed_rule():
+    """Replication rep at N runs on replication_seed(SeedSequence([seed, N]), rep): the
+    simulation with that seed reproduces the task's counts; tasks carry TASK_VERSION."""
+    task = {"version": TASK_VERSION, "cs": [2.0], "horizon": 10.0, "seed": 5, "rep": 1,
+            "net": {"servers": 40, "lambda_h": 0.6, "lambda_l": 0.8, "mu": 1.0, "r_h": 2.0,
+                    "r_l": 1.0}}  # fmt: skip
+    out = sss_replication(task)
+    net = NET.with_servers(40)
+    root = np.random.SeedSequence([5, 40])
+    expected = simulate(net, f"sss:{net.window(2.0)!r}", horizon=10.0, warmup=3.0,
+                        seed=root.spawn(2)[1])  # fmt: skip
+    assert out["lost_h"] == [expected.rejected_h]
+    assert out["mean_idle"] == [expected.mean_idle.mean]
+    assert_rejects(sss_replication, {**task, "version": 1}, match="version")
 
 
 @pytest.mark.parametrize(
@@ -118,12 +128,16 @@ def test_cost_is_the_regret_identity_of_the_parts():
         ({"servers": [1]}, "servers must be >= 2"),
         ({"reps": 1}, "reps must be >= 2"),
         ({"events": -1.0}, "events must be > 0"),
+        ({"events": 1e12, "servers": [20, 30]}, "^events: .* above the limit"),
+        ({"seed": -1}, "seed must be an integer >= 0"),
+        ({"cs": 2.0}, "cs must be a sequence"),
+        ({"cs": [5e-324]}, "c is too small"),
     ],
 )
 def test_bad_input(kwargs, message):
     args = {"cs": [1.0], "servers": [20], "reps": 2, "events": 1e4} | kwargs
-    with pytest.raises(ValueError, match=message):
-        window_sweep(NET, executor=SerialExecutor(), progress=False, **args)
+    assert_rejects(window_sweep, NET, executor=SerialExecutor(), progress=False, match=message,
+                   **args)  # fmt: skip
 
 
 def test_sweep_on_a_dask_cluster_matches_the_serial_run():
