@@ -4,7 +4,7 @@ Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Rese
 2025; Miller, Management Science 1969 (optimality of trunk reservation).
 
 >>> from qtheory.lossnet import LossNetwork, online_optimum
->>> online_optimum(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)).threshold
+>>> online_optimum(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)).reserve
 4
 """
 

@@ -2,7 +2,9 @@
 
 ``qtheory lossnet online`` prints the fluid bound, the exact online optimum (best trunk
 reservation), the regret, the optimal reserve k* (admit L only while more than k*
-servers are idle) and the probability that all servers are busy under it.
+servers are idle) and the probability that all servers are busy under it.  The reserve
+is printed as ``reserve`` and, with the same value, as ``threshold`` (the older name,
+kept as an alias for scripts that read it).
 """
 
 from __future__ import annotations
@@ -12,11 +14,32 @@ import argparse
 from qtheory._output import add_output_arguments, render
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
-from qtheory.precision import check_dps
+
+__all__ = ["network", "network_arguments", "online_values", "register", "run_online"]
 
 
 def network_arguments(parser: argparse.ArgumentParser) -> None:
-    """The six options of a :class:`LossNetwork` (shared with ``qtheory walks``)."""
+    """Add the six options of a :class:`LossNetwork` (shared with ``qtheory walks``).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser; gains ``--servers``, ``--lambda-h``, ``--lambda-l``,
+        ``--mu``, ``--r-h`` and ``--r-l`` (all required).
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> network_arguments(parser)
+    >>> args = parser.parse_args("--servers 10 --lambda-h .6 --lambda-l .8 --mu 1 "
+    ...                          "--r-h 2 --r-l 1".split())
+    >>> network(args).servers
+    10
+    """
     parser.add_argument("--servers", required=True, type=int, help="number of servers N")
     parser.add_argument("--lambda-h", required=True, type=float, help="H arrival rate per server")
     parser.add_argument("--lambda-l", required=True, type=float, help="L arrival rate per server")
@@ -26,10 +49,53 @@ def network_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def network(args: argparse.Namespace) -> LossNetwork:
+    """The :class:`LossNetwork` of parsed :func:`network_arguments` options.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        With ``servers``, ``lambda_h``, ``lambda_l``, ``mu``, ``r_h`` and ``r_l``.
+
+    Returns
+    -------
+    LossNetwork
+
+    Raises
+    ------
+    ValueError
+        If the parameters are invalid (see :class:`LossNetwork`).
+
+    Examples
+    --------
+    >>> args = argparse.Namespace(servers=10, lambda_h=0.6, lambda_l=0.8, mu=1.0,
+    ...                           r_h=2.0, r_l=1.0)
+    >>> network(args).arrival_rate_h
+    6.0
+    """
     return LossNetwork(args.servers, args.lambda_h, args.lambda_l, args.mu, args.r_h, args.r_l)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``qtheory lossnet`` (``online`` and ``simulate``) to the command line.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The top-level parser's subcommands.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser.add_subparsers())
+    >>> args = parser.parse_args("lossnet online --servers 10 --lambda-h .6 --lambda-l .8 "
+    ...                          "--mu 1 --r-h 2 --r-l 1".split())
+    >>> args.run is run_online
+    True
+    """
     parser = subparsers.add_parser(
         "lossnet", help="the overloaded two-class loss network", description=__doc__
     )
@@ -59,21 +125,107 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simulate.set_defaults(run=run_simulate, dps=None)
 
 
-def run_online(args: argparse.Namespace) -> int:
-    check_dps(args.dps)
-    opt = online_optimum(network(args), args.dps)
-    values = {
+def online_values(net: LossNetwork, *, dps: int | None = None) -> dict[str, object]:
+    """The numbers ``qtheory lossnet online`` prints, by name.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+    dps : int or None, keyword-only
+        As in :func:`~qtheory.lossnet.online.online_optimum`.
+
+    Returns
+    -------
+    dict
+        ``fluid``, ``online``, ``regret``, ``reserve`` (the optimal reserve k*),
+        ``threshold`` (the same k*, the documented alias of the older name) and
+        ``p_full``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~qtheory.lossnet.online.online_optimum`.
+
+    References
+    ----------
+    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
+
+    Examples
+    --------
+    >>> values = online_values(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))
+    >>> values["reserve"], values["threshold"], values["fluid"]
+    (4, 4, 160.0)
+    """
+    opt = online_optimum(net, dps=dps)
+    return {
         "fluid": opt.fluid,
         "online": opt.online,
         "regret": opt.regret,
-        "threshold": opt.threshold,
+        "reserve": opt.reserve,
+        "threshold": opt.reserve,  # alias of "reserve", kept for existing scripts
         "p_full": opt.prob_full,
     }
-    print(render(values, args.dps, args.json))
+
+
+def run_online(args: argparse.Namespace) -> int:
+    """Run ``qtheory lossnet online``: print :func:`online_values`.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The network options, ``dps`` and ``json``.
+
+    Returns
+    -------
+    int
+        0 (the exit status).
+
+    Raises
+    ------
+    ValueError
+        On invalid parameters or a cost above the limits (the CLI exits 2).
+
+    Examples
+    --------
+    >>> args = argparse.Namespace(servers=10, lambda_h=0.6, lambda_l=0.8, mu=1.0,
+    ...                           r_h=2.0, r_l=1.0, dps=None, json=True)
+    >>> run_online(args)  # doctest: +ELLIPSIS
+    {"fluid": 16.0, ..., "reserve": 2, "threshold": 2, ...}
+    0
+    """
+    print(render(online_values(network(args), dps=args.dps), args.dps, args.json))
     return 0
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    """Run ``qtheory lossnet simulate``: one policy's reward rate with its 95% interval.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The network options, ``policy``, ``info``, ``horizon``, ``warmup``, ``reps``,
+        ``seed`` and ``json``.
+
+    Returns
+    -------
+    int
+        0 (the exit status).
+
+    Raises
+    ------
+    ValueError
+        On invalid parameters (the CLI exits 2).
+
+    Examples
+    --------
+    >>> args = argparse.Namespace(servers=10, lambda_h=0.6, lambda_l=0.8, mu=1.0,
+    ...     r_h=2.0, r_l=1.0, policy="threshold:1", info="clock", horizon=20.0,
+    ...     warmup=1.0, reps=2, seed=1, json=True)
+    >>> run_simulate(args)  # doctest: +ELLIPSIS
+    {"reward_rate": ...}
+    0
+    """
     # The C extension and the LP solver load only when needed.
     from qtheory.lossnet.offline_job import simulate_offline_job
     from qtheory.sim.lossnet import simulate

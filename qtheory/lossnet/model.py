@@ -18,10 +18,38 @@ from dataclasses import dataclass
 
 from qtheory import _validation
 
+__all__ = ["LossNetwork", "as_network"]
+
 
 @dataclass(frozen=True)
 class LossNetwork:
     """Parameters of the two-class loss network, validated on construction.
+
+    Parameters
+    ----------
+    servers : int
+        N >= 1, the number of servers.
+    lambda_h, lambda_l : float
+        Arrival rates per server of classes H and L (the network sees λ_H N and λ_L N).
+    mu : float
+        Service rate of every job.
+    r_h, r_l : float
+        Rewards paid on admission, r_H > r_L > 0.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is not a finite positive number (``servers`` not an integer
+        >= 1), if λ_H >= μ (class H alone must fit), if λ_H + λ_L <= μ (the network
+        must be overloaded), if r_H <= r_L, or if the rates overflow float64.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
+    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
+       resources: logarithmic regret in overloaded networks", Operations Research
+       73(4) (2025).
 
     Examples
     --------
@@ -96,5 +124,43 @@ class LossNetwork:
         return window
 
     def with_servers(self, servers: int) -> LossNetwork:
-        """The same rates and rewards at another scale N."""
+        """The same rates and rewards at another scale N.
+
+        >>> LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0).with_servers(1000).arrival_rate_l
+        800.0
+        """
         return LossNetwork(servers, self.lambda_h, self.lambda_l, self.mu, self.r_h, self.r_l)
+
+
+def as_network(net: object, name: str = "net") -> LossNetwork:
+    """``net`` after checking that it is a :class:`LossNetwork`.
+
+    Parameters
+    ----------
+    net : object
+        The value passed by the caller.
+    name : str, optional
+        The parameter's name, for the error message (default ``"net"``).
+
+    Returns
+    -------
+    LossNetwork
+        ``net`` itself.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a :class:`LossNetwork`.
+
+    Examples
+    --------
+    >>> as_network(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)).servers
+    10
+    >>> as_network(10)
+    Traceback (most recent call last):
+    ...
+    TypeError: net must be a LossNetwork, got int 10
+    """
+    if not isinstance(net, LossNetwork):
+        raise TypeError(f"{name} must be a LossNetwork, got {type(net).__name__} {net!r:.60}")
+    return net

@@ -18,6 +18,27 @@ departure rate :math:`\mu E[b]`):
 .. math:: R_{fluid} - R_k = r_L\,\mu\,E[\text{idle}] + (r_H - r_L)\,\lambda_H N\,P(\text{full}),
 
 which is also how it is computed (no cancellation between two :math:`O(N)` rewards).
+
+Precision and cost
+------------------
+:func:`online_optimum` takes ``dps`` (keyword-only; the convention of
+:mod:`qtheory.precision`): ``None`` is float64, an integer ``D >= 1`` returns mpmath
+values correct to ``D`` significant digits.  The high-precision route evaluates the
+chain of the float64 optimum and of its two neighbours with ``D`` + 10 + (digits of
+N) working digits (an N-term product and an N-term sum of positive terms lose at most
+about log10 N digits) and rounds the results to ``D`` digits.  Both routes estimate
+their cost first and refuse, with a ``ValueError`` naming ``net``, what exceeds
+:mod:`qtheory.limits`: :data:`TABLE_BYTES_PER_SERVER` bytes per server for the table,
+:data:`MP_CELLS_PER_STEP` cells per mpmath step (three reserves of N + 1 steps).
+
+References
+----------
+.. [1] B. L. Miller, "A queueing reward system with several customer classes",
+   Management Science 16(3):234-245 (1969).
+.. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable resources:
+   logarithmic regret in overloaded networks", Operations Research 73(4) (2025).
+.. [3] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+   overloaded loss network", arXiv:2601.14538 (2026).
 """
 
 from __future__ import annotations
@@ -28,30 +49,92 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from qtheory import limits, precision
 from qtheory.lossnet.fluid import derive_fluid, fluid_bound
-from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.lossnet.symbols import lambda_h, mu, r_h, r_l, servers
 from qtheory.symbolic import Formula
 
-__all__ = ["OnlineOptimum", "ThresholdTable", "online_optimum", "threshold_table"]
+__all__ = [
+    "MP_CELLS_PER_STEP",
+    "REGRET_IDENTITY",
+    "TABLE_BYTES_PER_SERVER",
+    "OnlineOptimum",
+    "ThresholdTable",
+    "online_optimum",
+    "regret_of",
+    "threshold_table",
+]
+
+#: Peak memory of :func:`threshold_table` per server, in bytes: about fifteen float64
+#: arrays of N + 1 entries are alive at once (measured 120 bytes with tracemalloc at
+#: N = 10^6).
+TABLE_BYTES_PER_SERVER = 128
+
+#: Cost of one mpmath step of the high-precision chain (a multiply, a divide and two
+#: additions, about a microsecond) in the unit of the ``dp_cells`` limit (float64
+#: cells at about 1e9 per second).
+MP_CELLS_PER_STEP = 1000
 
 
 @dataclass(frozen=True)
 class ThresholdTable:
-    """Every trunk-reservation policy at once: index ``k`` is the reserve k = 0..N."""
+    """Every trunk-reservation policy at once: index ``k`` is the reserve k = 0..N.
+
+    Attributes
+    ----------
+    reserve : numpy.ndarray of int
+        0..N (admit L only while more than ``reserve`` servers are idle).
+    mean_idle : numpy.ndarray
+        E[idle servers] under each reserve.
+    prob_full : numpy.ndarray
+        P(all servers busy), the H blocking probability (PASTA).
+    prob_admit_l : numpy.ndarray
+        P(more than k idle), the fraction of L arrivals admitted.
+    regret : numpy.ndarray
+        R_fluid − R_k, from :data:`REGRET_IDENTITY`.
+
+    Examples
+    --------
+    >>> table = threshold_table(LossNetwork(5, 0.6, 0.8, 1.0, 2.0, 1.0))
+    >>> table.reserve.tolist(), bool(table.prob_admit_l[-1] == 0.0)
+    ([0, 1, 2, 3, 4, 5], True)
+    """
 
     reserve: np.ndarray
     mean_idle: np.ndarray
-    prob_full: np.ndarray  # P(all servers busy) = H blocking probability (PASTA)
-    prob_admit_l: np.ndarray  # P(more than k idle) = fraction of L arrivals admitted
-    regret: np.ndarray  # R_fluid - R_k, from the identity
+    prob_full: np.ndarray
+    prob_admit_l: np.ndarray
+    regret: np.ndarray
 
 
 @dataclass(frozen=True)
 class OnlineOptimum:
-    """The best trunk-reservation policy and its long-run reward rate."""
+    """The best trunk-reservation policy and its long-run reward rate.
 
-    threshold: int  # k*: admit L only while more than k* servers are idle
+    Attributes
+    ----------
+    reserve : int
+        k*: admit L only while more than k* servers are idle.
+    fluid : float or mpmath.mpf
+        R_fluid, the fluid upper bound.
+    online : float or mpmath.mpf
+        R_on(N) = R_fluid − regret, the optimal long-run reward rate.
+    regret : float or mpmath.mpf
+        R_fluid − R_on(N).
+    prob_full : float or mpmath.mpf
+        P(all servers busy) under reserve k*.
+    mean_idle : float or mpmath.mpf
+        E[idle servers] under reserve k*.
+
+    Examples
+    --------
+    >>> opt = online_optimum(LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0))
+    >>> opt.reserve, round(opt.online, 6)
+    (3, 74.64947)
+    """
+
+    reserve: int
     fluid: float | mpmath.mpf
     online: float | mpmath.mpf
     regret: float | mpmath.mpf
@@ -66,6 +149,55 @@ REGRET_IDENTITY = Formula(
     (mean_idle_symbol, prob_full_symbol, mu, lambda_h, servers, r_h, r_l),
 )
 """R_fluid − R_k = r_L μ E[idle] + (r_H − r_L) λ_H N P(full) (see the module docstring)."""
+
+
+def regret_of(net: LossNetwork, mean_idle, prob_full):
+    """R_fluid − R of a policy with this mean idleness and blocking, by
+    :data:`REGRET_IDENTITY` in float64 (exact for every non-anticipating policy, whose
+    admitted rate equals its departure rate μ E[busy]).
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+    mean_idle, prob_full : float or numpy.ndarray
+        E[idle servers] and P(all busy) (arrays broadcast).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        r_L μ E[idle] + (r_H − r_L) λ_H N P(full).
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a :class:`LossNetwork`.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
+       resources: logarithmic regret in overloaded networks", Operations Research
+       73(4) (2025).
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> round(float(regret_of(net, 2.0, 0.1)), 12)  # 1 * 1 * 2 + 1 * 0.6 * 10 * 0.1
+    2.6
+    """
+    net = as_network(net)
+    return REGRET_IDENTITY.float64(
+        mean_idle, prob_full, net.mu, net.lambda_h, net.servers, net.r_h, net.r_l
+    )
+
+
+def _regret_mp(net: LossNetwork, mean_idle: mpmath.mpf, prob_full: mpmath.mpf) -> mpmath.mpf:
+    """:data:`REGRET_IDENTITY` in mpmath at the working precision, the parameters read
+    as decimals."""
+    p = _decimal_parameters(net)
+    return REGRET_IDENTITY.mp(
+        mean_idle, prob_full, p["mu"], p["lambda_h"], net.servers, p["r_h"], p["r_l"]
+    )
 
 
 def _reverse_logcumsumexp(values: np.ndarray) -> np.ndarray:
@@ -83,16 +215,56 @@ def _log_weights_from_top(rate: float, mu: float, n: int) -> np.ndarray:
     return np.concatenate((np.cumsum(steps[::-1])[::-1], [0.0]))
 
 
-def threshold_table(net: LossNetwork) -> ThresholdTable:
-    """Mean idleness, blocking and regret of every reserve k = 0..N, in O(N) (float64,
-    log space).  Relative accuracy near the optimal reserve about 1e-13 up to N = 10^7
-    (tested against :func:`qtheory.exact.birth_death_stationary`); reserves far from
-    the optimum are less accurate.
+def _require_table_memory(net: LossNetwork) -> None:
+    limits.require(
+        "memory",
+        TABLE_BYTES_PER_SERVER * (net.servers + 1.0),
+        parameter="net",
+        what=f"the threshold table of every reserve (net.servers = {net.servers})",
+    )
 
+
+def threshold_table(net: LossNetwork) -> ThresholdTable:
+    """Mean idleness, blocking and regret of every reserve k = 0..N, in O(N).
+
+    Float64 in log space (see the module docstring).  Relative accuracy near the
+    optimal reserve about 1e-13 up to N = 10^7 (tested against
+    :func:`qtheory.exact.birth_death_stationary`); reserves far from the optimum are
+    less accurate.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+
+    Returns
+    -------
+    ThresholdTable
+        One entry per reserve k = 0..N.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a :class:`LossNetwork`.
+    ValueError
+        If the table would need more memory than the ``memory`` limit
+        (:data:`TABLE_BYTES_PER_SERVER` bytes per server), checked before anything
+        is allocated.
+    ArithmeticError
+        If the regret overflows float64.
+
+    References
+    ----------
+    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
+
+    Examples
+    --------
     >>> table = threshold_table(LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0))
     >>> int(np.argmin(table.regret))
     3
     """
+    net = as_network(net)
+    _require_table_memory(net)
     n = net.servers
     busy = np.arange(n + 1, dtype=float)
     a = _log_weights_from_top(net.arrival_rate_h + net.arrival_rate_l, net.mu, n)
@@ -109,9 +281,7 @@ def threshold_table(net: LossNetwork) -> ThresholdTable:
     prob_full = np.exp(shift + h[n] - log_norm)
     mean_idle = np.exp(np.logaddexp(below_idle, above_idle) - log_norm)
     prob_admit_l = np.exp(below - log_norm)
-    regret = REGRET_IDENTITY.float64(
-        mean_idle, prob_full, net.mu, net.lambda_h, net.servers, net.r_h, net.r_l
-    )
+    regret = regret_of(net, mean_idle, prob_full)
     if not np.all(np.isfinite(regret)):
         raise ArithmeticError("the threshold table overflowed float64 for these parameters")
     reverse = slice(None, None, -1)  # index by k = N - m
@@ -130,12 +300,18 @@ def _decimal(value: float) -> mpmath.mpf:
     return mpmath.mpf(repr(value))
 
 
-def _threshold_mp(net: LossNetwork, reserve: int):
-    """Mean idleness and blocking of one reserve, in mpmath at the current precision."""
+def _decimal_parameters(net: LossNetwork) -> dict[str, mpmath.mpf]:
+    names = ("lambda_h", "lambda_l", "mu", "r_h", "r_l")
+    return {name: _decimal(getattr(net, name)) for name in names}
+
+
+def _reserve_mp(net: LossNetwork, reserve: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Mean idleness and blocking of one reserve, in mpmath at the current precision
+    (the weights w_b by their product recursion, N + 1 steps)."""
     n, m = net.servers, net.servers - reserve
-    lam_h, lam_l, mu = _decimal(net.lambda_h), _decimal(net.lambda_l), _decimal(net.mu)
-    rate_all = (lam_h + lam_l) * n / mu
-    rate_h = lam_h * n / mu
+    p = _decimal_parameters(net)
+    rate_all = (p["lambda_h"] + p["lambda_l"]) * n / p["mu"]
+    rate_h = p["lambda_h"] * n / p["mu"]
     weight, norm, idle = mpmath.mpf(1), mpmath.mpf(0), mpmath.mpf(0)
     for b in range(n + 1):
         if b > 0:
@@ -145,45 +321,90 @@ def _threshold_mp(net: LossNetwork, reserve: int):
     return idle / norm, weight / norm
 
 
-def online_optimum(net: LossNetwork, dps: int | None = None) -> OnlineOptimum:
-    """The optimal reserve k* and R_on(N) = R_fluid − regret.
-
-    With ``dps`` the optimum's values are recomputed in mpmath (k* from the float64
-    search, confirmed against its neighbours k* ± 1 at high precision); O(N) mpmath
-    operations per threshold, practical to N ≈ 10^5.
-
-    >>> opt = online_optimum(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))
-    >>> opt.threshold, round(opt.online / opt.fluid, 4)
-    (4, 0.9586)
-    """
-    table = threshold_table(net)
-    best = int(np.argmin(table.regret))
-    fluid = fluid_bound(net)
-    if dps is None:
-        regret = float(table.regret[best])
-        return OnlineOptimum(
-            best,
-            fluid,
-            fluid - regret,
-            regret,
-            float(table.prob_full[best]),
-            float(table.mean_idle[best]),
-        )
-    with mpmath.workdps(dps + 10):
-        p = {name: _decimal(getattr(net, name)) for name in ("lambda_h", "mu", "r_h", "r_l")}
-
-        def regret_mp(reserve):
-            mean_idle, prob_full = _threshold_mp(net, reserve)
-            regret = REGRET_IDENTITY.mp(
-                mean_idle, prob_full, p["mu"], p["lambda_h"], net.servers, p["r_h"], p["r_l"]
-            )
-            return regret, mean_idle, prob_full
-
-        neighbours = range(max(0, best - 1), min(net.servers, best + 1) + 1)
-        candidates = {k: regret_mp(k) for k in neighbours}
+def _optimum_mp(net: LossNetwork, guess: int, dps: int) -> OnlineOptimum:
+    """The optimum at ``dps`` digits: the float64 reserve ``guess`` and its neighbours
+    evaluated in mpmath, the best kept, every value rounded to ``dps`` digits."""
+    neighbours = range(max(0, guess - 1), min(net.servers, guess + 1) + 1)
+    with precision.working(dps, guard=precision.GUARD_DIGITS + len(str(net.servers + 1))):
+        candidates = {}
+        for k in neighbours:
+            mean_idle, prob_full = _reserve_mp(net, k)
+            candidates[k] = (_regret_mp(net, mean_idle, prob_full), mean_idle, prob_full)
         best = min(candidates, key=lambda k: candidates[k][0])
         regret, mean_idle, prob_full = candidates[best]
-        fluid_mp = derive_fluid().bound.mp(net.servers, p["lambda_h"], p["mu"], p["r_h"], p["r_l"])
-        values = (fluid_mp, fluid_mp - regret, regret, prob_full, mean_idle)
-    with mpmath.workdps(dps):
-        return OnlineOptimum(best, *(+v for v in values))
+        p = _decimal_parameters(net)
+        fluid = derive_fluid().bound.mp(net.servers, p["lambda_h"], p["mu"], p["r_h"], p["r_l"])
+        optimum = OnlineOptimum(best, fluid, fluid - regret, regret, prob_full, mean_idle)
+    return precision.rounded(optimum, dps)
+
+
+def online_optimum(net: LossNetwork, *, dps: int | None = None) -> OnlineOptimum:
+    """The optimal reserve k* and R_on(N) = R_fluid − regret, exactly.
+
+    Every reserve is evaluated by :func:`threshold_table` (float64, O(N)) and the best
+    kept.  With ``dps`` the values are recomputed in mpmath: k* from the float64
+    search, confirmed against its neighbours k* ± 1, with guard digits for the N-term
+    sums (see the module docstring); practical to N ≈ 10^5 - 10^6.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+    dps : int or None, keyword-only
+        None (default): float64.  An integer D >= 1: mpmath values correct to D
+        significant digits, with the rates and rewards read as the decimals they
+        print as (0.6 means 6/10).
+
+    Returns
+    -------
+    OnlineOptimum
+        The reserve k*, R_fluid, R_on, the regret, P(full) and E[idle] under k*.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a :class:`LossNetwork`.
+    ValueError
+        If ``dps`` is not None or an integer >= 1 (or is above the ``dps`` limit), or
+        the work exceeds the ``memory`` or ``dp_cells`` limits (:mod:`qtheory.limits`),
+        checked before anything is computed.
+
+    References
+    ----------
+    .. [1] B. L. Miller, "A queueing reward system with several customer classes",
+       Management Science 16(3):234-245 (1969).
+    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> opt = online_optimum(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))
+    >>> opt.reserve, round(opt.online / opt.fluid, 4)
+    (4, 0.9586)
+    >>> precise = online_optimum(LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0), dps=30)
+    >>> mpmath.nstr(precise.online, 12)
+    '74.6494696017'
+    """
+    net = as_network(net)
+    dps = precision.check_dps(dps, cost="the online optimum in mpmath")
+    _require_table_memory(net)
+    if dps is not None:
+        limits.require(
+            "dp_cells",
+            3 * MP_CELLS_PER_STEP * (net.servers + 1.0),
+            parameter="net",
+            what=f"the mpmath chains of three reserves (net.servers = {net.servers})",
+        )
+    table = threshold_table(net)
+    best = int(np.argmin(table.regret))
+    if dps is not None:
+        return _optimum_mp(net, best, dps)
+    fluid = fluid_bound(net)
+    regret = float(table.regret[best])
+    return OnlineOptimum(
+        best,
+        fluid,
+        fluid - regret,
+        regret,
+        float(table.prob_full[best]),
+        float(table.mean_idle[best]),
+    )

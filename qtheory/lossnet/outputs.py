@@ -31,7 +31,23 @@ DEFAULT = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
 
 
 def servers_grid(quick: bool) -> np.ndarray:
-    """N on a log grid from 10 to 10^5 (quick) or 10^7 (default)."""
+    """N on a log grid from 10 to 10^5 (quick) or 10^7 (default).
+
+    Parameters
+    ----------
+    quick : bool
+        The quick grid (11 points up to 10^5) or the full one (25 up to 10^7).
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Distinct, increasing server counts.
+
+    Examples
+    --------
+    >>> servers_grid(quick=True)[[0, -1]].tolist()
+    [10, 100000]
+    """
     top, count = (5, 11) if quick else (7, 25)
     return np.unique(np.round(np.logspace(1, top, count)).astype(int))
 
@@ -79,7 +95,7 @@ def _derivation() -> str:
 
 def _regret_table(points: list[RegretPoint]) -> str:
     rows = [
-        [p.servers, p.fluid, p.online, p.regret, p.threshold, p.regret / np.log(p.servers)]
+        [p.servers, p.fluid, p.online, p.regret, p.reserve, p.regret / np.log(p.servers)]
         for p in points
     ]
     return report.table(
@@ -97,7 +113,8 @@ def _fit_text(points: list[RegretPoint]) -> str:
     fit = fit_log_slope(points, min_servers=10**3)
     offsets = [p.regret - c * np.log(p.servers) for p in points if p.servers >= 10**3]
     return (
-        f"Least squares over $N\\ge 10^3$ gives slope ${fit.slope:.4f}\\pm{fit.slope_stderr:.4f}$ "
+        f"Least squares over $N\\ge 10^3$ gives slope "
+        f"${fit.slope.mean:.4f}\\pm{fit.slope.halfwidth:.4f}$ (95\\% regression interval) "
         f"against $c = r_L\\mu/\\log(\\mu/\\lambda_H) = {c:.4f}$; "
         f"regret $- c\\log N$ stays in $[{min(offsets):.3f}, {max(offsets):.3f}]$ there "
         "(it oscillates by $O(1)$ as the integer reserve steps)."
@@ -120,7 +137,7 @@ def _regret_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
 def _threshold_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     n = np.array([p.servers for p in points], dtype=float)
-    ax.semilogx(n, [p.threshold for p in points], "o-", markersize=3, label="$k^*(N)$ (exact)")
+    ax.semilogx(n, [p.reserve for p in points], "o-", markersize=3, label="$k^*(N)$ (exact)")
     ax.semilogx(
         n,
         np.log(n) / np.log(DEFAULT.mu / DEFAULT.lambda_h),
@@ -135,7 +152,29 @@ def _threshold_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
 
 def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     """The named steps that write this model's outputs (each returns the files written);
-    the claim records go to ``run.claims``."""
+    the claim records go to ``run.claims``.
+
+    Parameters
+    ----------
+    run : qtheory.report.run.Run
+        Output folder, ``quick`` flag and the claim list to extend.
+
+    Returns
+    -------
+    iterator of (str, callable)
+        Step names and the functions that write the files (call them in order).
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> run = SimpleNamespace(out=Path("build"), quick=True, claims=[])
+    >>> [name for name, _ in steps(run)][:2]
+    ['lossnet: online optimum over N', 'lossnet: derivations and tables']
+    """
     derivations, figures = run.out / "derivations", run.out / "figures"
     points: list[RegretPoint] = []
 

@@ -15,6 +15,13 @@ with value :math:`(r_L\mu/\theta)(\log N + O(1))`.  :func:`derive_leading_consta
 lets Sympy do this minimisation and the limit, giving
 :math:`c = r_L\mu/\log(\mu/\lambda_H)`; :func:`regret_curve` and :func:`fit_log_slope`
 confirm it on the exact regret for N up to 10^7.
+
+References
+----------
+.. [1] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable resources:
+   logarithmic regret in overloaded networks", Operations Research 73(4) (2025).
+.. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+   overloaded loss network", arXiv:2601.14538 (2026).
 """
 
 from __future__ import annotations
@@ -25,12 +32,14 @@ from functools import cache
 
 import numpy as np
 import sympy as sp
-from scipy import stats
+from scipy import stats as scipy_stats
 from tqdm import tqdm
 
-from qtheory.lossnet.model import LossNetwork
+from qtheory import _validation
+from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.symbols import lambda_h, mu, r_h, r_l, servers
+from qtheory.stats import Estimate
 from qtheory.symbolic import Formula
 
 __all__ = [
@@ -46,15 +55,43 @@ __all__ = [
 
 @dataclass(frozen=True)
 class LeadingConstant:
-    reserve: sp.Expr  # k*(N) of the heuristic balance
-    regret: sp.Expr  # its regret
-    constant: Formula  # c = lim regret / log N, in (μ, λ_H, r_L)
+    """The heuristic balance of :func:`derive_leading_constant`, in Sympy.
+
+    Attributes
+    ----------
+    reserve : sympy.Expr
+        k*(N) minimising the heuristic regret.
+    regret : sympy.Expr
+        The heuristic regret at k*(N).
+    constant : Formula
+        c = lim regret / log N = r_L μ / log(μ/λ_H), in (μ, λ_H, r_L).
+
+    Examples
+    --------
+    >>> derive_leading_constant().constant.args
+    (mu, lambda_H, r_L)
+    """
+
+    reserve: sp.Expr
+    regret: sp.Expr
+    constant: Formula
 
 
 @cache
 def derive_leading_constant() -> LeadingConstant:
     """Sympy minimises the heuristic regret over k and takes lim regret/log N.
 
+    Returns
+    -------
+    LeadingConstant
+        k*(N), its regret, and c = r_L μ / log(μ/λ_H) as a :class:`Formula`.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
     >>> derive_leading_constant().constant.expr
     mu*r_L/log(mu/lambda_H)
     """
@@ -73,44 +110,118 @@ def derive_leading_constant() -> LeadingConstant:
 
 
 def leading_constant(net: LossNetwork) -> float:
-    """c = r_L μ / log(μ/λ_H) for this network."""
+    """c = r_L μ / log(μ/λ_H), the slope of the regret in log N, for this network.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network (its size N does not enter).
+
+    Returns
+    -------
+    float
+        The leading constant c.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a :class:`LossNetwork`.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> round(leading_constant(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)), 6)
+    1.957615
+    """
+    net = as_network(net)
     return float(derive_leading_constant().constant.float64(net.mu, net.lambda_h, net.r_l))
 
 
 @dataclass(frozen=True)
 class RegretPoint:
-    """The exact online optimum at one scale N."""
+    """The exact online optimum at one scale N.
+
+    Attributes
+    ----------
+    servers : int
+        N.
+    fluid, online, regret : float
+        R_fluid, R_on(N) and R_fluid − R_on(N).
+    reserve : int
+        The optimal reserve k*.
+    prob_full, mean_idle : float
+        P(all busy) and E[idle] under k*.
+
+    Examples
+    --------
+    >>> point = regret_curve(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), [50])[0]
+    >>> point.servers, point.reserve
+    (50, 3)
+    """
 
     servers: int
     fluid: float
     online: float
     regret: float
-    threshold: int
+    reserve: int
     prob_full: float
     mean_idle: float
 
 
+def _servers_grid(grid: object) -> list[int]:
+    if isinstance(grid, str | bytes) or not isinstance(grid, Sequence | np.ndarray):
+        raise TypeError(f"grid must be a sequence of server counts, got {grid!r:.60}")
+    return [_validation.positive_int("grid entry", n) for n in np.asarray(grid).ravel().tolist()]
+
+
 def regret_curve(
-    net: LossNetwork, grid: Sequence[int], progress: bool = False
+    net: LossNetwork, grid: Sequence[int], *, progress: bool = False
 ) -> list[RegretPoint]:
     """Exact R_fluid, R_on, regret and k* for each N in ``grid`` (float64, O(N) each).
 
+    Parameters
+    ----------
+    net : LossNetwork
+        Rates and rewards (its own N is ignored).
+    grid : sequence of int
+        The server counts N >= 1.
+    progress : bool, keyword-only
+        Show a tqdm progress bar (default False).
+
+    Returns
+    -------
+    list of RegretPoint
+        One per entry of ``grid``, in order.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a :class:`LossNetwork` or ``grid`` not a sequence.
+    ValueError
+        If an entry of ``grid`` is not an integer >= 1, or one N exceeds the memory
+        limit of :func:`~qtheory.lossnet.online.online_optimum`.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
     >>> points = regret_curve(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), [10, 100, 1000])
-    >>> [p.threshold for p in points]
+    >>> [p.reserve for p in points]
     [2, 4, 8]
     """
+    net = as_network(net)
+    sizes = _servers_grid(grid)
     points = []
-    for n in tqdm(grid, desc="online optimum", unit="N", disable=not progress):
-        opt = online_optimum(net.with_servers(int(n)))
+    for n in tqdm(sizes, desc="online optimum", unit="N", disable=not progress):
+        opt = online_optimum(net.with_servers(n))
         points.append(
             RegretPoint(
-                int(n),
-                opt.fluid,
-                opt.online,
-                opt.regret,
-                opt.threshold,
-                opt.prob_full,
-                opt.mean_idle,
+                n, opt.fluid, opt.online, opt.regret, opt.reserve, opt.prob_full, opt.mean_idle
             )
         )
     return points
@@ -118,19 +229,82 @@ def regret_curve(
 
 @dataclass(frozen=True)
 class LogFit:
-    slope: float
+    """A least-squares line regret ≈ slope · log N + intercept.
+
+    Attributes
+    ----------
+    slope : Estimate
+        The fitted slope with its 95% regression interval (``method="regression"``,
+        t quantile with n − 2 degrees of freedom).
+    intercept : float
+        The fitted intercept.
+
+    Examples
+    --------
+    >>> points = regret_curve(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), [10**3, 10**4, 10**5])
+    >>> fit = fit_log_slope(points)
+    >>> fit.slope.method, fit.slope.n, round(fit.slope.mean, 2)
+    ('regression', 3, 1.95)
+    """
+
+    slope: Estimate
     intercept: float
-    slope_stderr: float
+
+
+def _regret_points(points: object) -> list[RegretPoint]:
+    if isinstance(points, str | bytes) or not isinstance(points, Sequence):
+        raise TypeError(f"points must be a sequence of RegretPoint, got {points!r:.60}")
+    for p in points:
+        if not isinstance(p, RegretPoint):
+            raise TypeError(f"points must hold RegretPoint records, got {p!r:.60}")
+    return list(points)
 
 
 def fit_log_slope(points: Sequence[RegretPoint], min_servers: int = 1) -> LogFit:
     """Least-squares fit regret ≈ slope · log N + intercept over points with N ≥ min_servers.
 
     The residuals are not independent noise (k* moves in integer steps, so the regret
-    oscillates by O(1)); the standard error describes the fit, not sampling error.
+    oscillates by O(1)); the interval describes how well a line fits that wobble, not
+    sampling error.
+
+    Parameters
+    ----------
+    points : sequence of RegretPoint
+        From :func:`regret_curve`.
+    min_servers : int, optional
+        Fit only the points with N >= ``min_servers`` (default 1).
+
+    Returns
+    -------
+    LogFit
+        The slope as an :class:`~qtheory.stats.Estimate` (``method="regression"``)
+        and the intercept.
+
+    Raises
+    ------
+    TypeError
+        If ``points`` is not a sequence of :class:`RegretPoint`.
+    ValueError
+        If ``min_servers`` is not an integer >= 1, or fewer than 3 points with
+        distinct N remain (a line through 2 points has no interval).
+
+    Examples
+    --------
+    >>> points = regret_curve(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), [10, 100, 1000, 10**4])
+    >>> fit = fit_log_slope(points, min_servers=100)
+    >>> fit.slope.n, fit.slope.dof
+    (3, 1)
     """
-    chosen = [p for p in points if p.servers >= min_servers]
-    if len(chosen) < 3:
-        raise ValueError("fit_log_slope needs at least 3 points with servers >= min_servers")
-    fit = stats.linregress(np.log([p.servers for p in chosen]), [p.regret for p in chosen])
-    return LogFit(float(fit.slope), float(fit.intercept), float(fit.stderr))
+    chosen = _regret_points(points)
+    min_servers = _validation.positive_int("min_servers", min_servers)
+    chosen = [p for p in chosen if p.servers >= min_servers]
+    if len({p.servers for p in chosen}) < 3:
+        raise ValueError(
+            "points must hold at least 3 distinct servers counts >= min_servers "
+            f"(min_servers={min_servers}), got {len(chosen)} points"
+        )
+    log_n = np.log([p.servers for p in chosen])
+    fit = scipy_stats.linregress(log_n, [p.regret for p in chosen])
+    n = len(chosen)
+    slope = Estimate.from_stderr(fit.slope, fit.stderr, n, method="regression", dof=n - 2)
+    return LogFit(slope, float(fit.intercept))

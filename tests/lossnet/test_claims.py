@@ -9,7 +9,7 @@ from scipy import stats
 
 from qtheory.lossnet.claims import lossnet_claims
 from qtheory.lossnet.outputs import DEFAULT, servers_grid
-from qtheory.lossnet.regret import regret_curve
+from qtheory.lossnet.regret import fit_log_slope, regret_curve
 
 NAMES = [
     "lossnet.fluid",
@@ -54,3 +54,11 @@ def test_log_regret_interval_is_the_regression_interval():
     claim = claims()["lossnet.log_regret"]
     assert claim.value == pytest.approx(slope, rel=1e-9)
     assert claim.ci_halfwidth == pytest.approx(stats.t.ppf(0.975, n - 2) * stderr, rel=1e-9)
+
+
+def test_log_fit_slope_is_a_regression_estimate():
+    points = regret_curve(DEFAULT, servers_grid(quick=True))
+    fit = fit_log_slope(points, min_servers=10**3)
+    fitted = sum(p.servers >= 10**3 for p in points)
+    assert (fit.slope.method, fit.slope.n, fit.slope.dof) == ("regression", fitted, fitted - 2)
+    assert fit.slope.halfwidth == pytest.approx(claims()["lossnet.log_regret"].ci_halfwidth)

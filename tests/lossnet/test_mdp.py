@@ -16,7 +16,7 @@ def test_mdp_optimum_is_trunk_reservation_with_the_searched_reserve(params, serv
     search = online_optimum(net)
     mdp = solve_admission_mdp(net)
     assert mdp.online == pytest.approx(search.online, rel=1e-10)
-    assert mdp.reserve() == search.threshold  # Miller (1969): the optimum is a threshold
+    assert mdp.reserve == search.reserve  # Miller (1969): the optimum is a threshold
 
 
 @pytest.mark.parametrize("servers", [3, 40])
@@ -24,14 +24,14 @@ def test_policy_iteration_and_lp_agree(servers):
     net = LossNetwork(servers, *PARAMS[0])
     pi, lp = solve_admission_mdp(net), solve_admission_mdp(net, method="lp")
     assert lp.online == pytest.approx(pi.online, rel=1e-9)
-    assert lp.reserve() == pi.reserve()
+    assert lp.reserve == pi.reserve
 
 
 def test_two_dimensional_state_with_equal_rates_reduces_to_the_busy_count():
     net = LossNetwork(25, *PARAMS[0])
     flat, split = solve_admission_mdp(net), solve_admission_mdp(net, service_rate_l=net.mu)
     assert split.online == pytest.approx(flat.online, rel=1e-10)
-    assert split.reserve() == flat.reserve()
+    assert split.reserve == flat.reserve
 
 
 @pytest.mark.parametrize("mu_l", [0.5, 2.0])
@@ -52,4 +52,4 @@ def test_huge_reward_ratio_does_not_stop_policy_iteration_early():
     """A reward shared by every action (r_H lambda_H N here) must not mask the small
     differences that decide the reserve."""
     net = LossNetwork(200, 0.6, 0.8, 1.0, 1e9, 1.0)
-    assert solve_admission_mdp(net).reserve() == online_optimum(net).threshold
+    assert solve_admission_mdp(net).reserve == online_optimum(net).reserve

@@ -1,9 +1,12 @@
 """The O(N) threshold search against direct routes: the dense chain solved by GTH, the
 reward formula without the identity, and mpmath at high precision."""
 
+import mpmath
 import numpy as np
 import pytest
+from conftest import assert_rejects
 
+from qtheory import limits
 from qtheory.exact import birth_death_stationary, stationary_ctmc
 from qtheory.lossnet import LossNetwork, fluid_bound, online_optimum, threshold_table
 
@@ -39,14 +42,14 @@ def test_every_reserve_matches_the_chain_solved_by_gth(params, servers):
 def test_optimum_is_the_best_reserve_by_direct_search():
     best = max(range(NET.servers + 1), key=lambda k: direct_reward(NET, k)[0])
     opt = online_optimum(NET)
-    assert opt.threshold == best
+    assert opt.reserve == best
     assert opt.online == pytest.approx(direct_reward(NET, best)[0], rel=1e-12)
 
 
 def test_float64_matches_mpmath_at_large_n():
     net = NET.with_servers(3000)
     fast, precise = online_optimum(net), online_optimum(net, dps=40)
-    assert fast.threshold == precise.threshold
+    assert fast.reserve == precise.reserve
     assert fast.regret == pytest.approx(float(precise.regret), rel=1e-11)
     assert fast.prob_full == pytest.approx(float(precise.prob_full), rel=1e-12)
     assert fast.mean_idle == pytest.approx(float(precise.mean_idle), rel=1e-12)
@@ -83,3 +86,73 @@ def test_large_n_against_the_birth_death_solver(params, servers):
         )
 
     assert reward(k) > max(reward(k - 1), reward(k + 1))
+
+
+# ---------------------------------------------------------------------------
+# precision: the dps convention of qtheory.precision
+
+
+def reward_by_direct_sums(net, reserve, digits):
+    """R_k from the closed-form weights w_b = A^min(b,m) H^max(b-m,0) / b! (A, H the
+    offered loads of all traffic and of H, m = N - k) summed in mpmath, and the reward
+    r_H lambda_H N (1 - P(full)) + r_L lambda_L N P(b < m): no identity, no recursion."""
+    with mpmath.workdps(digits):
+        lam_h, lam_l, mu = (mpmath.mpf(repr(v)) for v in (net.lambda_h, net.lambda_l, net.mu))
+        n, m = net.servers, net.servers - reserve
+        load_all, load_h = (lam_h + lam_l) * n / mu, lam_h * n / mu
+        weights = [
+            load_all ** min(b, m) * load_h ** max(b - m, 0) / mpmath.factorial(b)
+            for b in range(n + 1)
+        ]
+        total = mpmath.fsum(weights)
+        p_full, p_admit_l = weights[-1] / total, mpmath.fsum(weights[:m]) / total
+        r_h, r_l = mpmath.mpf(repr(net.r_h)), mpmath.mpf(repr(net.r_l))
+        return r_h * lam_h * n * (1 - p_full) + r_l * lam_l * n * p_admit_l
+
+
+@pytest.mark.parametrize("dps", [5, 20, 40])
+def test_dps_result_is_correct_to_dps_digits(dps):
+    net = LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0)
+    opt = online_optimum(net, dps=dps)
+    references = {k: reward_by_direct_sums(net, k, 80) for k in range(net.servers + 1)}
+    best = max(references, key=references.get)
+    assert opt.reserve == best
+    with mpmath.workdps(80):
+        error = abs(opt.online - references[best]) / references[best]
+    assert error <= mpmath.mpf(10) ** -dps, (dps, opt.online, references[best])
+
+
+def test_dps_rounds_to_dps_digits():
+    opt = online_optimum(LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0), dps=8)
+    with mpmath.workdps(8):
+        assert all(+value == value for value in (opt.online, opt.regret, opt.prob_full))
+
+
+@pytest.mark.parametrize("dps", [0, -3, 2.5, True, "30", 10**9])
+def test_bad_dps_is_refused(dps):
+    assert_rejects(online_optimum, LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0), dps=dps, match="dps")
+
+
+def test_dps_is_keyword_only():
+    with pytest.raises(TypeError):
+        online_optimum(LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0), 30)
+
+
+def test_huge_networks_are_refused_before_allocating():
+    net = LossNetwork(10**8, 0.6, 0.8, 1.0, 2.0, 1.0)
+    for call in (threshold_table, online_optimum):
+        assert_rejects(call, net, match="net: .* memory|net: .* bytes")
+    with limits.raised(memory=1e12):  # the mpmath work is refused on its own count
+        assert_rejects(
+            online_optimum,
+            LossNetwork(10**9, 0.6, 0.8, 1.0, 2.0, 1.0),
+            dps=20,
+            match="net: .*cells",
+        )
+
+
+@pytest.mark.parametrize("bad", [None, 5, "net", (50, 0.6, 0.8, 1.0, 2.0, 1.0)])
+def test_non_networks_are_type_errors(bad):
+    for call in (threshold_table, online_optimum):
+        with pytest.raises(TypeError, match="net must be a LossNetwork"):
+            call(bad)
