@@ -55,13 +55,38 @@ qt_ln_event qt_ln_clock_next(qt_ln_clock *c) { return clock_next(c); }
 
 /* ---------------------------------------------------------------- growable arrays */
 
+/* The byte count of `count` x `rows` elements of `size` bytes, or 0 when it is negative,
+ * overflows or exceeds QT_LN_MAX_ALLOC (a request that is refused, never attempted). */
+static size_t checked_bytes(int64_t count, int64_t rows, size_t size) {
+    if (count < 0 || rows < 0 || size == 0) {
+        return 0;
+    }
+    uint64_t limit = QT_LN_MAX_ALLOC / size;
+    if ((uint64_t)count > limit || (rows > 0 && (uint64_t)count > limit / (uint64_t)rows)) {
+        return 0;
+    }
+    size_t bytes = (size_t)count * (size_t)rows * size;
+    return bytes > 0 ? bytes : size; /* an empty array still gets a valid block */
+}
+
+/* A new array of count x rows elements of `size` bytes (zeroed if `zero`); NULL when out
+ * of memory or refused by checked_bytes. */
+static void *new_array(int64_t count, int64_t rows, size_t size, int zero) {
+    size_t bytes = checked_bytes(count, rows, size);
+    if (bytes == 0) {
+        return NULL;
+    }
+    return zero ? calloc(1, bytes) : malloc(bytes);
+}
+
 /* Resize *array to `count` elements of `size` bytes; -1 (array untouched) when out of
- * memory or when the byte count overflows. */
+ * memory or refused by checked_bytes. */
 static int resize(void **array, int64_t count, size_t size) {
-    if ((uint64_t)count > SIZE_MAX / size) {
+    size_t bytes = checked_bytes(count, 1, size);
+    if (bytes == 0) {
         return -1;
     }
-    void *bigger = realloc(*array, (size_t)count * size);
+    void *bigger = realloc(*array, bytes);
     if (bigger == NULL) {
         return -1;
     }
@@ -69,10 +94,14 @@ static int resize(void **array, int64_t count, size_t size) {
     return 0;
 }
 
-/* The capacity after doubling `capacity` until it holds `needed` (at least 1024). */
+/* The capacity after doubling `capacity` until it holds `needed` (at least 1024); when
+ * doubling would overflow int64, `needed` itself (resize then refuses it). */
 static int64_t grown(int64_t capacity, int64_t needed) {
     int64_t cap = capacity > 0 ? capacity : 1024;
     while (cap < needed) {
+        if (cap > INT64_MAX / 2) {
+            return needed;
+        }
         cap *= 2;
     }
     return cap;
@@ -142,7 +171,7 @@ struct qt_ln_run {
     int64_t pfi_target;  /* floor(sqrt(N)) */
     /* Job model: min-heap of completion times and the next arrival, drawn ahead. */
     double *heap;
-    int64_t heap_size;
+    int64_t heap_size, heap_capacity;
     double job_p_h; /* P(an arrival is H) */
     double next_t, next_service;
     int next_is_l;
@@ -189,15 +218,10 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt
     qt_ln_clock_init(&r->clock, rng, p);
     r->pfi_target = isqrt64(p->servers);
     if (job_model) {
-        r->heap = malloc((size_t)p->servers * sizeof *r->heap);
-        if (r->heap == NULL) {
-            free(r);
-            return NULL;
-        }
         r->job_p_h = p->lambda_h / (p->lambda_h + p->lambda_l);
         draw_next_job(r);
     } else if (p->policy == QT_LN_PFI || p->policy == QT_LN_SSS) {
-        r->buf = malloc(1024 * sizeof *r->buf);
+        r->buf = new_array(1024, 1, sizeof *r->buf, 0);
         if (r->buf == NULL) {
             free(r);
             return NULL;
@@ -273,7 +297,8 @@ QT_INLINE int buffer_ensure(qt_ln_run *r, uint64_t index) {
     while (r->tail <= index) {
         if (r->tail - r->head > r->mask) { /* full: double the ring */
             uint64_t cap = 2 * (r->mask + 1);
-            qt_ln_event *bigger = malloc(cap * sizeof *bigger);
+            qt_ln_event *bigger =
+                cap > INT64_MAX ? NULL : new_array((int64_t)cap, 1, sizeof *bigger, 0);
             if (bigger == NULL) {
                 return -1;
             }
@@ -425,7 +450,11 @@ static int advance_lookahead(qt_ln_run *r, int64_t budget) {
 
 /* ------------------------------------------------------- job model (binary heap) */
 
-static void heap_push(qt_ln_run *r, double value) {
+/* Push a completion time, growing the heap if needed; -1 when out of memory. */
+static int heap_push(qt_ln_run *r, double value) {
+    if (grow((void **)&r->heap, &r->heap_capacity, r->heap_size + 1, sizeof *r->heap) < 0) {
+        return -1;
+    }
     double *heap = r->heap;
     int64_t i = r->heap_size++;
     while (i > 0) {
@@ -437,6 +466,7 @@ static void heap_push(qt_ln_run *r, double value) {
         i = parent;
     }
     heap[i] = value;
+    return 0;
 }
 
 static void heap_pop(qt_ln_run *r) {
@@ -490,8 +520,8 @@ static int advance_job(qt_ln_run *r, int64_t budget) {
         int in_window = record_time(r, t);
         int is_l = r->next_is_l;
         int admit = r->busy < (is_l ? l_limit : n);
-        if (admit) {
-            heap_push(r, t + r->next_service);
+        if (admit && heap_push(r, t + r->next_service) < 0) {
+            return -1;
         }
         count_arrival(r, is_l, admit, in_window);
         if (r->trace != NULL &&
@@ -537,7 +567,7 @@ qt_ln_event *qt_ln_clock_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_e
         events[size++] = ev;
     }
     if (events == NULL) { /* no event at all: return a valid empty array */
-        events = malloc(sizeof *events);
+        events = new_array(1, 1, sizeof *events, 0);
     }
     *n_events = size;
     return events;
@@ -562,7 +592,7 @@ qt_ln_job *qt_ln_job_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_jobs)
         jobs[size++] = (qt_ln_job){r.next_t, r.next_service, r.next_is_l};
     }
     if (jobs == NULL) {
-        jobs = malloc(sizeof *jobs);
+        jobs = new_array(1, 1, sizeof *jobs, 0);
     }
     *n_jobs = size;
     return jobs;
@@ -591,9 +621,9 @@ int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_ev
     const int64_t n = p->servers, width = p->servers + 1;
     int64_t seg = (int64_t)ceil(sqrt((double)(n_events > 0 ? n_events : 1)));
     int64_t n_ckpt = n_events / seg + 1; /* checkpoints at events 0, seg, 2 seg, ... */
-    double *ckpt = calloc((size_t)(n_ckpt * width), sizeof *ckpt);
-    double *rows = malloc((size_t)((seg + 1) * width) * sizeof *rows);
-    double *v = calloc((size_t)width, sizeof *v);
+    double *ckpt = new_array(n_ckpt, width, sizeof *ckpt, 1);
+    double *rows = new_array(seg + 1, width, sizeof *rows, 0);
+    double *v = new_array(width, 1, sizeof *v, 1);
     int status = -1;
     if (ckpt == NULL || rows == NULL || v == NULL) {
         goto done;

@@ -56,6 +56,21 @@
 /* Largest N: slots are int32. */
 #define QT_LN_MAX_SERVERS 1000000000
 
+/* Largest expected event count (lambda_H + lambda_L + mu) N T of a run or path.  Event
+ * times are float64 sums of steps of mean 1 / (event rate); beyond about 1e15 events a
+ * step is a few ulps of the time (at 1e17 most steps round to nothing and a run would
+ * never reach T), and the int64 counters stay far from overflow. */
+#define QT_LN_MAX_EVENTS 1e15
+
+/* Largest expected event count (lambda_H + lambda_L + mu) N W of an SSS window: the scan
+ * counts the H arrivals of the window in 32 bits (qt_ln_event.hcount). */
+#define QT_LN_MAX_WINDOW_EVENTS 1e9
+
+/* Largest single allocation attempted, in bytes (1 TiB): a larger request fails as out
+ * of memory without reaching the allocator (whose own limit may abort the process, e.g.
+ * under AddressSanitizer).  Sizes are computed with overflow checks against it. */
+#define QT_LN_MAX_ALLOC ((uint64_t)1 << 40)
+
 #define QT_LN_H (-1) /* event codes; codes >= 0 are departure slots */
 #define QT_LN_L (-2)
 
@@ -122,8 +137,10 @@ void qt_ln_trace_free(qt_ln_trace *tr);
 /*
  * A resumable run of a threshold, pfi or sss policy in the clock model, or of the
  * threshold policy in the job model.  Create with qt_ln_run_new (NULL when out of
- * memory), call qt_ln_run_advance until it returns 1 (-1: out of memory), read the
- * statistics, free with qt_ln_run_free.
+ * memory), call qt_ln_run_advance until it returns 1 (-1: out of memory, including an
+ * array that would exceed QT_LN_MAX_ALLOC), read the statistics, free with
+ * qt_ln_run_free.  The job model's heap of completion times grows with the busy count
+ * (no up-front N-sized allocation).
  */
 typedef struct qt_ln_run qt_ln_run;
 
@@ -134,8 +151,9 @@ void qt_ln_run_free(qt_ln_run *run);
 
 /*
  * Offline optimum in the clock model over the events of (0, T] (events[i].t increasing,
- * all <= horizon).  Returns 0, or -1 when out of memory.  Work O(n_events * N), memory
- * O(sqrt(n_events) * N) doubles (checkpointed backward values).
+ * all <= horizon).  Returns 0, or -1 when out of memory (or when the checkpoints would
+ * exceed QT_LN_MAX_ALLOC).  Work O(n_events * N), memory about
+ * 16 (N + 1) (sqrt(n_events) + 2) bytes (checkpointed backward values).
  */
 int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
                   qt_ln_stats *stats, qt_ln_trace *trace);

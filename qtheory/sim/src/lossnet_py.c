@@ -37,7 +37,10 @@ const char qt_lossnet_simulate_doc[] =
     "else departure slot; job model: 0 for a departure), trace_decision (1 admit,\n"
     "0 reject, -1 departure) and trace_busy (int32, busy servers just after the event)\n"
     "for every event of the run (offline: of its optimal path); MemoryError when the\n"
-    "trace cannot grow.  Raises ValueError on invalid arguments.";
+    "trace cannot grow.  Raises ValueError on invalid arguments, including more than 1e15\n"
+    "expected events ((lambda_h + lambda_l + mu) servers horizon) and SSS windows of more\n"
+    "than 1e9 expected events; MemoryError when an array cannot be allocated (every size\n"
+    "is computed with overflow checks; no single block above 1 TiB is attempted).";
 
 const char qt_lossnet_path_doc[] =
     "lossnet_path(bit_generator, info, servers, lambda_h, lambda_l, mu, horizon)\n"
@@ -46,12 +49,23 @@ const char qt_lossnet_path_doc[] =
     "bit generator state.  info='clock': (t, code), float64 and int32 arrays, code -1 for H,\n"
     "-2 for L, else the departure slot floor(U servers) (a departure ends a service iff\n"
     "slot < busy).  info='job': (t, is_l, service), float64, int8 and float64 arrays, one\n"
-    "entry per arrival, service times drawn for every arrival.";
+    "entry per arrival, service times drawn for every arrival.  ValueError beyond 1e15\n"
+    "expected events; MemoryError when the path cannot be allocated.";
 
 /* ---------------------------------------------------------------- validation */
 
 static int check_positive(const char *name, double value) {
     return qt_check_real(name, value, value > 0.0 && isfinite(value), "be finite and > 0");
+}
+
+/* ValueError "<what> must be <= <limit> (<why>), got <value>"; returns -1. */
+static int fail_count(const char *what, double limit, const char *why, double value) {
+    char numbers[2][32];
+    snprintf(numbers[0], sizeof numbers[0], "%g", limit);
+    snprintf(numbers[1], sizeof numbers[1], "%.3g", value);
+    PyErr_Format(PyExc_ValueError, "%s must be <= %s (%s), got %s", what, numbers[0], why,
+                 numbers[1]);
+    return -1;
 }
 
 static int check_model(Py_ssize_t servers, double lambda_h, double lambda_l, double mu,
@@ -65,10 +79,17 @@ static int check_model(Py_ssize_t servers, double lambda_h, double lambda_l, dou
         check_positive("mu", mu) < 0 || check_positive("horizon", horizon) < 0) {
         return -1;
     }
-    if (!isfinite((lambda_h + lambda_l + mu) * (double)servers * horizon)) {
+    double events = (lambda_h + lambda_l + mu) * (double)servers * horizon;
+    if (!isfinite(events)) {
         PyErr_SetString(PyExc_ValueError,
                         "(lambda_h + lambda_l + mu) * servers * horizon must be finite");
         return -1;
+    }
+    if (events > QT_LN_MAX_EVENTS) {
+        return fail_count("horizon: (lambda_h + lambda_l + mu) * servers * horizon, the "
+                          "expected number of events,",
+                          QT_LN_MAX_EVENTS, "float64 event times lose resolution beyond",
+                          events);
     }
     return 0;
 }
@@ -100,6 +121,13 @@ static int parse_policy(const char *name, double param, int job_model, qt_ln_par
         p->window = param;
         if (check_positive("param (window W)", param) < 0) {
             return -1;
+        }
+        double window_events = (p->lambda_h + p->lambda_l + p->mu) * (double)p->servers * param;
+        if (window_events > QT_LN_MAX_WINDOW_EVENTS) {
+            return fail_count("param (window W): (lambda_h + lambda_l + mu) * servers * W, "
+                              "the expected events of one SSS window,",
+                              QT_LN_MAX_WINDOW_EVENTS,
+                              "H arrivals in a window are counted in 32 bits", window_events);
         }
     } else if (strcmp(name, "pfi") == 0 || strcmp(name, "offline") == 0) {
         p->policy = name[0] == 'p' ? QT_LN_PFI : QT_LN_OFFLINE;
