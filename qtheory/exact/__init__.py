@@ -8,7 +8,6 @@ here, to keep it apart from the dense GTH ``stationary_ctmc`` it delegates to)."
 from qtheory.exact.birth_death import (
     birth_death_log_weights,
     birth_death_stationary,
-    birth_death_stationary_mp,
 )
 from qtheory.exact.ctmc import (
     accumulated_reward,
@@ -33,7 +32,6 @@ __all__ = [
     "accumulated_reward",
     "birth_death_log_weights",
     "birth_death_stationary",
-    "birth_death_stationary_mp",
     "evaluate_policy",
     "generator",
     "hitting_probabilities",

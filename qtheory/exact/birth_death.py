@@ -11,8 +11,9 @@ Detailed balance gives the unnormalised stationary weights
 
 with :math:`\lambda_i` = ``birth[i]`` and :math:`\mu_{i+1}` = ``death[i]``.  For a
 loss system with :math:`10^7` servers the weights span thousands of orders of
-magnitude, far outside float64.  :func:`birth_death_stationary_mp` does the product in
-mpmath, whose exponent range is unbounded, as an independent high-precision reference.
+magnitude, far outside float64.  :func:`birth_death_stationary` with ``dps=D`` does the
+product in mpmath, whose exponent range is unbounded, as an independent high-precision
+reference correct to D significant digits (the :mod:`qtheory.precision` convention).
 
 Float64 algorithm: products with a separate exponent
 -----------------------------------------------------
@@ -50,18 +51,37 @@ against mpmath (see the tests, which also check GTH and the Poisson law of the
 M/M/:math:`\infty` queue).  Smaller probabilities are 0 or subnormal.  Cost: about a
 dozen vectorised passes over the states (about 0.4 s for :math:`n = 10^7`; see
 ``benchmarks/bench_exact.py``).
+
+Cost guards: the float64 routes allocate about :data:`FLOAT_BYTES_PER_STATE` bytes per
+state, the mpmath route about :data:`MP_BYTES_PER_STATE` bytes and
+:data:`MP_CELLS_PER_STATE` ``dp_cells`` per state; a call whose estimate exceeds a
+:mod:`qtheory.limits` limit is refused before anything is allocated.
+
+References
+----------
+.. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+   birth-death processes and their stationary distributions.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import mpmath
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["birth_death_log_weights", "birth_death_stationary", "birth_death_stationary_mp"]
+from qtheory import limits, precision
+
+__all__ = ["birth_death_log_weights", "birth_death_stationary"]
+
+#: Peak memory of the float64 routes per state, in bytes (about six float64 arrays).
+FLOAT_BYTES_PER_STATE = 56
+#: Memory of the mpmath route per state, in bytes (three lists of mpf values).
+MP_BYTES_PER_STATE = 400
+#: Cost of the mpmath route per state in ``dp_cells`` (a multiply, a divide, an add
+#: and a division at about a microsecond, taken as 1000 float64 cells).
+MP_CELLS_PER_STATE = 1000
 
 
 #: Block length of the cumulative products: products of 256 factors in (1/2, 2)
@@ -95,14 +115,24 @@ def _rate_vector(name: str, rates: ArrayLike) -> NDArray[np.float64]:
     return array
 
 
+def _same_length(births: int, deaths: int) -> None:
+    if births != deaths:
+        raise ValueError(
+            "birth and death must have the same length (birth[i] is the rate i -> i+1, "
+            f"death[i] the rate i+1 -> i), got {births} and {deaths}"
+        )
+
+
 def _validated(birth: ArrayLike, death: ArrayLike):
     birth = _rate_vector("birth", birth)
     death = _rate_vector("death", death)
-    if birth.shape != death.shape:
-        raise ValueError(
-            "birth and death must have the same length (birth[i] is the rate i -> i+1, "
-            f"death[i] the rate i+1 -> i), got {birth.size} and {death.size}"
-        )
+    _same_length(birth.size, death.size)
+    limits.require(
+        "memory",
+        FLOAT_BYTES_PER_STATE * (birth.size + 1.0),
+        parameter="birth",
+        what=f"a birth-death chain of {birth.size + 1} states",
+    )
     return birth, death
 
 
@@ -235,31 +265,42 @@ def birth_death_log_weights(birth: ArrayLike, death: ArrayLike) -> NDArray[np.fl
     return log_w
 
 
-def birth_death_stationary(birth: ArrayLike, death: ArrayLike) -> NDArray[np.float64]:
-    r"""Stationary distribution of a birth--death chain in float64.
+def birth_death_stationary(
+    birth: ArrayLike, death: ArrayLike, *, dps: int | None = None
+) -> NDArray[np.float64] | list:
+    r"""Stationary distribution of a birth--death chain, in float64 or in mpmath.
 
     Parameters
     ----------
     birth : array_like, shape (n,)
-        ``birth[i]`` is the rate of :math:`i \to i+1`; finite and > 0.
+        ``birth[i]`` is the rate of :math:`i \to i+1`; finite and > 0.  With ``dps``
+        the entries may also be strings (``"0.1"``) or ``mpf`` values; floats are
+        taken as the exact binary numbers they are.
     death : array_like, shape (n,)
         ``death[i]`` is the rate of :math:`i+1 \to i`; finite and > 0.
+    dps : int or None, keyword-only
+        None (default): float64.  An integer D >= 1: mpmath probabilities correct to
+        D significant digits however small (mpmath's exponent range is unbounded):
+        the products and the sum run with D + 10 + log10(n) digits and each result is
+        rounded once to D digits.  Pure Python, about a microsecond per state.
 
     Returns
     -------
-    numpy.ndarray, shape (n + 1,)
-        :math:`\pi_0, \dots, \pi_n`, summing to 1.  Probabilities below the float64
-        normal range (about :math:`2.2 \times 10^{-308}`) are 0 or subnormal; all
+    numpy.ndarray, shape (n + 1,), or list of mpmath.mpf
+        :math:`\pi_0, \dots, \pi_n`, summing to 1.  In float64, probabilities below
+        the normal range (about :math:`2.2 \times 10^{-308}`) are 0 or subnormal; all
         others have a small relative error (see the module notes).  :math:`O(n)`.
 
     Raises
     ------
     ValueError
-        If the lengths differ or a rate is not finite and > 0.
+        If the lengths differ, a rate is not finite and > 0, ``dps`` is not None or an
+        integer >= 1, or the estimated memory (or, with ``dps``, work) exceeds the
+        :mod:`qtheory.limits` (checked before any allocation).
 
-    See Also
-    --------
-    birth_death_stationary_mp : the same distribution in mpmath at any precision.
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003).
 
     Examples
     --------
@@ -277,7 +318,16 @@ def birth_death_stationary(birth: ArrayLike, death: ArrayLike) -> NDArray[np.flo
     >>> pi = birth_death_stationary(np.full(n, 5e5), np.arange(1.0, n + 1))
     >>> float(pi[-1]), round(float(pi[500_000] * np.sqrt(2 * np.pi * 5e5)), 6)
     (0.0, 1.0)
+
+    In mpmath, to 30 digits:
+
+    >>> pi = birth_death_stationary([1, 1], [3, 3], dps=30)
+    >>> print(mpmath.nstr(pi[2], 30))  # 1 / 13
+    0.0769230769230769230769230769231
     """
+    dps = precision.check_dps(dps, cost="a birth-death chain in mpmath")
+    if dps is not None:
+        return _stationary_mp(birth, death, dps)
     birth, death = _validated(birth, death)
     mantissa, exponent = _scaled_weights(birth, death)
     # scale by an exact power of two so that the largest weight is in [1/4, 1)
@@ -289,53 +339,21 @@ def birth_death_stationary(birth: ArrayLike, death: ArrayLike) -> NDArray[np.flo
     return weights
 
 
-def birth_death_stationary_mp(
-    birth: Sequence | ArrayLike, death: Sequence | ArrayLike, dps: int = 50
-) -> list:
-    r"""Stationary distribution of a birth--death chain in mpmath.
-
-    Parameters
-    ----------
-    birth, death : sequence of float, int, str or mpmath.mpf, length n each
-        Rates as in :func:`birth_death_stationary` (finite and > 0).  Floats are taken
-        as the exact binary numbers they are; pass strings (``"0.1"``) or ``mpf``
-        values for decimal rates.
-    dps : int, optional
-        Decimal digits of the result (default 50).
-
-    Returns
-    -------
-    list of mpmath.mpf, length n + 1
-        :math:`\pi_0, \dots, \pi_n` to about ``dps`` significant digits each, however
-        small (mpmath's exponent range is unbounded).  The products and the sum are
-        done with ``dps + 10 + log10(n)`` digits and rounded once to ``dps`` digits.
-        Practical up to :math:`n \approx 10^5`-:math:`10^6` (pure Python, about a
-        microsecond per state).
-
-    Raises
-    ------
-    ValueError
-        If the lengths differ, a rate is not a finite number > 0, or ``dps`` is not
-        an integer >= 1.
-
-    Examples
-    --------
-    >>> pi = birth_death_stationary_mp([1, 1], [3, 3], dps=30)
-    >>> print(mpmath.nstr(pi[2], 30))  # 1 / 13
-    0.0769230769230769230769230769231
-    """
-    if isinstance(dps, bool) or not isinstance(dps, int | np.integer) or dps < 1:
-        raise ValueError(f"dps must be an integer >= 1, got {dps!r}")
-    dps = int(dps)
+def _stationary_mp(birth, death, dps: int) -> list:
+    """The mpmath route of :func:`birth_death_stationary` (``dps`` already checked)."""
     birth_values = _raw_values("birth", birth)
     death_values = _raw_values("death", death)
-    if len(birth_values) != len(death_values):
-        raise ValueError(
-            "birth and death must have the same length (birth[i] is the rate i -> i+1, "
-            f"death[i] the rate i+1 -> i), got {len(birth_values)} and {len(death_values)}"
-        )
-    guard = 10 + int(math.log10(len(birth_values) + 1))
-    with mpmath.workdps(dps + guard):
+    _same_length(len(birth_values), len(death_values))
+    states = len(birth_values) + 1.0
+    limits.require(
+        "memory", MP_BYTES_PER_STATE * states, parameter="birth",
+        what=f"a birth-death chain of {int(states)} states in mpmath",
+    )  # fmt: skip
+    limits.require(
+        "dp_cells", MP_CELLS_PER_STATE * states, parameter="birth",
+        what=f"a birth-death chain of {int(states)} states in mpmath",
+    )  # fmt: skip
+    with precision.working(dps, guard=precision.GUARD_DIGITS + len(str(int(states)))):
         birth_list = _mp_rates("birth", birth_values)
         death_list = _mp_rates("death", death_values)
         weights = [mpmath.mpf(1)]
@@ -343,8 +361,7 @@ def birth_death_stationary_mp(
             weights.append(weights[-1] * up / down)
         total = mpmath.fsum(weights)
         probabilities = [w / total for w in weights]
-    with mpmath.workdps(dps):
-        return [+p for p in probabilities]  # unary plus rounds to the working precision
+    return precision.rounded(probabilities, dps)
 
 
 def _raw_values(name: str, rates) -> list:

@@ -68,12 +68,13 @@ Algorithms
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
+import scipy.sparse as sparse
 from numpy.typing import NDArray
 from scipy.sparse.csgraph import breadth_first_order, reverse_cuthill_mckee
 from scipy.sparse.linalg import splu, spsolve
 
-from qtheory.exact.stationary import stationary_ctmc
+from qtheory import limits
+from qtheory.exact.stationary import require_gth, stationary_ctmc
 
 __all__ = [
     "accumulated_reward",
@@ -106,15 +107,15 @@ DEFAULT_TOLERANCE = 1e-15
 # validation
 
 
-def _as_sparse(name: str, matrix) -> sp.csr_matrix:
+def _as_sparse(name: str, matrix) -> sparse.csr_matrix:
     """``matrix`` as a float64 CSR matrix (a private copy) after checking shape,
     realness and finiteness."""
-    if sp.issparse(matrix):
+    if sparse.issparse(matrix):
         if np.iscomplexobj(matrix.data):
             raise ValueError(f"{name} must be real, got dtype {matrix.dtype}")
         if matrix.dtype == np.bool_ or not np.issubdtype(matrix.dtype, np.number):
             raise ValueError(f"{name} must hold real numbers, got dtype {matrix.dtype}")
-        csr = sp.csr_matrix(matrix, dtype=np.float64, copy=True)
+        csr = sparse.csr_matrix(matrix, dtype=np.float64, copy=True)
     else:
         try:
             array = np.asarray(matrix)
@@ -126,7 +127,7 @@ def _as_sparse(name: str, matrix) -> sp.csr_matrix:
             raise ValueError(f"{name} must be a 2-D array of real numbers, got dtype {array.dtype}")
         if array.ndim != 2:
             raise ValueError(f"{name} must be a square 2-D array, got shape {array.shape}")
-        csr = sp.csr_matrix(array.astype(np.float64))
+        csr = sparse.csr_matrix(array.astype(np.float64))
     if csr.ndim != 2 or csr.shape[0] != csr.shape[1]:
         raise ValueError(f"{name} must be a square 2-D array, got shape {csr.shape}")
     if csr.shape[0] == 0:
@@ -141,13 +142,13 @@ def _as_sparse(name: str, matrix) -> sp.csr_matrix:
     return csr
 
 
-def _position(csr: sp.csr_matrix, k: int) -> tuple[int, int]:
+def _position(csr: sparse.csr_matrix, k: int) -> tuple[int, int]:
     """Row and column of the ``k``-th stored entry of ``csr``."""
     row = int(np.searchsorted(csr.indptr, k, side="right")) - 1
     return row, int(csr.indices[k])
 
 
-def _split(name: str, csr: sp.csr_matrix) -> tuple[sp.csr_matrix, NDArray[np.float64]]:
+def _split(name: str, csr: sparse.csr_matrix) -> tuple[sparse.csr_matrix, NDArray[np.float64]]:
     """Split ``csr`` into its off-diagonal part (non-negativity checked, explicit zeros
     dropped) and its diagonal."""
     coo = csr.tocoo()
@@ -164,12 +165,12 @@ def _split(name: str, csr: sp.csr_matrix) -> tuple[sp.csr_matrix, NDArray[np.flo
     diagonal = np.zeros(n)
     diagonal[coo.row[~off]] = coo.data[~off]
     keep = off & (coo.data > 0)
-    rates = sp.csr_matrix((coo.data[keep], (coo.row[keep], coo.col[keep])), shape=(n, n))
+    rates = sparse.csr_matrix((coo.data[keep], (coo.row[keep], coo.col[keep])), shape=(n, n))
     rates.sort_indices()
     return rates, diagonal
 
 
-def _rates_of(Q, name: str = "Q") -> tuple[sp.csr_matrix, NDArray[np.float64]]:
+def _rates_of(Q, name: str = "Q") -> tuple[sparse.csr_matrix, NDArray[np.float64]]:
     """Validate a generator; return its off-diagonal rates (CSR, no stored zeros, no
     diagonal) and the exit rates recomputed from them."""
     csr = _as_sparse(name, Q)
@@ -275,7 +276,9 @@ def _tolerance(tolerance) -> float:
     return value
 
 
-def _reaches(rates: sp.csr_matrix, sources: NDArray[np.bool_], blocked=None) -> NDArray[np.bool_]:
+def _reaches(
+    rates: sparse.csr_matrix, sources: NDArray[np.bool_], blocked=None
+) -> NDArray[np.bool_]:
     """States from which some state in ``sources`` can be reached along positive
     rates without passing through a ``blocked`` state before (sources themselves
     included; blocked states are included when they have a direct edge onward)."""
@@ -290,11 +293,11 @@ def _reaches(rates: sp.csr_matrix, sources: NDArray[np.bool_], blocked=None) -> 
         reverse.eliminate_zeros()
     # a virtual super-source n with edges to every source
     sources_idx = np.flatnonzero(sources)
-    extra = sp.csr_matrix(
+    extra = sparse.csr_matrix(
         (np.ones(sources_idx.size), (np.full(sources_idx.size, n), sources_idx)),
         shape=(n + 1, n + 1),
     )
-    graph = sp.bmat([[reverse, None], [None, sp.csr_matrix((1, 1))]], format="csr") + extra
+    graph = sparse.bmat([[reverse, None], [None, sparse.csr_matrix((1, 1))]], format="csr") + extra
     order = breadth_first_order(graph, n, directed=True, return_predecessors=False)
     seen = np.zeros(n + 1, dtype=bool)
     seen[order] = True
@@ -305,7 +308,7 @@ def _reaches(rates: sp.csr_matrix, sources: NDArray[np.bool_], blocked=None) -> 
 # generators and stationary distributions
 
 
-def generator(rates) -> sp.csr_matrix:
+def generator(rates) -> sparse.csr_matrix:
     r"""Generator matrix from a matrix of transition rates.
 
     Parameters
@@ -341,7 +344,7 @@ def generator(rates) -> sp.csr_matrix:
     coo = off.tocoo()
     states = np.arange(n)
     # every diagonal entry stored, also where it is 0 (absorbing states)
-    Q = sp.csr_matrix(
+    Q = sparse.csr_matrix(
         (
             np.concatenate([coo.data, -exit_rates]),
             (np.concatenate([coo.row, states]), np.concatenate([coo.col, states])),
@@ -396,6 +399,7 @@ def stationary(Q, *, method: str = "auto") -> NDArray[np.float64]:
     n = rates.shape[0]
     _check_irreducible(rates)
     if method == "gth" or (method == "auto" and n <= GTH_MAX_STATES):
+        require_gth("Q", n)
         dense = rates.toarray()
         dense[np.diag_indices(n)] = -exit_rates
         return stationary_ctmc(dense)
@@ -405,14 +409,14 @@ def stationary(Q, *, method: str = "auto") -> NDArray[np.float64]:
 
 
 def _sparse_stationary(
-    rates: sp.csr_matrix, exit_rates: NDArray[np.float64]
+    rates: sparse.csr_matrix, exit_rates: NDArray[np.float64]
 ) -> NDArray[np.float64]:
     """``pi Q = 0``, ``sum(pi) = 1`` by sparse LU; see the module notes."""
     n = rates.shape[0]
     order = reverse_cuthill_mckee((rates + rates.T).tocsr(), symmetric_mode=True)
     permuted = rates[order][:, order]
-    balance = (permuted.T - sp.diags_array(exit_rates[order])).tocsr()[:-1]
-    system = sp.vstack([balance, sp.csr_matrix(np.ones((1, n)))], format="csc")
+    balance = (permuted.T - sparse.diags_array(exit_rates[order])).tocsr()[:-1]
+    system = sparse.vstack([balance, sparse.csr_matrix(np.ones((1, n)))], format="csc")
     factors = splu(system, permc_spec="NATURAL", diag_pivot_thresh=0.0, options={"Equil": False})
     rhs = np.zeros(n)
     rhs[-1] = 1.0
@@ -423,7 +427,7 @@ def _sparse_stationary(
     return pi / pi.sum()
 
 
-def _check_irreducible(rates: sp.csr_matrix) -> None:
+def _check_irreducible(rates: sparse.csr_matrix) -> None:
     n = rates.shape[0]
     for graph, message in (
         (rates, "Q must be irreducible, but state {} cannot be reached from state 0"),
@@ -467,8 +471,22 @@ def _poisson_weights(mean: float, tolerance: float) -> NDArray[np.float64]:
         right += 2 * spread + 10
 
 
+def _require_uniformisation(
+    rates: sparse.csr_matrix, rate: float, times: NDArray[np.float64]
+) -> None:
+    """Refuse (``ValueError`` naming ``times``) a uniformisation whose Poisson weights
+    (about ν t + 8 √(ν t) + 20 per distinct step) or matrix-vector products (as many,
+    each touching every stored rate and state) exceed the :mod:`qtheory.limits`."""
+    jumps = rate * float(times.max(initial=0.0))
+    terms = jumps + times.size * (8 * np.sqrt(jumps) + 20)
+    n = rates.shape[0]
+    what = f"uniformisation over about {jumps:.3g} jumps of a {n}-state chain"
+    limits.require("memory", 8 * (terms + times.size * n), parameter="times", what=what)
+    limits.require("dp_cells", terms * (rates.nnz + n), parameter="times", what=what)
+
+
 def _uniformised(
-    rates: sp.csr_matrix,
+    rates: sparse.csr_matrix,
     exit_rates: NDArray[np.float64],
     initial: NDArray[np.float64],
     times: NDArray[np.float64],
@@ -477,8 +495,9 @@ def _uniformised(
     """Transient distributions at ``times`` by uniformisation, stepping through the
     sorted times (truncation error <= tolerance per distinct step)."""
     n = rates.shape[0]
-    out = np.empty((times.size, n))
     rate = float(exit_rates.max())
+    _require_uniformisation(rates, rate, times)
+    out = np.empty((times.size, n))
     if rate == 0.0:  # no transitions at all
         out[:] = initial
         return out
@@ -486,7 +505,7 @@ def _uniformised(
     stay = (rate - exit_rates) / rate
     moves = rates.T.tocsr()
     moves.data = moves.data / rate  # true division (1 / rate may overflow)
-    jump_t = (moves + sp.diags_array(stay)).tocsr()
+    jump_t = (moves + sparse.diags_array(stay)).tocsr()
     if n <= _DENSE_STEP:  # small chains: a dense product has far less overhead
         jump_t = jump_t.toarray()
     order = np.argsort(times, kind="stable")
@@ -564,7 +583,7 @@ def transient(Q, initial, times, *, tolerance: float = DEFAULT_TOLERANCE) -> NDA
 
 
 def _solve_on(
-    rates: sp.csr_matrix,
+    rates: sparse.csr_matrix,
     exit_rates: NDArray[np.float64],
     states: NDArray[np.bool_],
     rhs: NDArray[np.float64],
@@ -575,10 +594,10 @@ def _solve_on(
     entries are probabilities: independent of the scale of the rates."""
     if not states.any():
         return np.empty(0)
-    block = sp.csr_matrix(rates[states][:, states])
+    block = sparse.csr_matrix(rates[states][:, states])
     exits = exit_rates[states]
     block.data = block.data / np.repeat(exits, np.diff(block.indptr))
-    system = sp.csc_matrix(sp.eye_array(exits.size) - block)
+    system = sparse.csc_matrix(sparse.eye_array(exits.size) - block)
     with np.errstate(over="ignore"):  # a mean time beyond 1e308 becomes inf
         scaled = rhs / exits
     return np.atleast_1d(spsolve(system, scaled))
@@ -591,7 +610,7 @@ MAX_RELIABLE_JUMPS = 1e12
 
 
 def _solve_expectation(
-    rates: sp.csr_matrix,
+    rates: sparse.csr_matrix,
     exit_rates: NDArray[np.float64],
     states: NDArray[np.bool_],
     reward: NDArray[np.float64] | None = None,
@@ -614,7 +633,7 @@ def _solve_expectation(
 
 
 def _state_reduction(
-    rates: sp.csr_matrix,
+    rates: sparse.csr_matrix,
     states: NDArray[np.bool_],
     in_target: NDArray[np.bool_],
     with_time: bool = False,
@@ -738,7 +757,7 @@ def hitting_probabilities(Q, target, avoid=()) -> NDArray[np.float64]:
     return np.clip(h, 0.0, 1.0)  # an M-matrix solve: excursions are rounding only
 
 
-def _check_reached_surely(rates: sp.csr_matrix, in_target: NDArray[np.bool_]) -> None:
+def _check_reached_surely(rates: sparse.csr_matrix, in_target: NDArray[np.bool_]) -> None:
     """Raise ValueError unless ``target`` is reached with probability 1 from every
     state: no state outside ``target`` may reach a state that cannot reach it."""
     can_hit = _reaches(rates, in_target)
@@ -918,8 +937,8 @@ def hitting_time_cdf(
     n = rates.shape[0]
     in_target = _state_set("target", target, n)
     vector = _distribution("initial", initial, n)
-    absorbing = sp.diags_array((~in_target).astype(np.float64)) @ rates
-    absorbing = sp.csr_matrix(absorbing)
+    absorbing = sparse.diags_array((~in_target).astype(np.float64)) @ rates
+    absorbing = sparse.csr_matrix(absorbing)
     absorbing.eliminate_zeros()
     exit_rates = np.asarray(absorbing.sum(axis=1)).ravel()
     p = _uniformised(absorbing, exit_rates, vector, _times(times), _tolerance(tolerance))

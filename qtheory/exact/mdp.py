@@ -56,7 +56,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.sparse as sp
+import scipy.sparse as sparse
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import linprog
 from scipy.sparse.csgraph import connected_components
@@ -78,14 +78,14 @@ LP_TOLERANCE = 1e-10
 OCCUPATION_RESOLUTION = 1e-8
 
 
-def _rate_matrix(a: int, matrix, n: int | None) -> sp.csr_matrix:
+def _rate_matrix(a: int, matrix, n: int | None) -> sparse.csr_matrix:
     name = f"rates[{a}]"
-    if sp.issparse(matrix):
+    if sparse.issparse(matrix):
         if matrix.dtype == np.bool_ or not np.issubdtype(matrix.dtype, np.number):
             raise ValueError(f"{name} must hold real numbers, got dtype {matrix.dtype}")
         if np.iscomplexobj(matrix.data):
             raise ValueError(f"{name} must be real, got dtype {matrix.dtype}")
-        csr = sp.csr_matrix(matrix, dtype=np.float64, copy=True)
+        csr = sparse.csr_matrix(matrix, dtype=np.float64, copy=True)
     else:
         try:
             array = np.asarray(matrix)
@@ -99,7 +99,7 @@ def _rate_matrix(a: int, matrix, n: int | None) -> sp.csr_matrix:
             raise ValueError(f"{name} must be a 2-D array of real numbers, got {array.dtype}")
         if array.ndim != 2:
             raise ValueError(f"{name} must be a square 2-D matrix, got shape {array.shape}")
-        csr = sp.csr_matrix(array.astype(np.float64))
+        csr = sparse.csr_matrix(array.astype(np.float64))
     if csr.shape[0] != csr.shape[1] or csr.shape[0] == 0:
         raise ValueError(f"{name} must be a non-empty square matrix, got shape {csr.shape}")
     if n is not None and csr.shape != (n, n):
@@ -163,13 +163,13 @@ class CTMDP:
     (2, 2)
     """
 
-    rates: tuple[sp.csr_matrix, ...]
+    rates: tuple[sparse.csr_matrix, ...]
     rewards: NDArray[np.float64]
     allowed: NDArray[np.bool_] = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         rates = self.rates
-        if sp.issparse(rates) or isinstance(rates, np.ndarray) and rates.ndim == 2:
+        if sparse.issparse(rates) or isinstance(rates, np.ndarray) and rates.ndim == 2:
             raise ValueError("rates must be a sequence of matrices, one per action")
         try:
             rates = tuple(rates)
@@ -177,7 +177,7 @@ class CTMDP:
             raise ValueError("rates must be a sequence of matrices, one per action") from None
         if not rates:
             raise ValueError("rates must hold at least one action's rate matrix")
-        matrices: list[sp.csr_matrix] = []
+        matrices: list[sparse.csr_matrix] = []
         for a, matrix in enumerate(rates):
             matrices.append(_rate_matrix(a, matrix, matrices[0].shape[0] if matrices else None))
         n, actions = matrices[0].shape[0], len(matrices)
@@ -306,7 +306,7 @@ def _check_policy(mdp: CTMDP, policy: ArrayLike, name: str = "policy") -> NDArra
 # policy evaluation
 
 
-def _policy_rates(mdp: CTMDP, policy: NDArray[np.int64]) -> sp.csr_matrix:
+def _policy_rates(mdp: CTMDP, policy: NDArray[np.int64]) -> sparse.csr_matrix:
     """Off-diagonal rate matrix of the chain under ``policy`` (rows picked per action)."""
     n = mdp.n_states
     total = None
@@ -314,14 +314,14 @@ def _policy_rates(mdp: CTMDP, policy: NDArray[np.int64]) -> sp.csr_matrix:
         chosen = policy == a
         if not chosen.any():
             continue
-        part = sp.diags_array(chosen.astype(np.float64)) @ matrix
+        part = sparse.diags_array(chosen.astype(np.float64)) @ matrix
         total = part if total is None else total + part
-    out = sp.csr_matrix(total, shape=(n, n))
+    out = sparse.csr_matrix(total, shape=(n, n))
     out.eliminate_zeros()
     return out
 
 
-def _check_unichain(rates: sp.csr_matrix) -> None:
+def _check_unichain(rates: sparse.csr_matrix) -> None:
     """Raise ValueError if the chain has more than one closed class."""
     count, labels = connected_components(rates, directed=True, connection="strong")
     if count == 1:
@@ -357,7 +357,7 @@ def _evaluate(
     cols = np.concatenate([coo.col[keep], np.arange(n), np.full(n, reference)])
     diagonal = np.where(np.arange(n) == reference, 0.0, exit_rates)
     data = np.concatenate([-coo.data[keep], diagonal, np.ones(n)])
-    system = sp.csc_matrix((data, (rows, cols)), shape=(n, n))
+    system = sparse.csc_matrix((data, (rows, cols)), shape=(n, n))
     solution = np.atleast_1d(spsolve(system, reward))
     if not np.all(np.isfinite(solution)):  # pragma: no cover - excluded by the unichain check
         raise FloatingPointError("policy evaluation: the linear system is singular")
@@ -612,14 +612,14 @@ def linear_program(mdp: CTMDP, reference_state: int = 0) -> MDPSolution:
     blocks = []
     for a, matrix in enumerate(mdp.rates):
         states = np.flatnonzero(mdp.allowed[a])
-        generator_rows = matrix[states] - sp.csr_matrix(
+        generator_rows = matrix[states] - sparse.csr_matrix(
             (exit_rates[a, states], (np.arange(states.size), states)), shape=(states.size, n)
         )
         blocks.append(generator_rows)
-    columns = sp.vstack(blocks, format="csr")  # (pairs, n): row k is row s of Q_a
+    columns = sparse.vstack(blocks, format="csr")  # (pairs, n): row k is row s of Q_a
     balance = columns.T.tocsr()[:-1]  # the n balance equations sum to 0: drop one
-    normalisation = sp.csr_matrix(np.ones((1, pair_state.size)))
-    constraints = sp.vstack([balance, normalisation], format="csc")
+    normalisation = sparse.csr_matrix(np.ones((1, pair_state.size)))
+    constraints = sparse.vstack([balance, normalisation], format="csc")
     rhs = np.zeros(n)
     rhs[-1] = 1.0
     result = linprog(

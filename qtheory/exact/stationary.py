@@ -60,7 +60,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import issparse
 
+from qtheory import limits
+
 __all__ = ["stationary_ctmc", "stationary_dtmc"]
+
+#: Peak memory of GTH per matrix entry, in bytes: the private float64 copy, its
+#: transpose for the back substitution and two boolean graphs for the irreducibility
+#: check (a densified sparse input adds one more float64 copy).
+GTH_BYTES_PER_ENTRY = 32
 
 #: Number of states eliminated per block (rank-``_BLOCK`` deferred update).
 _BLOCK = 32
@@ -74,16 +81,30 @@ _ROW_TOL = 1e-12
 _RESCALE = 1e100
 
 
+def require_gth(name: str, n: int) -> None:
+    """Refuse (``ValueError`` naming ``name``) a dense GTH solve of ``n`` states whose
+    memory (:data:`GTH_BYTES_PER_ENTRY` per entry) or work (2/3 n^3 flops) exceeds the
+    :mod:`qtheory.limits`, before anything is allocated."""
+    what = f"dense GTH on {n} states"
+    limits.require("memory", GTH_BYTES_PER_ENTRY * float(n) ** 2, parameter=name, what=what)
+    limits.require("dp_cells", 2 / 3 * float(n) ** 3, parameter=name, what=what)
+
+
 def _as_square(name: str, matrix: ArrayLike) -> NDArray[np.float64]:
     """Return a float64 copy of ``matrix`` after checking shape and finiteness.  SciPy
     sparse matrices are accepted and densified (GTH is a dense method; for large sparse
-    chains use :func:`qtheory.exact.ctmc.stationary`)."""
+    chains use :func:`qtheory.exact.ctmc.stationary`).  The cost of GTH is checked
+    against the limits before the copy is made."""
     if issparse(matrix):
+        if len(matrix.shape) == 2:
+            require_gth(name, max(matrix.shape))
         matrix = matrix.toarray()
     try:
         array = np.asarray(matrix)
     except (TypeError, ValueError) as exc:  # ragged nested sequences
         raise ValueError(f"{name} must be a 2-D array of real numbers: {exc}") from None
+    if array.ndim == 2:
+        require_gth(name, max(array.shape))
     if array.dtype == object or not (
         np.issubdtype(array.dtype, np.number) or array.dtype == np.bool_
     ):

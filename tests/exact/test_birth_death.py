@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from scipy.special import logsumexp
 from scipy.stats import poisson
 
+from qtheory import limits
 from qtheory.exact import (
     birth_death_log_weights,
     birth_death_stationary,
-    birth_death_stationary_mp,
     stationary_ctmc,
 )
 
@@ -90,7 +90,7 @@ def test_mm1k_beyond_float_range():
         expected = (1 - 1e-3) * 10.0 ** (-3.0 * k)
     np.testing.assert_allclose(pi, expected / (1 - 1e-3 ** (K + 1)), rtol=1e-13, atol=SUBNORMAL)
     assert pi[-1] == 0.0
-    mp_pi = birth_death_stationary_mp(birth, death, dps=50)
+    mp_pi = birth_death_stationary(birth, death, dps=50)
     with mpmath.workdps(60):
         rho = mpmath.mpf(1e-3)  # the binary float, as the solver sees it
         exact_last = (1 - rho) * rho**K / (1 - rho ** (K + 1))
@@ -162,7 +162,7 @@ def test_against_gth(chain):
 def test_float64_against_mpmath(chain):
     birth, death = chain
     pi = birth_death_stationary(birth, death)
-    mp_pi = birth_death_stationary_mp(birth, death, dps=50)
+    mp_pi = birth_death_stationary(birth, death, dps=50)
     assert len(mp_pi) == len(pi)
     np.testing.assert_allclose(pi, [float(p) for p in mp_pi], rtol=1e-12, atol=0)
     assert abs(mpmath.fsum(mp_pi) - 1) < mpmath.mpf(10) ** -45
@@ -176,7 +176,7 @@ def test_large_spread_chain_against_mpmath():
     birth = 10 ** rng.uniform(-6, 6, n)
     death = 10 ** rng.uniform(-6, 6, n)
     pi = birth_death_stationary(birth, death)
-    mp_pi = birth_death_stationary_mp(birth, death, dps=50)
+    mp_pi = birth_death_stationary(birth, death, dps=50)
     reference = np.array([float(p) for p in mp_pi])
     normal = reference > 1e-300
     assert normal.sum() > 100
@@ -186,7 +186,7 @@ def test_large_spread_chain_against_mpmath():
 def test_mp_accepts_mpf_and_strings_and_precision():
     with mpmath.workdps(80):
         third = mpmath.mpf(1) / 3
-    pi = birth_death_stationary_mp([third, "0.1"], ["0.2", 1], dps=70)
+    pi = birth_death_stationary([third, "0.1"], ["0.2", 1], dps=70)
     # weights 1, (1/3)/0.2 = 5/3, (5/3)(0.1) = 1/6: total 17/6
     with mpmath.workdps(70):
         expected = [mpmath.mpf(6) / 17, mpmath.mpf(10) / 17, mpmath.mpf(1) / 17]
@@ -197,7 +197,7 @@ def test_mp_accepts_mpf_and_strings_and_precision():
 def test_small_cases():
     np.testing.assert_array_equal(birth_death_stationary([], []), [1.0])
     np.testing.assert_array_equal(birth_death_log_weights([], []), [0.0])
-    assert birth_death_stationary_mp([], []) == [1]
+    assert birth_death_stationary([], [], dps=15) == [1]
     np.testing.assert_allclose(birth_death_stationary([1.0], [3.0]), [0.75, 0.25], rtol=1e-15)
 
 
@@ -255,9 +255,40 @@ def test_bad_input(birth, death, message):
         ([True], [1.0], 50, "birth must hold numbers"),
         (1.0, [1.0], 50, "birth must be a sequence of rates"),
         ([1.0], [1.0], 0, "dps must be an integer >= 1"),
+        ([1.0], [1.0], -3, "dps must be an integer >= 1"),
         ([1.0], [1.0], 20.5, "dps must be an integer >= 1"),
+        ([1.0], [1.0], True, "dps must be an integer >= 1"),
+        ([1.0], [1.0], "30", "dps must be an integer >= 1"),
+        ([1.0], [1.0], 10**9, "dps: .* above the limit"),
     ],
 )
 def test_mp_bad_input(birth, death, dps, message):
     with pytest.raises(ValueError, match=message):
-        birth_death_stationary_mp(birth, death, dps=dps)
+        birth_death_stationary(birth, death, dps=dps)
+
+
+def test_dps_is_keyword_only():
+    with pytest.raises(TypeError):
+        birth_death_stationary([1.0], [2.0], 30)
+
+
+def test_huge_chains_are_refused_before_allocating():
+    # 10^6 states in mpmath: 10^9 cells, under the default limit; lowered, refused
+    with limits.raised(dp_cells=1e8), pytest.raises(ValueError, match="birth: .*cells"):
+        birth_death_stationary(range(1, 10**6 + 1), range(1, 10**6 + 1), dps=20)
+    with limits.raised(memory=1e6), pytest.raises(ValueError, match="birth: .*bytes"):
+        birth_death_stationary(np.ones(10**5), np.ones(10**5))
+
+
+def test_mp_route_is_correct_to_dps_digits():
+    """M/M/1/n with rates 1 and 3: pi_i = (2/3) 3^-i / (1 - 3^-(n+1)), by the geometric
+    closed form at 60 digits; the mpmath route at D digits agrees to D digits."""
+    n = 200
+    with mpmath.workdps(60):
+        third = mpmath.mpf(1) / 3
+        exact = [2 * third * third**i / (1 - third ** (n + 1)) for i in range(n + 1)]
+    for dps in (5, 25):
+        pi = birth_death_stationary([1] * n, [3] * n, dps=dps)
+        with mpmath.workdps(60):
+            worst = max(abs(p / e - 1) for p, e in zip(pi, exact, strict=True))
+        assert worst <= mpmath.mpf(10) ** -dps

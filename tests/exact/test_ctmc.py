@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
+import scipy.sparse as sparse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -29,11 +29,11 @@ from qtheory.exact.ctmc import (
 # helpers
 
 
-def walk(n: int, up: float, down: float, absorbing=()) -> sp.csr_matrix:
+def walk(n: int, up: float, down: float, absorbing=()) -> sparse.csr_matrix:
     """Generator of the random walk on 0..n with rate ``up`` to i+1 and ``down`` to
     i-1; states in ``absorbing`` have no exits."""
     i = np.arange(n)
-    rates = sp.lil_matrix((n + 1, n + 1))
+    rates = sparse.lil_matrix((n + 1, n + 1))
     rates[i, i + 1] = up
     rates[i + 1, i] = down
     for state in absorbing:
@@ -71,10 +71,10 @@ def dense_generator(rates: np.ndarray) -> np.ndarray:
 def test_generator_dense_and_sparse_agree():
     rates = np.array([[5.0, 1.0, 0.0], [2.0, 0.0, 3.0], [0.0, 0.0, 0.0]])
     Q = generator(rates)
-    assert isinstance(Q, sp.csr_matrix)
+    assert isinstance(Q, sparse.csr_matrix)
     expected = np.array([[-1.0, 1.0, 0.0], [2.0, -5.0, 3.0], [0.0, 0.0, 0.0]])
     np.testing.assert_array_equal(Q.toarray(), expected)  # diagonal of rates ignored
-    np.testing.assert_array_equal(generator(sp.coo_matrix(rates)).toarray(), expected)
+    np.testing.assert_array_equal(generator(sparse.coo_matrix(rates)).toarray(), expected)
     # every diagonal entry is stored, including the absorbing state's 0
     assert Q.has_sorted_indices
     assert Q.nnz == 3 + 3
@@ -90,7 +90,7 @@ def test_generator_dense_and_sparse_agree():
         (np.zeros(3), "rates must be a square 2-D array"),
         ([[0.0, -1.0], [1.0, 0.0]], r"rates must have non-negative off-diagonal rates, got "),
         ([[0.0, np.nan], [1.0, 0.0]], r"rates must be finite \(no NaN or inf\), got rates\[0, 1\]"),
-        (sp.csr_matrix([[0.0, np.inf], [1.0, 0.0]]), "rates must be finite"),
+        (sparse.csr_matrix([[0.0, np.inf], [1.0, 0.0]]), "rates must be finite"),
         ([[0.0, 1j], [1.0, 0.0]], "rates must be real"),
         ([["a", "b"], ["c", "d"]], "rates must be a 2-D array of real numbers"),
         ([[0.0, 1.0], [1.0]], "rates must be a 2-D array of real numbers"),
@@ -125,7 +125,9 @@ def test_sparse_solve_on_large_birth_death_chain():
     birth = rng.uniform(0.5, 2.0, n - 1) * 2000.0
     death = np.arange(1.0, n) * rng.uniform(0.8, 1.2, n - 1)
     i = np.arange(n - 1)
-    rates = sp.csr_matrix((np.r_[birth, death], (np.r_[i, i + 1], np.r_[i + 1, i])), shape=(n, n))
+    rates = sparse.csr_matrix(
+        (np.r_[birth, death], (np.r_[i, i + 1], np.r_[i + 1, i])), shape=(n, n)
+    )
     expected = birth_death_stationary(birth, death)
     pi = stationary(generator(rates))
     assert pi.sum() == pytest.approx(1.0, abs=1e-13)
@@ -137,7 +139,9 @@ def test_sparse_solve_on_large_birth_death_chain():
     n = 200_000
     birth, death = np.full(n - 1, 0.5 * n), np.arange(1.0, n)
     i = np.arange(n - 1)
-    rates = sp.csr_matrix((np.r_[birth, death], (np.r_[i, i + 1], np.r_[i + 1, i])), shape=(n, n))
+    rates = sparse.csr_matrix(
+        (np.r_[birth, death], (np.r_[i, i + 1], np.r_[i + 1, i])), shape=(n, n)
+    )
     np.testing.assert_allclose(
         stationary(generator(rates)), birth_death_stationary(birth, death), rtol=0, atol=1e-15
     )
@@ -166,7 +170,7 @@ def test_stationary_bad_input(Q, message):
     with pytest.raises(ValueError, match=message):
         stationary(Q)
     with pytest.raises(ValueError, match=message):
-        stationary(sp.csr_matrix(Q), method="sparse")
+        stationary(sparse.csr_matrix(Q), method="sparse")
 
 
 def test_row_tolerance_is_relative():
@@ -296,7 +300,7 @@ def test_gamblers_ruin_large_sparse_route():
     np.testing.assert_allclose(h, expected, rtol=1e-10, atol=1e-300)
 
 
-def nearly_decomposable(rare_t: float, rare_a: float) -> sp.csr_matrix:
+def nearly_decomposable(rare_t: float, rare_a: float) -> sparse.csr_matrix:
     """0 <-> 1 at rate 1; 1 -> 2 (target) at rate rare_t; 0 -> 3 (avoid) at rare_a."""
     rates = np.zeros((4, 4))
     rates[0, 1] = rates[1, 0] = 1.0
@@ -527,7 +531,7 @@ def test_sparse_first_passage_refuses_what_lu_cannot_resolve():
     n = 1001
     levels = np.arange(n, dtype=float)
     up, down = 1.0 * (n - 1 - levels), np.where(levels >= 1, 600.0, 0.0)
-    rates = sp.diags([up[:-1], down[1:]], [1, -1], format="csr")
+    rates = sparse.diags([up[:-1], down[1:]], [1, -1], format="csr")
     with pytest.raises(ArithmeticError, match="LU cancels every digit"):
         mean_hitting_times(generator(rates), 0)
     with pytest.raises(ArithmeticError, match="LU cancels every digit"):
@@ -536,3 +540,23 @@ def test_sparse_first_passage_refuses_what_lu_cannot_resolve():
     # target (levels 395..405, where the up-rate n - 1 - i meets the down-rate 600).
     m = mean_hitting_times(generator(rates), np.arange(395, 406))
     assert np.all(m >= 0) and m[0] < 10.0 and m[-1] < 10.0
+
+
+def test_runaway_work_is_refused_before_allocating():
+    from qtheory import limits
+
+    two_state = generator([[0.0, 1.0], [3.0, 0.0]])
+    with pytest.raises(ValueError, match="times: uniformisation over about 3e\\+15 jumps"):
+        transient(two_state, 0, 1e15)
+    with pytest.raises(ValueError, match="times: uniformisation"):
+        hitting_time_cdf(generator([[0, 2], [0, 0]]), target=1, initial=0, times=[1e15])
+    n = 10**5
+    i = np.arange(n - 1)
+    chain = generator(
+        sparse.csr_matrix((np.ones(n - 1), (i, i + 1)), shape=(n, n))
+        + sparse.csr_matrix((np.ones(n - 1), (i + 1, i)), shape=(n, n))
+    )
+    with pytest.raises(ValueError, match="Q: dense GTH on 100000 states"):
+        stationary(chain, method="gth")
+    with limits.raised(dp_cells=10.0), pytest.raises(ValueError, match="times: .* cells"):
+        transient(two_state, 0, 1.0)

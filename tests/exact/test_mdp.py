@@ -10,7 +10,7 @@ from dataclasses import FrozenInstanceError
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
+import scipy.sparse as sparse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -50,12 +50,12 @@ def admission(servers, arrival_h, arrival_l, service, reward_h, reward_l, choose
     n = servers + 1
     s = np.arange(n)
     free = s < servers
-    down = sp.csr_matrix((s[1:] * service, (s[1:], s[:-1])), shape=(n, n))
+    down = sparse.csr_matrix((s[1:] * service, (s[1:], s[:-1])), shape=(n, n))
     options = [(1, 0), (1, 1)] if not choose_h else [(0, 0), (0, 1), (1, 0), (1, 1)]
     rates, rewards = [], []
     for admit_h, admit_l in options:
         up = (admit_h * arrival_h + admit_l * arrival_l) * free
-        rates.append(sp.csr_matrix((up[:-1], (s[:-1], s[1:])), shape=(n, n)) + down)
+        rates.append(sparse.csr_matrix((up[:-1], (s[:-1], s[1:])), shape=(n, n)) + down)
         rewards.append((admit_h * reward_h * arrival_h + admit_l * reward_l * arrival_l) * free)
     return CTMDP(tuple(rates), np.array(rewards))
 
@@ -86,7 +86,7 @@ def two_class(servers, arrival_h, arrival_l, service_h, service_l, reward_h, rew
     s, free = np.arange(n), i + j < servers
 
     def move(mask, to, rate):
-        return sp.csr_matrix((rate[mask], (s[mask], to[mask])), shape=(n, n))
+        return sparse.csr_matrix((rate[mask], (s[mask], to[mask])), shape=(n, n))
 
     departures = move(i > 0, index[np.maximum(i - 1, 0), j], service_h * i) + move(
         j > 0, index[i, np.maximum(j - 1, 0)], service_l * j
@@ -309,7 +309,7 @@ def test_solution_and_model_are_immutable():
         mdp.rewards = np.zeros((2, 2))
     with pytest.raises(ValueError, match="read-only"):
         mdp.rewards[0, 0] = 5.0
-    assert all(isinstance(m, sp.csr_matrix) for m in mdp.rates)
+    assert all(isinstance(m, sparse.csr_matrix) for m in mdp.rates)
     assert mdp.allowed.dtype == bool and mdp.allowed.all()
 
 

@@ -345,3 +345,17 @@ def test_sparse_generator_from_the_ctmc_module_is_accepted():
     pi = stationary_ctmc(generator(rates))
     # birth-death chain: pi ~ (1, 2, 1.5)
     assert np.allclose(pi, np.array([1.0, 2.0, 1.5]) / 4.5, rtol=1e-14)
+
+
+def test_huge_dense_solves_are_refused_before_allocating():
+    import scipy.sparse as sparse
+
+    from qtheory import limits
+
+    big = sparse.eye(10**5, format="csr")  # a dense copy would need 80 GB
+    with pytest.raises(ValueError, match="Q: dense GTH on 100000 states needs"):
+        stationary_ctmc(big)
+    with pytest.raises(ValueError, match="P: dense GTH"):
+        stationary_dtmc(big)
+    with limits.raised(memory=1e3), pytest.raises(ValueError, match="P: .* bytes"):
+        stationary_dtmc(np.eye(20))
