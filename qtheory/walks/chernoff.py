@@ -579,8 +579,20 @@ def _log_bound(family, args, tail, support, dps):
     return _log_bound_mp(family, args, tail, support, dps)
 
 
-def _exp(log_value):
-    return mpmath.exp(log_value) if isinstance(log_value, mpmath.mpf) else np.exp(log_value)
+def _exp(log_bound: Callable, dps: int | None):
+    """exp of ``log_bound(dps=...)``: float64, or correct to ``dps`` digits (the log is
+    computed with enough extra digits that its absolute error, the relative error of the
+    exponential, stays below 10^-(dps + guard))."""
+    dps = check_dps(dps)
+    if dps is None:
+        return np.exp(log_bound(dps=None))
+    log_value = log_bound(dps=dps + GUARD_DIGITS)
+    magnitude = int(mpmath.log10(abs(log_value))) + 1 if mpmath.isfinite(log_value) else 0
+    if magnitude > 0:
+        log_value = log_bound(dps=dps + GUARD_DIGITS + magnitude)
+    with working(dps, GUARD_DIGITS + max(magnitude, 0)):
+        value = mpmath.exp(log_value)
+    return rounded(value, dps)
 
 
 def _array(name: str, value, rule: str, ok: Callable[[np.ndarray], np.ndarray] | None = None):
@@ -644,7 +656,7 @@ def poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = None):
     >>> round(float(poisson_tail_bound(4.0, 2.0, "lower")), 6)  # exp(-4 h(1/2))
     0.541341
     """
-    return _exp(log_poisson_tail_bound(mean, x, tail, dps=dps))
+    return _exp(lambda dps: log_poisson_tail_bound(mean, x, tail, dps=dps), dps)
 
 
 def log_walk_tail_bound(
@@ -677,7 +689,9 @@ def walk_tail_bound(
     >>> round(float(walk_tail_bound(100, 0.6, 0.0, "lower")), 6)  # (2 sqrt(0.24))^100
     0.129886
     """
-    return _exp(log_walk_tail_bound(steps, up_probability, position, tail, dps=dps))
+    return _exp(
+        lambda dps: log_walk_tail_bound(steps, up_probability, position, tail, dps=dps), dps
+    )
 
 
 def log_skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None = None):
@@ -727,7 +741,7 @@ def skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None = No
     >>> round(float(skellam_tail_bound(5.0, 3.0, 10.0)), 6)  # rho* = (10 + sqrt 160)/10
     0.029415
     """
-    return _exp(log_skellam_tail_bound(up, down, x, tail, dps=dps))
+    return _exp(lambda dps: log_skellam_tail_bound(up, down, x, tail, dps=dps), dps)
 
 
 # ---------------------------------------------------------------------------

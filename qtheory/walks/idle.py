@@ -22,6 +22,16 @@ walk is *less* likely to climb than the chain (it gives upper bounds on ruin
 probabilities and climbing times); with :math:`p_\infty` it is *more* likely (lower bounds).
 PFI's band is :math:`b = \lfloor\sqrt N\rfloor`.
 
+The level-indexed arrays (:meth:`IdleWalk.up_rates` and the like) hold all
+:math:`N + 1` levels; past the memory limit of :mod:`qtheory.limits` they are refused
+with a ``ValueError`` naming ``servers`` (the SSS routes of :mod:`qtheory.walks.sss` only
+need the levels :math:`0..b`).
+
+References
+----------
+.. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+   overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
+
 >>> walk = IdleWalk(servers=100, lambda_h=0.6, mu=1.0)
 >>> walk.band, round(walk.coupled_up_probability(), 6), round(walk.limit_up_probability, 6)
 (10, 0.6, 0.625)
@@ -37,7 +47,7 @@ import numpy as np
 import scipy.sparse as sparse
 import sympy as sp
 
-from qtheory import _validation
+from qtheory import _validation, limits
 from qtheory.exact.ctmc import generator
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.symbols import lambda_h, mu, servers
@@ -56,10 +66,24 @@ UP_PROBABILITY = Formula(
 """p(i): probability that the next move of the reject-all-L idle count is up."""
 
 
+_BYTES_PER_LEVEL = 64  # a few float arrays and a sparse tridiagonal generator
+
+
 @cache
 def derive_limit_up_probability() -> sp.Expr:
     r"""Sympy's :math:`\lim_{N\to\infty} p(\sqrt N)`, the drift of the walk near zero.
 
+    Returns
+    -------
+    sympy.Expr
+        :math:`\mu/(\mu + \lambda_H)`.
+
+    References
+    ----------
+    .. [1] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
+
+    Examples
+    --------
     >>> derive_limit_up_probability()
     mu/(lambda_H + mu)
     """
@@ -78,6 +102,17 @@ class IdleWalk:
     lambda_h, mu : float
         Per-server H arrival rate and service rate, 0 < lambda_h < mu (the L rate and the
         rewards do not enter).
+
+    Raises
+    ------
+    ValueError
+        If ``servers`` is not an integer >= 1, a rate is not finite and > 0, or
+        lambda_h >= mu.
+
+    References
+    ----------
+    .. [1] J. Bray, arXiv:2601.14538 (2026), the coupling behind Theorems 1 and 2;
+       docs/loss-network.md.
 
     Examples
     --------
@@ -99,10 +134,20 @@ class IdleWalk:
 
     @classmethod
     def from_network(cls, net: LossNetwork) -> IdleWalk:
-        """The idle process of ``net`` under reject-all-L."""
+        """The idle process of ``net`` under reject-all-L (TypeError for another type)."""
         if not isinstance(net, LossNetwork):
-            raise ValueError(f"net must be a LossNetwork, got {net!r}")
+            raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
         return cls(net.servers, net.lambda_h, net.mu)
+
+    def _levels(self) -> np.ndarray:
+        """The levels 0..N as floats, after the memory estimate of their arrays."""
+        limits.require(
+            "memory",
+            _BYTES_PER_LEVEL * (self.servers + 1.0),
+            parameter="servers",
+            what="arrays over the idle levels 0..N",
+        )
+        return np.arange(self.servers + 1, dtype=float)
 
     @property
     def band(self) -> int:
@@ -111,11 +156,11 @@ class IdleWalk:
 
     def up_rates(self) -> np.ndarray:
         """mu (N - i) for i = 0..N."""
-        return self.mu * (self.servers - np.arange(self.servers + 1, dtype=float))
+        return self.mu * (self.servers - self._levels())
 
     def down_rates(self) -> np.ndarray:
         """lambda_H N for i = 1..N, and 0 at i = 0 (an H arriving to no idle server is lost)."""
-        rates = np.full(self.servers + 1, self.lambda_h * self.servers)
+        rates = np.full_like(self._levels(), self.lambda_h * self.servers)
         rates[0] = 0.0
         return rates
 
@@ -127,16 +172,32 @@ class IdleWalk:
 
     def up_probabilities(self) -> np.ndarray:
         """p(i) of the embedded jump chain for i = 0..N (p(0) = 1, p(N) = 0)."""
-        probabilities = UP_PROBABILITY.float64(
-            self.servers, self.lambda_h, self.mu, np.arange(self.servers + 1, dtype=float)
-        )
+        probabilities = UP_PROBABILITY.float64(self.servers, self.lambda_h, self.mu, self._levels())
         probabilities[0] = 1.0
         return probabilities
 
     def coupled_up_probability(self, band: int | None = None) -> float:
         """p_b = p(b), the up-probability of the walk that the chain dominates on I <= b.
 
-        ``band`` defaults to floor(sqrt(N)); it must be an integer in 1..N.
+        Parameters
+        ----------
+        band : int, optional
+            b, an integer in 1..N (default floor(sqrt(N))).
+
+        Returns
+        -------
+        float
+            mu (N - b) / (mu (N - b) + lambda_H N).
+
+        Raises
+        ------
+        ValueError
+            If ``band`` is not an integer in 1..N.
+
+        Examples
+        --------
+        >>> round(IdleWalk(100, 0.6, 1.0).coupled_up_probability(20), 6)  # 80 / (80 + 60)
+        0.571429
         """
         band = self.band if band is None else self._check_band(band)
         return float(UP_PROBABILITY.float64(self.servers, self.lambda_h, self.mu, float(band)))

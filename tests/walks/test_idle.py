@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 import sympy as sp
+from conftest import assert_rejects
 
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.symbols import lambda_h, mu
@@ -60,5 +61,12 @@ def test_bad_input(args, message):
 def test_bad_band():
     with pytest.raises(ValueError, match="band must be <= servers"):
         IdleWalk(10, 0.6, 1.0).coupled_up_probability(11)
-    with pytest.raises(ValueError, match="net must be a LossNetwork"):
-        IdleWalk.from_network((10, 0.6, 1.0))
+    assert_rejects(IdleWalk.from_network, (10, 0.6, 1.0), match="net must be a LossNetwork")
+
+
+def test_level_arrays_beyond_the_memory_limit_are_refused():
+    """N = 10^12 levels would need terabytes: refused, naming servers, before allocating."""
+    walk = IdleWalk(10**12, 0.6, 1.0)
+    assert walk.band == 10**6  # the walk itself is cheap
+    for method in (walk.up_rates, walk.down_rates, walk.generator, walk.up_probabilities):
+        assert_rejects(method, match="^servers: .*memory")
