@@ -45,6 +45,19 @@ Measured (``job`` model, :math:`\lambda_H=\lambda_L=0.6`, :math:`\mu=1`, rewards
 window 200, 8 paths with :math:`D_{\theta^*}` as control variate): per server, ordinary
 fluid 1.6, :math:`v = 1.7413`; offline 1.604 (N = 20), 1.660 (50), 1.685 (100), 1.703
 (200), each ±0.001 — a gap to :math:`v` close to :math:`0.55/\sqrt{N}`.
+
+Conventions: :func:`duration_fluid_bound` returns the float bound :math:`Nv`, like
+:func:`qtheory.lossnet.fluid.fluid_bound`; :func:`duration_fluid_solution` (two-class
+network) and :func:`duration_aware_fluid` (any classes) return the
+:class:`DurationFluidSolution` record with the price, cut-offs and admitted fractions,
+as :func:`qtheory.lossnet.fluid.fluid_lp` does for the ordinary LP.
+
+References
+----------
+.. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+   overloaded loss network", arXiv:2601.14538 (2026).
+.. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable resources:
+   logarithmic regret in overloaded networks", Operations Research 73(4) (2025).
 """
 
 from __future__ import annotations
@@ -58,7 +71,8 @@ import sympy as sp
 from scipy.optimize import brentq, linprog
 
 from qtheory import _validation
-from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.fluid import class_vectors
+from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.lossnet.offline_job import job_window
 from qtheory.lossnet.symbols import mu
 
@@ -70,6 +84,7 @@ __all__ = [
     "discretised_duration_lp",
     "duration_aware_fluid",
     "duration_fluid_bound",
+    "duration_fluid_solution",
     "expected_dual_bound",
     "monte_carlo_policy",
     "pathwise_dual_bound",
@@ -172,16 +187,6 @@ class DurationFluidSolution:
         return float(price + self.arrival_rates @ surplus)
 
 
-def _rates_and_rewards(arrival_rates, rewards) -> tuple[np.ndarray, np.ndarray]:
-    rates, rewards = (np.asarray(v, dtype=float) for v in (arrival_rates, rewards))
-    if not rates.ndim == rewards.ndim == 1 or not rates.size == rewards.size >= 1:
-        raise ValueError("arrival_rates and rewards must be non-empty 1-D of equal length")
-    for name, values in (("arrival_rates", rates), ("rewards", rewards)):
-        if not np.all(np.isfinite(values) & (values > 0)):
-            raise ValueError(f"{name} must be finite and > 0")
-    return rates, rewards
-
-
 def duration_aware_fluid(
     arrival_rates, rewards, mu: float, servers: float = 1.0
 ) -> DurationFluidSolution:
@@ -206,7 +211,7 @@ def duration_aware_fluid(
     >>> duration_aware_fluid([0.3, 0.2], [2.0, 1.0], 1.0).server_price  # everybody fits
     0.0
     """
-    rates, rewards = _rates_and_rewards(arrival_rates, rewards)
+    rates, rewards = class_vectors(arrival_rates=arrival_rates, rewards=rewards)
     service_rate = _validation.positive("mu", mu)
     scale = _validation.positive("servers", servers)
     ev = _evaluators()
@@ -248,16 +253,71 @@ def duration_aware_fluid(
     )
 
 
-def duration_fluid_bound(net: LossNetwork) -> DurationFluidSolution:
-    """The duration-aware fluid bound of the two-class network (classes H, L).
+def duration_fluid_solution(net: LossNetwork) -> DurationFluidSolution:
+    """The duration-aware fluid LP of the two-class network (classes H, L), solved.
 
-    >>> net = LossNetwork(100, 0.6, 0.6, 1.0, 2.0, 1.0)
-    >>> round(duration_fluid_bound(net).value, 4)
-    174.1312
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+
+    Returns
+    -------
+    DurationFluidSolution
+        The bound N v with the price θ, the cut-offs and the admitted fractions.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a :class:`LossNetwork`.
+
+    References
+    ----------
+    .. [1] J. Bray, arXiv:2601.14538 (2026).
+
+    Examples
+    --------
+    >>> sol = duration_fluid_solution(LossNetwork(100, 0.6, 0.6, 1.0, 2.0, 1.0))
+    >>> round(sol.value, 4), round(sol.server_price, 5)
+    (174.1312, 0.40329)
     """
+    net = as_network(net)
     return duration_aware_fluid(
         [net.lambda_h, net.lambda_l], [net.r_h, net.r_l], net.mu, net.servers
     )
+
+
+def duration_fluid_bound(net: LossNetwork) -> float:
+    """The duration-aware fluid bound N v of the two-class network, a float like
+    :func:`~qtheory.lossnet.fluid.fluid_bound` (details: :func:`duration_fluid_solution`).
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+
+    Returns
+    -------
+    float
+        N v, the reward rate no policy in the ``job`` model beats in expectation (up to
+        the end effect of a finite horizon).
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a :class:`LossNetwork`.
+
+    References
+    ----------
+    .. [1] J. Bray, arXiv:2601.14538 (2026).
+
+    Examples
+    --------
+    >>> net = LossNetwork(100, 0.6, 0.6, 1.0, 2.0, 1.0)
+    >>> round(duration_fluid_bound(net), 4)
+    174.1312
+    """
+    return duration_fluid_solution(net).value
 
 
 WORK_MODES = ("bin_mean", "left_end")
@@ -282,7 +342,7 @@ def discretised_duration_lp(
     >>> round(low, 4), round(high, 4)
     (1.7413, 1.7436)
     """
-    rates, rewards = _rates_and_rewards(arrival_rates, rewards)
+    rates, rewards = class_vectors(arrival_rates=arrival_rates, rewards=rewards)
     service_rate = _validation.positive("mu", mu)
     scale = _validation.positive("servers", servers)
     grid = np.asarray(grid, dtype=float)

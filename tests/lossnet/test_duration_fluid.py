@@ -18,6 +18,7 @@ from qtheory.lossnet.duration_fluid import (
     discretised_duration_lp,
     duration_aware_fluid,
     duration_fluid_bound,
+    duration_fluid_solution,
     expected_dual_bound,
     monte_carlo_policy,
     mu,
@@ -90,10 +91,10 @@ def test_duality_capacity_and_dominance_of_the_ordinary_fluid_bound(params):
 
 
 def test_two_class_network_beats_the_ordinary_bound_by_theta_n():
-    sol = duration_fluid_bound(PAPER)
+    sol = duration_fluid_solution(PAPER)
     assert sol.value == pytest.approx(50 * sol.per_server)
     assert sol.value / fluid_bound(PAPER) - 1 == pytest.approx(0.0883, abs=1e-4)
-    assert duration_fluid_bound(PAPER.with_servers(100)).value == pytest.approx(2 * sol.value)
+    assert duration_fluid_bound(PAPER.with_servers(100)) == pytest.approx(2 * sol.value)
 
 
 @pytest.mark.parametrize(
@@ -112,7 +113,7 @@ def test_discretised_lp_sandwiches_the_closed_form(rates, rewards, rate):
 def test_monte_carlo_of_the_cutoff_policy():
     """Statistical, fixed seed: 4.5 standard errors on each of two estimates
     (false-failure rate about 1e-5 under the normal approximation)."""
-    sol = duration_fluid_bound(PAPER)
+    sol = duration_fluid_solution(PAPER)
     mc = monte_carlo_policy(sol, np.random.default_rng(20240), 400_000)
     assert abs(mc.reward_per_server - sol.per_server) < 4.5 * mc.reward_se
     assert abs(mc.work_per_server - 1.0) < 4.5 * mc.work_se
@@ -143,7 +144,7 @@ def test_pathwise_dual_bound_holds_on_every_path(seed, servers, factor, warmup):
     """Exact (weak duality): OFF <= D_theta for every path and every theta >= 0."""
     net = PAPER.with_servers(servers)
     path = sample_job_path(net, 8.0, np.random.default_rng(seed))
-    price = factor * duration_fluid_bound(net).server_price
+    price = factor * duration_fluid_solution(net).server_price
     kw = path_arguments(path, net, horizon=7.0, warmup=warmup)
     assert offline_job_optimum(**kw).value <= pathwise_dual_bound(**kw, price=price) + 1e-9
 
@@ -152,7 +153,7 @@ def test_expected_dual_bound_matches_the_mean_over_paths():
     """E[D_theta] (with its end-effect term) against 400 sampled paths (no LP needed).
     Statistical, fixed seed: 4.5 standard errors."""
     net = PAPER.with_servers(5)
-    sol = duration_fluid_bound(net)
+    sol = duration_fluid_solution(net)
     window = 3.0  # short, so that cut-offs exceed the window for one class
     assert sol.cutoffs.max() > window > sol.cutoffs.min()
     for price in (sol.server_price, 0.6):
@@ -177,7 +178,7 @@ def test_offline_is_between_the_ordinary_and_the_duration_aware_bound():
     failure is rarer than 1e-8 under the normal approximation (fixed seed)."""
     net = PAPER.with_servers(100)
     horizon = 100.0
-    sol = duration_fluid_bound(net)
+    sol = duration_fluid_solution(net)
     path = sample_job_path(net, horizon, np.random.default_rng(7))
     kw = path_arguments(path, net, horizon)
     off = offline_job_optimum(**kw)
@@ -198,10 +199,10 @@ def test_offline_is_between_the_ordinary_and_the_duration_aware_bound():
         (lambda: discretised_duration_lp([1.0], [1.0], 1.0, [0.5, 1.0]), "starting at 0"),
         (lambda: discretised_duration_lp([1.0], [1.0], 1.0, [0.0, 2, 1]), "strictly increasing"),
         (lambda: discretised_duration_lp([1.0], [1.0], 1.0, [0.0], work="mid"), "work must be"),
-        (lambda: duration_fluid_bound(PAPER).dual_per_server(-1.0), "price must be finite"),
-        (lambda: expected_dual_bound(duration_fluid_bound(PAPER), 0.0), "window must be > 0"),
+        (lambda: duration_fluid_solution(PAPER).dual_per_server(-1.0), "price must be finite"),
+        (lambda: expected_dual_bound(duration_fluid_solution(PAPER), 0.0), "window must be > 0"),
         (
-            lambda: monte_carlo_policy(duration_fluid_bound(PAPER), 1, 0),
+            lambda: monte_carlo_policy(duration_fluid_solution(PAPER), 1, 0),
             "samples must be >= 1",
         ),
         (
