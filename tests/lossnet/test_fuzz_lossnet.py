@@ -1,0 +1,156 @@
+"""Fuzzing contract of the public entry points of qtheory.lossnet (the core modules) and
+qtheory.exact: any argument returns or raises a ValueError/TypeError with a message
+(never AttributeError, ZeroDivisionError, an error from inside NumPy/SciPy/mpmath/tqdm,
+or a silent NaN).  Bounded: small examples, a few seconds in all."""
+
+from __future__ import annotations
+
+import numpy as np
+from conftest import assert_clean_outcome
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from qtheory import exact
+from qtheory.exact import ctmc
+from qtheory.lossnet import (
+    LossNetwork,
+    fit_log_slope,
+    fluid_bound,
+    fluid_lp,
+    leading_constant,
+    online_optimum,
+    regret_curve,
+    threshold_table,
+)
+from qtheory.lossnet.claims import bounded_offset_claim, log_regret_claim
+from qtheory.lossnet.duration_fluid import (
+    discretised_duration_lp,
+    duration_aware_fluid,
+    duration_fluid_bound,
+    duration_fluid_solution,
+)
+from qtheory.lossnet.mdp import admission_mdp, solve_admission_mdp
+from qtheory.lossnet.offline_job import (
+    brute_force_selection,
+    max_overlap,
+    max_weight_interval_selection,
+    offline_job_optimum,
+    single_track_selection,
+)
+
+FUZZ = settings(
+    max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None
+)
+NET = LossNetwork(8, 0.6, 0.8, 1.0, 2.0, 1.0)
+
+# anything a caller might pass by mistake
+junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-10, 10),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=3),
+    st.lists(st.one_of(st.floats(-2, 2), st.just(float("nan"))), max_size=3),
+    st.just(object()),
+    st.just([[1.0, 2.0], [3.0]]),
+    st.just(np.zeros((2, 2))),
+)
+net_or_junk = st.one_of(junk, st.just(NET))
+small_vector = st.lists(
+    st.one_of(st.floats(-1, 3), st.sampled_from([float("nan"), float("inf")])), max_size=3
+)
+
+NETWORK_CALLS = [
+    threshold_table,
+    online_optimum,
+    fluid_bound,
+    leading_constant,
+    duration_fluid_bound,
+    duration_fluid_solution,
+    admission_mdp,
+    solve_admission_mdp,
+]
+
+
+@FUZZ
+@given(net_or_junk, st.sampled_from(NETWORK_CALLS))
+def test_network_entry_points(net, call):
+    assert_clean_outcome(call, net)
+
+
+@FUZZ
+@given(junk, st.one_of(st.none(), junk))
+def test_online_optimum_dps(dps, _):
+    assert_clean_outcome(online_optimum, NET, dps=dps)
+
+
+@FUZZ
+@given(net_or_junk, st.one_of(junk, st.lists(st.integers(-2, 30), max_size=3)), junk)
+def test_regret_curve_and_fit(net, grid, min_servers):
+    points = assert_clean_outcome(regret_curve, net, grid)
+    assert_clean_outcome(fit_log_slope, grid, [])
+    assert_clean_outcome(fit_log_slope, points if points else grid, min_servers)
+    assert_clean_outcome(log_regret_claim, net, points if points else grid)
+    assert_clean_outcome(bounded_offset_claim, net, points if points else grid)
+
+
+@FUZZ
+@given(
+    st.one_of(junk, small_vector),
+    st.one_of(junk, small_vector),
+    st.one_of(junk, small_vector),
+    st.one_of(junk, st.floats(-1, 10)),
+)
+def test_fluid_lps(rates, rewards, service, servers):
+    assert_clean_outcome(fluid_lp, rates, rewards, service, servers)
+    assert_clean_outcome(duration_aware_fluid, rates, rewards, servers)
+    assert_clean_outcome(discretised_duration_lp, rates, rewards, 1.0, service)
+
+
+@FUZZ
+@given(
+    st.one_of(junk, small_vector),
+    st.one_of(junk, small_vector),
+    st.one_of(junk, small_vector),
+    st.one_of(junk, st.integers(-1, 3)),
+)
+def test_interval_selections(starts, ends, weights, tracks):
+    assert_clean_outcome(max_weight_interval_selection, starts, ends, weights, tracks)
+    assert_clean_outcome(single_track_selection, starts, ends, weights)
+    assert_clean_outcome(brute_force_selection, starts, ends, weights, tracks)
+    assert_clean_outcome(max_overlap, starts, ends)
+    assert_clean_outcome(
+        offline_job_optimum, starts, weights, ends, servers=tracks, r_h=2.0, r_l=1.0, horizon=5.0
+    )
+
+
+matrix = st.one_of(
+    junk,
+    st.lists(st.lists(st.floats(-1, 3), min_size=2, max_size=2), max_size=3),
+    st.just(np.array([[0.0, 1.0], [2.0, 0.0]])),
+)
+
+
+@FUZZ
+@given(matrix, st.one_of(junk, st.integers(-1, 3)), junk)
+def test_exact_entry_points(q, state, other):
+    for call in (exact.stationary_ctmc, exact.stationary_dtmc, exact.generator, ctmc.stationary):
+        assert_clean_outcome(call, q)
+    assert_clean_outcome(exact.birth_death_stationary, q, other)
+    assert_clean_outcome(exact.birth_death_stationary, q, other, dps=state)
+    assert_clean_outcome(exact.birth_death_log_weights, q, other)
+    assert_clean_outcome(exact.hitting_probabilities, q, state, other)
+    assert_clean_outcome(exact.mean_hitting_times, q, state)
+    assert_clean_outcome(exact.accumulated_reward, q, state, other)
+    assert_clean_outcome(exact.transient, q, state, other)
+    assert_clean_outcome(exact.hitting_time_cdf, q, state, 0, other)
+
+
+@FUZZ
+@given(st.one_of(junk, st.lists(matrix, max_size=2)), junk, junk, st.one_of(junk, matrix))
+def test_mdp_entry_points(rates, rewards, allowed, policy):
+    mdp = assert_clean_outcome(exact.CTMDP, rates, rewards, allowed)
+    target = mdp if mdp is not None else rates
+    assert_clean_outcome(exact.policy_iteration, target)
+    assert_clean_outcome(exact.linear_program, target)
+    assert_clean_outcome(exact.evaluate_policy, target, policy)
