@@ -168,7 +168,7 @@ from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, servers
 from qtheory.precision import GUARD_DIGITS, check_dps, rounded, working
 from qtheory.symbolic import Formula
 from qtheory.walks.bounds import BoundCheck
-from qtheory.walks.idle import IdleWalk
+from qtheory.walks.idle import IdleWalk, check_walk
 
 __all__ = [
     "CRAMER_RATE",
@@ -929,8 +929,7 @@ def _level(name: str, value: object, low: int, high: int) -> int:
 
 def _band(walk: IdleWalk, band: int | None, low: int) -> int:
     """The band b (default floor(sqrt N)); b <= N − 1 keeps the coupled rate μ(N − b) > 0."""
-    if not isinstance(walk, IdleWalk):
-        raise ValueError(f"walk must be an IdleWalk, got {walk!r}")
+    walk = check_walk(walk)
     return _level("band", walk.band if band is None else band, low, walk.servers - 1)
 
 
@@ -1033,8 +1032,7 @@ def hit_zero_time_bound(walk: IdleWalk, start: int, time: float) -> CoupledBound
     >>> print(f"{bound.coupled:.3e} <= {bound.chernoff:.3e}")
     9.890e-04 <= 6.869e-03
     """
-    if not isinstance(walk, IdleWalk):
-        raise ValueError(f"walk must be an IdleWalk, got {walk!r}")
+    walk = check_walk(walk)
     start = _level("start", start, 1, walk.servers)
     _, down = _coupled_means(walk, 0, _validation.positive("time", time))
     return _poisson_upper(down, start)

@@ -100,11 +100,11 @@ import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
 from qtheory.exact.birth_death import birth_death_log_weights
-from qtheory.precision import GUARD_DIGITS, check_dps, rounded, working
 from qtheory.lossnet.symbols import lambda_h, mu, servers
+from qtheory.precision import GUARD_DIGITS, check_dps, rounded, working
 from qtheory.symbolic import Formula
 from qtheory.walks.bounds import BoundCheck
-from qtheory.walks.idle import IdleWalk, band_level
+from qtheory.walks.idle import IdleWalk, band_level, check_walk
 from qtheory.walks.idle import level as idle_level
 from qtheory.walks.ruin import (
     WALK_LOG_ODDS,
@@ -262,6 +262,7 @@ def climb_time_leading_term(walk: IdleWalk, band: int | None = None) -> float:
     >>> climb_time_leading_term(IdleWalk(10**6, 0.6, 1.0))  # 1000 / (10^6 * 0.4)
     0.0025
     """
+    walk = check_walk(walk)
     band = check_band(walk.band if band is None else band, walk.servers)
     formula = derive_walk_climb().leading_time
     return float(formula.float64(walk.servers, walk.lambda_h, walk.mu, band))
@@ -499,6 +500,7 @@ def hitting_checks(
     E_i[steps to 0] >= i                     lower 5.11e-07
     E_i[time to 0] >= i/(lambda_H N)         lower 1.02e-06
     """
+    walk = check_walk(walk)
     band = check_band(walk.band if band is None else band, walk.servers - 1, least=2)
     levels = check_levels(levels, band)
     up, down = walk.up_rates(), walk.down_rates()

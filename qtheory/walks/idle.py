@@ -53,7 +53,14 @@ from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.symbols import lambda_h, mu, servers
 from qtheory.symbolic import Formula
 
-__all__ = ["IdleWalk", "UP_PROBABILITY", "derive_limit_up_probability", "level", "band_level"]
+__all__ = [
+    "IdleWalk",
+    "UP_PROBABILITY",
+    "band_level",
+    "check_walk",
+    "derive_limit_up_probability",
+    "level",
+]
 
 level = sp.Symbol("i", nonnegative=True)  # idle servers
 band_level = sp.Symbol("b", positive=True)  # upper edge of the band (PFI: floor(sqrt N))
@@ -212,3 +219,31 @@ class IdleWalk:
         if band > self.servers:
             raise ValueError(f"band must be <= servers = {self.servers}, got {band}")
         return band
+
+
+def check_walk(walk: object) -> IdleWalk:
+    """``walk`` after checking that it is an :class:`IdleWalk`.
+
+    Parameters
+    ----------
+    walk : object
+        The value to check.
+
+    Returns
+    -------
+    IdleWalk
+        ``walk`` itself.
+
+    Raises
+    ------
+    TypeError
+        If ``walk`` is not an IdleWalk (the message names ``walk``).
+
+    Examples
+    --------
+    >>> check_walk(IdleWalk(4, 0.6, 1.0)).band
+    2
+    """
+    if not isinstance(walk, IdleWalk):
+        raise TypeError(f"walk must be an IdleWalk, got {type(walk).__name__}")
+    return walk

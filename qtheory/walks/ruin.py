@@ -91,11 +91,11 @@ from numpy.typing import ArrayLike, NDArray
 from sympy.codegen.cfunctions import log1p
 
 from qtheory import _validation
-from qtheory.precision import GUARD_DIGITS, check_dps, rounded, working
 from qtheory.exact.birth_death import birth_death_log_weights
+from qtheory.precision import GUARD_DIGITS, check_dps, rounded, working
 from qtheory.symbolic import Formula
 from qtheory.walks.bounds import BoundCheck
-from qtheory.walks.idle import IdleWalk, band_level
+from qtheory.walks.idle import IdleWalk, band_level, check_walk
 from qtheory.walks.idle import level as idle_level
 
 __all__ = [
@@ -659,6 +659,7 @@ def ruin_checks(
     >>> all(c.holds for c in ruin_checks(walk))
     True
     """
+    walk = check_walk(walk)
     band = check_band(walk.band if band is None else band, walk.servers - 1, least=2)
     levels = check_levels(levels, band)
     exact = chain_ruin_probabilities(walk.up_rates(), walk.down_rates(), band)[levels]
