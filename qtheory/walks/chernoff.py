@@ -630,6 +630,34 @@ def log_poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = No
     Vectorised over broadcastable arrays in float64; with ``dps=D`` one value in mpmath
     to D digits.
 
+    Parameters
+    ----------
+    mean : float or array_like
+        The Poisson mean m > 0.
+    x : float or array_like
+        The tail level (broadcasts with ``mean``).
+    tail : {"upper", "lower"}, optional
+        P(X >= x) or P(X <= x).
+    dps : int, optional
+        Keyword only: one value in mpmath, correct to ``dps`` significant digits.
+
+    Returns
+    -------
+    numpy.ndarray or float or mpmath.mpf
+        The log of the bound (<= 0; −inf for an impossible event).
+
+    Raises
+    ------
+    ValueError
+        If a parameter is outside its range (the message names it), ``tail`` is not
+        ``"upper"`` or ``"lower"``, ``dps`` is invalid, or ``dps`` is given with arrays.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+
     Examples
     --------
     P(X <= 0) = e^{-m} exactly, and the bound is attained:
@@ -653,6 +681,36 @@ def log_poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = No
 def poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = None):
     """The Chernoff bound exp(−m h(x/m)) itself (see :func:`log_poisson_tail_bound`).
 
+    Parameters
+    ----------
+    mean : float or array_like
+        The Poisson mean m > 0.
+    x : float or array_like
+        The tail level (broadcasts with ``mean``).
+    tail : {"upper", "lower"}, optional
+        P(X >= x) or P(X <= x).
+    dps : int, optional
+        Keyword only: one value in mpmath, correct to ``dps`` significant digits.
+
+    Returns
+    -------
+    numpy.ndarray or float or mpmath.mpf
+        The bound in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If a parameter is outside its range (the message names it), ``tail`` is not
+        ``"upper"`` or ``"lower"``, ``dps`` is invalid, or ``dps`` is given with arrays.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+
+    Examples
+    --------
     >>> round(float(poisson_tail_bound(4.0, 2.0, "lower")), 6)  # exp(-4 h(1/2))
     0.541341
     """
@@ -666,6 +724,36 @@ def log_walk_tail_bound(
     (``"lower"``) for n = ``steps`` steps of a ±1 walk with up-probability
     ``up_probability``: −n KL((1 + a/n)/2 ‖ p) on the tail's side of the mean n(2p − 1), 0 on
     the other, −inf beyond ±n.
+
+    Parameters
+    ----------
+    steps : int or array_like
+        n >= 1.
+    up_probability : float or array_like
+        p in (0, 1).
+    position : float or array_like
+        The tail level a.
+    tail : {"upper", "lower"}, optional
+        P(S_n >= a) or P(S_n <= a).
+    dps : int, optional
+        Keyword only: one value in mpmath, correct to ``dps`` significant digits.
+
+    Returns
+    -------
+    numpy.ndarray or float or mpmath.mpf
+        The log of the bound (<= 0; −inf for an impossible event).
+
+    Raises
+    ------
+    ValueError
+        If a parameter is outside its range (the message names it), ``tail`` is not
+        ``"upper"`` or ``"lower"``, ``dps`` is invalid, or ``dps`` is given with arrays.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
@@ -686,6 +774,38 @@ def walk_tail_bound(
 ):
     """The Chernoff bound exp(−n I_p(a/n)) itself (see :func:`log_walk_tail_bound`).
 
+    Parameters
+    ----------
+    steps : int or array_like
+        n >= 1.
+    up_probability : float or array_like
+        p in (0, 1).
+    position : float or array_like
+        The tail level a.
+    tail : {"upper", "lower"}, optional
+        P(S_n >= a) or P(S_n <= a).
+    dps : int, optional
+        Keyword only: one value in mpmath, correct to ``dps`` significant digits.
+
+    Returns
+    -------
+    numpy.ndarray or float or mpmath.mpf
+        The bound in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If a parameter is outside its range (the message names it), ``tail`` is not
+        ``"upper"`` or ``"lower"``, ``dps`` is invalid, or ``dps`` is given with arrays.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+
+    Examples
+    --------
     >>> round(float(walk_tail_bound(100, 0.6, 0.0, "lower")), 6)  # (2 sqrt(0.24))^100
     0.129886
     """
@@ -698,6 +818,34 @@ def log_skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None 
     """Log of the Chernoff bound on P(U − D >= x) (``"upper"``) or P(U − D <= x)
     (``"lower"``), U ~ Poisson(``up``), D ~ Poisson(``down``) independent:
     −(u + d − sqrt(x² + 4ud) + x log ρ*) on the tail's side of u − d, 0 on the other.
+
+    Parameters
+    ----------
+    up, down : float or array_like
+        The Poisson means u, d > 0.
+    x : float or array_like
+        The tail level.
+    tail : {"upper", "lower"}, optional
+        P(U − D >= x) or P(U − D <= x).
+    dps : int, optional
+        Keyword only: one value in mpmath, correct to ``dps`` significant digits.
+
+    Returns
+    -------
+    numpy.ndarray or float or mpmath.mpf
+        The log of the bound (<= 0; −inf for an impossible event).
+
+    Raises
+    ------
+    ValueError
+        If a parameter is outside its range (the message names it), ``tail`` is not
+        ``"upper"`` or ``"lower"``, ``dps`` is invalid, or ``dps`` is given with arrays.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
@@ -738,6 +886,36 @@ def _skellam_scale(u, d, x):
 def skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None = None):
     """The Chernoff bound itself (see :func:`log_skellam_tail_bound`).
 
+    Parameters
+    ----------
+    up, down : float or array_like
+        The Poisson means u, d > 0.
+    x : float or array_like
+        The tail level.
+    tail : {"upper", "lower"}, optional
+        P(U − D >= x) or P(U − D <= x).
+    dps : int, optional
+        Keyword only: one value in mpmath, correct to ``dps`` significant digits.
+
+    Returns
+    -------
+    numpy.ndarray or float or mpmath.mpf
+        The bound in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If a parameter is outside its range (the message names it), ``tail`` is not
+        ``"upper"`` or ``"lower"``, ``dps`` is invalid, or ``dps`` is given with arrays.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+
+    Examples
+    --------
     >>> round(float(skellam_tail_bound(5.0, 3.0, 10.0)), 6)  # rho* = (10 + sqrt 160)/10
     0.029415
     """
@@ -835,6 +1013,37 @@ def log_window_event_bound(net: LossNetwork, c: float, delta: float, tail: str =
     P(events in W <= (1 − δ) M) (``"lower"``, 0 < δ <= 1): −κ log N, see
     :func:`derive_window`.
 
+    Parameters
+    ----------
+    net : LossNetwork
+        The network (N >= 2).
+    c : float
+        The window constant c > 0: W = ``net.window(c)``.
+    delta : float
+        The relative deviation δ > 0 (<= 1 for the lower tail).
+    tail : {"upper", "lower"}, optional
+        Which tail.
+
+    Returns
+    -------
+    float
+        The log of the bound (<= 0; −inf for an impossible event).
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+    ValueError
+        If ``c`` or ``delta`` is out of range or ``tail`` is invalid.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+
+    Examples
+    --------
     >>> net = LossNetwork(1000, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> round(log_window_event_bound(net, 2.0, 1.0, "upper") / math.log(1000), 10)  # 4.8 h(2)
     -1.8542129334
@@ -850,6 +1059,37 @@ def log_window_event_bound(net: LossNetwork, c: float, delta: float, tail: str =
 def window_event_bound(net: LossNetwork, c: float, delta: float, tail: str = "upper") -> float:
     """The bound N^{-κ} itself (see :func:`log_window_event_bound`).
 
+    Parameters
+    ----------
+    net : LossNetwork
+        The network (N >= 2).
+    c : float
+        The window constant c > 0: W = ``net.window(c)``.
+    delta : float
+        The relative deviation δ > 0 (<= 1 for the lower tail).
+    tail : {"upper", "lower"}, optional
+        Which tail.
+
+    Returns
+    -------
+    float
+        The bound in [0, 1].
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+    ValueError
+        If ``c`` or ``delta`` is out of range or ``tail`` is invalid.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+
+    Examples
+    --------
     >>> net = LossNetwork(1000, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> round(window_event_bound(net, 2.0, 0.5, "lower") * 1000 ** (4.8 * 0.1534264097), 6)
     1.0
@@ -962,6 +1202,19 @@ def idle_after_window_bound(
         The two terms of P(I(W) <= m) <= P(i + U − D <= m) + P(D >= b + 1 − m) (proof in
         the module docstring), each exactly and by Chernoff.
 
+    Raises
+    ------
+    TypeError
+        If ``walk`` is not an IdleWalk.
+    ValueError
+        If a level, band, time or step count is out of range (the message names it).
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+
     Examples
     --------
     >>> walk = IdleWalk(1000, 0.6, 1.0)
@@ -987,6 +1240,37 @@ def climb_steps_tail_bound(
     P(T > n) <= P(S_n <= b − i − 1) for the walk with up-probability p_b (module
     docstring), exactly (binomial) and by Chernoff.
 
+    Parameters
+    ----------
+    walk : IdleWalk
+        The idle process.
+    start : int
+        i, in 0..b − 1.
+    steps : int
+        n >= 1 jumps.
+    band : int, optional
+        b, in 1..N − 1 (default floor(sqrt N)).
+
+    Returns
+    -------
+    CoupledBound
+        The coupled probability (exact) and its Chernoff bound, as logs.
+
+    Raises
+    ------
+    TypeError
+        If ``walk`` is not an IdleWalk.
+    ValueError
+        If a level, band, time or step count is out of range (the message names it).
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+
+    Examples
+    --------
     >>> walk = IdleWalk(1000, 0.6, 1.0)
     >>> bound = climb_steps_tail_bound(walk, 0, 400)
     >>> print(f"{bound.coupled:.3e} <= {bound.chernoff:.3e}")
@@ -1011,6 +1295,37 @@ def climb_time_tail_bound(
     P(T_b > t) <= P(i + U − D <= b − 1), U ~ Poisson(μ(N − b)t), D ~ Poisson(λ_H N t)
     (module docstring), exactly (Skellam) and by Chernoff.
 
+    Parameters
+    ----------
+    walk : IdleWalk
+        The idle process.
+    start : int
+        i, in 0..b − 1.
+    time : float
+        t > 0.
+    band : int, optional
+        b, in 1..N − 1 (default floor(sqrt N)).
+
+    Returns
+    -------
+    CoupledBound
+        The coupled probability (exact) and its Chernoff bound, as logs.
+
+    Raises
+    ------
+    TypeError
+        If ``walk`` is not an IdleWalk.
+    ValueError
+        If a level, band, time or step count is out of range (the message names it).
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+
+    Examples
+    --------
     >>> walk = IdleWalk(1000, 0.6, 1.0)
     >>> bound = climb_time_tail_bound(walk, 0, 0.25)
     >>> print(f"{bound.coupled:.3e} <= {bound.chernoff:.3e}")
@@ -1027,6 +1342,35 @@ def hit_zero_time_bound(walk: IdleWalk, start: int, time: float) -> CoupledBound
 
     P(T_0 <= t) <= P(Poisson(λ_H N t) >= i): every down-move is an H arrival.
 
+    Parameters
+    ----------
+    walk : IdleWalk
+        The idle process.
+    start : int
+        i, in 1..N.
+    time : float
+        t > 0.
+
+    Returns
+    -------
+    CoupledBound
+        The coupled probability (exact) and its Chernoff bound, as logs.
+
+    Raises
+    ------
+    TypeError
+        If ``walk`` is not an IdleWalk.
+    ValueError
+        If a level, band, time or step count is out of range (the message names it).
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
+    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+
+    Examples
+    --------
     >>> walk = IdleWalk(1000, 0.6, 1.0)
     >>> bound = hit_zero_time_bound(walk, 31, 4 * math.log(1000) / 1000)
     >>> print(f"{bound.coupled:.3e} <= {bound.chernoff:.3e}")
