@@ -498,7 +498,10 @@ def policy_iteration(
     MDPSolution
         ``gain`` and ``bias`` are those of the final ``policy``; ``iterations`` is the
         number of policy evaluations.  The final policy satisfies the optimality
-        equation :math:`g = \max_a [r_a(s) + (Q_a h)(s)]` to within ``rtol``.
+        equation :math:`g = \max_a [r_a(s) + (Q_a h)(s)]` to within ``rtol``, or (when
+        rounding makes the iteration return to a policy it has already evaluated, which
+        exact policy iteration never does) to within the bias's rounding error: the
+        policy of largest gain on that cycle is returned.
 
     Raises
     ------
@@ -537,11 +540,21 @@ def policy_iteration(
     else:
         policy = _check_policy(mdp, initial_policy, "initial_policy")
     exit_rates = mdp.exit_rates()
+    visited: dict[bytes, MDPSolution] = {}
     for iteration in range(1, int(max_iterations) + 1):
         gain, bias = _evaluate(mdp, policy, reference)
+        visited[policy.tobytes()] = MDPSolution(gain, bias, policy, iteration)
         improved = _improve(mdp, exit_rates, policy, bias, float(rtol))
         if np.array_equal(improved, policy):
-            return MDPSolution(gain=gain, bias=bias, policy=policy, iterations=iteration)
+            return visited[policy.tobytes()]
+        if improved.tobytes() in visited:
+            # Exact policy iteration never returns to a policy (gain, then bias, improve
+            # strictly), so a cycle means that the policies on it differ by rounding only:
+            # their test quantities tie to within the bias's evaluation error.  Keep the
+            # one of largest gain.
+            cycle = list(visited.values())[list(visited).index(improved.tobytes()) :]
+            best = max(cycle, key=lambda solution: solution.gain)
+            return MDPSolution(best.gain, best.bias, best.policy, iteration)
         policy = improved
     raise RuntimeError(
         f"policy iteration did not converge in max_iterations = {max_iterations} evaluations"

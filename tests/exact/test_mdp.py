@@ -381,3 +381,25 @@ def test_reference_state_and_mdp_type():
         evaluate_policy(mdp, [0, 0], reference_state=0.5)
     with pytest.raises(ValueError, match="mdp must be a CTMDP"):
         policy_iteration("not an mdp")
+
+
+def test_policy_iteration_stops_on_rounding_ties():
+    """Found by hypothesis: every state can earn the same reward rate r, so every policy
+    that never takes the one bad action has gain r and bias 0 exactly; the evaluated
+    biases are rounding noise (~1e-27) and once made policy iteration alternate between
+    two such policies until max_iterations.  It must stop with gain r."""
+    r = -6.325688287839111e-11
+    stay = np.array([[0.0, 1.2038442313408440, 4.9582728261436166, 1.0684083013063541],
+                     [4.0646154915763937, 0.0, 1.0684083013063541, 4.6378359944793814],
+                     [4.0646154915763990, 0.0, 0.0, 1e-12],
+                     [5.0635735153026502, 0.0, 2.7092842249990561, 0.0]])  # fmt: skip
+    move = np.array([[0.0, 7.605212506078712e-243, 4.805320739101148, 0.0],
+                     [0.7728325699948999, 0.0, 1e-8, 0.0],
+                     [0.7728936051511499, 0.0, 0.0, 1.5],
+                     [0.7728325699948999, 0.0, 0.0, 0.0]])  # fmt: skip
+    rewards = np.array([[r, r, r, r], [0.0, r, -9.798771573491170, r]])
+    allowed = np.array([[True, True, True, True], [False, True, True, True]])
+    mdp = CTMDP((stay, move), rewards, allowed)
+    solution = policy_iteration(mdp, initial_policy=[0, 0, 0, 0], reference_state=2)
+    assert solution.gain == pytest.approx(r, rel=1e-9)
+    assert solution.policy[2] == 0  # never the bad action
