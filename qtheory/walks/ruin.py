@@ -142,7 +142,27 @@ exact there), log1p(-p) - log(p) elsewhere (|theta| > log 2).  The walk Formulas
 
 @dataclass(frozen=True)
 class WalkRuin:
-    """Gambler's ruin of the simple walk, derived by :func:`derive_walk_ruin`."""
+    """Gambler's ruin of the simple walk, derived by :func:`derive_walk_ruin`.
+
+    Attributes
+    ----------
+    recurrence, boundary : sympy.Eq
+        h(i) = p h(i+1) + (1 − p) h(i−1); h(0) = 1, h(b) = 0.
+    general, solution : sympy.Expr
+        rsolve's general solution and the fitted (r^i − r^b)/(1 − r^b), r = q/p.
+    fair, probability, limit : Formula
+        1 − i/b at p = 1/2; the stable form in (theta, i, b); r^i = lim_{b→∞} h_i.
+
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (random walk and ruin problems).
+
+    Examples
+    --------
+    >>> derive_walk_ruin().limit.expr
+    r**i
+    """
 
     recurrence: sp.Eq  # h(i) = p h(i+1) + (1-p) h(i-1)
     boundary: tuple[sp.Eq, sp.Eq]  # h(0) = 1, h(b) = 0
@@ -156,6 +176,23 @@ class WalkRuin:
 def in_form(derived: sp.Expr, display: sp.Expr) -> sp.Expr:
     """``display`` after Sympy has checked that it equals ``derived``.
 
+    Parameters
+    ----------
+    derived, display : sympy.Expr
+        What Sympy derived and the form to show.
+
+    Returns
+    -------
+    sympy.Expr
+        ``display``.
+
+    Raises
+    ------
+    ArithmeticError
+        If the two differ.
+
+    Examples
+    --------
     >>> x = sp.Symbol("x")
     >>> in_form((x**2 - 1) / (x - 1), x + 1)
     x + 1
@@ -175,8 +212,33 @@ def _fit_boundary(general: sp.Expr, conditions: Sequence[sp.Expr]) -> sp.Expr:
 def solve_recurrence(
     equation: sp.Eq, unknown: sp.Function, boundary: Callable[[sp.Expr], list[sp.Expr]]
 ) -> tuple[sp.Expr, sp.Expr]:
-    """rsolve ``equation`` for ``unknown(i)``; return the general solution and the one
-    fitted to ``boundary`` (a map from a solution to expressions that must vanish)."""
+    """rsolve ``equation`` for ``unknown(i)``: the general solution and the fitted one.
+
+    Parameters
+    ----------
+    equation : sympy.Eq
+        A linear recurrence in ``unknown(i)``.
+    unknown : sympy.Function
+        The unknown sequence.
+    boundary : callable
+        Maps a solution to the expressions that must vanish.
+
+    Returns
+    -------
+    tuple of sympy.Expr
+        The general solution and the one fitted to ``boundary``.
+
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (random walk and ruin problems).
+
+    Examples
+    --------
+    >>> h, i = sp.Function("h"), idle_level
+    >>> solve_recurrence(sp.Eq(h(i), h(i - 1) + 1), h, lambda s: [s.subs(i, 0)])[1]
+    i
+    """
     general = sp.rsolve(equation.lhs - equation.rhs, unknown(idle_level))
     return general, _fit_boundary(general, boundary(general))
 
@@ -239,6 +301,23 @@ def check_rates(up: ArrayLike, down: ArrayLike) -> tuple[NDArray[np.float64], ND
     equal lengths :math:`n + 1 \\ge 2`, ``down[0] == 0``, ``up[n] == 0``, and every other
     rate finite and > 0 (an irreducible chain).
 
+    Parameters
+    ----------
+    up, down : array_like
+        The rates.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (up, down) as float arrays.
+
+    Raises
+    ------
+    ValueError
+        If a rule above is broken (the message names the array and the level).
+
+    Examples
+    --------
     >>> check_rates([1.0, 0.0], [2.0, 1.0])
     Traceback (most recent call last):
     ...
@@ -271,7 +350,32 @@ def check_rates(up: ArrayLike, down: ArrayLike) -> tuple[NDArray[np.float64], ND
 
 
 def check_band(band: object, top: int, *, least: int = 1) -> int:
-    """``band`` as an int after checking ``least <= band <= top``."""
+    """``band`` as an int after checking ``least <= band <= top``.
+
+    Parameters
+    ----------
+    band : int
+        The value to check.
+    top : int
+        Its largest allowed value.
+    least : int, optional
+        Its smallest allowed value.
+
+    Returns
+    -------
+    int
+        ``band``.
+
+    Raises
+    ------
+    ValueError
+        If ``band`` is not an integer in ``least..top``.
+
+    Examples
+    --------
+    >>> check_band(3, 10)
+    3
+    """
     band = _validation.positive_int("band", band)
     if not least <= band <= top:
         raise ValueError(f"band must be in {least}..{top}, got {band}")
@@ -279,7 +383,23 @@ def check_band(band: object, top: int, *, least: int = 1) -> int:
 
 
 def mp_rates(rates: NDArray[np.float64]) -> list[mpmath.mpf]:
-    """``rates`` as mpf, exactly (call inside a working precision of >= 53 bits)."""
+    """``rates`` as mpf, exactly (call inside a working precision of >= 53 bits).
+
+    Parameters
+    ----------
+    rates : numpy.ndarray
+        Float64 rates.
+
+    Returns
+    -------
+    list of mpmath.mpf
+        The same numbers.
+
+    Examples
+    --------
+    >>> mp_rates(np.array([0.5, 2.0]))
+    [mpf('0.5'), mpf('2.0')]
+    """
     return [mpmath.mpf(float(x)) for x in rates]
 
 
@@ -312,11 +432,47 @@ def loop_guard(dps: int, size: int) -> int:
 def walk_arguments(
     p: ArrayLike, level: ArrayLike, band: ArrayLike | None = None
 ) -> tuple[NDArray[np.float64], ...]:
-    """(p, level[, band]) broadcast as float arrays after checking ``0 < p < 1`` and
-    integers ``level >= 0`` (and ``1 <= band``, ``level <= band`` if ``band`` is given)."""
+    """The arguments of the walk formulas, validated and broadcast.
+
+    Parameters
+    ----------
+    p : array_like
+        Up-probabilities in (0, 1).
+    level : array_like
+        Integers >= 0.
+    band : array_like, optional
+        Integers >= 1 with ``level <= band``.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (p, level[, band]) as broadcast float arrays.
+
+    Raises
+    ------
+    ValueError
+        If a value breaks its rule or the arguments do not broadcast (the message names
+        the argument).
+
+    Examples
+    --------
+    >>> walk_arguments(0.5, [1, 2], 4)[1]
+    array([1., 2.])
+    """
     names = ("p", "level") + (() if band is None else ("band",))
     values = (p, level) + (() if band is None else (band,))
-    arrays = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in values))
+    converted = []
+    for name, x in zip(names, values, strict=True):
+        try:
+            converted.append(np.asarray(x, dtype=float))
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{name} must be a real number or an array of them, got {x!r}"
+            ) from None
+    try:
+        arrays = np.broadcast_arrays(*converted)
+    except ValueError:
+        raise ValueError(f"{', '.join(names)} must broadcast to one shape") from None
     p = arrays[0]
     outside = ~((p > 0) & (p < 1))
     if outside.any():
@@ -507,6 +663,16 @@ def log_cumsum_exp(values: ArrayLike) -> NDArray[np.float64]:
     values : array_like, shape (n,)
         Finite reals.
 
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        The running log-sum-exp.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is not 1-D or not finite.
+
     Examples
     --------
     >>> log_cumsum_exp([0.0, 0.0, math.log(2.0)]) / math.log(2.0)
@@ -566,6 +732,17 @@ def chain_ruin_probabilities(
         rates :math:`d_{j+1}, u_{j+1}` and the tail sums by :func:`log_cumsum_exp`:
         relative error about :math:`u(b + |\log h_i| + \max_j|\log\rho_j|)`.
 
+    Raises
+    ------
+    ValueError
+        If the rates break :func:`check_rates`, ``band`` is out of range or ``dps`` is
+        invalid.
+
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (random walk and ruin problems).
+
     Examples
     --------
     Up-rate 2 and down-rate 1: the walk with :math:`r = 1/2`, barrier 3.
@@ -617,7 +794,34 @@ def _ruin_mp(up, down, band: int, dps: int, log: bool) -> list[mpmath.mpf]:
 
 
 def check_levels(levels: Iterable[int] | None, band: int, least: int = 1) -> list[int]:
-    """Start levels: ``least..band-1`` by default, else integers in that range."""
+    """Start levels: ``least..band-1`` by default, else integers in that range.
+
+    Parameters
+    ----------
+    levels : iterable of int or None
+        The levels to check (None: all of ``least..band-1``).
+    band : int
+        The barrier b.
+    least : int, optional
+        The smallest level.
+
+    Returns
+    -------
+    list of int
+        The levels.
+
+    Raises
+    ------
+    ValueError
+        If a level is not an integer in ``least..band-1``.
+    TypeError
+        If ``levels`` is not iterable.
+
+    Examples
+    --------
+    >>> check_levels(None, 4)
+    [1, 2, 3]
+    """
     if levels is None:
         return list(range(least, band))
     checked = []
@@ -649,6 +853,18 @@ def ruin_checks(
         the upper bound by the walk with :math:`p_b`, the lower bound by the walk with
         :math:`p_\infty`, and the upper bound :math:`(q_b/p_b)^i` of the unbounded walk
         (1 if :math:`p_b \le \frac12`).
+
+    Raises
+    ------
+    TypeError
+        If ``walk`` is not an IdleWalk.
+    ValueError
+        If ``band`` or a level is out of range.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
 
     Examples
     --------
