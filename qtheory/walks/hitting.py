@@ -145,7 +145,29 @@ _SERIES_BELOW = 0.05  # ... used where |b theta| < 0.05: truncation below 1e-15 
 
 @dataclass(frozen=True)
 class WalkClimb:
-    """Mean climbing time of the reflected walk, derived by :func:`derive_walk_climb`."""
+    """Mean climbing time of the reflected walk, derived by :func:`derive_walk_climb`.
+
+    Attributes
+    ----------
+    recurrence, boundary : sympy.Eq
+        m(i) = 1 + p m(i+1) + (1 − p) m(i−1); m(b) = 0, m(0) = 1 + m(1).
+    general, solution : sympy.Expr
+        rsolve's general solution and the fitted one in r = q/p.
+    fair, steps, near_fair, leading_time : Formula
+        b² − i² at p = 1/2; the expm1 form in (theta, i, b); its Taylor polynomial
+        near theta = 0; b/(N(mu − lambda_H)).
+
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (duration of the game; birth-death
+       first passage).
+
+    Examples
+    --------
+    >>> derive_walk_climb().fair.expr
+    b**2 - i**2
+    """
 
     recurrence: sp.Eq  # m(i) = 1 + p m(i+1) + (1-p) m(i-1)
     boundary: tuple[sp.Eq, sp.Eq]  # m(b) = 0, m(0) = 1 + m(1)
@@ -226,11 +248,27 @@ def walk_climb_steps(p: ArrayLike, level: ArrayLike, band: ArrayLike, *, dps=Non
         Compute in mpmath to ``dps`` digits (scalars only), with extra guard digits
         for the cancellation at :math:`(b - i)|\theta| \ll 1`.
 
+    Returns
+    -------
+    numpy.ndarray or float or mpmath.mpf
+        The expected number of steps (inf beyond the float64 range).
+
+    Raises
+    ------
+    ValueError
+        If ``p``, ``level`` or ``band`` break their rules, or ``dps`` is invalid.
+
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (duration of the game; birth-death
+       first passage).
+
     Examples
     --------
-    >>> float(walk_climb_steps(0.5, 0, 10)), float(walk_climb_steps(0.75, 0, 1))
+    >>> round(float(walk_climb_steps(0.5, 0, 10)), 9), round(float(walk_climb_steps(0.75, 0, 1)), 9)
     (100.0, 1.0)
-    >>> float(walk_climb_steps(2 / 3, 1, 3))  # steps 1 -> 2 -> 3: 2 + 5/2
+    >>> round(float(walk_climb_steps(2 / 3, 1, 3)), 9)  # steps 1 -> 2 -> 3: 2 + 5/2
     4.5
     """
     dps = check_dps(dps)
@@ -256,10 +294,35 @@ def _guard(p: NDArray, band: NDArray) -> int:
 
 
 def climb_time_leading_term(walk: IdleWalk, band: int | None = None) -> float:
-    r"""The leading term :math:`b / (N(\mu - \lambda_H))` of the climbing time to ``band``
-    (default :math:`\lfloor\sqrt N\rfloor`).
+    r"""The leading term :math:`b / (N(\mu - \lambda_H))` of the climbing time to ``band``.
 
-    >>> climb_time_leading_term(IdleWalk(10**6, 0.6, 1.0))  # 1000 / (10^6 * 0.4)
+    Parameters
+    ----------
+    walk : IdleWalk
+        The idle process.
+    band : int, optional
+        b, in 1..N (default :math:`\lfloor\sqrt N\rfloor`).
+
+    Returns
+    -------
+    float
+        The leading term (Sympy's limit, see :func:`derive_walk_climb`).
+
+    Raises
+    ------
+    TypeError
+        If ``walk`` is not an IdleWalk.
+    ValueError
+        If ``band`` is out of range.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
+
+    Examples
+    --------
+    >>> round(climb_time_leading_term(IdleWalk(10**6, 0.6, 1.0)), 12)  # 1000 / (10^6 * 0.4)
     0.0025
     """
     walk = check_walk(walk)
@@ -275,6 +338,23 @@ def climb_time_leading_term(walk: IdleWalk, band: int | None = None) -> float:
 def jump_chain(up: ArrayLike, down: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Jump probabilities ``(p, q)`` of a birth–death chain, level by level.
 
+    Parameters
+    ----------
+    up, down : array_like
+        Level-indexed rates (:func:`~qtheory.walks.ruin.check_rates`).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        p = up / (up + down) and q = down / (up + down).
+
+    Raises
+    ------
+    ValueError
+        If the rates break :func:`~qtheory.walks.ruin.check_rates`.
+
+    Examples
+    --------
     >>> jump_chain([2.0, 1.0, 0.0], [0.0, 3.0, 1.0])
     (array([1.  , 0.25, 0.  ]), array([0.  , 0.75, 1.  ]))
     """
@@ -346,8 +426,10 @@ def _means(
 ):
     """Shared driver: switch to the jump chain for ``unit="steps"`` and run the float64
     route (logs of the closed-form sums) or the mpmath route (recurrences)."""
-    if unit not in UNITS:
+    if not isinstance(unit, str) or unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
+    if not isinstance(log, bool):
+        raise TypeError(f"log must be True or False, got {log!r}")
     if dps is None:
         if unit == "steps":
             up, down = _jump(up, down)
@@ -398,6 +480,18 @@ def climb_means(
         :math:`E_i[T_b]` for :math:`i = 0..b` (0 at :math:`b`).  Float64: relative error
         about :math:`u(b + \max_j |\log \pi_j| + |\log E_i[T_b]|)`.
 
+    Raises
+    ------
+    ValueError
+        If the rates break :func:`~qtheory.walks.ruin.check_rates`, ``band`` or
+        ``unit`` is invalid, or ``dps`` is invalid.
+
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (duration of the game; birth-death
+       first passage).
+
     Examples
     --------
     Up-rate 2 and down-rate 1 on 0..3: :math:`\tau_0 = 1/2`, :math:`\tau_1 = 3/4`,
@@ -440,6 +534,18 @@ def descent_means(
     -------
     numpy.ndarray, shape (n + 1,), or list of mpmath.mpf
         :math:`E_i[T_0]` for :math:`i = 0..n` (0 at 0), or their logarithms.
+
+    Raises
+    ------
+    ValueError
+        If the rates break :func:`~qtheory.walks.ruin.check_rates`, ``band`` or
+        ``unit`` is invalid, or ``dps`` is invalid.
+
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (duration of the game; birth-death
+       first passage).
 
     Examples
     --------
@@ -487,6 +593,19 @@ def hitting_checks(
         :math:`\min_{j<b} q(j)` and :math:`\max_{j<b} q(j)`), and the descent to 0
         (lower: :math:`i` steps, :math:`i/(\lambda_H N)` time).  An exact mean beyond
         float64 is inf (ratio 0).
+
+    Raises
+    ------
+    TypeError
+        If ``walk`` is not an IdleWalk.
+    ValueError
+        If ``band`` or a level is out of range, or the N + 1 levels exceed the memory
+        limit.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
 
     Examples
     --------
