@@ -26,6 +26,17 @@ class BoundCheck:
     bound, exact
         The two values.
 
+    Raises
+    ------
+    ValueError
+        If ``direction`` is not ``"upper"`` or ``"lower"``.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md (the
+       bounds each check sets against its exact value).
+
     Examples
     --------
     >>> check = BoundCheck("P(X >= 5)", 10, "X ~ Poisson(2)", "upper", 0.1, 0.05)

@@ -1112,6 +1112,17 @@ class CoupledBound:
         scipy's value underflows, below about 1e-308).
     log_chernoff
         Log of its Chernoff bound (the ``log_`` functions: finite far below that).
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2.
+
+    Examples
+    --------
+    >>> bound = CoupledBound(math.log(0.01), math.log(0.05))
+    >>> round(bound.coupled, 12), round(bound.chernoff, 12)
+    (0.01, 0.05)
     """
 
     log_coupled: float

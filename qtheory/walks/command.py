@@ -22,6 +22,22 @@ from qtheory.walks import sss
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``qtheory walks sss`` to the command line (see :mod:`qtheory.cli`).
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The subcommands of ``qtheory``.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser.add_subparsers())
+    >>> parser.parse_args(["walks", "sss", "--servers", "100", "--lambda-h", "0.6",
+    ...                    "--lambda-l", "0.8", "--mu", "1", "--r-h", "2", "--r-l", "1",
+    ...                    "--c", "8"]).c
+    8.0
+    """
     parser = subparsers.add_parser(
         "walks", help="random-walk bounds behind PFI and SSS", description=__doc__
     )
@@ -36,7 +52,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_sss(args: argparse.Namespace) -> int:
-    """Print the SSS window numbers of the network in ``args`` (see the module notes)."""
+    """Print the SSS window numbers of the network in ``args`` (see the module notes).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options (the network, ``c`` and ``json``).
+
+    Returns
+    -------
+    int
+        0.
+
+    Raises
+    ------
+    ValueError
+        Bad input or a size beyond :mod:`qtheory.limits` (exit 2 in :mod:`qtheory.cli`).
+    ArithmeticError
+        A value that is not finite in float64 (exit 1).
+
+    References
+    ----------
+    .. [1] J. Bray, arXiv:2601.14538 (2026), Theorem 2; docs/loss-network.md.
+
+    Examples
+    --------
+    >>> args = argparse.Namespace(servers=100, lambda_h=0.6, lambda_l=0.8, mu=1.0,
+    ...                           r_h=2.0, r_l=1.0, c=8.0, json=False)
+    >>> run_sss(args)  # doctest: +ELLIPSIS
+    window ...
+    0
+    """
     net = network(args)
     c = args.c
     values = {

@@ -396,6 +396,13 @@ class RenewalReward:
     ----------
     .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
        Ch. IV.4 (regenerative simulation, the ratio estimator and its CLT).
+
+    Examples
+    --------
+    >>> ep = Epochs(*(np.array([1.0, 2.0, 3.0]) for _ in range(7)))
+    >>> rr = renewal_reward(ep, LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0))
+    >>> rr.mean_idle.mean, rr.mean_idle.method
+    (1.0, 'normal')
     """
 
     epochs: int

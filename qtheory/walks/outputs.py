@@ -392,7 +392,31 @@ def _claims(checks, rates, points, epoch_servers) -> list[Claim]:
 
 
 def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
-    """The named steps that write this part's outputs; claims go to ``run.claims``."""
+    """The named steps that write this part's outputs; claims go to ``run.claims``.
+
+    Parameters
+    ----------
+    run : qtheory.report.run.Run
+        The reproduce run (output folder, seed, quick mode, cluster, claims).
+
+    Yields
+    ------
+    tuple of (str, callable)
+        A step's name and the function that writes its files (returning their paths).
+
+    References
+    ----------
+    .. [1] J. Bray, arXiv:2601.14538 (2026), proofs of Theorems 1 and 2;
+       docs/loss-network.md.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from pathlib import Path
+    >>> run = SimpleNamespace(out=Path("."), quick=True)
+    >>> [name for name, _ in steps(run)][:2]
+    ['walks: bounds against the exact CTMC', 'walks: ruin figure']
+    """
     derivations, figures = run.out / "derivations", run.out / "figures"
     grids = _grids(run.quick)
     state: dict = {}

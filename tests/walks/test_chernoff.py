@@ -21,11 +21,10 @@ import numpy as np
 import pytest
 import scipy.sparse as sparse
 import sympy as sp
+from conftest import assert_rejects
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
-
-from conftest import assert_rejects
 
 from qtheory.exact.ctmc import generator, hitting_time_cdf, transient
 from qtheory.lossnet.model import LossNetwork

@@ -3,14 +3,14 @@
 
 import math
 
-import numpy as np
 import pytest
 import scipy.linalg
-from conftest import assert_rejects
+from conftest import ALPHA, assert_rejects, t_tolerance
 from scipy import optimize
 
 from qtheory.lossnet.model import LossNetwork
 from qtheory.sim.lossnet import simulate
+from qtheory.stats import Estimate, replication_seeds
 from qtheory.walks.idle import IdleWalk
 from qtheory.walks.ruin import chain_ruin_probabilities
 from qtheory.walks.sss import (
@@ -76,20 +76,20 @@ def test_losses_per_failure(servers, base):
 @pytest.mark.parametrize(("servers", "c"), [(1000, 8.0), (3000, 8.0), (3000, 16.0)])
 def test_loss_rate_bound_is_above_the_simulated_loss_rate(servers, c):
     """Where the bound says something (below the H arrival rate lambda_H N, asserted), the
-    simulated H-loss rate of SSS is not significantly above it: mean - 3.29 s.e. < bound,
-    s.e. from 8 independent replications (losses come in clusters, so not from a
-    Poisson count); false-failure rate below 5e-4 per case were the bound exact.  The
-    post-band term the bound leaves out is below 1e-6 here (b >= 31)."""
+    simulated H-loss rate of SSS is not significantly above it: mean - allowance < bound,
+    the allowance t_{1 - ALPHA/2, 7} s.e. (conftest.t_tolerance) from 8 independent
+    replications (losses come in clusters, so not from a Poisson count); false-failure
+    rate below ALPHA/2 = 5e-5 per case were the bound exact (one-sided).  The post-band
+    term the bound leaves out is below 1e-6 here (b >= 31)."""
     net = DEFAULT.with_servers(servers)
     bound = loss_rate_bound(net, c)
     assert bound < net.arrival_rate_h
     policy = f"sss:{net.window(c)!r}"
-    seeds = np.random.SeedSequence(8).spawn(8)
-    rates = np.array([
+    rates = Estimate.of([
         simulate(net, policy, horizon=43.0, warmup=3.0, seed=seed).rejected_h / 40.0
-        for seed in seeds
+        for seed in replication_seeds(8, 8)
     ])  # fmt: skip
-    assert rates.mean() - 3.29 * rates.std(ddof=1) / math.sqrt(rates.size) < bound
+    assert rates.mean - t_tolerance(rates.stderr, rates.dof, ALPHA) < bound
 
 
 def test_failure_bound_says_something_for_long_windows():
