@@ -102,18 +102,36 @@ reward (:math:`\overline{R_{off} - R_{RH}} \le 0.02 \pm 0.02`) where SSS(W) stay
 Seeds
 -----
 Replication ``rep`` of root seed ``seed`` draws its path from
-``default_rng(SeedSequence(seed, spawn_key=(rep,)))`` -- the child
-``SeedSequence(seed).spawn(R)[rep]`` for any R > rep, i.e. exactly replication ``rep``
-of ``simulate(..., reps=R, seed=seed)`` and ``compare(...)``.  It is run as
-``simulate(..., reps=1, seed=SeedSequence(seed, n_children_spawned=rep))`` (whose one
-spawned child is that one), afresh for each policy, so every policy sees the same path
-and each replication is a self-contained task that any process can compute.
+``default_rng(qtheory.stats.replication_seed(seed, rep))`` =
+``default_rng(SeedSequence(seed, spawn_key=(rep,)))`` -- exactly replication ``rep`` of
+``simulate(..., reps=R, seed=seed)`` and ``compare(...)`` for any R > rep.  It is run as
+``simulate(..., reps=1, seed=root)`` with the root whose replication 0 is that seed
+(``SeedSequence(seed, n_children_spawned=rep)``), afresh for each policy, so every
+policy sees the same path and each replication is a self-contained task that any
+process can compute.
+
+Costs
+-----
+A sweep is a batch of independent, cached replications: every design checks, before
+any task runs, that one replication of each of its policies is within the limits of
+:mod:`qtheory.limits` (:func:`qtheory.sim.lossnet.require_run`; the rolling-horizon
+programme's cells too) and that its task list fits in memory.  Totals over many
+replications are not limited (the full reproduce sweep runs for about half an hour).
+
+References
+----------
+.. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+   overloaded loss network", arXiv:2601.14538 (2026).
+.. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable resources:
+   logarithmic regret in overloaded networks", Operations Research 73(4) (2025).
+.. [3] M. L. Puterman, Markov Decision Processes, Wiley (1994): relative values of an
+   average-reward policy (:func:`relative_values`).
 
 Examples
 --------
 >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
 >>> d = decomposition(net, cs=[1.0, 8.0], horizon=40.0, warmup=3.0, reps=4, seed=1)
->>> d.threshold, round(d.regret, 4)
+>>> d.reserve, round(d.regret, 4)
 (2, 2.8694)
 >>> total = d.c_vol.mean + d.at(8.0).c_long.mean + d.at(8.0).c_short.mean
 >>> bool(abs(total - d.regret) < 1e-9)
@@ -128,30 +146,37 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import stats
+from scipy.stats import linregress
 
-from qtheory import _validation
+from qtheory import _validation, limits
 from qtheory.cache import ResultCache, cached_map
 from qtheory.exact.mdp import evaluate_policy
 from qtheory.executor import Executor, SerialExecutor
 from qtheory.lossnet.duration_fluid import (
-    duration_fluid_bound,
+    duration_fluid_solution,
     expected_dual_bound,
     pathwise_dual_bound,
 )
 from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.mdp import admission_mdp
-from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.lossnet.offline_job import simulate_offline_job
 from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.regret import leading_constant
-from qtheory.sim.lossnet import clock_path, job_path, parse_policy, simulate
+from qtheory.sim.lossnet import (
+    clock_path,
+    job_path,
+    parse_policy,
+    require_path,
+    require_run,
+    simulate,
+)
+from qtheory.stats import Estimate, replication_seed
 
 __all__ = [
     "ClockDecomposition",
     "ClockDesign",
     "DecompositionFits",
-    "Estimate",
     "JobDecomposition",
     "JobDesign",
     "LookaheadPoint",
@@ -162,7 +187,6 @@ __all__ = [
     "decomposition",
     "fit_decomposition",
     "job_decomposition",
-    "lookahead_window",
     "relative_values",
     "replication",
     "replication_task",
@@ -171,64 +195,11 @@ __all__ = [
     "slope_on_log",
 ]
 
-CONFIDENCE = 0.95
 #: Part of every task, hence of every cache key: bump it when a task's result changes
 #: meaning (see :mod:`qtheory.cache`).
 TASK_VERSION = 1
 NETWORK_FIELDS = ("servers", "lambda_h", "lambda_l", "mu", "r_h", "r_l")
 OFFLINE = "offline"
-
-
-# ------------------------------------------------------------------ estimates
-
-
-def _t_quantile(confidence: float, dof: int) -> float:
-    return float(stats.t.ppf(0.5 + confidence / 2, dof))
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A mean over ``reps`` replications with the half-width of its 95% Student t
-    interval (NaN for one replication).
-
-    >>> e = Estimate.of([1.0, 2.0, 3.0])
-    >>> e.mean, round(e.halfwidth, 4), round(e.stderr, 4), e.contains(0.0), e.contains(-1.0)
-    (2.0, 2.4841, 0.5774, True, False)
-    """
-
-    mean: float
-    halfwidth: float
-    reps: int
-
-    @classmethod
-    def of(cls, values: Sequence[float] | np.ndarray) -> Estimate:
-        """The estimate from per-replication values."""
-        values = np.asarray(values, dtype=float)
-        n = values.size
-        if n == 0 or not np.all(np.isfinite(values)):
-            raise ValueError("values must be a non-empty array of finite numbers")
-        if n == 1:
-            return cls(float(values[0]), math.nan, 1)
-        spread = float(values.std(ddof=1)) / math.sqrt(n)
-        return cls(float(values.mean()), _t_quantile(CONFIDENCE, n - 1) * spread, n)
-
-    @property
-    def stderr(self) -> float:
-        """Standard error of the mean, half-width / t_{0.975, reps - 1}."""
-        if self.reps < 2:
-            return math.nan
-        return self.halfwidth / _t_quantile(CONFIDENCE, self.reps - 1)
-
-    def contains(self, value: float) -> bool:
-        """Whether the 95% interval contains ``value``."""
-        return abs(self.mean - value) <= self.halfwidth
-
-    def shifted(self, constant: float) -> Estimate:
-        """``constant + self`` (an exact shift keeps the half-width)."""
-        return Estimate(constant + self.mean, self.halfwidth, self.reps)
-
-    def negated(self) -> Estimate:
-        return Estimate(-self.mean, self.halfwidth, self.reps)
 
 
 # ------------------------------------------------------------ one replication
@@ -269,9 +240,8 @@ def replication_task(
     ['horizon', 'info', 'lambda_h', 'lambda_l', 'mu', 'policies', 'r_h', 'r_l', 'rep',
      'seed', 'servers', 'version', 'warmup']
     """
-    if not isinstance(net, LossNetwork):
-        raise ValueError(f"net must be a LossNetwork, got {net!r}")
-    if info not in ("clock", "job"):
+    as_network(net)
+    if not isinstance(info, str) or info not in ("clock", "job"):
         raise ValueError(f"info must be 'clock' or 'job', got {info!r}")
     horizon = _validation.positive("horizon", horizon)
     warmup = _validation.nonnegative("warmup", warmup)
@@ -297,11 +267,12 @@ def replication_task(
     return task
 
 
-def _replication_seed(seed: int, rep: int) -> np.random.SeedSequence:
-    """A root whose one spawned child is ``SeedSequence(seed, spawn_key=(rep,))``, i.e.
-    replication ``rep`` of ``simulate(..., seed=seed)`` (fresh for every call: spawning
-    advances the counter)."""
-    return np.random.SeedSequence(seed, n_children_spawned=rep)
+def _replication_root(seed: int, rep: int) -> np.random.SeedSequence:
+    """The root whose replication 0 is replication ``rep`` of ``seed``
+    (:func:`qtheory.stats.replication_seed`): run with ``reps=1``, it replays that path."""
+    child = replication_seed(seed, rep)
+    *parent, index = child.spawn_key
+    return np.random.SeedSequence(child.entropy, spawn_key=tuple(parent), n_children_spawned=index)
 
 
 def replication(task: dict[str, Any]) -> dict[str, Any]:
@@ -354,7 +325,7 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
     )
     out: dict[str, Any] = {"reward_rate": {}, "admitted_h": {}, "admitted_l": {}, "mean_idle": {}}
     run = dict(horizon=checked["horizon"], warmup=checked["warmup"], reps=1,
-               seed=_replication_seed(checked["seed"], checked["rep"]))  # fmt: skip
+               seed=_replication_root(checked["seed"], checked["rep"]))  # fmt: skip
     for policy in checked["policies"]:
         if checked["info"] == "job" and policy == OFFLINE:
             res = simulate_offline_job(net, **run)
@@ -378,29 +349,16 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
 def _dual_bound_rate(net: LossNetwork, task: dict[str, Any]) -> float:
     """D_θ*/(T - T0) on the job path of this replication."""
     horizon, warmup = task["horizon"], task["warmup"]
-    path = job_path(net, horizon, np.random.SeedSequence(task["seed"], spawn_key=(task["rep"],)))
+    path = job_path(net, horizon, replication_seed(task["seed"], task["rep"]))
     bound = pathwise_dual_bound(
         path.arrival_times, path.classes, path.service_times,
         servers=net.servers, r_h=net.r_h, r_l=net.r_l, horizon=horizon, warmup=warmup,
-        price=duration_fluid_bound(net).server_price,
+        price=duration_fluid_solution(net).server_price,
     )  # fmt: skip
     return bound / (horizon - warmup)
 
 
 # -------------------------------------------------------------------- designs
-
-
-def lookahead_window(servers: int, c: float) -> float:
-    """W = c log N / N, the lookahead window of constant ``c``.
-
-    >>> round(lookahead_window(100, 2.0), 6)
-    0.092103
-    """
-    servers = _validation.positive_int("servers", servers)
-    c = _validation.positive("c", c)
-    if servers < 2:
-        raise ValueError(f"servers must be >= 2 for a window c log N / N > 0, got {servers}")
-    return c * math.log(servers) / servers
 
 
 def _lookahead_constants(cs: object) -> tuple[float, ...]:
@@ -414,8 +372,8 @@ def _lookahead_constants(cs: object) -> tuple[float, ...]:
     return values
 
 
-def _sss_policy(servers: int, c: float) -> str:
-    return f"sss:{lookahead_window(servers, c)!r}"
+def _sss_policy(net: LossNetwork, c: float) -> str:
+    return f"sss:{net.window(c)!r}"
 
 
 @dataclass(frozen=True)
@@ -431,8 +389,7 @@ class _Design:
     info = "clock"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.net, LossNetwork):
-            raise ValueError(f"net must be a LossNetwork, got {self.net!r}")
+        as_network(self.net)
         object.__setattr__(self, "horizon", _validation.positive("horizon", self.horizon))
         object.__setattr__(self, "warmup", _validation.nonnegative("warmup", self.warmup))
         if not self.warmup < self.horizon:
@@ -445,16 +402,32 @@ class _Design:
         object.__setattr__(self, "reps", reps)
         object.__setattr__(self, "seed", _validation.nonnegative_int("seed", self.seed))
 
-    def policies(self, threshold: int) -> list[str]:
+    def policies(self, reserve: int) -> list[str]:
+        """The policy strings run in every replication, given the optimal reserve k*."""
         raise NotImplementedError
 
     def windows(self) -> list[float]:
         """Rolling-horizon windows run in every replication (none by default)."""
         return []
 
+    def check_cost(self, policies: Sequence[str]) -> None:
+        """Refuse (ValueError, before any task runs) a design one of whose replications
+        exceeds the limits of :mod:`qtheory.limits`, or whose task list does not fit in
+        memory (about 2 kB per replication)."""
+        limits.require("memory", 2e3 * self.reps, parameter="reps",
+                       what=f"the task list of {self.reps} replications")  # fmt: skip
+        for policy in policies:
+            if self.info == "job" and policy == OFFLINE:
+                require_path(self.net, info="job", horizon=self.horizon)
+            else:
+                require_run(self.net, policy, info=self.info, horizon=self.horizon)
+        for window in self.windows():
+            _require_rolling(self.net, window, self.horizon)
+
     def tasks(self) -> list[dict[str, Any]]:
-        """One :func:`replication` task per replication."""
-        policies = self.policies(online_optimum(self.net).threshold)
+        """One :func:`replication` task per replication, after :meth:`check_cost`."""
+        policies = self.policies(online_optimum(self.net).reserve)
+        self.check_cost(policies)
         return [
             replication_task(
                 self.net,
@@ -480,7 +453,7 @@ class _Design:
             "fluid": fluid_bound(self.net),
             "online": float(opt.online),
             "regret": float(opt.regret),
-            "threshold": opt.threshold,
+            "reserve": opt.reserve,
         }
 
 
@@ -502,7 +475,8 @@ class LookaheadPoint:
 @dataclass(frozen=True)
 class _SweepResult:
     """What every result of one N holds: the run (network, horizon, warm-up, replications,
-    seed) and the exact R_fluid, R_on, regret = R_fluid − R_on and reserve k*."""
+    seed) and the exact R_fluid, R_on, regret = R_fluid − R_on and reserve k* (admit L
+    only while more than k* servers are idle)."""
 
     net: LossNetwork
     horizon: float
@@ -512,7 +486,7 @@ class _SweepResult:
     fluid: float
     online: float
     regret: float
-    threshold: int
+    reserve: int
 
     @property
     def servers(self) -> int:
@@ -523,7 +497,7 @@ class _SweepResult:
 class ClockDecomposition(_SweepResult):
     """The decomposition at one N in the clock model (see the module docstring).
 
-    ``fluid``, ``online``, ``regret`` and ``threshold`` (k*) are exact; ``offline`` is
+    ``fluid``, ``online``, ``regret`` and ``reserve`` (k*) are exact; ``offline`` is
     R_on + mean(R_off − R_k*); ``c_vol`` the control-variate estimate and ``c_vol_direct``
     R_fluid − mean(R_off); ``pfi_gap`` mean(R_off − R_PFI); ``threshold_check``
     mean(R_k*) − R_on (the simulator against the exact value: should contain 0);
@@ -557,10 +531,11 @@ class _LookaheadDesign(_Design):
     def __post_init__(self) -> None:
         super().__post_init__()
         object.__setattr__(self, "cs", _lookahead_constants(self.cs))
-        lookahead_window(self.net.servers, self.cs[0])  # N >= 2
+        self.net.window(self.cs[0])  # N >= 2
 
     def sss_policies(self) -> list[str]:
-        return [_sss_policy(self.net.servers, c) for c in self.cs]
+        """The SSS(c log N / N) policy strings, one per c."""
+        return [_sss_policy(self.net, c) for c in self.cs]
 
 
 @dataclass(frozen=True)
@@ -568,18 +543,19 @@ class ClockDesign(_LookaheadDesign):
     """A clock-model sweep point: offline, PFI, trunk reservation at k* and SSS(c log N/N)
     for each c in ``cs``."""
 
-    def policies(self, threshold: int) -> list[str]:
-        return [OFFLINE, "pfi", f"threshold:{threshold}", *self.sss_policies()]
+    def policies(self, reserve: int) -> list[str]:
+        """Offline, PFI, trunk reservation at ``reserve`` and SSS for each c."""
+        return [OFFLINE, "pfi", f"threshold:{reserve}", *self.sss_policies()]
 
     def estimate(self, results: Sequence[dict[str, Any]]) -> ClockDecomposition:
         """The estimators from the replications' results (in replication order)."""
         exact = self._exact()
         off = _rates(results, OFFLINE)
-        base = _rates(results, f"threshold:{exact['threshold']}")
+        base = _rates(results, f"threshold:{exact['reserve']}")
         points = []
         for c in self.cs:
-            sss = _rates(results, _sss_policy(self.net.servers, c))
-            window = lookahead_window(self.net.servers, c)
+            sss = _rates(results, _sss_policy(self.net, c))
+            window = self.net.window(c)
             points.append(
                 LookaheadPoint(c, window, Estimate.of(off - sss), Estimate.of(sss - base))
             )
@@ -601,7 +577,7 @@ class ClockDesign(_LookaheadDesign):
 class JobDecomposition(_SweepResult):
     """The job model at one N (see the module docstring).
 
-    Exact: ``fluid``, ``online``, ``regret``, ``threshold`` (k*), ``duration_bound`` (N v,
+    Exact: ``fluid``, ``online``, ``regret``, ``reserve`` (k*), ``duration_bound`` (N v,
     the duration-aware fluid bound) and ``window_bound`` (E[D_θ*]/T', its rigorous form
     over the window, N v plus the end effect).  Estimated (95% intervals): ``offline``
     (control variate D_θ*), ``offline_direct`` (plain mean), ``offline_minus_fluid``,
@@ -629,17 +605,18 @@ class JobDesign(_Design):
 
     info = "job"
 
-    def policies(self, threshold: int) -> list[str]:
-        return [OFFLINE, f"threshold:{threshold}"]
+    def policies(self, reserve: int) -> list[str]:
+        """The offline LP and trunk reservation at ``reserve``."""
+        return [OFFLINE, f"threshold:{reserve}"]
 
     def estimate(self, results: Sequence[dict[str, Any]]) -> JobDecomposition:
         """The estimators from the replications' results (in replication order)."""
         exact = self._exact()
-        solution = duration_fluid_bound(self.net)
+        solution = duration_fluid_solution(self.net)
         window = self.horizon - self.warmup
         window_bound = expected_dual_bound(solution, window) / window
         off = _rates(results, OFFLINE)
-        base = _rates(results, f"threshold:{exact['threshold']}")
+        base = _rates(results, f"threshold:{exact['reserve']}")
         slack = np.array([r["dual_bound"] for r in results]) - off
         offline = Estimate.of(slack).negated().shifted(window_bound)
         return JobDecomposition(
@@ -675,7 +652,7 @@ class RollingHorizonPoint:
 
 @dataclass(frozen=True)
 class RollingHorizonResult(_SweepResult):
-    """The rolling-horizon study at one N (clock model): exact ``regret`` and ``threshold``
+    """The rolling-horizon study at one N (clock model): exact ``regret`` and ``reserve``
     and one :class:`RollingHorizonPoint` per c."""
 
     points: tuple[RollingHorizonPoint, ...]
@@ -687,21 +664,23 @@ class RollingHorizonDesign(_LookaheadDesign):
     ``cs``, run with the offline optimum, trunk reservation at k* and SSS(W) on the same
     paths (small N: the DP costs O(N c log N) per L arrival)."""
 
-    def policies(self, threshold: int) -> list[str]:
-        return [OFFLINE, f"threshold:{threshold}", *self.sss_policies()]
+    def policies(self, reserve: int) -> list[str]:
+        """Offline, trunk reservation at ``reserve`` and SSS for each c."""
+        return [OFFLINE, f"threshold:{reserve}", *self.sss_policies()]
 
     def windows(self) -> list[float]:
-        return [lookahead_window(self.net.servers, c) for c in self.cs]
+        """W = c log N / N for each c."""
+        return [self.net.window(c) for c in self.cs]
 
     def estimate(self, results: Sequence[dict[str, Any]]) -> RollingHorizonResult:
         """The paired estimates from the replications' results."""
         exact = self._exact()
         off = _rates(results, OFFLINE)
-        base = _rates(results, f"threshold:{exact['threshold']}")
+        base = _rates(results, f"threshold:{exact['reserve']}")
         points = []
         for c, window in zip(self.cs, self.windows(), strict=True):
             rh = np.array([r["rolling_horizon"][repr(window)] for r in results])
-            sss = _rates(results, _sss_policy(self.net.servers, c))
+            sss = _rates(results, _sss_policy(self.net, c))
             points.append(
                 RollingHorizonPoint(
                     c,
@@ -722,7 +701,8 @@ def _task_cost(task: dict[str, Any]) -> float:
     """Rough seconds of one replication (the offline DP at ~1e9 cells/s, the job LP at
     ~4e-5 s per job, ~1e-7 s per event for the other policies): the most expensive tasks
     are handed out first, so that a pool does not finish on one long task."""
-    rate = (task["lambda_h"] + task["lambda_l"] + task["mu"]) * task["servers"]
+    net = LossNetwork(*(task[name] for name in NETWORK_FIELDS))
+    rate = net.event_rate
     events = rate * task["horizon"]
     cost = 1e-7 * events * len(task["policies"])
     if OFFLINE in task["policies"]:
@@ -857,12 +837,23 @@ def relative_values(net: LossNetwork) -> np.ndarray:
     >>> [bool(1.0 + h[b + 1] - h[b] >= 0) for b in range(6, 10)]
     [True, True, False, False]
     """
-    n, reserve = net.servers, online_optimum(net).threshold
+    n, reserve = net.servers, online_optimum(net).reserve
     busy = np.arange(n + 1)
     admit_l = (n - busy > reserve).astype(int)
     policy = np.where(busy < n, 2 + admit_l, 0)  # action 2*admit_h + admit_l
     _, bias = evaluate_policy(admission_mdp(net).mdp, policy, reference_state=n)
     return bias
+
+
+def _require_rolling(net: LossNetwork, window: float, horizon: float) -> None:
+    """Refuse a rolling-horizon run whose DP cells, (L arrivals) x (window events) x
+    (a band of 2 (window events) + 2 busy counts), exceed the "dp_cells" limit, or whose
+    terminal values (a sparse solve over N + 1 states) do not fit in memory."""
+    window_events = net.event_rate * window
+    cells = net.arrival_rate_l * horizon * window_events * (2 * window_events + 2)
+    what = f"the rolling-horizon DP (N = {net.servers}, W = {window:g}, horizon = {horizon:g})"
+    limits.require("dp_cells", cells, parameter="window", what=what)
+    require_path(net, info="clock", horizon=horizon + window)
 
 
 def _window_values(net: LossNetwork, codes: np.ndarray, terminal: np.ndarray, lo: int):
@@ -918,10 +909,9 @@ def rolling_horizon(
     window = _validation.positive("window", window)
     task = replication_task(net, info="clock", horizon=horizon, warmup=warmup, seed=seed,
                             rep=rep, policies=["pfi"])  # fmt: skip
+    _require_rolling(net, window, task["horizon"])
     # The path up to T is a prefix of the path up to T + W (drawn event by event).
-    path = clock_path(
-        net, task["horizon"] + window, np.random.SeedSequence(task["seed"], spawn_key=(rep,))
-    )
+    path = clock_path(net, task["horizon"] + window, replication_seed(task["seed"], rep))
     times, codes = path.times, path.codes
     last = int(np.searchsorted(times, task["horizon"], side="right"))
     ends = np.searchsorted(times, times[:last] + window, side="right")
@@ -954,28 +944,48 @@ def rolling_horizon(
 
 @dataclass(frozen=True)
 class SlopeFit:
-    """A straight line value ≈ slope · log N + intercept with the 95% half-width of the
-    slope.  ``method`` is ``"ols"`` (exact values) or ``"wls"`` (estimates weighted by
-    1/stderr²); ``chi2_dof`` is the weighted fit's reduced χ² (NaN for OLS)."""
+    """A straight line value ≈ slope · log N + intercept (:func:`slope_on_log`).
 
-    slope: float
-    halfwidth: float
+    Attributes
+    ----------
+    slope : qtheory.stats.Estimate
+        The fitted slope with its 95% interval (``method="regression"``, ``n`` points,
+        t quantile with ``dof`` = n − 2 degrees of freedom).
+    intercept : float
+        The fitted intercept.
+    weighting : str
+        ``"ols"`` (exact values, ordinary least squares) or ``"wls"`` (estimates
+        weighted by 1/stderr²).
+    chi2_dof : float
+        The weighted fit's reduced χ² (NaN for OLS).
+
+    Examples
+    --------
+    >>> fit = slope_on_log([10, 100, 1000], [1.0, 2.1, 2.9], [0.1, 0.1, 0.1])
+    >>> fit.slope.method, fit.slope.n, fit.slope.dof, fit.weighting
+    ('regression', 3, 1, 'wls')
+    >>> fit.bounded  # t_{0.975, 1} = 12.7: one degree of freedom proves nothing
+    True
+    """
+
+    slope: Estimate
     intercept: float
-    points: int
-    method: str
+    weighting: str
     chi2_dof: float
 
     def contains(self, value: float) -> bool:
         """Whether the slope's 95% interval contains ``value``."""
-        return abs(self.slope - value) <= self.halfwidth
+        return self.slope.contains(value)
 
     @property
     def lower(self) -> float:
-        return self.slope - self.halfwidth
+        """Lower end of the slope's 95% interval."""
+        return self.slope.lower
 
     @property
     def upper(self) -> float:
-        return self.slope + self.halfwidth
+        """Upper end of the slope's 95% interval."""
+        return self.slope.upper
 
     @property
     def bounded(self) -> bool:
@@ -1006,31 +1016,62 @@ def slope_on_log(
     errors (the per-point errors are themselves estimated from a few replications; with
     the normal quantile the coverage fell to about 0.90 at 6 replications per point).
 
+    Parameters
+    ----------
+    servers : sequence of int
+        N >= 1 of each point (at least 3 points, not all equal).
+    values : sequence of float
+        Finite values, one per point.
+    stderrs : sequence of float, optional
+        Standard errors of the values (finite, > 0), for a weighted fit.
+
+    Returns
+    -------
+    SlopeFit
+
+    Raises
+    ------
+    ValueError
+        For fewer than 3 points, mismatched lengths, non-finite values or errors.
+
+    Examples
+    --------
     >>> fit = slope_on_log([10, 100, 1000], [1.0, 2.0, 3.0], [0.1, 0.1, 0.1])
-    >>> round(fit.slope * math.log(10), 12), fit.method, round(fit.chi2_dof, 12)
+    >>> round(fit.slope.mean * math.log(10), 12), fit.weighting, round(fit.chi2_dof, 12)
     (1.0, 'wls', 0.0)
     """
-    x = np.log(np.asarray(servers, dtype=float))
-    y = np.asarray(values, dtype=float)
+    try:
+        x = np.log(np.asarray(servers, dtype=float))
+        y = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ValueError("servers and values must be sequences of numbers") from error
     if x.ndim != 1 or x.shape != y.shape or x.size < 3:
         raise ValueError("servers and values must be 1-D of equal length >= 3")
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))) or np.ptp(x) == 0:
         raise ValueError("servers must be >= 1 and not all equal; values must be finite")
+    dof = x.size - 2
     if stderrs is None:
-        fit = stats.linregress(x, y)
-        half = _t_quantile(CONFIDENCE, x.size - 2) * float(fit.stderr)
-        return SlopeFit(float(fit.slope), half, float(fit.intercept), x.size, "ols", math.nan)
-    se = np.asarray(stderrs, dtype=float)
+        fit = linregress(x, y)
+        slope = Estimate.from_stderr(
+            float(fit.slope), float(fit.stderr), x.size, method="regression", dof=dof
+        )
+        return SlopeFit(slope, float(fit.intercept), "ols", math.nan)
+    try:
+        se = np.asarray(stderrs, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ValueError("stderrs must be a sequence of numbers") from error
     if se.shape != x.shape or not np.all(np.isfinite(se) & (se > 0)):
         raise ValueError("stderrs must be finite, > 0 and one per point")
     weight = 1.0 / se**2
     design = np.column_stack([np.ones_like(x), x])
     normal = design.T @ (weight[:, None] * design)
     intercept, slope = np.linalg.solve(normal, design.T @ (weight * y))
-    chi2_dof = float(np.sum(weight * (y - intercept - slope * x) ** 2)) / (x.size - 2)
+    chi2_dof = float(np.sum(weight * (y - intercept - slope * x) ** 2)) / dof
     variance = np.linalg.inv(normal)[1, 1] * max(1.0, chi2_dof)
-    half = _t_quantile(CONFIDENCE, x.size - 2) * math.sqrt(variance)
-    return SlopeFit(float(slope), half, float(intercept), x.size, "wls", chi2_dof)
+    estimate = Estimate.from_stderr(
+        float(slope), math.sqrt(variance), x.size, method="regression", dof=dof
+    )
+    return SlopeFit(estimate, float(intercept), "wls", chi2_dof)
 
 
 @dataclass(frozen=True)

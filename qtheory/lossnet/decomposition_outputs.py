@@ -43,7 +43,6 @@ from qtheory.lossnet.decomposition import (
     ClockDecomposition,
     ClockDesign,
     DecompositionFits,
-    Estimate,
     JobDecomposition,
     JobDesign,
     RollingHorizonDesign,
@@ -53,6 +52,7 @@ from qtheory.lossnet.decomposition import (
 )
 from qtheory.lossnet.model import LossNetwork
 from qtheory.report.claims import claims_table
+from qtheory.stats import Estimate
 
 if TYPE_CHECKING:
     from qtheory.report.run import Run
@@ -245,13 +245,13 @@ def _slope_claim(name: str, statement: str, fit, reference: float, passed: bool,
     return Claim(
         name,
         statement,
-        fit.slope,
+        fit.slope.mean,
         reference,
-        fit.halfwidth,
+        fit.slope.halfwidth,
         bool(passed),
         BRAY,
         quantity=what,
-        ci_halfwidth=fit.halfwidth,
+        ci_halfwidth=fit.slope.halfwidth,
     )
 
 
@@ -283,13 +283,13 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
             f"R_fluid - R_on grows like c log N, c = r_L mu / log(mu/lambda_H): slope "
             f"within 5% over N = {fits.min_servers}..{fits.regret_servers[-1]} "
             f"({_network_text(net)})",
-            fits.regret.slope,
+            fits.regret.slope.mean,
             fits.leading_constant,
             0.05 * fits.leading_constant,
-            abs(fits.regret.slope - fits.leading_constant) <= 0.05 * fits.leading_constant,
+            abs(fits.regret.slope.mean - fits.leading_constant) <= 0.05 * fits.leading_constant,
             "Xie, Gurvich & Kucukyavuz, Oper. Res. 73(4), 2025",
             quantity=f"OLS slope of the exact regret on log N ({len(fits.regret_servers)} N)",
-            ci_halfwidth=fits.regret.halfwidth,
+            ci_halfwidth=fits.regret.slope.halfwidth,
         ),
         _slope_claim(
             f"lossnet.decomposition.c_vol_bounded{tag}",
@@ -359,7 +359,7 @@ def _pm(estimate: Estimate, digits: int = 2, scale: float = 1.0) -> report.Latex
 
 
 def _fit_cell(fit, digits: int = 3) -> report.Latex:
-    return report.Latex(f"${fit.slope:.{digits}f} \\pm {fit.halfwidth:.{digits}f}$")
+    return _pm(fit.slope, digits)
 
 
 def _network_latex(net: LossNetwork) -> str:
@@ -429,7 +429,7 @@ def _decomposition_table(result: Sweep) -> str:
     rows = [
         [
             p.servers,
-            p.threshold,
+            p.reserve,
             p.regret,
             _pm(p.c_vol),
             _pm(p.at(c).c_long),
@@ -512,8 +512,9 @@ def _fits_text(sweeps: Sequence[Sweep]) -> str:
         vol = [p.c_vol.mean for p in s.clock if p.servers >= f.min_servers]
         parts.append(
             f"set {s.label}: $\\hat C_{{vol}}\\in[{min(vol):.2f}, {max(vol):.2f}]$, slope "
-            f"{f.c_vol.slope / f.regret.slope:+.0%} of the regret's; $\\hat C^-_{{short}}$ "
-            f"slope {f.c_short.slope / f.leading_constant:.0%} of $c$"
+            f"{f.c_vol.slope.mean / f.regret.slope.mean:+.0%} of the regret's; "
+            f"$\\hat C^-_{{short}}$ slope {f.c_short.slope.mean / f.leading_constant:.0%} "
+            "of $c$"
         )
     return (
         f"Over $N\\ge{sweeps[0].fits.min_servers}$: " + "; ".join(parts) + ".  A slope "

@@ -18,9 +18,11 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import time
 
 import numpy as np
 import pytest
+from conftest import assert_estimate_matches, t_tolerance
 from scipy import stats
 
 from qtheory.cache import ResultCache
@@ -28,14 +30,13 @@ from qtheory.executor import SerialExecutor, make_executor
 from qtheory.lossnet import decomposition_outputs as outputs
 from qtheory.lossnet.decomposition import (
     ClockDesign,
-    Estimate,
     JobDesign,
     RollingHorizonDesign,
+    _replication_root,
     _window_values,
     decomposition,
     fit_decomposition,
     job_decomposition,
-    lookahead_window,
     relative_values,
     replication,
     replication_task,
@@ -47,6 +48,7 @@ from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
 from qtheory.report.run import Run
 from qtheory.sim import clock_path, compare
+from qtheory.stats import Estimate, replication_seed
 
 NET = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
 CS = (1.0, 4.0, 16.0)
@@ -64,10 +66,12 @@ class CountingExecutor(SerialExecutor):
         return super().map(fn, tasks, **kwargs)
 
 
-def t_ratio(confidence: float, reps: int) -> float:
-    """t_{(1+confidence)/2, reps-1} / t_{0.975, reps-1}: turns 95% half-widths into
-    ``confidence`` half-widths."""
-    return stats.t.ppf(0.5 + confidence / 2, reps - 1) / stats.t.ppf(0.975, reps - 1)
+def agree(first: Estimate, second: Estimate, alpha: float) -> bool:
+    """|first - second| within t_{1 - alpha/2} (se_1 + se_2): when the two estimates'
+    difference has standard error at most se_1 + se_2 (triangle inequality for sample
+    standard deviations of paired values), this fails with probability <= alpha."""
+    allowance = t_tolerance(first.stderr + second.stderr, first.dof, alpha)
+    return abs(first.mean - second.mean) <= allowance
 
 
 # ----------------------------------------------------------------- estimators
@@ -82,6 +86,7 @@ def test_estimators_add_up_to_the_exact_regret():
         total = d.c_vol.mean + point.c_long.mean + point.c_short.mean
         assert total == pytest.approx(d.regret, rel=1e-12, abs=1e-12)
         assert point.window == pytest.approx(c * math.log(30) / 30, rel=1e-15)
+        assert d.c_vol.n == point.c_long.n == 5 and d.c_vol.method == "t"
 
 
 def test_offline_beats_every_policy_on_every_path():
@@ -116,11 +121,8 @@ def test_control_variate_agrees_with_direct_estimate():
     reps = 20
     d = decomposition(NET.with_servers(50), cs=(4.0,), horizon=43.0, warmup=3.0, reps=reps,
                       seed=5)  # fmt: skip
-    scale = t_ratio(0.999, reps)
-    assert abs(d.c_vol.mean - d.c_vol_direct.mean) <= scale * (
-        d.c_vol.halfwidth + d.c_vol_direct.halfwidth
-    )
-    assert abs(d.threshold_check.mean) <= t_ratio(1 - 1e-4, reps) * d.threshold_check.halfwidth
+    assert agree(d.c_vol, d.c_vol_direct, alpha=1e-3)
+    assert_estimate_matches(d.threshold_check, 0.0)
     # The paired estimate is the sharper one (measured: about 10 times narrower at N = 50).
     assert d.c_vol.halfwidth < d.c_vol_direct.halfwidth / 3
 
@@ -172,10 +174,8 @@ def test_job_model_bounds_and_ordering():
     # As in the clock model: the control-variate and direct estimates differ by
     # E[D] - mean(D), whose standard error is at most the sum of the two (triangle
     # inequality); false-failure rate <= 0.1%.
-    assert abs(j.offline.mean - j.offline_direct.mean) <= t_ratio(0.999, reps) * (
-        j.offline.halfwidth + j.offline_direct.halfwidth
-    )
-    assert abs(j.threshold_check.mean) <= t_ratio(1 - 1e-4, reps) * j.threshold_check.halfwidth
+    assert agree(j.offline, j.offline_direct, alpha=1e-3)
+    assert_estimate_matches(j.threshold_check, 0.0)
 
 
 # ------------------------------------------------------------ rolling horizon
@@ -188,7 +188,7 @@ def test_relative_values_solve_the_poisson_equation():
     opt = online_optimum(net)
     h = relative_values(net)
     busy = np.arange(41)
-    admit_l = busy < 40 - opt.threshold
+    admit_l = busy < 40 - opt.reserve
     up_h = np.where(busy < 40, net.arrival_rate_h, 0.0)
     up_l = np.where(admit_l, net.arrival_rate_l, 0.0)
     reward = up_h * net.r_h + up_l * net.r_l
@@ -201,7 +201,7 @@ def test_relative_values_solve_the_poisson_equation():
 
 def test_rolling_horizon_limits_and_ordering():
     net = NET.with_servers(30)
-    k = online_optimum(net).threshold
+    k = online_optimum(net).reserve
     for rep in range(2):
         task = replication_task(net, info="clock", horizon=15.0, warmup=0.0, seed=2, rep=rep,
                                 policies=["offline", f"threshold:{k}"])  # fmt: skip
@@ -211,7 +211,7 @@ def test_rolling_horizon_limits_and_ordering():
         assert tiny["reward_rate"] == out[f"threshold:{k}"]
         # Any W: a lookahead policy never beats the offline optimum on a path (exact).
         for c in (1.0, 8.0):
-            window = lookahead_window(30, c)
+            window = net.window(c)
             rh = rolling_horizon(net, window, horizon=15.0, warmup=0.0, seed=2, rep=rep)
             assert rh["reward_rate"] <= out["offline"]
 
@@ -219,8 +219,8 @@ def test_rolling_horizon_limits_and_ordering():
 def test_clock_path_is_a_prefix_of_a_longer_one():
     # rolling_horizon draws the path up to T + W and needs its part up to T to be the path
     # that simulate replays up to T.
-    short = clock_path(NET, 10.0, np.random.SeedSequence(4, spawn_key=(1,)))
-    long = clock_path(NET, 13.0, np.random.SeedSequence(4, spawn_key=(1,)))
+    short = clock_path(NET, 10.0, replication_seed(4, 1))
+    long = clock_path(NET, 13.0, replication_seed(4, 1))
     assert long.times.size > short.times.size
     assert np.array_equal(long.times[: short.times.size], short.times)
     assert np.array_equal(long.codes[: short.times.size], short.codes)
@@ -243,10 +243,14 @@ def test_weighted_slope_matches_linregress_with_equal_weights():
     values = 0.7 * np.log(servers) + rng.normal(0, 0.2, len(servers))
     wls = slope_on_log(servers, values, [0.2] * len(servers))
     ols = stats.linregress(np.log(servers), values)
-    assert wls.slope == pytest.approx(ols.slope, rel=1e-12)
+    assert wls.slope.mean == pytest.approx(ols.slope, rel=1e-12)
     assert wls.intercept == pytest.approx(ols.intercept, rel=1e-12)
+    # Equal weights, chi2/dof scaling: the slope's standard error is linregress's when
+    # the scatter exceeds the stated errors, and never smaller.
+    assert wls.slope.stderr >= ols.stderr * (1 - 1e-12)
+    assert (wls.slope.method, wls.slope.dof, wls.slope.n) == ("regression", 4, 6)
     exact = slope_on_log(servers, 2.0 * np.log(servers) + 1.0)
-    assert (exact.slope, exact.method) == (pytest.approx(2.0, rel=1e-12), "ols")
+    assert (exact.slope.mean, exact.weighting) == (pytest.approx(2.0, rel=1e-12), "ols")
 
 
 def test_weighted_slope_interval_covers_the_true_slope():
@@ -311,8 +315,8 @@ def test_fit_decomposition_on_a_small_sweep():
     fits = fit_decomposition(points, min_servers=10, regret_top=1000)
     assert fits.table_c == max(CS) and [c for c, _ in fits.c_long] == list(CS)
     assert fits.regret_servers[0] == 10 and fits.regret_servers[-1] == 1000
-    assert fits.regret.method == "ols" and fits.c_vol.method == "wls"
-    assert fits.regret.slope == pytest.approx(fits.leading_constant, rel=0.1)
+    assert fits.regret.weighting == "ols" and fits.c_vol.weighting == "wls"
+    assert fits.regret.slope.mean == pytest.approx(fits.leading_constant, rel=0.1)
     with pytest.raises(ValueError, match="at least 3 points"):
         fit_decomposition(points, min_servers=20)
     with pytest.raises(ValueError, match="table_c"):
@@ -343,7 +347,7 @@ def test_bad_decomposition_input_raises(kwargs, message):
 
 
 def test_bad_task_and_fit_input_raises():
-    with pytest.raises(ValueError, match="servers must be >= 2"):
+    with pytest.raises(ValueError, match="servers >= 2"):
         decomposition(NET.with_servers(1), cs=CS, horizon=5.0, warmup=0.0, reps=2, seed=1)
     task = replication_task(NET, info="clock", horizon=5.0, warmup=0.0, seed=1, rep=0,
                             policies=["pfi"])  # fmt: skip
@@ -371,9 +375,37 @@ def test_bad_task_and_fit_input_raises():
     with pytest.raises(ValueError, match="designs must hold"):
         run_designs([NET])
     with pytest.raises(ValueError, match="c must be > 0"):
-        lookahead_window(10, 0.0)
+        NET.window(0.0)
+    with pytest.raises(TypeError, match="net"):
+        replication_task("net", info="clock", horizon=5.0, warmup=0.0, seed=1, rep=0,
+                         policies=["pfi"])  # fmt: skip
     with pytest.raises(ValueError, match="values must be"):
         Estimate.of([])
+
+
+def test_replication_root_keeps_the_old_numbers():
+    """The root run with reps=1 replays replication rep of seed: replication_seed(seed,
+    rep), which is the child the former SeedSequence(seed, n_children_spawned=rep) spawned
+    (so cached replications keep their values)."""
+    for seed, rep in [(0, 0), (3, 1), (2**40 + 5, 17)]:
+        state = replication_seed(_replication_root(seed, rep), 0).generate_state(4)
+        former = np.random.SeedSequence(seed, n_children_spawned=rep).spawn(1)[0]
+        assert np.array_equal(state, former.generate_state(4))
+        assert np.array_equal(state, np.random.SeedSequence(seed).spawn(rep + 1)[rep]
+                              .generate_state(4))  # fmt: skip
+
+
+def test_designs_out_of_all_proportion_are_refused_before_any_task_runs():
+    start = time.perf_counter()
+    executor = CountingExecutor()
+    big = ClockDesign(NET.with_servers(2000), 1e5, 3.0, 2, 1, cs=CS)  # offline: 1e12 cells
+    with pytest.raises(ValueError, match="^horizon: .*offline"):
+        run_designs([ClockDesign(NET, 5.0, 0.0, 2, 1, cs=CS), big], executor=executor)
+    with pytest.raises(ValueError, match="^reps: the task list"):
+        decomposition(NET, cs=CS, horizon=5.0, warmup=0.0, reps=10**9, seed=1)
+    with pytest.raises(ValueError, match="^window: the rolling-horizon DP"):
+        rolling_horizon(NET.with_servers(1000), 50.0, horizon=100.0, warmup=0.0, seed=1, rep=0)
+    assert executor.computed == 0 and time.perf_counter() - start < 5.0
 
 
 # ----------------------------------------------------------- reproduce section
