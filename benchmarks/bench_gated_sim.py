@@ -20,6 +20,7 @@ import time
 import numpy as np
 from scipy import optimize
 
+from qtheory.gated import GatedQueue
 from qtheory.sim import simulate_gated
 
 GATE, ARRIVAL_RATE, SERVICE_RATE = 0.5, 1.0, 1.0  # E[T] = 1.5: load 2/3
@@ -92,11 +93,11 @@ def best_rate(run, customers: int, repeats: int) -> tuple[float, tuple]:
 
 
 def c_simulator(customers: int, seed: int, service: str = "exponential") -> tuple:
+    queue = GatedQueue(ARRIVAL_RATE, SERVICE_RATE, 1.0, 1.0)  # reward, cost: not used
     est = simulate_gated(
-        GATE, ARRIVAL_RATE, SERVICE_RATE, service=service, customers=customers, warmup=0,
-        batches=50, seed=seed,
-    )  # fmt: skip
-    return est.mean_sojourn, est.prob_no_wait, est.throughput
+        queue, GATE, service=service, customers=customers, warmup=0, batches=50, seed=seed
+    )
+    return est.mean_sojourn.mean, est.prob_no_wait.mean, est.throughput
 
 
 def main() -> None:

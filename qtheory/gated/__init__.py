@@ -11,7 +11,7 @@ arXiv:2606.02464.
 
 from qtheory.gated.derivation import derive
 from qtheory.gated.model import GatedQueue
-from qtheory.gated.root import log_root, root, root_enclosure, root_mp
+from qtheory.gated.root import log_root, root, root_enclosure
 from qtheory.gated.welfare import (
     GateOptimum,
     RoutingOptimum,
@@ -33,7 +33,6 @@ __all__ = [
     "price_of_forgetting",
     "root",
     "root_enclosure",
-    "root_mp",
     "welfare_ga",
     "welfare_rr",
 ]

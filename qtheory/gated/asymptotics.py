@@ -33,6 +33,14 @@ admitted inter-arrival times), and
           S_{GA}^* - S_{RR}^* = 2C(1-\sqrt m)\sqrt\nu + O(1).
 
 Here the ratio tends to 1 while the absolute gain grows like :math:`\sqrt\nu`.
+
+References
+----------
+.. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+   queues", arXiv:2606.02464 (2026).
+.. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+   processes", Econometrica 43(1):81-92 (1975) (the RR optimum).
+.. [3] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4 (GI/M/1).
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ from functools import cache
 import mpmath
 import sympy as sp
 
+from qtheory import limits
+from qtheory._validation import positive_int
 from qtheory.gated.derivation import (
     arrival_rate,
     cost,
@@ -52,8 +62,12 @@ from qtheory.gated.derivation import (
     root,
     service_rate,
 )
+from qtheory.gated.derivation import (
+    naor_excess as excess,  # ε = ν − 1
+)
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.welfare import optimal_gate, optimal_routing
+from qtheory.precision import check_dps, rounded
 
 __all__ = [
     "AsymptoticCheck",
@@ -63,7 +77,6 @@ __all__ = [
     "derive_light_traffic",
 ]
 
-excess = sp.Symbol("epsilon", positive=True)  # ν − 1
 decay = sp.Symbol("u", positive=True)  # μ(1 − σ)
 
 
@@ -93,7 +106,24 @@ class HeavyTraffic:
 
 @cache
 def derive_light_traffic() -> LightTraffic:
-    """Derive the ν ↓ 1 asymptotics (see the module docstring)."""
+    """Derive the ν ↓ 1 asymptotics (see the module docstring).
+
+    Returns
+    -------
+    LightTraffic
+        Sympy expressions in ε, μ, Λ, C (cached).
+
+    Examples
+    --------
+    >>> light = derive_light_traffic()
+    >>> light.price_of_forgetting_leading
+    -4/(epsilon*log(epsilon))
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
     cycle = 1 / derive().throughput.expr
     expansion = sp.series(service_rate * cycle, root, 0, 1).removeO()
     shift = expansion + sp.log(root)  # μD = -log σ + K
@@ -122,7 +152,24 @@ def derive_light_traffic() -> LightTraffic:
 
 @cache
 def derive_heavy_traffic() -> HeavyTraffic:
-    """Derive the ν → ∞ asymptotics by a regular perturbation in h = ν^{-1/2}."""
+    """Derive the ν → ∞ asymptotics by a regular perturbation in h = ν^{-1/2}.
+
+    Returns
+    -------
+    HeavyTraffic
+        Sympy expressions in ν, μ, Λ, C (cached).
+
+    Examples
+    --------
+    >>> heavy = derive_heavy_traffic()
+    >>> sp.simplify(heavy.variability - (1 + service_rate**2 / arrival_rate**2) / 2)
+    0
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
     cycle = (1 / derive().throughput.expr).subs(root, 1 - decay / service_rate)
     expansion = sp.series(cycle, decay, 0, 2).removeO()
     m = sp.factor(sp.diff(expansion, decay) * service_rate**2)
@@ -155,51 +202,151 @@ def derive_heavy_traffic() -> HeavyTraffic:
 
 @dataclass(frozen=True)
 class AsymptoticCheck:
-    """One quantity, exact (mpmath) against its asymptotic form, at one point."""
+    """One quantity, exact (mpmath) against its asymptotic form, at one point.
 
-    point: str  # e.g. "nu-1=1e-20"
-    quantity: str  # e.g. "PoF"
+    Attributes
+    ----------
+    point : str
+        Where, e.g. ``"nu-1=1e-20"``.
+    quantity : str
+        What, e.g. ``"PoF"``.
+    exact, asymptotic, relative_error : mpmath.mpf
+        The exact value, the asymptotic form and ``|exact/asymptotic − 1|``.
+    """
+
+    point: str
+    quantity: str
     exact: mpmath.mpf
     asymptotic: mpmath.mpf
     relative_error: mpmath.mpf
 
     @classmethod
     def compare(cls, point: str, quantity: str, exact, asymptotic) -> AsymptoticCheck:
-        """Build a check; call inside the working precision of ``exact``."""
+        """Build a check; call inside the working precision of ``exact``.
+
+        >>> check = AsymptoticCheck.compare("x=1", "q", mpmath.mpf(2), mpmath.mpf(4))
+        >>> float(check.relative_error)
+        0.5
+        """
         return cls(point, quantity, exact, asymptotic, abs(exact / asymptotic - 1))
 
 
+def _arrival(arrival: object, *, above: float = 0.0) -> mpmath.mpf:
+    """Λ as mpf (``"inf"`` allowed), checked to be a number > ``above``."""
+    if isinstance(arrival, bool) or not isinstance(arrival, str | int | float | mpmath.mpf):
+        raise TypeError(f"arrival must be a number or a decimal string, got {arrival!r}")
+    try:
+        value = mpmath.mpf(arrival.strip() if isinstance(arrival, str) else arrival)
+    except (TypeError, ValueError):
+        raise ValueError(f"arrival must be a number or 'inf', got {arrival!r}") from None
+    if mpmath.isnan(value) or not value > above:
+        raise ValueError(f"arrival must be > {above:g} (inf allowed), got {arrival!r}")
+    return value
+
+
 def evaluate_asymptote(expr: sp.Expr, values: dict, arrival: str) -> mpmath.mpf:
-    """Evaluate an asymptotic form with mpmath at the current precision; ``values``
-    maps its symbols (other than Λ) to numbers, ``arrival`` is Λ (``"inf"`` allowed)."""
-    if mpmath.isinf(mpmath.mpf(arrival)):  # Λ = ∞ is β = 1/Λ = 0
+    """Evaluate an asymptotic form with mpmath at the current precision.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A form of :func:`derive_light_traffic` or :func:`derive_heavy_traffic`.
+    values : dict
+        Numbers for its symbols other than Λ.
+    arrival : str or number
+        Λ (``"inf"`` allowed).
+
+    Returns
+    -------
+    mpmath.mpf
+
+    Examples
+    --------
+    >>> light = derive_light_traffic()
+    >>> value = evaluate_asymptote(
+    ...     light.price_of_forgetting_leading, {excess: mpmath.mpf("1e-6")}, "inf"
+    ... )
+    >>> round(float(value), 2)  # 4/(eps log(1/eps))
+    289529.65
+    """
+    if not isinstance(expr, sp.Expr):
+        raise TypeError(f"expr must be a Sympy expression, got {type(expr).__name__}")
+    if not isinstance(values, dict):
+        raise TypeError(f"values must be a dict of symbols to numbers, got {values!r}")
+    lam = _arrival(arrival)
+    if mpmath.isinf(lam):  # Λ = ∞ is β = 1/Λ = 0
         in_beta = expr.subs(arrival_rate, 1 / mean_exp_phase)
         expr = in_beta.subs(mean_exp_phase, 0)
         if expr.has(sp.nan, sp.zoo):  # e.g. sqrt(2/β² + 2μ²)·β: take the limit instead
             expr = sp.limit(in_beta, mean_exp_phase, 0, "+")
     else:
-        values = {**values, arrival_rate: mpmath.mpf(arrival)}
+        values = {**values, arrival_rate: lam}
     symbols = sorted(values, key=str)
     evaluator = sp.lambdify(symbols, expr, modules=[{"LambertW": mpmath.lambertw}, "mpmath"])
     return evaluator(*(values[symbol] for symbol in symbols))
 
 
-def check_light_traffic(exponent: int, arrival: str = "inf", dps: int = 60):
+def _check_precision(exponent: object, dps: object) -> tuple[int, int]:
+    """(exponent, dps) validated; the working digits are estimated and refused above
+    the ``dps`` limit before any work.  The exact values are computed at ``dps +
+    exponent + 10`` digits (differences such as PoF − 1 cancel up to ``exponent``)."""
+    if dps is None:
+        raise ValueError("dps must be an integer >= 1 (significant digits), got None")
+    dps = check_dps(dps, cost="an asymptotic check")
+    exponent = positive_int("exponent", exponent)
+    limits.require(
+        "dps", 2 * (dps + 2 * exponent + 10) + 20, parameter="dps",
+        what=f"an asymptotic check at exponent {exponent}",
+    )  # fmt: skip
+    return exponent, dps
+
+
+def _rounded_checks(checks: tuple[AsymptoticCheck, ...], dps: int):
+    return tuple(rounded(check, dps) for check in checks)
+
+
+def check_light_traffic(exponent: int, arrival: str = "inf", *, dps: int):
     """Exact against asymptotic PoF, τ* and welfare gain at ν = 1 + 10**-exponent
     (μ = C = 1).
 
+    Parameters
+    ----------
+    exponent : int
+        ε = ν − 1 = 10^-exponent, exponent ≥ 1.
+    arrival : str or number
+        Λ > 0 (``"inf"`` allowed).
+    dps : int, keyword-only, required
+        Digits D ≥ 1 of the returned values (each correct to D digits).
+
+    Returns
+    -------
+    tuple of AsymptoticCheck
+        PoF against σ̂/S_RR*, τ* against its asymptote, and S_GA* − S_RR* against
+        Cσ̂ − S_RR*.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad ``exponent``, ``arrival`` or ``dps``, or a precision above the
+        ``dps`` limit.
+
+    Examples
+    --------
     >>> pof, gate, gain = check_light_traffic(12, dps=40)
     >>> pof.relative_error < 1e-9, gain.exact < 1e-12
     (True, True)
     """
+    exponent, dps = _check_precision(exponent, dps)
+    lam = _arrival(arrival)
     light = derive_light_traffic()
-    with mpmath.workdps(2 * dps + 20 + exponent):  # the forms cancel ~log10(1/eps) digits
+    digits = dps + exponent + 10
+    with mpmath.workdps(2 * digits + 20):  # the forms cancel ~log10(1/eps) digits
         eps = mpmath.mpf(10) ** (-exponent)
-        queue = GatedQueue(arrival, 1, 1 + eps, 1)
-        gate, routing = optimal_gate(queue, dps), optimal_routing(queue, dps)
+        queue = GatedQueue(lam, 1, 1 + eps, 1)
+        gate, routing = optimal_gate(queue, dps=digits), optimal_routing(queue, dps=digits)
         values = {excess: eps, service_rate: mpmath.mpf(1), cost: mpmath.mpf(1)}
         point = f"nu-1=1e-{exponent}"
-        return (
+        checks = (
             AsymptoticCheck.compare(
                 point,
                 "PoF",
@@ -216,25 +363,52 @@ def check_light_traffic(exponent: int, arrival: str = "inf", dps: int = 60):
                 evaluate_asymptote(light.welfare_ga, values, arrival) - routing.welfare,
             ),
         )
+    return _rounded_checks(checks, dps)
 
 
-def check_heavy_traffic(exponent: int, arrival: str = "inf", dps: int = 60):
+def check_heavy_traffic(exponent: int, arrival: str = "inf", *, dps: int):
     """Exact against asymptotic PoF − 1, τ* − (1/μ − 1/Λ) and welfare gain at
     ν = 10**exponent (μ = C = 1).
 
+    Parameters
+    ----------
+    exponent : int
+        ν = 10^exponent, exponent ≥ 1.
+    arrival : str or number
+        Λ > μ = 1 (``"inf"`` allowed): heavy traffic needs more potential customers
+        than the server can take.
+    dps : int, keyword-only, required
+        Digits D ≥ 1 of the returned values (each correct to D digits).
+
+    Returns
+    -------
+    tuple of AsymptoticCheck
+        PoF − 1, τ* − τ_min and S_GA* − S_RR* against their asymptotic forms.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad ``exponent``, ``arrival`` (≤ 1) or ``dps``, or a precision above the
+        ``dps`` limit.
+
+    Examples
+    --------
     >>> excess_pof, excess_gate, gain = check_heavy_traffic(12, dps=40)
     >>> excess_pof.relative_error < 1e-5
     True
     """
+    exponent, dps = _check_precision(exponent, dps)
+    lam = _arrival(arrival, above=1.0)
     heavy = derive_heavy_traffic()
-    with mpmath.workdps(2 * dps + 20 + exponent):  # PoF - 1 cancels about log10(nu) digits
+    digits = dps + exponent + 10
+    with mpmath.workdps(2 * digits + 20):  # PoF - 1 cancels about log10(nu) digits
         nu = mpmath.mpf(10) ** exponent
-        queue = GatedQueue(arrival, 1, nu, 1)
-        gate, routing = optimal_gate(queue, dps), optimal_routing(queue, dps)
+        queue = GatedQueue(lam, 1, nu, 1)
+        gate, routing = optimal_gate(queue, dps=digits), optimal_routing(queue, dps=digits)
         values = {naor_ratio: nu, service_rate: mpmath.mpf(1), cost: mpmath.mpf(1)}
-        boundary = 1 - 1 / mpmath.mpf(arrival)
+        boundary = 1 - 1 / lam
         point = f"nu=1e{exponent}"
-        return (
+        checks = (
             AsymptoticCheck.compare(
                 point,
                 "PoF-1",
@@ -254,3 +428,4 @@ def check_heavy_traffic(exponent: int, arrival: str = "inf", dps: int = 60):
                 evaluate_asymptote(heavy.welfare_gain, values, arrival),
             ),
         )
+    return _rounded_checks(checks, dps)

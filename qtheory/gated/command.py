@@ -2,7 +2,10 @@
 
 Prints τ*, S_GA(τ*), the RR optimum λ* and S_RR(λ*), GA throughput and PoF (and, with
 ``--gate``, σ and S_GA at that gate).  With ``--json`` one JSON object; with ``--dps D``
-every value is a decimal string with D significant digits, computed with mpmath.
+every value is a decimal string with D significant digits, computed with mpmath (the
+working digits, D plus guard digits that grow with log10 ν and log10 1/(ν − 1), are
+refused above ``qtheory.limits`` ``dps`` limit, 1000 unless ``QTHEORY_LIMIT_DPS`` says
+otherwise).
 """
 
 from __future__ import annotations
@@ -10,12 +13,10 @@ from __future__ import annotations
 import argparse
 import math
 
-import mpmath
-
 from qtheory._output import add_output_arguments, render
 from qtheory.gated.model import GatedQueue
-from qtheory.gated.root import root_mp
-from qtheory.gated.welfare import FLOAT64_DIGITS, optimal_gate, optimal_routing, welfare_ga
+from qtheory.gated.root import root
+from qtheory.gated.welfare import optimal_gate, optimal_routing, price_of_forgetting, welfare_ga
 from qtheory.precision import check_dps
 
 
@@ -60,26 +61,25 @@ def _queue(args: argparse.Namespace) -> GatedQueue:
 
 
 def compute(args: argparse.Namespace) -> dict[str, object]:
-    """The numbers ``qtheory gated`` prints, as Python values (float, or mpf carrying
-    guard digits beyond ``--dps``)."""
-    check_dps(args.dps)
+    """The numbers ``qtheory gated`` prints, as Python values: floats, or (with
+    ``--dps D``) mpf values correct to D digits.  ``--dps`` and the working digits it
+    implies are checked against the ``dps`` limit before any work."""
+    dps = check_dps(args.dps)
     queue = _queue(args)
-    digits = args.dps or FLOAT64_DIGITS
-    with mpmath.workdps(2 * digits + 20 + queue.guard_digits()):
-        gate_opt = optimal_gate(queue, digits)
-        routing = optimal_routing(queue, digits)
-        values = {
-            "tau_star": gate_opt.gate,
-            "welfare_ga": gate_opt.welfare,
-            "welfare_rr": routing.welfare,
-            "rate_rr": routing.rate,
-            "throughput_ga": gate_opt.throughput,
-            "pof": gate_opt.welfare / routing.welfare,
-        }
-        if args.gate is not None:
-            gate = args.gate if args.dps is not None else _parse_float("gate", args.gate)
-            values["sigma"] = root_mp(gate, queue.arrival_rate, queue.service_rate, digits)
-            values["welfare_at_gate"] = welfare_ga(queue, gate, digits)
+    gate_opt = optimal_gate(queue, dps=dps)
+    routing = optimal_routing(queue, dps=dps)
+    values = {
+        "tau_star": gate_opt.gate,
+        "welfare_ga": gate_opt.welfare,
+        "welfare_rr": routing.welfare,
+        "rate_rr": routing.rate,
+        "throughput_ga": gate_opt.throughput,
+        "pof": price_of_forgetting(queue, dps=dps),
+    }
+    if args.gate is not None:
+        gate = args.gate if dps is not None else _parse_float("gate", args.gate)
+        values["sigma"] = root(gate, queue.arrival_rate, queue.service_rate, dps=dps)
+        values["welfare_at_gate"] = welfare_ga(queue, gate, dps=dps)
     return values
 
 

@@ -48,6 +48,7 @@ root = sp.Symbol("sigma", positive=True)  # σ, the GI/M/1 root
 transform_variable = sp.Symbol("s", positive=True)
 admission_rate = sp.Symbol("lambda", positive=True)  # λ, RR admission rate
 naor_ratio = sp.Symbol("nu", positive=True)  # ν = Rμ/C
+naor_excess = sp.Symbol("epsilon", positive=True)  # ε = ν − 1, exact from the inputs
 # ... and of the numerical parametrisation.
 log_decay = sp.Symbol("w", positive=True)  # w = -log σ
 mean_exp_phase = sp.Symbol("beta", nonnegative=True)  # β = 1/Λ
@@ -83,6 +84,8 @@ class GatedFormulas:
     welfare_rr: Formula  # S_RR(λ), in (λ, μ, R, C)
     rr_optimal_rate: Formula  # unconstrained argmax of S_RR: μ - sqrt(μC/R), in (μ, R, C)
     rr_optimal_welfare: Formula  # S_RR at that rate, in terms of (ν, C)
+    rr_optimal_rate_excess: Formula  # the same rate without cancellation, in (μ, ε)
+    rr_optimal_welfare_excess: Formula  # the same welfare without cancellation, in (ε, C)
     price_of_forgetting: sp.Expr  # S_GA*/S_RR*, with S_GA* a symbol
 
 
@@ -108,6 +111,17 @@ def _first_order_numerator(net_reward: sp.Expr, cycle: sp.Expr, variable: sp.Sym
 
 def _numeric_form(expr: sp.Expr) -> sp.Expr:
     return expr.subs(NUMERIC)
+
+
+def _without_cancellation(expr: sp.Expr) -> sp.Expr:
+    """``expr`` (in μ, R, C or ν) in ε = ν − 1 with every √ν − 1 written as
+    ε/(√(1+ε) + 1): C(√ν − 1)² in float or mpmath loses 2 log10(1/ε) digits when ν ↓ 1
+    (it is (ν + 1) − 2√ν), the rewritten form none.  The tests check the two agree."""
+    root_nu = sp.Symbol("r", positive=True)  # √ν, as an atom
+    in_nu = expr.subs(reward, naor_ratio * cost / service_rate)
+    in_root = sp.factor(sp.simplify(in_nu.subs(naor_ratio, root_nu**2)))
+    conjugate = naor_excess / (sp.sqrt(1 + naor_excess) + 1)
+    return in_root.subs(root_nu - 1, conjugate).subs(root_nu, sp.sqrt(1 + naor_excess))
 
 
 @cache
@@ -178,6 +192,16 @@ def derive() -> GatedFormulas:
         welfare_rr=Formula("welfare_rr", welfare_rr, RR_ARGS),
         rr_optimal_rate=Formula("rr_optimal_rate", rr_rate, RR_ARGS[1:]),
         rr_optimal_welfare=Formula("rr_optimal_welfare", rr_welfare, (naor_ratio, cost)),
+        rr_optimal_rate_excess=Formula(
+            "rr_optimal_rate_excess",
+            _without_cancellation(rr_rate),
+            (service_rate, naor_excess),
+        ),
+        rr_optimal_welfare_excess=Formula(
+            "rr_optimal_welfare_excess",
+            _without_cancellation(rr_welfare),
+            (naor_excess, cost),
+        ),
         price_of_forgetting=welfare_ga_optimal / rr_welfare,
     )
 

@@ -1,4 +1,12 @@
-"""Parameters of the unobservable M/M/1 queue with admission control."""
+"""Parameters of the unobservable M/M/1 queue with admission control.
+
+References
+----------
+.. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+   queues", arXiv:2606.02464 (2026).
+.. [2] P. Naor, "The regulation of queue size by levying tolls", Econometrica 37(1):15-24
+   (1969) (the ratio ν = Rμ/C).
+"""
 
 from __future__ import annotations
 
@@ -8,12 +16,16 @@ from dataclasses import dataclass
 
 import mpmath
 
+from qtheory import limits
+
 Number = float | int | str | mpmath.mpf
 
 
 def exact_digits(*values: Number) -> int:
     """Decimal digits that represent every value exactly enough for sums and products
-    of a few of them: a float needs 17, a string its own length, an mpf its precision."""
+    of a few of them: a float needs 17, a string its own length, an mpf its precision;
+    a product of values needs the sum of their digits, and a difference of two numbers
+    of similar size (the only one that cancels) no more than the longer of them."""
 
     def digits(value: Number) -> int:
         if isinstance(value, str):
@@ -22,7 +34,7 @@ def exact_digits(*values: Number) -> int:
             return int(value._mpf_[3] * 0.302) + 2  # mantissa bits -> decimal digits
         return 17
 
-    return 3 * sum(digits(v) for v in values) + 20
+    return sum(digits(v) for v in values) + 20
 
 
 def to_mpf(value: Number) -> mpmath.mpf:
@@ -35,9 +47,13 @@ def _checked(name: str, value: Number, *, allow_inf: bool = False) -> Number:
     """Validate ``value > 0`` (parsed at full precision) and return it unchanged, so
     that high-precision routes later read it at their own working precision."""
     if isinstance(value, bool) or not isinstance(value, str | mpmath.mpf | numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {value!r}")
+        raise TypeError(f"{name} must be a real number, a decimal string or an mpf, got {value!r}")
     if isinstance(value, numbers.Real) and not isinstance(value, float | mpmath.mpf):
-        value = float(value)  # ints and NumPy scalars (mpf registers as Real: keep it)
+        try:
+            value = float(value)  # ints and NumPy scalars (mpf registers as Real: keep it)
+        except OverflowError:
+            raise ValueError(f"{name} overflows float64; pass it as a string") from None
+    limits.require("dps", exact_digits(value), parameter=name, what=f"reading {name} exactly")
     try:
         with mpmath.workdps(exact_digits(value)):
             exact = mpmath.mpf(value.strip() if isinstance(value, str) else value)
@@ -130,13 +146,38 @@ class GatedQueue:
         return math.ceil(near_one) + math.ceil(large)
 
     def parameters(self, dps: int | None = None) -> dict[str, float | mpmath.mpf]:
-        """μ, β = 1/Λ, R, C as float64 (``dps=None``) or as mpf at the current precision."""
-        convert = (lambda v: float(to_mpf(v))) if dps is None else to_mpf
+        """μ, β = 1/Λ, R, C and ε = ν − 1 as float64 (``dps=None``; a ValueError if one
+        is beyond float64) or as mpf at the current precision (any ``dps``)."""
         arrival = to_mpf(self.arrival_rate)
-        beta = 0 if mpmath.isinf(arrival) else 1 / arrival
-        return {
-            "mu": convert(self.service_rate),
-            "beta": convert(beta),
-            "R": convert(self.reward),
-            "C": convert(self.cost),
+        values = {
+            "mu": to_mpf(self.service_rate),
+            "beta": mpmath.mpf(0) if mpmath.isinf(arrival) else 1 / arrival,
+            "R": to_mpf(self.reward),
+            "C": to_mpf(self.cost),
+            "epsilon": +self.naor_excess(),
         }
+        if dps is None:
+            return {name: _float64(name, value) for name, value in values.items()}
+        return values
+
+    def as_float64(self) -> GatedQueue:
+        """The same queue with float fields (``arrival_rate`` may be ``inf``); a
+        ValueError names a field that is beyond float64 (use ``dps=D`` routes then).
+
+        >>> GatedQueue("inf", "1", "2.5", 1).as_float64()
+        GatedQueue(arrival_rate=inf, service_rate=1.0, reward=2.5, cost=1.0)
+        """
+        return GatedQueue(
+            *(
+                _float64(name, to_mpf(getattr(self, name)))
+                for name in ("arrival_rate", "service_rate", "reward", "cost")
+            )
+        )
+
+
+def _float64(name: str, value: mpmath.mpf) -> float:
+    """``float(value)``, refusing a finite value that overflows float64."""
+    result = float(value)
+    if math.isinf(result) and mpmath.isfinite(value):
+        raise ValueError(f"{name} = {mpmath.nstr(value, 5)} overflows float64; use dps=D")
+    return result

@@ -23,6 +23,7 @@ from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate, optimal_routing, welfare_ga
 from qtheory.report.claims import claims_table
 from qtheory.sim import simulate_gated, simulate_random_routing
+from qtheory.stats import replication_seeds
 
 if TYPE_CHECKING:
     from qtheory.report.run import Run
@@ -145,35 +146,31 @@ SERVICE_LAWS = ("exponential", "deterministic", "erlang:4", "hyperexp:4")
 
 def _simulation_table(quick: bool, seed: np.random.SeedSequence, load: float = 0.8) -> str:
     """GA (Λ = ∞ and Λ = 2μ) against RR at equal throughput, for several service laws:
-    exact for exponential service, simulated (C extension) for every law; each run
-    draws from its own child of ``seed``."""
+    exact for exponential service, simulated (C extension) for every law; run ``i``
+    draws from ``replication_seed(seed, i)`` (``seed`` itself is not advanced)."""
     customers = 200_000 if quick else 4_000_000
-    seeds = iter(seed.spawn(3 * len(SERVICE_LAWS)))
+    seeds = iter(replication_seeds(seed, 3 * len(SERVICE_LAWS)))
+    deterministic, exponential = GatedQueue(np.inf, 1.0, 1.0, 1.0), GatedQueue(2.0, 1.0, 1.0, 1.0)
+    runs_of = {  # policy: (queue, gate or rate, simulator)
+        "GA, $\\Lambda=\\infty$": (deterministic, 1 / load, simulate_gated),
+        "GA, $\\Lambda=2$": (exponential, 1 / load - 0.5, simulate_gated),
+        "RR": (deterministic, load, simulate_random_routing),
+    }
+    exact = {
+        "GA, $\\Lambda=\\infty$": 1 / (1 - float(root(1 / load, np.inf, 1.0))),
+        "GA, $\\Lambda=2$": 1 / (1 - float(root(1 / load - 0.5, 2.0, 1.0))),
+        "RR": 1 / (1 - load),
+    }
     rows = []
     for law in SERVICE_LAWS:
-        runs = {
-            "GA, $\\Lambda=\\infty$": simulate_gated(
-                1 / load, np.inf, 1.0, service=law, customers=customers, seed=next(seeds)
-            ),
-            "GA, $\\Lambda=2$": simulate_gated(
-                1 / load - 0.5, 2.0, 1.0, service=law, customers=customers, seed=next(seeds)
-            ),
-            "RR": simulate_random_routing(
-                load, 1.0, service=law, customers=customers, seed=next(seeds)
-            ),
-        }
-        exact = {
-            "GA, $\\Lambda=\\infty$": 1 / (1 - float(root(1 / load, np.inf, 1.0))),
-            "GA, $\\Lambda=2$": 1 / (1 - float(root(1 / load - 0.5, 2.0, 1.0))),
-            "RR": 1 / (1 - load),
-        }
-        for policy, run in runs.items():
+        for policy, (queue, control, simulator) in runs_of.items():
+            run = simulator(queue, control, service=law, customers=customers, seed=next(seeds))
             rows.append(
                 [
                     law,
                     report.Latex(policy),
-                    run.mean_sojourn,
-                    run.mean_sojourn_halfwidth,
+                    run.mean_sojourn.mean,
+                    run.mean_sojourn.halfwidth,
                     exact[policy] if law == "exponential" else None,
                 ]
             )

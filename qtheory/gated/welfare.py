@@ -22,22 +22,40 @@ Accuracy.  The optima are scalars, so they are always computed in mpmath, at twi
 requested digits plus guard digits for the cancellation near :math:`\nu = 1` (about
 :math:`\log_{10} 1/(\nu-1)` digits) and in heavy traffic (about :math:`\log_{10}\nu`):
 with ``dps=None`` at 17 digits and rounded to float64 (full float64 accuracy at every
-corner, a few milliseconds each); with ``dps=D`` the values carry guard digits beyond D,
-to be rounded once when printed.  Welfare curves (:func:`welfare_ga`) are vectorised
-float64.
+corner, a few milliseconds each; a value beyond float64 is a ``ValueError`` asking for
+``dps``); with ``dps=D`` every returned mpf is correct to D digits and rounded to D
+(:mod:`qtheory.precision`).  The working digits are estimated first and refused above
+:func:`qtheory.limits.limit` ``("dps")``.  The RR optimum is evaluated in
+:math:`\varepsilon = \nu - 1` (exact from the inputs), e.g.
+:math:`C(\sqrt\nu-1)^2 = C\varepsilon^2/(\sqrt{1+\varepsilon}+1)^2`, so it never cancels.
+Welfare curves (:func:`welfare_ga`) are vectorised float64, or one value with ``dps``.
+
+References
+----------
+.. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+   queues", arXiv:2606.02464 (2026).
+.. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+   processes", Econometrica 43(1):81-92 (1975).
+.. [3] P. Naor, "The regulation of queue size by levying tolls", Econometrica
+   37(1):15-24 (1969).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import TypeVar
 
 import mpmath
 import numpy as np
 
+from qtheory import limits
 from qtheory.gated.derivation import derive
 from qtheory.gated.model import GatedQueue
-from qtheory.gated.root import log_root, root_mp
+from qtheory.gated.root import _log_root_mp_checked, float_array, log_root
 from qtheory.numerics import bracketed_root_mp
+from qtheory.precision import check_dps, rounded
 
 __all__ = [
     "GateOptimum",
@@ -51,11 +69,35 @@ __all__ = [
 
 Real = float | mpmath.mpf
 FLOAT64_DIGITS = 17
+_REFERENCES = """
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+       processes", Econometrica 43(1):81-92 (1975).
+"""
 
 
 @dataclass(frozen=True)
 class GateOptimum:
-    """The welfare-maximising gate τ* and the queue it produces."""
+    """The welfare-maximising gate τ* and the queue it produces.
+
+    Attributes
+    ----------
+    gate : float or mpmath.mpf
+        τ* ≥ 0.
+    root, log_root : float or mpmath.mpf
+        σ at τ* and w = −log σ.
+    welfare : float or mpmath.mpf
+        S_GA(τ*), welfare per unit time.
+    throughput : float or mpmath.mpf
+        Admitted customers per unit time, 1/(τ* + 1/Λ).
+    mean_sojourn : float or mpmath.mpf
+        1/(μ(1 − σ)).
+    at_boundary : bool
+        True when τ* = 0 (the constraint τ ≥ 0 binds).
+    """
 
     gate: Real
     root: Real
@@ -63,60 +105,157 @@ class GateOptimum:
     welfare: Real
     throughput: Real
     mean_sojourn: Real
-    at_boundary: bool  # τ* = 0: the constraint τ ≥ 0 binds
+    at_boundary: bool
 
 
 @dataclass(frozen=True)
 class RoutingOptimum:
-    """The welfare-maximising random-routing admission rate λ*."""
+    """The welfare-maximising random-routing admission rate λ*.
+
+    Attributes
+    ----------
+    rate : float or mpmath.mpf
+        λ* = min(Λ, μ − √(μC/R)).
+    welfare : float or mpmath.mpf
+        S_RR(λ*).
+    at_boundary : bool
+        True when λ* = Λ (admitting everybody is optimal).
+    """
 
     rate: Real
     welfare: Real
-    at_boundary: bool  # λ* = Λ: admitting everybody is optimal
+    at_boundary: bool
 
 
-def _as_float(optimum):
-    """The same record with every mpf field converted to float64."""
-    values = {f.name: getattr(optimum, f.name) for f in fields(optimum)}
-    return type(optimum)(
-        **{k: float(v) if isinstance(v, mpmath.mpf) else v for k, v in values.items()}
-    )
+Optimum = TypeVar("Optimum", GateOptimum, RoutingOptimum)
+
+
+def _as_float(optimum: Optimum) -> Optimum:
+    """The same record with every mpf field converted to float64 (a ValueError names a
+    field beyond float64)."""
+    values = {}
+    for field in fields(optimum):
+        value = getattr(optimum, field.name)
+        if isinstance(value, mpmath.mpf):
+            value = _float64(field.name, value)
+        values[field.name] = value
+    return type(optimum)(**values)
+
+
+def _float64(name: str, value: mpmath.mpf) -> float:
+    result = float(value)
+    if math.isinf(result) and mpmath.isfinite(value):
+        raise ValueError(
+            f"{name} = {mpmath.nstr(value, 5)} overflows float64 for these parameters; use dps=D"
+        )
+    return result
 
 
 def _working_dps(queue: GatedQueue, dps: int) -> int:
-    return 2 * dps + 20 + queue.guard_digits()
+    """Working digits for ``dps`` correct digits: 2 dps + 20 + the queue's guard digits,
+    refused above the ``dps`` limit (before any work)."""
+    digits = 2 * dps + 20 + queue.guard_digits()
+    limits.require("dps", digits, parameter="dps", what="the optimum (with guard digits)")
+    return digits
 
 
-def welfare_ga(queue: GatedQueue, gate, dps: int | None = None):
-    """S_GA(τ): vectorised over ``gate`` in float64, or one value with ``dps`` digits.
+def _checked_queue(queue: object) -> GatedQueue:
+    if not isinstance(queue, GatedQueue):
+        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+    return queue
 
+
+def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):
+    """S_GA(τ) = (R − C/(μ(1 − σ)))/(τ + 1/Λ), the welfare per unit time of gate τ.
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue (Λ, μ, R, C).
+    gate : float or array_like (or str / mpf with ``dps``)
+        Gate length(s) τ ≥ 0 with τ + 1/Λ > 1/μ (stable).
+    dps : int or None, keyword-only
+        None: vectorised float64 over ``gate``.  D ≥ 1: one mpf correct to D digits.
+
+    Returns
+    -------
+    numpy.ndarray, float or mpmath.mpf
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue, ``gate`` not a number.
+    ValueError
+        Bad ``gate`` or ``dps``, an unstable queue, a parameter beyond float64 with
+        ``dps=None``, or a precision above the ``dps`` limit.
+
+    Examples
+    --------
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=3.0, cost=1.0)
     >>> float(welfare_ga(q, 2.0)) > float(welfare_rr(q, 0.5))  # same throughput 1/2
     True
+    >>> mpmath.nstr(welfare_ga(q, 2, dps=30), 30)[:12]
+    '0.8724995125'
     """
+    queue = _checked_queue(queue)
+    dps = check_dps(dps)
     f = derive().welfare_ga
     if dps is None:
         p = queue.parameters()
-        w = log_root(gate, float(mpmath.mpf(queue.arrival_rate)), p["mu"])
+        arrival = math.inf if p["beta"] == 0 else 1 / p["beta"]
+        w = log_root(gate, arrival, p["mu"])
         return f.float64(w, p["mu"], p["beta"], p["R"], p["C"])
-    with mpmath.workdps(_working_dps(queue, dps)):
+    digits = _working_dps(queue, dps)
+    w = _log_root_mp_checked(gate, queue.arrival_rate, queue.service_rate, digits)
+    with mpmath.workdps(digits):
         p = queue.parameters(dps)
-        sigma = root_mp(gate, queue.arrival_rate, queue.service_rate, mpmath.mp.dps)
-        return f.mp(-mpmath.log(sigma), p["mu"], p["beta"], p["R"], p["C"])
+        return rounded(f.mp(w, p["mu"], p["beta"], p["R"], p["C"]), dps)
+
+
+welfare_ga.__doc__ += _REFERENCES
 
 
 def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:
-    """S_RR(λ) = λ(R − C/(μ − λ)) for 0 ≤ λ < μ, vectorised over ``rate``.
+    """S_RR(λ) = λ(R − C/(μ − λ)) for 0 ≤ λ < μ, λ ≤ Λ, vectorised over ``rate``.
 
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue (Λ, μ, R, C).
+    rate : float or array_like
+        Admission rate(s) λ of random routing.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        S_RR(λ), float64.
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue, ``rate`` not a number.
+    ValueError
+        ``rate`` outside [0, min(μ, Λ)] (μ excluded) or a parameter beyond float64.
+
+    Examples
+    --------
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=3.0, cost=1.0)
     >>> float(welfare_rr(q, 0.5))
     0.5
     """
+    queue = _checked_queue(queue)
     p = queue.parameters()
-    rate = np.asarray(rate, dtype=float)
-    if not np.all((rate >= 0) & (rate < p["mu"]) & (rate <= float(mpmath.mpf(queue.arrival_rate)))):
-        raise ValueError("rate must satisfy 0 <= rate < service_rate and rate <= arrival_rate")
+    rate = float_array("rate", rate)
+    arrival = math.inf if p["beta"] == 0 else 1 / p["beta"]
+    if not np.all((rate >= 0) & (rate < p["mu"]) & (rate <= arrival)):
+        raise ValueError(
+            "rate must satisfy 0 <= rate < service_rate and rate <= arrival_rate, got "
+            f"{rate[~((rate >= 0) & (rate < p['mu']) & (rate <= arrival))][:3]}"
+        )
     return derive().welfare_rr.float64(rate, p["mu"], p["R"], p["C"])[()]
+
+
+welfare_rr.__doc__ += _REFERENCES
 
 
 def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:
@@ -127,8 +266,7 @@ def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:
     def slope(w):
         return f.welfare_ga_first_order.mp(w, *args)
 
-    nu = p["R"] * p["mu"] / p["C"]
-    w_zero_net = -mpmath.log1p(-1 / nu)  # N = 0: σ = 1 - 1/ν
+    w_zero_net = mpmath.log1p(1 / p["epsilon"])  # N = 0: σ = 1 - 1/ν, w = log(ν/(ν - 1))
     mu_beta = p["mu"] * p["beta"]
     w_no_gate = mpmath.log(mu_beta) if mu_beta > 1 else mpmath.mpf(0)  # τ = 0: σ = Λ/μ
     at_boundary = w_no_gate >= w_zero_net and slope(w_no_gate) <= 0
@@ -151,8 +289,58 @@ def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:
     )
 
 
-def optimal_gate(queue: GatedQueue, dps: int | None = None) -> GateOptimum:
+def _optimal_routing_mp(queue: GatedQueue, dps: int) -> RoutingOptimum:
+    f = derive()
+    p = queue.parameters(dps)
+    unconstrained = f.rr_optimal_rate_excess.mp(p["mu"], p["epsilon"])
+    arrival = 1 / p["beta"] if p["beta"] else None
+    if arrival is not None and arrival <= unconstrained:
+        return RoutingOptimum(arrival, f.welfare_rr.mp(arrival, p["mu"], p["R"], p["C"]), True)
+    welfare = f.rr_optimal_welfare_excess.mp(p["epsilon"], p["C"])
+    return RoutingOptimum(unconstrained, welfare, False)
+
+
+def _price_of_forgetting_mp(queue: GatedQueue, dps: int) -> mpmath.mpf:
+    return _optimal_gate_mp(queue, dps).welfare / _optimal_routing_mp(queue, dps).welfare
+
+
+def _optimum(queue: object, dps: object, compute: Callable[[GatedQueue, int], object]):
+    """``compute(queue, digits)`` at the working precision: float64 (``dps=None``) or
+    rounded to ``dps`` digits; validation and the cost check come first."""
+    queue = _checked_queue(queue)
+    dps = check_dps(dps)
+    queue.require_worthwhile()
+    digits = FLOAT64_DIGITS if dps is None else dps
+    with mpmath.workdps(_working_dps(queue, digits)):
+        optimum = compute(queue, digits)
+    if dps is not None:
+        return rounded(optimum, dps)
+    if isinstance(optimum, mpmath.mpf):
+        return _float64("price_of_forgetting", optimum)
+    return _as_float(optimum)
+
+
+def optimal_gate(queue: GatedQueue, *, dps: int | None = None) -> GateOptimum:
     """The welfare-maximising gate τ* and S_GA(τ*).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue; Naor's ratio ν = Rμ/C must exceed 1.
+    dps : int or None, keyword-only
+        None: float64 fields.  D ≥ 1: mpf fields correct to D digits.
+
+    Returns
+    -------
+    GateOptimum
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        ν ≤ 1, a bad ``dps``, a precision above the ``dps`` limit, or (``dps=None``) a
+        value beyond float64.
 
     Examples
     --------
@@ -161,49 +349,74 @@ def optimal_gate(queue: GatedQueue, dps: int | None = None) -> GateOptimum:
     >>> grid = np.linspace(1.05, 4.0, 20001)
     >>> bool(abs(opt.welfare - welfare_ga(q, grid).max()) < 1e-8)
     True
+    >>> round(opt.gate, 6), opt.at_boundary
+    (1.70951, False)
     """
-    queue.require_worthwhile()
-    digits = FLOAT64_DIGITS if dps is None else dps
-    with mpmath.workdps(_working_dps(queue, digits)):
-        optimum = _optimal_gate_mp(queue, digits)
-    return _as_float(optimum) if dps is None else optimum
+    return _optimum(queue, dps, _optimal_gate_mp)
 
 
-def _optimal_routing_mp(queue: GatedQueue, dps: int) -> RoutingOptimum:
-    f = derive()
-    p = queue.parameters(dps)
-    unconstrained = f.rr_optimal_rate.mp(p["mu"], p["R"], p["C"])
-    arrival = 1 / p["beta"] if p["beta"] else None
-    if arrival is not None and arrival <= unconstrained:
-        return RoutingOptimum(arrival, f.welfare_rr.mp(arrival, p["mu"], p["R"], p["C"]), True)
-    nu = p["R"] * p["mu"] / p["C"]
-    welfare = f.rr_optimal_welfare.mp(nu, p["C"])
-    return RoutingOptimum(unconstrained, welfare, False)
-
-
-def optimal_routing(queue: GatedQueue, dps: int | None = None) -> RoutingOptimum:
+def optimal_routing(queue: GatedQueue, *, dps: int | None = None) -> RoutingOptimum:
     """The Edelson–Hildebrand optimum λ* = min(Λ, μ − √(μC/R)) and S_RR(λ*).
 
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue; Naor's ratio ν = Rμ/C must exceed 1.
+    dps : int or None, keyword-only
+        None: float64 fields.  D ≥ 1: mpf fields correct to D digits.
+
+    Returns
+    -------
+    RoutingOptimum
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        ν ≤ 1, a bad ``dps``, a precision above the ``dps`` limit, or (``dps=None``) a
+        value beyond float64.
+
+    Examples
+    --------
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=4.0, cost=1.0)
     >>> optimal_routing(q)
     RoutingOptimum(rate=0.5, welfare=1.0, at_boundary=False)
     """
-    queue.require_worthwhile()
-    digits = FLOAT64_DIGITS if dps is None else dps
-    with mpmath.workdps(_working_dps(queue, digits)):
-        optimum = _optimal_routing_mp(queue, digits)
-    return _as_float(optimum) if dps is None else optimum
+    return _optimum(queue, dps, _optimal_routing_mp)
 
 
-def price_of_forgetting(queue: GatedQueue, dps: int | None = None) -> Real:
+def price_of_forgetting(queue: GatedQueue, *, dps: int | None = None) -> Real:
     """PoF = S_GA(τ*) / S_RR(λ*) ≥ 1: the welfare ratio lost by forgetting admissions.
 
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue; Naor's ratio ν = Rμ/C must exceed 1.
+    dps : int or None, keyword-only
+        None: a float.  D ≥ 1: an mpf correct to D digits.
+
+    Returns
+    -------
+    float or mpmath.mpf
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        ν ≤ 1, a bad ``dps`` or a precision above the ``dps`` limit.
+
+    Examples
+    --------
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=4.0, cost=1.0)
-    >>> 1 < price_of_forgetting(q) < 2
-    True
+    >>> round(price_of_forgetting(q), 6)
+    1.529614
+    >>> mpmath.nstr(price_of_forgetting(q, dps=30), 30)[:8]
+    '1.529614'
     """
-    queue.require_worthwhile()
-    digits = FLOAT64_DIGITS if dps is None else dps
-    with mpmath.workdps(_working_dps(queue, digits)):
-        ratio = _optimal_gate_mp(queue, digits).welfare / _optimal_routing_mp(queue, digits).welfare
-    return float(ratio) if dps is None else ratio
+    return _optimum(queue, dps, _price_of_forgetting_mp)
+
+
+for _function in (optimal_gate, optimal_routing, price_of_forgetting):
+    _function.__doc__ += _REFERENCES

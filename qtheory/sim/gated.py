@@ -1,8 +1,10 @@
 """Simulation of gated admission (GA) and random routing (RR) to a single FIFO server.
 
 Both policies produce a GI/G/1 queue of admitted customers, simulated by the Lindley
-recursion in the C extension :mod:`qtheory.sim._core`.  Estimates come with 95%
-confidence intervals from batch means.
+recursion in the C extension :mod:`qtheory.sim._core`.  Both take a
+:class:`qtheory.gated.GatedQueue` (Λ, μ; R and C for the welfare) like the exact routes.
+Every estimate is a :class:`qtheory.stats.Estimate`: a 95% Student-t interval over batch
+means.
 """
 
 from __future__ import annotations
@@ -11,61 +13,81 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
+from qtheory import limits
 from qtheory._validation import nonnegative, nonnegative_int, positive, positive_int
+from qtheory.gated.model import GatedQueue
 from qtheory.sim import _core
+from qtheory.stats import Estimate
 
 __all__ = ["SojournEstimate", "simulate_gated", "simulate_random_routing"]
 
-CONFIDENCE = 0.95
 HYPEREXP_MAX_SCV = 1e9  # as QT_HYPEREXP_MAX_SCV in src/lindley.h
+_REFERENCES = """
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    .. [2] S. Asmussen, Applied Probability and Queues, 2nd ed., Springer (2003),
+       Ch. III (the Lindley recursion) and Ch. IV (batch means).
+"""
 
 
 @dataclass(frozen=True)
 class SojournEstimate:
     """Batch-means estimates for one simulated queue.
 
+    Every interval is a :class:`qtheory.stats.Estimate` (95%, Student t with
+    ``batches - 1`` degrees of freedom over the batch means).
+
     Attributes
     ----------
-    mean_sojourn, mean_sojourn_halfwidth : float
-        Mean sojourn time (wait plus service) and the half-width of its 95% confidence
-        interval (Student t with ``batches - 1`` degrees of freedom).
-    mean_wait, mean_wait_halfwidth : float
-        Mean waiting time before service and its 95% half-width.
-    prob_no_wait, prob_no_wait_halfwidth : float
-        Fraction of customers served on arrival and its 95% half-width.
+    mean_sojourn : Estimate
+        Mean sojourn time (wait plus service).
+    mean_wait : Estimate
+        Mean waiting time before service.
+    prob_no_wait : Estimate
+        Fraction of customers served on arrival.
     throughput : float
         Admitted customers per unit time: customers / total inter-arrival time.
     customers, batches : int
         Recorded customers (after warm-up) and the number of batches.
     """
 
-    mean_sojourn: float
-    mean_sojourn_halfwidth: float
-    mean_wait: float
-    mean_wait_halfwidth: float
-    prob_no_wait: float
-    prob_no_wait_halfwidth: float
+    mean_sojourn: Estimate
+    mean_wait: Estimate
+    prob_no_wait: Estimate
     throughput: float
     customers: int
     batches: int
 
-    def welfare(self, reward: float, cost: float) -> float:
-        """Social welfare per unit time, ``throughput * (reward - cost * mean_sojourn)``.
+    def welfare(self, queue: GatedQueue) -> float:
+        """Social welfare per unit time, ``throughput * (R − C * mean_sojourn)`` with the
+        reward R and cost C of ``queue``: a point estimate (no confidence interval).
 
-        A point estimate (no confidence interval).
-
-        >>> SojournEstimate(2.0, 0.1, 1.0, 0.1, 0.5, 0.01, 0.5, 100, 10).welfare(10, 1)
+        >>> from qtheory.stats import Estimate
+        >>> sojourn = Estimate(2.0, 0.1, 10, "t", 9)
+        >>> record = SojournEstimate(sojourn, sojourn, sojourn, 0.5, 100, 10)
+        >>> record.welfare(GatedQueue(1.0, 1.0, 10.0, 1.0))
         4.0
         """
-        return self.throughput * (reward - cost * self.mean_sojourn)
+        if not isinstance(queue, GatedQueue):
+            raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+        floats = queue.as_float64()
+        return self.throughput * (floats.reward - floats.cost * self.mean_sojourn.mean)
+
+
+def _rates(queue: object) -> tuple[float, float]:
+    """(Λ, μ) of ``queue`` as float64."""
+    if not isinstance(queue, GatedQueue):
+        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+    floats = queue.as_float64()
+    return floats.arrival_rate, floats.service_rate
 
 
 def simulate_gated(
+    queue: GatedQueue,
     gate: float,
-    arrival_rate: float,
-    service_rate: float,
     *,
     service: str = "exponential",
     customers: int = 1_000_000,
@@ -75,35 +97,33 @@ def simulate_gated(
 ) -> SojournEstimate:
     """Simulate gated admission: after each admission the gate stays shut for ``gate``.
 
-    Potential customers arrive as a Poisson process of rate ``arrival_rate``; the first
-    one after the gate reopens is admitted, so admitted inter-arrival times are
-    ``T = gate + Exp(arrival_rate)`` (``T = gate`` when ``arrival_rate`` is ``inf``).
-    Waiting times follow the Lindley recursion
+    Potential customers arrive as a Poisson process of rate Λ = ``queue.arrival_rate``;
+    the first one after the gate reopens is admitted, so admitted inter-arrival times
+    are ``T = gate + Exp(Λ)`` (``T = gate`` when Λ is ``inf``).  Waiting times follow the
+    Lindley recursion
 
         W_1 = 0,   W_{n+1} = max(0, W_n + S_n - T_{n+1}),   sojourn_n = W_n + S_n,
 
-    with i.i.d. service times ``S_n`` of mean ``1 / service_rate``.
+    with i.i.d. service times ``S_n`` of mean ``1 / queue.service_rate``.
 
     Parameters
     ----------
+    queue : GatedQueue
+        Λ (``inf`` allowed) and μ of the queue (its reward and cost are not used here;
+        see :meth:`SojournEstimate.welfare`).
     gate : float
-        Gate length tau >= 0.
-    arrival_rate : float
-        Poisson rate Lambda > 0 of potential customers; ``math.inf`` is allowed.
-    service_rate : float
-        mu > 0; the queue must be stable: ``gate + 1/arrival_rate > 1/service_rate``.
-    service : str
-        Service-time law with mean ``1/service_rate``: ``"exponential"``,
-        ``"deterministic"``, ``"erlang:K"`` (K phases, integer >= 1) or
-        ``"hyperexp:SCV"`` (two phases with balanced means, squared coefficient of
-        variation 1 < SCV <= 1e9).
-    customers : int
+        Gate length τ ≥ 0; the queue must be stable: ``gate + 1/Λ > 1/μ``.
+    service : str, keyword-only
+        Service-time law with mean ``1/μ``: ``"exponential"``, ``"deterministic"``,
+        ``"erlang:K"`` (K phases, integer >= 1) or ``"hyperexp:SCV"`` (two phases with
+        balanced means, squared coefficient of variation 1 < SCV <= 1e9).
+    customers : int, keyword-only
         Recorded customers, a multiple of ``batches``.
-    warmup : int
+    warmup : int, keyword-only
         Customers simulated first (starting from an empty queue) and discarded.
-    batches : int
+    batches : int, keyword-only
         Number of batches (>= 2) for the batch-means confidence intervals.
-    seed : None, int, SeedSequence, BitGenerator or Generator
+    seed : None, int, SeedSequence, BitGenerator or Generator, keyword-only
         Anything :func:`numpy.random.default_rng` accepts.  A Generator is used (and
         advanced) in place.
 
@@ -113,29 +133,34 @@ def simulate_gated(
 
     Raises
     ------
+    TypeError
+        ``queue`` not a GatedQueue.
     ValueError
         On an invalid parameter or an unstable queue.
 
     Examples
     --------
-    D/M/1 (``arrival_rate=inf``) at load 1/2: the mean sojourn is 1 / (mu (1 - sigma))
-    with sigma ~ 0.2032 the root of sigma = exp(-2 (1 - sigma)).
+    D/M/1 (Λ = ∞) at load 1/2: the mean sojourn is 1 / (μ (1 - σ)) with σ the root of
+    σ = exp(-2 (1 - σ)) (:func:`qtheory.gated.root`).
 
     >>> import math
-    >>> est = simulate_gated(2.0, math.inf, 1.0, customers=200_000, batches=20, seed=1)
-    >>> abs(est.mean_sojourn - 1 / (1 - 0.2032)) < 3 * est.mean_sojourn_halfwidth
+    >>> from qtheory.gated import root
+    >>> queue = GatedQueue(math.inf, 1.0, 2.0, 1.0)
+    >>> est = simulate_gated(queue, 2.0, customers=200_000, batches=20, seed=1)
+    >>> exact = 1 / (1 - float(root(2.0, math.inf, 1.0)))
+    >>> abs(est.mean_sojourn.mean - exact) < 3 * est.mean_sojourn.halfwidth
     True
     >>> est.throughput
     0.5
     """
+    arrival_rate, service_rate = _rates(queue)
     gate = nonnegative("gate", gate)
-    arrival_rate = positive("arrival_rate", arrival_rate, allow_inf=True)
     return _simulate(gate, arrival_rate, service_rate, service, customers, warmup, batches, seed)
 
 
 def simulate_random_routing(
+    queue: GatedQueue,
     rate: float,
-    service_rate: float,
     *,
     service: str = "exponential",
     customers: int = 1_000_000,
@@ -143,7 +168,8 @@ def simulate_random_routing(
     batches: int = 50,
     seed: object = None,
 ) -> SojournEstimate:
-    """Simulate random routing: the admitted stream is Poisson(``rate``).
+    """Simulate random routing: each potential customer is admitted with probability
+    ``rate / Λ``, so the admitted stream is Poisson(``rate``).
 
     Inter-arrival times are ``T = Exp(rate)`` (gated admission with a gate of length
     0) and waiting times follow the Lindley recursion
@@ -152,25 +178,45 @@ def simulate_random_routing(
 
     Parameters
     ----------
+    queue : GatedQueue
+        Λ and μ of the queue.
     rate : float
-        Admitted arrival rate lambda, finite, with ``rate < service_rate``.
-    service_rate, service, customers, warmup, batches, seed
+        Admitted arrival rate λ, with ``0 < rate <= Λ`` and ``rate < μ``.
+    service, customers, warmup, batches, seed : keyword-only
         As in :func:`simulate_gated`.
 
     Returns
     -------
     SojournEstimate
 
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        On an invalid parameter, ``rate > Λ`` or an unstable queue.
+
     Examples
     --------
-    M/M/1 at load 1/2 has mean sojourn 1 / (mu - lambda) = 2.
+    M/M/1 at load 1/2 has mean sojourn 1 / (μ - λ) = 2.
 
-    >>> est = simulate_random_routing(0.5, 1.0, customers=200_000, batches=20, seed=1)
-    >>> abs(est.mean_sojourn - 2.0) < 3 * est.mean_sojourn_halfwidth
+    >>> queue = GatedQueue(1.0, 1.0, 2.0, 1.0)
+    >>> est = simulate_random_routing(queue, 0.5, customers=200_000, batches=20, seed=1)
+    >>> abs(est.mean_sojourn.mean - 2.0) < 3 * est.mean_sojourn.halfwidth
     True
     """
+    arrival_rate, service_rate = _rates(queue)
     rate = positive("rate", rate)
+    if rate > arrival_rate:
+        raise ValueError(
+            f"rate must be <= arrival_rate ({arrival_rate!r}): random routing thins the "
+            f"potential arrivals, got {rate!r}"
+        )
     return _simulate(0.0, rate, service_rate, service, customers, warmup, batches, seed)
+
+
+simulate_gated.__doc__ += _REFERENCES
+simulate_random_routing.__doc__ += _REFERENCES
 
 
 def _simulate(
@@ -183,20 +229,43 @@ def _simulate(
     batches: int,
     seed: object,
 ) -> SojournEstimate:
-    service_rate = positive("service_rate", service_rate)
     kind, param = _parse_service(service)
     customers = positive_int("customers", customers)
     warmup = nonnegative_int("warmup", warmup)
     batches = positive_int("batches", batches)
+    draws = 1 + (param if kind == "erlang" else 2 if kind == "hyperexp" else 1)
+    limits.require(
+        "events", (customers + warmup) * draws, parameter="customers",
+        what=f"simulating {customers + warmup} customers ({draws:g} random draws each)",
+    )  # fmt: skip
     # The rules that tie parameters together (stability, customers a multiple of
     # batches) are stated once, in the C code, which raises ValueError for them.
-    bit_generator = np.random.default_rng(seed).bit_generator
+    bit_generator = _bit_generator(seed)
     with bit_generator.lock:  # the C code releases the GIL while it draws
         sojourn, wait, no_wait, interarrival = _core.lindley(
             bit_generator, gate, arrival_rate, kind, service_rate, param,
             customers, warmup, batches,
         )  # fmt: skip
-    return _estimate(sojourn, wait, no_wait, interarrival, customers)
+    return SojournEstimate(
+        mean_sojourn=Estimate.of(sojourn),
+        mean_wait=Estimate.of(wait),
+        prob_no_wait=Estimate.of(no_wait),
+        throughput=customers / float(interarrival.sum()),
+        customers=customers,
+        batches=sojourn.size,
+    )
+
+
+def _bit_generator(seed: object) -> np.random.BitGenerator:
+    """The bit generator of ``numpy.random.default_rng(seed)``; a ValueError names
+    ``seed`` when NumPy refuses it."""
+    try:
+        return np.random.default_rng(seed).bit_generator
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            "seed must be None, an integer >= 0, a sequence of them, a SeedSequence, a "
+            f"BitGenerator or a Generator, got {seed!r} ({error})"
+        ) from None
 
 
 def _parse_service(service: str) -> tuple[str, float]:
@@ -224,30 +293,3 @@ def _float_or_nan(text: str) -> float:
         return float(text)
     except ValueError:
         return math.nan
-
-
-def _halfwidth(batch_means: np.ndarray) -> float:
-    """Half-width of the Student t confidence interval for the mean of batch means."""
-    b = batch_means.size
-    quantile = stats.t.ppf(0.5 + CONFIDENCE / 2, b - 1)
-    return float(quantile * batch_means.std(ddof=1) / math.sqrt(b))
-
-
-def _estimate(
-    sojourn: np.ndarray,
-    wait: np.ndarray,
-    no_wait: np.ndarray,
-    interarrival: np.ndarray,
-    customers: int,
-) -> SojournEstimate:
-    return SojournEstimate(
-        mean_sojourn=float(sojourn.mean()),
-        mean_sojourn_halfwidth=_halfwidth(sojourn),
-        mean_wait=float(wait.mean()),
-        mean_wait_halfwidth=_halfwidth(wait),
-        prob_no_wait=float(no_wait.mean()),
-        prob_no_wait_halfwidth=_halfwidth(no_wait),
-        throughput=customers / float(interarrival.sum()),
-        customers=customers,
-        batches=sojourn.size,
-    )

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy.optimize import brentq
 from scipy.special import lambertw
 
-from qtheory.gated import log_root, root, root_enclosure, root_mp
+from qtheory.gated import log_root, root, root_enclosure
 
 
 def dm1_root(mu_tau):
@@ -57,7 +57,7 @@ def test_vectorised_shapes_broadcast():
 def test_hard_corners_against_mpmath(gate, arrival):
     w = float(log_root(gate, arrival, 1.0))
     with mpmath.workdps(40):
-        reference = -mpmath.log(root_mp(gate, arrival, 1.0, dps=40))
+        reference = -mpmath.log(root(gate, arrival, 1.0, dps=40))
     assert w == pytest.approx(float(reference), rel=1e-13, abs=0)
     assert 0 < np.exp(-w) < 1
 
@@ -66,14 +66,14 @@ def test_root_mp_matches_mpmath_lambertw_to_50_digits():
     with mpmath.workdps(60):
         x = mpmath.mpf(3)
         expected = -mpmath.lambertw(-x * mpmath.exp(-x)) / x
-        got = root_mp(3, "inf", 1, dps=55)
+        got = root(3, "inf", 1, dps=55)
         assert abs(got / expected - 1) < mpmath.mpf(10) ** -50
 
 
 def test_enclosure_contains_the_high_precision_root():
     enclosure = root_enclosure(0.7, 2.5, 1.0, dps=30)
     with mpmath.workdps(80):
-        precise = root_mp(0.7, 2.5, 1.0, dps=70)
+        precise = root(0.7, 2.5, 1.0, dps=70)
     assert enclosure.a <= precise <= enclosure.b
     assert enclosure.delta < 1e-28
 
@@ -134,4 +134,4 @@ def test_enclosure_near_the_boundary_and_with_decimal_inputs():
     with mpmath.workdps(60):
         assert enclosure.a <= mpmath.mpf("0.99999") <= enclosure.b  # M/M/1: sigma = Lambda/mu
         assert enclosure.delta < mpmath.mpf(10) ** -32
-    assert root_mp("1.0000000000000000000001", "inf", 1, dps=30) < 1
+    assert root("1.0000000000000000000001", "inf", 1, dps=30) < 1

@@ -4,13 +4,12 @@ Reference values are closed forms computed here, independently of the code under
 M/M/1, Pollaczek-Khinchine (M/G/1), D/M/1 through the Lambert W function and the GI/M/1
 root equation of gated admission solved with brentq.
 
-Statistical checks use fixed seeds.  Each compares an estimate with its reference using
-the batch-means t statistic: the standard error is the 95% half-width divided by the
-t quantile t_{0.975, b-1}, and the tolerance is t_{1 - ALPHA/2, b-1} standard errors,
-so that for a random seed each comparison would fail wrongly with probability ALPHA
-(= 1e-4; a test making k comparisons fails wrongly with probability <= k * 1e-4).
-Throughput is compared with a normal tolerance built from the exact variance of the
-i.i.d. inter-arrival times, at the same ALPHA.
+Statistical checks use fixed seeds.  Each compares an estimate (a qtheory.stats.Estimate
+over batch means) with its reference by conftest.assert_estimate_matches: the tolerance
+is t_{1 - ALPHA/2, b-1} standard errors, so that for a random seed each comparison would
+fail wrongly with probability ALPHA (= 1e-4; a test making k comparisons fails wrongly
+with probability <= k * 1e-4).  Throughput is compared with a normal tolerance built from
+the exact variance of the i.i.d. inter-arrival times, at the same ALPHA.
 """
 
 from __future__ import annotations
@@ -25,13 +24,15 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from conftest import assert_estimate_matches, t_tolerance
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import optimize, special, stats
+from scipy import optimize, special
 
+from qtheory.gated import GatedQueue
 from qtheory.sim import SojournEstimate, _core, simulate_gated, simulate_random_routing
+from qtheory.stats import Estimate
 
-ALPHA = 1e-4  # false-failure probability of one statistical comparison
 CUSTOMERS = 2_000_000
 BATCHES = 20
 WARMUP = 20_000
@@ -81,18 +82,20 @@ def gated_sigma(gate: float, arrival_rate: float, service_rate: float) -> float:
 # ------------------------------------------------------------- comparison helpers
 
 
-def assert_within_ci(estimate: float, halfwidth: float, reference: float, batches: int) -> None:
-    standard_error = halfwidth / stats.t.ppf(0.975, batches - 1)
-    tolerance = stats.t.ppf(1.0 - ALPHA / 2.0, batches - 1) * standard_error
-    assert abs(estimate - reference) <= tolerance, (estimate, reference, tolerance)
-    assert halfwidth < 0.05 * max(abs(reference), 0.1), "interval too wide to test anything"
+def queue_of(arrival_rate: float = math.inf, service_rate: float = 1.0) -> GatedQueue:
+    """A queue with these rates (reward and cost do not enter the simulation)."""
+    return GatedQueue(arrival_rate, service_rate, 1.0, 1.0)
+
+
+def assert_within_ci(estimate: Estimate, reference: float) -> None:
+    assert_estimate_matches(estimate, reference, max_relative_width=0.05)
 
 
 def assert_throughput(est: SojournEstimate, gate: float, arrival_rate: float) -> None:
     """T = gate + Exp(arrival_rate) is i.i.d.: the relative sd of its sample mean is exact."""
     mean_t = gate + 1.0 / arrival_rate
     relative_sd = (1.0 / arrival_rate) / (mean_t * math.sqrt(est.customers))
-    tolerance = stats.norm.ppf(1.0 - ALPHA / 2.0) * relative_sd
+    tolerance = t_tolerance(relative_sd, None)
     assert abs(est.throughput * mean_t - 1.0) <= tolerance
 
 
@@ -105,34 +108,32 @@ def sim_kwargs(seed: int, **overrides) -> dict:
 
 @pytest.mark.parametrize(("rate", "service_rate"), [(0.7, 1.0), (1.0, 2.5)])
 def test_random_routing_mm1(rate, service_rate):
-    est = simulate_random_routing(rate, service_rate, **sim_kwargs(11))
-    assert_within_ci(
-        est.mean_sojourn, est.mean_sojourn_halfwidth, mm1_sojourn(rate, service_rate), BATCHES
-    )
-    assert_within_ci(
-        est.prob_no_wait, est.prob_no_wait_halfwidth, 1.0 - rate / service_rate, BATCHES
-    )
+    est = simulate_random_routing(queue_of(2.0, service_rate), rate, **sim_kwargs(11))
+    assert_within_ci(est.mean_sojourn, mm1_sojourn(rate, service_rate))
+    assert_within_ci(est.prob_no_wait, 1.0 - rate / service_rate)
     assert_throughput(est, 0.0, rate)
 
 
 @pytest.mark.parametrize("service", ["deterministic", "erlang:3", "hyperexp:4", "exponential"])
 def test_random_routing_pollaczek_khinchine(service):
     rate, service_rate = 0.7, 1.0
-    est = simulate_random_routing(rate, service_rate, service=service, **sim_kwargs(12))
+    est = simulate_random_routing(
+        queue_of(service_rate=service_rate), rate, service=service, **sim_kwargs(12)
+    )
     wait = pollaczek_khinchine_wait(rate, service_rate, service_second_moment(service, 1.0))
-    assert_within_ci(est.mean_wait, est.mean_wait_halfwidth, wait, BATCHES)
-    assert_within_ci(est.mean_sojourn, est.mean_sojourn_halfwidth, wait + 1.0, BATCHES)
+    assert_within_ci(est.mean_wait, wait)
+    assert_within_ci(est.mean_sojourn, wait + 1.0)
     # PASTA: an arrival finds the server idle with probability 1 - rho.
-    assert_within_ci(est.prob_no_wait, est.prob_no_wait_halfwidth, 1.0 - rate, BATCHES)
+    assert_within_ci(est.prob_no_wait, 1.0 - rate)
 
 
 @pytest.mark.parametrize(("gate", "service_rate"), [(1.0 / 0.7, 1.0), (1.0, 3.0)])
 def test_gated_deterministic_arrivals_dm1(gate, service_rate):
-    est = simulate_gated(gate, math.inf, service_rate, **sim_kwargs(13))
+    est = simulate_gated(queue_of(math.inf, service_rate), gate, **sim_kwargs(13))
     sigma = dm1_sigma(gate, service_rate)
     sojourn = 1.0 / (service_rate * (1.0 - sigma))
-    assert_within_ci(est.mean_sojourn, est.mean_sojourn_halfwidth, sojourn, BATCHES)
-    assert_within_ci(est.prob_no_wait, est.prob_no_wait_halfwidth, 1.0 - sigma, BATCHES)
+    assert_within_ci(est.mean_sojourn, sojourn)
+    assert_within_ci(est.prob_no_wait, 1.0 - sigma)
     assert est.throughput == pytest.approx(1.0 / gate, rel=1e-12)
 
 
@@ -140,11 +141,11 @@ def test_gated_deterministic_arrivals_dm1(gate, service_rate):
     ("gate", "arrival_rate", "service_rate"), [(1.0, 2.0, 1.0), (0.25, 1.5, 1.2), (2.0, 0.8, 0.5)]
 )
 def test_gated_poisson_arrivals_gim1(gate, arrival_rate, service_rate):
-    est = simulate_gated(gate, arrival_rate, service_rate, **sim_kwargs(14))
+    est = simulate_gated(queue_of(arrival_rate, service_rate), gate, **sim_kwargs(14))
     sigma = gated_sigma(gate, arrival_rate, service_rate)
     sojourn = 1.0 / (service_rate * (1.0 - sigma))
-    assert_within_ci(est.mean_sojourn, est.mean_sojourn_halfwidth, sojourn, BATCHES)
-    assert_within_ci(est.prob_no_wait, est.prob_no_wait_halfwidth, 1.0 - sigma, BATCHES)
+    assert_within_ci(est.mean_sojourn, sojourn)
+    assert_within_ci(est.prob_no_wait, 1.0 - sigma)
     assert_throughput(est, gate, arrival_rate)
 
 
@@ -152,14 +153,10 @@ def test_gated_poisson_arrivals_gim1(gate, arrival_rate, service_rate):
 
 
 def test_dd1_is_exact():
-    est = simulate_gated(2.0, math.inf, 1.0, service="deterministic", customers=1000, batches=10)
-    assert (est.mean_sojourn, est.mean_wait, est.prob_no_wait, est.throughput) == (
-        1.0,
-        0.0,
-        1.0,
-        0.5,
-    )
-    assert est.mean_sojourn_halfwidth == est.prob_no_wait_halfwidth == 0.0
+    est = simulate_gated(queue_of(), 2.0, service="deterministic", customers=1000, batches=10)
+    means = (est.mean_sojourn.mean, est.mean_wait.mean, est.prob_no_wait.mean, est.throughput)
+    assert means == (1.0, 0.0, 1.0, 0.5)
+    assert est.mean_sojourn.halfwidth == est.prob_no_wait.halfwidth == 0.0
 
 
 def test_core_returns_per_batch_arrays():
@@ -175,18 +172,19 @@ def test_core_returns_per_batch_arrays():
 
 
 def test_welfare():
-    est = simulate_random_routing(0.5, 1.0, customers=10_000, batches=10, seed=0)
-    assert est.welfare(5.0, 2.0) == est.throughput * (5.0 - 2.0 * est.mean_sojourn)
+    est = simulate_random_routing(queue_of(), 0.5, customers=10_000, batches=10, seed=0)
+    queue = GatedQueue(math.inf, 1.0, 5.0, 2.0)
+    assert est.welfare(queue) == est.throughput * (5.0 - 2.0 * est.mean_sojourn.mean)
 
 
 def test_batching_does_not_change_the_sample_path():
     """The same seed gives the same customers whatever the batching; the run crosses the
     C code's internal chunk boundaries (every 2**22 customers) in mid-batch."""
     kwargs = {"customers": 4_500_000, "warmup": 1_000, "seed": 21}
-    two = simulate_gated(0.5, 1.0, 1.0, batches=2, **kwargs)
-    nine = simulate_gated(0.5, 1.0, 1.0, batches=9, **kwargs)
-    assert nine.mean_sojourn == pytest.approx(two.mean_sojourn, rel=1e-12)
-    assert nine.prob_no_wait == pytest.approx(two.prob_no_wait, rel=1e-12)
+    two = simulate_gated(queue_of(1.0), 0.5, batches=2, **kwargs)
+    nine = simulate_gated(queue_of(1.0), 0.5, batches=9, **kwargs)
+    assert nine.mean_sojourn.mean == pytest.approx(two.mean_sojourn.mean, rel=1e-12)
+    assert nine.prob_no_wait.mean == pytest.approx(two.prob_no_wait.mean, rel=1e-12)
     assert nine.throughput == pytest.approx(two.throughput, rel=1e-12)
 
 
@@ -197,18 +195,18 @@ SMALL = {"customers": 20_000, "batches": 10, "warmup": 100}
 
 
 def test_same_seed_same_output_different_seed_different_output():
-    first = simulate_gated(1.0, 2.0, 1.0, service="hyperexp:3", seed=7, **SMALL)
-    assert simulate_gated(1.0, 2.0, 1.0, service="hyperexp:3", seed=7, **SMALL) == first
-    assert simulate_gated(1.0, 2.0, 1.0, service="hyperexp:3", seed=8, **SMALL) != first
+    first = simulate_gated(queue_of(2.0), 1.0, service="hyperexp:3", seed=7, **SMALL)
+    assert simulate_gated(queue_of(2.0), 1.0, service="hyperexp:3", seed=7, **SMALL) == first
+    assert simulate_gated(queue_of(2.0), 1.0, service="hyperexp:3", seed=8, **SMALL) != first
     sequence = np.random.SeedSequence(7)
-    assert simulate_gated(1.0, 2.0, 1.0, service="hyperexp:3", seed=sequence, **SMALL) == first
+    assert simulate_gated(queue_of(2.0), 1.0, service="hyperexp:3", seed=sequence, **SMALL) == first
 
 
 def test_generator_seed_is_used_in_place():
     generator = np.random.default_rng(5)
-    first = simulate_random_routing(0.5, 1.0, seed=generator, **SMALL)
-    second = simulate_random_routing(0.5, 1.0, seed=generator, **SMALL)
-    assert first == simulate_random_routing(0.5, 1.0, seed=5, **SMALL)
+    first = simulate_random_routing(queue_of(), 0.5, seed=generator, **SMALL)
+    second = simulate_random_routing(queue_of(), 0.5, seed=generator, **SMALL)
+    assert first == simulate_random_routing(queue_of(), 0.5, seed=5, **SMALL)
     assert second != first
 
 
@@ -222,7 +220,7 @@ def test_gil_is_released_during_the_simulation():
 
     def worker():
         times["start"] = time.perf_counter()
-        simulate_gated(0.5, 1.0, 1.0, customers=12_000_000, batches=2, warmup=0, seed=1)
+        simulate_gated(queue_of(1.0), 0.5, customers=12_000_000, batches=2, warmup=0, seed=1)
         times["end"] = time.perf_counter()
 
     thread = threading.Thread(target=worker)
@@ -263,16 +261,17 @@ def stable_parameters(draw):
 def test_any_valid_parameters_give_sane_estimates(parameters, seed):
     gate, arrival_rate, service_rate, service = parameters
     est = simulate_gated(
-        gate, arrival_rate, service_rate, service=service, customers=2_000, batches=4,
-        warmup=50, seed=seed,
+        queue_of(arrival_rate, service_rate), gate, service=service, customers=2_000,
+        batches=4, warmup=50, seed=seed,
     )  # fmt: skip
     values = [getattr(est, name) for name in SojournEstimate.__dataclass_fields__]
+    values = [v.mean if isinstance(v, Estimate) else v for v in values]
     assert all(math.isfinite(v) and v >= 0 for v in values)
-    assert 0.0 <= est.prob_no_wait <= 1.0
-    assert est.mean_sojourn >= est.mean_wait
+    assert 0.0 <= est.prob_no_wait.mean <= 1.0
+    assert est.mean_sojourn.mean >= est.mean_wait.mean
     assert est.throughput <= (1.0 + 1e-12) / gate if gate > 0 else est.throughput > 0
     if service == "deterministic":
-        assert est.mean_sojourn - est.mean_wait == pytest.approx(1.0 / service_rate)
+        assert est.mean_sojourn.mean - est.mean_wait.mean == pytest.approx(1.0 / service_rate)
 
 
 # ------------------------------------------------------------- bad input: Python wrapper
@@ -317,15 +316,30 @@ nan, inf = math.nan, math.inf
 def test_simulate_gated_rejects_bad_input(overrides, message):
     kwargs = {"gate": 1.0, "arrival_rate": 2.0, "service_rate": 1.0, **SMALL, **overrides}
     with pytest.raises(ValueError, match=message):
-        simulate_gated(**kwargs)
+        queue = queue_of(kwargs.pop("arrival_rate"), kwargs.pop("service_rate"))
+        simulate_gated(queue, kwargs.pop("gate"), **kwargs)
 
 
 @pytest.mark.parametrize(
-    ("rate", "message"), [(inf, "rate"), (nan, "rate"), (0.0, "rate"), (1.0, "unstable")]
+    ("rate", "message"),
+    [(inf, "rate"), (nan, "rate"), (0.0, "rate"), (1.0, "unstable"), (2.5, "arrival_rate")],
 )
 def test_simulate_random_routing_rejects_bad_input(rate, message):
     with pytest.raises(ValueError, match=message):
-        simulate_random_routing(rate, 1.0, **SMALL)
+        simulate_random_routing(queue_of(2.0), rate, **SMALL)
+
+
+@pytest.mark.parametrize("queue", [None, 1.0, "queue", (2.0, 1.0)])
+def test_simulators_need_a_gated_queue(queue):
+    with pytest.raises(TypeError, match="queue"):
+        simulate_gated(queue, 1.0, **SMALL)
+    with pytest.raises(TypeError, match="queue"):
+        simulate_random_routing(queue, 0.5, **SMALL)
+
+
+def test_runaway_simulations_are_refused_before_they_start():
+    with pytest.raises(ValueError, match="limit"):
+        simulate_gated(queue_of(2.0), 1.0, service="erlang:100000000000", customers=10**9)
 
 
 # ------------------------------------------------------------- bad input: C directly
