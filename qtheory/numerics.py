@@ -58,15 +58,25 @@ def bracketed_root_mp(f: Callable[[mpmath.mpf], mpmath.mpf], lo, hi, digits: int
     """A root of ``f`` in [lo, hi], where ``f(lo) > 0 > f(hi)`` or ``f(lo) < 0 < f(hi)``,
     verified to change sign across ``x (1 ± 10**-digits)``.
 
-    Fast bracketing solvers first (Anderson–Björk, Illinois), bisection (which always
-    converges) last; evaluate at a working precision above ``digits``.
+    A bracket ``0 < lo < hi`` wider than a factor 2 is first narrowed by geometric
+    bisection (one step per halving of ``log(hi/lo)``: the superlinear solvers crawl on
+    a bracket like [1e-300, 1] with the root at 1e-150); then fast bracketing solvers
+    (Anderson–Björk, Illinois), bisection (which always converges) last; evaluate at a
+    working precision above ``digits``.
 
     >>> with mpmath.workdps(40):
     ...     r = bracketed_root_mp(lambda x: x * x - 2, 1, 2, digits=30)
     >>> mpmath.nstr(r, 30)
     '1.41421356237309504880168872421'
     """
-    sign = 1 if f(mpmath.mpf(lo)) > 0 else -1
+    lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
+    sign = 1 if f(lo) > 0 else -1
+    while 0 < lo and 2 * lo < hi:  # a bracket over many orders of magnitude: bisect
+        middle = mpmath.sqrt(lo * hi)  # geometrically down to a factor 2 first
+        if sign * f(middle) > 0:
+            lo = middle
+        else:
+            hi = middle
     delta = mpmath.mpf(10) ** (-digits)
     for solver in ("anderson", "illinois", "bisect"):
         x = mpmath.findroot(f, (lo, hi), solver=solver, verify=False, maxsteps=4 * mpmath.mp.prec)

@@ -46,8 +46,15 @@ def dominance_claim() -> Claim:
     )
 
 
+def _flag(quick: object) -> bool:
+    if not isinstance(quick, bool):
+        raise TypeError(f"quick must be True or False, got {quick!r}")
+    return quick
+
+
 def pof_at_least_one_claim(quick: bool) -> Claim:
-    """Memory never hurts: PoF ≥ 1 over a grid of ν and Λ."""
+    """Memory never hurts: PoF ≥ 1 over a grid of ν and Λ (12 or 60 values of ν)."""
+    quick = _flag(quick)
     nus = np.geomspace(1.001, 1e4, 12 if quick else 60)
     worst = min(price_of_forgetting(GatedQueue(a, 1.0, nu, 1.0)) for a in ARRIVALS for nu in nus)
     return Claim(
@@ -141,7 +148,28 @@ def embedded_chain_claim() -> Claim:
 
 
 def gated_claims(quick: bool = False) -> list[Claim]:
-    """Every claim of the gated model, checked."""
+    """Every claim of the gated model, checked.
+
+    Parameters
+    ----------
+    quick : bool
+        Coarser grids and 40 instead of 60 digits.
+
+    Returns
+    -------
+    list of qtheory.claims.Claim
+
+    Examples
+    --------
+    >>> [claim.name for claim in gated_claims(quick=True)][:2]
+    ['gated.dominance', 'gated.pof_at_least_one']
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
+    quick = _flag(quick)
     dps = 40 if quick else 60
     return [
         dominance_claim(),

@@ -16,17 +16,27 @@ would push it past the top stays at the top), solved by GTH
 (:func:`qtheory.exact.stationary_dtmc`), and the truncation is enlarged until the mass
 at the top is below ``1e-15``.  Theory says the law is geometric, :math:`(1-\sigma)\sigma^n`,
 and the mean sojourn :math:`E[N+1]/\mu = 1/(\mu(1-\sigma))`; the tests compare.
+
+References
+----------
+.. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4 (the GI/M/1
+   embedded chain).
+.. [2] W. K. Grassmann, M. I. Taksar and D. P. Heyman, "Regenerative analysis and steady
+   state distributions for Markov chains", Operations Research 33(5) (1985) (GTH).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
+from qtheory import limits
+from qtheory._validation import positive_int
 from qtheory.exact import stationary_dtmc
-from qtheory.gated.root import validate_gate_parameters
+from qtheory.gated.root import float_array, validate_gate_parameters
 
 __all__ = ["EmbeddedChainLaw", "embedded_chain_law", "service_count_law"]
 
@@ -36,7 +46,13 @@ _MAX_STATES = 2048
 
 @dataclass(frozen=True)
 class EmbeddedChainLaw:
-    """Stationary law of the number found in system by an admitted customer."""
+    """Stationary law of the number found in system by an admitted customer.
+
+    Attributes
+    ----------
+    found : numpy.ndarray
+        ``found[n]`` = P(an admitted customer finds n in system), n < truncation.
+    """
 
     found: np.ndarray  # found[n] = P(an admitted customer finds n in system)
 
@@ -45,23 +61,76 @@ class EmbeddedChainLaw:
         return float(self.found[0])
 
     def mean_sojourn(self, service_rate: float) -> float:
-        """E[(N + 1) service times] = E[N + 1]/μ for exponential service."""
+        """E[(N + 1) service times] = E[N + 1]/μ for exponential service.
+
+        >>> round(EmbeddedChainLaw(np.array([0.5, 0.5])).mean_sojourn(2.0), 6)
+        0.75
+        """
+        service_rate = _scalars(0.0, np.inf, service_rate)[2]
         return float(np.dot(np.arange(1, self.found.size + 1), self.found) / service_rate)
 
 
 def service_count_law(gate: float, arrival_rate: float, service_rate: float, size: int):
     """a_k, k < size: the law of Poisson(μ) events during τ + Exp(Λ).
 
+    Parameters
+    ----------
+    gate : float
+        τ ≥ 0.
+    arrival_rate : float
+        Λ > 0 (``inf`` allowed).
+    service_rate : float
+        μ > 0.
+    size : int
+        Number of probabilities returned (≥ 1; memory checked against the limit).
+
+    Returns
+    -------
+    numpy.ndarray
+        a_0, ..., a_{size-1}.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a parameter of the wrong type or out of range.
+
+    Examples
+    --------
     >>> a = service_count_law(1.0, np.inf, 2.0, 40)
     >>> bool(abs(a[3] - np.exp(-2) * 2**3 / 6) < 1e-15)
     True
     """
+    size = positive_int("size", size)
+    limits.require("memory", 32.0 * size, parameter="size", what="the service-count law")
+    gate, arrival_rate, service_rate = _scalars(gate, arrival_rate, service_rate)
     counts = np.arange(size)
     during_gate = stats.poisson.pmf(counts, service_rate * gate)
     if np.isinf(arrival_rate):
         return during_gate
     during_exp_phase = stats.geom.pmf(counts + 1, arrival_rate / (arrival_rate + service_rate))
     return np.convolve(during_gate, during_exp_phase)[:size]
+
+
+def _scalars(gate, arrival_rate, service_rate) -> tuple[float, float, float]:
+    """(τ, Λ, μ) as floats after the range checks (stability is not required)."""
+    values = []
+    for name, value in (
+        ("gate", gate),
+        ("arrival_rate", arrival_rate),
+        ("service_rate", service_rate),
+    ):
+        array = float_array(name, value)
+        if array.ndim:
+            raise TypeError(f"{name} must be a scalar, got an array of shape {array.shape}")
+        values.append(float(array))
+    gate, arrival_rate, service_rate = values
+    if not 0 <= gate < math.inf:
+        raise ValueError(f"gate must be finite and >= 0, got {gate!r}")
+    if not arrival_rate > 0:
+        raise ValueError(f"arrival_rate must be > 0 (inf allowed), got {arrival_rate!r}")
+    if not 0 < service_rate < math.inf:
+        raise ValueError(f"service_rate must be finite and > 0, got {service_rate!r}")
+    return gate, arrival_rate, service_rate
 
 
 def _transition_matrix(a: np.ndarray) -> np.ndarray:
@@ -80,11 +149,33 @@ def embedded_chain_law(gate: float, arrival_rate: float, service_rate: float) ->
     """Solve the truncated embedded chain exactly (GTH), enlarging the truncation until
     the top state holds less than 1e-15 of the mass.
 
+    Parameters
+    ----------
+    gate : float
+        τ ≥ 0 with μτ ≤ 700.
+    arrival_rate : float
+        Λ > 0 (``inf`` allowed).
+    service_rate : float
+        μ > 0; the queue must be stable: τ + 1/Λ > 1/μ.
+
+    Returns
+    -------
+    EmbeddedChainLaw
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad parameter, an unstable queue, μτ > 700, or a queue so close to
+        instability that 2048 states do not hold the law.
+
+    Examples
+    --------
     >>> law = embedded_chain_law(0.0, 0.5, 1.0)  # M/M/1 with load 1/2
     >>> bool(np.allclose(law.found[:4], [0.5, 0.25, 0.125, 0.0625], rtol=1e-12))
     True
     """
-    validate_gate_parameters(gate, arrival_rate, service_rate)
+    gate, arrival_rate, service_rate = _scalars(gate, arrival_rate, service_rate)
+    validate_gate_parameters(gate, arrival_rate, service_rate)  # stability
     if service_rate * gate > 700:
         raise ValueError(
             "service_rate*gate must be <= 700 for the float64 embedded chain "
