@@ -268,6 +268,11 @@ def evaluate_asymptote(expr: sp.Expr, values: dict, arrival: str) -> mpmath.mpf:
     ... )
     >>> round(float(value), 2)  # 4/(eps log(1/eps))
     289529.65
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
     """
     if not isinstance(expr, sp.Expr):
         raise TypeError(f"expr must be a Sympy expression, got {type(expr).__name__}")
@@ -335,6 +340,11 @@ def check_light_traffic(exponent: int, arrival: str = "inf", *, dps: int):
     >>> pof, gate, gain = check_light_traffic(12, dps=40)
     >>> pof.relative_error < 1e-9, gain.exact < 1e-12
     (True, True)
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
     """
     exponent, dps = _check_precision(exponent, dps)
     lam = _arrival(arrival)
@@ -396,6 +406,11 @@ def check_heavy_traffic(exponent: int, arrival: str = "inf", *, dps: int):
     >>> excess_pof, excess_gate, gain = check_heavy_traffic(12, dps=40)
     >>> excess_pof.relative_error < 1e-5
     True
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
     """
     exponent, dps = _check_precision(exponent, dps)
     lam = _arrival(arrival, above=1.0)

@@ -20,6 +20,23 @@ from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate, price_of_forgetting, welfare_ga
 
+_CLAIM_DOC = """
+    Returns
+    -------
+    qtheory.claims.Claim
+        The measured value, its reference and tolerance, and whether it passed.
+
+    Examples
+    --------
+    >>> {call}.passed
+    True
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+"""
+
 SOURCE = "Hassin & Ravner, arXiv:2606.02464"
 ARRIVALS = (np.inf, 5.0, 2.0, 1.2)
 
@@ -179,3 +196,14 @@ def gated_claims(quick: bool = False) -> list[Claim]:
         heavy_traffic_claim(dps),
         embedded_chain_claim(),
     ]
+
+
+for _claim, _call in (
+    (dominance_claim, "dominance_claim()"),
+    (pof_at_least_one_claim, "pof_at_least_one_claim(quick=True)"),
+    (optimal_gate_claim, "optimal_gate_claim()"),
+    (pof_unbounded_claim, "pof_unbounded_claim(dps=40)"),
+    (heavy_traffic_claim, "heavy_traffic_claim(dps=40)"),
+    (embedded_chain_claim, "embedded_chain_claim()"),
+):
+    _claim.__doc__ += _CLAIM_DOC.format(call=_call)

@@ -58,6 +58,11 @@ class EmbeddedChainLaw:
 
     @property
     def prob_no_wait(self) -> float:
+        """P(an admitted customer finds the system empty) = found[0] (1 − σ in theory).
+
+        >>> EmbeddedChainLaw(np.array([0.25, 0.75])).prob_no_wait
+        0.25
+        """
         return float(self.found[0])
 
     def mean_sojourn(self, service_rate: float) -> float:
@@ -99,6 +104,12 @@ def service_count_law(gate: float, arrival_rate: float, service_rate: float, siz
     >>> a = service_count_law(1.0, np.inf, 2.0, 40)
     >>> bool(abs(a[3] - np.exp(-2) * 2**3 / 6) < 1e-15)
     True
+
+    References
+    ----------
+    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
+    .. [2] W. K. Grassmann, M. I. Taksar and D. P. Heyman, "Regenerative analysis and
+       steady state distributions for Markov chains", Operations Research 33(5) (1985).
     """
     size = positive_int("size", size)
     limits.require("memory", 32.0 * size, parameter="size", what="the service-count law")
@@ -173,6 +184,12 @@ def embedded_chain_law(gate: float, arrival_rate: float, service_rate: float) ->
     >>> law = embedded_chain_law(0.0, 0.5, 1.0)  # M/M/1 with load 1/2
     >>> bool(np.allclose(law.found[:4], [0.5, 0.25, 0.125, 0.0625], rtol=1e-12))
     True
+
+    References
+    ----------
+    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
+    .. [2] W. K. Grassmann, M. I. Taksar and D. P. Heyman, "Regenerative analysis and
+       steady state distributions for Markov chains", Operations Research 33(5) (1985).
     """
     gate, arrival_rate, service_rate = _scalars(gate, arrival_rate, service_rate)
     validate_gate_parameters(gate, arrival_rate, service_rate)  # stability

@@ -25,7 +25,11 @@ def exact_digits(*values: Number) -> int:
     """Decimal digits that represent every value exactly enough for sums and products
     of a few of them: a float needs 17, a string its own length, an mpf its precision;
     a product of values needs the sum of their digits, and a difference of two numbers
-    of similar size (the only one that cancels) no more than the longer of them."""
+    of similar size (the only one that cancels) no more than the longer of them.
+
+    >>> exact_digits(1.5, "0.125")
+    42
+    """
 
     def digits(value: Number) -> int:
         if isinstance(value, str):
@@ -39,7 +43,11 @@ def exact_digits(*values: Number) -> int:
 
 def to_mpf(value: Number) -> mpmath.mpf:
     """Convert at the current precision (strings such as ``"0.1"`` or ``"inf"`` keep
-    their decimal meaning up to that precision; floats are exact)."""
+    their decimal meaning up to that precision; floats are exact).
+
+    >>> to_mpf("0.5") == to_mpf(0.5)
+    True
+    """
     return mpmath.mpf(value)
 
 
@@ -118,18 +126,33 @@ class GatedQueue:
 
     @property
     def naor_ratio(self) -> float:
-        """ν = Rμ/C (float64): serving anybody is worth it only if ν > 1."""
+        """ν = Rμ/C (float64): serving anybody is worth it only if ν > 1.
+
+        >>> GatedQueue("inf", 2, 3, 1.5).naor_ratio
+        4.0
+        """
         return float(self.naor_excess() + 1)
 
     def naor_excess(self) -> mpmath.mpf:
-        """ν − 1 = (Rμ − C)/C, computed exactly enough to know its sign and size."""
+        """ν − 1 = (Rμ − C)/C, computed exactly enough to know its sign and size.
+
+        >>> import mpmath
+        >>> mpmath.nstr(GatedQueue("inf", 1, "1.0000000000000000000001", 1).naor_excess(), 3)
+        '1.0e-22'
+        """
         with mpmath.workdps(exact_digits(*self._values)):
             reward, rate, cost = (to_mpf(v) for v in (self.reward, self.service_rate, self.cost))
             return (reward * rate - cost) / cost
 
     def require_worthwhile(self) -> None:
         """Raise ``ValueError`` unless ν = Rμ/C > 1 (otherwise the optimum serves nobody),
-        and unless ν is representable."""
+        and unless ν is representable.
+
+        >>> GatedQueue("inf", 1, 1, 1).require_worthwhile()
+        Traceback (most recent call last):
+        ...
+        ValueError: reward*service_rate/cost (Naor's ratio nu) must be > 1 ...
+        """
         excess = self.naor_excess()
         if not excess > 0:
             raise ValueError(
@@ -138,7 +161,12 @@ class GatedQueue:
             )
 
     def guard_digits(self) -> int:
-        """Digits lost to cancellation near ν = 1 (log10 1/(ν−1)) and ν → ∞ (log10 ν)."""
+        """Digits lost to cancellation near ν = 1 (log10 1/(ν−1)) and ν → ∞ (log10 ν).
+
+        >>> near_one, large = GatedQueue("inf", 1, "1.000001", 1), GatedQueue(2, 1, 1e8, 1)
+        >>> near_one.guard_digits(), large.guard_digits()
+        (7, 8)
+        """
         excess = self.naor_excess()
         with mpmath.workdps(30):
             near_one = max(0.0, float(-mpmath.log10(excess))) if excess > 0 else 0.0
@@ -147,7 +175,11 @@ class GatedQueue:
 
     def parameters(self, dps: int | None = None) -> dict[str, float | mpmath.mpf]:
         """μ, β = 1/Λ, R, C and ε = ν − 1 as float64 (``dps=None``; a ValueError if one
-        is beyond float64) or as mpf at the current precision (any ``dps``)."""
+        is beyond float64) or as mpf at the current precision (any ``dps``).
+
+        >>> GatedQueue(4, 1, 3, 1).parameters()
+        {'mu': 1.0, 'beta': 0.25, 'R': 3.0, 'C': 1.0, 'epsilon': 2.0}
+        """
         arrival = to_mpf(self.arrival_rate)
         values = {
             "mu": to_mpf(self.service_rate),

@@ -49,3 +49,16 @@ def test_numeric_forms_use_accurate_primitives():
     f = d.derive()
     text = str(f.gate_of_root.numeric_expr)
     assert "log1p" in text and "expm1" in text
+
+
+def test_rr_forms_without_cancellation_equal_the_display_forms():
+    """C eps^2/(sqrt(1+eps)+1)^2 is C(sqrt(nu)-1)^2 and the rate is mu - sqrt(mu C/R)."""
+    f = d.derive()
+    nu = 1 + d.naor_excess
+    welfare = f.rr_optimal_welfare.expr.subs(d.naor_ratio, nu)
+    assert sp.simplify(f.rr_optimal_welfare_excess.expr - welfare) == 0
+    rate = f.rr_optimal_rate.expr.subs(d.reward, nu * d.cost / d.service_rate)
+    assert sp.simplify(f.rr_optimal_rate_excess.expr - rate) == 0
+    # no difference of O(1) terms is left: every term of the numerator is a product
+    for form in (f.rr_optimal_welfare_excess, f.rr_optimal_rate_excess):
+        assert not isinstance(sp.numer(sp.together(form.expr)), sp.Add), form.expr
