@@ -323,25 +323,6 @@ def _optimum(queue: object, dps: object, compute: Callable[[GatedQueue, int], ob
 def optimal_gate(queue: GatedQueue, *, dps: int | None = None) -> GateOptimum:
     """The welfare-maximising gate τ* and S_GA(τ*).
 
-    Parameters
-    ----------
-    queue : GatedQueue
-        The queue; Naor's ratio ν = Rμ/C must exceed 1.
-    dps : int or None, keyword-only
-        None: float64 fields.  D ≥ 1: mpf fields correct to D digits.
-
-    Returns
-    -------
-    GateOptimum
-
-    Raises
-    ------
-    TypeError
-        ``queue`` not a GatedQueue.
-    ValueError
-        ν ≤ 1, a bad ``dps``, a precision above the ``dps`` limit, or (``dps=None``) a
-        value beyond float64.
-
     Examples
     --------
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=3.0, cost=1.0)
@@ -358,25 +339,6 @@ def optimal_gate(queue: GatedQueue, *, dps: int | None = None) -> GateOptimum:
 def optimal_routing(queue: GatedQueue, *, dps: int | None = None) -> RoutingOptimum:
     """The Edelson–Hildebrand optimum λ* = min(Λ, μ − √(μC/R)) and S_RR(λ*).
 
-    Parameters
-    ----------
-    queue : GatedQueue
-        The queue; Naor's ratio ν = Rμ/C must exceed 1.
-    dps : int or None, keyword-only
-        None: float64 fields.  D ≥ 1: mpf fields correct to D digits.
-
-    Returns
-    -------
-    RoutingOptimum
-
-    Raises
-    ------
-    TypeError
-        ``queue`` not a GatedQueue.
-    ValueError
-        ν ≤ 1, a bad ``dps``, a precision above the ``dps`` limit, or (``dps=None``) a
-        value beyond float64.
-
     Examples
     --------
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=4.0, cost=1.0)
@@ -389,24 +351,6 @@ def optimal_routing(queue: GatedQueue, *, dps: int | None = None) -> RoutingOpti
 def price_of_forgetting(queue: GatedQueue, *, dps: int | None = None) -> Real:
     """PoF = S_GA(τ*) / S_RR(λ*) ≥ 1: the welfare ratio lost by forgetting admissions.
 
-    Parameters
-    ----------
-    queue : GatedQueue
-        The queue; Naor's ratio ν = Rμ/C must exceed 1.
-    dps : int or None, keyword-only
-        None: a float.  D ≥ 1: an mpf correct to D digits.
-
-    Returns
-    -------
-    float or mpmath.mpf
-
-    Raises
-    ------
-    TypeError
-        ``queue`` not a GatedQueue.
-    ValueError
-        ν ≤ 1, a bad ``dps`` or a precision above the ``dps`` limit.
-
     Examples
     --------
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=4.0, cost=1.0)
@@ -418,5 +362,34 @@ def price_of_forgetting(queue: GatedQueue, *, dps: int | None = None) -> Real:
     return _optimum(queue, dps, _price_of_forgetting_mp)
 
 
-for _function in (optimal_gate, optimal_routing, price_of_forgetting):
+_OPTIMUM_SECTIONS = """
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue; Naor's ratio ν = Rμ/C must exceed 1.
+    dps : int or None, keyword-only
+        None: float64.  D ≥ 1: mpf values correct to D digits.
+
+    Returns
+    -------
+    {returns}
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        ν ≤ 1, a bad ``dps``, a precision above the ``dps`` limit, or (``dps=None``) a
+        value beyond float64.
+"""
+
+for _function, _returns in (
+    (optimal_gate, "GateOptimum"),
+    (optimal_routing, "RoutingOptimum"),
+    (price_of_forgetting, "float or mpmath.mpf"),
+):  # one summary line, then the shared sections, the examples and the references
+    _summary, _examples = _function.__doc__.split("\n\n", 1)
+    _function.__doc__ = "\n".join(
+        [_summary, _OPTIMUM_SECTIONS.format(returns=_returns), "    " + _examples.lstrip()]
+    )
     _function.__doc__ += _REFERENCES
