@@ -1041,14 +1041,15 @@ def slope_on_log(
     (1.0, 'wls', 0.0)
     """
     try:
-        x = np.log(np.asarray(servers, dtype=float))
+        n = np.asarray(servers, dtype=float)
         y = np.asarray(values, dtype=float)
     except (TypeError, ValueError) as error:
         raise ValueError("servers and values must be sequences of numbers") from error
-    if x.ndim != 1 or x.shape != y.shape or x.size < 3:
+    if n.ndim != 1 or n.shape != y.shape or n.size < 3:
         raise ValueError("servers and values must be 1-D of equal length >= 3")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))) or np.ptp(x) == 0:
+    if not (np.all((n >= 1) & np.isfinite(n)) and np.all(np.isfinite(y))) or np.ptp(n) == 0:
         raise ValueError("servers must be >= 1 and not all equal; values must be finite")
+    x = np.log(n)
     dof = x.size - 2
     if stderrs is None:
         fit = linregress(x, y)

@@ -412,7 +412,7 @@ def test_compare_rejects_bad_arguments():
         compare(NET, ["pfi", "pfi"], horizon=1.0)
     with pytest.raises(ValueError, match="policies"):
         compare(NET, "pfi", horizon=1.0)
-    with pytest.raises(ValueError, match="net"):
+    with pytest.raises(TypeError, match="net must be a LossNetwork"):
         simulate("net", "pfi", horizon=1.0)
     assert parse_policy("threshold:0", 1) == ("threshold", 0.0)
 
@@ -648,7 +648,6 @@ def test_trace_time_average_with_warmup_at_an_event_time():
         (NET, "pfi", {"info": "psychic"}, "info"),
         (NET, "pfi", {"horizon": -1.0}, "horizon"),
         (NET, "pfi", {"horizon": math.nan}, "horizon"),
-        ("net", "pfi", {}, "net"),
         (NET.with_servers(10**6), "threshold:3", {"horizon": 1e3}, "horizon: .*N = 1000000"),
         (NET.with_servers(10**5), "offline", {"horizon": 10.0}, "offline"),
         (NET, "sss:1e300", {}, "policy"),
@@ -657,6 +656,11 @@ def test_trace_time_average_with_warmup_at_an_event_time():
 def test_trace_rejects_bad_input(net, policy, kwargs, message):
     with pytest.raises(ValueError, match=message):
         trace(net, policy, **({"horizon": 1.0} | kwargs))
+
+
+def test_trace_rejects_a_non_network_with_type_error():
+    with pytest.raises(TypeError, match="net must be a LossNetwork"):
+        trace("net", "pfi", horizon=1.0)
 
 
 def test_trace_mean_idle_rejects_bad_warmup():
