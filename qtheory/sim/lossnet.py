@@ -122,7 +122,7 @@ import numpy as np
 
 from qtheory import limits
 from qtheory._validation import nonnegative, positive, positive_int
-from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.lossnet.paths import ClockPath, JobPath
 from qtheory.sim import _core
 from qtheory.stats import Estimate, replication_seed, replication_seeds
@@ -140,6 +140,8 @@ __all__ = [
     "job_path",
     "parse_policy",
     "path_cost",
+    "require_path",
+    "require_run",
     "run_cost",
     "simulate",
     "summarise",
@@ -439,9 +441,7 @@ def _normalise(name: str, param: float) -> str:
 
 
 def _check_net(net: object) -> LossNetwork:
-    if not isinstance(net, LossNetwork):
-        raise ValueError(f"net must be a LossNetwork, got {net!r}")
-    return net
+    return as_network(net)
 
 
 def _check_info(info: object) -> str:
@@ -675,10 +675,98 @@ def path_cost(net: LossNetwork, *, info: str, horizon: float) -> RunCost:
     return RunCost(entries, memory, 0.0)
 
 
-def _require_path(net: LossNetwork, info: str, horizon: float) -> None:
+def require_path(net: LossNetwork, *, info: str, horizon: float, reps: int = 1) -> RunCost:
+    """Refuse ``reps`` paths of :func:`path_cost` whose memory (one at a time) or entries
+    exceed :mod:`qtheory.limits`; for callers that draw paths (:func:`clock_path`,
+    :func:`job_path`, :mod:`qtheory.lossnet.offline_job`).
+
+    Parameters
+    ----------
+    net : LossNetwork
+    info : str
+        ``"clock"`` or ``"job"``.
+    horizon : float
+        T > 0.
+    reps : int
+        Paths drawn one after the other, >= 1.
+
+    Returns
+    -------
+    RunCost
+        The cost of one path (:func:`path_cost`).
+
+    Raises
+    ------
+    ValueError
+        For invalid arguments, or naming ``horizon`` (``reps``) when one path (all of
+        them) exceeds the "memory" ("events") limit.
+
+    Examples
+    --------
+    >>> net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> round(require_path(net, info="job", horizon=10.0).events)
+    1400
+    >>> require_path(net, info="job", horizon=1e12)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: horizon: the job-model path (N = 100, horizon = 1e+12) needs ... bytes, ...
+    """
     cost = path_cost(net, info=info, horizon=horizon)
+    reps = positive_int("reps", reps)
     what = f"the {info}-model path (N = {net.servers}, horizon = {horizon:g})"
     limits.require("memory", cost.memory, parameter="horizon", what=what)
+    total = reps * (cost.events + _REPLICATION_EVENTS)
+    limits.require("events", total, parameter="reps", what=f"{reps} paths")
+    return cost
+
+
+def require_run(
+    net: LossNetwork,
+    policy: str,
+    *,
+    info: str = "clock",
+    horizon: float,
+    reps: int = 1,
+    workers: int = 1,
+    trace: bool = False,
+) -> RunCost:
+    """Refuse, before anything is allocated, a run whose :func:`run_cost` exceeds the
+    limits of :mod:`qtheory.limits` (one replication, then all of them).
+
+    Parameters
+    ----------
+    net, policy, info, horizon, reps, workers, trace
+        As in :func:`run_cost`.
+
+    Returns
+    -------
+    RunCost
+        The cost of the whole run.
+
+    Raises
+    ------
+    ValueError
+        For invalid arguments, or naming the parameter to reduce: ``horizon`` (or
+        ``policy`` for an SSS window that dominates) when one replication exceeds the
+        "events", "memory" or "dp_cells" limit, ``reps`` or ``workers`` when all of them
+        do.
+
+    Examples
+    --------
+    >>> net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> round(require_run(net, "threshold:3", horizon=10.0, reps=2).events)
+    6800
+    >>> require_run(net, "threshold:3", horizon=10.0, reps=10**9)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: reps: 1000000000 replications of 'threshold:3' needs ... events, ...
+    """
+    total = run_cost(
+        net, policy, info=info, horizon=horizon, reps=reps, workers=workers, trace=trace
+    )
+    name, param = parse_policy(policy, net.servers)
+    _require_run(net, name, param, info, float(horizon), reps, workers, trace)
+    return total
 
 
 def _require_run(
@@ -691,7 +779,6 @@ def _require_run(
     workers: int = 1,
     trace: bool = False,
 ) -> None:
-    """Refuse, before anything is allocated, a run whose cost exceeds the limits."""
     one, blame = _replication_cost(net, name, param, info, horizon, trace)
     what = (
         f"one replication of {_normalise(name, param)!r} ({info} model, N = {net.servers}, "
@@ -1024,7 +1111,7 @@ def job_path(net: LossNetwork, horizon: float, seed: object = None) -> JobPath:
 
 def _path(net: LossNetwork, info: str, horizon: float, seed: object) -> tuple:
     horizon, _ = _check_run(net, info, horizon, 0.0)
-    _require_path(net, info, horizon)
+    require_path(net, info=info, horizon=horizon)
     bit_generator = np.random.PCG64(_run_seed(seed))
     with bit_generator.lock:
         return _core.lossnet_path(
