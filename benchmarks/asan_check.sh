@@ -20,22 +20,25 @@ workload="$(realpath "$1")"
 shift
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck disable=SC1091
-. "${VENV:-/work/venv}/bin/activate"
+. "${VENV:-$repo/.venv}/bin/activate"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
 mkdir -p "$scratch/tests"
-cp "$repo/setup.py" "$repo/pyproject.toml" "$scratch/"
+cp "$repo/setup.py" "$scratch/"
 cp -r "$repo/qtheory" "$scratch/"
-cp -r "$repo/tests/sim" "$scratch/tests/"
+cp -r "$repo/tests/sim" "$repo/tests/conftest.py" "$scratch/tests/"
 find "$scratch" \( -name '*.so' -o -name __pycache__ \) -prune -exec rm -rf {} +
 cd "$scratch"
 
+# Build before pyproject.toml is there: an older setuptools in the venv rejects its
+# PEP 639 license field; the tests then need it for their pytest settings.
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
 if ! CFLAGS="$flags" LDFLAGS="$flags" python setup.py build_ext --inplace >build.log 2>&1; then
     cat build.log
     exit 1
 fi
+cp "$repo/pyproject.toml" "$scratch/"
 
 LD_PRELOAD="$(gcc -print-file-name=libasan.so)"
 export LD_PRELOAD

@@ -49,6 +49,9 @@ variants = [
     {"policy": "sss", "param": 0.0},
     {"policy": "pfi", "info": "job"},
     {"servers": "x"},
+    {"horizon": 1e300},  # beyond 1e15 expected events
+    {"policy": "sss", "param": 1e300},  # window beyond 1e9 expected events
+    {"info": "job", "servers": 10**9, "horizon": 1e-6},  # heap grows with the busy count
 ]
 
 
@@ -72,4 +75,11 @@ for _ in range(20):
                 core.lossnet_path(bit_generator, info, 12, 0.6, 0.8, 1.0, horizon)
             except ValueError:
                 pass
+try:  # checkpoints of 12 TB: refused before the allocator is called
+    core.lossnet_simulate(
+        bit_generator,
+        **(good | {"policy": "offline", "servers": 10**9, "horizon": 1e-3, "warmup": 0.0}),
+    )
+except MemoryError:
+    pass
 print("leak workload done")
