@@ -59,6 +59,7 @@ __all__ = [
     "normal_quantile",
     "replication_seed",
     "replication_seeds",
+    "root_seed",
     "t_halfwidth",
     "t_quantile",
 ]
@@ -172,7 +173,10 @@ class Estimate:
         return self.scaled(-1.0)
 
 
-def _root(seed: object) -> np.random.SeedSequence:
+def root_seed(seed: object) -> np.random.SeedSequence:
+    """``seed`` as a ``SeedSequence`` (a ``SeedSequence`` is returned as it is, never
+    advanced); anything that is not None, an integer >= 0, a sequence of them or a
+    ``SeedSequence`` is a ValueError naming ``seed``."""
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, np.random.Generator | np.random.BitGenerator):
@@ -194,7 +198,7 @@ def replication_seed(seed: object, rep: int) -> np.random.SeedSequence:
     sequence of them or a ``SeedSequence``, which is not modified); see the module
     docstring.  ``seed=None`` draws fresh entropy, so two calls with ``None`` differ:
     use :func:`replication_seeds` for the replications of one run."""
-    root = _root(seed)
+    root = root_seed(seed)
     if isinstance(rep, bool) or not isinstance(rep, int | np.integer) or rep < 0:
         raise ValueError(f"rep must be an integer >= 0, got {rep!r}")
     return np.random.SeedSequence(
@@ -209,5 +213,5 @@ def replication_seeds(seed: object, reps: int) -> list[np.random.SeedSequence]:
     ``seed`` is None)."""
     if isinstance(reps, bool) or not isinstance(reps, int | np.integer) or reps < 1:
         raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
-    root = _root(seed)
+    root = root_seed(seed)
     return [replication_seed(root, rep) for rep in range(int(reps))]

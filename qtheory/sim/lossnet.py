@@ -125,7 +125,7 @@ from qtheory._validation import nonnegative, positive, positive_int
 from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.lossnet.paths import ClockPath, JobPath
 from qtheory.sim import _core
-from qtheory.stats import Estimate, replication_seed, replication_seeds
+from qtheory.stats import Estimate, replication_seeds, root_seed
 
 __all__ = [
     "ClockPath",
@@ -476,8 +476,7 @@ def _check_job_policy(name: str, policy: str, info: str) -> None:
 def _run_seed(seed: object) -> np.random.SeedSequence:
     """``seed`` as the ``SeedSequence`` of one run (not advanced: a ``SeedSequence`` is
     used as it is); the checks and the message are those of the one seed rule."""
-    replication_seed(seed, 0)  # ValueError naming seed for anything but a seed
-    return seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return root_seed(seed)
 
 
 # ------------------------------------------------------------------ costs

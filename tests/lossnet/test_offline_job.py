@@ -224,3 +224,12 @@ def test_job_model_offline_bounds_trunk_reservation_on_every_path():
     offline = simulate_offline_job(net, **{k: v for k, v in kwargs.items() if k != "info"})
     online = simulate(net, "threshold:2", **kwargs)
     assert np.all(offline.reward_rates >= online.reward_rates - 1e-12)
+
+
+@pytest.mark.parametrize("horizon", [1e4, 1e9, 1e300])
+def test_offline_job_runs_out_of_all_proportion_are_refused_up_front(horizon):
+    """Regression: `lossnet simulate --policy offline --info job --horizon 1e4` took
+    7.4 GB before failing; the LP's memory (about 3 kB per job) is estimated first."""
+    net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
+    with pytest.raises(ValueError, match="horizon"):
+        simulate_offline_job(net, horizon=horizon, reps=2, seed=1)
