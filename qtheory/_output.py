@@ -4,22 +4,71 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 from collections.abc import Mapping
 
 import mpmath
 
+from qtheory._cli_types import dps_arg
 
-def add_output_arguments(parser) -> None:
-    """The ``--dps`` and ``--json`` options shared by every number-printing command."""
-    parser.add_argument("--dps", type=int, help="decimal digits (mpmath); default float64")
+__all__ = ["add_output_arguments", "render"]
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``--dps`` and ``--json`` options shared by every number-printing command.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.  ``--dps`` is converted by
+        :func:`qtheory._cli_types.dps_arg` (an integer >= 1 within the digit limit).
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> add_output_arguments(parser)
+    >>> args = parser.parse_args(["--dps", "30", "--json"])
+    >>> args.dps, args.json
+    (30, True)
+    """
+    parser.add_argument(
+        "--dps", type=dps_arg, help="significant decimal digits (mpmath); default float64"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def render(values: Mapping[str, object], dps: int | None, as_json: bool) -> str:
-    """Format ``values``: integers and strings stay as they are; reals become floats
-    (``dps=None``, which must be finite) or decimal strings with ``dps`` digits."""
+    """Format a command's numbers.
+
+    Parameters
+    ----------
+    values : mapping of str to number or str
+        Integers and strings are printed as they are; other values are reals.
+    dps : int or None
+        None: reals become float64 (which must be finite).  An integer: reals become
+        decimal strings of ``dps`` significant digits (:func:`mpmath.nstr`).
+    as_json : bool
+        One JSON object instead of aligned ``name  value`` lines.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        If a real overflows float64 (``dps=None``), naming it and suggesting ``--dps``.
+
+    Examples
+    --------
+    >>> print(render({"servers": 10, "rate": 0.25}, None, False))
+    servers  10
+    rate     0.25
+    >>> render({"third": mpmath.mpf(1) / 3}, 5, True)
+    '{"third": "0.33333"}'
+    """
     shown: dict[str, object] = {}
     for name, value in values.items():
         if isinstance(value, int | str):

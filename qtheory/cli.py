@@ -2,8 +2,15 @@
 
 Each model contributes a subcommand through a ``register(subparsers)`` function that
 adds its parser and sets ``run``; add a new model by appending its module to
-:data:`COMMANDS`.  Invalid input exits with status 2 and a one-line message; a numerical
-method that gives up exits with status 1 and a one-line message.
+:data:`COMMANDS`.  Options convert their text with the ``type=`` helpers of
+:mod:`qtheory._cli_types`.
+
+Exit status and messages: 0 on success; 2 for invalid input, with one line on stderr
+naming the option or parameter (a bad option value, or a ``ValueError``, ``TypeError`` or
+``OverflowError`` raised by the command); 1 with one line when a numerical method gives up
+(``ArithmeticError``, ``RuntimeError``), memory runs out or a file cannot be written
+(``OSError``); 130 when interrupted (Ctrl-C).  No traceback for any of these; anything
+else is a bug and shows its traceback.
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+__all__ = ["COMMANDS", "Parser", "build_parser", "main"]
+
 COMMANDS = (
     "qtheory.reproduce",
     "qtheory.gated.command",
@@ -21,8 +30,49 @@ COMMANDS = (
 )
 
 
+class Parser(argparse.ArgumentParser):
+    """An :class:`argparse.ArgumentParser` whose errors are one line,
+    ``PROG: error: MESSAGE (see PROG --help)``, with exit status 2 (no usage block).
+
+    Subcommand parsers made by ``add_subparsers`` are of the same class.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> parser = Parser(prog="demo")
+    >>> _ = parser.add_argument("--n", type=int, required=True)
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     try:
+    ...         parser.parse_args([])
+    ...     except SystemExit as exit:
+    ...         print(exit.code)
+    2
+    >>> print(err.getvalue(), end="")
+    demo: error: the following arguments are required: --n (see demo --help)
+    """
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Print ``message`` as one line and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    """The ``qtheory`` parser with every subcommand of :data:`COMMANDS`.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        A :class:`Parser`; ``parse_args`` gives a namespace whose ``run(args)`` runs the
+        subcommand.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["reproduce", "--quick"])
+    >>> args.command, args.quick
+    ('reproduce', True)
+    """
+    parser = Parser(
         prog="qtheory",
         description="Executable, verifiable queueing theory: formulas, exact solvers, "
         "simulation, LaTeX tables and figures.",
@@ -34,22 +84,66 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the ``qtheory`` command.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 success, 2 invalid input, 1 a numerical method gave up (or
+        memory or a file write failed), 130 interrupted; see the module docstring.  Usage
+        errors and ``--help`` return their status instead of raising ``SystemExit``.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     status = main(["lossnet", "online", "--servers", "0", "--lambda-h", "0.6",
+    ...                    "--lambda-l", "0.8", "--mu", "1", "--r-h", "2", "--r-l", "1"])
+    >>> status, "servers" in err.getvalue(), err.getvalue().count("\\n")
+    (2, True, 1)
+    """
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exit:  # --help (0) or a usage error (2), already printed
+        return _exit_status(exit.code)
+    where = f"qtheory {args.command}"
     try:
         return args.run(args)
-    except ValueError as error:  # bad input
-        print(f"qtheory {args.command}: error: {_one_line(error)}", file=sys.stderr)
-        return 2
+    except (ValueError, TypeError, OverflowError) as error:  # bad input
+        return _fail(f"{where}: error: {_one_line(error)}", 2)
     except (ArithmeticError, RuntimeError) as error:  # a numerical method gave up
-        print(f"qtheory {args.command}: numerical failure: {_one_line(error)}", file=sys.stderr)
-        return 1
+        return _fail(f"{where}: numerical failure: {_one_line(error)}", 1)
     except MemoryError:
-        print(f"qtheory {args.command}: not enough memory for this size", file=sys.stderr)
-        return 1
+        return _fail(f"{where}: not enough memory for this size", 1)
+    except OSError as error:  # e.g. a full disk while writing outputs
+        return _fail(f"{where}: error: {_one_line(error)}", 1)
+    except KeyboardInterrupt:
+        return _fail(f"{where}: interrupted", 130)
 
 
-def _one_line(error: Exception) -> str:
+def _fail(line: str, status: int) -> int:
+    print(line, file=sys.stderr)
+    return status
+
+
+def _exit_status(code: object) -> int:
+    """The status ``sys.exit(code)`` would give: None is 0, an int itself, else 1 (a
+    message, printed here)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _one_line(error: BaseException) -> str:
     return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 

@@ -452,7 +452,7 @@ def _connect(address: str, timeout: float) -> Any:
 
 
 def make_executor(
-    cluster: Any = None, *, workers: int | None = None, timeout: float = CONNECT_TIMEOUT
+    cluster: Any = None, *, workers: int | None = None, timeout: float | None = None
 ) -> Executor:
     """The executor for a sweep: Dask when ``cluster`` is given, else a local pool.
 
@@ -466,8 +466,9 @@ def make_executor(
         Local processes, ``>= 1``; default :func:`default_workers`.  ``workers=1`` runs in
         the calling process (:class:`SerialExecutor`).  Not allowed with ``cluster``
         (the cluster has its own workers).
-    timeout : float, default :data:`CONNECT_TIMEOUT`
-        Seconds to wait for the scheduler at a ``cluster`` address to answer.
+    timeout : float, optional
+        Seconds to wait for the scheduler at a ``cluster`` address to answer; default
+        :data:`CONNECT_TIMEOUT`.
 
     Returns
     -------
@@ -501,7 +502,7 @@ def make_executor(
             f"workers applies to the local pool only; with cluster={cluster!r} the cluster's "
             "own workers run the tasks, so leave workers unset"
         )
-    timeout = positive("timeout", timeout)
+    timeout = positive("timeout", CONNECT_TIMEOUT if timeout is None else timeout)
     distributed = _import_distributed()
     if isinstance(cluster, distributed.Client):
         return DaskExecutor(cluster)

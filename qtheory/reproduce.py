@@ -21,7 +21,9 @@ from pathlib import Path
 from tqdm import tqdm
 
 from qtheory import report
+from qtheory._cli_types import check_output_directory, cluster_arg, output_dir_arg, seed_arg
 from qtheory.claims import claims_summary
+from qtheory.executor import ClusterUnreachableError, make_executor
 from qtheory.report.claims import claims_latex, claims_markdown
 from qtheory.report.run import DEFAULT_SEED, Run
 
@@ -83,10 +85,20 @@ def reproduce(
     Raises
     ------
     ValueError
-        If ``seed`` is not an integer >= 0 or ``cluster`` is an empty string (before
-        any step runs).
+        Before any step runs: ``seed`` is not an integer >= 0; ``out`` is a file, lies
+        below one or cannot be written; ``cluster`` is not a scheduler address, or no
+        scheduler answers there (:class:`~qtheory.executor.ClusterUnreachableError`).
+
+    Examples
+    --------
+    >>> reproduce("/etc/hostname", progress=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: out must be a directory, but /etc/hostname is a file
     """
-    run = Run(Path(out), quick, seed, cluster)
+    run = Run(check_output_directory(out, name="out"), quick, seed, cluster)
+    if run.cluster is not None:
+        make_executor(run.cluster).close()  # fail now, not after the first steps
     steps = [step for model in MODELS for step in importlib.import_module(model).steps(run)]
     written: list[Path] = []
     with tqdm(steps, desc="qtheory reproduce", unit="step", disable=not progress) as bar:
@@ -105,20 +117,42 @@ def reproduce(
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``reproduce`` subcommand to the ``qtheory`` parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        From ``add_subparsers`` of the ``qtheory`` parser (:func:`qtheory.cli.build_parser`).
+
+    Examples
+    --------
+    >>> from qtheory.cli import Parser
+    >>> parser = Parser(prog="qtheory")
+    >>> register(parser.add_subparsers(dest="command"))
+    >>> args = parser.parse_args(["reproduce", "--seed", "7"])
+    >>> args.seed, args.out.as_posix(), args.cluster
+    (7, '.', None)
+    """
     parser = subparsers.add_parser(
         "reproduce", help="regenerate every table, derivation and figure", description=__doc__
     )
-    parser.add_argument("--out", default=".", help="output directory (default: current directory)")
+    parser.add_argument(
+        "--out",
+        type=output_dir_arg,
+        default=Path("."),
+        help="output directory (default: current directory)",
+    )
     parser.add_argument("--quick", action="store_true", help="CI-sized run (smaller grids)")
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed_arg,
         default=DEFAULT_SEED,
-        help=f"root seed of every random stream (default: {DEFAULT_SEED})",
+        help=f"root seed of every random stream, an integer >= 0 (default: {DEFAULT_SEED})",
     )
     parser.add_argument(
         "--cluster",
         metavar="ADDRESS",
+        type=cluster_arg,
         help="Dask scheduler address for sweep steps, e.g. tcp://host:8786 "
         "(default: a local process pool)",
     )
@@ -126,6 +160,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    written = reproduce(args.out, quick=args.quick, seed=args.seed, cluster=args.cluster)
-    print(f"wrote {len(written)} files under {Path(args.out).resolve()}")
+    """Run ``qtheory reproduce`` with parsed options; errors name the options.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        With ``out``, ``quick``, ``seed`` and ``cluster``.
+
+    Returns
+    -------
+    int
+        0 (the exit status).
+
+    Raises
+    ------
+    ValueError
+        Naming ``--out`` when the output directory cannot be written, ``--cluster``
+        when no scheduler answers (:func:`qtheory.cli.main` prints one line, status 2).
+    """
+    out = check_output_directory(args.out, name="--out")
+    try:
+        written = reproduce(out, quick=args.quick, seed=args.seed, cluster=args.cluster)
+    except ClusterUnreachableError as error:
+        raise ValueError(
+            f"--cluster {error.address}: no Dask scheduler answered within {error.timeout:g} s "
+            f"({error.reason})"
+        ) from error
+    print(f"wrote {len(written)} files under {out.resolve()}")
     return 0

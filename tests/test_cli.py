@@ -1,16 +1,22 @@
 """The ``qtheory`` command: the JSON contract, digits with --dps, exit status 2 on bad
-input, and ``reproduce --quick`` writing every expected file."""
+input with one line naming the option, 1 when a numerical method gives up, and
+``reproduce --quick`` writing every expected file."""
 
+import argparse
 import json
 import subprocess
 import sys
+import types
 
 import mpmath
 import numpy as np
 import pytest
+from _cli_testing import capped_memory
 from scipy.optimize import minimize_scalar
 from scipy.special import lambertw
 
+from qtheory import _cli_types, cli
+from qtheory import executor as executor_module
 from qtheory.cli import main
 from qtheory.exact import birth_death_stationary
 from qtheory.gated import GatedQueue, welfare_ga
@@ -137,11 +143,13 @@ NET = [
 def test_lossnet_online_json(capsys):
     assert main([*NET, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"fluid", "online", "regret", "threshold", "p_full"}
+    # "threshold" is the documented alias of "reserve" (the old key, kept for scripts)
+    assert set(out) == {"fluid", "online", "regret", "reserve", "threshold", "p_full"}
+    assert out["threshold"] == out["reserve"]
     assert out["fluid"] == pytest.approx(100 * (2 * 0.6 + 1 * 0.4), rel=1e-15)
-    assert isinstance(out["threshold"], int) and 0 <= out["threshold"] <= 100
+    assert isinstance(out["reserve"], int) and 0 <= out["reserve"] <= 100
     # the online reward from the chain of the printed reserve, solved independently
-    k = out["threshold"]
+    k = out["reserve"]
     births = np.where(100 - np.arange(100) > k, 140.0, 60.0)
     pi = birth_death_stationary(births, np.arange(1, 101, dtype=float))
     reward = 2 * 60 * (1 - pi[-1]) + 1 * 80 * pi[: 100 - k].sum()
@@ -153,7 +161,9 @@ def test_lossnet_online_dps(capsys):
     assert main([*NET, "--json", "--dps", "30"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["fluid"].startswith("160.0000000000000000000000000")
-    assert all(significant_digits(v) >= 30 for k, v in out.items() if k != "threshold")
+    assert all(
+        significant_digits(v) >= 30 for k, v in out.items() if k not in ("reserve", "threshold")
+    )
     # the float64 run agrees to its own precision
     assert main([*NET, "--json"]) == 0
     fast = json.loads(capsys.readouterr().out)
@@ -288,3 +298,112 @@ def test_walks_bad_input_exits_2(capsys, flag, value, name):
     assert main([*WALKS, *(x for kv in args.items() for x in kv)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and name in err
+
+
+# ---------------------------------------------------------------------------
+# exit status and one-line messages
+
+
+def one_line_error(capsys, argv, status=2):
+    """Run ``qtheory argv`` (memory capped, see tests/_cli_testing.py); check the exit
+    status, that stderr is one line without a traceback, and return that line."""
+    with capped_memory():
+        got = main(argv)
+    err = capsys.readouterr().err
+    assert got == status, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        ([*NET[:3], "99999999999999999999999", *NET[4:]], "--servers"),
+        ([*NET, "--dps", "99999999999999999999999"], "--dps"),
+        ([*NET, "--dps", "1000000000000"], "--dps"),
+        ([*NET, "--dps", "0"], "--dps"),
+        ([*SIM, "--policy", "pfi", "--reps", "99999999999999999999999"], "--reps"),
+        ([*SIM[:-2], "--seed", "-1", "--policy", "pfi"], "--seed"),
+        ([*SIM[:-2], "--seed", "x", "--policy", "pfi"], "--seed"),
+        ([*NET[:5], "nan", *NET[6:]], "--lambda-h"),
+        ([*NET[:5], "1e999", *NET[6:]], "--lambda-h"),
+        ([*WALKS, "--servers", "1000", "--c", "inf"], "--c"),
+        (["reproduce", "--seed", "-1"], "--seed"),
+        (["reproduce", "--seed", "1.5"], "--seed"),
+        (["reproduce", "--cluster", "localhost:8786"], "--cluster"),
+        (["reproduce", "--out", "/etc/hostname"], "--out"),
+        (["reproduce", "--out", "/etc/hostname/sub"], "--out"),
+        (["reproduce", "--bogus"], "--bogus"),
+        (["lossnet"], "lossnet_command"),
+    ],
+)
+def test_invalid_options_exit_2_naming_the_option(capsys, argv, option):
+    """Before: tracebacks (NotADirectoryError for --out /etc/hostname), exit 1 for huge
+    integers (OverflowError), messages without the option (--seed -1: 'expected
+    non-negative integer')."""
+    err = one_line_error(capsys, argv)
+    assert option in err or option.lstrip("-").replace("-", "_") in err  # option or parameter
+
+
+def test_unwritable_out_exits_2_naming_out(capsys, tmp_path, monkeypatch):
+    """A directory that cannot be written (simulated: the tests may run as root, whom
+    permissions do not stop): one line naming --out, before any step runs."""
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(_cli_types.tempfile, "TemporaryFile", refuse)
+    err = one_line_error(capsys, ["reproduce", "--out", str(tmp_path / "out")])
+    assert "--out" in err and "Permission denied" in err
+    assert not any((tmp_path / "out").iterdir())
+
+
+def test_unreachable_cluster_exits_2_naming_cluster(capsys, tmp_path, monkeypatch):
+    """Before: a traceback after 57 s.  Now one line naming --cluster after the connect
+    timeout (1 s here), before any step runs."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(executor_module, "CONNECT_TIMEOUT", 1.0)
+    argv = ["reproduce", "--out", str(tmp_path), "--cluster", "tcp://127.0.0.1:1"]
+    err = one_line_error(capsys, argv)
+    assert "--cluster tcp://127.0.0.1:1" in err
+    assert not any(tmp_path.iterdir())
+
+
+def fake_command(error: BaseException) -> types.ModuleType:
+    """A command module whose subcommand ``boom`` raises ``error``."""
+
+    def run(args: argparse.Namespace) -> int:
+        raise error
+
+    def register(subparsers) -> None:
+        subparsers.add_parser("boom").set_defaults(run=run)
+
+    module = types.ModuleType("qtheory_test_fake_command")
+    module.register = register
+    return module
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "text"),
+    [
+        (ValueError("servers must be >= 1, got 0\nsecond line"), 2, "error: servers must be"),
+        (TypeError("gate must be a real number"), 2, "error: gate must be"),
+        (OverflowError("int too large to convert to float"), 2, "error: int too large"),
+        (ArithmeticError("the root search gave up"), 1, "numerical failure: the root search"),
+        (ZeroDivisionError("float division by zero"), 1, "numerical failure: float division"),
+        (RuntimeError("no convergence"), 1, "numerical failure: no convergence"),
+        (MemoryError(), 1, "not enough memory"),
+        (OSError(28, "No space left on device"), 1, "error: [Errno 28] No space left"),
+        (KeyboardInterrupt(), 130, "interrupted"),
+    ],
+)
+def test_exit_status_of_each_kind_of_failure(capsys, monkeypatch, error, status, text):
+    monkeypatch.setitem(sys.modules, "qtheory_test_fake_command", fake_command(error))
+    monkeypatch.setattr(cli, "COMMANDS", ("qtheory_test_fake_command",))
+    err = one_line_error(capsys, ["boom"], status)
+    assert err.startswith(f"qtheory boom: {text}")
+
+
+def test_help_returns_0(capsys):
+    assert main(["--help"]) == 0
+    assert "reproduce" in capsys.readouterr().out

@@ -248,5 +248,13 @@ def test_cli_options(tmp_path, capsys):
     given = parser.parse_args(["reproduce", "--seed", "7", "--cluster", "tcp://h:8786"])
     assert (given.seed, given.cluster) == (7, "tcp://h:8786")
     assert main(["reproduce", "--out", str(tmp_path), "--seed", "-3"]) == 2
-    assert "seed must be an integer >= 0" in capsys.readouterr().err
+    assert "argument --seed: must be an integer in 0.." in capsys.readouterr().err
     assert not any(tmp_path.iterdir())  # refused before any step ran
+
+
+@pytest.mark.parametrize("out", ["/etc/hostname", "/etc/hostname/below"])
+def test_out_must_be_a_writable_directory(out):
+    """The Python API refuses a file (or a path below one) before any step runs, naming
+    out; before, NotADirectoryError came from the first step that wrote."""
+    with pytest.raises(ValueError, match="out must be a directory"):
+        reproduce(out, quick=True, progress=False)
