@@ -11,6 +11,11 @@ Examples
 >>> exact = Claim("demo.exact", "an identity", 0.0, 0.0, 1e-12, False, "a book")
 >>> claims_summary([slope, exact])
 '1 of 2 claims pass; FAIL: demo.exact'
+>>> from qtheory.stats import Estimate
+>>> fitted = Estimate(1.01, 0.02, 12, "regression", 10)
+>>> Claim("demo.fit", "regret ~ c log N", fitted.mean, 1.0, 0.05, True, "a paper",
+...       estimate=fitted).ci_halfwidth
+0.02
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from qtheory.stats import Estimate
 
 __all__ = ["Claim", "claims_summary"]
 
@@ -46,7 +53,17 @@ class Claim:
         What ``value`` measures, e.g. ``"fitted slope of regret on log N"``.
     ci_halfwidth
         Half-width of the 95% confidence interval of ``value``; NaN when ``value`` is
-        exact (computed, not estimated).
+        exact (computed, not estimated).  Set from ``estimate`` when that is given;
+        passing it directly is the older form, kept until every claim passes
+        ``estimate``.
+    estimate
+        The :class:`~qtheory.stats.Estimate` behind ``value`` (its ``mean``) when
+        ``value`` is estimated; None when it is exact.
+
+    Raises
+    ------
+    ValueError
+        If both ``estimate`` and a different ``ci_halfwidth`` are given.
     """
 
     name: str
@@ -58,10 +75,39 @@ class Claim:
     source: str
     quantity: str = ""
     ci_halfwidth: float = math.nan
+    estimate: Estimate | None = None
+
+    def __post_init__(self) -> None:
+        if self.estimate is None:
+            return
+        if not isinstance(self.estimate, Estimate):
+            raise ValueError(f"estimate must be a qtheory.stats.Estimate, got {self.estimate!r}")
+        given = self.ci_halfwidth
+        if not (math.isnan(given) or given == self.estimate.halfwidth):
+            raise ValueError(
+                f"ci_halfwidth {given!r} disagrees with estimate.halfwidth "
+                f"{self.estimate.halfwidth!r}; pass estimate only"
+            )
+        object.__setattr__(self, "ci_halfwidth", self.estimate.halfwidth)
 
 
 def claims_summary(claims: Sequence[Claim]) -> str:
-    """One line: how many claims pass, and the names of those that fail."""
+    """One line: how many claims pass, and the names of those that fail.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+
+    Returns
+    -------
+    str
+        ``"k of n claims pass"``, followed by ``"; FAIL: name, ..."`` when some fail.
+
+    Examples
+    --------
+    >>> claims_summary([Claim("a", "s", 1.0, 1.0, 0.0, True, "S")])
+    '1 of 1 claims pass'
+    """
     failed = [c.name for c in claims if not c.passed]
     line = f"{len(claims) - len(failed)} of {len(claims)} claims pass"
     return line + (f"; FAIL: {', '.join(failed)}" if failed else "")

@@ -90,16 +90,34 @@ Outcome = Callable[[], dict[str, Any]]  # returns the task's result or raises it
 
 def default_workers() -> int:
     """CPUs this process may run on (its affinity mask where the OS has one, which is
-    what a container or ``taskset`` limits), else :func:`os.cpu_count`."""
+    what a container or ``taskset`` limits), else :func:`os.cpu_count`.
+
+    Returns
+    -------
+    int
+        At least 1.
+
+    Examples
+    --------
+    >>> default_workers() >= 1
+    True
+    """
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
 
 
 def start_method() -> str:
-    """``"forkserver"`` where available, else ``"spawn"`` (never ``"fork"``; see the module
-    docstring for why).
+    """The multiprocessing start method of the process pools.
 
+    Returns
+    -------
+    str
+        ``"forkserver"`` where available, else ``"spawn"`` (never ``"fork"``; see the
+        module docstring for why).
+
+    Examples
+    --------
     >>> start_method() in ("forkserver", "spawn")
     True
     """
@@ -146,6 +164,15 @@ class Executor:
         Exception
             The first exception a task raised (in completion order), with a note naming the
             task; tasks not yet started are cancelled.
+
+        Examples
+        --------
+        >>> seen = []
+        >>> SerialExecutor().map(dict, [{"a": 1}, {"a": 2}], progress=False,
+        ...                      on_result=lambda i, result: seen.append(i))
+        [{'a': 1}, {'a': 2}]
+        >>> seen
+        [0, 1]
         """
         tasks = list(tasks)
         if not tasks:
@@ -326,6 +353,21 @@ class DaskExecutor(Executor):
         ``Client(LocalCluster())``.
     close_client : bool
         Close ``client`` in :meth:`close` (True when :func:`make_executor` created it).
+
+    Raises
+    ------
+    ValueError
+        If ``client`` is not a ``distributed.Client``.
+    ImportError
+        If ``distributed`` (the ``cluster`` extra) is not installed.
+
+    Examples
+    --------
+    >>> import distributed
+    >>> with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0"
+    ...                               ) as cluster, distributed.Client(cluster) as client:
+    ...     DaskExecutor(client).map(dict, [{"seed": 1}], progress=False)
+    [{'seed': 1}]
     """
 
     def __init__(self, client: Any, *, close_client: bool = False) -> None:
@@ -389,6 +431,23 @@ def check_cluster_address(address: str) -> str:
     with a scheme that ``distributed`` has a transport for (``tcp``, ``tls``, ``ws``,
     ``wss``, ...), or ``inproc://...`` (in-process clusters).  The scheme is required.
 
+    Parameters
+    ----------
+    address : str
+        The address to check.
+
+    Returns
+    -------
+    str
+        ``address`` unchanged.
+
+    Raises
+    ------
+    ValueError
+        If ``address`` is not such an address (the message shows the expected form).
+
+    Examples
+    --------
     >>> check_cluster_address("tcp://10.0.0.5:8786")
     'tcp://10.0.0.5:8786'
     >>> check_cluster_address("10.0.0.5:8786")  # doctest: +ELLIPSIS
@@ -430,6 +489,12 @@ class ClusterUnreachableError(ValueError):
         Seconds waited.
     reason : str
         What the connection attempt reported.
+
+    Examples
+    --------
+    >>> error = ClusterUnreachableError("tcp://127.0.0.1:1", 10.0, "connection refused")
+    >>> isinstance(error, ValueError), str(error).startswith("cluster: no Dask scheduler")
+    (True, True)
     """
 
     def __init__(self, address: str, timeout: float, reason: str) -> None:

@@ -22,7 +22,24 @@ __all__ = ["claims_latex", "claims_markdown", "claims_table"]
 
 
 def claims_table(claims: list[Claim], *, caption: str, label: str) -> str:
-    """A booktabs table of claims: statement, measured value, reference, pass/FAIL."""
+    """A booktabs table of claims: statement, measured value, reference, pass/FAIL.
+
+    Parameters
+    ----------
+    claims : list of Claim
+    caption, label : str
+        LaTeX caption and ``\\label`` key, as in :func:`qtheory.report.table`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> claim = Claim("m.x", "x = y", 0.5, 0.5, 0.0, True, "S")
+    >>> "pass" in claims_table([claim], caption="Claims.", label="tab:c")
+    True
+    """
     rows = [[c.statement, c.value, c.reference, _verdict(c)] for c in claims]
     return latex.table(
         ["claim", "value", "reference", ""],
@@ -65,6 +82,16 @@ def claims_markdown(claims: Sequence[Claim], *, note: str = "") -> str:
     (``± half-width`` of its 95% CI when it is estimated), reference, tolerance,
     pass/FAIL and source; above the table the :func:`claims_summary` line and ``note``
     (Markdown, e.g. the run's seed).
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+    note : str, optional
+        Markdown set after the summary line.
+
+    Returns
+    -------
+    str
 
     Examples
     --------
@@ -118,6 +145,16 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
     measured value (``\pm`` half-width of its 95% CI when it is estimated); reference;
     tolerance; pass/FAIL.  Text is escaped; ``note`` is LaTeX, set after the
     :func:`claims_summary` line.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+    note : str, optional
+        LaTeX set after the summary line.
+
+    Returns
+    -------
+    str
 
     Examples
     --------

@@ -328,6 +328,11 @@ def equation(
     **latex_settings
         Printer settings passed to :func:`sympy.latex`, e.g. ``ln_notation=True``.
 
+    Returns
+    -------
+    str
+        The environment, ending with a newline.
+
     Examples
     --------
     >>> import sympy
@@ -365,6 +370,16 @@ def align(
         only numbered one (the others carry ``\nonumber``).
     **latex_settings
         Printer settings passed to :func:`sympy.latex`.
+
+    Returns
+    -------
+    str
+        The environment, ending with a newline.
+
+    Raises
+    ------
+    ValueError
+        If ``rows`` is empty or a row has neither 2 nor 3 items.
 
     Examples
     --------
@@ -411,6 +426,24 @@ def figure(
     Without an extension ``pdflatex`` picks ``stem.pdf`` (vector) from the
     ``\graphicspath`` set by :func:`document`.
 
+    Parameters
+    ----------
+    stem : str or path
+        The image relative to ``figures/``, without extension.
+    caption, label : str
+        LaTeX caption (verbatim) and ``\label`` key.
+    width : str, default ``0.8\linewidth``
+        LaTeX width of the image.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        If ``stem`` has an image file extension.
+
     Examples
     --------
     >>> print(figure("gated/welfare", "Welfare.", "fig:welfare"), end="")
@@ -442,6 +475,19 @@ def figure(
 def section(title: str, body: str, *, label: str | None = None) -> str:
     r"""A ``\section`` with optional label followed by ``body``.
 
+    Parameters
+    ----------
+    title : str
+        LaTeX title.
+    body : str
+        LaTeX of the section.
+    label : str, optional
+        ``\label`` key.
+
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> print(section("Gated admission", "Text.", label="sec:gated"), end="")
@@ -466,6 +512,11 @@ def document(title: str, inputs: Iterable[str | PurePath]) -> str:
     inputs : iterable of str or path
         Parts, as paths relative to the directory where ``main.tex`` is compiled
         (``derivations/``); figures are looked up in ``../figures/``.
+
+    Returns
+    -------
+    str
+        The document.
 
     Raises
     ------
@@ -536,6 +587,13 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
 
     Parent folders are created.  An unchanged file is not touched, so its
     modification time stays stable across reruns.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    text : str
+        Its content.
 
     Returns
     -------

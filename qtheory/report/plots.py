@@ -73,6 +73,11 @@ def paper_style() -> Iterator[None]:
     """Context manager applying :data:`PAPER_RC` temporarily (``rcParams`` are
     restored on exit).
 
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        Yields None.
+
     >>> import matplotlib
     >>> before = matplotlib.rcParams["font.size"]
     >>> with paper_style():
@@ -149,6 +154,21 @@ def save_figure(fig: Figure, directory: str | os.PathLike[str], stem: str) -> li
     -------
     list of pathlib.Path
         ``[directory/stem.pdf, directory/stem.png]``.
+
+    Raises
+    ------
+    ValueError
+        If ``fig`` is not a Figure or ``stem`` is not a bare file name.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> fig, ax = new_figure()
+    >>> with tempfile.TemporaryDirectory() as directory:
+    ...     first = [p.read_bytes() for p in save_figure(fig, directory, "x")]
+    ...     again = [p.read_bytes() for p in save_figure(fig, directory, "x")]
+    >>> first == again
+    True
     """
     if not isinstance(fig, Figure):
         raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")

@@ -73,5 +73,19 @@ class Run:
         run, and streams of differently named steps are independent (the entropy
         mixing of :class:`numpy.random.SeedSequence`, which is how ``spawn`` makes
         children).
+
+        Parameters
+        ----------
+        step : str
+            The step's name.
+
+        Returns
+        -------
+        numpy.random.SeedSequence
+
+        Examples
+        --------
+        >>> Run("build", seed=1).seed_sequence("gated.simulation").spawn_key[0] > 0
+        True
         """
         return np.random.SeedSequence(self.seed, spawn_key=(zlib.crc32(step.encode()),))
