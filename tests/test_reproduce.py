@@ -24,6 +24,7 @@ import pytest
 from qtheory import report
 from qtheory.claims import Claim
 from qtheory.cli import build_parser, main
+from qtheory.executor import SerialExecutor
 from qtheory.gated import outputs as gated_outputs
 from qtheory.gated.claims import gated_claims
 from qtheory.lossnet.claims import lossnet_claims
@@ -195,10 +196,19 @@ def test_run_context_reaches_the_steps_and_the_report(tmp_path, monkeypatch):
     record: list[Run] = []
     monkeypatch.setitem(sys.modules, "qtheory_test_fake_model", fake_model(record))
     monkeypatch.setattr("qtheory.reproduce.MODELS", ("qtheory_test_fake_model",))
+    probes: list[str] = []  # reproduce reaches the cluster once, before any step runs
+
+    def probe(cluster):
+        assert not record, "the cluster must be reached before the first step"
+        probes.append(cluster)
+        return SerialExecutor()
+
+    monkeypatch.setattr("qtheory.reproduce.make_executor", probe)
     written, printed = run_quietly(
         reproduce, tmp_path, quick=True, progress=False, seed=5, cluster="tcp://127.0.0.1:8786"
     )
     [run] = record
+    assert probes == ["tcp://127.0.0.1:8786"]
     assert (run.out, run.quick, run.seed, run.cluster) == (
         tmp_path,
         True,
