@@ -140,9 +140,27 @@ class GatedQueue:
         >>> mpmath.nstr(GatedQueue("inf", 1, "1.0000000000000000000001", 1).naor_excess(), 3)
         '1.0e-22'
         """
-        with mpmath.workdps(exact_digits(*self._values)):
-            reward, rate, cost = (to_mpf(v) for v in (self.reward, self.service_rate, self.cost))
-            return (reward * rate - cost) / cost
+        # Reading R, mu and C at `digits` digits errs by about 10^-digits of R mu, so the
+        # difference R mu - C keeps digits - log10(R mu / (R mu - C)) of them: a second
+        # pass adds the digits that the first one saw cancel, so that the result is
+        # correct to the caller's precision (plus 10 guard digits) however close nu is to 1.
+        digits = max(exact_digits(*self._values), mpmath.mp.dps + 10)
+        for _ in range(2):
+            with mpmath.workdps(digits):
+                reward, rate, cost = (
+                    to_mpf(v) for v in (self.reward, self.service_rate, self.cost)
+                )
+                product = reward * rate
+                excess = (product - cost) / cost
+                if excess == 0:
+                    return excess
+                lost = math.ceil(float(mpmath.log10(abs(product / (excess * cost)))))
+            needed = mpmath.mp.dps + 10 + max(lost, 0)
+            if needed <= digits:
+                return excess
+            limits.require("dps", needed, parameter="reward", what="nu - 1 without cancellation")
+            digits = needed
+        return excess
 
     def require_worthwhile(self) -> None:
         """Raise ``ValueError`` unless ν = Rμ/C > 1 (otherwise the optimum serves nobody),

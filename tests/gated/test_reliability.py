@@ -124,3 +124,16 @@ def test_vectorised_root_mixes_solvers_and_fallback():
     assert sigma[3] == 0.0 and sigma[2] == 0.0
     assert sigma[1] == pytest.approx(float(-mpmath.lambertw(-2 * mpmath.exp(-2)).real / 2))
     assert 0 < 1 - sigma[0] < 1e-5
+
+
+@pytest.mark.parametrize("excess_exponent", [20, 60])
+def test_nu_near_one_from_decimal_strings_keeps_every_requested_digit(excess_exponent):
+    """Regression: with R, mu and C all given as decimal strings, nu - 1 was computed from
+    R read at about len(R) + 20 digits, so S_RR* = C (sqrt(nu) - 1)^2 at dps=30 was
+    wrong from the 28th digit (1.2e-28 relative at nu - 1 = 1e-20)."""
+    reward = "1." + "0" * (excess_exponent - 1) + "1"
+    queue = GatedQueue("inf", "1", reward, "1")
+    welfare = optimal_routing(queue, dps=30).welfare
+    with mpmath.workdps(2 * excess_exponent + 60):  # closed form, far more digits
+        expected = (mpmath.sqrt(mpmath.mpf(reward)) - 1) ** 2
+        assert abs(welfare / expected - 1) < mpmath.mpf(10) ** -29
