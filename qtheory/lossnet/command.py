@@ -11,9 +11,17 @@ from __future__ import annotations
 
 import argparse
 
+from qtheory._cli_types import (
+    nonnegative_real_arg,
+    positive_int_arg,
+    positive_real_arg,
+    real_arg,
+    seed_arg,
+)
 from qtheory._output import add_output_arguments, render
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
+from qtheory.report.run import DEFAULT_SEED
 
 __all__ = ["network", "network_arguments", "online_values", "register", "run_online"]
 
@@ -40,12 +48,18 @@ def network_arguments(parser: argparse.ArgumentParser) -> None:
     >>> network(args).servers
     10
     """
-    parser.add_argument("--servers", required=True, type=int, help="number of servers N")
-    parser.add_argument("--lambda-h", required=True, type=float, help="H arrival rate per server")
-    parser.add_argument("--lambda-l", required=True, type=float, help="L arrival rate per server")
-    parser.add_argument("--mu", required=True, type=float, help="service rate")
-    parser.add_argument("--r-h", required=True, type=float, help="reward of an H job")
-    parser.add_argument("--r-l", required=True, type=float, help="reward of an L job")
+    parser.add_argument(
+        "--servers", required=True, type=positive_int_arg, help="number of servers N"
+    )
+    parser.add_argument(
+        "--lambda-h", required=True, type=real_arg, help="H arrival rate per server"
+    )
+    parser.add_argument(
+        "--lambda-l", required=True, type=real_arg, help="L arrival rate per server"
+    )
+    parser.add_argument("--mu", required=True, type=real_arg, help="service rate")
+    parser.add_argument("--r-h", required=True, type=real_arg, help="reward of an H job")
+    parser.add_argument("--r-l", required=True, type=real_arg, help="reward of an L job")
 
 
 def network(args: argparse.Namespace) -> LossNetwork:
@@ -117,10 +131,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=("clock", "job"),
         help="information model (default: clock)",
     )
-    simulate.add_argument("--horizon", required=True, type=float, help="simulated time T")
-    simulate.add_argument("--warmup", default=0.0, type=float, help="discarded time T0")
-    simulate.add_argument("--reps", default=10, type=int, help="independent replications")
-    simulate.add_argument("--seed", default=None, type=int, help="root seed")
+    simulate.add_argument(
+        "--horizon", required=True, type=positive_real_arg, help="simulated time T"
+    )
+    simulate.add_argument(
+        "--warmup",
+        default=0.0,
+        type=nonnegative_real_arg,
+        help="discarded time T0 (default: %(default)s)",
+    )
+    simulate.add_argument(
+        "--reps",
+        default=10,
+        type=positive_int_arg,
+        help="independent replications, >= 2 (default: %(default)s)",
+    )
+    simulate.add_argument(
+        "--seed",
+        default=DEFAULT_SEED,
+        type=seed_arg,
+        help="root seed; the same seed replays the same paths (default: %(default)s)",
+    )
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(run=run_simulate, dps=None)
 

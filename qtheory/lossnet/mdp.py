@@ -138,7 +138,7 @@ def admission_mdp(net: LossNetwork, service_rate_l: float | None = None) -> Admi
     limits.require(
         "memory",
         BYTES_PER_STATE * states,
-        parameter="net",
+        parameter="net.servers",
         what=f"the admission MDP with {states} states (net.servers = {net.servers})",
     )
     busy_h, busy_l = _states(net.servers, two_dimensional)
@@ -284,7 +284,7 @@ def solve_admission_mdp(
     limits.require(
         "dp_cells",
         SOLVE_CELLS_PER_STATE * float(states) ** 1.5,
-        parameter="net",
+        parameter="net.servers",
         what=f"solving the admission MDP with {states} states (net.servers = {net.servers})",
     )
     model = admission_mdp(net, service_rate_l)

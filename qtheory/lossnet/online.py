@@ -219,7 +219,7 @@ def _require_table_memory(net: LossNetwork) -> None:
     limits.require(
         "memory",
         TABLE_BYTES_PER_SERVER * (net.servers + 1.0),
-        parameter="net",
+        parameter="net.servers",
         what=f"the threshold table of every reserve (net.servers = {net.servers})",
     )
 
@@ -391,7 +391,7 @@ def online_optimum(net: LossNetwork, *, dps: int | None = None) -> OnlineOptimum
         limits.require(
             "dp_cells",
             3 * MP_CELLS_PER_STEP * (net.servers + 1.0),
-            parameter="net",
+            parameter="net.servers",
             what=f"the mpmath chains of three reserves (net.servers = {net.servers})",
         )
     table = threshold_table(net)

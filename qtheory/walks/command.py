@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import math
 
+from qtheory._cli_types import positive_real_arg
 from qtheory._output import render
 from qtheory.lossnet.command import network, network_arguments
 from qtheory.walks import sss
@@ -46,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "sss", help="failure probability of SSS(c log N / N), its bound and c*"
     )
     network_arguments(window)
-    window.add_argument("--c", required=True, type=float, help="window constant c > 0")
+    window.add_argument("--c", required=True, type=positive_real_arg, help="window constant c > 0")
     window.add_argument("--json", action="store_true", help="print one JSON object")
     window.set_defaults(run=run_sss)
 
