@@ -5,7 +5,7 @@ The contract: the exit status is 0, 1 or 2; stderr never holds a traceback, and 
 is one line; an option whose value is not a number at all, or a missing required option,
 exits with 2.  Cost limits are lowered (``QTHEORY_LIMIT_*``) so that no example can run
 long, the address space is capped (tests/_cli_testing.py) so that none can exhaust
-memory, and each example has a wall-clock alarm.  About 100 examples, a few seconds.
+memory, and each example has a wall-clock alarm.  About 125 examples, a few seconds.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from contextlib import contextmanager
 from unittest import mock
 
 from _cli_testing import run_cli
-from hypothesis import HealthCheck, given, settings
+from conftest import FUZZ, special_reals
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 #: Limits lowered for the fuzz run: small simulations, few digits, small exact solves.
@@ -28,12 +29,7 @@ LIMITS = {
 }
 #: Seconds one example may take before it counts as a hang.
 ALARM = 20
-FUZZ = settings(
-    max_examples=20,
-    deadline=None,
-    derandomize=True,  # fixed examples: a failure reproduces
-    suppress_health_check=[HealthCheck.too_slow],
-)
+CLI_FUZZ = settings(FUZZ, derandomize=True)  # fixed examples: a failure reproduces
 
 NETWORK = {
     "--servers": "50",
@@ -66,7 +62,7 @@ not_a_number = st.text(alphabet="abcxyz,;!_ ", max_size=5)
 numbers = st.one_of(
     st.integers(-3, 200).map(str),
     st.integers(-(10**25), 10**25).map(str),
-    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    special_reals.map(repr),
     st.sampled_from(["nan", "inf", "-inf", "1e999", "-0", "1_000", " 5 ", "2.5", "1e-300"]),
 )
 policies = st.sampled_from(
@@ -132,31 +128,31 @@ def argument_lists(draw, command: tuple[str, ...]) -> tuple[list[str], bool]:
     return argv, must_fail
 
 
-@FUZZ
+@CLI_FUZZ
 @given(case=argument_lists(("gated",)))
 def test_fuzz_gated(case):
     check_contract(*case)
 
 
-@FUZZ
+@CLI_FUZZ
 @given(case=argument_lists(("lossnet", "online")))
 def test_fuzz_lossnet_online(case):
     check_contract(*case)
 
 
-@FUZZ
+@CLI_FUZZ
 @given(case=argument_lists(("lossnet", "simulate")))
 def test_fuzz_lossnet_simulate(case):
     check_contract(*case)
 
 
-@FUZZ
+@CLI_FUZZ
 @given(case=argument_lists(("walks", "sss")))
 def test_fuzz_walks_sss(case):
     check_contract(*case)
 
 
-@FUZZ
+@CLI_FUZZ
 @given(
     option=st.sampled_from(["--seed", "--out", "--cluster", "--bogus"]),
     value=st.one_of(not_a_number, st.integers(-(10**25), -1).map(str)),

@@ -4,10 +4,8 @@ raises ValueError/TypeError with a message (conftest.assert_clean_outcome), and 
 returns NaN.  The dps limit is lowered to 200 digits for speed (a refusal is a clean
 ValueError too)."""
 
-import math
-
 import numpy as np
-from conftest import assert_clean_outcome
+from conftest import FUZZ, anything, assert_clean_outcome, dps_values, special_reals, wrong_types
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,20 +26,10 @@ from qtheory.gated.claims import gated_claims, pof_at_least_one_claim
 from qtheory.gated.embedded_chain import embedded_chain_law, service_count_law
 from qtheory.sim import simulate_gated, simulate_random_routing
 
-SPECIAL = [0.0, -0.0, -1.0, 1.0, 2.0, 1e300, -1e300, 1e-300, math.inf, -math.inf, math.nan]
 ordinary = st.floats(0.01, 100.0)  # mostly valid queues, so that the numerics run
-numbers = st.one_of(
-    st.sampled_from(SPECIAL),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.integers(),
-    ordinary,
-    ordinary,
-    ordinary,
-)
-wrong = st.sampled_from([None, "x", "", [], object(), (1.0, 2.0), True, {"a": 1}])
-anything = st.one_of(numbers, numbers, numbers, wrong)
-digits = st.one_of(st.none(), st.integers(-2, 40), wrong, st.just(10**9))
-SETTINGS = settings(max_examples=40, deadline=None)
+numbers = st.one_of(special_reals, st.integers(), ordinary, ordinary, ordinary)
+argument = st.one_of(numbers, numbers, numbers, anything)  # numbers three times as often
+SETTINGS = settings(FUZZ, max_examples=40)
 
 
 def no_nan(result):
@@ -60,15 +48,15 @@ def queue_or_error(values):
 
 
 @SETTINGS
-@given(st.lists(anything, min_size=3, max_size=3))
+@given(st.lists(argument, min_size=3, max_size=3))
 def test_roots(args):
     with limits.raised(dps=200):
         no_nan(assert_clean_outcome(log_root, *args))
         no_nan(assert_clean_outcome(root, *args))
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.lists(anything, min_size=3, max_size=3), digits)
+@FUZZ
+@given(st.lists(argument, min_size=3, max_size=3), dps_values)
 def test_roots_with_digits(args, dps):
     with limits.raised(dps=200):
         assert_clean_outcome(root, *args, dps=dps)
@@ -76,7 +64,7 @@ def test_roots_with_digits(args, dps):
 
 
 @SETTINGS
-@given(st.lists(anything, min_size=4, max_size=4), anything, digits)
+@given(st.lists(argument, min_size=4, max_size=4), argument, dps_values)
 def test_welfare_and_optima(values, control, dps):
     with limits.raised(dps=200):
         queue = queue_or_error(values)
@@ -89,8 +77,8 @@ def test_welfare_and_optima(values, control, dps):
         assert_clean_outcome(welfare_ga, target, control, dps=dps)
 
 
-@settings(max_examples=15, deadline=None)
-@given(anything, st.one_of(anything, st.just("inf")), digits)
+@settings(FUZZ, max_examples=15)
+@given(argument, st.one_of(argument, st.just("inf")), dps_values)
 def test_asymptotic_checks(exponent, arrival, dps):
     with limits.raised(dps=200):
         assert_clean_outcome(check_light_traffic, exponent, arrival, dps=dps)
@@ -98,7 +86,7 @@ def test_asymptotic_checks(exponent, arrival, dps):
 
 
 @SETTINGS
-@given(st.lists(anything, min_size=3, max_size=3), st.one_of(st.integers(-3, 50), wrong))
+@given(st.lists(argument, min_size=3, max_size=3), st.one_of(st.integers(-3, 50), wrong_types))
 def test_embedded_chain(args, size):
     assert_clean_outcome(service_count_law, *args, size)
     law = assert_clean_outcome(embedded_chain_law, *args)
@@ -107,7 +95,7 @@ def test_embedded_chain(args, size):
 
 
 @SETTINGS
-@given(st.lists(anything, min_size=4, max_size=4), anything, anything, anything)
+@given(st.lists(argument, min_size=4, max_size=4), argument, argument, argument)
 def test_simulators(values, control, customers, seed):
     queue = queue_or_error(values)
     target = queue if queue is not None else values[0]

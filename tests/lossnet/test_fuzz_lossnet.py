@@ -6,8 +6,8 @@ or a silent NaN).  Bounded: small examples, a few seconds in all."""
 from __future__ import annotations
 
 import numpy as np
-from conftest import assert_clean_outcome
-from hypothesis import HealthCheck, given, settings
+from conftest import FUZZ, anything, assert_clean_outcome, dps_values
+from hypothesis import given
 from hypothesis import strategies as st
 
 from qtheory import exact
@@ -38,24 +38,9 @@ from qtheory.lossnet.offline_job import (
     single_track_selection,
 )
 
-FUZZ = settings(
-    max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None
-)
 NET = LossNetwork(8, 0.6, 0.8, 1.0, 2.0, 1.0)
 
-# anything a caller might pass by mistake
-junk = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(-10, 10),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=3),
-    st.lists(st.one_of(st.floats(-2, 2), st.just(float("nan"))), max_size=3),
-    st.just(object()),
-    st.just([[1.0, 2.0], [3.0]]),
-    st.just(np.zeros((2, 2))),
-)
-net_or_junk = st.one_of(junk, st.just(NET))
+net_or_junk = st.one_of(anything, st.just(NET))
 small_vector = st.lists(
     st.one_of(st.floats(-1, 3), st.sampled_from([float("nan"), float("inf")])), max_size=3
 )
@@ -79,13 +64,13 @@ def test_network_entry_points(net, call):
 
 
 @FUZZ
-@given(junk, st.one_of(st.none(), junk))
+@given(st.one_of(dps_values, anything), st.one_of(st.none(), anything))
 def test_online_optimum_dps(dps, _):
     assert_clean_outcome(online_optimum, NET, dps=dps)
 
 
 @FUZZ
-@given(net_or_junk, st.one_of(junk, st.lists(st.integers(-2, 30), max_size=3)), junk)
+@given(net_or_junk, st.one_of(anything, st.lists(st.integers(-2, 30), max_size=3)), anything)
 def test_regret_curve_and_fit(net, grid, min_servers):
     points = assert_clean_outcome(regret_curve, net, grid)
     assert_clean_outcome(fit_log_slope, grid, [])
@@ -96,10 +81,10 @@ def test_regret_curve_and_fit(net, grid, min_servers):
 
 @FUZZ
 @given(
-    st.one_of(junk, small_vector),
-    st.one_of(junk, small_vector),
-    st.one_of(junk, small_vector),
-    st.one_of(junk, st.floats(-1, 10)),
+    st.one_of(anything, small_vector),
+    st.one_of(anything, small_vector),
+    st.one_of(anything, small_vector),
+    st.one_of(anything, st.floats(-1, 10)),
 )
 def test_fluid_lps(rates, rewards, service, servers):
     assert_clean_outcome(fluid_lp, rates, rewards, service, servers)
@@ -109,10 +94,10 @@ def test_fluid_lps(rates, rewards, service, servers):
 
 @FUZZ
 @given(
-    st.one_of(junk, small_vector),
-    st.one_of(junk, small_vector),
-    st.one_of(junk, small_vector),
-    st.one_of(junk, st.integers(-1, 3)),
+    st.one_of(anything, small_vector),
+    st.one_of(anything, small_vector),
+    st.one_of(anything, small_vector),
+    st.one_of(anything, st.integers(-1, 3)),
 )
 def test_interval_selections(starts, ends, weights, tracks):
     assert_clean_outcome(max_weight_interval_selection, starts, ends, weights, tracks)
@@ -125,14 +110,14 @@ def test_interval_selections(starts, ends, weights, tracks):
 
 
 matrix = st.one_of(
-    junk,
+    anything,
     st.lists(st.lists(st.floats(-1, 3), min_size=2, max_size=2), max_size=3),
     st.just(np.array([[0.0, 1.0], [2.0, 0.0]])),
 )
 
 
 @FUZZ
-@given(matrix, st.one_of(junk, st.integers(-1, 3)), junk)
+@given(matrix, st.one_of(anything, st.integers(-1, 3)), anything)
 def test_exact_entry_points(q, state, other):
     for call in (exact.stationary_ctmc, exact.stationary_dtmc, exact.generator, ctmc.stationary):
         assert_clean_outcome(call, q)
@@ -147,7 +132,12 @@ def test_exact_entry_points(q, state, other):
 
 
 @FUZZ
-@given(st.one_of(junk, st.lists(matrix, max_size=2)), junk, junk, st.one_of(junk, matrix))
+@given(
+    st.one_of(anything, st.lists(matrix, max_size=2)),
+    anything,
+    anything,
+    st.one_of(anything, matrix),
+)
 def test_mdp_entry_points(rates, rewards, allowed, policy):
     mdp = assert_clean_outcome(exact.CTMDP, rates, rewards, allowed)
     target = mdp if mdp is not None else rates

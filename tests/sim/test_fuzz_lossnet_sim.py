@@ -8,8 +8,8 @@ networks and horizons (a run costs at most a few thousand events), a few seconds
 from __future__ import annotations
 
 import numpy as np
-from conftest import assert_clean_outcome
-from hypothesis import HealthCheck, given, settings
+from conftest import FUZZ, anything, assert_clean_outcome
+from hypothesis import given
 from hypothesis import strategies as st
 
 from qtheory.lossnet.decomposition import (
@@ -32,25 +32,11 @@ from qtheory.sim.lossnet import (
     trace,
 )
 
-FUZZ = settings(
-    max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None
-)
 NET = LossNetwork(6, 0.6, 0.8, 1.0, 2.0, 1.0)
 
-junk = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(-10, 10),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=4),
-    st.lists(st.floats(-2, 2), max_size=3),
-    st.just(object()),
-    st.just(np.zeros((2, 2))),
-    st.just(np.random.default_rng(0)),
-)
-net_or_junk = st.one_of(junk, st.just(NET), st.just(NET.with_servers(1)))
+net_or_junk = st.one_of(anything, st.just(NET), st.just(NET.with_servers(1)))
 policy = st.one_of(
-    junk,
+    anything,
     st.sampled_from(
         [
             "pfi",
@@ -73,10 +59,10 @@ policy = st.one_of(
     st.builds(lambda w: f"sss:{w!r}", st.floats(allow_nan=True, allow_infinity=True)),
     st.builds(lambda k: f"threshold:{k}", st.integers(-3, 1000)),
 )
-info = st.one_of(junk, st.sampled_from(["clock", "job"]))
-horizon = st.one_of(junk, st.floats(1e-3, 3.0), st.sampled_from([0.0, 1e300, 1e9, 5e-324]))
-count = st.one_of(junk, st.integers(-2, 4), st.just(10**12))
-seed = st.one_of(junk, st.integers(0, 2**70), st.just(np.random.SeedSequence(5)))
+info = st.one_of(anything, st.sampled_from(["clock", "job"]))
+horizon = st.one_of(anything, st.floats(1e-3, 3.0), st.sampled_from([0.0, 1e300, 1e9, 5e-324]))
+count = st.one_of(anything, st.integers(-2, 4), st.just(10**12))
+seed = st.one_of(anything, st.integers(0, 2**70), st.just(np.random.SeedSequence(5)))
 
 
 def no_nan(result):
@@ -89,7 +75,7 @@ def no_nan(result):
 
 
 @FUZZ
-@given(net_or_junk, policy, info, horizon, st.one_of(junk, st.floats(0, 1)), count, seed)
+@given(net_or_junk, policy, info, horizon, st.one_of(anything, st.floats(0, 1)), count, seed)
 def test_simulate(net, policy, info, horizon, warmup, reps, seed):
     result = assert_clean_outcome(simulate, net, policy, info=info, horizon=horizon,
                                   warmup=warmup, reps=reps, seed=seed)  # fmt: skip
@@ -97,7 +83,7 @@ def test_simulate(net, policy, info, horizon, warmup, reps, seed):
 
 
 @FUZZ
-@given(net_or_junk, st.one_of(junk, st.lists(policy, max_size=3), st.tuples(policy, policy)),
+@given(net_or_junk, st.one_of(anything, st.lists(policy, max_size=3), st.tuples(policy, policy)),
        info, horizon, count, seed, count)  # fmt: skip
 def test_compare(net, policies, info, horizon, reps, seed, workers):
     result = assert_clean_outcome(compare, net, policies, info=info, horizon=horizon, reps=reps,
@@ -120,8 +106,8 @@ def test_trace_and_paths(net, policy, info, horizon, seed):
 
 
 @FUZZ
-@given(policy, st.one_of(junk, st.integers(-2, 50), st.just(10**30)), net_or_junk, info,
-       horizon, count, count, junk)  # fmt: skip
+@given(policy, st.one_of(anything, st.integers(-2, 50), st.just(10**30)), net_or_junk, info,
+       horizon, count, count, anything)  # fmt: skip
 def test_parse_policy_and_run_cost(policy, servers, net, info, horizon, reps, workers, flag):
     assert_clean_outcome(parse_policy, policy, servers)
     assert_clean_outcome(run_cost, net, policy, info=info, horizon=horizon, reps=reps,
@@ -152,9 +138,9 @@ def test_core_directly(info, name, param, servers, lambda_l, horizon):
 
 
 @FUZZ
-@given(net_or_junk, info, horizon, st.one_of(junk, st.floats(0, 1)), seed, count,
-       st.one_of(junk, st.lists(policy, max_size=2)),
-       st.one_of(junk, st.lists(horizon, max_size=2)))  # fmt: skip
+@given(net_or_junk, info, horizon, st.one_of(anything, st.floats(0, 1)), seed, count,
+       st.one_of(anything, st.lists(policy, max_size=2)),
+       st.one_of(anything, st.lists(horizon, max_size=2)))  # fmt: skip
 def test_decomposition_tasks(net, info, horizon, warmup, seed, rep, policies, windows):
     task = assert_clean_outcome(replication_task, net, info=info, horizon=horizon,
                                 warmup=warmup, seed=seed, rep=rep, policies=policies,
@@ -165,8 +151,8 @@ def test_decomposition_tasks(net, info, horizon, warmup, seed, rep, policies, wi
 
 
 @FUZZ
-@given(net_or_junk, horizon, st.one_of(junk, st.floats(0, 1)), count, seed,
-       st.one_of(junk, st.lists(st.floats(allow_nan=True), max_size=3)), horizon)  # fmt: skip
+@given(net_or_junk, horizon, st.one_of(anything, st.floats(0, 1)), count, seed,
+       st.one_of(anything, st.lists(st.floats(allow_nan=True), max_size=3)), horizon)  # fmt: skip
 def test_designs_and_rolling_horizon(net, horizon, warmup, reps, seed, cs, window):
     assert_clean_outcome(ClockDesign, net, horizon, warmup, reps, seed, cs=cs)
     if isinstance(horizon, float) and horizon < 2.0:
@@ -175,9 +161,9 @@ def test_designs_and_rolling_horizon(net, horizon, warmup, reps, seed, cs, windo
 
 
 @FUZZ
-@given(st.one_of(junk, st.lists(st.integers(-5, 10**6), max_size=5)),
-       st.one_of(junk, st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=5)),
-       st.one_of(st.none(), junk, st.lists(st.floats(allow_nan=True), max_size=5)))  # fmt: skip
+@given(st.one_of(anything, st.lists(st.integers(-5, 10**6), max_size=5)),
+       st.one_of(anything, st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=5)),
+       st.one_of(st.none(), anything, st.lists(st.floats(allow_nan=True), max_size=5)))  # fmt: skip
 def test_slope_on_log(servers, values, stderrs):
     fit = assert_clean_outcome(slope_on_log, servers, values, stderrs)
     if fit is not None:
