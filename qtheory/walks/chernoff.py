@@ -862,25 +862,26 @@ def log_skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None 
         return _log_bound(derive_skellam(), (u, d, x), tail, (-np.inf, np.inf), dps)
     # Λ* is homogeneous of degree 1 in (u, d, x): evaluate at a power-of-two scale where
     # x² + 4ud neither overflows nor underflows, and scale back (exact).
-    scale = _skellam_scale(u, d, x)
-    args = (u * scale, d * scale, x * scale)
+    exponent = _skellam_exponent(u, d, x)
+    args = (np.ldexp(u, exponent), np.ldexp(d, exponent), np.ldexp(x, exponent))
     if not (np.all(args[0] >= _SMALLEST_NORMAL) and np.all(args[1] >= _SMALLEST_NORMAL)):
         raise ValueError(
             "up and down must be within about 1e300 of sqrt(x² + 4 up down) "
             f"(their magnitudes are too far apart for float64), got up={up!r}, down={down!r}"
         )
-    return _log_bound(derive_skellam(), args, tail, (-np.inf, np.inf), None) / scale
+    return np.ldexp(_log_bound(derive_skellam(), args, tail, (-np.inf, np.inf), None), -exponent)
 
 
 _SMALLEST_NORMAL = np.finfo(float).tiny
 
 
-def _skellam_scale(u, d, x):
-    """Powers of two bringing sqrt(x² + 4ud) near 1 where it is outside 2^±400 (else 1)."""
+def _skellam_exponent(u, d, x):
+    """Exponents k such that 2^k sqrt(x² + 4ud) is near 1 where it is outside 2^±400
+    (else 0); applied with ``np.ldexp``, since 2^k itself can overflow (k up to 1074)."""
     with np.errstate(over="ignore"):
         size = np.maximum(np.abs(x), 2.0 * np.sqrt(u) * np.sqrt(d))
     outside = (size > 2.0**400) | (size < 2.0**-400)
-    return np.exp2(-np.where(outside, np.floor(np.log2(size)), 0.0))
+    return -np.where(outside, np.floor(np.log2(size)), 0.0).astype(np.int64)
 
 
 def skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None = None):

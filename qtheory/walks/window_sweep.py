@@ -428,6 +428,8 @@ def smallest_bounded_constant(points: Sequence[SweepPoint]) -> float:
     ------
     TypeError
         If ``points`` is not a sequence of SweepPoint.
+    ValueError
+        If ``points`` is empty.
 
     References
     ----------
@@ -443,6 +445,8 @@ def smallest_bounded_constant(points: Sequence[SweepPoint]) -> float:
     8.0
     """
     points = _points(points)
+    if not points:
+        raise ValueError("points must hold at least one sweep point, got none")
     smallest = math.nan
     for c in sorted({p.c for p in points}, reverse=True):
         if not loss_growth(points, c).bounded:

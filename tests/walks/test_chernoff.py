@@ -720,3 +720,15 @@ def test_chernoff_checks(servers_count):
 )
 def test_bad_input_raises(call, message):
     assert_rejects(call, match=message)
+
+
+@pytest.mark.parametrize("size", [1e-320, 5e-324, 1e-310])
+def test_skellam_bound_with_subnormal_arguments_is_finite_without_warnings(size):
+    """Regression (found by fuzzing): the power-of-two rescaling of Lambda* computed 2^k
+    itself, which overflows for subnormal arguments (k > 1023): 'overflow in exp2'.  The
+    exponent is homogeneous of degree 1, so the bound at (s u, s d, s x) is s times the
+    bound at (u, d, x): compare with the same call at scale 1."""
+    unit = ch.log_skellam_tail_bound(1.0, 1.0, 2.0)
+    scaled = ch.log_skellam_tail_bound(size, size, 2.0 * size)
+    assert np.isfinite(scaled)
+    assert scaled == pytest.approx(size * unit, rel=1e-12)

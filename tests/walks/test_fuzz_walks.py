@@ -150,10 +150,7 @@ def test_sweep_entry_points(c, servers, seed):
     points = [SweepPoint(100, 1.0, 0.1, 13.0, 2, 3, unused, unused, unused)]
     _check(loss_growth, points, c)
     _check(loss_growth, c, c)
-    # Bug in qtheory: smallest_bounded_constant of an empty sweep ([] or ()) returns NaN
-    # instead of refusing it; empty sequences are left out for this call only.
-    if not (isinstance(servers, list | tuple) and not servers):
-        _check(smallest_bounded_constant, servers)
+    _check(smallest_bounded_constant, servers)
     net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
     # invalid grids only (a valid sweep simulates): every call here must be refused
     _check(window_sweep, net, [c], [servers], reps=1, seed=seed, progress=False)

@@ -150,3 +150,10 @@ def test_sweep_on_a_dask_cluster_matches_the_serial_run():
         make_executor(client) as executor,
     ):
         assert window_sweep(NET, [2.0], [40], executor=executor, **kwargs) == serial
+
+
+def test_smallest_bounded_constant_refuses_an_empty_sweep():
+    """Regression (found by fuzzing): an empty sweep gave NaN instead of an error."""
+    for empty in ([], ()):
+        with pytest.raises(ValueError, match="points"):
+            smallest_bounded_constant(empty)
