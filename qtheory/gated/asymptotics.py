@@ -228,6 +228,11 @@ class AsymptoticCheck:
         >>> float(check.relative_error)
         0.5
         """
+        if asymptotic == 0:
+            raise ValueError(
+                f"the asymptotic form of {quantity} vanishes at {point}: no relative error "
+                "(raise dps)"
+            )
         return cls(point, quantity, exact, asymptotic, abs(exact / asymptotic - 1))
 
 
@@ -242,6 +247,14 @@ def _arrival(arrival: object, *, above: float = 0.0) -> mpmath.mpf:
     if mpmath.isnan(value) or not value > above:
         raise ValueError(f"arrival must be > {above:g} (inf allowed), got {arrival!r}")
     return value
+
+
+def _magnitude_digits(arrival: mpmath.mpf) -> int:
+    """|log10 Λ| rounded up (0 for Λ = ∞): digits that terms of size 1/Λ cancel."""
+    if mpmath.isinf(arrival):
+        return 0
+    with mpmath.workdps(15):
+        return int(mpmath.ceil(abs(mpmath.log10(arrival))))
 
 
 def evaluate_asymptote(expr: sp.Expr, values: dict, arrival: str) -> mpmath.mpf:
@@ -349,8 +362,10 @@ def check_light_traffic(exponent: int, arrival: str = "inf", *, dps: int):
     exponent, dps = _check_precision(exponent, dps)
     lam = _arrival(arrival)
     light = derive_light_traffic()
-    digits = dps + exponent + 10
-    with mpmath.workdps(2 * digits + 20):  # the forms cancel ~log10(1/eps) digits
+    # The forms cancel ~log10(1/eps) digits, and a finite arrival rate a further
+    # ~|log10 Lambda| (the gate's form is a difference of terms of size 1/Lambda).
+    digits = dps + exponent + 10 + _magnitude_digits(lam)
+    with mpmath.workdps(2 * digits + 20):
         eps = mpmath.mpf(10) ** (-exponent)
         queue = GatedQueue(lam, 1, 1 + eps, 1)
         gate, routing = optimal_gate(queue, dps=digits), optimal_routing(queue, dps=digits)

@@ -137,3 +137,15 @@ def test_nu_near_one_from_decimal_strings_keeps_every_requested_digit(excess_exp
     with mpmath.workdps(2 * excess_exponent + 60):  # closed form, far more digits
         expected = (mpmath.sqrt(mpmath.mpf(reward)) - 1) ** 2
         assert abs(welfare / expected - 1) < mpmath.mpf(10) ** -29
+
+
+def test_light_traffic_check_at_a_tiny_arrival_rate_keeps_its_digits():
+    """Regression (found by fuzzing): at Lambda = 1e-300 the asymptote of tau* (a
+    difference of terms of size 1/Lambda) cancelled to 0 and the check divided by it
+    (ZeroDivisionError), or came out wrong (6.875 for 6.9078).  Reference: the exact
+    tau* of optimal_gate, an independent route (the first-order condition, not the
+    asymptotic form), at the same point."""
+    from qtheory.gated.asymptotics import check_light_traffic
+
+    _, gate, _ = check_light_traffic(3, "1e-300", dps=8)
+    assert abs(gate.asymptotic / gate.exact - 1) < mpmath.mpf(10) ** -6
