@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import sympy as sp
 
-from qtheory import report
+from qtheory import limits, report
 from qtheory.cache import ResultCache, default_cache_dir
 from qtheory.claims import Claim
 from qtheory.executor import make_executor
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 DEFAULT = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
 SOURCE = "Bray (arXiv:2601.14538), proofs of Theorems 1 and 2"
 WARMUP = 3.0
+#: The events limit of the PFI epoch traces (see :func:`_pfi_epochs`).
+PFI_EPOCH_EVENTS = 1e11
 
 
 def _grids(quick: bool) -> dict:
@@ -238,7 +240,11 @@ def _pfi_epochs(run: Run, servers: list[int], events: float) -> list[tuple[int, 
     for n in servers:
         net = DEFAULT.with_servers(n)
         horizon = WARMUP + max(5.0, events / net.event_rate)
-        tr = trace(net, "pfi", horizon=horizon, seed=run.seed_sequence(f"walks.pfi.{n}"))
+        # The full run's largest point (N = 1e6) is a deliberate large run: the up-front
+        # estimate of PFI's look-ahead scans (every L arrival scanning to the band, 2 to
+        # 2.5 times what runs scan) is 3.8e10 events, above the default limit for callers.
+        with limits.raised(events=PFI_EPOCH_EVENTS):
+            tr = trace(net, "pfi", horizon=horizon, seed=run.seed_sequence(f"walks.pfi.{n}"))
         out.append((n, epochs_from_trace(tr, warmup=WARMUP)))
     return out
 
