@@ -21,6 +21,26 @@ def _as_float(name: str, value: object) -> float:
 def positive(name: str, value: object, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float after checking ``0 < value`` (and finiteness).
 
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : real number
+        A Python or NumPy real (not a bool).
+    allow_inf : bool, keyword-only
+        Accept +inf.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: not a real number, NaN, <= 0, or infinite (unless allowed).
+
+    Examples
+    --------
     >>> positive("service_rate", 2)
     2.0
     >>> positive("service_rate", 0)
@@ -39,6 +59,24 @@ def positive(name: str, value: object, *, allow_inf: bool = False) -> float:
 def nonnegative(name: str, value: object) -> float:
     """Return ``value`` as a float after checking ``0 <= value < inf``.
 
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : real number
+        A Python or NumPy real (not a bool).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: not a real number, NaN, negative or infinite.
+
+    Examples
+    --------
     >>> nonnegative("gate", 0)
     0.0
     """
@@ -51,6 +89,24 @@ def nonnegative(name: str, value: object) -> float:
 def positive_int(name: str, value: object) -> int:
     """Return ``value`` as an int after checking it is an integer ``>= 1``.
 
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : int
+        A Python or NumPy integer (not a bool, not a float).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: not an integer, or < 1.
+
+    Examples
+    --------
     >>> positive_int("replications", 3)
     3
     """
@@ -64,6 +120,24 @@ def positive_int(name: str, value: object) -> int:
 def nonnegative_int(name: str, value: object) -> int:
     """Return ``value`` as an int after checking it is an integer ``>= 0``.
 
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : int
+        A Python or NumPy integer (not a bool, not a float).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: not an integer, or negative.
+
+    Examples
+    --------
     >>> nonnegative_int("warmup", 0)
     0
     >>> nonnegative_int("warmup", -1)

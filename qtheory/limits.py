@@ -50,7 +50,28 @@ def _overrides() -> dict[str, float]:
 
 def limit(name: str) -> float:
     """The limit ``name`` in force: a :func:`raised` block, else ``QTHEORY_LIMIT_<NAME>``,
-    else :data:`DEFAULTS`."""
+    else :data:`DEFAULTS`.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`DEFAULTS` (``"dps"``, ``"memory"``, ``"events"``, ``"dp_cells"``).
+
+    Returns
+    -------
+    float
+        The limit, in the unit of :data:`UNITS`.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, or an environment variable that is not a number > 0.
+
+    Examples
+    --------
+    >>> limit("memory")
+    4000000000.0
+    """
     if name not in DEFAULTS:
         raise ValueError(f"limit name must be one of {sorted(DEFAULTS)}, got {name!r}")
     if name in _overrides():
@@ -69,8 +90,32 @@ def limit(name: str) -> float:
 
 def require(name: str, estimate: float, *, parameter: str, what: str) -> None:
     """Raise ``ValueError`` unless ``estimate`` (in the limit's unit) is within the limit
-    ``name``.  ``parameter`` names the argument the caller should reduce; ``what`` says
-    what the estimate is of.  A NaN estimate is refused too."""
+    ``name``.  A NaN estimate is refused too.
+
+    Parameters
+    ----------
+    name : str
+        The limit (see :func:`limit`).
+    estimate : float
+        The up-front cost estimate, in the limit's unit.
+    parameter : str, keyword-only
+        The argument the caller should reduce (named in the message).
+    what : str, keyword-only
+        What the estimate is of (named in the message).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        ``"<parameter>: <what> needs <estimate> <unit>, above the limit <limit>; ..."``.
+
+    Examples
+    --------
+    >>> require("events", 1e6, parameter="horizon", what="a simulation")  # within: no error
+    """
     bound = limit(name)
     if not estimate <= bound:
         raise ValueError(
@@ -88,8 +133,25 @@ def _show(value: float) -> str:
 
 @contextlib.contextmanager
 def raised(**limits: float) -> Iterator[None]:
-    """Lift limits in this thread for the duration of a ``with`` block.
+    """Lift limits in this thread for the duration of a ``with`` block (the previous
+    limits are restored on the way out, exceptions included).
 
+    Parameters
+    ----------
+    **limits : float
+        New values (> 0) of limits named in :data:`DEFAULTS`.
+
+    Yields
+    ------
+    None
+
+    Raises
+    ------
+    ValueError
+        For an unknown name or a value that is not a number > 0.
+
+    Examples
+    --------
     >>> with raised(memory=1e10):
     ...     limit("memory")
     10000000000.0

@@ -35,6 +35,21 @@ def _power_series(x: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
 def x_minus_log1p(x) -> np.ndarray:
     """``x - log(1 + x)`` for x ≥ 0 with full relative accuracy, also for tiny x.
 
+    Below a cut-off the Taylor series x²/2 − x³/3 + x⁴/4 − … is summed by Horner's rule
+    (the direct difference would cancel); above it, ``x - log1p(x)``.
+
+    Parameters
+    ----------
+    x : float or array_like
+        Arguments x ≥ 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        x − log(1 + x), elementwise.
+
+    Examples
+    --------
     >>> f"{float(x_minus_log1p(1e-10)):.12g}"  # x^2/2 - x^3/3 + ...: 4.99999999966666...e-21
     '4.99999999967e-21'
     """
@@ -46,6 +61,21 @@ def x_minus_log1p(x) -> np.ndarray:
 def w_plus_expm1_neg(w) -> np.ndarray:
     """``w - (1 - e^{-w}) = w + expm1(-w)`` for w ≥ 0 with full relative accuracy.
 
+    Below a cut-off the series w²/2 − w³/6 + w⁴/24 − … is summed by Horner's rule;
+    above it, ``w + expm1(-w)``.
+
+    Parameters
+    ----------
+    w : float or array_like
+        Arguments w ≥ 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        w − (1 − e^{−w}), elementwise.
+
+    Examples
+    --------
     >>> f"{float(w_plus_expm1_neg(1e-10)):.12g}"  # w^2/2 - w^3/6 + ...: 4.99999999983333...e-21
     '4.99999999983e-21'
     """
@@ -64,6 +94,27 @@ def bracketed_root_mp(f: Callable[[mpmath.mpf], mpmath.mpf], lo, hi, digits: int
     (Anderson–Björk, Illinois), bisection (which always converges) last; evaluate at a
     working precision above ``digits``.
 
+    Parameters
+    ----------
+    f : callable
+        mpf -> mpf, continuous on [lo, hi] with a sign change there.
+    lo, hi : number
+        The bracket, lo < hi.
+    digits : int
+        Relative accuracy 10^-digits of the verified root.
+
+    Returns
+    -------
+    mpmath.mpf
+        x with f(x(1 − 10^-digits)) and f(x(1 + 10^-digits)) of opposite signs.
+
+    Raises
+    ------
+    ArithmeticError
+        If no solver's root can be verified at the current precision.
+
+    Examples
+    --------
     >>> with mpmath.workdps(40):
     ...     r = bracketed_root_mp(lambda x: x * x - 2, 1, 2, digits=30)
     >>> mpmath.nstr(r, 30)

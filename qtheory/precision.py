@@ -50,7 +50,27 @@ GUARD_DIGITS = 10
 def check_dps(dps: object, *, cost: str = "a high-precision evaluation") -> int | None:
     """``dps`` after validation: ``None``, or an integer in ``1..limit("dps")``.
 
-    ``cost`` says what the digits are for, in the error raised past the limit.
+    Parameters
+    ----------
+    dps : object
+        The caller's ``dps`` argument.
+    cost : str, keyword-only
+        What the digits are for, named in the error raised past the limit.
+
+    Returns
+    -------
+    int or None
+
+    Raises
+    ------
+    ValueError
+        Naming ``dps``: not an integer >= 1 (bools and floats included), or above the
+        ``dps`` limit of :mod:`qtheory.limits`.
+
+    Examples
+    --------
+    >>> check_dps(50), check_dps(None)
+    (50, None)
     """
     if dps is None:
         return None
@@ -65,7 +85,25 @@ def check_dps(dps: object, *, cost: str = "a high-precision evaluation") -> int 
 @contextlib.contextmanager
 def working(dps: int, guard: int = GUARD_DIGITS) -> Iterator[None]:
     """mpmath at ``dps + guard`` digits for the block; the previous precision is restored
-    in a ``finally`` (mpmath's ``workdps``)."""
+    in a ``finally`` (mpmath's ``workdps``).
+
+    Parameters
+    ----------
+    dps : int
+        The digits the result must be correct to.
+    guard : int, optional
+        Guard digits on top (default :data:`GUARD_DIGITS`).
+
+    Yields
+    ------
+    None
+
+    Examples
+    --------
+    >>> with working(20, guard=5):
+    ...     mpmath.mp.dps
+    25
+    """
     with mpmath.workdps(dps + guard):
         yield
 
@@ -73,7 +111,28 @@ def working(dps: int, guard: int = GUARD_DIGITS) -> Iterator[None]:
 def rounded(value: Any, dps: int) -> Any:
     """``value`` with every ``mpf``/``mpc`` rounded to ``dps`` digits: an mpmath number, a
     tuple or list of them, or a dataclass instance (its mpmath fields are replaced).
-    Other values (ints, strings, floats) pass through unchanged."""
+    Other values (ints, strings, floats) pass through unchanged.
+
+    Parameters
+    ----------
+    value : object
+        The result to round.
+    dps : int
+        Significant digits.
+
+    Returns
+    -------
+    object
+        The same structure with rounded mpmath numbers.
+
+    Examples
+    --------
+    >>> with mpmath.workdps(40):
+    ...     x = mpmath.mpf(2) / 3
+    >>> y, label = rounded((x, "label"), 5)
+    >>> mpmath.nstr(y, 5), label, bool(0 < abs(y - x) < 1e-5)
+    ('0.66667', 'label', True)
+    """
     with mpmath.workdps(dps):
         return _round(value)
 

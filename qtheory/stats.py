@@ -70,20 +70,65 @@ METHODS = ("t", "normal", "regression")
 
 
 def t_quantile(dof: int) -> float:
-    """t_{(1 + CONFIDENCE)/2, dof}, the two-sided Student quantile (dof >= 1)."""
+    """t_{(1 + CONFIDENCE)/2, dof}, the two-sided Student quantile.
+
+    Parameters
+    ----------
+    dof : int
+        Degrees of freedom, >= 1.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``dof`` is not an integer >= 1.
+
+    Examples
+    --------
+    >>> round(t_quantile(1), 3), round(t_quantile(10**6), 3)  # 12.706 and 1.960
+    (12.706, 1.96)
+    """
     if isinstance(dof, bool) or not isinstance(dof, int | np.integer) or dof < 1:
         raise ValueError(f"dof must be an integer >= 1, got {dof!r}")
     return float(_scipy_stats.t.ppf(0.5 + CONFIDENCE / 2, int(dof)))
 
 
 def normal_quantile() -> float:
-    """z_{(1 + CONFIDENCE)/2} = 1.959..., the two-sided normal quantile."""
+    """z_{(1 + CONFIDENCE)/2} = 1.959..., the two-sided normal quantile.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(normal_quantile(), 4)
+    1.96
+    """
     return float(_scipy_stats.norm.ppf(0.5 + CONFIDENCE / 2))
 
 
 def t_halfwidth(values: Sequence[float] | np.ndarray) -> float:
     """Half-width t_{0.975, n-1} s / √n of the 95% interval for the mean of ``values``
-    (NaN for fewer than two values)."""
+    (NaN for fewer than two values).
+
+    Parameters
+    ----------
+    values : array_like
+        Independent replications.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(t_halfwidth([1.0, 2.0, 3.0]), 4)  # t_{0.975,2} = 4.3027 times 1/sqrt(3)
+    2.4841
+    """
     values = np.asarray(values, dtype=float)
     if values.size < 2:
         return math.nan
@@ -108,6 +153,14 @@ class Estimate:
     dof : int or None
         Degrees of freedom of the t quantile (``"t"``: n - 1; ``"regression"``: n - p);
         None for ``"normal"``.
+
+    Examples
+    --------
+    >>> e = Estimate.from_stderr(10.0, 0.5, 100)  # a normal interval: ± 1.96 * 0.5
+    >>> round(e.lower, 3), round(e.upper, 3), e.method
+    (9.02, 10.98, 'normal')
+    >>> e.shifted(1.0).contains(11.0), round(e.scaled(-2.0).halfwidth, 3)
+    (True, 1.96)
     """
 
     mean: float
@@ -175,8 +228,27 @@ class Estimate:
 
 def root_seed(seed: object) -> np.random.SeedSequence:
     """``seed`` as a ``SeedSequence`` (a ``SeedSequence`` is returned as it is, never
-    advanced); anything that is not None, an integer >= 0, a sequence of them or a
-    ``SeedSequence`` is a ValueError naming ``seed``."""
+    advanced).
+
+    Parameters
+    ----------
+    seed : None, int, sequence of int or numpy.random.SeedSequence
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+
+    Raises
+    ------
+    ValueError
+        Naming ``seed`` for anything else (a ``Generator`` included: replications derive
+        their own generators).
+
+    Examples
+    --------
+    >>> root_seed(7).entropy
+    7
+    """
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, np.random.Generator | np.random.BitGenerator):
@@ -194,10 +266,33 @@ def root_seed(seed: object) -> np.random.SeedSequence:
 
 
 def replication_seed(seed: object, rep: int) -> np.random.SeedSequence:
-    """The seed of replication ``rep`` of the root ``seed`` (None, an integer >= 0, a
-    sequence of them or a ``SeedSequence``, which is not modified); see the module
-    docstring.  ``seed=None`` draws fresh entropy, so two calls with ``None`` differ:
-    use :func:`replication_seeds` for the replications of one run."""
+    """The seed of replication ``rep`` of the root ``seed``; see the module docstring.
+
+    Parameters
+    ----------
+    seed : None, int, sequence of int or numpy.random.SeedSequence
+        The root (a ``SeedSequence`` is not modified).  ``None`` draws fresh entropy, so
+        two calls with ``None`` differ: use :func:`replication_seeds` for the
+        replications of one run.
+    rep : int
+        The replication index, >= 0.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+
+    Raises
+    ------
+    ValueError
+        Naming ``seed`` or ``rep``.
+
+    Examples
+    --------
+    >>> s = replication_seed(7, 2)
+    >>> s.spawn_key, bool(s.generate_state(1)[0] == np.random.SeedSequence(7).spawn(3)[2]
+    ...                   .generate_state(1)[0])
+    ((2,), True)
+    """
     root = root_seed(seed)
     if isinstance(rep, bool) or not isinstance(rep, int | np.integer) or rep < 0:
         raise ValueError(f"rep must be an integer >= 0, got {rep!r}")
@@ -210,7 +305,29 @@ def replication_seed(seed: object, rep: int) -> np.random.SeedSequence:
 
 def replication_seeds(seed: object, reps: int) -> list[np.random.SeedSequence]:
     """The seeds of replications ``0..reps-1`` of one root (one draw of entropy when
-    ``seed`` is None)."""
+    ``seed`` is None).
+
+    Parameters
+    ----------
+    seed : None, int, sequence of int or numpy.random.SeedSequence
+        The root (see :func:`replication_seed`).
+    reps : int
+        Number of replications, >= 1.
+
+    Returns
+    -------
+    list of numpy.random.SeedSequence
+
+    Raises
+    ------
+    ValueError
+        Naming ``seed`` or ``reps``.
+
+    Examples
+    --------
+    >>> [s.spawn_key for s in replication_seeds(7, 3)]
+    [(0,), (1,), (2,)]
+    """
     if isinstance(reps, bool) or not isinstance(reps, int | np.integer) or reps < 1:
         raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
     root = root_seed(seed)
