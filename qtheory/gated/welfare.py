@@ -69,14 +69,6 @@ __all__ = [
 
 Real = float | mpmath.mpf
 FLOAT64_DIGITS = 17
-_REFERENCES = """
-    References
-    ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
-       processes", Econometrica 43(1):81-92 (1975).
-"""
 
 
 @dataclass(frozen=True)
@@ -97,6 +89,17 @@ class GateOptimum:
         1/(μ(1 − σ)).
     at_boundary : bool
         True when τ* = 0 (the constraint τ ≥ 0 binds).
+
+    Examples
+    --------
+    >>> opt = optimal_gate(GatedQueue(np.inf, 1.0, 3.0, 1.0))
+    >>> round(opt.throughput * opt.gate, 12), round(opt.mean_sojourn * (1 - opt.root), 12)
+    (1.0, 1.0)
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
     """
 
     gate: Real
@@ -120,6 +123,17 @@ class RoutingOptimum:
         S_RR(λ*).
     at_boundary : bool
         True when λ* = Λ (admitting everybody is optimal).
+
+    Examples
+    --------
+    >>> opt = optimal_routing(GatedQueue(np.inf, 1.0, 9.0, 1.0))  # λ* = 1 − 1/3
+    >>> round(opt.rate, 6), round(opt.welfare, 6), opt.at_boundary  # C(√ν − 1)² = 4
+    (0.666667, 4.0, False)
+
+    References
+    ----------
+    .. [1] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+       processes", Econometrica 43(1):81-92 (1975).
     """
 
     rate: Real
@@ -196,6 +210,13 @@ def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):
     True
     >>> mpmath.nstr(welfare_ga(q, 2, dps=30), 30)[:12]
     '0.8724995125'
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+       processes", Econometrica 43(1):81-92 (1975).
     """
     queue = _checked_queue(queue)
     dps = check_dps(dps)
@@ -210,9 +231,6 @@ def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):
     with mpmath.workdps(digits):
         p = queue.parameters(dps)
         return rounded(f.mp(w, p["mu"], p["beta"], p["R"], p["C"]), dps)
-
-
-welfare_ga.__doc__ += _REFERENCES
 
 
 def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:
@@ -242,6 +260,13 @@ def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=3.0, cost=1.0)
     >>> float(welfare_rr(q, 0.5))
     0.5
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+       processes", Econometrica 43(1):81-92 (1975).
     """
     queue = _checked_queue(queue)
     p = queue.parameters()
@@ -253,9 +278,6 @@ def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:
             f"{rate[~((rate >= 0) & (rate < p['mu']) & (rate <= arrival))][:3]}"
         )
     return derive().welfare_rr.float64(rate, p["mu"], p["R"], p["C"])[()]
-
-
-welfare_rr.__doc__ += _REFERENCES
 
 
 def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:
@@ -323,46 +345,11 @@ def _optimum(queue: object, dps: object, compute: Callable[[GatedQueue, int], ob
 def optimal_gate(queue: GatedQueue, *, dps: int | None = None) -> GateOptimum:
     """The welfare-maximising gate τ* and S_GA(τ*).
 
-    Examples
-    --------
-    >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=3.0, cost=1.0)
-    >>> opt = optimal_gate(q)
-    >>> grid = np.linspace(1.05, 4.0, 20001)
-    >>> bool(abs(opt.welfare - welfare_ga(q, grid).max()) < 1e-8)
-    True
-    >>> round(opt.gate, 6), opt.at_boundary
-    (1.70951, False)
-    """
-    return _optimum(queue, dps, _optimal_gate_mp)
+    τ* maximises S_GA(τ) = N/D over τ ≥ 0, with N = R − C/(μ(1 − σ)) the net reward of
+    an admitted customer and D = τ + 1/Λ the mean admitted inter-arrival time; in
+    w = −log σ the optimum is the root of N'(w)D(w) − N(w)D'(w) = 0, or τ* = 0 when
+    the slope is already ≤ 0 there (see the module notes).
 
-
-def optimal_routing(queue: GatedQueue, *, dps: int | None = None) -> RoutingOptimum:
-    """The Edelson–Hildebrand optimum λ* = min(Λ, μ − √(μC/R)) and S_RR(λ*).
-
-    Examples
-    --------
-    >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=4.0, cost=1.0)
-    >>> optimal_routing(q)
-    RoutingOptimum(rate=0.5, welfare=1.0, at_boundary=False)
-    """
-    return _optimum(queue, dps, _optimal_routing_mp)
-
-
-def price_of_forgetting(queue: GatedQueue, *, dps: int | None = None) -> Real:
-    """PoF = S_GA(τ*) / S_RR(λ*) ≥ 1: the welfare ratio lost by forgetting admissions.
-
-    Examples
-    --------
-    >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=4.0, cost=1.0)
-    >>> round(price_of_forgetting(q), 6)
-    1.529614
-    >>> mpmath.nstr(price_of_forgetting(q, dps=30), 30)[:8]
-    '1.529614'
-    """
-    return _optimum(queue, dps, _price_of_forgetting_mp)
-
-
-_OPTIMUM_SECTIONS = """
     Parameters
     ----------
     queue : GatedQueue
@@ -372,7 +359,9 @@ _OPTIMUM_SECTIONS = """
 
     Returns
     -------
-    {returns}
+    GateOptimum
+        τ*, σ, w, S_GA(τ*), the throughput, the mean sojourn and whether τ* = 0;
+        float64 fields (``dps=None``) or mpf fields correct to D digits.
 
     Raises
     ------
@@ -381,15 +370,122 @@ _OPTIMUM_SECTIONS = """
     ValueError
         ν ≤ 1, a bad ``dps``, a precision above the ``dps`` limit, or (``dps=None``) a
         value beyond float64.
-"""
 
-for _function, _returns in (
-    (optimal_gate, "GateOptimum"),
-    (optimal_routing, "RoutingOptimum"),
-    (price_of_forgetting, "float or mpmath.mpf"),
-):  # one summary line, then the shared sections, the examples and the references
-    _summary, _examples = _function.__doc__.split("\n\n", 1)
-    _function.__doc__ = "\n".join(
-        [_summary, _OPTIMUM_SECTIONS.format(returns=_returns), "    " + _examples.lstrip()]
-    )
-    _function.__doc__ += _REFERENCES
+    Examples
+    --------
+    >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=3.0, cost=1.0)
+    >>> opt = optimal_gate(q)
+    >>> grid = np.linspace(1.05, 4.0, 20001)
+    >>> bool(abs(opt.welfare - welfare_ga(q, grid).max()) < 1e-8)
+    True
+    >>> round(opt.gate, 6), opt.at_boundary
+    (1.70951, False)
+
+    With Λ = ∞ and μ = 1 the welfare in σ is C(ν − 1 − νσ)/(−log σ), maximised at
+    σ ≈ 0.304576 (then τ* = −log σ/(1 − σ)):
+
+    >>> round(opt.root, 6), round(opt.welfare, 6)
+    (0.304576, 0.913728)
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
+    return _optimum(queue, dps, _optimal_gate_mp)
+
+
+def optimal_routing(queue: GatedQueue, *, dps: int | None = None) -> RoutingOptimum:
+    """The Edelson–Hildebrand optimum λ* = min(Λ, μ − √(μC/R)) and S_RR(λ*).
+
+    S_RR(λ) = λ(R − C/(μ − λ)) is concave on [0, μ); its stationary point is
+    μ − √(μC/R) = μ(1 − 1/√ν), where S_RR = C(√ν − 1)², evaluated in ε = ν − 1 as
+    Cε²/(√(1 + ε) + 1)² so that it does not cancel when ν ↓ 1.  When Λ is below that
+    point, λ* = Λ (everybody is admitted).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue; Naor's ratio ν = Rμ/C must exceed 1.
+    dps : int or None, keyword-only
+        None: float64.  D ≥ 1: mpf values correct to D digits.
+
+    Returns
+    -------
+    RoutingOptimum
+        λ*, S_RR(λ*) and whether λ* = Λ; float64 fields (``dps=None``) or mpf fields
+        correct to D digits.
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        ν ≤ 1, a bad ``dps``, a precision above the ``dps`` limit, or (``dps=None``) a
+        value beyond float64.
+
+    Examples
+    --------
+    >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=4.0, cost=1.0)
+    >>> optimal_routing(q)
+    RoutingOptimum(rate=0.5, welfare=1.0, at_boundary=False)
+    >>> opt = optimal_routing(GatedQueue(0.25, 1.0, 4.0, 1.0))  # Λ < μ(1 − 1/√ν)
+    >>> opt.rate, round(opt.welfare, 6), opt.at_boundary  # 0.25 (4 − 1/0.75) = 2/3
+    (0.25, 0.666667, True)
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+       processes", Econometrica 43(1):81-92 (1975).
+    """
+    return _optimum(queue, dps, _optimal_routing_mp)
+
+
+def price_of_forgetting(queue: GatedQueue, *, dps: int | None = None) -> Real:
+    """PoF = S_GA(τ*) / S_RR(λ*) ≥ 1: the welfare ratio lost by forgetting admissions.
+
+    Gated admission remembers the time of the last admission, random routing does
+    not; PoF is the ratio of their optimal welfares (:func:`optimal_gate`,
+    :func:`optimal_routing`).  It diverges like 4/(ε log(1/ε)) as ν = 1 + ε ↓ 1 and
+    tends to 1 as ν → ∞ (:mod:`qtheory.gated.asymptotics`).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue; Naor's ratio ν = Rμ/C must exceed 1.
+    dps : int or None, keyword-only
+        None: float64.  D ≥ 1: mpf values correct to D digits.
+
+    Returns
+    -------
+    float or mpmath.mpf
+        PoF ≥ 1: float64 (``dps=None``) or an mpf correct to D digits.
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        ν ≤ 1, a bad ``dps``, a precision above the ``dps`` limit, or (``dps=None``) a
+        value beyond float64.
+
+    Examples
+    --------
+    >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=4.0, cost=1.0)
+    >>> round(price_of_forgetting(q), 6)
+    1.529614
+    >>> mpmath.nstr(price_of_forgetting(q, dps=30), 30)[:8]
+    '1.529614'
+
+    Here S_RR* = C(√ν − 1)² = 1, so PoF is S_GA* = max over σ of (3 − 4σ)/(−log σ).
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+       processes", Econometrica 43(1):81-92 (1975).
+    """
+    return _optimum(queue, dps, _price_of_forgetting_mp)
