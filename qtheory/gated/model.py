@@ -27,6 +27,22 @@ def exact_digits(*values: Number) -> int:
     a product of values needs the sum of their digits, and a difference of two numbers
     of similar size (the only one that cancels) no more than the longer of them.
 
+    The count is the sum of the values' digits plus 20 guard digits.
+
+    Parameters
+    ----------
+    *values : float, int, str or mpmath.mpf
+        The numbers to be read exactly.
+
+    Returns
+    -------
+    int
+        Decimal digits of a working precision that holds them.
+
+    Examples
+    --------
+    17 for the float, 5 for the string, 20 guard digits:
+
     >>> exact_digits(1.5, "0.125")
     42
     """
@@ -45,8 +61,28 @@ def to_mpf(value: Number) -> mpmath.mpf:
     """Convert at the current precision (strings such as ``"0.1"`` or ``"inf"`` keep
     their decimal meaning up to that precision; floats are exact).
 
+    Parameters
+    ----------
+    value : float, int, str or mpmath.mpf
+        The number.
+
+    Returns
+    -------
+    mpmath.mpf
+        ``value`` rounded to the current ``mpmath.mp.dps``.
+
+    Raises
+    ------
+    ValueError
+        A string that is not a number.
+
+    Examples
+    --------
     >>> to_mpf("0.5") == to_mpf(0.5)
     True
+    >>> with mpmath.workdps(30):
+    ...     mpmath.nstr(to_mpf("0.1") - to_mpf(0.1), 3)  # 0.1 is not a float64 number
+    '-5.55e-18'
     """
     return mpmath.mpf(value)
 
@@ -97,6 +133,22 @@ class GatedQueue:
     cost
         Cost C per customer per unit time in the system.
 
+    Attributes
+    ----------
+    arrival_rate, service_rate, reward, cost : float, str or mpmath.mpf
+        The four parameters, validated (> 0, finite except ``arrival_rate``), in the
+        type given (ints and NumPy scalars become floats, strings are stripped).
+    naor_ratio : float
+        Naor's ratio ν = Rμ/C.
+
+    Raises
+    ------
+    TypeError
+        A field that is not a real number, a decimal string or an mpf.
+    ValueError
+        A field that is NaN, ≤ 0, infinite (all but ``arrival_rate``), not a number, or
+        an int beyond float64; or a string longer than the ``dps`` limit.
+
     Examples
     --------
     >>> q = GatedQueue(arrival_rate=2.0, service_rate=1.0, reward=5.0, cost=1.0)
@@ -106,6 +158,13 @@ class GatedQueue:
     Traceback (most recent call last):
     ...
     ValueError: arrival_rate must be > 0, got -1.0
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    .. [2] P. Naor, "The regulation of queue size by levying tolls", Econometrica
+       37(1):15-24 (1969).
     """
 
     arrival_rate: Number
@@ -128,14 +187,45 @@ class GatedQueue:
     def naor_ratio(self) -> float:
         """ν = Rμ/C (float64): serving anybody is worth it only if ν > 1.
 
-        >>> GatedQueue("inf", 2, 3, 1.5).naor_ratio
+        A customer alone in the system earns R and costs C/μ on average, so ν > 1 is
+        R > C/μ.  Computed as 1 + :meth:`naor_excess`.
+
+        Returns
+        -------
+        float
+            ν, rounded to float64.
+
+        Examples
+        --------
+        >>> GatedQueue("inf", 2, 3, 1.5).naor_ratio  # 3 * 2 / 1.5
         4.0
+
+        References
+        ----------
+        .. [1] P. Naor, "The regulation of queue size by levying tolls", Econometrica
+           37(1):15-24 (1969).
         """
         return float(self.naor_excess() + 1)
 
     def naor_excess(self) -> mpmath.mpf:
         """ν − 1 = (Rμ − C)/C, computed exactly enough to know its sign and size.
 
+        Rμ − C is formed at enough digits to read the inputs exactly, and again with
+        the digits it was seen to cancel, so that the result has the current precision
+        (plus 10 guard digits) relative to itself however close ν is to 1.
+
+        Returns
+        -------
+        mpmath.mpf
+            ε = ν − 1 (zero when Rμ = C exactly), at the current precision.
+
+        Raises
+        ------
+        ValueError
+            If the digits needed exceed the ``dps`` limit.
+
+        Examples
+        --------
         >>> import mpmath
         >>> mpmath.nstr(GatedQueue("inf", 1, "1.0000000000000000000001", 1).naor_excess(), 3)
         '1.0e-22'
@@ -166,6 +256,15 @@ class GatedQueue:
         """Raise ``ValueError`` unless ν = Rμ/C > 1 (otherwise the optimum serves nobody),
         and unless ν is representable.
 
+        Raises
+        ------
+        ValueError
+            ν ≤ 1 (decided exactly by :meth:`naor_excess`), or ν − 1 needs more digits
+            than the ``dps`` limit allows.
+
+        Examples
+        --------
+        >>> GatedQueue("inf", 1, 2, 1).require_worthwhile()  # ν = 2: returns None
         >>> GatedQueue("inf", 1, 1, 1).require_worthwhile()
         Traceback (most recent call last):
         ...
@@ -181,6 +280,16 @@ class GatedQueue:
     def guard_digits(self) -> int:
         """Digits lost to cancellation near ν = 1 (log10 1/(ν−1)) and ν → ∞ (log10 ν).
 
+        Returns
+        -------
+        int
+            ⌈max(0, log10 1/(ν − 1))⌉ + ⌈max(0, log10 ν)⌉ (the first term is 0 when
+            ν ≤ 1).
+
+        Examples
+        --------
+        ν − 1 = 1e-6 gives 6 + ⌈log10(1 + 1e-6)⌉ = 7; ν ≈ 1e8 gives 0 + 8:
+
         >>> near_one, large = GatedQueue("inf", 1, "1.000001", 1), GatedQueue(2, 1, 1e8, 1)
         >>> near_one.guard_digits(), large.guard_digits()
         (7, 8)
@@ -195,6 +304,26 @@ class GatedQueue:
         """μ, β = 1/Λ, R, C and ε = ν − 1 as float64 (``dps=None``; a ValueError if one
         is beyond float64) or as mpf at the current precision (any ``dps``).
 
+        Parameters
+        ----------
+        dps : int or None
+            None: float64 values.  Any integer: mpf values at the current
+            ``mpmath.mp.dps`` (callers set that precision; the number itself is not
+            used).
+
+        Returns
+        -------
+        dict
+            Keys ``"mu"``, ``"beta"`` (0 for Λ = ∞), ``"R"``, ``"C"`` and
+            ``"epsilon"``.
+
+        Raises
+        ------
+        ValueError
+            With ``dps=None``, a value beyond float64 (named).
+
+        Examples
+        --------
         >>> GatedQueue(4, 1, 3, 1).parameters()
         {'mu': 1.0, 'beta': 0.25, 'R': 3.0, 'C': 1.0, 'epsilon': 2.0}
         """
@@ -214,6 +343,18 @@ class GatedQueue:
         """The same queue with float fields (``arrival_rate`` may be ``inf``); a
         ValueError names a field that is beyond float64 (use ``dps=D`` routes then).
 
+        Returns
+        -------
+        GatedQueue
+            A new queue whose fields are float64 numbers.
+
+        Raises
+        ------
+        ValueError
+            A finite field that overflows float64.
+
+        Examples
+        --------
         >>> GatedQueue("inf", "1", "2.5", 1).as_float64()
         GatedQueue(arrival_rate=inf, service_rate=1.0, reward=2.5, cost=1.0)
         """
