@@ -74,7 +74,36 @@ _NAMES = ("gate", "arrival_rate", "service_rate")
 
 
 def float_array(name: str, value: object) -> np.ndarray:
-    """``value`` as a float64 array; strings, booleans and non-numbers are TypeErrors."""
+    """``value`` as a float64 array; strings, booleans and non-numbers are TypeErrors.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in error messages.
+    value : object
+        A real number, an array_like of them, or an mpf (or object array of mpf).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``value`` converted to float64 (0-d for a scalar); no range check.
+
+    Raises
+    ------
+    TypeError
+        A string, a boolean, None, or anything that is not real numbers.
+    ValueError
+        A finite mpf that overflows float64.
+
+    Examples
+    --------
+    >>> float_array("gate", [1, 2.5]).tolist(), float(float_array("gate", mpmath.mpf(2)))
+    ([1.0, 2.5], 2.0)
+    >>> float_array("gate", "1")
+    Traceback (most recent call last):
+    ...
+    TypeError: gate must be a real number or an array of them (decimal strings need ...)
+    """
     if isinstance(value, str | bool | np.bool_) or value is None:
         raise TypeError(
             f"{name} must be a real number or an array of them (decimal strings need "
@@ -99,8 +128,40 @@ def validate_gate_parameters(gate, arrival_rate, service_rate):
     """Broadcast and check (gate, Λ, μ); return (gate, β = 1/Λ, μ, δ) as float arrays,
     where δ = gate + β − 1/μ > 0 is the distance from the stability boundary.
 
-    Raises ``TypeError`` for non-numbers and ``ValueError`` naming the parameter for
-    out-of-range values or an unstable queue.
+    Stability of the GI/M/1 queue of admitted customers means that the mean admitted
+    inter-arrival time E[T] = τ + 1/Λ exceeds the mean service time 1/μ.
+
+    Parameters
+    ----------
+    gate, arrival_rate, service_rate : float or array_like
+        τ ≥ 0 (finite), Λ > 0 (``inf`` allowed) and μ > 0 (finite), broadcastable.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (τ, β, μ, δ), broadcast to one shape (β = 0 for Λ = ∞).
+
+    Raises
+    ------
+    TypeError
+        For non-numbers.
+    ValueError
+        Naming the parameter for out-of-range values, shapes that do not broadcast,
+        or an unstable queue (δ ≤ 0).
+
+    Examples
+    --------
+    >>> tau, beta, mu, delta = validate_gate_parameters([1.5, 2.0], np.inf, 1.0)
+    >>> beta.tolist(), delta.tolist()  # δ = τ + 0 − 1
+    ([0.0, 0.0], [0.5, 1.0])
+    >>> validate_gate_parameters(0.5, np.inf, 1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: unstable: gate + 1/arrival_rate must exceed 1/service_rate ...
+
+    References
+    ----------
+    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4 (GI/M/1).
     """
     arrays = [
         float_array(n, v) for n, v in zip(_NAMES, (gate, arrival_rate, service_rate), strict=True)
