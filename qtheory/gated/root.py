@@ -102,7 +102,7 @@ def float_array(name: str, value: object) -> np.ndarray:
     >>> float_array("gate", "1")
     Traceback (most recent call last):
     ...
-    TypeError: gate must be a real number or an array of them (decimal strings need ...)
+    TypeError: gate must be a real number or an array of them (decimal strings ...
     """
     if isinstance(value, str | bool | np.bool_) or value is None:
         raise TypeError(
