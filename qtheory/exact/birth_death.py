@@ -229,22 +229,28 @@ def birth_death_log_weights(birth: ArrayLike, death: ArrayLike) -> NDArray[np.fl
         :math:`\log w_i` with :math:`\log w_0 = 0` and
         :math:`\log w_{i+1} = \log w_i + \log(\text{birth}[i] / \text{death}[i])`.
         Work and memory are :math:`O(n)`; nothing overflows however far the weights
-        spread.  Entry :math:`i` has an absolute error of about
-        :math:`u(|\log w_i| + 2i)`, :math:`u = 2^{-53}` (see the module notes); for
-        normalised probabilities use :func:`birth_death_stationary`, which sums
-        outwards from the mode.
+        spread.  Entry :math:`i` has an absolute error of at most about
+        :math:`u(|\log w_i| + 3i)`, typically :math:`u(|\log w_i| + \sqrt{i})`,
+        :math:`u = 2^{-53}` (see the module notes); for normalised probabilities use
+        :func:`birth_death_stationary`, which keeps the weights' exponents exact.
 
     Raises
     ------
     ValueError
-        If the lengths differ or a rate is not finite and > 0.
+        If the lengths differ, a rate is not finite and > 0, or the estimated memory
+        exceeds the :mod:`qtheory.limits` (checked before any allocation).
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+       birth-death processes and their stationary distributions.
 
     Examples
     --------
     M/M/1/3 with arrival rate 1 and service rate 2: :math:`w_i = 2^{-i}`.
 
     >>> import numpy as np
-    >>> np.exp(birth_death_log_weights([1.0, 1.0, 1.0], [2.0, 2.0, 2.0]))
+    >>> np.exp(birth_death_log_weights([1.0, 1.0, 1.0], [2.0, 2.0, 2.0])).round(12)
     array([1.   , 0.5  , 0.25 , 0.125])
 
     The M/M/:math:`\infty` queue with offered load 1000 truncated at :math:`10^6`
@@ -306,7 +312,7 @@ def birth_death_stationary(
     --------
     Erlang's loss system M/M/2/2 with offered load 2: :math:`\pi \propto (1, 2, 2)`.
 
-    >>> birth_death_stationary([2.0, 2.0], [1.0, 2.0]) * 5
+    >>> (birth_death_stationary([2.0, 2.0], [1.0, 2.0]) * 5).round(12)
     array([1., 2., 2.])
 
     A million servers at offered load :math:`5 \times 10^5`: the probability that all

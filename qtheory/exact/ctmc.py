@@ -41,8 +41,8 @@ Algorithms
 
   Every term is non-negative, so there is no cancellation: the computed terms carry
   only the rounding errors of sums of non-negative products, and the result is
-  non-negative.  The Poisson weights are built outwards from their mode (Fox and
-  Glynn, 1988) and the series is truncated where the neglected Poisson tail falls
+  non-negative.  The Poisson weights are built by products outwards from their mode
+  and the series is truncated where the neglected Poisson tail falls
   below ``tolerance`` relative to the total (the kept weights are renormalised), so
   the error of each row is at most about ``tolerance`` in total variation, and any
   probability much larger than ``tolerance`` is also accurate *relatively*.  For
@@ -63,6 +63,14 @@ Algorithms
   decomposable chains (rare transitions).  Larger systems are solved by sparse LU of
   the jump-chain form :math:`(I - P)x = b` (norm-wise accurate).
   :func:`hitting_time_cdf` makes the target absorbing and applies :func:`transient`.
+
+References
+----------
+.. [1] W. K. Grassmann, M. I. Taksar and D. P. Heyman, "Regenerative analysis and
+   steady state distributions for Markov chains", Operations Research
+   33(5):1107-1116 (1985).
+.. [2] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003), Markov
+   jump processes: generators, stationary distributions and absorption.
 """
 
 from __future__ import annotations
@@ -381,14 +389,24 @@ def stationary(Q, *, method: str = "auto") -> NDArray[np.float64]:
     ValueError
         If ``Q`` is not a valid generator (see :func:`generator`; rows must sum to 0)
         or the chain is not irreducible (the message names a state that cannot be
-        reached from state 0, or from which state 0 cannot be reached).
+        reached from state 0, or from which state 0 cannot be reached), ``method`` is
+        unknown, or (GTH) the estimated memory or work exceeds the
+        :mod:`qtheory.limits`.
+
+    References
+    ----------
+    .. [1] W. K. Grassmann, M. I. Taksar and D. P. Heyman, Operations Research
+       33(5):1107-1116 (1985).
 
     Examples
     --------
+    The M/M/1/2 queue with arrival rate 1 and service rate 2:
+    :math:`\pi \propto (1, 1/2, 1/4)`.
+
     >>> import numpy as np
     >>> Q = generator([[0, 1, 0], [2, 0, 1], [0, 2, 0]])
     >>> pi = stationary(Q)
-    >>> pi * 7
+    >>> (pi * 7).round(12)
     array([4., 2., 1.])
     >>> bool(np.allclose(stationary(Q, method="sparse"), pi, rtol=1e-14))
     True
@@ -448,7 +466,7 @@ def _poisson_weights(mean: float, tolerance: float) -> NDArray[np.float64]:
     r"""Poisson(``mean``) probabilities of :math:`0, \dots, R`, normalised to sum to 1,
     where the neglected upper tail is at most ``tolerance`` (relative to the total).
 
-    As in Fox and Glynn (1988), the weights are built by products outwards from the
+    The weights are built by products outwards from the
     mode :math:`m = \lfloor \text{mean} \rfloor` (:math:`w_m = 1`,
     :math:`w_{k+1} = w_k \cdot \text{mean}/(k+1)`, :math:`w_{k-1} = w_k\, k/\text{mean}`)
     and normalised by their sum, so each carries a relative error of about
@@ -556,8 +574,13 @@ def transient(Q, initial, times, *, tolerance: float = DEFAULT_TOLERANCE) -> NDA
     ------
     ValueError
         If ``Q`` is not a valid generator, ``initial`` is not a distribution on the
-        ``n`` states, a time is negative or not finite, or ``tolerance`` is not in
-        (0, 1).
+        ``n`` states, a time is negative or not finite, ``tolerance`` is not in
+        (0, 1), or the estimated memory or work exceeds the :mod:`qtheory.limits`.
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+       Markov jump processes.
 
     Examples
     --------
@@ -722,6 +745,11 @@ def hitting_probabilities(Q, target, avoid=()) -> NDArray[np.float64]:
         If ``Q`` is not a valid generator, ``target`` is empty, a state index is out
         of range, or ``target`` and ``avoid`` share a state.
 
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (1968), Chapter XIV (gambler's ruin).
+
     Examples
     --------
     Gambler's ruin with up-rate 2 and down-rate 1 on 0..3: from state 1 the walk
@@ -731,7 +759,7 @@ def hitting_probabilities(Q, target, avoid=()) -> NDArray[np.float64]:
     >>> up, down = np.diag([2.0, 2.0, 2.0], 1), np.diag([1.0, 1.0, 1.0], -1)
     >>> up[0, 1] = down[3, 2] = 0.0  # 0 and 3 absorb
     >>> h = hitting_probabilities(generator(up + down), target=3, avoid=0)
-    >>> h * 7
+    >>> (h * 7).round(12)
     array([0., 4., 6., 7.])
     """
     rates, exit_rates = _rates_of(Q)
@@ -809,6 +837,11 @@ def mean_hitting_times(Q, target) -> NDArray[np.float64]:
         N = 1000, about 1e47 time units); birth-death chains have exact routines in
         :mod:`qtheory.walks.hitting`.
 
+    References
+    ----------
+    .. [1] L. Kleinrock, Queueing Systems, Volume I: Theory (Wiley 1975), the M/M/1
+       busy period.
+
     Examples
     --------
     M/M/1 with arrival rate 1 and service rate 2, truncated at 60 customers: the busy
@@ -860,6 +893,14 @@ def accumulated_reward(Q, target, reward) -> NDArray[np.float64]:
     ValueError
         As for :func:`mean_hitting_times`, and if ``reward`` has the wrong length or a
         negative, NaN or infinite entry.
+    ArithmeticError
+        If the expected times span more than :data:`MAX_RELIABLE_JUMPS` jumps, which
+        the sparse LU solve cannot resolve (see :func:`mean_hitting_times`).
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+       Markov jump processes and the renewal-reward theorem.
 
     Examples
     --------
@@ -923,6 +964,11 @@ def hitting_time_cdf(
     ------
     ValueError
         As for :func:`transient`, and if ``target`` is empty or out of range.
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+       Markov jump processes.
 
     Examples
     --------

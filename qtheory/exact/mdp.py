@@ -49,6 +49,12 @@ algorithm stops after finitely many steps.
 
 with :math:`q_a(s,s) = -q_a(s)`, by HiGHS (:func:`scipy.optimize.linprog`, sparse
 constraints, one redundant balance equation dropped).
+
+References
+----------
+.. [1] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic
+   Programming (Wiley 1994), Chapters 8 and 11 (average reward, uniformisation,
+   policy iteration and linear programming).
 """
 
 from __future__ import annotations
@@ -148,6 +154,11 @@ class CTMDP:
         If a shape disagrees, a rate is negative, NaN, infinite or on the diagonal, an
         allowed reward is not finite, or a state has no allowed action.
 
+    References
+    ----------
+    .. [1] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic
+       Programming (Wiley 1994), Section 11.5.
+
     Examples
     --------
     Two states; in state 0 action 0 earns 1 per unit time and action 1 earns 0 but
@@ -226,16 +237,54 @@ class CTMDP:
 
     @property
     def n_states(self) -> int:
-        """Number of states ``n``."""
+        """Number of states ``n``.
+
+        Returns
+        -------
+        int
+
+        Examples
+        --------
+        >>> CTMDP(rates=(np.zeros((3, 3)),), rewards=np.zeros((1, 3))).n_states
+        3
+        """
         return self.rates[0].shape[0]
 
     @property
     def n_actions(self) -> int:
-        """Number of actions ``A``."""
+        """Number of actions ``A``.
+
+        Returns
+        -------
+        int
+
+        Examples
+        --------
+        >>> CTMDP(rates=(np.zeros((3, 3)),), rewards=np.zeros((1, 3))).n_actions
+        1
+        """
         return len(self.rates)
 
     def exit_rates(self) -> NDArray[np.float64]:
-        """Total rate out of each state under each action, shape (A, n)."""
+        r"""Total rate out of each state under each action, shape (A, n).
+
+        :math:`q_a(s) = \sum_{s' \ne s} q_a(s, s')`, computed for every pair, allowed
+        or not.
+
+        Returns
+        -------
+        numpy.ndarray, shape (A, n)
+            ``exit_rates()[a, s]`` is :math:`q_a(s)`.
+
+        Examples
+        --------
+        >>> mdp = CTMDP(
+        ...     rates=(np.zeros((2, 2)), np.array([[0.0, 1.0], [2.0, 0.0]])),
+        ...     rewards=np.zeros((2, 2)),
+        ... )
+        >>> mdp.exit_rates().tolist()
+        [[0.0, 0.0], [1.0, 2.0]]
+        """
         return np.vstack([np.asarray(m.sum(axis=1)).ravel() for m in self.rates])
 
 
@@ -253,6 +302,12 @@ class MDPSolution:
         An optimal action per state.
     iterations : int
         Policy evaluations (policy iteration) or simplex/IPM iterations (LP).
+
+    Examples
+    --------
+    >>> sol = MDPSolution(gain=1.5, bias=np.zeros(2), policy=np.array([0, 1]), iterations=2)
+    >>> sol.gain, sol.policy.tolist()
+    (1.5, [0, 1])
     """
 
     gain: float
@@ -375,6 +430,7 @@ def evaluate_policy(
     Parameters
     ----------
     mdp : CTMDP
+        The model.
     policy : array_like of int, shape (n,)
         An allowed action per state.
     reference_state : int, optional
@@ -392,9 +448,14 @@ def evaluate_policy(
     Raises
     ------
     ValueError
-        If ``policy`` has the wrong shape or uses a disallowed action,
-        ``reference_state`` is out of range, or the policy is not unichain (the
-        message names states in two different closed classes).
+        If ``mdp`` is not a :class:`CTMDP`, ``policy`` has the wrong shape or uses a
+        disallowed action, ``reference_state`` is out of range, or the policy is not
+        unichain (the message names states in two different closed classes).
+
+    References
+    ----------
+    .. [1] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic
+       Programming (Wiley 1994), Chapter 8 (evaluation equations).
 
     Examples
     --------
@@ -506,10 +567,16 @@ def policy_iteration(
     Raises
     ------
     ValueError
-        On an invalid ``initial_policy``, ``reference_state``, ``max_iterations`` or
-        ``rtol``, or if a policy met on the way is multichain.
+        If ``mdp`` is not a :class:`CTMDP`, on an invalid ``initial_policy``,
+        ``reference_state``, ``max_iterations`` or ``rtol``, or if a policy met on the
+        way is multichain.
     RuntimeError
         If the policy still changes after ``max_iterations`` evaluations.
+
+    References
+    ----------
+    .. [1] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic
+       Programming (Wiley 1994), Sections 8.6 and 11.5.
 
     Examples
     --------
@@ -598,12 +665,20 @@ def linear_program(mdp: CTMDP, reference_state: int = 0) -> MDPSolution:
     Raises
     ------
     ValueError
-        On an invalid ``reference_state``, or if the policy found is multichain.
+        If ``mdp`` is not a :class:`CTMDP`, on an invalid ``reference_state``, or if
+        the policy found is multichain.
     RuntimeError
         If HiGHS does not report an optimal solution.
 
+    References
+    ----------
+    .. [1] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic
+       Programming (Wiley 1994), Chapter 8 (the dual LP over occupation measures).
+
     Examples
     --------
+    The model of :func:`policy_iteration`: the LP picks the same policy and gain 4/3.
+
     >>> import numpy as np
     >>> mdp = CTMDP(
     ...     rates=(np.zeros((2, 2)), np.array([[0.0, 1.0], [2.0, 0.0]])),

@@ -62,6 +62,10 @@ class AdmissionMDP:
     servers : int
         N.
 
+    References
+    ----------
+    .. [1] M. L. Puterman, Markov Decision Processes (Wiley 1994).
+
     Examples
     --------
     >>> model = admission_mdp(LossNetwork(2, 0.6, 0.8, 1.0, 2.0, 1.0))
@@ -75,11 +79,45 @@ class AdmissionMDP:
     servers: int
 
     def admits_l(self, policy: np.ndarray) -> np.ndarray:
-        """Mask of the states where ``policy`` (an action per state) admits L."""
+        """Mask of the states where ``policy`` (an action per state) admits L.
+
+        Parameters
+        ----------
+        policy : numpy.ndarray of int
+            Actions 0..3 (``2 admit_H + admit_L``), one per state.
+
+        Returns
+        -------
+        numpy.ndarray of bool
+            True where the action is 1 or 3.
+
+        Examples
+        --------
+        >>> model = admission_mdp(LossNetwork(2, 0.6, 0.8, 1.0, 2.0, 1.0))
+        >>> model.admits_l(np.array([3, 2, 0])).tolist()
+        [True, False, False]
+        """
         return np.isin(policy, [a for a, (_, admit_l) in enumerate(ACTIONS) if admit_l])
 
     def admits_h(self, policy: np.ndarray) -> np.ndarray:
-        """Mask of the states where ``policy`` (an action per state) admits H."""
+        """Mask of the states where ``policy`` (an action per state) admits H.
+
+        Parameters
+        ----------
+        policy : numpy.ndarray of int
+            Actions 0..3 (``2 admit_H + admit_L``), one per state.
+
+        Returns
+        -------
+        numpy.ndarray of bool
+            True where the action is 2 or 3.
+
+        Examples
+        --------
+        >>> model = admission_mdp(LossNetwork(2, 0.6, 0.8, 1.0, 2.0, 1.0))
+        >>> model.admits_h(np.array([3, 2, 0])).tolist()
+        [True, True, False]
+        """
         return np.isin(policy, [a for a, (admit_h, _) in enumerate(ACTIONS) if admit_h])
 
 
@@ -199,11 +237,24 @@ class AdmissionOptimum:
     fluid : float
         The fluid bound of the same model (per-class service rates included).
 
+    References
+    ----------
+    .. [1] B. L. Miller, "A queueing reward system with several customer classes",
+       Management Science 16(3):234-245 (1969).
+    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
+       resources: logarithmic regret in overloaded networks", Operations Research
+       73(4) (2025).
+
     Examples
     --------
+    N = 20, λ_H = 0.6, λ_L = 0.8, μ = 1, r_H = 2, r_L = 1: the fluid bound is
+    N (λ_H r_H + (μ − λ_H) r_L) = 32, and the optimum is trunk reservation with
+    reserve 2 (the birth-death chain with birth rates 12 + 16·[N − b > 2] and death
+    rates b gives the same regret).
+
     >>> opt = solve_admission_mdp(LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0))
-    >>> opt.reserve, round(opt.regret, 6)
-    (2, 3.814307)
+    >>> opt.reserve, round(opt.regret, 6), round(opt.fluid, 9)
+    (2, 3.814307, 32.0)
     """
 
     model: AdmissionMDP
@@ -212,19 +263,58 @@ class AdmissionOptimum:
 
     @property
     def online(self) -> float:
-        """The optimal long-run reward rate (the MDP's gain)."""
+        """The optimal long-run reward rate (the MDP's gain).
+
+        Returns
+        -------
+        float
+            ``solution.gain``.
+
+        Examples
+        --------
+        >>> opt = solve_admission_mdp(LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0))
+        >>> round(opt.online, 6)  # 32 - 3.814307
+        28.185693
+        """
         return self.solution.gain
 
     @property
     def regret(self) -> float:
-        """The fluid bound minus the optimal gain."""
+        """The fluid bound minus the optimal gain.
+
+        Returns
+        -------
+        float
+            ``fluid - solution.gain`` (non-negative: the fluid bound is an upper bound).
+
+        Examples
+        --------
+        >>> opt = solve_admission_mdp(LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0))
+        >>> round(opt.regret, 6)
+        3.814307
+        """
         return self.fluid - self.solution.gain
 
     @property
     def reserve(self) -> int | None:
         """k if the policy is trunk reservation with reserve k on the busy count (H
         admitted whenever there is room, L exactly while more than k servers are idle);
-        None otherwise (e.g. with per-class service rates)."""
+        None otherwise (e.g. with per-class service rates).
+
+        Returns
+        -------
+        int or None
+            The reserve k, or None if the policy is not of that form.
+
+        References
+        ----------
+        .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
+
+        Examples
+        --------
+        >>> solve_admission_mdp(LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0)).reserve
+        2
+        """
         policy, model = self.solution.policy, self.model
         idle = model.servers - model.busy_h - model.busy_l
         room = idle > 0

@@ -17,7 +17,7 @@ matrix is a network matrix, hence totally unimodular, so the LP has an integral 
 vertex; :func:`max_weight_interval_selection` checks that the returned solution is
 integral, that the selected jobs never overlap more than :math:`N` deep, and that their
 reward equals the LP optimum, which certifies optimality (an integral feasible point
-attaining the value of the relaxation).
+attaining the value of the relaxation) [2]_.
 
 Two independent routes serve as checks: :func:`single_track_selection`, the classic
 O(n log n) weighted-interval-scheduling dynamic programme for :math:`N = 1`, and
@@ -38,6 +38,13 @@ over :math:`(T_0, T]` on the same path.  The price is an end effect of order
 :math:`N` (the optimum fills the servers at :math:`T` with whatever is left), which
 vanishes per unit time as the horizon grows; :mod:`qtheory.lossnet.duration_fluid`
 quantifies it.
+
+References
+----------
+.. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+   overloaded loss network", arXiv:2601.14538 (2026); see ``docs/loss-network.md``.
+.. [2] R. K. Ahuja, T. L. Magnanti and J. B. Orlin, Network Flows: Theory, Algorithms,
+   and Applications (Prentice Hall 1993), min-cost flow and total unimodularity.
 
 Examples
 --------
@@ -92,7 +99,20 @@ BRUTE_FORCE_LIMIT = 16  # 2**16 subsets
 
 @dataclass(frozen=True)
 class IntervalSelection:
-    """An optimal selection of intervals: its total weight and a boolean mask."""
+    """An optimal selection of intervals: its total weight and a boolean mask.
+
+    Attributes
+    ----------
+    value : float
+        Total weight of the selected intervals.
+    selected : numpy.ndarray of bool, shape (n,)
+        True for each selected interval, in the input order.
+
+    Examples
+    --------
+    >>> IntervalSelection(3.0, np.array([False, True])).selected.tolist()
+    [False, True]
+    """
 
     value: float
     selected: np.ndarray
@@ -113,8 +133,22 @@ def _intervals(starts, ends, weights) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def max_overlap(starts, ends) -> int:
-    """Largest number of half-open intervals ``[start, end)`` covering one instant.
+    r"""Largest number of half-open intervals ``[start, end)`` covering one instant.
 
+    An interval ending at :math:`t` does not overlap one starting at :math:`t`.
+
+    Parameters
+    ----------
+    starts, ends : array_like of float, shape (n,)
+        Left and right ends of the intervals.
+
+    Returns
+    -------
+    int
+        :math:`\max_t \#\{j : s_j \le t < e_j\}` (0 for no intervals).
+
+    Examples
+    --------
     >>> max_overlap([0.0, 1.0, 0.5], [1.0, 2.0, 1.5])
     2
     >>> max_overlap([], [])
@@ -138,13 +172,36 @@ def max_weight_interval_selection(starts, ends, weights, tracks: int) -> Interva
 
     Parameters
     ----------
-    starts, ends, weights
+    starts, ends, weights : array_like of float, shape (n,)
         1-D arrays of equal length, finite, ``ends > starts``.
-    tracks
+    tracks : int
         N ≥ 1, the number of servers.
+
+    Returns
+    -------
+    IntervalSelection
+        The optimal weight and the mask of the selected intervals.
+
+    Raises
+    ------
+    ValueError
+        If the arrays are not 1-D of equal length, not finite, an interval has
+        ``end <= start``, or ``tracks`` is not an integer ≥ 1.
+    RuntimeError
+        If HiGHS fails, or its solution is not integral, not feasible or not of the LP
+        optimum's weight (never expected: the constraint matrix is totally unimodular).
+
+    References
+    ----------
+    .. [1] R. K. Ahuja, T. L. Magnanti and J. B. Orlin, Network Flows: Theory,
+       Algorithms, and Applications (Prentice Hall 1993), min-cost flow and total
+       unimodularity.
 
     Examples
     --------
+    Intervals [0, 3), [1, 2), [2, 3), [0, 1) of weights 2, 1, 1, 1: one track takes the
+    three short ones (3 > 2), two tracks take all four (depth 2 everywhere).
+
     >>> sel = max_weight_interval_selection([0, 1, 2, 0], [3, 2, 3, 1], [2, 1, 1, 1], 1)
     >>> sel.value, sel.selected.tolist()
     (3.0, [False, True, True, True])
@@ -208,6 +265,25 @@ def single_track_selection(starts, ends, weights) -> IntervalSelection:
     ``best[i] = max(best[i-1], w_i + best[p(i)])`` with ``p(i)`` the number of intervals
     ending at or before interval ``i`` starts.
 
+    Parameters
+    ----------
+    starts, ends, weights : array_like of float, shape (n,)
+        1-D arrays of equal length, finite, ``ends > starts``.
+
+    Returns
+    -------
+    IntervalSelection
+        The optimal weight and the mask of the selected intervals (intervals of
+        weight ≤ 0 are never selected).
+
+    Raises
+    ------
+    ValueError
+        If the arrays are not 1-D of equal length, not finite, or an interval has
+        ``end <= start``.
+
+    Examples
+    --------
     >>> sel = single_track_selection([0, 1, 2, 0], [3, 2, 3, 1], [2, 1, 1, 1])
     >>> sel.value, sel.selected.tolist()
     (3.0, [False, True, True, True])
@@ -236,6 +312,25 @@ def brute_force_selection(starts, ends, weights, tracks: int) -> IntervalSelecti
     Every subset is checked against the depth limit on every elementary segment between
     consecutive endpoints; the best feasible one is returned.
 
+    Parameters
+    ----------
+    starts, ends, weights : array_like of float, shape (n,)
+        1-D arrays of equal length (at most 16), finite, ``ends > starts``.
+    tracks : int
+        N ≥ 1, the number of servers.
+
+    Returns
+    -------
+    IntervalSelection
+        The optimal weight and a mask of an optimal subset.
+
+    Raises
+    ------
+    ValueError
+        On invalid intervals or ``tracks``, or more than 16 intervals.
+
+    Examples
+    --------
     >>> brute_force_selection([0, 1, 2, 0], [3, 2, 3, 1], [2, 1, 1, 1], 2).value
     5.0
     """
@@ -266,16 +361,28 @@ def sample_job_path(net: LossNetwork, horizon: float, rng) -> JobPath:
 
     Parameters
     ----------
-    net
+    net : LossNetwork
         The loss network.
-    horizon
+    horizon : float
         T > 0.
-    rng
+    rng : numpy.random.Generator or seed
         A :class:`numpy.random.Generator` (or anything :func:`numpy.random.default_rng`
         accepts, e.g. a seed or a ``SeedSequence``).
 
+    Returns
+    -------
+    JobPath
+        Arrival times (sorted), classes and service times of the jobs in (0, T].
+
+    Raises
+    ------
+    ValueError
+        If ``horizon`` is not a finite number > 0.
+
     Examples
     --------
+    The expected number of jobs is (λ_H + λ_L) N T = 600:
+
     >>> net = LossNetwork(50, 0.6, 0.6, 1.0, 2.0, 1.0)
     >>> path = sample_job_path(net, 10.0, np.random.default_rng(1))
     >>> path.arrival_times.size, bool(np.all(np.diff(path.arrival_times) >= 0))
@@ -295,7 +402,31 @@ def sample_job_path(net: LossNetwork, horizon: float, rng) -> JobPath:
 class JobWindow:
     """The validated jobs of a path that arrive in ``(warmup, horizon]``: their positions
     ``index`` in the input, arrival ``start``, ``service`` time, class ``kind`` (0 = H,
-    1 = L) and reward ``weight``; ``total`` is the number of input jobs."""
+    1 = L) and reward ``weight``; ``total`` is the number of input jobs.
+
+    Attributes
+    ----------
+    index : numpy.ndarray of int, shape (k,)
+        Positions in the input of the jobs arriving in ``(warmup, horizon]``.
+    start, service : numpy.ndarray of float, shape (k,)
+        Their arrival and service times.
+    kind : numpy.ndarray of int, shape (k,)
+        Their classes, 0 (H) or 1 (L).
+    weight : numpy.ndarray of float, shape (k,)
+        Their rewards, ``r_h`` or ``r_l``.
+    total : int
+        Number of jobs in the input (inside the window or not).
+    servers : int
+        N.
+    horizon, warmup : float
+        The window ``(warmup, horizon]``.
+
+    Examples
+    --------
+    >>> w = job_window([0.0, 1.0, 2.0], [0, 1, 0], [1.0, 1.0, 1.0], 3, 2.0, 1.0, 2.0, 0.0)
+    >>> w.weight.tolist(), w.total
+    ([1.0, 2.0], 3)
+    """
 
     index: np.ndarray
     start: np.ndarray
@@ -313,6 +444,36 @@ def job_window(
 ) -> JobWindow:
     """Validate a ``job``-model path and its parameters; keep the jobs in the window.
 
+    Parameters
+    ----------
+    arrival_times : array_like of float, shape (n,)
+        Non-decreasing, finite.
+    classes : array_like of int, shape (n,)
+        0 (H) or 1 (L), one per job.
+    service_times : array_like of float, shape (n,)
+        Finite and > 0.
+    servers : int
+        N ≥ 1.
+    r_h, r_l : float
+        Rewards on admission, > 0.
+    horizon, warmup : float
+        The window ``(warmup, horizon]``; finite, ``horizon > warmup``.
+
+    Returns
+    -------
+    JobWindow
+        The jobs arriving in ``(warmup, horizon]`` with their rewards, and the
+        validated parameters.
+
+    Raises
+    ------
+    ValueError
+        If the arrays are not 1-D of equal length, the arrival times are not finite or
+        not sorted, a service time is not finite and > 0, a class is not 0 or 1, or a
+        parameter is invalid (``horizon <= warmup`` included).
+
+    Examples
+    --------
     >>> job_window([0.0, 1.0, 2.0], [0, 1, 0], [1.0, 1.0, 1.0], 3, 2.0, 1.0, 2.0, 0.0).index
     array([1, 2])
     >>> job_window([1.0, 0.0], [0, 1], [1.0, 1.0], 3, 2.0, 1.0, 2.0, 0.0)
@@ -369,6 +530,28 @@ class OfflineJobSolution:
     and ``reward_rate = value / (horizon - warmup)``.  ``selected`` is a boolean mask
     over the input jobs; ``counted_h`` and ``counted_l`` are the numbers of jobs of each
     class arriving in the window.
+
+    Attributes
+    ----------
+    value : float
+        Total reward of the selected jobs.
+    reward_rate : float
+        ``value / (horizon - warmup)``.
+    selected : numpy.ndarray of bool, shape (n,)
+        True for each selected input job.
+    admitted_h, admitted_l : int
+        Selected jobs of each class.
+    counted_h, counted_l : int
+        Jobs of each class arriving in the window.
+    method : str
+        The solver used: ``"lp"``, ``"dp"`` or ``"brute"``.
+
+    Examples
+    --------
+    >>> sol = offline_job_optimum([0.5, 1.0], [1, 0], [1.0, 1.0], servers=1, r_h=2.0,
+    ...                           r_l=1.0, horizon=2.0)
+    >>> sol.value, sol.reward_rate, (sol.admitted_h, sol.counted_l), sol.method
+    (2.0, 1.0, (1, 1), 'lp')
     """
 
     value: float
@@ -404,21 +587,43 @@ def offline_job_optimum(
 
     Parameters
     ----------
-    arrival_times
+    arrival_times : array_like of float, shape (n,)
         Non-decreasing, finite.
-    classes
+    classes : array_like of int, shape (n,)
         0 (H) or 1 (L), one per job.
-    service_times
+    service_times : array_like of float, shape (n,)
         Finite and > 0.
-    servers
+    servers : int
         N ≥ 1.
-    r_h, r_l
+    r_h, r_l : float
         Rewards on admission, > 0.
-    horizon, warmup
-        The window ``(warmup, horizon]``; ``horizon > warmup``.
-    method
+    horizon, warmup : float
+        The window ``(warmup, horizon]``; ``horizon > warmup`` (``warmup`` defaults
+        to 0).
+    method : {"lp", "dp", "brute"}, optional
         ``"lp"`` (min-cost flow LP with HiGHS, the default), ``"dp"`` (weighted interval
         scheduling, ``servers == 1`` only) or ``"brute"`` (at most 16 jobs in the window).
+
+    Returns
+    -------
+    OfflineJobSolution
+        The optimal reward, its rate over the window, the selection and the counts.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is unknown, the path or a parameter is invalid (see
+        :func:`job_window`), ``method="dp"`` with ``servers != 1``, or
+        ``method="brute"`` with more than 16 jobs in the window.
+    RuntimeError
+        If the LP route fails its certificate (see
+        :func:`max_weight_interval_selection`).
+
+    References
+    ----------
+    .. [1] R. K. Ahuja, T. L. Magnanti and J. B. Orlin, Network Flows: Theory,
+       Algorithms, and Applications (Prentice Hall 1993), min-cost flow and total
+       unimodularity.
 
     Examples
     --------
@@ -478,6 +683,35 @@ def simulate_offline_job(
     Jobs count if they arrive in (T0, T]; the system is empty at T0 for the offline
     selection (see the module docstring), so the reward rate bounds every policy's on
     the same paths.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+    horizon : float
+        T > 0, the end of the window.
+    warmup : float, optional
+        T0 < T, the start of the window (default 0).
+    reps : int, optional
+        Number of replications (default 1).
+    seed : object, optional
+        Root seed of the replication seeds (:func:`qtheory.stats.replication_seeds`).
+
+    Returns
+    -------
+    SimulationResult
+        Per-replication reward rates and counts, with policy ``"offline"`` and
+        ``info="job"``.
+
+    Raises
+    ------
+    ValueError
+        For invalid arguments, or when the paths or the LP (about
+        :data:`LP_BYTES_PER_JOB` bytes per job) exceed the :mod:`qtheory.limits`.
+
+    References
+    ----------
+    .. [1] J. Bray, arXiv:2601.14538 (2026); ``docs/information-models.md``.
 
     Examples
     --------
