@@ -230,10 +230,50 @@ def replication_task(
     policies: Sequence[str],
     rolling_horizon: Sequence[float] = (),
 ) -> dict[str, Any]:
-    """The task (plain JSON values) of one replication of :func:`replication`; with
-    ``rolling_horizon`` windows (clock model) the task also runs :func:`rolling_horizon`
-    with each.
+    """The task (plain JSON values) of one replication of :func:`replication`.
 
+    With ``rolling_horizon`` windows (clock model) the task also runs
+    :func:`rolling_horizon` with each.  The task is validated here, so that a bad sweep
+    fails before any replication runs, and it is the cache key of the replication
+    (:mod:`qtheory.cache`), together with :data:`TASK_VERSION`.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network (its six fields go into the task).
+    info : {"clock", "job"}
+        The information model (``docs/information-models.md``).
+    horizon : float
+        T > 0, the end of the run.
+    warmup : float
+        T0 with 0 <= T0 < T; statistics are taken over (T0, T].
+    seed : int
+        Root seed (>= 0).
+    rep : int
+        Replication index (>= 0): the path is drawn from
+        ``default_rng(SeedSequence(seed, spawn_key=(rep,)))``.
+    policies : sequence of str
+        Distinct, non-empty list of policy strings (:func:`qtheory.sim.lossnet.parse_policy`,
+        plus ``"offline"``).
+    rolling_horizon : sequence of float, default ()
+        Windows W > 0 of :func:`rolling_horizon` (clock model only); left out of the
+        task when empty, so the tasks of plain runs keep their cache keys.
+
+    Returns
+    -------
+    dict
+        The network fields, ``info``, ``horizon``, ``warmup``, ``seed``, ``rep``,
+        ``policies``, ``version`` and, if given, ``rolling_horizon``.
+
+    Raises
+    ------
+    ValueError
+        For an invalid network, ``info``, horizon, warm-up (also ``warmup >= horizon``),
+        seed, index, policy list (empty, a string, unknown or repeated policies) or
+        window list, or windows in the job model.
+
+    Examples
+    --------
     >>> task = replication_task(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), info="clock",
     ...                         horizon=5.0, warmup=1.0, seed=3, rep=0, policies=["pfi"])
     >>> sorted(task)  # doctest: +NORMALIZE_WHITESPACE
@@ -297,6 +337,12 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
         bound on the offline reward rate of this very path).  With rolling-horizon
         windows also ``rolling_horizon``: dict from ``repr(W)`` to the reward rate of
         :func:`rolling_horizon` with window W on the same path.
+
+    Raises
+    ------
+    ValueError
+        If ``task`` is not a dict, has another ``version``, misses a field or does not
+        pass :func:`replication_task`.
 
     Examples
     --------
@@ -463,8 +509,42 @@ def _rates(results: Sequence[dict[str, Any]], policy: str) -> np.ndarray:
 
 @dataclass(frozen=True)
 class LookaheadPoint:
-    """SSS(W) at W = c log N / N: the upper estimate of C_long = R_off − R_W and the lower
-    estimate of C_short = R_W − R_on (95% intervals)."""
+    r"""SSS(W) at W = c log N / N: the upper estimate of C_long = R_off − R_W and the lower
+    estimate of C_short = R_W − R_on (95% intervals).
+
+    Since SSS(W) sees no further than W, :math:`R_{SSS(W)} \le R_W`, hence
+    :math:`\overline{R_{off} - R_{SSS}} \ge C_{long}` and
+    :math:`\overline{R_{SSS} - R_{k^*}} \le C_{short}` in expectation; on every path the
+    two add up to :math:`R_{off} - R_{k^*}` (Bray [1]_).
+
+    Attributes
+    ----------
+    c : float
+        The lookahead constant.
+    window : float
+        W = c log N / N.
+    c_long : qtheory.stats.Estimate
+        Mean of R_off − R_SSS over the replications (upper estimate of C_long).
+    c_short : qtheory.stats.Estimate
+        Mean of R_SSS − R_k* (lower estimate of C_short; unbiased for R_SSS − R_on).
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> d = decomposition(net, cs=[1.0], horizon=40.0, warmup=3.0, reps=4, seed=1)
+    >>> point = d.at(1.0)
+    >>> round(point.window, 6), round(math.log(10) / 10, 6)  # W = c log N / N
+    (0.230259, 0.230259)
+    >>> # C_long + C_short = mean(R_off - R_k*) = offline - R_on, path by path
+    >>> total = point.c_long.mean + point.c_short.mean
+    >>> bool(abs(total - (d.offline.mean - d.online)) < 1e-9)
+    True
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
+    """
 
     c: float
     window: float
@@ -495,7 +575,7 @@ class _SweepResult:
 
 @dataclass(frozen=True)
 class ClockDecomposition(_SweepResult):
-    """The decomposition at one N in the clock model (see the module docstring).
+    r"""The decomposition at one N in the clock model (see the module docstring).
 
     ``fluid``, ``online``, ``regret`` and ``reserve`` (k*) are exact; ``offline`` is
     R_on + mean(R_off − R_k*); ``c_vol`` the control-variate estimate and ``c_vol_direct``
@@ -503,6 +583,63 @@ class ClockDecomposition(_SweepResult):
     mean(R_k*) − R_on (the simulator against the exact value: should contain 0);
     ``offline_idle`` the offline optimum's time-average idle count; ``lookahead`` one
     :class:`LookaheadPoint` per c.
+
+    The estimators are :math:`\hat C_{vol} = (R_{fluid} - R_{on}) -
+    \overline{(R_{off} - R_{k^*})}` (a control variate with known mean :math:`R_{on}`),
+    :math:`\hat C_{long}^{+}` and :math:`\hat C_{short}^{-}` per c, and they add up to the
+    exact regret :math:`R_{fluid} - R_{on}` (Bray [1]_; the regret is
+    :math:`\Theta(\log N)` by Xie, Gurvich & Küçükyavuz [2]_).
+
+    Attributes
+    ----------
+    net, horizon, warmup, reps, seed
+        The run: the network, T, T0, the number of replications and the root seed.
+    fluid : float
+        R_fluid (:func:`~qtheory.lossnet.fluid.fluid_bound`), exact.
+    online : float
+        R_on, the reward rate of the online optimum, exact.
+    regret : float
+        R_fluid − R_on, exact.
+    reserve : int
+        k*: the online optimum admits L only while more than k* servers are idle.
+    offline : qtheory.stats.Estimate
+        R_on + mean(R_off − R_k*).
+    c_vol : qtheory.stats.Estimate
+        The control-variate estimate of C_vol = R_fluid − R_off.
+    c_vol_direct : qtheory.stats.Estimate
+        R_fluid − mean(R_off) (unpaired, for comparison).
+    pfi_gap : qtheory.stats.Estimate
+        mean(R_off − R_PFI).
+    threshold_check : qtheory.stats.Estimate
+        mean(R_k*) − R_on (should contain 0).
+    offline_idle : qtheory.stats.Estimate
+        The offline optimum's time-average number of idle servers.
+    lookahead : tuple of LookaheadPoint
+        One per c, in the order of ``cs``.
+    samples : dict
+        Policy string to the per-replication reward rates (left out of the repr).
+    servers : int
+        N (a property).
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> d = decomposition(net, cs=[1.0], horizon=40.0, warmup=3.0, reps=4, seed=1)
+    >>> # R_fluid = r_H lambda_H N + r_L (mu - lambda_H) N = 12 + 4
+    >>> d.servers, d.fluid, d.reserve
+    (10, 16.0, 2)
+    >>> bool(abs(d.c_vol.mean - (d.regret - (d.offline.mean - d.online))) < 1e-9)
+    True
+    >>> sorted(d.samples)[:2]
+    ['offline', 'pfi']
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
+    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
+       resources: logarithmic regret in overloaded networks", Operations Research 73(4)
+       (2025).
     """
 
     offline: Estimate
@@ -515,7 +652,33 @@ class ClockDecomposition(_SweepResult):
     samples: dict[str, tuple[float, ...]] = field(repr=False, compare=True)
 
     def at(self, c: float) -> LookaheadPoint:
-        """The lookahead point of constant ``c``."""
+        """The lookahead point of constant ``c``.
+
+        Parameters
+        ----------
+        c : float
+            One of the constants of the design (compared exactly).
+
+        Returns
+        -------
+        LookaheadPoint
+
+        Raises
+        ------
+        ValueError
+            If ``c`` is not one of the constants.
+
+        Examples
+        --------
+        >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+        >>> d = decomposition(net, cs=[1.0, 8.0], horizon=40.0, warmup=3.0, reps=4, seed=1)
+        >>> d.at(8.0).c
+        8.0
+        >>> d.at(2.0)
+        Traceback (most recent call last):
+        ...
+        ValueError: c must be one of [1.0, 8.0], got 2.0
+        """
         for point in self.lookahead:
             if point.c == c:
                 return point
@@ -541,14 +704,95 @@ class _LookaheadDesign(_Design):
 @dataclass(frozen=True)
 class ClockDesign(_LookaheadDesign):
     """A clock-model sweep point: offline, PFI, trunk reservation at k* and SSS(c log N/N)
-    for each c in ``cs``."""
+    for each c in ``cs``.
+
+    Run it with :func:`run_designs` (several designs share one executor); its result is
+    a :class:`ClockDecomposition`.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        N >= 2.
+    horizon : float
+        T > 0.
+    warmup : float
+        T0 with 0 <= T0 < T.
+    reps : int
+        Replications (>= 2, for confidence intervals).
+    seed : int
+        Root seed (>= 0).
+    cs : sequence of float
+        Distinct lookahead constants c > 0 (stored as a tuple).
+
+    Attributes
+    ----------
+    net, horizon, warmup, reps, seed, cs
+        The validated parameters.
+    info : str
+        ``"clock"``.
+
+    Raises
+    ------
+    ValueError
+        For an invalid network, T, T0 (also T0 >= T), ``reps < 2``, a negative seed,
+        an empty or repeated ``cs``, a c <= 0, or N < 2.
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> design = ClockDesign(net, 43.0, 3.0, 4, 1, cs=[1.0, 8.0])
+    >>> design.cs, design.info, design.policies(2)[:3]
+    ((1.0, 8.0), 'clock', ['offline', 'pfi', 'threshold:2'])
+    >>> ClockDesign(net, 43.0, 3.0, 1, 1, cs=[1.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: reps must be >= 2 for confidence intervals, got 1
+    """
 
     def policies(self, reserve: int) -> list[str]:
-        """Offline, PFI, trunk reservation at ``reserve`` and SSS for each c."""
+        """Offline, PFI, trunk reservation at ``reserve`` and SSS for each c.
+
+        Parameters
+        ----------
+        reserve : int
+            k*, the online optimum's reserve.
+
+        Returns
+        -------
+        list of str
+            ``["offline", "pfi", "threshold:<reserve>", "sss:<W>", ...]``, W = c log N / N
+            for each c.
+
+        Examples
+        --------
+        >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+        >>> policies = ClockDesign(net, 43.0, 3.0, 4, 1, cs=[1.0]).policies(2)
+        >>> policies[:3], round(float(policies[3].split(":")[1]), 6)  # log(10) / 10
+        (['offline', 'pfi', 'threshold:2'], 0.230259)
+        """
         return [OFFLINE, "pfi", f"threshold:{reserve}", *self.sss_policies()]
 
     def estimate(self, results: Sequence[dict[str, Any]]) -> ClockDecomposition:
-        """The estimators from the replications' results (in replication order)."""
+        """The estimators from the replications' results (in replication order).
+
+        Parameters
+        ----------
+        results : sequence of dict
+            The outputs of :func:`replication` on :meth:`tasks` of this design, in
+            replication order (at least 2).
+
+        Returns
+        -------
+        ClockDecomposition
+
+        Examples
+        --------
+        >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+        >>> design = ClockDesign(net, 23.0, 3.0, 3, 1, cs=[1.0])
+        >>> result = design.estimate([replication(task) for task in design.tasks()])
+        >>> result == run_designs([design])[0]
+        True
+        """
         exact = self._exact()
         off = _rates(results, OFFLINE)
         base = _rates(results, f"threshold:{exact['reserve']}")
@@ -575,7 +819,7 @@ class ClockDesign(_LookaheadDesign):
 
 @dataclass(frozen=True)
 class JobDecomposition(_SweepResult):
-    """The job model at one N (see the module docstring).
+    r"""The job model at one N (see the module docstring).
 
     Exact: ``fluid``, ``online``, ``regret``, ``reserve`` (k*), ``duration_bound`` (N v,
     the duration-aware fluid bound) and ``window_bound`` (E[D_θ*]/T', its rigorous form
@@ -585,6 +829,37 @@ class JobDecomposition(_SweepResult):
     ``offline_minus_online`` = mean(R_off − R_k*) (paired) and ``threshold_check`` =
     mean(R_k*) − R_on.  ``min_dual_slack`` is min over paths of D_θ*/T' − R_off (≥ 0 by
     weak duality).
+
+    With the path-wise dual bound :math:`D_{\theta^*} \ge \mathrm{OFF}` as control
+    variate, :math:`\hat R_{off} = E[D]/T' - \overline{(D/T' - R_{off})}`, so
+    ``offline + window_gap = window_bound`` and ``offline + duration_gap =
+    duration_bound`` exactly (``docs/information-models.md``).
+
+    Attributes
+    ----------
+    net, horizon, warmup, reps, seed, fluid, online, regret, reserve
+        As in :class:`ClockDecomposition`.
+    duration_bound : float
+        N v, the duration-aware fluid bound.
+    window_bound : float
+        E[D_θ*]/T', its rigorous form over the window T' = T − T0.
+    offline, offline_direct : qtheory.stats.Estimate
+        R_off by the control variate and by the plain mean.
+    offline_minus_fluid, duration_gap, window_gap : qtheory.stats.Estimate
+        R_off − R_fluid, N v − R_off and E[D]/T' − R_off.
+    offline_minus_online, threshold_check : qtheory.stats.Estimate
+        mean(R_off − R_k*) and mean(R_k*) − R_on.
+    min_dual_slack : float
+        The smallest D_θ*/T' − R_off over the paths.
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> (j,) = run_designs([JobDesign(net, 8.0, 3.0, 2, 2)])
+    >>> j.fluid, j.reserve, j.min_dual_slack >= 0
+    (16.0, 2, True)
+    >>> bool(abs(j.offline.mean + j.window_gap.mean - j.window_bound) < 1e-9)
+    True
     """
 
     duration_bound: float
@@ -601,16 +876,79 @@ class JobDecomposition(_SweepResult):
 
 @dataclass(frozen=True)
 class JobDesign(_Design):
-    """A job-model sweep point: the offline LP and trunk reservation at k*."""
+    """A job-model sweep point: the offline LP and trunk reservation at k*.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+    horizon, warmup : float
+        T > 0 and 0 <= T0 < T.
+    reps : int
+        Replications (>= 2).
+    seed : int
+        Root seed (>= 0).
+
+    Attributes
+    ----------
+    net, horizon, warmup, reps, seed
+        The validated parameters.
+    info : str
+        ``"job"``.
+
+    Raises
+    ------
+    ValueError
+        For invalid parameters (as :class:`ClockDesign`).
+
+    Examples
+    --------
+    >>> design = JobDesign(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), 8.0, 3.0, 2, 2)
+    >>> design.info, design.policies(2)
+    ('job', ['offline', 'threshold:2'])
+    """
 
     info = "job"
 
     def policies(self, reserve: int) -> list[str]:
-        """The offline LP and trunk reservation at ``reserve``."""
+        """The offline LP and trunk reservation at ``reserve``.
+
+        Parameters
+        ----------
+        reserve : int
+            k*.
+
+        Returns
+        -------
+        list of str
+            ``["offline", "threshold:<reserve>"]``.
+
+        Examples
+        --------
+        >>> JobDesign(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), 8.0, 3.0, 2, 2).policies(3)
+        ['offline', 'threshold:3']
+        """
         return [OFFLINE, f"threshold:{reserve}"]
 
     def estimate(self, results: Sequence[dict[str, Any]]) -> JobDecomposition:
-        """The estimators from the replications' results (in replication order)."""
+        """The estimators from the replications' results (in replication order).
+
+        Parameters
+        ----------
+        results : sequence of dict
+            The outputs of :func:`replication` on :meth:`tasks` (with ``dual_bound``).
+
+        Returns
+        -------
+        JobDecomposition
+
+        Examples
+        --------
+        >>> design = JobDesign(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), 8.0, 3.0, 2, 2)
+        >>> j = design.estimate([replication(task) for task in design.tasks()])
+        >>> j.offline_direct.n, j.min_dual_slack >= 0
+        (2, True)
+        """
         exact = self._exact()
         solution = duration_fluid_solution(self.net)
         window = self.horizon - self.warmup
@@ -640,7 +978,28 @@ class RollingHorizonPoint:
     and SSS(W) on the same paths (95% intervals).  ``c_long`` = mean(R_off − R_RH), an
     upper estimate of C_long; ``c_short`` = mean(R_RH − R_k*), a lower estimate of
     C_short; ``sss_c_long`` = mean(R_off − R_SSS); ``gain_over_sss`` =
-    mean(R_RH − R_SSS)."""
+    mean(R_RH − R_SSS).
+
+    Attributes
+    ----------
+    c : float
+        The lookahead constant.
+    window : float
+        W = c log N / N.
+    c_long, c_short, sss_c_long, gain_over_sss : qtheory.stats.Estimate
+        The paired estimates above; path by path ``c_long + gain_over_sss =
+        sss_c_long``.
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> (r,) = run_designs([RollingHorizonDesign(net, 23.0, 3.0, 3, 5, cs=[4.0])])
+    >>> p = r.points[0]
+    >>> round(p.window, 6), round(4 * math.log(10) / 10, 6)
+    (0.921034, 0.921034)
+    >>> bool(abs(p.c_long.mean + p.gain_over_sss.mean - p.sss_c_long.mean) < 1e-9)
+    True
+    """
 
     c: float
     window: float
@@ -653,7 +1012,22 @@ class RollingHorizonPoint:
 @dataclass(frozen=True)
 class RollingHorizonResult(_SweepResult):
     """The rolling-horizon study at one N (clock model): exact ``regret`` and ``reserve``
-    and one :class:`RollingHorizonPoint` per c."""
+    and one :class:`RollingHorizonPoint` per c.
+
+    Attributes
+    ----------
+    net, horizon, warmup, reps, seed, fluid, online, regret, reserve
+        As in :class:`ClockDecomposition`.
+    points : tuple of RollingHorizonPoint
+        One per c, in the order of ``cs``.
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> (r,) = run_designs([RollingHorizonDesign(net, 23.0, 3.0, 3, 5, cs=[1.0, 4.0])])
+    >>> r.reserve, [p.c for p in r.points]
+    (2, [1.0, 4.0])
+    """
 
     points: tuple[RollingHorizonPoint, ...]
 
@@ -662,18 +1036,101 @@ class RollingHorizonResult(_SweepResult):
 class RollingHorizonDesign(_LookaheadDesign):
     """A clock-model point for :func:`rolling_horizon` with W = c log N / N for each c in
     ``cs``, run with the offline optimum, trunk reservation at k* and SSS(W) on the same
-    paths (small N: the DP costs O(N c log N) per L arrival)."""
+    paths (small N: the DP costs O(N c log N) per L arrival).
+
+    Parameters
+    ----------
+    net : LossNetwork
+        N >= 2.
+    horizon, warmup : float
+        T > 0 and 0 <= T0 < T.
+    reps : int
+        Replications (>= 2).
+    seed : int
+        Root seed (>= 0).
+    cs : sequence of float
+        Distinct constants c > 0.
+
+    Attributes
+    ----------
+    net, horizon, warmup, reps, seed, cs
+        The validated parameters.
+    info : str
+        ``"clock"``.
+
+    Raises
+    ------
+    ValueError
+        For invalid parameters (as :class:`ClockDesign`); :func:`run_designs` also
+        refuses a design whose rolling-horizon DP exceeds the ``"dp_cells"`` limit of
+        :mod:`qtheory.limits`.
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> design = RollingHorizonDesign(net, 23.0, 3.0, 3, 5, cs=[1.0, 4.0])
+    >>> design.policies(2)[:2], [round(w, 6) for w in design.windows()]
+    (['offline', 'threshold:2'], [0.230259, 0.921034])
+    """
 
     def policies(self, reserve: int) -> list[str]:
-        """Offline, trunk reservation at ``reserve`` and SSS for each c."""
+        """Offline, trunk reservation at ``reserve`` and SSS for each c.
+
+        Parameters
+        ----------
+        reserve : int
+            k*.
+
+        Returns
+        -------
+        list of str
+            ``["offline", "threshold:<reserve>", "sss:<W>", ...]``.
+
+        Examples
+        --------
+        >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+        >>> RollingHorizonDesign(net, 23.0, 3.0, 3, 5, cs=[1.0]).policies(2)[:2]
+        ['offline', 'threshold:2']
+        """
         return [OFFLINE, f"threshold:{reserve}", *self.sss_policies()]
 
     def windows(self) -> list[float]:
-        """W = c log N / N for each c."""
+        """W = c log N / N for each c.
+
+        Returns
+        -------
+        list of float
+            One window per c, in the order of ``cs``.
+
+        Examples
+        --------
+        >>> net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
+        >>> [round(w, 6) for w in RollingHorizonDesign(net, 23.0, 3.0, 3, 5, cs=[2.0]).windows()]
+        [0.092103]
+        """
         return [self.net.window(c) for c in self.cs]
 
     def estimate(self, results: Sequence[dict[str, Any]]) -> RollingHorizonResult:
-        """The paired estimates from the replications' results."""
+        """The paired estimates from the replications' results.
+
+        Parameters
+        ----------
+        results : sequence of dict
+            The outputs of :func:`replication` on :meth:`tasks` (with
+            ``rolling_horizon``), in replication order.
+
+        Returns
+        -------
+        RollingHorizonResult
+
+        Examples
+        --------
+        >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+        >>> design = RollingHorizonDesign(net, 13.0, 3.0, 2, 5, cs=[1.0])
+        >>> result = design.estimate([replication(task) for task in design.tasks()])
+        >>> result == run_designs([design])[0]
+        True
+        """
         exact = self._exact()
         off = _rates(results, OFFLINE)
         base = _rates(results, f"threshold:{exact['reserve']}")
@@ -737,6 +1194,29 @@ def run_designs(
         Default: none (everything is computed).
     desc, progress
         Progress-bar label and switch.
+
+    Returns
+    -------
+    list
+        One :class:`ClockDecomposition`, :class:`JobDecomposition` or
+        :class:`RollingHorizonResult` per design, in the order of ``designs``.
+
+    Raises
+    ------
+    ValueError
+        If ``designs`` is not a sequence of designs, or (before any task runs) a design
+        exceeds the limits of :mod:`qtheory.limits` (:meth:`_Design.check_cost`).
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> designs = [ClockDesign(net.with_servers(n), 13.0, 3.0, 2, 7, cs=[1.0]) for n in (10, 20)]
+    >>> [type(r).__name__ for r in run_designs(designs)]
+    ['ClockDecomposition', 'ClockDecomposition']
+    >>> run_designs(designs[0])
+    Traceback (most recent call last):
+    ...
+    ValueError: designs must be a sequence of designs, got ClockDesign(...)
     """
     if isinstance(designs, _Design) or not isinstance(designs, Sequence):
         raise ValueError(f"designs must be a sequence of designs, got {designs!r}")
@@ -793,6 +1273,23 @@ def decomposition(
         ``default_rng(SeedSequence(seed, spawn_key=(i,)))``.
     executor, cache, progress
         As in :func:`run_designs`.
+
+    Returns
+    -------
+    ClockDecomposition
+
+    Raises
+    ------
+    ValueError
+        For invalid arguments (:class:`ClockDesign`) or a run over the limits of
+        :mod:`qtheory.limits`.
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> d = decomposition(net, cs=[1.0], horizon=13.0, warmup=3.0, reps=2, seed=7)
+    >>> d.reserve, len(d.lookahead), d.c_vol.n
+    (2, 1, 2)
     """
     design = ClockDesign(net, horizon, warmup, reps, seed, cs=cs)
     (result,) = run_designs([design], executor=executor, cache=cache, progress=progress)
@@ -813,6 +1310,31 @@ def job_decomposition(
     """The job-model comparison at one N: offline LP, trunk reservation at k*, the
     duration-aware bound (arguments as in :func:`decomposition`).
 
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+    horizon, warmup : float
+        T and T0 < T; statistics over (T0, T].
+    reps : int
+        Replications (>= 2).
+    seed : int
+        Root seed (>= 0).
+    executor, cache, progress
+        As in :func:`run_designs`.
+
+    Returns
+    -------
+    JobDecomposition
+
+    Raises
+    ------
+    ValueError
+        For invalid arguments (:class:`JobDesign`) or a run over the limits of
+        :mod:`qtheory.limits`.
+
+    Examples
+    --------
     >>> net = LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> j = job_decomposition(net, horizon=23.0, warmup=3.0, reps=3, seed=2)
     >>> j.offline_minus_fluid.mean > 0, j.min_dual_slack >= 0
@@ -827,15 +1349,39 @@ def job_decomposition(
 
 
 def relative_values(net: LossNetwork) -> np.ndarray:
-    """Relative values h(b), b = 0..N busy servers, of the online optimum (trunk
+    r"""Relative values h(b), b = 0..N busy servers, of the online optimum (trunk
     reservation at k*) with h(N) = 0: the solution of
     g = r(b) + Σ_b' q(b, b') (h(b') − h(b)) for that policy (one sparse solve,
     :func:`qtheory.exact.mdp.evaluate_policy` on :func:`qtheory.lossnet.mdp.admission_mdp`).
 
+    These are the relative (bias) values of an average-reward policy (Puterman [1]_);
+    the online optimum admits L in state b iff :math:`r_L + h(b+1) - h(b) \ge 0`.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+
+    Returns
+    -------
+    numpy.ndarray
+        h(0), ..., h(N), with h(N) = 0.
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> h = relative_values(net)
+    >>> # in state N only departures (rate N mu = 10): g = 10 (h(N - 1) - h(N))
+    >>> float(h[10]), round(float(h[9]), 6), round(online_optimum(net).online / 10, 6)
+    (0.0, 1.313063, 1.313063)
     >>> h = relative_values(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0))
     >>> # k* = 2: admit L (reward 1) iff h(b + 1) - h(b) >= -1, i.e. with b < 8 busy
     >>> [bool(1.0 + h[b + 1] - h[b] >= 0) for b in range(6, 10)]
     [True, True, False, False]
+
+    References
+    ----------
+    .. [1] M. L. Puterman, Markov Decision Processes, Wiley (1994).
     """
     n, reserve = net.servers, online_optimum(net).reserve
     busy = np.arange(n + 1)
@@ -897,8 +1443,41 @@ def rolling_horizon(
     vector operations per unit time (0.16 CPU seconds per unit time at N = 100, c = 16;
     see the module docstring).
 
-    Returns ``reward_rate``, ``admitted_h``, ``admitted_l`` over (warmup, horizon].
+    Parameters
+    ----------
+    net : LossNetwork
+        The network.
+    window : float
+        W > 0.
+    horizon, warmup : float
+        T and T0 < T; statistics over (T0, T].
+    seed, rep : int
+        Root seed and replication index (>= 0): the path of :func:`replication`.
 
+    Returns
+    -------
+    dict
+        ``reward_rate`` (float), ``admitted_h`` and ``admitted_l`` (int) over
+        (warmup, horizon]; reward_rate = (r_H admitted_h + r_L admitted_l) / (T − T0).
+
+    Raises
+    ------
+    ValueError
+        For invalid arguments (:func:`replication_task`), a window <= 0, or a DP over
+        the ``"dp_cells"`` limit of :mod:`qtheory.limits`.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
+    .. [2] M. L. Puterman, Markov Decision Processes, Wiley (1994).
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> out = rolling_horizon(net, 0.5, horizon=13.0, warmup=3.0, seed=3, rep=0)
+    >>> out["admitted_h"], out["admitted_l"], round(out["reward_rate"], 6)  # (2*51 + 24) / 10
+    (51, 24, 12.6)
     >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> rh = rolling_horizon(net, 1e-9, horizon=30.0, warmup=0.0, seed=3, rep=0)
     >>> task = replication_task(net, info="clock", horizon=30.0, warmup=0.0, seed=3, rep=0,
@@ -974,29 +1553,86 @@ class SlopeFit:
     chi2_dof: float
 
     def contains(self, value: float) -> bool:
-        """Whether the slope's 95% interval contains ``value``."""
+        """Whether the slope's 95% interval contains ``value``.
+
+        Parameters
+        ----------
+        value : float
+            The slope to test.
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> fit = slope_on_log([10, 100, 1000], [1.0, 2.1, 2.9], [0.1, 0.1, 0.1])
+        >>> fit.contains(0.0), fit.contains(1.0 / math.log(10))
+        (True, True)
+        """
         return self.slope.contains(value)
 
     @property
     def lower(self) -> float:
-        """Lower end of the slope's 95% interval."""
+        """Lower end of the slope's 95% interval.
+
+        Examples
+        --------
+        >>> fit = slope_on_log([10, 100, 1000], [1.0, 2.0, 3.0])  # an exact line: width 0
+        >>> round(fit.lower * math.log(10), 12)
+        1.0
+        """
         return self.slope.lower
 
     @property
     def upper(self) -> float:
-        """Upper end of the slope's 95% interval."""
+        """Upper end of the slope's 95% interval.
+
+        Examples
+        --------
+        >>> fit = slope_on_log([10, 100, 1000], [1.0, 2.0, 3.0])  # an exact line: width 0
+        >>> round(fit.upper * math.log(10), 12)
+        1.0
+        """
         return self.slope.upper
 
     @property
     def bounded(self) -> bool:
         """No significant growth: the 95% interval contains 0 or lies below it (a wide
-        interval passes; the claims use :meth:`negligible`)."""
+        interval passes; the claims use :meth:`negligible`).
+
+        Examples
+        --------
+        >>> slope_on_log([10, 100, 1000], [3.0, 2.0, 1.0]).bounded  # decreasing
+        True
+        >>> slope_on_log([10, 100, 1000], [1.0, 2.0, 3.0]).bounded
+        False
+        """
         return self.lower <= 0
 
     def negligible(self, scale: float, fraction: float = 0.1) -> bool:
         """Equivalence test: the whole 95% interval lies below ``fraction * scale`` (e.g.
         a term that grows at most a tenth as fast as the regret's c log N).  A wide
-        interval fails, unlike "the interval contains 0"."""
+        interval fails, unlike "the interval contains 0".
+
+        Parameters
+        ----------
+        scale : float
+            The reference slope (e.g. the regret's c).
+        fraction : float, default 0.1
+            The share of ``scale`` the interval must stay below.
+
+        Returns
+        -------
+        bool
+            ``upper < fraction * scale``.
+
+        Examples
+        --------
+        >>> fit = slope_on_log([10, 100, 1000], [1.0, 1.01, 1.02])  # slope 0.01 / log 10
+        >>> fit.negligible(1.0), fit.negligible(0.01)
+        (True, False)
+        """
         return self.upper < fraction * scale
 
 
@@ -1083,6 +1719,47 @@ class DecompositionFits:
     grid: it is exact and costs O(N)), to compare with ``leading_constant``
     c = r_L μ / log(μ/λ_H); ``c_vol`` and ``c_short`` (at ``table_c``): WLS on the
     estimates; ``c_long``: WLS for each c, as ``(c, fit)`` pairs.
+
+    Bray [1]_ claims C_vol = O(1) and, for W = c log N / N with c large enough,
+    C_long = O(1), hence C_short = Θ(log N) since the regret is Θ(log N) with the
+    leading constant above (Xie, Gurvich & Küçükyavuz [2]_).
+
+    Attributes
+    ----------
+    min_servers : int
+        Only points with N >= ``min_servers`` are fitted.
+    table_c : float
+        The constant c of the ``c_short`` fit.
+    leading_constant : float
+        c = r_L μ / log(μ/λ_H) (:func:`qtheory.lossnet.regret.leading_constant`).
+    regret_servers : tuple of int
+        The N of the exact-regret fit.
+    regret : SlopeFit
+        OLS of the exact regret on log N.
+    c_vol, c_short : SlopeFit
+        WLS of the C_vol and C_short (at ``table_c``) estimates.
+    c_long : tuple of (float, SlopeFit)
+        WLS of the C_long estimate for each c.
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> points = run_designs(
+    ...     [ClockDesign(net.with_servers(n), 13.0, 3.0, 3, 7, cs=[1.0, 8.0]) for n in (10, 20, 40)]
+    ... )
+    >>> fits = fit_decomposition(points, min_servers=10)
+    >>> fits.table_c, round(fits.leading_constant, 6), round(1 / math.log(1 / 0.6), 6)
+    (8.0, 1.957615, 1.957615)
+    >>> fits.regret_servers[0], fits.regret_servers[-1], fits.regret.weighting
+    (10, 40, 'ols')
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
+    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
+       resources: logarithmic regret in overloaded networks", Operations Research 73(4)
+       (2025).
     """
 
     min_servers: int
@@ -1095,12 +1772,49 @@ class DecompositionFits:
     c_long: tuple[tuple[float, SlopeFit], ...]
 
     def c_long_at(self, c: float) -> SlopeFit:
+        """The C_long fit of constant ``c``.
+
+        Parameters
+        ----------
+        c : float
+            One of the fitted constants.
+
+        Returns
+        -------
+        SlopeFit
+
+        Raises
+        ------
+        KeyError
+            If ``c`` was not fitted.
+
+        Examples
+        --------
+        >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+        >>> points = run_designs(
+        ...     [ClockDesign(net.with_servers(n), 13.0, 3.0, 3, 7, cs=[1.0]) for n in (10, 20, 40)]
+        ... )
+        >>> fit_decomposition(points, min_servers=10).c_long_at(1.0).weighting
+        'wls'
+        """
         return dict(self.c_long)[c]
 
     @property
     def bounded_from(self) -> float:
         """The smallest c from which on no fitted C_long slope shows significant growth
-        (:attr:`SlopeFit.bounded`; NaN if even the largest c's does)."""
+        (:attr:`SlopeFit.bounded`; NaN if even the largest c's does).
+
+        Examples
+        --------
+        >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+        >>> designs = [
+        ...     ClockDesign(net.with_servers(n), 13.0, 3.0, 3, 7, cs=[1.0, 8.0])
+        ...     for n in (10, 20, 40)
+        ... ]
+        >>> fits = fit_decomposition(run_designs(designs), min_servers=10)
+        >>> [(c, fit.bounded) for c, fit in fits.c_long], fits.bounded_from
+        ([(1.0, True), (8.0, True)], 1.0)
+        """
         bounded = math.nan
         for c, fit in sorted(self.c_long, reverse=True):
             if not fit.bounded:
@@ -1134,6 +1848,42 @@ def fit_decomposition(
     ``points`` share one network and the constants c; ``table_c`` defaults to the largest
     c; the exact regret is fitted on 40 log-spaced N from ``min_servers`` to
     ``regret_top`` (default: the largest N of the points).
+
+    Parameters
+    ----------
+    points : sequence of ClockDecomposition
+        One network (any N) and the same constants c.
+    min_servers : int, default 100
+        Fit only the points with N >= ``min_servers`` (at least 3 of them).
+    table_c : float, optional
+        The c of the C_short fit; default the largest c.
+    regret_top : int, optional
+        Largest N of the exact-regret grid (> ``min_servers``).
+
+    Returns
+    -------
+    DecompositionFits
+
+    Raises
+    ------
+    ValueError
+        For fewer than 3 points with N >= ``min_servers``, points of different networks
+        or constants, a ``table_c`` that is not one of the constants, a ``regret_top`` <=
+        ``min_servers``, or estimates that all have a zero standard error.
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> points = run_designs(
+    ...     [ClockDesign(net.with_servers(n), 13.0, 3.0, 3, 7, cs=[1.0]) for n in (10, 20, 40)]
+    ... )
+    >>> fits = fit_decomposition(points, min_servers=10, regret_top=100)
+    >>> fits.regret_servers[-1], fits.c_vol.slope.n
+    (100, 3)
+    >>> fit_decomposition(points)  # min_servers=100: no point qualifies
+    Traceback (most recent call last):
+    ...
+    ValueError: need at least 3 points with servers >= min_servers=100
     """
     chosen = [p for p in points if p.servers >= min_servers]
     if len(chosen) < 3:
