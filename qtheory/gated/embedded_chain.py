@@ -52,6 +52,19 @@ class EmbeddedChainLaw:
     ----------
     found : numpy.ndarray
         ``found[n]`` = P(an admitted customer finds n in system), n < truncation.
+        In theory the law is geometric, ``found[n] = (1 − σ) σ**n``.
+
+    Examples
+    --------
+    D/M/1 with μτ = 2 (Λ = ∞): the law is geometric with σ = 0.2031878699...:
+
+    >>> law = embedded_chain_law(2.0, np.inf, 1.0)
+    >>> round(1 - law.prob_no_wait, 10), round(float(law.found[1] / law.found[0]), 10)
+    (0.20318787, 0.20318787)
+
+    References
+    ----------
+    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
     """
 
     found: np.ndarray  # found[n] = P(an admitted customer finds n in system)
@@ -60,6 +73,13 @@ class EmbeddedChainLaw:
     def prob_no_wait(self) -> float:
         """P(an admitted customer finds the system empty) = found[0] (1 − σ in theory).
 
+        Returns
+        -------
+        float
+            ``found[0]``.
+
+        Examples
+        --------
         >>> EmbeddedChainLaw(np.array([0.25, 0.75])).prob_no_wait
         0.25
         """
@@ -67,6 +87,28 @@ class EmbeddedChainLaw:
 
     def mean_sojourn(self, service_rate: float) -> float:
         """E[(N + 1) service times] = E[N + 1]/μ for exponential service.
+
+        An admitted customer who finds N in system waits for their N (memoryless)
+        services and then its own; with the geometric law this is 1/(μ(1 − σ)).
+
+        Parameters
+        ----------
+        service_rate : float
+            μ > 0 (finite).
+
+        Returns
+        -------
+        float
+            The mean sojourn time Σ (n + 1) found[n] / μ.
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``service_rate`` not a real scalar, or not finite and > 0.
+
+        Examples
+        --------
+        E[N + 1] = 0.5 · 1 + 0.5 · 2 = 1.5, divided by μ = 2:
 
         >>> round(EmbeddedChainLaw(np.array([0.5, 0.5])).mean_sojourn(2.0), 6)
         0.75
