@@ -63,7 +63,64 @@ RR_ARGS = (admission_rate, service_rate, reward, cost)
 
 @dataclass(frozen=True)
 class GatedFormulas:
-    """Every formula of the gated-admission model, derived by :func:`derive`."""
+    """Every formula of the gated-admission model, derived by :func:`derive`.
+
+    Fields of type :class:`qtheory.symbolic.Formula` carry a Sympy expression with
+    float64 and mpmath evaluators in the numerical parametrisation (w, β); the others
+    are plain Sympy expressions for display and tests.
+
+    Attributes
+    ----------
+    interarrival_lst, interarrival_lst_deterministic : sympy.Expr
+        A*(s) = e^{−sτ} Λ/(Λ + s) and its limit e^{−sτ} as Λ → ∞.
+    mean_interarrival : sympy.Expr
+        E[T] = −A*'(0) = τ + 1/Λ.
+    root_equation : sympy.Eq
+        σ = A*(μ(1 − σ)).
+    root_residual : Formula
+        A*(μ(1 − σ)) − σ in (σ, μ, τ, β).
+    gate_of_root : Formula
+        τ(σ) = log(Λ/(σ(Λ + μ(1 − σ))))/(μ(1 − σ)), in (w, μ, β).
+    gate_excess : sympy.Expr
+        τ(σ) − (1/μ − 1/Λ), the distance from the stability boundary.
+    decay_rate, mean_sojourn : Formula
+        μ(1 − σ) and the mean sojourn 1/μ + σ/(μ(1 − σ)) = 1/(μ(1 − σ)).
+    sojourn_cdf : sympy.Expr
+        P(sojourn ≤ t) = 1 − e^{−μ(1 − σ)t}.
+    throughput : Formula
+        1/(τ(σ) + 1/Λ).
+    welfare_ga : Formula
+        S_GA = N/D in (w, μ, β, R, C).
+    net_reward, cycle : sympy.Expr
+        N(σ) = R − C/μ − Cσ/(μ(1 − σ)) and D(σ) = τ(σ) + 1/Λ.
+    welfare_ga_first_order_display : sympy.Eq
+        N'(σ)D(σ) − N(σ)D'(σ) = 0.
+    welfare_ga_first_order : Formula
+        N'(w)D(w) − N(w)D'(w), whose root in w is the optimal gate.
+    welfare_rr : Formula
+        S_RR(λ) = λ(R − C/(μ − λ)) in (λ, μ, R, C).
+    rr_optimal_rate, rr_optimal_welfare : Formula
+        μ − √(μC/R) in (μ, R, C) and C(√ν − 1)² in (ν, C).
+    rr_optimal_rate_excess, rr_optimal_welfare_excess : Formula
+        The same in ε = ν − 1 without cancellation, in (μ, ε) and (ε, C).
+    price_of_forgetting : sympy.Expr
+        S_GA*/S_RR*, with S_GA* a symbol.
+
+    Examples
+    --------
+    >>> f = derive()
+    >>> sp.simplify(f.rr_optimal_rate.expr - (service_rate - sp.sqrt(service_rate * cost / reward)))
+    0
+    >>> sp.simplify(f.rr_optimal_welfare.expr - cost * (sp.sqrt(naor_ratio) - 1) ** 2)
+    0
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+       processes", Econometrica 43(1):81-92 (1975).
+    """
 
     interarrival_lst: sp.Expr  # A*(s)
     interarrival_lst_deterministic: sp.Expr  # lim_{Λ→∞} A*(s)
@@ -128,11 +185,32 @@ def _without_cancellation(expr: sp.Expr) -> sp.Expr:
 def derive() -> GatedFormulas:
     """Derive every formula of the model (cached; takes about a second).
 
+    The root equation σ = A*(μ(1 − σ)) is solved for τ (not σ), the welfare of GA is
+    N/D with N the net reward and D the mean cycle, and the RR optimum is the
+    stationary point of λ(R − C/(μ − λ)) below μ (see the module notes).
+
+    Returns
+    -------
+    GatedFormulas
+        The formulas (the same object on every call).
+
+    Examples
+    --------
     >>> f = derive()
     >>> f.mean_interarrival
     tau + 1/Lambda
     >>> f.interarrival_lst_deterministic
     exp(-s*tau)
+    >>> sp.simplify(f.decay_rate.expr - service_rate * (1 - root))
+    0
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+       processes", Econometrica 43(1):81-92 (1975).
+    .. [3] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4 (GI/M/1).
     """
     lst = _interarrival_lst()
     s = transform_variable
@@ -220,6 +298,25 @@ def dominance_identity() -> tuple[sp.Expr, sp.Expr]:
     a sum of non-negative terms, positive when :math:`a > 0`.  Returns the two sides
     of the identity; ``sympy.simplify(lhs - rhs) == 0`` proves it, and
     :math:`e^a - 1 - a = \sum_{k\ge2} a^k/k! > 0`.
+
+    Returns
+    -------
+    tuple of sympy.Expr
+        (lhs, rhs) = (e^a(1 + b) − (1 + a + b), (e^a − 1 − a)(1 + b) + ab) in
+        non-negative symbols a, b.
+
+    Examples
+    --------
+    >>> lhs, rhs = dominance_identity()
+    >>> sp.simplify(lhs - rhs)
+    0
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    .. [2] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4 (the GI/M/1
+       root as the smaller zero of the convex residual).
     """
     a, b = sp.symbols("a b", nonnegative=True)
     return sp.exp(a) * (1 + b) - (1 + a + b), (sp.exp(a) - 1 - a) * (1 + b) + a * b
