@@ -100,6 +100,25 @@ class DurationFluidDerivation:
     ``admitted_fraction`` P(S ≤ c) and ``admitted_work`` E[S; S ≤ c] in (c, μ);
     ``surplus`` E(r − θS)^+ in (r, θ, μ); ``end_effect`` in (m, c, θ, μ), the integral
     over u ∈ [0, m] (m ≤ c = r/θ) of E(r − θ min(S, u))^+ − E(r − θS)^+.
+
+    Attributes
+    ----------
+    density : sympy.Expr
+        μ e^{−μs}, the density of S in the symbol ``s``.
+    admitted_fraction : sympy.Expr
+        P(S ≤ c) = 1 − e^{−μc}.
+    admitted_work : sympy.Expr
+        E[S; S ≤ c] = (1 − e^{−μc}(1 + μc))/μ.
+    surplus : sympy.Expr
+        E(r − θS)^+ = r − θ(1 − e^{−μr/θ})/μ.
+    end_effect : sympy.Expr
+        The horizon's end effect per unit arrival rate, in (m, c, θ, μ).
+
+    Examples
+    --------
+    >>> d = derive_duration_fluid()
+    >>> sp.simplify(d.surplus - (reward - theta * (1 - sp.exp(-mu * reward / theta)) / mu))
+    0
     """
 
     density: sp.Expr
@@ -112,6 +131,22 @@ class DurationFluidDerivation:
 @cache
 def derive_duration_fluid() -> DurationFluidDerivation:
     """Derive the integrals of the duration-aware fluid LP with Sympy.
+
+    Cached: the integration runs once per process.
+
+    Returns
+    -------
+    DurationFluidDerivation
+        The density and the closed forms of the module docstring.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
+
+    Examples
+    --------
+    At m = c the end effect is (θ/μ) E[S; S ≤ c]:
 
     >>> d = derive_duration_fluid()
     >>> d.admitted_fraction
@@ -164,6 +199,38 @@ class DurationFluidSolution:
     ``value`` = N v (reward per unit time), ``per_server`` = v, ``server_price`` = θ,
     ``cutoffs`` c_i = r_i / θ (``inf`` when θ = 0), ``admitted_fraction`` P(S ≤ c_i),
     ``work_per_server`` Σ λ_i E[S; S ≤ c_i] (1 when θ > 0).
+
+    Attributes
+    ----------
+    value : float
+        N v, the bound on the reward per unit time.
+    per_server : float
+        v = Σ_i λ_i r_i P(S ≤ c_i).
+    server_price : float
+        θ, the optimal dual price of a unit of server time (0 when everybody fits).
+    cutoffs : numpy.ndarray, shape (k,)
+        c_i = r_i / θ: a class-i job is admitted iff its duration is at most c_i.
+    admitted_fraction : numpy.ndarray, shape (k,)
+        P(S ≤ c_i) = 1 − e^{−μ c_i}.
+    work_per_server : float
+        Σ_i λ_i E[S; S ≤ c_i], the server time used per server and unit time.
+    arrival_rates, rewards : numpy.ndarray, shape (k,)
+        The validated λ_i (per server) and r_i.
+    mu : float
+        μ.
+    servers : float
+        N.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
+
+    Examples
+    --------
+    >>> sol = duration_aware_fluid([0.6, 0.6], [2.0, 1.0], 1.0, servers=50)
+    >>> round(sol.work_per_server, 9), sol.admitted_fraction.round(6).tolist()
+    (1.0, [0.992982, 0.916224])
     """
 
     value: float
@@ -179,7 +246,34 @@ class DurationFluidSolution:
 
     def dual_per_server(self, price: float) -> float:
         """θ + Σ λ_i E(r_i − θS)^+, an upper bound on ``per_server`` for every θ ≥ 0
-        (weak duality), equal to it at θ = ``server_price``."""
+        (weak duality), equal to it at θ = ``server_price``.
+
+        Parameters
+        ----------
+        price : float
+            θ ≥ 0.
+
+        Returns
+        -------
+        float
+            The dual objective per server; at θ = 0 it is Σ λ_i r_i.
+
+        Raises
+        ------
+        ValueError
+            If ``price`` is not a finite number ≥ 0.
+
+        Examples
+        --------
+        With E(r − θS)^+ = r − θ(1 − e^{−μr/θ})/μ, at θ = 1 the dual is
+        1 + 0.6 (1 + e^{−2}) + 0.6 e^{−1} = 1.901929:
+
+        >>> sol = duration_aware_fluid([0.6, 0.6], [2.0, 1.0], 1.0)
+        >>> round(sol.dual_per_server(1.0), 6)
+        1.901929
+        >>> bool(abs(sol.dual_per_server(sol.server_price) - sol.per_server) < 1e-12)
+        True
+        """
         price = _validation.nonnegative("price", price)
         if price == 0:
             return float(self.arrival_rates @ self.rewards)
@@ -192,17 +286,40 @@ def duration_aware_fluid(
 ) -> DurationFluidSolution:
     """Solve the duration-aware fluid LP for classes sharing Exp(μ) durations.
 
+    The price θ solves Σ_i λ_i E[S; S ≤ r_i/θ] = 1 (a bracketed root search,
+    :func:`scipy.optimize.brentq`) when Σ_i λ_i > μ; otherwise θ = 0 and every job is
+    admitted.
+
     Parameters
     ----------
-    arrival_rates, rewards
+    arrival_rates, rewards : array_like of float, shape (k,)
         Per-class λ_i (per server) and r_i, equal lengths, all finite and > 0.
-    mu
+    mu : float
         Service rate μ > 0 (durations Exp(μ), observed on arrival).
-    servers
-        N > 0; the bound scales as N v.
+    servers : float, optional
+        N > 0 (default 1); the bound scales as N v.
+
+    Returns
+    -------
+    DurationFluidSolution
+        The bound N v, the price θ, the cut-offs and the admitted fractions.
+
+    Raises
+    ------
+    ValueError
+        If the rates or rewards are invalid or of different lengths, or ``mu`` or
+        ``servers`` is not a finite number > 0.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
 
     Examples
     --------
+    Two classes with λ = 0.6 each, rewards 2 and 1, μ = 1: θ solves
+    Σ_i 0.6 (1 − e^{−c_i}(1 + c_i)) = 1 with c_i = r_i/θ, and v = Σ_i 0.6 r_i (1 − e^{−c_i}).
+
     >>> sol = duration_aware_fluid([0.6, 0.6], [2.0, 1.0], 1.0, servers=50)
     >>> round(sol.per_server, 6), round(sol.server_price, 6), sol.cutoffs.round(4).tolist()
     (1.741312, 0.40329, [4.9592, 2.4796])
@@ -336,6 +453,35 @@ def discretised_duration_lp(
     averaged over bins uses no more capacity), so an **upper** bound.  Both converge to
     the closed form as the grid is refined.
 
+    Parameters
+    ----------
+    arrival_rates, rewards : array_like of float, shape (k,)
+        Per-class λ_i (per server) and r_i, all finite and > 0.
+    mu : float
+        Service rate μ > 0.
+    grid : array_like of float
+        Bin edges: finite, strictly increasing, starting at 0.
+    servers : float, optional
+        N > 0 (default 1); the value scales with N.
+    work : {"bin_mean", "left_end"}, optional
+        How a bin's server time is counted (default ``"bin_mean"``).
+
+    Returns
+    -------
+    float
+        N times the optimum of the discretised LP.
+
+    Raises
+    ------
+    ValueError
+        On invalid rates, rewards, ``mu``, ``servers``, ``grid`` or ``work``.
+    RuntimeError
+        If HiGHS fails.
+
+    Examples
+    --------
+    The two bounds bracket v = 1.741312 (:func:`duration_aware_fluid`):
+
     >>> grid = np.linspace(0.0, 30.0, 3001)
     >>> low = discretised_duration_lp([0.6, 0.6], [2.0, 1.0], 1.0, grid)
     >>> high = discretised_duration_lp([0.6, 0.6], [2.0, 1.0], 1.0, grid, work="left_end")
@@ -374,7 +520,22 @@ def discretised_duration_lp(
 @dataclass(frozen=True)
 class MonteCarloPolicy:
     """Monte Carlo estimates, per server, of the cut-off policy's reward rate and of
-    the server time it uses, with their standard errors."""
+    the server time it uses, with their standard errors.
+
+    Attributes
+    ----------
+    reward_per_server, reward_se : float
+        Estimate of Λ E[r_I 1{S ≤ c_I}] and its standard error.
+    work_per_server, work_se : float
+        Estimate of Λ E[S 1{S ≤ c_I}] and its standard error.
+    samples : int
+        Number of sampled jobs.
+
+    Examples
+    --------
+    >>> MonteCarloPolicy(1.74, 0.01, 1.0, 0.01, 1000).samples
+    1000
+    """
 
     reward_per_server: float
     reward_se: float
@@ -388,6 +549,29 @@ def monte_carlo_policy(solution: DurationFluidSolution, rng, samples: int) -> Mo
 
     Per server, arrivals come at rate Λ = Σ λ_i, so the reward rate is
     Λ E[r_I 1{S ≤ c_I}] and the server time used per unit time Λ E[S 1{S ≤ c_I}].
+
+    Parameters
+    ----------
+    solution : DurationFluidSolution
+        The solved LP whose cut-offs are applied.
+    rng : numpy.random.Generator or seed
+        Anything :func:`numpy.random.default_rng` accepts.
+    samples : int
+        Number of jobs to sample, ≥ 1.
+
+    Returns
+    -------
+    MonteCarloPolicy
+        Sample means and standard errors (0 for a single sample).
+
+    Raises
+    ------
+    ValueError
+        If ``samples`` is not an integer ≥ 1.
+
+    Examples
+    --------
+    The estimate agrees with v within four standard errors:
 
     >>> sol = duration_aware_fluid([0.6, 0.6], [2.0, 1.0], 1.0)
     >>> mc = monte_carlo_policy(sol, np.random.default_rng(3), 200_000)
@@ -428,6 +612,40 @@ def pathwise_dual_bound(
     arguments (weak duality; see the module docstring).  Its mean over Poisson paths is
     :func:`expected_dual_bound`.
 
+    Parameters
+    ----------
+    arrival_times, classes, service_times : array_like, shape (n,)
+        The path, as for :func:`~qtheory.lossnet.offline_job.offline_job_optimum`.
+    servers : int
+        N ≥ 1.
+    r_h, r_l : float
+        Rewards on admission, > 0.
+    horizon, warmup : float
+        The window ``(warmup, horizon]`` of length T' (``warmup`` defaults to 0).
+    price : float
+        θ ≥ 0.
+
+    Returns
+    -------
+    float
+        D_θ.
+
+    Raises
+    ------
+    ValueError
+        If the path or a parameter is invalid (see
+        :func:`~qtheory.lossnet.offline_job.job_window`) or ``price`` is not a finite
+        number ≥ 0.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
+
+    Examples
+    --------
+    Window (−1, 1], T' = 2, θ = 1: 2 + (2 − min(1, 1))^+ + (1 − min(1, 0.5))^+ = 3.5.
+
     >>> pathwise_dual_bound([0.0, 0.5], [0, 1], [1.0, 1.0], servers=1, r_h=2.0, r_l=1.0,
     ...                     horizon=1.0, warmup=-1.0, price=1.0)
     3.5
@@ -447,6 +665,36 @@ def expected_dual_bound(
 
     At θ* it is N (T' v + e) with end effect e ≤ θ*/μ, so it bounds the mean offline
     reward over the window, and E[OFF]/T' ≤ N v + N e / T'.
+
+    Parameters
+    ----------
+    solution : DurationFluidSolution
+        The solved LP (rates, rewards, μ and N).
+    window : float
+        T' > 0.
+    price : float or None, optional
+        θ ≥ 0; None (default) uses ``solution.server_price``.
+
+    Returns
+    -------
+    float
+        E[D_θ] over Poisson paths.
+
+    Raises
+    ------
+    ValueError
+        If ``window`` is not a finite number > 0 or ``price`` is not a finite
+        number ≥ 0.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
+
+    Examples
+    --------
+    Here T' exceeds both cut-offs, so e = (θ*/μ) Σ λ_i E[S; S ≤ c_i] = θ* and the
+    bound is 50 (100 · 1.741312 + 0.40329):
 
     >>> sol = duration_aware_fluid([0.6, 0.6], [2.0, 1.0], 1.0, servers=50)
     >>> bound = expected_dual_bound(sol, 100.0)
