@@ -88,7 +88,32 @@ class Plan:
     T − T0, replications) points, ``job`` lists the job-model points (every set);
     ``cs`` are the lookahead constants, ``warmup`` is T0, and slopes are fitted over
     N >= ``min_fit_servers``; ``rolling`` lists the points (set A) of the
-    rolling-horizon policy, run with the constants ``rolling_cs``."""
+    rolling-horizon policy, run with the constants ``rolling_cs``.
+
+    Attributes
+    ----------
+    clock : mapping of str to tuple of (int, float, int)
+        Per parameter-set label, the clock-model points (N, window T − T0,
+        replications).
+    job : tuple of (int, float, int)
+        The job-model points (run for every set).
+    cs : tuple of float
+        The lookahead constants c (W = c log N / N).
+    warmup : float
+        T0.
+    min_fit_servers : int
+        Slopes are fitted over N >= ``min_fit_servers``.
+    rolling : tuple of (int, float, int), default ()
+        The rolling-horizon points (set A only).
+    rolling_cs : tuple of float, default ()
+        The constants of the rolling-horizon policy.
+
+    Examples
+    --------
+    >>> sizes = plan(quick=True)
+    >>> sorted(sizes.clock), sizes.clock["A"][0], sizes.cs, sizes.warmup
+    (['A', 'B', 'C'], (10, 30.0, 6), (1.0, 4.0, 16.0, 64.0), 3.0)
+    """
 
     clock: Mapping[str, tuple[tuple[int, float, int], ...]]
     job: tuple[tuple[int, float, int], ...]
@@ -110,6 +135,22 @@ def plan(quick: bool) -> Plan:
     about 4.4 at N = 10^4 (set A), so the 95% half-width of C_vol is about 0.3 there
     (set A; 0.2 to 0.45 for the others, see the module docstring).
 
+    Quick: N in {10, 30, 100, 300, 1000}, windows of 30 with 6 replications (clock),
+    windows of 10 with 4 replications (job), rolling horizon at N = 10 and 30.
+
+    Parameters
+    ----------
+    quick : bool
+        The CI-sized plan (True) or the full one.
+
+    Returns
+    -------
+    Plan
+
+    Examples
+    --------
+    >>> [n for n, _, _ in plan(quick=True).clock["A"]], plan(quick=True).job[0]
+    ([10, 30, 100, 300, 1000], (10, 10.0, 4))
     >>> [n for n, _, _ in plan(quick=False).clock["A"]]
     [10, 22, 46, 100, 215, 464, 1000, 2154, 4642, 10000]
     """
@@ -153,6 +194,28 @@ def lookahead_threshold(net: LossNetwork) -> float:
     Θ(N) admissions per unit time, R_off − R_SSS exceeds its O(1) floor by about
     N^{1 − c/c*} (c log N)^{-3/2} for W = c log N / N.
 
+    The busy-period tail is that of the M/M/1 busy period (Kleinrock [1]_, Sec. 5.9);
+    the claim that some c with W = c log N / N suffices is Bray's [2]_.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network (only μ and λ_H are used; needs λ_H ≠ μ).
+
+    Returns
+    -------
+    float
+        1 / (√μ − √λ_H)².
+
+    References
+    ----------
+    .. [1] L. Kleinrock, Queueing Systems, Vol. I: Theory, Wiley (1975).
+    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
+
+    Examples
+    --------
+    >>> # set A: 1 / (1 - sqrt(0.6))^2 = 1 / 0.225403^2
     >>> round(lookahead_threshold(PARAMETER_SETS[0][1]), 2)
     19.68
     """
@@ -167,7 +230,35 @@ def _point_seed(run: Run, info: str, label: str, servers: int) -> int:
 @dataclass(frozen=True)
 class Sweep:
     """The results of one parameter set: clock, job and rolling-horizon points in N
-    order, and the fits of the clock points."""
+    order, and the fits of the clock points.
+
+    Attributes
+    ----------
+    label : str
+        The parameter-set label (``"A"``, ``"B"``, ``"C"``).
+    net : LossNetwork
+        The set's network (with the placeholder N of :data:`PARAMETER_SETS`).
+    clock : tuple of ClockDecomposition
+        The clock-model points.
+    job : tuple of JobDecomposition
+        The job-model points.
+    fits : DecompositionFits
+        The fits of the clock points (:func:`~qtheory.lossnet.decomposition.fit_decomposition`).
+    rolling : tuple of RollingHorizonResult, default ()
+        The rolling-horizon points (set A only).
+
+    Examples
+    --------
+    >>> from qtheory.lossnet.decomposition import fit_decomposition, run_designs
+    >>> label, net = PARAMETER_SETS[0]
+    >>> designs = [
+    ...     ClockDesign(net.with_servers(n), 13.0, 3.0, 3, 7, cs=[1.0]) for n in (10, 20, 40)
+    ... ]
+    >>> clock = tuple(run_designs(designs))
+    >>> result = Sweep(label, net, clock, (), fit_decomposition(clock, min_servers=10))
+    >>> [p.servers for p in result.clock], result.fits.min_servers
+    ([10, 20, 40], 10)
+    """
 
     label: str
     net: LossNetwork
@@ -209,7 +300,49 @@ def _cache(run: Run) -> ResultCache:
 
 
 def sweep(run: Run, sizes: Plan | None = None, *, progress: bool = True) -> list[Sweep]:
-    """Run every design of ``sizes`` (default :func:`plan` of ``run.quick``) and fit."""
+    """Run every design of ``sizes`` (default :func:`plan` of ``run.quick``) and fit.
+
+    All designs of the three parameter sets go to one executor
+    (``make_executor(run.cluster)``: a local process pool or a Dask cluster) through
+    :func:`~qtheory.lossnet.decomposition.run_designs`, with the on-disk result cache
+    of :func:`~qtheory.cache.default_cache_dir`; each set's clock points are then fitted
+    with :func:`~qtheory.lossnet.decomposition.fit_decomposition` (N >=
+    ``sizes.min_fit_servers``, exact regret up to N = :data:`REGRET_TOP`).
+
+    Parameters
+    ----------
+    run : qtheory.report.run.Run
+        The run context (``quick``, ``seed``, ``cluster``).
+    sizes : Plan, optional
+        Default ``plan(run.quick)``; every set needs at least 3 clock points with
+        N >= ``sizes.min_fit_servers``.
+    progress : bool, default True
+        Show a progress bar.
+
+    Returns
+    -------
+    list of Sweep
+        One per parameter set, in the order of :data:`PARAMETER_SETS`.
+
+    Raises
+    ------
+    ValueError
+        From the designs (invalid sizes, a run over the limits of :mod:`qtheory.limits`)
+        or the fits (too few points).
+    qtheory.executor.ClusterUnreachableError
+        If ``run.cluster`` names a scheduler that does not answer.
+
+    Examples
+    --------
+    A sweep starts a process pool and takes about 15 s even in the quick size, so this
+    example only shows which sizes the quick run sweeps:
+
+    >>> from qtheory.report.run import Run
+    >>> run = Run("build", quick=True)
+    >>> sizes = plan(run.quick)
+    >>> sum(len(points) for points in sizes.clock.values()), len(sizes.job), sizes.rolling
+    (15, 5, ((10, 30.0, 4), (30, 30.0, 4)))
+    """
     sizes = plan(run.quick) if sizes is None else sizes
     designs = _designs(run, sizes)
     with make_executor(run.cluster) as executor:
@@ -269,6 +402,46 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
     * clock model: no N has a C_vol interval entirely below 0 (R_fluid >= R_off);
     * job model: R_off − R_fluid > 0 (interval above 0) at every N >= 100, i.e. the
       ordering fails there, while every path's offline reward stays below its dual bound.
+
+    Parameters
+    ----------
+    result : Sweep
+        One parameter set's sweep (at least one clock point and one job point).
+
+    Returns
+    -------
+    list of qtheory.claims.Claim
+        Six claims, named ``lossnet.decomposition.<name>[<label>]``.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026).
+    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
+       resources: logarithmic regret in overloaded networks", Operations Research 73(4)
+       (2025).
+
+    Examples
+    --------
+    A toy sweep (N = 10 to 40, short windows): the names, and the regret-slope claim,
+    which fails on so short a range of N (the leading constant is
+    1 / log(1 / 0.6) = 1.957615):
+
+    >>> from qtheory.lossnet.decomposition import fit_decomposition, run_designs
+    >>> label, net = PARAMETER_SETS[0]
+    >>> designs = [
+    ...     ClockDesign(net.with_servers(n), 13.0, 3.0, 3, 7, cs=[1.0]) for n in (10, 20, 40)
+    ... ]
+    >>> clock = tuple(run_designs(designs))
+    >>> job = tuple(run_designs([JobDesign(net, 5.0, 1.0, 2, 2)]))
+    >>> claims = decomposition_claims(
+    ...     Sweep(label, net, clock, job, fit_decomposition(clock, min_servers=10))
+    ... )
+    >>> [claim.name.split(".")[-1] for claim in claims]  # doctest: +NORMALIZE_WHITESPACE
+    ['regret_slope[A]', 'c_vol_bounded[A]', 'c_long_bounded[A]', 'c_short_log[A]',
+     'clock_ordering[A]', 'job_ordering[A]']
+    >>> round(claims[0].reference, 6), claims[0].passed
+    (1.957615, False)
     """
     fits, net, tag = result.fits, result.net, f"[{result.label}]"
     where = f"({_network_text(net)}; N >= {fits.min_servers})"
@@ -750,7 +923,31 @@ def _lookahead_figure(result: Sweep, figures: Path) -> list[Path]:
 
 def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     """The named steps that write this part's outputs (each returns the files written);
-    the claim records go to ``run.claims``."""
+    the claim records go to ``run.claims``.
+
+    The steps are, in order: the sweep (:func:`sweep`), the tables and claims
+    (``derivations/lossnet_decomposition.tex``), and two figures
+    (``figures/lossnet_decomposition`` and ``figures/lossnet_lookahead``, PDF and PNG).
+    Nothing runs until a step is called.
+
+    Parameters
+    ----------
+    run : qtheory.report.run.Run
+        The run context; outputs go below ``run.out``.
+
+    Yields
+    ------
+    (str, callable)
+        The step's name and a function of no arguments returning the list of paths it
+        wrote.
+
+    Examples
+    --------
+    >>> from qtheory.report.run import Run
+    >>> [name for name, _ in steps(Run("build", quick=True))]  # doctest: +NORMALIZE_WHITESPACE
+    ['lossnet decomposition: sweep', 'lossnet decomposition: tables and claims',
+     'lossnet decomposition: figure', 'lossnet decomposition: lookahead figure']
+    """
     derivations, figures = run.out / "derivations", run.out / "figures"
     sizes = plan(run.quick)
     sweeps: list[Sweep] = []
