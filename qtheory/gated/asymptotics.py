@@ -82,7 +82,37 @@ decay = sp.Symbol("u", positive=True)  # μ(1 − σ)
 
 @dataclass(frozen=True)
 class LightTraffic:
-    """Leading-order behaviour as ν = 1 + ε ↓ 1 (Sympy expressions in ε, μ, Λ, C)."""
+    """Leading-order behaviour as ν = 1 + ε ↓ 1 (Sympy expressions in ε, μ, Λ, C).
+
+    Attributes
+    ----------
+    shift : sympy.Expr
+        K = μ/Λ − log(1 + μ/Λ), so that μD = −log σ + K + O(σ log σ).
+    cycle_expansion : sympy.Expr
+        The expansion of μD in σ (to O(σ⁰) terms).
+    root : sympy.Expr
+        σ̂ = exp(K + 1 + W₋₁(−ε e^{−K−1})), the asymptotic optimal root.
+    welfare_ga : sympy.Expr
+        S_GA* ~ Cσ̂.
+    gate : sympy.Expr
+        τ* ~ (K − log σ̂)/μ − 1/Λ.
+    price_of_forgetting : sympy.Expr
+        Cσ̂/S_RR*, with S_RR* = C(√ν − 1)² at ν = 1 + ε.
+    price_of_forgetting_leading : sympy.Expr
+        4/(ε log(1/ε)).
+
+    Examples
+    --------
+    >>> light = derive_light_traffic()
+    >>> ratio = service_rate / arrival_rate  # μ/Λ
+    >>> sp.simplify(light.shift - (ratio - sp.log(1 + ratio)))
+    0
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
 
     shift: sp.Expr  # K
     cycle_expansion: sp.Expr  # series of μD in σ
@@ -95,7 +125,36 @@ class LightTraffic:
 
 @dataclass(frozen=True)
 class HeavyTraffic:
-    """Leading-order behaviour as ν → ∞ with Λ > μ."""
+    """Leading-order behaviour as ν → ∞ with Λ > μ (Sympy expressions in ν, μ, Λ, C).
+
+    Attributes
+    ----------
+    variability : sympy.Expr
+        m = (1 + μ²/Λ²)/2, with D = 1/μ + m u/μ² + O(u²) for u = μ(1 − σ).
+    cycle_expansion : sympy.Expr
+        The expansion of D in u to first order.
+    gate : sympy.Expr
+        τ* = 1/μ − 1/Λ + √m/(μ√ν) + O(1/ν).
+    price_of_forgetting : sympy.Expr
+        1 + 2(1 − √m)/√ν.
+    welfare_gain : sympy.Expr
+        S_GA* − S_RR* ~ 2C(1 − √m)√ν.
+
+    Examples
+    --------
+    With Λ = ∞, m = 1/2 and PoF ≈ 1 + 2(1 − 1/√2)/√ν; at ν = 100 that is 1.0585786…:
+
+    >>> heavy = derive_heavy_traffic()
+    >>> one = mpmath.mpf(1)
+    >>> values = {naor_ratio: mpmath.mpf(100), service_rate: one, cost: one}
+    >>> mpmath.nstr(evaluate_asymptote(heavy.price_of_forgetting, values, "inf"), 8)
+    '1.0585786'
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
 
     variability: sp.Expr  # m
     cycle_expansion: sp.Expr  # series of D in u
@@ -212,6 +271,17 @@ class AsymptoticCheck:
         What, e.g. ``"PoF"``.
     exact, asymptotic, relative_error : mpmath.mpf
         The exact value, the asymptotic form and ``|exact/asymptotic − 1|``.
+
+    Examples
+    --------
+    >>> pof, gate, gain = check_light_traffic(8, dps=20)
+    >>> pof.point, pof.quantity, bool(pof.relative_error < 1e-5)
+    ('nu-1=1e-8', 'PoF', True)
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
     """
 
     point: str
@@ -223,6 +293,27 @@ class AsymptoticCheck:
     @classmethod
     def compare(cls, point: str, quantity: str, exact, asymptotic) -> AsymptoticCheck:
         """Build a check; call inside the working precision of ``exact``.
+
+        Parameters
+        ----------
+        point, quantity : str
+            Labels of the point and of the quantity.
+        exact, asymptotic : mpmath.mpf
+            The exact value and its asymptotic form.
+
+        Returns
+        -------
+        AsymptoticCheck
+            With ``relative_error = |exact/asymptotic − 1|``.
+
+        Raises
+        ------
+        ValueError
+            If ``asymptotic`` is zero (no relative error exists).
+
+        Examples
+        --------
+        |2/4 − 1| = 0.5:
 
         >>> check = AsymptoticCheck.compare("x=1", "q", mpmath.mpf(2), mpmath.mpf(4))
         >>> float(check.relative_error)
@@ -272,6 +363,16 @@ def evaluate_asymptote(expr: sp.Expr, values: dict, arrival: str) -> mpmath.mpf:
     Returns
     -------
     mpmath.mpf
+        The value; at Λ = ∞ the form is taken at β = 1/Λ = 0 (its limit β ↓ 0 if the
+        substitution is undefined).
+
+    Raises
+    ------
+    TypeError
+        ``expr`` not a Sympy expression, ``values`` not a dict, ``arrival`` not a
+        number or string.
+    ValueError
+        ``arrival`` not a number > 0.
 
     Examples
     --------
