@@ -15,15 +15,15 @@ class BoundCheck:
 
     Attributes
     ----------
-    name
+    name : str
         What is bounded, e.g. ``"P_i(hit 0 before b)"``.
-    servers
+    servers : int
         N.
-    point
+    point : str
         Where it is evaluated, in words (e.g. ``"i=1, b=10"``).
-    direction
+    direction : str
         ``"upper"`` (bound >= exact is claimed) or ``"lower"`` (bound <= exact).
-    bound, exact
+    bound, exact : float
         The two values.
 
     Raises
@@ -40,7 +40,7 @@ class BoundCheck:
     Examples
     --------
     >>> check = BoundCheck("P(X >= 5)", 10, "X ~ Poisson(2)", "upper", 0.1, 0.05)
-    >>> check.holds, check.ratio
+    >>> check.holds, round(check.ratio, 6)
     (True, 2.0)
     """
 
@@ -57,7 +57,21 @@ class BoundCheck:
 
     @property
     def holds(self) -> bool:
-        """Whether the bound is on its claimed side of the exact value."""
+        """Whether the bound is on its claimed side of the exact value.
+
+        Returns
+        -------
+        bool
+            ``bound >= exact`` for an upper bound, ``bound <= exact`` for a lower one
+            (equality holds; NaN in either value gives False).
+
+        Examples
+        --------
+        >>> BoundCheck("p", 4, "i=1", "lower", 0.3, 0.25).holds
+        False
+        >>> BoundCheck("p", 4, "i=1", "lower", 0.25, 0.25).holds
+        True
+        """
         if self.direction == "upper":
             return self.bound >= self.exact
         return self.bound <= self.exact
@@ -66,6 +80,23 @@ class BoundCheck:
         """Whether the bound is on its side up to a relative ``slack`` (round-off of the
         two evaluations where the bound is tight).
 
+        An upper bound holds within ``slack`` when ``bound >= exact * (1 - slack)``, a
+        lower bound when ``bound <= exact * (1 + slack)``.
+
+        Parameters
+        ----------
+        slack : float
+            Relative tolerance, e.g. ``1e-12``; 0 gives :attr:`holds` (for exact >= 0).
+
+        Returns
+        -------
+        bool
+            Whether the bound is on its side up to the tolerance.
+
+        Examples
+        --------
+        >>> BoundCheck("p", 4, "i=1", "upper", 0.5 - 1e-16, 0.5).holds
+        False
         >>> BoundCheck("p", 4, "i=1", "upper", 0.5 - 1e-16, 0.5).holds_within(1e-12)
         True
         """
@@ -75,5 +106,18 @@ class BoundCheck:
 
     @property
     def ratio(self) -> float:
-        """bound / exact (tightness: 1 is exact; NaN when exact is 0)."""
+        """bound / exact (tightness: 1 is exact; NaN when exact is 0).
+
+        Returns
+        -------
+        float
+            ``bound / exact``, or ``math.nan`` when ``exact == 0``.
+
+        Examples
+        --------
+        >>> round(BoundCheck("p", 4, "i=1", "upper", 0.3, 0.25).ratio, 6)
+        1.2
+        >>> math.isnan(BoundCheck("p", 4, "i=1", "upper", 0.3, 0.0).ratio)
+        True
+        """
         return self.bound / self.exact if self.exact != 0 else math.nan

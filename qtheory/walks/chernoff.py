@@ -242,8 +242,41 @@ TAILS = ("upper", "lower")
 
 @dataclass(frozen=True)
 class Auxiliary:
-    """A quantity of the float64 route with two closed forms, each free of cancellation
-    on one side of x = 0 (e.g. x + sqrt(x² + 4ud) and 4ud / (sqrt(x² + 4ud) − x))."""
+    r"""A quantity of the float64 route with two closed forms, each free of cancellation
+    on one side of x = 0 (e.g. x + sqrt(x² + 4ud) and 4ud / (sqrt(x² + 4ud) − x)).
+
+    For the Skellam family these are :math:`\sigma_\pm = \sqrt{x^2 + 4ud} \pm x`: the
+    direct form is a sum of non-negative terms on one side of :math:`x = 0`, and the
+    conjugate :math:`4ud/\sigma_\mp` is on the other (module docstring, "Numerics").
+
+    Attributes
+    ----------
+    symbol : sympy.Symbol
+        The name under which the deviations of :class:`ChernoffDerivation` take the
+        quantity as an extra argument.
+    nonnegative_x : Formula
+        The closed form used for :math:`x \ge 0`, in the family's ``(parameters..., x)``.
+    negative_x : Formula
+        The closed form used for :math:`x < 0`, in the same arguments.
+
+    References
+    ----------
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools";
+       docs/precision.md.
+
+    Examples
+    --------
+    >>> sigma_plus = derive_skellam().auxiliary[0]
+    >>> sigma_plus.nonnegative_x.expr
+    x + sqrt(4*d*u + x**2)
+    >>> sigma_plus.negative_x.expr
+    4*d*u/(-x + sqrt(4*d*u + x**2))
+    >>> u, d, x = 2.0, 3.0, -5.0
+    >>> direct = x + math.sqrt(x * x + 4 * u * d)
+    >>> bool(abs(float(sigma_plus.negative_x.float64(u, d, x)) - direct) < 1e-12)
+    True
+    """
 
     symbol: sp.Symbol
     nonnegative_x: Formula
@@ -252,11 +285,55 @@ class Auxiliary:
 
 @dataclass(frozen=True)
 class ChernoffDerivation:
-    """One family of Chernoff bounds, derived by Sympy.
+    r"""One family of Chernoff bounds, derived by Sympy.
+
+    For a cumulant generating function :math:`\Lambda(\theta) = \log E e^{\theta X}` the
+    bound is :math:`P(X \ge x) \le e^{-\Lambda^*(x)}` above the mean (and
+    :math:`P(X \le x) \le e^{-\Lambda^*(x)}` below it), with the Legendre transform
+    :math:`\Lambda^*(x) = \sup_\theta (\theta x - \Lambda(\theta))
+    = \sum_k w_k\, h(\rho_k)` and :math:`h(r) = r\log r - r + 1`.
 
     The evaluators' arguments are the family's parameters followed by the tail level x:
     ``(m, x)`` for Poisson, ``(n, p, a)`` for the walk, ``(u, d, x)`` for Skellam; the
     deviations take the auxiliary quantities after them.
+
+    Attributes
+    ----------
+    name : str
+        ``"poisson"``, ``"skellam"`` or ``"walk"``.
+    log_mgf : sympy.Expr
+        :math:`\Lambda(\theta)`, in the parameters and ``theta``.
+    mean : Formula
+        :math:`\Lambda'(0)`, in the parameters only.
+    tilt : Formula
+        :math:`\rho^* = e^{\theta^*}`, the positive root of :math:`\Lambda'(\theta) = x`.
+    exponent : Formula
+        :math:`\Lambda^*(x)` in closed form (the display form).
+    weights : tuple of Formula
+        :math:`w_k`, the mean of each type of jump, in the parameters.
+    ratios : tuple of sympy.Expr
+        :math:`\rho_k`, tilted over original mean of each type, in the symbol ``rho``.
+    deviations : tuple of Formula
+        :math:`\rho_k - 1` at :math:`\rho = \rho^*`, rationalised (the float64 route).
+    tilted_means : tuple of Formula
+        :math:`w_k \rho_k` at :math:`\rho = \rho^*`, in ``(parameters..., x)``.
+    auxiliary : tuple of Auxiliary
+        Extra arguments of the deviations (empty except for Skellam).
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
+    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+
+    Examples
+    --------
+    >>> f = derive_poisson()
+    >>> f.name, f.mean.expr, f.weights[0].expr, f.ratios
+    ('poisson', m, m, (rho,))
+    >>> round(float(f.exponent.float64(2.0, 5.0)), 6)  # 2 h(5/2) = 5 log 2.5 - 3
+    1.581454
     """
 
     name: str
@@ -271,7 +348,28 @@ class ChernoffDerivation:
     auxiliary: tuple[Auxiliary, ...] = ()
 
     def entropy_form(self) -> sp.Expr:
-        """Σ_k w_k h(ρ_k) as a Sympy expression in the parameters and x."""
+        r"""Σ_k w_k h(ρ_k) as a Sympy expression in the parameters and x.
+
+        The relative entropy of the optimally tilted law, :math:`\sum_k w_k h(\rho_k)`
+        with :math:`h(r) = r\log r - r + 1` and :math:`\rho_k` evaluated at
+        :math:`\rho = \rho^*`; it equals :attr:`exponent` (the tests let Sympy prove it).
+
+        Returns
+        -------
+        sympy.Expr
+            The entropy form of :math:`\Lambda^*(x)`, in ``(parameters..., x)``.
+
+        References
+        ----------
+        .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications,
+           2nd ed. (Springer 1998), Sec. 2.2.
+
+        Examples
+        --------
+        >>> f = derive_poisson()
+        >>> sp.simplify(f.entropy_form() - f.exponent.expr)
+        0
+        """
         tilted = [ratio.subs(tilt, self.tilt.expr) for ratio in self.ratios]
         return sum(
             weight.expr * CRAMER_RATE.expr.subs(tilt, ratio)
@@ -347,8 +445,26 @@ def _family(
 
 @cache
 def derive_poisson() -> ChernoffDerivation:
-    """Chernoff bound of X ~ Poisson(m): Λ*(x) = m h(x/m).
+    r"""Chernoff bound of X ~ Poisson(m): Λ*(x) = m h(x/m).
 
+    With :math:`\Lambda(\theta) = m(e^\theta - 1)`, Sympy solves
+    :math:`\Lambda'(\theta) = x` for :math:`\rho^* = e^{\theta^*} = x/m` and substitutes
+    it back: :math:`\Lambda^*(x) = m + x\log(x/m) - x = m\,h(x/m)`.  The result is cached.
+
+    Returns
+    -------
+    ChernoffDerivation
+        The Poisson family, evaluators in ``(m, x)``.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
+    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+
+    Examples
+    --------
     >>> f = derive_poisson()
     >>> f.tilt.expr, f.exponent.expr
     (x/m, m + x*log(x/m) - x)
@@ -361,8 +477,30 @@ def derive_poisson() -> ChernoffDerivation:
 
 @cache
 def derive_skellam() -> ChernoffDerivation:
-    """Chernoff bound of U − D, U ~ Poisson(u), D ~ Poisson(d) independent.
+    r"""Chernoff bound of U − D, U ~ Poisson(u), D ~ Poisson(d) independent.
 
+    With :math:`\Lambda(\theta) = u(e^\theta - 1) + d(e^{-\theta} - 1)` the stationarity
+    condition is :math:`u\rho^2 - x\rho - d = 0`, whose positive root is
+    :math:`\rho^* = (x + \sqrt{x^2 + 4ud})/(2u)`, and
+    :math:`\Lambda^*(x) = u + d - \sqrt{x^2 + 4ud} + x\log\rho^*
+    = u\,h(\rho^*) + d\,h(1/\rho^*)`.  The float64 route evaluates the deviations
+    through the auxiliary quantities :math:`\sigma_\pm = \sqrt{x^2 + 4ud} \pm x`
+    (:class:`Auxiliary`).  The result is cached.
+
+    Returns
+    -------
+    ChernoffDerivation
+        The Skellam family, evaluators in ``(u, d, x)``.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
+    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+
+    Examples
+    --------
     >>> f = derive_skellam()
     >>> f.tilt.expr
     (x + sqrt(4*d*u + x**2))/(2*u)
@@ -410,11 +548,29 @@ def derive_skellam() -> ChernoffDerivation:
 
 @cache
 def derive_walk() -> ChernoffDerivation:
-    """Chernoff bound of the position S_n of n steps of a ±1 walk with up-probability p.
+    r"""Chernoff bound of the position S_n of n steps of a ±1 walk with up-probability p.
 
     Sympy works with k = (n + a)/2 up-steps, j = (n − a)/2 down-steps and q = 1 − p as
     positive symbols (so that the square roots simplify), then returns to (n, p, a).
+    With :math:`\Lambda(\theta) = n\log(pe^\theta + qe^{-\theta})` the tilt is
+    :math:`\rho^{*2} = kq/(jp)` and the exponent is the Bernoulli Kullback–Leibler form
+    :math:`\Lambda^*(a) = k\log\frac{k}{np} + j\log\frac{j}{nq}`, which Sympy is
+    checked to reach (an ``ArithmeticError`` otherwise).  The result is cached.
 
+    Returns
+    -------
+    ChernoffDerivation
+        The walk family, evaluators in ``(n, p, a)``.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
+    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+
+    Examples
+    --------
     >>> f = derive_walk()
     >>> f.mean.expr
     n*(2*p - 1)
@@ -929,7 +1085,37 @@ def skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None = No
 
 @dataclass(frozen=True)
 class WindowDerivation:
-    """The event count of a window W = c log N / N in the clock model."""
+    r"""The event count of a window W = c log N / N in the clock model.
+
+    The count is Poisson with mean :math:`M = (\lambda_H + \lambda_L + \mu)NW
+    = (\lambda_H + \lambda_L + \mu)c\log N`, so its Chernoff bounds
+    :math:`e^{-M h(1 \pm \delta)}` are powers :math:`N^{-\kappa}` with
+    :math:`\kappa = (\lambda_H + \lambda_L + \mu)\,c\,h(1 \pm \delta)`.
+
+    Attributes
+    ----------
+    mean_events : Formula
+        :math:`M`, in ``(N, lambda_H, lambda_L, mu, c)``.
+    upper_power : Formula
+        :math:`\kappa` with :math:`P(\text{events} \ge (1 + \delta)M) \le N^{-\kappa}`,
+        in ``(lambda_H, lambda_L, mu, c, delta)``.
+    lower_power : Formula
+        :math:`\kappa` with :math:`P(\text{events} \le (1 - \delta)M) \le N^{-\kappa}`,
+        in the same arguments.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
+    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+
+    Examples
+    --------
+    >>> f = derive_window()
+    >>> f.lower_power.expr
+    -c*(lambda_H + lambda_L + mu)*(delta*log(1 - delta) - delta - log(1 - delta))
+    """
 
     mean_events: Formula  # M = (λ_H + λ_L + μ) c log N, in (N, λ_H, λ_L, μ, c)
     upper_power: Formula  # κ: P(events >= (1 + δ) M) <= N^{-κ}, in (λ_H, λ_L, μ, c, δ)
@@ -938,9 +1124,27 @@ class WindowDerivation:
 
 @cache
 def derive_window() -> WindowDerivation:
-    """Sympy substitutes the window's Poisson mean into Λ*(x) = m h(x/m) and divides by
+    r"""Sympy substitutes the window's Poisson mean into Λ*(x) = m h(x/m) and divides by
     log N: the Chernoff bounds are powers N^{-κ}.
 
+    With :math:`m = M = (\lambda_H + \lambda_L + \mu)c\log N` and :math:`x = (1 \pm
+    \delta)M`, :math:`\Lambda^*(x)/\log N = (\lambda_H + \lambda_L + \mu)\,c\,
+    h(1 \pm \delta)`.  The result is cached.
+
+    Returns
+    -------
+    WindowDerivation
+        The window's mean event count and its upper and lower Chernoff powers.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
+    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+
+    Examples
+    --------
     >>> f = derive_window()
     >>> f.mean_events.expr
     c*(lambda_H + lambda_L + mu)*log(N)
@@ -1131,16 +1335,71 @@ class CoupledBound:
 
     @property
     def coupled(self) -> float:
+        """The exact probability of the coupled event, ``exp(log_coupled)``.
+
+        Returns
+        -------
+        float
+            A probability in [0, 1] (0.0 where it underflows).
+
+        Examples
+        --------
+        >>> round(CoupledBound(math.log(0.25), 0.0).coupled, 12)
+        0.25
+        """
         return math.exp(self.log_coupled)
 
     @property
     def chernoff(self) -> float:
+        """The Chernoff bound, ``exp(log_chernoff)``.
+
+        Returns
+        -------
+        float
+            A bound in [0, 1] (0.0 where it underflows; 1.0 for the trivial bound).
+
+        Examples
+        --------
+        >>> round(CoupledBound(math.log(0.25), 0.0).chernoff, 12)
+        1.0
+        """
         return math.exp(self.log_chernoff)
 
 
 @dataclass(frozen=True)
 class IdleWindowBound:
-    """P(I(W) <= m) <= P(i + U − D <= m) + P(D >= b + 1 − m) (module docstring)."""
+    r"""P(I(W) <= m) <= P(i + U − D <= m) + P(D >= b + 1 − m) (module docstring).
+
+    While the idle count stays at or below the band :math:`b` its up rate is at least
+    :math:`\mu(N - b)`, so up to the first exit above :math:`b` it dominates
+    :math:`i + U - D` with :math:`U \sim \text{Poisson}(\mu(N - b)W)` and
+    :math:`D \sim \text{Poisson}(\lambda_H N W)` the H arrivals; returning from above
+    :math:`b` to :math:`m` needs :math:`D \ge b + 1 - m`.  Each term is bounded exactly
+    (through the coupling) and by Chernoff.
+
+    Attributes
+    ----------
+    drift : CoupledBound
+        :math:`P(i + U - D \le m)`, the Skellam lower tail.
+    escape : CoupledBound
+        :math:`P(D \ge b + 1 - m)`, the Poisson upper tail.
+
+    References
+    ----------
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
+    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+
+    Examples
+    --------
+    >>> bound = IdleWindowBound(
+    ...     CoupledBound(math.log(0.01), math.log(0.02)),
+    ...     CoupledBound(math.log(0.03), math.log(0.05)),
+    ... )
+    >>> round(bound.total.coupled, 12), round(bound.total.chernoff, 12)
+    (0.04, 0.07)
+    """
 
     drift: CoupledBound  # P(i + U − D <= m), U ~ Poisson(μ(N − b)W), D ~ Poisson(λ_H N W)
     escape: CoupledBound  # P(D >= b + 1 − m)
@@ -1148,7 +1407,21 @@ class IdleWindowBound:
     @property
     def total(self) -> CoupledBound:
         """The union bound, through the coupling and through Chernoff (a sum of two
-        probabilities or bounds: it can exceed 1 when W is long)."""
+        probabilities or bounds: it can exceed 1 when W is long).
+
+        Returns
+        -------
+        CoupledBound
+            ``log(drift + escape)`` of the coupled probabilities and of the Chernoff
+            bounds (``numpy.logaddexp``).
+
+        Examples
+        --------
+        >>> half = CoupledBound(math.log(0.5), math.log(0.75))
+        >>> total = IdleWindowBound(half, half).total
+        >>> round(total.coupled, 12), round(total.chernoff, 12)
+        (1.0, 1.5)
+        """
         return CoupledBound(
             float(np.logaddexp(self.drift.log_coupled, self.escape.log_coupled)),
             float(np.logaddexp(self.drift.log_chernoff, self.escape.log_chernoff)),

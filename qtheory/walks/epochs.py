@@ -92,7 +92,7 @@ class EpochMeans:
     --------
     >>> m = EpochMeans(length=2.0, idle_area=3.0, lost_h=0.1, rejected_l=4.0,
     ...                admitted_h=5.0, admitted_l=6.0)
-    >>> m.mean_idle, m.loss_rate_h
+    >>> round(m.mean_idle, 6), round(m.loss_rate_h, 6)
     (1.5, 0.05)
     """
 
@@ -105,22 +105,106 @@ class EpochMeans:
 
     @property
     def mean_idle(self) -> float:
-        """Long-run mean idle count E[A] / E[L] (renewal reward)."""
+        """Long-run mean idle count E[A] / E[L] (renewal reward).
+
+        Returns
+        -------
+        float
+            The time-average number of idle servers.
+
+        References
+        ----------
+        .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+           Ch. VI (the renewal-reward theorem).
+
+        Examples
+        --------
+        >>> m = EpochMeans(length=2.0, idle_area=3.0, lost_h=0.1, rejected_l=4.0,
+        ...                admitted_h=5.0, admitted_l=6.0)
+        >>> round(m.mean_idle, 6)  # 3 / 2
+        1.5
+        """
         return self.idle_area / self.length
 
     @property
     def loss_rate_h(self) -> float:
-        """Long-run rate of H jobs lost."""
+        """Long-run rate of H jobs lost.
+
+        Returns
+        -------
+        float
+            E[H lost per epoch] / E[L], H jobs lost per unit time.
+
+        References
+        ----------
+        .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+           Ch. VI (the renewal-reward theorem).
+
+        Examples
+        --------
+        >>> m = EpochMeans(length=2.0, idle_area=3.0, lost_h=0.1, rejected_l=4.0,
+        ...                admitted_h=5.0, admitted_l=6.0)
+        >>> round(m.loss_rate_h, 6)  # 0.1 / 2
+        0.05
+        """
         return self.lost_h / self.length
 
     @property
     def rejection_rate_l(self) -> float:
-        """Long-run rate of L jobs rejected."""
+        """Long-run rate of L jobs rejected.
+
+        Returns
+        -------
+        float
+            E[L rejected per epoch] / E[L], L jobs rejected per unit time.
+
+        References
+        ----------
+        .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+           Ch. VI (the renewal-reward theorem).
+
+        Examples
+        --------
+        >>> m = EpochMeans(length=2.0, idle_area=3.0, lost_h=0.1, rejected_l=4.0,
+        ...                admitted_h=5.0, admitted_l=6.0)
+        >>> round(m.rejection_rate_l, 6)  # 4 / 2
+        2.0
+        """
         return self.rejected_l / self.length
 
     def reward_rate(self, net: LossNetwork) -> float:
         """Long-run reward rate (r_H E[H admitted] + r_L E[L admitted]) / E[L] of ``net``'s
-        rewards."""
+        rewards.
+
+        Parameters
+        ----------
+        net : LossNetwork
+            The network whose rewards ``r_h`` and ``r_l`` are used (its rates do not enter
+            here: the means are taken as given).
+
+        Returns
+        -------
+        float
+            Reward per unit time.
+
+        Raises
+        ------
+        TypeError
+            If ``net`` is not a :class:`~qtheory.lossnet.model.LossNetwork`.
+
+        References
+        ----------
+        .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+           Ch. VI (the renewal-reward theorem).
+
+        Examples
+        --------
+        >>> m = EpochMeans(length=2.0, idle_area=3.0, lost_h=0.1, rejected_l=4.0,
+        ...                admitted_h=5.0, admitted_l=6.0)
+        >>> net = LossNetwork(4, 0.6, 0.8, 1.0, 2.0, 1.0)  # r_H = 2, r_L = 1
+        >>> round(m.reward_rate(net), 6)  # (2 * 5 + 1 * 6) / 2
+        8.0
+        """
         _network(net)
         return (net.r_h * self.admitted_h + net.r_l * self.admitted_l) / self.length
 
@@ -273,7 +357,18 @@ class Epochs:
 
     @property
     def count(self) -> int:
-        """The number of complete epochs."""
+        """The number of complete epochs.
+
+        Returns
+        -------
+        int
+            The length of the per-epoch arrays.
+
+        Examples
+        --------
+        >>> Epochs(*(np.zeros(3) for _ in range(7))).count
+        3
+        """
         return int(np.size(self.length))
 
 

@@ -200,10 +200,51 @@ def _leading_time(solution: sp.Expr) -> sp.Expr:
 def derive_walk_climb() -> WalkClimb:
     r"""Solve the climbing recurrence with Sympy (cached; a few seconds).
 
+    The mean number of steps :math:`m(i)` of the :math:`\pm 1` walk with up-probability
+    :math:`p`, reflected at 0, to climb from :math:`i` to :math:`b` solves
+    :math:`m(i) = 1 + p\,m(i+1) + (1-p)\,m(i-1)` with :math:`m(b) = 0` and
+    :math:`m(0) = 1 + m(1)`.  With :math:`r = (1-p)/p \ne 1`,
+
+    .. math:: m(i) = (b - i)\frac{1 + r}{1 - r} - \frac{2r\,(r^i - r^b)}{(1 - r)^2},
+
+    and :math:`m(i) = b^2 - i^2` at :math:`p = 1/2`.  ``steps`` is the same in
+    :math:`\theta = \log r` written with ``expm1``-friendly brackets, ``near_fair`` its
+    Taylor polynomial for :math:`|b\theta|` small, and ``leading_time`` the
+    :math:`b \to \infty` time :math:`b/(N(\mu - \lambda_H))` of the idle walk with
+    :math:`r = \lambda_H/\mu`.
+
+    Returns
+    -------
+    WalkClimb
+        The recurrence, its boundary conditions, Sympy's general and fitted solutions and
+        the Formulas evaluated by :func:`walk_climb_steps` and
+        :func:`climb_time_leading_term`.
+
+    Raises
+    ------
+    ArithmeticError
+        If a Sympy result does not simplify to its expected display form
+        (:func:`~qtheory.walks.ruin.in_form`).
+
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (duration of the game).
+    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+
+    Examples
+    --------
     >>> derive_walk_climb().fair.expr
     b**2 - i**2
     >>> derive_walk_climb().leading_time.expr
     b/(N*(-lambda_H + mu))
+
+    At :math:`r = 1/2` (:math:`p = 2/3`) and :math:`b = 2`: :math:`m(0) = 1 + m(1)` and
+    :math:`m(1) = 1 + m(0)/3`, so :math:`m(0) = 3`:
+
+    >>> round(float(derive_walk_climb().steps.float64(math.log(0.5), 0.0, 2.0)), 6)
+    3.0
     """
     p, i, b, r, t = up_probability, idle_level, band_level, odds, log_odds
     m = sp.Function("m")
@@ -352,6 +393,11 @@ def jump_chain(up: ArrayLike, down: ArrayLike) -> tuple[NDArray[np.float64], NDA
     ------
     ValueError
         If the rates break :func:`~qtheory.walks.ruin.check_rates`.
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003), Ch. II
+       (the embedded jump chain of a Markov jump process).
 
     Examples
     --------
@@ -527,8 +573,21 @@ def descent_means(
 ):
     r"""Exact mean time (or number of events) for a birth–death chain to reach 0.
 
-    Parameters are as in :func:`climb_means` (all levels matter; the top level only
-    moves down).
+    With :math:`\pi` the weights of the birth–death chain, the mean time to step down
+    from :math:`j` to :math:`j - 1` is :math:`D_j = \sum_{k \ge j} \pi_k/(\pi_j\,
+    \mathrm{down}_j)` and :math:`E_i[T_0] = \sum_{j=1}^{i} D_j`.
+
+    Parameters
+    ----------
+    up, down : array_like, shape (n + 1,)
+        Level-indexed rates (see :func:`~qtheory.walks.ruin.check_rates`); all levels
+        matter, and the top level only moves down.
+    unit : {"time", "steps"}
+        Real time, or the number of jump-chain steps.
+    log : bool, optional
+        Return natural logarithms (for means beyond the float64 range).
+    dps : int, optional
+        Compute in mpmath to ``dps`` digits, returning a list of mpf.
 
     Returns
     -------
@@ -538,8 +597,8 @@ def descent_means(
     Raises
     ------
     ValueError
-        If the rates break :func:`~qtheory.walks.ruin.check_rates`, ``band`` or
-        ``unit`` is invalid, or ``dps`` is invalid.
+        If the rates break :func:`~qtheory.walks.ruin.check_rates`, ``unit`` is
+        invalid, or ``dps`` is invalid.
 
     References
     ----------

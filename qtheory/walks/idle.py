@@ -141,7 +141,32 @@ class IdleWalk:
 
     @classmethod
     def from_network(cls, net: LossNetwork) -> IdleWalk:
-        """The idle process of ``net`` under reject-all-L (TypeError for another type)."""
+        """The idle process of ``net`` under reject-all-L (TypeError for another type).
+
+        Parameters
+        ----------
+        net : LossNetwork
+            The network; its servers, H arrival rate and service rate are kept (the L
+            rate and the rewards do not enter).
+
+        Returns
+        -------
+        IdleWalk
+            ``IdleWalk(net.servers, net.lambda_h, net.mu)``.
+
+        Raises
+        ------
+        TypeError
+            If ``net`` is not a :class:`~qtheory.lossnet.model.LossNetwork`.
+        ValueError
+            If ``net.lambda_h >= net.mu`` (see the class).
+
+        Examples
+        --------
+        >>> walk = IdleWalk.from_network(LossNetwork(4, 0.6, 0.8, 1.0, 2.0, 1.0))
+        >>> walk.servers, walk.lambda_h, walk.mu
+        (4, 0.6, 1.0)
+        """
         if not isinstance(net, LossNetwork):
             raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
         return cls(net.servers, net.lambda_h, net.mu)
@@ -158,27 +183,128 @@ class IdleWalk:
 
     @property
     def band(self) -> int:
-        """PFI's target level floor(sqrt(N))."""
+        """PFI's target level floor(sqrt(N)).
+
+        Returns
+        -------
+        int
+            :math:`b = \\lfloor\\sqrt N\\rfloor` (``math.isqrt``, exact for every N).
+
+        References
+        ----------
+        .. [1] J. Bray, arXiv:2601.14538 (2026), the policy PFI; docs/loss-network.md.
+
+        Examples
+        --------
+        >>> IdleWalk(4, 0.6, 1.0).band, IdleWalk(10, 0.6, 1.0).band
+        (2, 3)
+        """
         return math.isqrt(self.servers)
 
     def up_rates(self) -> np.ndarray:
-        """mu (N - i) for i = 0..N."""
+        """mu (N - i) for i = 0..N.
+
+        The rate at which a service ends, i.e. the idle count moves up, at level i.
+
+        Returns
+        -------
+        numpy.ndarray
+            Float array of length N + 1.
+
+        Raises
+        ------
+        ValueError
+            If the arrays over the N + 1 levels are above the memory limit of
+            :mod:`qtheory.limits` (the message names ``servers``).
+
+        Examples
+        --------
+        >>> IdleWalk(4, 0.6, 1.0).up_rates()
+        array([4., 3., 2., 1., 0.])
+        """
         return self.mu * (self.servers - self._levels())
 
     def down_rates(self) -> np.ndarray:
-        """lambda_H N for i = 1..N, and 0 at i = 0 (an H arriving to no idle server is lost)."""
+        """lambda_H N for i = 1..N, and 0 at i = 0 (an H arriving to no idle server is lost).
+
+        Returns
+        -------
+        numpy.ndarray
+            Float array of length N + 1.
+
+        Raises
+        ------
+        ValueError
+            If the arrays over the N + 1 levels are above the memory limit of
+            :mod:`qtheory.limits` (the message names ``servers``).
+
+        Examples
+        --------
+        >>> IdleWalk(4, 0.6, 1.0).down_rates()
+        array([0. , 2.4, 2.4, 2.4, 2.4])
+        """
         rates = np.full_like(self._levels(), self.lambda_h * self.servers)
         rates[0] = 0.0
         return rates
 
     def generator(self) -> sparse.csr_matrix:
-        """Sparse CTMC generator on the levels 0..N (for :mod:`qtheory.exact.ctmc`)."""
+        """Sparse CTMC generator on the levels 0..N (for :mod:`qtheory.exact.ctmc`).
+
+        Tridiagonal: :math:`Q_{i,i+1} = \\mu(N - i)`, :math:`Q_{i,i-1} = \\lambda_H N`
+        for :math:`i \\ge 1`, and each diagonal entry minus its row's off-diagonal sum.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix
+            The (N + 1) x (N + 1) generator; its rows sum to 0.
+
+        Raises
+        ------
+        ValueError
+            If the arrays over the N + 1 levels are above the memory limit of
+            :mod:`qtheory.limits` (the message names ``servers``).
+
+        References
+        ----------
+        .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+           Ch. II (Markov jump processes).
+
+        Examples
+        --------
+        >>> q = IdleWalk(2, 0.6, 1.0).generator().toarray()
+        >>> q.round(6).tolist()
+        [[-2.0, 2.0, 0.0], [1.2, -2.2, 1.0], [0.0, 1.2, -1.2]]
+        """
         up, down = self.up_rates(), self.down_rates()
         rates = sparse.diags([up[:-1], down[1:]], [1, -1], format="csr")
         return generator(rates)
 
     def up_probabilities(self) -> np.ndarray:
-        """p(i) of the embedded jump chain for i = 0..N (p(0) = 1, p(N) = 0)."""
+        """p(i) of the embedded jump chain for i = 0..N (p(0) = 1, p(N) = 0).
+
+        :math:`p(i) = \\mu(N - i)/(\\mu(N - i) + \\lambda_H N)` for :math:`i \\ge 1`
+        (:data:`UP_PROBABILITY`), decreasing in :math:`i`.
+
+        Returns
+        -------
+        numpy.ndarray
+            Float array of length N + 1.
+
+        Raises
+        ------
+        ValueError
+            If the arrays over the N + 1 levels are above the memory limit of
+            :mod:`qtheory.limits` (the message names ``servers``).
+
+        References
+        ----------
+        .. [1] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
+
+        Examples
+        --------
+        >>> IdleWalk(4, 0.6, 1.0).up_probabilities().round(6)  # 3/5.4, 2/4.4, 1/3.4
+        array([1.      , 0.555556, 0.454545, 0.294118, 0.      ])
+        """
         probabilities = UP_PROBABILITY.float64(self.servers, self.lambda_h, self.mu, self._levels())
         probabilities[0] = 1.0
         return probabilities
@@ -211,7 +337,26 @@ class IdleWalk:
 
     @property
     def limit_up_probability(self) -> float:
-        """p_inf = mu / (mu + lambda_H), an upper bound on p(i) for every i >= 1."""
+        """p_inf = mu / (mu + lambda_H), an upper bound on p(i) for every i >= 1.
+
+        The limit of :math:`p(\\lfloor\\sqrt N\\rfloor)` as :math:`N \\to \\infty`
+        (:func:`derive_limit_up_probability`); the walk with this up-probability climbs
+        more easily than the chain (lower bounds on ruin probabilities).
+
+        Returns
+        -------
+        float
+            :math:`\\mu/(\\mu + \\lambda_H)`.
+
+        References
+        ----------
+        .. [1] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
+
+        Examples
+        --------
+        >>> round(IdleWalk(4, 0.6, 1.0).limit_up_probability, 6)  # 1 / 1.6
+        0.625
+        """
         return self.mu / (self.mu + self.lambda_h)
 
     def _check_band(self, band: object) -> int:

@@ -257,10 +257,44 @@ def derive_walk_ruin() -> WalkRuin:
     and the unbounded limit is Sympy's :math:`\lim_{b\to\infty}` with
     :math:`r = e^{-x}`, :math:`x > 0`.
 
+    The probability :math:`h(i)` that the :math:`\pm 1` walk with up-probability
+    :math:`p` started at :math:`i` hits 0 before :math:`b` solves
+    :math:`h(i) = p\,h(i+1) + (1-p)\,h(i-1)`, :math:`h(0) = 1`, :math:`h(b) = 0`:
+
+    .. math:: h(i) = \frac{r^i - r^b}{1 - r^b}, \qquad r = \frac{1-p}{p} \ne 1,
+
+    :math:`h(i) = 1 - i/b` at :math:`p = 1/2` and :math:`h(i) \to r^i` as
+    :math:`b \to \infty` for :math:`p > 1/2`.  ``probability`` is the same in
+    :math:`\theta = \log r`, written so that no exponent is positive.
+
+    Returns
+    -------
+    WalkRuin
+        The recurrence, its boundary conditions, Sympy's general and fitted solutions and
+        the Formulas ``fair``, ``probability`` and ``limit``.
+
+    Raises
+    ------
+    ArithmeticError
+        If a Sympy result does not simplify to its display form (:func:`in_form`).
+
+    References
+    ----------
+    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
+       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (random walk and ruin problems).
+
+    Examples
+    --------
     >>> derive_walk_ruin().solution
     (-r**b + r**i)/(1 - r**b)
     >>> derive_walk_ruin().fair.expr
     1 - i/b
+
+    At :math:`r = 1/2`, :math:`i = 1`, :math:`b = 2`:
+    :math:`h(1) = (1/2 - 1/4)/(1 - 1/4) = 1/3`:
+
+    >>> round(float(derive_walk_ruin().probability.float64(math.log(0.5), 1.0, 2.0)), 6)
+    0.333333
     """
     p, i, b, r = up_probability, idle_level, band_level, odds
     h = sp.Function("h")

@@ -213,7 +213,7 @@ class FailureBound:
 
     Examples
     --------
-    >>> FailureBound(level=3, window_term=0.25, ruin_term=0.5).total
+    >>> round(FailureBound(level=3, window_term=0.25, ruin_term=0.5).total, 6)
     0.75
     """
 
@@ -223,7 +223,28 @@ class FailureBound:
 
     @property
     def total(self) -> float:
-        """:math:`B_h` = window_term + ruin_term."""
+        r""":math:`B_h` = window_term + ruin_term.
+
+        A union bound: the SSS window fails if the idle count ends the window at or below
+        :math:`m` (``window_term``) or if, from :math:`m + 1`, it is ruined before
+        reaching :math:`b` (``ruin_term``).  It can exceed 1.
+
+        Returns
+        -------
+        float
+            ``window_term + ruin_term``.
+
+        References
+        ----------
+        .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+           overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
+           docs/loss-network.md.
+
+        Examples
+        --------
+        >>> round(FailureBound(level=2, window_term=0.125, ruin_term=0.0625).total, 6)
+        0.1875
+        """
         return self.window_term + self.ruin_term
 
 

@@ -319,12 +319,47 @@ class LossGrowth:
 
     @property
     def bounded(self) -> bool:
-        """No loss at all, or growth faster than N^TOLERATED_GROWTH excluded."""
+        """No loss at all, or growth faster than N^TOLERATED_GROWTH excluded.
+
+        Returns
+        -------
+        bool
+            ``losses == 0`` or the upper end of the 95% interval on the slope is at most
+            :data:`TOLERATED_GROWTH` (0.1).
+
+        References
+        ----------
+        .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+           overloaded loss network", arXiv:2601.14538 (2026), Theorem 2 (C_long = O(1)
+           for a large enough c); docs/loss-network.md.
+
+        Examples
+        --------
+        >>> LossGrowth(8.0, 0.3, 0.05, 0.6, 5, 40).bounded  # upper end 0.6 > 0.1
+        False
+        >>> LossGrowth(8.0, math.nan, -math.inf, math.inf, 5, 0).bounded  # no loss seen
+        True
+        """
         return self.losses == 0 or self.upper <= TOLERATED_GROWTH
 
     @property
     def growing(self) -> bool:
-        """Growth detected: the interval lies above 0."""
+        """Growth detected: the interval lies above 0.
+
+        Returns
+        -------
+        bool
+            Whether the lower end of the 95% interval on the slope is above 0.  A result
+            can be neither :attr:`bounded` nor growing (undetermined).
+
+        Examples
+        --------
+        >>> LossGrowth(4.0, 0.4, 0.2, 0.6, 5, 300).growing
+        True
+        >>> g = LossGrowth(8.0, 0.05, -0.3, 0.4, 5, 12)
+        >>> g.growing, g.bounded
+        (False, False)
+        """
         return self.lower > 0
 
 
