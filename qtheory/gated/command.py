@@ -21,6 +21,26 @@ from qtheory.precision import check_dps
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``qtheory gated`` to the command line (see :mod:`qtheory.cli`).
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The subcommands of ``qtheory``.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser.add_subparsers())
+    >>> args = parser.parse_args("gated --arrival-rate inf --service-rate 1 --reward 4 "
+    ...                          "--cost 1".split())
+    >>> args.arrival_rate, args.gate, args.dps, args.run is run
+    ('inf', None, None, True)
+    """
     parser = subparsers.add_parser(
         "gated",
         help="optimal gate, welfare and Price of Forgetting of the unobservable M/M/1 queue",
@@ -63,7 +83,52 @@ def _queue(args: argparse.Namespace) -> GatedQueue:
 def compute(args: argparse.Namespace) -> dict[str, object]:
     """The numbers ``qtheory gated`` prints, as Python values: floats, or (with
     ``--dps D``) mpf values correct to D digits.  ``--dps`` and the working digits it
-    implies are checked against the ``dps`` limit before any work."""
+    implies are checked against the ``dps`` limit before any work.
+
+    τ* and S_GA(τ*) come from :func:`qtheory.gated.welfare.optimal_gate`, λ* and
+    S_RR(λ*) from :func:`qtheory.gated.welfare.optimal_routing`, and PoF is their
+    ratio; with ``--gate τ`` also σ(τ) and S_GA(τ).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``qtheory gated`` options: ``arrival_rate``, ``service_rate``,
+        ``reward``, ``cost`` and ``gate`` (strings or None), ``dps`` (int or None).
+
+    Returns
+    -------
+    dict
+        ``tau_star``, ``welfare_ga``, ``welfare_rr``, ``rate_rr``, ``throughput_ga``,
+        ``pof`` and, with a gate, ``sigma`` and ``welfare_at_gate``.
+
+    Raises
+    ------
+    ValueError
+        A value that is not a number, out of range or beyond float64 without
+        ``--dps``; ν = Rμ/C ≤ 1; an unstable ``--gate``; or a precision above the
+        ``dps`` limit.
+
+    Examples
+    --------
+    ν = 4, Λ = ∞, μ = C = 1: λ* = μ(1 − 1/√ν) = 1/2, S_RR* = C(√ν − 1)² = 1, so PoF
+    equals S_GA*; τ* = −log σ/(1 − σ) at the maximiser σ of (3 − 4σ)/(−log σ):
+
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser.add_subparsers())
+    >>> values = compute(parser.parse_args("gated --arrival-rate inf --service-rate 1 "
+    ...                                    "--reward 4 --cost 1".split()))
+    >>> [round(float(values[name]), 6) for name in ("tau_star", "welfare_ga", "pof")]
+    [1.556484, 1.529614, 1.529614]
+    >>> values["rate_rr"], values["welfare_rr"], round(values["throughput_ga"], 6)
+    (0.5, 1.0, 0.642474)
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+       processes", Econometrica 43(1):81-92 (1975).
+    """
     dps = check_dps(args.dps)
     queue = _queue(args)
     gate_opt = optimal_gate(queue, dps=dps)
@@ -84,5 +149,47 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the numbers of :func:`compute` (a table, or one JSON object with
+    ``--json``; decimal strings of D digits with ``--dps D``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``qtheory gated`` options.
+
+    Returns
+    -------
+    int
+        0 (errors are raised, and turned into exit codes by :mod:`qtheory.cli`).
+
+    Raises
+    ------
+    ValueError
+        As :func:`compute`.
+
+    Examples
+    --------
+    At the gate τ = 2 (Λ = ∞, μ = 1) σ = −W(−2e^{−2})/2 = 0.203188, and
+    S_GA(2) = (4 − 1/(1 − σ))/2 = 1.37250:
+
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser.add_subparsers())
+    >>> run(parser.parse_args("gated --arrival-rate inf --service-rate 1 --reward 4 "
+    ...                       "--cost 1 --gate 2 --dps 6".split()))
+    tau_star         1.55648
+    welfare_ga       1.52961
+    welfare_rr       1.00000
+    rate_rr          0.500000
+    throughput_ga    0.642474
+    pof              1.52961
+    sigma            0.203188
+    welfare_at_gate  1.37250
+    0
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
     print(render(compute(args), args.dps, args.json))
     return 0
