@@ -98,7 +98,20 @@ _UNWRITABLE: set[Path] = set()  # directories this process warned it cannot writ
 
 
 class CacheWarning(UserWarning):
-    """A cache file was damaged and is recomputed, or the cache cannot be written."""
+    """A cache file was damaged and is recomputed, or the cache cannot be written.
+
+    A :class:`UserWarning`: the sweep goes on (the result is recomputed, or computed
+    without being stored), so it is a warning and not an error.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warnings.warn("cache file damaged", CacheWarning)
+    >>> issubclass(caught[0].category, UserWarning), str(caught[0].message)
+    (True, 'cache file damaged')
+    """
 
 
 def default_cache_dir() -> Path:

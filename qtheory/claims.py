@@ -63,7 +63,21 @@ class Claim:
     Raises
     ------
     ValueError
-        If both ``estimate`` and a different ``ci_halfwidth`` are given.
+        If both ``estimate`` and a different ``ci_halfwidth`` are given, or
+        ``estimate`` is not an :class:`~qtheory.stats.Estimate`.
+
+    Examples
+    --------
+    >>> from qtheory.stats import Estimate
+    >>> claim = Claim("demo.mean", "the mean is 1", 1.02, 1.0, 0.05, True, "none",
+    ...               estimate=Estimate(1.02, 0.03, 10, "t", 9))
+    >>> claim.ci_halfwidth, math.isnan(Claim("x", "s", 1.0, 1.0, 0.0, True, "S").ci_halfwidth)
+    (0.03, True)
+    >>> Claim("x", "s", 1.0, 1.0, 0.0, True, "S", ci_halfwidth=0.1,
+    ...       estimate=Estimate(1.0, 0.2, 10, "t", 9))
+    Traceback (most recent call last):
+    ...
+    ValueError: ci_halfwidth 0.1 disagrees with estimate.halfwidth 0.2; pass estimate only
     """
 
     name: str
@@ -107,6 +121,9 @@ def claims_summary(claims: Sequence[Claim]) -> str:
     --------
     >>> claims_summary([Claim("a", "s", 1.0, 1.0, 0.0, True, "S")])
     '1 of 1 claims pass'
+    >>> claims_summary([Claim("a", "s", 1.0, 1.0, 0.0, True, "S"),
+    ...                 Claim("b", "s", 2.0, 1.0, 0.5, False, "S")])
+    '1 of 2 claims pass; FAIL: b'
     """
     failed = [c.name for c in claims if not c.passed]
     line = f"{len(claims) - len(failed)} of {len(claims)} claims pass"

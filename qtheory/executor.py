@@ -126,7 +126,23 @@ def start_method() -> str:
 
 
 class Executor:
-    """The common interface: :meth:`map`, and :meth:`close` (also via ``with``)."""
+    """The common interface: :meth:`map`, and :meth:`close` (also via ``with``).
+
+    Subclasses implement ``_outcomes`` (yield ``(index, outcome)`` as tasks complete);
+    :class:`SerialExecutor`, :class:`ProcessExecutor` and :class:`DaskExecutor` are the
+    backends, chosen by :func:`make_executor`.
+
+    Raises
+    ------
+    NotImplementedError
+        From :meth:`map` on the base class itself (it has no backend).
+
+    Examples
+    --------
+    >>> with make_executor(workers=1) as executor:
+    ...     isinstance(executor, Executor), executor.map(dict, [{"x": 1}], progress=False)
+    (True, [{'x': 1}])
+    """
 
     def map(
         self,
@@ -184,7 +200,16 @@ class Executor:
         raise NotImplementedError
 
     def close(self) -> None:
-        """Release the backend's resources (nothing to release by default)."""
+        """Release the backend's resources (nothing to release by default).
+
+        Called on leaving a ``with`` block.
+
+        Examples
+        --------
+        >>> executor = SerialExecutor()
+        >>> executor.close() is None
+        True
+        """
 
     def __enter__(self) -> Executor:
         return self
@@ -222,6 +247,8 @@ def _collect(
 class SerialExecutor(Executor):
     """Run every task in the calling process, in order (no pickling, no workers).
 
+    Examples
+    --------
     >>> SerialExecutor().map(dict, [{"n": 1}], progress=False)
     [{'n': 1}]
     """
@@ -389,7 +416,18 @@ class DaskExecutor(Executor):
             self.client.cancel(futures)  # frees finished results; stops unfinished tasks
 
     def close(self) -> None:
-        """Close the client if this executor created it."""
+        """Close the client if this executor created it (``close_client=True``, as
+        :func:`make_executor` does for an address); a client passed in stays open.
+
+        Examples
+        --------
+        >>> import distributed
+        >>> with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0"
+        ...                               ) as cluster, distributed.Client(cluster) as client:
+        ...     DaskExecutor(client).close()
+        ...     client.status
+        'running'
+        """
         if self.close_client:
             self.client.close()
 

@@ -85,6 +85,11 @@ _IMAGE_SUFFIXES = {".pdf", ".png", ".jpg", ".jpeg", ".eps", ".svg"}
 class Latex(str):
     r"""A string that is already LaTeX: table cells of this type are not escaped.
 
+    A subclass of :class:`str` with no extra state; :func:`table` passes it through
+    where it escapes any other string with :func:`escape`.
+
+    Examples
+    --------
     >>> table(["x"], [[Latex(r"$\alpha$")], ["50%"]], caption="c", label="t").count(r"\%")
     1
     """

@@ -73,11 +73,13 @@ def paper_style() -> Iterator[None]:
     """Context manager applying :data:`PAPER_RC` temporarily (``rcParams`` are
     restored on exit).
 
-    Returns
-    -------
-    contextlib.AbstractContextManager
-        Yields None.
+    Yields
+    ------
+    None
+        Inside the block ``matplotlib.rcParams`` holds :data:`PAPER_RC`.
 
+    Examples
+    --------
     >>> import matplotlib
     >>> before = matplotlib.rcParams["font.size"]
     >>> with paper_style():
