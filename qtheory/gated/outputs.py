@@ -261,7 +261,39 @@ def _sojourn_figure(figures: Path) -> list[Path]:
 def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     """The named steps that write this model's outputs (each returns the files written);
     the claim records go to ``run.claims`` and the simulations draw from
-    ``run.seed_sequence("gated.simulation")``."""
+    ``run.seed_sequence("gated.simulation")``.
+
+    The section (``derivations/gated.tex``) prints the formulas of
+    :mod:`qtheory.gated.derivation` and :mod:`qtheory.gated.asymptotics`, the optimum
+    and asymptotic tables, the simulation table and the claims; the figures are the
+    welfare against the gate, PoF as ν ↓ 1 and the mean sojourn at equal throughput.
+
+    Parameters
+    ----------
+    run : qtheory.report.run.Run
+        The reproduce context: output folder ``run.out``, ``run.quick`` and the seed.
+
+    Returns
+    -------
+    Iterator of (str, callable)
+        (step name, step); calling a step writes its files and returns their paths.
+        Nothing is computed until a step is called.
+
+    Examples
+    --------
+    >>> from qtheory.report.run import Run
+    >>> for name, _ in steps(Run("build", quick=True)):
+    ...     print(name)
+    gated: derivations and tables
+    gated: welfare figure
+    gated: PoF figure
+    gated: sojourn figure
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
     quick = run.quick
     derivations, figures = run.out / "derivations", run.out / "figures"
 
