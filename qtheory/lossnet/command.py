@@ -180,7 +180,8 @@ def online_values(net: LossNetwork, *, dps: int | None = None) -> dict[str, obje
 
     References
     ----------
-    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
+    .. [1] B. L. Miller, "A queueing reward system with several customer classes",
+       Management Science 16(3):234-245 (1969).
 
     Examples
     --------

@@ -30,6 +30,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     subparsers : argparse._SubParsersAction
         The subcommands of ``qtheory``.
 
+    Returns
+    -------
+    None
+
     Examples
     --------
     >>> parser = argparse.ArgumentParser()
@@ -74,7 +78,9 @@ def run_sss(args: argparse.Namespace) -> int:
 
     References
     ----------
-    .. [1] J. Bray, arXiv:2601.14538 (2026), Theorem 2; docs/loss-network.md.
+    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
+       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
+       docs/loss-network.md.
 
     Examples
     --------
