@@ -36,6 +36,12 @@ class Run:
     claims
         The claim records checked so far; steps append to it (the only mutable field).
 
+    Raises
+    ------
+    ValueError
+        If ``seed`` is not an integer >= 0, or ``cluster`` is not a well-formed scheduler
+        address (:func:`qtheory.executor.check_cluster_address`; no connection is tried).
+
     Examples
     --------
     >>> run = Run(Path("build"), quick=True, seed=7)
