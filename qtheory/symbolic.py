@@ -47,6 +47,15 @@ class Formula:
     substitutions
         A reparametrisation applied before code generation (e.g. ``{Lambda: 1/beta}``
         so that ``beta = 0`` encodes ``Lambda = oo``).
+
+    Examples
+    --------
+    >>> lam, beta = sp.symbols("Lambda beta", positive=True)
+    >>> f = Formula("mean_gap", 1 / lam, (beta,), {lam: 1 / beta})
+    >>> print(f.latex())
+    \\frac{1}{\\Lambda}
+    >>> float(f.float64(0.25)), mpmath.nstr(f.mp(mpmath.mpf(2)), 5)  # beta = 1/Lambda
+    (0.25, '2.0')
     """
 
     name: str
@@ -82,6 +91,31 @@ def lambdify_interval(args: Sequence[sp.Symbol], expr: sp.Expr) -> Callable[...,
     The result of calling it with ``mpmath.iv.mpf`` intervals is an interval that is
     guaranteed to contain the exact value of ``expr`` over those intervals, which is what
     certified root enclosures need.
+
+    Parameters
+    ----------
+    args : sequence of sympy.Symbol
+        The evaluator's arguments, in order.
+    expr : sympy.Expr
+        Built from arithmetic, ``exp``, ``log`` and ``sqrt`` only.
+
+    Returns
+    -------
+    callable
+        Intervals in, an enclosing interval out.
+
+    Raises
+    ------
+    ValueError
+        If ``expr`` uses a function without an interval version.
+
+    Examples
+    --------
+    >>> x = sp.Symbol("x", positive=True)
+    >>> enclose = lambdify_interval((x,), sp.exp(x) - 1)
+    >>> box = enclose(mpmath.iv.mpf([1, 1]))
+    >>> bool(box.a <= mpmath.e - 1 <= box.b)
+    True
     """
     namespace = {"exp": mpmath.iv.exp, "log": mpmath.iv.log, "sqrt": mpmath.iv.sqrt}
     unsupported = {f.func.__name__ for f in expr.atoms(sp.Function)} - set(namespace)
