@@ -271,7 +271,9 @@ def failure_bound(net: LossNetwork, c: float, *, start: int = 1) -> FailureBound
     TypeError
         If ``net`` is not a LossNetwork.
     ValueError
-        If N < 4, ``c`` <= 0 (or W underflows) or ``start`` is out of range.
+        If N < 4, ``c`` <= 0 (or W underflows), ``c`` is so small that the float64
+        Skellam bound cannot resolve the window's event means next to the band (about
+        1e-300 of it), or ``start`` is out of range.
 
     References
     ----------
@@ -291,7 +293,15 @@ def failure_bound(net: LossNetwork, c: float, *, start: int = 1) -> FailureBound
     levels = np.arange(0, walk.band)  # m = 0..b-1 (m + 1 <= b)
     up = walk.mu * (walk.servers - walk.band) * window
     down = walk.lambda_h * walk.servers * window
-    window_terms = np.exp(chernoff.log_skellam_tail_bound(up, down, levels - start, "lower"))
+    try:
+        log_terms = chernoff.log_skellam_tail_bound(up, down, levels - start, "lower")
+    except ValueError as error:  # the means are too small for float64 next to the band
+        raise ValueError(
+            f"c is too small for the float64 Chernoff bound: the window's event means "
+            f"({up:.3g}, {down:.3g}) are beyond float64 next to the band b = {walk.band} "
+            f"({error}), got c={c!r}"
+        ) from None
+    window_terms = np.exp(log_terms)
     ruin_terms = walk_ruin_probability(walk.coupled_up_probability(), levels + 1, walk.band)
     best = int(np.argmin(window_terms + ruin_terms))
     return FailureBound(int(levels[best]), float(window_terms[best]), float(ruin_terms[best]))

@@ -179,3 +179,12 @@ def test_large_networks_use_the_band_only():
     assert losses_per_failure_bound(net) >= kappa
     assert kappa == pytest.approx(net.lambda_h / net.mu / (1 - 0.6), rel=1e-6)
     assert 0 < failure_probability(net, 8.0) <= failure_bound(net, 8.0).total < 1
+
+
+@pytest.mark.parametrize("c", [1e-320, 5e-324, 1e-310])
+def test_failure_bound_at_a_vanishing_window_names_c(c):
+    """Regression: at c ~ 1e-320 the window's event means were subnormal and the Skellam
+    bound refused them with a message naming its own arguments (up, down), not c."""
+    net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
+    with pytest.raises(ValueError, match=r"^c "):
+        failure_bound(net, c)
