@@ -148,3 +148,43 @@ def nonnegative_int(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
         raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
     return int(value)
+
+
+def integer_in(name: str, value: object, low: int, high: int, *, bounds: str = "") -> int:
+    """Return ``value`` as an int after checking it is an integer in ``low..high``.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : int
+        A Python or NumPy integer (not a bool, not a float).
+    low, high : int
+        The smallest and largest allowed values.
+    bounds : str, keyword-only
+        How the message names the range (e.g. ``"0..servers"``); the numbers follow.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: not an integer, or outside ``low..high``.
+
+    Examples
+    --------
+    >>> integer_in("reserve", 3, 0, 10)
+    3
+    >>> integer_in("reserve", 11, 0, 10, bounds="0..servers")
+    Traceback (most recent call last):
+    ...
+    ValueError: reserve must be in 0..servers = 0..10, got 11
+    """
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if not low <= value <= high:
+        shown = f"{bounds} = {low}..{high}" if bounds else f"{low}..{high}"
+        raise ValueError(f"{name} must be in {shown}, got {value}")
+    return int(value)

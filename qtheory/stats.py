@@ -52,6 +52,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _scipy_stats
 
+from qtheory._validation import nonnegative_int, positive_int
+
 __all__ = [
     "CONFIDENCE",
     "METHODS",
@@ -91,9 +93,7 @@ def t_quantile(dof: int) -> float:
     >>> round(t_quantile(1), 3), round(t_quantile(10**6), 3)  # 12.706 and 1.960
     (12.706, 1.96)
     """
-    if isinstance(dof, bool) or not isinstance(dof, int | np.integer) or dof < 1:
-        raise ValueError(f"dof must be an integer >= 1, got {dof!r}")
-    return float(_scipy_stats.t.ppf(0.5 + CONFIDENCE / 2, int(dof)))
+    return float(_scipy_stats.t.ppf(0.5 + CONFIDENCE / 2, positive_int("dof", dof)))
 
 
 def normal_quantile() -> float:
@@ -294,11 +294,10 @@ def replication_seed(seed: object, rep: int) -> np.random.SeedSequence:
     ((2,), True)
     """
     root = root_seed(seed)
-    if isinstance(rep, bool) or not isinstance(rep, int | np.integer) or rep < 0:
-        raise ValueError(f"rep must be an integer >= 0, got {rep!r}")
+    rep = nonnegative_int("rep", rep)
     return np.random.SeedSequence(
         root.entropy,
-        spawn_key=(*root.spawn_key, root.n_children_spawned + int(rep)),
+        spawn_key=(*root.spawn_key, root.n_children_spawned + rep),
         pool_size=root.pool_size,
     )
 
@@ -328,7 +327,6 @@ def replication_seeds(seed: object, reps: int) -> list[np.random.SeedSequence]:
     >>> [s.spawn_key for s in replication_seeds(7, 3)]
     [(0,), (1,), (2,)]
     """
-    if isinstance(reps, bool) or not isinstance(reps, int | np.integer) or reps < 1:
-        raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
+    reps = positive_int("reps", reps)
     root = root_seed(seed)
-    return [replication_seed(root, rep) for rep in range(int(reps))]
+    return [replication_seed(root, rep) for rep in range(reps)]

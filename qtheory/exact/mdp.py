@@ -68,6 +68,8 @@ from scipy.optimize import linprog
 from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import spsolve
 
+from qtheory import _validation
+
 __all__ = ["CTMDP", "MDPSolution", "evaluate_policy", "linear_program", "policy_iteration"]
 
 #: Default relative tolerance below which policy iteration keeps the current action.
@@ -596,10 +598,7 @@ def policy_iteration(
     mdp = _check_mdp(mdp)
     n = mdp.n_states
     reference = _check_state("reference_state", reference_state, n)
-    if isinstance(max_iterations, bool) or not isinstance(max_iterations, int | np.integer):
-        raise ValueError(f"max_iterations must be an integer, got {max_iterations!r}")
-    if max_iterations < 1:
-        raise ValueError(f"max_iterations must be >= 1, got {max_iterations}")
+    max_iterations = _validation.positive_int("max_iterations", max_iterations)
     if not (isinstance(rtol, int | float | np.floating) and 0 <= rtol < 1):
         raise ValueError(f"rtol must be a number in [0, 1), got {rtol!r}")
     if initial_policy is None:

@@ -1444,18 +1444,12 @@ def _poisson_upper(mean: float, k: int) -> CoupledBound:
     )
 
 
-def _level(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
-    return int(value)
-
-
 def _band(walk: IdleWalk, band: int | None, low: int) -> int:
     """The band b (default floor(sqrt N)); b <= N − 1 keeps the coupled rate μ(N − b) > 0."""
     walk = check_walk(walk)
-    return _level("band", walk.band if band is None else band, low, walk.servers - 1)
+    return _validation.integer_in(
+        "band", walk.band if band is None else band, low, walk.servers - 1
+    )
 
 
 def _coupled_means(walk: IdleWalk, band: int, time: float) -> tuple[float, float]:
@@ -1508,8 +1502,8 @@ def idle_after_window_bound(
     5.378e-04 <= 3.934e-03
     """
     band = _band(walk, band, 1)
-    start = _level("start", start, 0, band)
-    level = _level("level", level, 0, walk.servers)
+    start = _validation.integer_in("start", start, 0, band)
+    level = _validation.integer_in("level", level, 0, walk.servers)
     up, down = _coupled_means(walk, band, _validation.positive("window", window))
     return IdleWindowBound(
         drift=_skellam_lower(up, down, level - start),
@@ -1562,7 +1556,7 @@ def climb_steps_tail_bound(
     6.557e-04 <= 4.913e-03
     """
     band = _band(walk, band, 1)
-    start = _level("start", start, 0, band - 1)
+    start = _validation.integer_in("start", start, 0, band - 1)
     n = _validation.positive_int("steps", steps)
     p = walk.coupled_up_probability(band)
     below = band - start - 1
@@ -1617,7 +1611,7 @@ def climb_time_tail_bound(
     8.637e-04 <= 6.794e-03
     """
     band = _band(walk, band, 1)
-    start = _level("start", start, 0, band - 1)
+    start = _validation.integer_in("start", start, 0, band - 1)
     up, down = _coupled_means(walk, band, _validation.positive("time", time))
     return _skellam_lower(up, down, band - 1 - start)
 
@@ -1662,7 +1656,7 @@ def hit_zero_time_bound(walk: IdleWalk, start: int, time: float) -> CoupledBound
     9.890e-04 <= 6.869e-03
     """
     walk = check_walk(walk)
-    start = _level("start", start, 1, walk.servers)
+    start = _validation.integer_in("start", start, 1, walk.servers)
     _, down = _coupled_means(walk, 0, _validation.positive("time", time))
     return _poisson_upper(down, start)
 

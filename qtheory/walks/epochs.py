@@ -248,7 +248,7 @@ def trunk_reservation_generator(net: LossNetwork, reserve: int) -> sparse.csr_ma
            [ 0. ,  2.8, -2.8]])
     """
     _require_levels(_network(net))
-    reserve = _check_level("reserve", reserve, net.servers)
+    reserve = _validation.integer_in("reserve", reserve, 0, net.servers, bounds="0..servers")
     n, levels = net.servers, np.arange(net.servers + 1, dtype=float)
     up = net.mu * (n - levels)
     down = net.arrival_rate_h * (levels >= 1) + net.arrival_rate_l * (levels > reserve)
@@ -307,7 +307,7 @@ def markov_epoch_means(net: LossNetwork, reserve: int, *, reset: int = 1) -> Epo
     True
     """
     Q = trunk_reservation_generator(net, reserve)
-    reset = _check_level("reset", reset, net.servers)
+    reset = _validation.integer_in("reset", reset, 0, net.servers, bounds="0..servers")
     levels = np.arange(net.servers + 1, dtype=float)
     rewards = {
         "length": np.ones_like(levels),
@@ -414,7 +414,7 @@ def epochs_from_trace(trace, *, reset: int = 1, warmup: float = 0.0) -> Epochs:
     (True, True)
     """
     servers, horizon, times, codes, decisions, idle = _trace_arrays(trace)
-    reset = _check_level("reset", reset, servers)
+    reset = _validation.integer_in("reset", reset, 0, servers, bounds="0..servers")
     warmup = _validation.nonnegative("warmup", warmup)
     before = np.concatenate(([servers], idle[:-1]))
     entrances = np.flatnonzero((idle == reset) & (before != reset))
@@ -604,14 +604,6 @@ def _require_levels(net: LossNetwork) -> None:
         parameter="servers",
         what="the exact chain of the idle count",
     )
-
-
-def _check_level(name: str, value: object, servers: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if not 0 <= value <= servers:
-        raise ValueError(f"{name} must be in 0..servers = 0..{servers}, got {value}")
-    return int(value)
 
 
 def _prefix_sums(values: np.ndarray) -> np.ndarray:
