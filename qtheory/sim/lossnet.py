@@ -615,6 +615,16 @@ def run_cost(
     >>> run_cost(net, "sss:0.5", horizon=10.0).events > run_cost(net, "pfi", horizon=10.0).events
     True
     """
+    name, param, info, horizon, reps, workers = _checked_run_arguments(
+        net, policy, info, horizon, reps, workers, trace
+    )
+    one, _ = _replication_cost(net, name, param, info, horizon, trace)
+    return _total_cost(one, reps, workers)
+
+
+def _checked_run_arguments(net, policy, info, horizon, reps, workers, trace) -> tuple:
+    """The validated arguments of :func:`run_cost` and :func:`require_run`: the C policy
+    name and parameter, ``info``, ``horizon``, ``reps`` and ``workers``."""
     _check_net(net)
     info = _check_info(info)
     horizon = positive("horizon", horizon)
@@ -624,8 +634,7 @@ def run_cost(
         raise ValueError(f"trace must be True or False, got {trace!r}")
     name, param = parse_policy(policy, net.servers)
     _check_job_policy(name, policy, info)
-    one, _ = _replication_cost(net, name, param, info, horizon, trace)
-    return _total_cost(one, reps, workers)
+    return name, param, info, horizon, reps, workers
 
 
 def path_cost(net: LossNetwork, *, info: str, horizon: float) -> RunCost:
@@ -760,12 +769,10 @@ def require_run(
     ...
     ValueError: reps: 1000000000 replications of 'threshold:3' needs ... events, ...
     """
-    total = run_cost(
-        net, policy, info=info, horizon=horizon, reps=reps, workers=workers, trace=trace
+    name, param, info, horizon, reps, workers = _checked_run_arguments(
+        net, policy, info, horizon, reps, workers, trace
     )
-    name, param = parse_policy(policy, net.servers)
-    _require_run(net, name, param, info, float(horizon), reps, workers, trace)
-    return total
+    return _require_run(net, name, param, info, horizon, reps, workers, trace)
 
 
 def _require_run(
@@ -777,7 +784,9 @@ def _require_run(
     reps: int = 1,
     workers: int = 1,
     trace: bool = False,
-) -> None:
+) -> RunCost:
+    """Refuse (ValueError naming the parameter to reduce) a run above the limits; return
+    its total cost."""
     one, blame = _replication_cost(net, name, param, info, horizon, trace)
     what = (
         f"one replication of {_normalise(name, param)!r} ({info} model, N = {net.servers}, "
@@ -794,6 +803,7 @@ def _require_run(
         "workers" if workers > 1 and min(reps, workers) * one.memory > total.memory / 2 else "reps"
     )
     limits.require("memory", total.memory, parameter=parallel, what=f"{what} ({workers} at a time)")
+    return total
 
 
 # ------------------------------------------------------------------ runs
