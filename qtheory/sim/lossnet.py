@@ -473,12 +473,6 @@ def _check_job_policy(name: str, policy: str, info: str) -> None:
         )
 
 
-def _run_seed(seed: object) -> np.random.SeedSequence:
-    """``seed`` as the ``SeedSequence`` of one run (not advanced: a ``SeedSequence`` is
-    used as it is); the checks and the message are those of the one seed rule."""
-    return root_seed(seed)
-
-
 # ------------------------------------------------------------------ costs
 
 #: Bytes per element of the C arrays: a clock event (time, code, H count), a job (time,
@@ -1121,7 +1115,7 @@ def job_path(net: LossNetwork, horizon: float, seed: object = None) -> JobPath:
 def _path(net: LossNetwork, info: str, horizon: float, seed: object) -> tuple:
     horizon, _ = _check_run(net, info, horizon, 0.0)
     require_path(net, info=info, horizon=horizon)
-    bit_generator = np.random.PCG64(_run_seed(seed))
+    bit_generator = np.random.PCG64(root_seed(seed))
     with bit_generator.lock:
         return _core.lossnet_path(
             bit_generator, info, net.servers, net.lambda_h, net.lambda_l, net.mu, horizon
@@ -1188,7 +1182,7 @@ def trace(
             "the job-model offline optimum is a min-cost-flow LP solved in Python)"
         )
     _require_run(net, name, param, info, horizon, trace=True)
-    out = _run_one(net, name, param, info, horizon, 0.0, _run_seed(seed), trace=True)
+    out = _run_one(net, name, param, info, horizon, 0.0, root_seed(seed), trace=True)
     return Trace(
         times=out["trace_t"],
         codes=out["trace_code"],
