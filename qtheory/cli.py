@@ -27,6 +27,7 @@ COMMANDS = (
     "qtheory.gated.command",
     "qtheory.lossnet.command",
     "qtheory.walks.command",
+    "qtheory.verify.command",
 )
 
 

@@ -6,7 +6,9 @@ contributes a ``steps(run)`` generator of named steps that read the run context
 :class:`~qtheory.report.run.Run` and append the :class:`~qtheory.claims.Claim` records they check to
 ``run.claims``; add a model by appending it to :data:`MODELS`.  After the last step the
 claims report is written as ``derivations/claims.md`` and ``derivations/claims.tex``
-(the final section of ``main.tex``) and its one-line summary is printed.
+(the final section of ``main.tex``), each certified claim's certificate as
+``derivations/certificates/NAME.json`` (re-checked by ``qtheory verify``), and the
+report's one-line summary (claims counted by kind of evidence) is printed.
 
 Every random number is drawn from a stream derived from ``--seed`` (see
 :meth:`~qtheory.report.run.Run.seed_sequence`), so the output is deterministic for a given seed.
@@ -24,7 +26,7 @@ from qtheory import report
 from qtheory._cli_types import check_output_directory, cluster_arg, output_dir_arg, seed_arg
 from qtheory.claims import claims_summary
 from qtheory.executor import ClusterUnreachableError, make_executor
-from qtheory.report.claims import claims_latex, claims_markdown
+from qtheory.report.claims import claims_latex, claims_markdown, write_certificates
 from qtheory.report.run import DEFAULT_SEED, Run
 
 MODELS = (
@@ -49,6 +51,7 @@ def _run_note(run: Run) -> str:
 def _write_claims(run: Run, derivations: Path) -> list[Path]:
     note = _run_note(run)
     return [
+        *write_certificates(run.claims, derivations / "certificates"),
         report.write_text(derivations / "claims.md", claims_markdown(run.claims, note=note)),
         report.write_text(derivations / "claims.tex", claims_latex(run.claims, note=note)),
     ]

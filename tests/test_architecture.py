@@ -21,7 +21,7 @@ PACKAGE = ROOT / "qtheory"
 #: (layer name, module-name patterns), lowest first.
 LAYERS = [
     ("foundation", [r"qtheory\._\w+", r"qtheory\.(limits|precision|stats|numerics|symbolic)",
-                    r"qtheory\.(executor|cache|claims)"]),
+                    r"qtheory\.(executor|cache|claims|enclosure)", r"qtheory\.verify(\.\w+)?"]),
     ("model data", [r"qtheory\.gated\.model", r"qtheory\.lossnet\.(model|paths|symbols)"]),
     ("engines", [r"qtheory\.exact\.\w+", r"qtheory\.sim\.\w+"]),
     ("models", [r"qtheory\.gated\.\w+", r"qtheory\.lossnet\.\w+", r"qtheory\.walks\.\w+"]),
@@ -123,3 +123,22 @@ def test_nothing_cites_a_file_outside_the_repository():
         and pattern.search((ROOT / name).read_text(errors="ignore"))
     ]
     assert offenders == []
+
+
+def test_the_certificate_checker_is_independent():
+    """``qtheory.verify`` re-checks certificates without the code that produced them: its
+    modules import the standard library, python-flint and ``qtheory.verify`` only."""
+    import sys
+
+    allowed = set(sys.stdlib_module_names) | {"flint", "__future__"}
+    for path in sorted((PACKAGE / "verify").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                ok = name.split(".")[0] in allowed or re.fullmatch(r"qtheory\.verify(\.\w+)*", name)
+                assert ok, f"{path.relative_to(ROOT)} imports {name}"

@@ -1,26 +1,56 @@
-"""Tests of the claim records and the claims report (Markdown and LaTeX)."""
+"""Tests of the claim records, the claims report (Markdown and LaTeX) and certificates."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
-from qtheory.claims import Claim, claims_summary
-from qtheory.report.claims import claims_latex, claims_markdown
+import pytest
 
-EXACT = Claim("a.exact", "x_1 | y < z & 50% ~ {w}", -0.5, 0.0, 1e-12, True, "Paper & co")
-ESTIMATED = Claim(
-    "b.estimated",
-    "slope = c",
-    1.25,
-    1.2,
-    0.1,
-    False,
-    "Book",
-    quantity="fitted slope",
-    ci_halfwidth=0.0312,
+from qtheory.claims import Claim, Evidence, Origin, claims_summary
+from qtheory.report.claims import (
+    claim_paragraph,
+    claims_latex,
+    claims_markdown,
+    write_certificates,
 )
-CLAIMS = [EXACT, ESTIMATED]
+from qtheory.stats import Estimate
+
+EXACT = Claim(
+    name="a.exact",
+    statement="x_1 | y < z & 50% ~ {w} and $x_1 \\le y$",
+    kind=Evidence.NUMERICAL,
+    passed=True,
+    origin=Origin.PAPER,
+    citation="Paper & co",
+    reason="a float solve",
+    value=-0.5,
+    reference=0.0,
+    tolerance=1e-12,
+)
+ESTIMATED = Claim(
+    name="b.estimated",
+    statement="slope = c",
+    kind=Evidence.STATISTICAL,
+    passed=False,
+    origin=Origin.HEURISTIC,
+    hypotheses=("clock model", "$\\lambda_H < \\mu$"),
+    quantity="fitted slope",
+    value=1.25,
+    reference=1.2,
+    tolerance=0.1,
+    estimate=Estimate(1.25, 0.0312, 12, "regression", 10),
+)
+CERTIFIED = Claim(
+    name="c.certified[A]",
+    statement="$\\sigma \\in [0.1, 0.2]$",
+    kind=Evidence.CERTIFIED,
+    passed=True,
+    origin=Origin.PACKAGE,
+    certificate={"checker": "demo.interval", "data": {"lower": "0.1", "upper": "0.2"}},
+)
+CLAIMS = [EXACT, ESTIMATED, CERTIFIED]
 UNESCAPED_AMPERSAND = re.compile(r"(?<!\\)&")
 
 
@@ -30,45 +60,108 @@ def markdown_rows(text: str) -> list[list[str]]:
     return [[cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
 
 
-def test_old_constructors_keep_working():
-    claim = Claim("n", "s", 1.0, 1.0, 0.0, True, "src")
-    assert claim.quantity == "" and math.isnan(claim.ci_halfwidth)
+@pytest.mark.parametrize(
+    ("fields", "rule"),
+    [
+        ({"kind": Evidence.CERTIFIED}, "must carry a certificate"),
+        ({"kind": Evidence.STATISTICAL}, "must carry its estimate"),
+        ({"kind": Evidence.NUMERICAL}, "must say why it is not certified"),
+        ({"kind": Evidence.FINITE_RANGE}, "must state the range it covered"),
+        ({"kind": "identity"}, "kind must be an Evidence"),
+        ({"kind": Evidence.IDENTITY, "origin": "a paper"}, "origin must be an Origin"),
+        ({"kind": Evidence.IDENTITY, "passed": 1}, "passed must be True or False"),
+        ({"kind": Evidence.IDENTITY, "hypotheses": "x > 0"}, "hypotheses must be a tuple"),
+        (
+            {"kind": Evidence.CERTIFIED, "certificate": {"data": {}}},
+            "certificate must be a mapping with a 'checker' name",
+        ),
+    ],
+)
+def test_a_claim_must_carry_the_evidence_its_kind_needs(fields, rule):
+    base = {"name": "n", "statement": "s", "passed": True, "origin": Origin.PAPER}
+    with pytest.raises(ValueError, match=f"claim n: .*{re.escape(rule)}"):
+        Claim(**(base | fields))
 
 
-def test_summary_counts_and_names_failures():
-    assert claims_summary(CLAIMS) == "1 of 2 claims pass; FAIL: b.estimated"
-    assert claims_summary([EXACT]) == "1 of 1 claims pass"
-    assert claims_summary([]) == "0 of 0 claims pass"
+def test_exact_claims_have_no_interval():
+    assert math.isnan(EXACT.ci_halfwidth) and ESTIMATED.ci_halfwidth == 0.0312
 
 
-def test_markdown_has_one_row_of_eight_cells_per_claim():
+def test_summary_counts_by_kind_and_names_failures():
+    assert claims_summary(CLAIMS) == "1 certified, 1 numerical, 1 statistical; 1 FAIL: b.estimated"
+    assert claims_summary([EXACT, EXACT]) == "2 numerical; 0 fail"
+    assert claims_summary([]) == "no claims; 0 fail"
+    assert "of" not in claims_summary(CLAIMS)  # never a bare "k of n pass"
+
+
+def test_markdown_has_one_row_of_eleven_cells_per_claim():
     text = claims_markdown(CLAIMS, note="Seed 3.")
     assert text.startswith("# Claims report\n")
-    assert "1 of 2 claims pass; FAIL: b.estimated.  Seed 3." in text
+    assert "1 FAIL: b.estimated.  Seed 3." in text
+    assert "± 95% CI half-width" in text
     rows = markdown_rows(text)
-    assert [len(row) for row in rows] == [8, 8]
-    exact, estimated = rows
-    assert exact[0] == "`a.exact`" and estimated[0] == "`b.estimated`"
-    # the escaped | < & _ are restored by a Markdown reader
-    assert re.sub(r"\\(.)", r"\1", exact[1]) == EXACT.statement
-    assert exact[3:7] == ["-0.5", "0", "1e-12", "pass"]  # exact: no interval
-    assert estimated[2:7] == ["fitted slope", "1.25 ± 0.031", "1.2", "0.1", "FAIL"]
-    assert exact[7] == "Paper & co"
+    assert [len(row) for row in rows] == [11, 11, 11]
+    exact, estimated, certified = rows
+    assert [exact[0], exact[1], estimated[1], certified[1]] == [
+        "`a.exact`",
+        "numerical",
+        "statistical",
+        "certified",
+    ]
+    # | < _ are escaped for a Markdown reader; the mathematics is kept as it is
+    assert exact[2] == r"x\_1 \| y \< z & 50% ~ {w} and $x_1 \le y$"
+    assert exact[6:10] == ["-0.5", "0", "1e-12", "pass"]  # exact: no interval
+    assert estimated[3] == "clock model; $\\lambda_H < \\mu$"
+    assert estimated[5:10] == ["fitted slope", "1.25 ± 0.031", "1.2", "0.1", "FAIL"]
+    assert exact[10] == "stated in the paper (Paper & co)"
+    assert estimated[10] == "heuristic, confirmed numerically"
+    assert certified[6:9] == ["–", "–", "–"]  # no single number: dashes, not NaN
 
 
 def test_latex_is_a_section_with_a_longtable_row_per_claim():
     text = claims_latex(CLAIMS, note=r"Seed $3$.")
     assert text.startswith("\\section{Claims report}\n\\label{sec:claims}\n")
-    assert "1 of 2 claims pass; FAIL: b.estimated.  Seed $3$." in text
-    assert text.count(r"\begin{longtable}") == text.count(r"\end{longtable}") == 1
+    assert "1 FAIL: b.estimated.  Seed $3$." in text
+    assert "nan" not in text.lower().replace("nance", "")
     body = text[text.index(r"\endfoot") : text.index(r"\end{longtable}")]
     rows = [line.strip() for line in body.splitlines() if line.strip().endswith(r"\\")]
-    assert len(rows) == 2
+    assert len(rows) == 3
     for row in rows:
         assert len(UNESCAPED_AMPERSAND.findall(row)) == 4  # five columns
-    exact, estimated = (row.split(" & ") for row in rows)
-    assert exact[1:] == ["$-0.5$", "0", r"$1\times 10^{-12}$", r"pass \\"]
+    exact, estimated, certified = (row.split(" & ") for row in rows)
+    assert exact[1:] == ["numerical", "$-0.5$", "0", r"pass \\"]
     assert r"x\_1 \textbar{} y \textless{} z \& 50\% \textasciitilde{} \{w\}" in exact[0]
-    assert r"\emph{Quantity:}" not in exact[0]  # no quantity given: no empty line for it
-    assert r"\emph{Quantity:} fitted slope" in estimated[0]
-    assert estimated[1:] == [r"1.25 $\pm$ 0.031", "1.2", "0.1", r"FAIL \\"]
+    assert "$x_1 \\le y$" in exact[0]  # mathematics is not escaped
+    assert r"\emph{Not certified because:} a float solve" in exact[0]
+    assert r"\emph{Hypotheses:} clock model; $\lambda_H < \mu$" in estimated[0]
+    assert estimated[1:] == ["statistical", r"1.25 $\pm$ 0.031", "1.2", r"FAIL \\"]
+    assert certified[1:] == ["certified", "–", "–", r"pass \\"]
+
+
+def test_a_paragraph_says_kind_source_and_certificate():
+    text = claim_paragraph(CERTIFIED)
+    assert text.startswith(r"\paragraph{Claim \texttt{c.certified[A]}.} $\sigma \in [0.1, 0.2]$")
+    assert r"\emph{Evidence:} certified." in text
+    assert "this package's construction" in text
+    assert r"certificate \texttt{c.certified\_A\_.json}" in text
+    failing = claim_paragraph(ESTIMATED)
+    assert r"\textbf{FAILS}" in failing and r"1.25 \pm 0.031" in failing
+    assert "95\\% confidence interval" in failing
+
+
+def test_certificates_are_written_for_certified_claims_only(tmp_path):
+    [path] = write_certificates(CLAIMS, tmp_path)
+    assert path.name == "c.certified_A_.json"
+    assert json.loads(path.read_text()) == {
+        "claim": "c.certified[A]",
+        "statement": CERTIFIED.statement,
+        "checker": "demo.interval",
+        "data": {"lower": "0.1", "upper": "0.2"},
+    }
+
+
+def test_certificates_of_claims_no_longer_made_are_removed(tmp_path):
+    (tmp_path / "old.json").write_text("{}")
+    (tmp_path / "notes.txt").write_text("kept")
+    write_certificates(CLAIMS, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.certified_A_.json", "notes.txt"]

@@ -1,34 +1,65 @@
-r"""The claims report: the :class:`~qtheory.claims.Claim` records of a run as Markdown
-(``derivations/claims.md``) and as a LaTeX section (``derivations/claims.tex``), and a
-model's claims as a table of its own section.
+r"""The claims report: :class:`~qtheory.claims.Claim` records as text.
 
->>> from qtheory.claims import Claim
->>> slope = Claim("demo.slope", "regret ~ c log N", 1.01, 1.0, 0.05, True, "a paper",
-...               quantity="fitted slope", ci_halfwidth=0.02)
->>> print(claims_markdown([slope]).splitlines()[-1])
-| `demo.slope` | regret ~ c log N | fitted slope | 1.01 ± 0.02 | 1 | 0.05 | pass | a paper |
+Everything the generated documents assert is rendered from a claim record, so the text
+says what was checked and no more: the statement, the kind of evidence, the hypotheses,
+the range covered, whose statement it is, and the verdict.
+
+- :func:`claim_paragraph`: one claim as a LaTeX paragraph, for a model's section;
+- :func:`claims_table`: a model's claims as a booktabs table;
+- :func:`claims_markdown`, :func:`claims_latex`: the report of a whole run
+  (``derivations/claims.md``, ``derivations/claims.tex``);
+- :func:`write_certificates`: one JSON file per certified claim, for ``qtheory verify``.
+
+Statements are text with inline ``$...$`` mathematics: the text is escaped, the
+mathematics is kept.  Every ``±`` is the half-width of a 95% confidence interval.
+
+>>> from qtheory.claims import Claim, Evidence, Origin
+>>> claim = Claim(name="demo.sum", statement="$1 + 1 = 2$ for 100% of inputs",
+...               kind=Evidence.IDENTITY, passed=True, origin=Origin.TEXTBOOK)
+>>> print(latex_text(claim.statement))
+$1 + 1 = 2$ for 100\% of inputs
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from pathlib import Path
 
-from qtheory.claims import Claim, claims_summary
+from qtheory.claims import Claim, Evidence, claims_summary
 from qtheory.report import latex
 
-__all__ = ["claims_latex", "claims_markdown", "claims_table"]
+__all__ = [
+    "certificate_filename",
+    "claim_paragraph",
+    "claims_latex",
+    "claims_markdown",
+    "claims_table",
+    "latex_text",
+    "markdown_text",
+    "write_certificates",
+]
+
+#: Said once under every table that shows a ``±``.
+PLUS_MINUS_NOTE = "Every ± is the half-width of a 95% confidence interval."
+
+_MATH = re.compile(r"(\$[^$]*\$)")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_|<>\[\]])")
 
 
-def claims_table(claims: list[Claim], *, caption: str, label: str) -> str:
-    """A booktabs table of claims: statement, measured value, reference, pass/FAIL.
+def _split(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut into (is_math, piece) pieces at its ``$...$`` spans."""
+    return [(bool(_MATH.fullmatch(p)), p) for p in _MATH.split(text) if p]
+
+
+def latex_text(text: str) -> str:
+    r"""Text with inline ``$...$`` mathematics as LaTeX: text escaped, mathematics kept.
 
     Parameters
     ----------
-    claims : list of Claim
-    caption, label : str
-        LaTeX caption and ``\\label`` key, as in :func:`qtheory.report.table`.
+    text : str
 
     Returns
     -------
@@ -36,18 +67,32 @@ def claims_table(claims: list[Claim], *, caption: str, label: str) -> str:
 
     Examples
     --------
-    >>> claim = Claim("m.x", "x = y", 0.5, 0.5, 0.0, True, "S")
-    >>> "pass" in claims_table([claim], caption="Claims.", label="tab:c")
-    True
+    >>> print(latex_text("R_off is $R_{\\mathrm{off}} \\ge 0$ & done"))
+    R\_off is $R_{\mathrm{off}} \ge 0$ \& done
     """
-    rows = [[c.statement, c.value, c.reference, _verdict(c)] for c in claims]
-    return latex.table(
-        ["claim", "value", "reference", ""],
-        rows,
-        caption=caption,
-        label=label,
-        formats={1: ".6g", 2: ".6g"},
-        alignment="p{0.5\\linewidth}rrl",
+    return "".join(p if is_math else latex.escape(p) for is_math, p in _split(text))
+
+
+def markdown_text(text: str) -> str:
+    r"""Text with inline ``$...$`` mathematics for a Markdown table cell: the characters
+    Markdown would read are escaped outside the mathematics, ``|`` inside it too.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(markdown_text("x_1 | $|x_1| \\le 1$"))
+    x\_1 \| $\|x_1\| \le 1$
+    """
+    return "".join(
+        p.replace("|", r"\|") if is_math else _MARKDOWN_SPECIAL.sub(r"\\\1", p)
+        for is_math, p in _split(text)
     )
 
 
@@ -55,33 +100,146 @@ def _verdict(claim: Claim) -> str:
     return "pass" if claim.passed else "FAIL"
 
 
-def _measured(claim: Claim, number: Callable[[float, int], str], plus_minus: str) -> str:
-    """``value ± half-width`` (6 and 2 significant digits), or ``value`` if exact."""
+def _measured(claim: Claim, number, plus_minus: str) -> str:
+    """``value ± 95% half-width`` (6 and 2 significant digits); ``value`` if exact;
+    a dash when the claim has no single measured number."""
+    if math.isnan(claim.value):
+        return "–"
     value = number(claim.value, 6)
-    if math.isnan(claim.ci_halfwidth):
-        return value
-    return value + plus_minus + number(claim.ci_halfwidth, 2)
+    return value if math.isnan(claim.ci_halfwidth) else value + plus_minus + number(claim.ci_halfwidth, 2)
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_|<>\[\]])")
+def _number_or_dash(x: float, number, digits: int) -> str:
+    return "–" if math.isnan(x) else number(x, digits)
 
 
-def _markdown_text(text: str) -> str:
-    """Backslash-escape the characters that Markdown (or a table cell) would read."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+def _source(claim: Claim) -> str:
+    return f"{claim.origin}" + (f" ({claim.citation})" if claim.citation else "")
 
 
-def _markdown_number(value: float, digits: int) -> str:
-    return f"{value:.{digits}g}"
+def certificate_filename(claim: Claim) -> str:
+    """The file name of a claim's certificate: its name with ``[`` ``]`` etc. made safe.
+
+    Parameters
+    ----------
+    claim : Claim
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> certificate_filename(Claim(name="gated.optimum[nu=2]", statement="s",
+    ...     kind=Evidence.CERTIFIED, passed=True, origin=Origin.PAPER,
+    ...     certificate={"checker": "gated.optimum", "data": {}}))
+    'gated.optimum_nu_2_.json'
+    """
+    return re.sub(r"[^\w.-]", "_", claim.name) + ".json"
+
+
+def _evidence_line(claim: Claim) -> list[str]:
+    """The parts of a claim's evidence, each ``(label, LaTeX text)``."""
+    parts = [("Evidence", str(claim.kind))]
+    if claim.hypotheses:
+        parts.append(("Hypotheses", "; ".join(latex_text(h) for h in claim.hypotheses)))
+    if claim.scope:
+        parts.append(("Checked over", latex_text(claim.scope)))
+    if claim.reason:
+        parts.append(("Not certified because", latex_text(claim.reason)))
+    parts.append(("Source", latex_text(_source(claim))))
+    return parts
+
+
+def claim_paragraph(claim: Claim) -> str:
+    r"""One claim as a LaTeX paragraph: the statement, then its evidence in small type
+    (kind, hypotheses, range, source) and the verdict with the number behind it.
+
+    Parameters
+    ----------
+    claim : Claim
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> claim = Claim(name="demo.bound", statement="$B \\ge \\varepsilon_h$ for all $h$",
+    ...               kind=Evidence.FINITE_RANGE, passed=True, origin=Origin.PACKAGE,
+    ...               scope="$h = 1, \\dots, 10$", quantity="min of $B - \\varepsilon_h$",
+    ...               value=0.25)
+    >>> print(claim_paragraph(claim))
+    \paragraph{Claim \texttt{demo.bound}.} $B \ge \varepsilon_h$ for all $h$
+    \par{\small \emph{Evidence:} finite-range. \emph{Checked over:} $h = 1, \dots, 10$. \emph{Source:} this package's construction. \emph{Result:} holds; min of $B - \varepsilon_h$ $= 0.25$.\par}
+    """
+    evidence = " ".join(rf"\emph{{{label}:}} {text}." for label, text in _evidence_line(claim))
+    result = "holds" if claim.passed else r"\textbf{FAILS}"
+    if claim.kind is Evidence.CERTIFIED:
+        result += rf" (certificate \texttt{{{latex.escape(certificate_filename(claim))}}})"
+    if claim.quantity and not math.isnan(claim.value):
+        measured = _measured(claim, latex.number, r" \pm ")
+        result += f"; {latex_text(claim.quantity)} $= {measured.strip('$')}$"
+        if not math.isnan(claim.ci_halfwidth):
+            result += " (95\\% confidence interval)"
+    return (
+        rf"\paragraph{{Claim \texttt{{{latex.escape(claim.name)}}}.}} {latex_text(claim.statement)}"
+        + "\n"
+        + rf"\par{{\small {evidence} \emph{{Result:}} {result}.\par}}"
+    )
+
+
+def claims_table(claims: Sequence[Claim], *, caption: str, label: str) -> str:
+    """A booktabs table of claims: statement, kind, measured value, reference, verdict.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+    caption, label : str
+        LaTeX caption (escaped) and ``\\label`` key, as in :func:`qtheory.report.table`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> claim = Claim(name="m.x", statement="$x = y$", kind=Evidence.IDENTITY, passed=True,
+    ...               origin=Origin.TEXTBOOK)
+    >>> "pass" in claims_table([claim], caption="Claims.", label="tab:c")
+    True
+    """
+    rows = [
+        [
+            latex.Latex(latex_text(c.statement)),
+            str(c.kind),
+            latex.Latex(_measured(c, latex.number, r" $\pm$ ")),
+            latex.Latex(_number_or_dash(c.reference, latex.number, 6)),
+            _verdict(c),
+        ]
+        for c in claims
+    ]
+    if any(not math.isnan(c.ci_halfwidth) for c in claims):
+        caption = f"{caption} {PLUS_MINUS_NOTE}"
+    return latex.table(
+        ["claim", "evidence", "value", "reference", ""],
+        rows,
+        caption=caption,
+        label=label,
+        alignment="p{0.46\\linewidth}lrrl",
+    )
 
 
 def claims_markdown(claims: Sequence[Claim], *, note: str = "") -> str:
     """The claims report as a Markdown document (a GitHub-flavoured table).
 
-    One row per claim: name, statement, the quantity measured, the measured value
-    (``± half-width`` of its 95% CI when it is estimated), reference, tolerance,
-    pass/FAIL and source; above the table the :func:`claims_summary` line and ``note``
-    (Markdown, e.g. the run's seed).
+    Above the table the :func:`~qtheory.claims.claims_summary` line (counts by kind)
+    and ``note``; one row per claim: name, kind, statement, hypotheses, range checked,
+    the measured quantity and value (``± 95% half-width`` when estimated), reference,
+    tolerance, verdict and source.
 
     Parameters
     ----------
@@ -95,62 +253,65 @@ def claims_markdown(claims: Sequence[Claim], *, note: str = "") -> str:
 
     Examples
     --------
-    >>> claim = Claim("m.x", "x_1 | y", 0.5, 0.5, 0.0, True, "S")
-    >>> print(claims_markdown([claim], note="Seed 1."), end="")
-    # Claims report
-    <BLANKLINE>
-    1 of 1 claims pass.  Seed 1.
-    <BLANKLINE>
-    | claim | statement | quantity | measured | reference | tolerance | result | source |
-    |---|---|---|--:|--:|--:|---|---|
-    | `m.x` | x\\_1 \\| y |  | 0.5 | 0.5 | 0 | pass | S |
+    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> claim = Claim(name="m.x", statement="x_1 | y", kind=Evidence.NUMERICAL, passed=True,
+    ...               origin=Origin.TEXTBOOK, reason="a float solve", value=0.5,
+    ...               reference=0.5, tolerance=0.0)
+    >>> print(claims_markdown([claim], note="Seed 1.").splitlines()[-1])
+    | `m.x` | numerical | x\\_1 \\| y | – | – |  | 0.5 | 0.5 | 0 | pass | textbook result |
     """
-    head = "| claim | statement | quantity | measured | reference | tolerance | result | source |"
+    head = (
+        "| claim | evidence | statement | hypotheses | checked over | quantity "
+        "| measured (± 95% CI half-width) | reference | tolerance | result | source |"
+    )
     rows = [
         "| "
         + " | ".join(
             [
                 f"`{c.name}`",
-                _markdown_text(c.statement),
-                _markdown_text(c.quantity),
-                _measured(c, _markdown_number, " ± "),
-                _markdown_number(c.reference, 6),
-                _markdown_number(c.tolerance, 3),
+                str(c.kind),
+                markdown_text(c.statement),
+                "; ".join(markdown_text(h) for h in c.hypotheses) or "–",
+                markdown_text(c.scope) or "–",
+                markdown_text(c.quantity),
+                _measured(c, lambda x, d: f"{x:.{d}g}", " ± "),
+                _number_or_dash(c.reference, lambda x, d: f"{x:.{d}g}", 6),
+                _number_or_dash(c.tolerance, lambda x, d: f"{x:.{d}g}", 3),
                 _verdict(c),
-                _markdown_text(c.source),
+                markdown_text(_source(c)),
             ]
         )
         + " |"
         for c in claims
     ]
-    summary = f"{_markdown_text(claims_summary(claims))}.  {note}".rstrip()
-    lines = ["# Claims report", "", summary, "", head, "|---|---|---|--:|--:|--:|---|---|", *rows]
-    return "\n".join(lines) + "\n"
+    summary = f"{markdown_text(claims_summary(claims))}.  {note}".rstrip()
+    return "\n".join(
+        ["# Claims report", "", summary, "", head, "|---|---|---|---|---|---|--:|--:|--:|---|---|", *rows]
+    ) + "\n"
 
 
 def _latex_claim_cell(claim: Claim) -> str:
-    parts = [rf"\texttt{{{latex.escape(claim.name)}}}: {latex.escape(claim.statement)}"]
+    parts = [rf"\texttt{{{latex.escape(claim.name)}}}: {latex_text(claim.statement)}"]
+    parts += [rf"\emph{{{label}:}} {text}" for label, text in _evidence_line(claim)[1:]]
     if claim.quantity:
-        parts.append(rf"\emph{{Quantity:}} {latex.escape(claim.quantity)}")
-    parts.append(rf"{{\footnotesize {latex.escape(claim.source)}}}")
+        parts.append(rf"\emph{{Quantity:}} {latex_text(claim.quantity)}")
     return r"\newline ".join(parts)
 
 
 def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
     r"""The claims report as a LaTeX section (``\label{sec:claims}``) with a booktabs
-    ``longtable`` (needs the ``longtable`` and ``booktabs`` packages, which
+    ``longtable`` (needs ``longtable`` and ``booktabs``, which
     :func:`qtheory.report.document` loads).
 
-    One row per claim: name, statement, the quantity measured and the source; the
-    measured value (``\pm`` half-width of its 95% CI when it is estimated); reference;
-    tolerance; pass/FAIL.  Text is escaped; ``note`` is LaTeX, set after the
-    :func:`claims_summary` line.
+    One row per claim: name and statement with hypotheses, range, source and quantity;
+    the kind of evidence; the measured value (``\pm`` the half-width of its 95%
+    confidence interval when it is estimated); reference; verdict.  ``note`` is LaTeX,
+    set after the summary line.
 
     Parameters
     ----------
     claims : sequence of Claim
     note : str, optional
-        LaTeX set after the summary line.
 
     Returns
     -------
@@ -158,24 +319,27 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
 
     Examples
     --------
-    >>> claim = Claim("m.x", "x_1 < y", -0.5, 0.0, 1.0, True, "S", quantity="q",
-    ...               ci_halfwidth=0.25)
+    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> from qtheory.stats import Estimate
+    >>> claim = Claim(name="m.x", statement="$x_1 < y$", kind=Evidence.STATISTICAL,
+    ...               passed=True, origin=Origin.PAPER, citation="[A1]", value=-0.5,
+    ...               reference=0.0, estimate=Estimate(-0.5, 0.25, 10, "t", 9))
     >>> [row] = [line for line in claims_latex([claim]).splitlines() if "m.x" in line]
     >>> print(*row.strip().split(" & "), sep="\n")
-    \texttt{m.x}: x\_1 \textless{} y\newline \emph{Quantity:} q\newline {\footnotesize S}
+    \texttt{m.x}: $x_1 < y$\newline \emph{Source:} stated in the paper ([A1])
+    statistical
     $-0.5$ $\pm$ 0.25
     0
-    1
     pass \\
     """
-    header = r"claim, quantity measured, source & measured & reference & tolerance & result \\"
+    header = r"claim, hypotheses, range, source & evidence & measured & reference & result \\"
     rows = [
         " & ".join(
             [
                 _latex_claim_cell(c),
+                str(c.kind),
                 _measured(c, latex.number, r" $\pm$ "),
-                latex.number(c.reference, 6),
-                latex.number(c.tolerance, 3),
+                _number_or_dash(c.reference, latex.number, 6),
                 _verdict(c),
             ]
         )
@@ -184,10 +348,10 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
     ]
     table = [
         r"\begingroup\small\setlength{\LTcapwidth}{\linewidth}",
-        r"\begin{longtable}{@{}p{0.42\linewidth}rrrl@{}}",
-        r"  \caption{Every claim checked by \texttt{qtheory reproduce}: the measured value "
-        r"($\pm$ the half-width of its 95\% confidence interval when it is estimated), the "
-        r"reference it is compared with, and the tolerance.}",
+        r"\begin{longtable}{@{}p{0.5\linewidth}lrrl@{}}",
+        r"  \caption{Every claim checked by \texttt{qtheory reproduce}, with the kind of "
+        r"evidence behind it: the measured value ($\pm$ the half-width of its 95\% "
+        r"confidence interval when it is estimated) and the reference it is compared with.}",
         r"  \label{tab:claims} \\",
         r"  \toprule",
         "  " + header,
@@ -205,3 +369,43 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
     ]
     body = f"{latex.escape(claims_summary(claims))}.  {note}".rstrip() + "\n\n" + "\n".join(table)
     return latex.section("Claims report", body, label="sec:claims")
+
+
+def write_certificates(claims: Sequence[Claim], folder: Path) -> list[Path]:
+    """Write one JSON certificate per certified claim into ``folder`` (created).
+
+    Each file holds ``{"claim", "statement", "checker", "data"}`` (see
+    :mod:`qtheory.verify`).  Certificates in ``folder`` of claims that this run did not
+    certify are removed, so that ``qtheory verify`` checks exactly this run's claims.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+    folder : pathlib.Path
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written (unchanged files are not rewritten).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> claim = Claim(name="demo.c", statement="s", kind=Evidence.CERTIFIED, passed=True,
+    ...               origin=Origin.PACKAGE, certificate={"checker": "demo.c", "data": {}})
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     [p.name for p in write_certificates([claim], Path(folder))]
+    ['demo.c.json']
+    """
+    certified = [c for c in claims if c.certificate is not None]
+    names = {certificate_filename(c) for c in certified}
+    for stale in folder.glob("*.json") if folder.is_dir() else ():
+        if stale.name not in names:
+            stale.unlink()
+    written = []
+    for claim in certified:
+        content = {"claim": claim.name, "statement": claim.statement, **claim.certificate}
+        text = json.dumps(content, indent=1, sort_keys=True) + "\n"
+        written.append(latex.write_text(folder / certificate_filename(claim), text))
+    return written

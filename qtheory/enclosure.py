@@ -1,0 +1,233 @@
+r"""Certified numbers: enclosures from ball arithmetic, and exact parameters.
+
+The package certifies values with Arb ball arithmetic (python-flint's :class:`flint.arb`):
+every operation returns a ball (midpoint, radius) guaranteed to contain the exact
+result, so a computed ball is a proof that the true value lies inside it.  This module
+holds what every certifying routine shares:
+
+- :class:`Enclosure`, the user-facing result: decimal lower and upper bounds (rounded
+  outward, so the decimal interval contains the ball) and their relative width;
+- :func:`exact`, which reads a parameter as the exact rational it prints as
+  (``0.6`` means 3/5, not the binary float nearest to it), so that a certificate is a
+  statement about the numbers the user typed;
+- :func:`working_precision`, the Arb working precision for a requested number of
+  significant digits, with guard bits, restored in ``finally`` (as
+  :func:`qtheory.precision.working` does for mpmath).
+
+Why Arb and not ``mpmath.iv``: at 50 digits an Arb ball operation costs about a
+microsecond against tens of microseconds for ``mpmath.iv``, Arb's elementary functions
+are rigorous at any precision, and its power series (:class:`flint.arb_series`) give
+enclosures of derivatives (``benchmarks/bench_certify.py`` measures the routes).
+
+Examples
+--------
+>>> from flint import arb
+>>> with working_precision(30):
+...     e = Enclosure.from_arb(arb(2).sqrt(), digits=30)
+>>> e.lower[:12], e.upper[:12], e.relative_width < 1e-30
+('1.4142135623', '1.4142135623', True)
+>>> e.contains("1.414213562373095048801688724209698"), e.contains(2 ** 0.5)
+(True, False)
+>>> exact(0.6), exact("1e-3"), exact(3)
+(3/5, 1/1000, 3)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from numbers import Real
+
+import flint
+
+from qtheory.precision import check_dps
+
+__all__ = ["Enclosure", "exact", "working_precision"]
+
+#: Guard bits added to the requested precision: enough for the cancellation of a few
+#: dozen operations; routines that lose more widen their own precision and say so.
+GUARD_BITS = 64
+
+
+@contextmanager
+def working_precision(dps: int, guard_bits: int = GUARD_BITS) -> Iterator[int]:
+    """Set Arb's working precision for ``dps`` significant digits plus guard bits.
+
+    Parameters
+    ----------
+    dps : int
+        Significant decimal digits wanted, >= 1.
+    guard_bits : int, default :data:`GUARD_BITS`
+
+    Yields
+    ------
+    int
+        The working precision in bits.
+
+    Raises
+    ------
+    ValueError
+        If ``dps`` is not an integer in 1..the precision limit.
+
+    Examples
+    --------
+    >>> before = flint.ctx.prec
+    >>> with working_precision(100) as bits:
+    ...     bits
+    397
+    >>> flint.ctx.prec == before
+    True
+    """
+    digits = check_dps(dps, cost="a certified evaluation")
+    if digits is None:
+        raise ValueError("dps must be an integer >= 1 (significant digits), got None")
+    saved = flint.ctx.prec
+    flint.ctx.prec = math.ceil(digits * math.log2(10)) + guard_bits
+    try:
+        yield flint.ctx.prec
+    finally:
+        flint.ctx.prec = saved
+
+
+def exact(value: Real | str | Fraction, *, name: str = "value") -> flint.fmpq:
+    """The exact rational a parameter stands for.
+
+    A float is read as the shortest decimal that prints it (``repr``): ``0.6`` is 3/5.
+    Strings are decimals or fractions (``"1e-3"``, ``"3/5"``).
+
+    Parameters
+    ----------
+    value : float, int, str or fractions.Fraction
+        A finite number.
+    name : str, default "value"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    flint.fmpq
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a finite real number (NaN, infinity, a bool, text that is
+        not a number), naming ``name``.
+
+    Examples
+    --------
+    >>> exact(0.1), exact("2/6"), exact(Fraction(1, 3))
+    (1/10, 1/3, 1/3)
+    >>> exact(float("inf"), name="reward")
+    Traceback (most recent call last):
+    ...
+    ValueError: reward must be a finite real number, got inf
+    """
+    if isinstance(value, bool) or not isinstance(value, Real | str | Fraction):
+        raise ValueError(f"{name} must be a finite real number, got {value!r}")
+    text = repr(float(value)) if isinstance(value, float) else value
+    try:
+        fraction = Fraction(text) if not isinstance(text, Fraction) else text
+    except (ValueError, ZeroDivisionError, OverflowError):
+        raise ValueError(f"{name} must be a finite real number, got {value!r}") from None
+    return flint.fmpq(fraction.numerator, fraction.denominator)
+
+
+def _decimal(mantissa: int, exponent: int) -> str:
+    """``mantissa * 10**exponent`` as a plain decimal string in scientific notation."""
+    if mantissa == 0:
+        return "0"
+    sign, digits = ("-" if mantissa < 0 else ""), str(abs(mantissa))
+    point = exponent + len(digits) - 1
+    body = digits[0] + ("." + digits[1:].rstrip("0") if digits[1:].rstrip("0") else "")
+    return f"{sign}{body}e{point:+d}"
+
+
+@dataclass(frozen=True)
+class Enclosure:
+    """A certified interval [lower, upper] that contains an exact value.
+
+    Attributes
+    ----------
+    lower, upper : str
+        Decimal bounds in scientific notation, rounded outward.
+
+    Examples
+    --------
+    >>> e = Enclosure("1.5e+0", "2.5e+0")
+    >>> round(e.relative_width, 3), e.to_json()
+    (0.667, {'lower': '1.5e+0', 'upper': '2.5e+0'})
+    >>> Enclosure("2", "1")
+    Traceback (most recent call last):
+    ...
+    ValueError: an Enclosure needs lower <= upper, got [2, 1]
+    """
+
+    lower: str
+    upper: str
+
+    def __post_init__(self) -> None:
+        if Fraction(self.lower) > Fraction(self.upper):
+            raise ValueError(f"an Enclosure needs lower <= upper, got [{self.lower}, {self.upper}]")
+
+    @classmethod
+    def from_arb(cls, ball: flint.arb, digits: int) -> Enclosure:
+        """The decimal enclosure of an Arb ball, with ``digits`` + 5 significant digits.
+
+        Parameters
+        ----------
+        ball : flint.arb
+            A finite ball.
+        digits : int
+            Significant digits wanted (the decimals carry five more, so rounding them
+            outward does not widen a ball that is ``digits`` digits tight).
+
+        Returns
+        -------
+        Enclosure
+
+        Raises
+        ------
+        ArithmeticError
+            If the ball is not finite (an evaluation lost all precision).
+
+        Examples
+        --------
+        >>> from flint import arb
+        >>> Enclosure.from_arb(arb(1) / 3, digits=5)
+        Enclosure(lower='3.333333333e-1', upper='3.333333334e-1')
+        >>> Enclosure.from_arb(-arb(1) / 3, digits=2).to_json()
+        {'lower': '-3.333334e-1', 'upper': '-3.333333e-1'}
+        """
+        if not ball.is_finite():
+            raise ArithmeticError(f"the ball {ball} is not finite: precision was lost")
+        mid, rad, exponent = (int(part) for part in ball.mid_rad_10exp(digits + 5))
+        low, high = mid - rad, mid + rad
+        drop = max(len(str(max(abs(low), abs(high)))) - (digits + 5), 0)
+        scale = 10**drop  # round outward to digits + 5 significant digits
+        low, high = low // scale, -(-high // scale)
+        return cls(_decimal(low, exponent + drop), _decimal(high, exponent + drop))
+
+    @property
+    def midpoint(self) -> float:
+        """The midpoint, as a float."""
+        return float((Fraction(self.lower) + Fraction(self.upper)) / 2)
+
+    @property
+    def relative_width(self) -> float:
+        """(upper − lower) / min(|lower|, |upper|); infinite when the interval holds 0."""
+        low, high = Fraction(self.lower), Fraction(self.upper)
+        if low <= 0 <= high:
+            return 0.0 if low == high else math.inf
+        return float((high - low) / min(abs(low), abs(high)))
+
+    def contains(self, value: Real | str | Fraction) -> bool:
+        """Whether the exact value of ``value`` lies inside (a float is read as its exact
+        binary value, a string as the decimal it spells)."""
+        number = Fraction(value)
+        return Fraction(self.lower) <= number <= Fraction(self.upper)
+
+    def to_json(self) -> dict[str, str]:
+        """``{"lower": ..., "upper": ...}``, for certificates and ``--json`` output."""
+        return {"lower": self.lower, "upper": self.upper}

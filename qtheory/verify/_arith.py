@@ -1,0 +1,68 @@
+r"""The checker's arithmetic: exact rationals, decimal intervals and rigorous comparisons.
+
+Certificates store parameters as exact rationals (``"3/5"``, ``"inf"`` where infinity is
+meaningful) and claimed enclosures as pairs of decimal strings ``[lower, upper]``.  A
+claimed enclosure holds when the checker's own ball for the quantity lies inside it.
+
+Examples
+--------
+>>> from flint import arb
+>>> with precision(200):
+...     inside(arb(2).sqrt(), ["1.41421356237309504880168872420969807", "1.4142135623730950488016887242097"])
+True
+>>> inside(arb(2).sqrt(), ["1.4142", "1.41421"])
+False
+>>> rational("3/5"), rational("1e-3")
+(3/5, 1/1000)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from fractions import Fraction
+
+import flint
+from flint import arb, fmpq
+
+__all__ = ["ball", "inside", "interval", "precision", "rational"]
+
+
+@contextmanager
+def precision(bits: int) -> Iterator[None]:
+    """Arb's working precision set to ``bits`` (an integer 16..10**6), restored after."""
+    if not isinstance(bits, int) or isinstance(bits, bool) or not 16 <= bits <= 10**6:
+        raise ValueError(f"precision must be an integer number of bits in 16..1000000, got {bits!r}")
+    saved = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        yield
+    finally:
+        flint.ctx.prec = saved
+
+
+def rational(text: str) -> fmpq:
+    """The exact rational that ``text`` spells (``"3/5"``, ``"0.6"``, ``"1e-3"``)."""
+    if not isinstance(text, str):
+        raise ValueError(f"a rational must be given as text, got {text!r}")
+    value = Fraction(text)
+    return fmpq(value.numerator, value.denominator)
+
+
+def ball(text: str) -> arb:
+    """An exact ball (radius 0 when the precision holds it) for the rational ``text``."""
+    return arb(rational(text))
+
+
+def interval(pair: Sequence[str]) -> arb:
+    """The ball that covers the decimal interval ``[lower, upper]``."""
+    low, high = (rational(t) for t in pair)
+    if low > high:
+        raise ValueError(f"interval bounds out of order: {list(pair)}")
+    return arb(low).union(arb(high))
+
+
+def inside(value: arb, pair: Sequence[str]) -> bool:
+    """Whether the ball ``value`` certainly lies in the decimal interval ``pair``."""
+    low, high = (arb(rational(t)) for t in pair)
+    return bool(value.is_finite() and value.lower() >= low and value.upper() <= high)
