@@ -45,14 +45,14 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from qtheory.stats import Estimate
 
 __all__ = ["Claim", "Evidence", "Origin", "claims_summary"]
 
 
-class Evidence(str, Enum):
+class Evidence(StrEnum):
     """The kind of evidence behind a claim (see the module docstring).
 
     Examples
@@ -67,11 +67,8 @@ class Evidence(str, Enum):
     STATISTICAL = "statistical"
     FINITE_RANGE = "finite-range"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Origin(str, Enum):
+class Origin(StrEnum):
     """Whose statement a claim is.
 
     ``PAPER``: stated in the cited paper.  ``TEXTBOOK``: a classical result.
@@ -89,9 +86,6 @@ class Origin(str, Enum):
     TEXTBOOK = "textbook result"
     PACKAGE = "this package's construction"
     HEURISTIC = "heuristic, confirmed numerically"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -181,7 +175,8 @@ class Claim:
             raise fail(f"origin must be an Origin, got {self.origin!r}")
         if not isinstance(self.passed, bool):
             raise fail(f"passed must be True or False, got {self.passed!r}")
-        if not (isinstance(self.hypotheses, tuple) and all(isinstance(h, str) for h in self.hypotheses)):
+        hypotheses = self.hypotheses
+        if not (isinstance(hypotheses, tuple) and all(isinstance(h, str) for h in hypotheses)):
             raise fail(f"hypotheses must be a tuple of str, got {self.hypotheses!r}")
         if self.estimate is not None and not isinstance(self.estimate, Estimate):
             raise fail(f"estimate must be a qtheory.stats.Estimate, got {self.estimate!r}")
@@ -196,10 +191,11 @@ class Claim:
             if rule.startswith("carries"):
                 rule = f"must carry {rule.removeprefix('carries ')}"
             raise fail(f"a {self.kind} claim {rule}")
-        if self.certificate is not None and not (
-            isinstance(self.certificate, Mapping) and isinstance(self.certificate.get("checker"), str)
+        certificate = self.certificate
+        if certificate is not None and not (
+            isinstance(certificate, Mapping) and isinstance(certificate.get("checker"), str)
         ):
-            raise fail(f"certificate must be a mapping with a 'checker' name, got {self.certificate!r}")
+            raise fail(f"certificate must be a mapping with a 'checker' name, got {certificate!r}")
 
     @property
     def ci_halfwidth(self) -> float:

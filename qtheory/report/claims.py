@@ -106,7 +106,9 @@ def _measured(claim: Claim, number, plus_minus: str) -> str:
     if math.isnan(claim.value):
         return "–"
     value = number(claim.value, 6)
-    return value if math.isnan(claim.ci_halfwidth) else value + plus_minus + number(claim.ci_halfwidth, 2)
+    if math.isnan(claim.ci_halfwidth):
+        return value
+    return value + plus_minus + number(claim.ci_halfwidth, 2)
 
 
 def _number_or_dash(x: float, number, digits: int) -> str:
@@ -171,9 +173,12 @@ def claim_paragraph(claim: Claim) -> str:
     ...               kind=Evidence.FINITE_RANGE, passed=True, origin=Origin.PACKAGE,
     ...               scope="$h = 1, \\dots, 10$", quantity="min of $B - \\varepsilon_h$",
     ...               value=0.25)
-    >>> print(claim_paragraph(claim))
+    >>> print(claim_paragraph(claim).replace(". ", ".\n"))
     \paragraph{Claim \texttt{demo.bound}.} $B \ge \varepsilon_h$ for all $h$
-    \par{\small \emph{Evidence:} finite-range. \emph{Checked over:} $h = 1, \dots, 10$. \emph{Source:} this package's construction. \emph{Result:} holds; min of $B - \varepsilon_h$ $= 0.25$.\par}
+    \par{\small \emph{Evidence:} finite-range.
+    \emph{Checked over:} $h = 1, \dots, 10$.
+    \emph{Source:} this package's construction.
+    \emph{Result:} holds; min of $B - \varepsilon_h$ $= 0.25$.\par}
     """
     evidence = " ".join(rf"\emph{{{label}:}} {text}." for label, text in _evidence_line(claim))
     result = "holds" if claim.passed else r"\textbf{FAILS}"
@@ -285,9 +290,8 @@ def claims_markdown(claims: Sequence[Claim], *, note: str = "") -> str:
         for c in claims
     ]
     summary = f"{markdown_text(claims_summary(claims))}.  {note}".rstrip()
-    return "\n".join(
-        ["# Claims report", "", summary, "", head, "|---|---|---|---|---|---|--:|--:|--:|---|---|", *rows]
-    ) + "\n"
+    rule = "|---|---|---|---|---|---|--:|--:|--:|---|---|"
+    return "\n".join(["# Claims report", "", summary, "", head, rule, *rows]) + "\n"
 
 
 def _latex_claim_cell(claim: Claim) -> str:

@@ -27,7 +27,7 @@ Examples
 >>> check_certificate({"claim": "demo", "checker": "nowhere.thing", "data": {}})
 Traceback (most recent call last):
 ...
-qtheory.verify.CertificateError: demo: no checker 'nowhere.thing' (known models: gated, lossnet, walks)
+qtheory.verify.CertificateError: demo: no checker 'nowhere.thing' (known models: ...)
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def check_certificate(certificate: Mapping) -> None:
     except CertificateError as error:
         raise CertificateError(f"{name}: {error}") from None
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as error:
-        raise CertificateError(f"{name}: malformed data ({type(error).__name__}: {error})") from None
+        kind = type(error).__name__
+        raise CertificateError(f"{name}: malformed data ({kind}: {error})") from None
 
 
 def verify(directory: Path | str) -> list[str]:
@@ -122,7 +123,9 @@ def verify(directory: Path | str) -> list[str]:
     nested = folder / "derivations" / "certificates"
     files = sorted((nested if nested.is_dir() else folder).glob("*.json"))
     if not files:
-        raise FileNotFoundError(f"no certificates (*.json) in {folder} or its derivations/certificates")
+        raise FileNotFoundError(
+            f"no certificates (*.json) in {folder} or its derivations/certificates"
+        )
     failures = []
     for file in files:
         try:

@@ -8,7 +8,8 @@ Examples
 --------
 >>> from flint import arb
 >>> with precision(200):
-...     inside(arb(2).sqrt(), ["1.41421356237309504880168872420969807", "1.4142135623730950488016887242097"])
+...     root2 = arb(2).sqrt()
+>>> inside(root2, ["1.41421356237309504880168872420969807", "1.4142135623730950488016887243"])
 True
 >>> inside(arb(2).sqrt(), ["1.4142", "1.41421"])
 False
@@ -32,7 +33,7 @@ __all__ = ["ball", "inside", "interval", "precision", "rational"]
 def precision(bits: int) -> Iterator[None]:
     """Arb's working precision set to ``bits`` (an integer 16..10**6), restored after."""
     if not isinstance(bits, int) or isinstance(bits, bool) or not 16 <= bits <= 10**6:
-        raise ValueError(f"precision must be an integer number of bits in 16..1000000, got {bits!r}")
+        raise ValueError(f"precision must be an integer of bits in 16..1000000, got {bits!r}")
     saved = flint.ctx.prec
     flint.ctx.prec = bits
     try:
@@ -62,7 +63,21 @@ def interval(pair: Sequence[str]) -> arb:
     return arb(low).union(arb(high))
 
 
+def _exact(point: arb) -> fmpq:
+    """The exact rational value of an exact (radius 0, finite) ball: mantissa * 2**exponent."""
+    mantissa, exponent = point.man_exp()
+    return (
+        fmpq(mantissa) * 2 ** int(exponent)
+        if exponent >= 0
+        else fmpq(mantissa, 2 ** -int(exponent))
+    )
+
+
 def inside(value: arb, pair: Sequence[str]) -> bool:
-    """Whether the ball ``value`` certainly lies in the decimal interval ``pair``."""
-    low, high = (arb(rational(t)) for t in pair)
-    return bool(value.is_finite() and value.lower() >= low and value.upper() <= high)
+    """Whether the ball ``value`` certainly lies in the decimal interval ``pair``
+    (decided in exact rational arithmetic, whatever the working precision)."""
+    low, high = (rational(t) for t in pair)
+    if not value.is_finite():
+        return False
+    with precision(max(flint.ctx.prec, value.bits() + 64)):  # lower(), upper() round outward
+        return bool(low <= _exact(value.lower()) and _exact(value.upper()) <= high)
