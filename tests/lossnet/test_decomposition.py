@@ -442,7 +442,10 @@ def test_reproduce_steps_write_the_section_and_claims(tmp_path, monkeypatch):
         assert f"tab:lossnet-job-{label}" in text
     assert "tab:lossnet-decomposition-fits" in text and "tab:lossnet-lookahead-A" in text
     assert "tab:lossnet-rolling-A" in text
-    assert len(re.findall(r"\\begin\{table\}", text)) == 10
+    assert len(re.findall(r"\\begin\{table\}", text)) == 9
     assert len(run.claims) == 6 * len(outputs.PARAMETER_SETS)
+    # every claim is stated in the text from its record, with its kind of evidence
+    assert text.count(r"\paragraph{Claim") == len(run.claims)
+    assert text.count(r"\emph{Evidence:} finite-range") == 4 * len(outputs.PARAMETER_SETS)
     assert len({claim.name for claim in run.claims}) == len(run.claims)
     assert any((tmp_path / "cache").rglob("*.json"))  # the replications were cached
