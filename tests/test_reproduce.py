@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import types
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from qtheory import report
-from qtheory.claims import Claim
+from qtheory.claims import Claim, Evidence, Origin
 from qtheory.cli import build_parser, main
 from qtheory.executor import SerialExecutor
 from qtheory.gated import outputs as gated_outputs
@@ -33,6 +35,7 @@ from qtheory.lossnet.regret import regret_curve
 from qtheory.report.claims import claims_markdown
 from qtheory.report.run import DEFAULT_SEED, Run
 from qtheory.reproduce import reproduce
+from qtheory.stats import Estimate
 
 TEX_TOOLS = ("pdflatex", "pdftotext", "pdffonts")
 SECTIONS = (
@@ -122,9 +125,52 @@ def test_claims_report_is_every_claim_recomputed(quick):
     ]
     assert rows[: len(expected_rows)] == expected_rows
     total = len(rows) - 2  # header and rule
-    passed = sum(" pass " in row for row in rows)
-    assert f"claims: {passed} of {total} claims pass" in quick.printed
+    failed = total - sum(" pass " in row for row in rows)
+    [summary] = [line for line in quick.printed.splitlines() if line.startswith("claims: ")]
+    counts, verdict = summary.removeprefix("claims: ").split("; ")
+    assert sum(int(part.split()[0]) for part in counts.split(", ")) == total
+    assert verdict.startswith(f"{failed} FAIL" if failed else "0 fail")
     assert f"seed {DEFAULT_SEED}" in written
+
+
+def test_verify_accepts_the_run_and_names_a_tampered_certificate(quick, tmp_path, capsys):
+    certificates = sorted((quick.out / "derivations" / "certificates").glob("*.json"))
+    assert certificates, "a reproduce run writes at least one certificate"
+    assert main(["verify", str(quick.out)]) == 0
+    assert f"all {len(certificates)} certificates hold" in capsys.readouterr().out
+    # move the first claimed enclosure of each certificate off the true value, one at a time
+    for original in certificates:
+        certificate = json.loads(original.read_text())
+        where = shift_first_enclosure(certificate["data"])
+        copy = tmp_path / original.name
+        copy.write_text(json.dumps(certificate))
+        assert main(["verify", str(tmp_path)]) == 1, f"{original.name}: tampered {where}"
+        assert f"FAIL {certificate['claim']}:" in capsys.readouterr().err
+        copy.unlink()
+
+
+def shift_first_enclosure(data, path="data"):
+    """Replace the first [lower, upper] pair of decimal strings in ``data`` by an interval
+    just above it, which no longer holds the value it enclosed; the path of the pair."""
+    items = data.items() if isinstance(data, dict) else enumerate(data)
+    for key, value in items:
+        if isinstance(value, list) and len(value) == 2 and all(map(is_decimal, value)):
+            low, high = (Fraction(v) for v in value)
+            step = max(high - low, abs(high) / 10**6, Fraction(1, 10**12))
+            data[key] = [str(float(high + step)), str(float(high + 3 * step))]
+            return f"{path}[{key!r}]"
+        if isinstance(value, dict | list):
+            found = shift_first_enclosure(value, f"{path}[{key!r}]")
+            if found:
+                return found
+    return None
+
+
+def is_decimal(text) -> bool:
+    try:
+        return isinstance(text, str) and Fraction(text) is not None
+    except ValueError:
+        return False
 
 
 def test_gated_section_is_deterministic_for_a_seed_and_follows_it(quick, tmp_path):
@@ -155,7 +201,8 @@ def test_pdf_has_every_section_and_resolves_its_references(pdf):
     for title in titles:
         assert title in text
     claims = (pdf.parent / "claims.md").read_text(encoding="utf-8")
-    assert re.search(r"\d+ of \d+ claims pass", claims).group(0) in text
+    summary = re.search(r"^(\d+ [a-z-]+(, \d+ [a-z-]+)*; \d+ fail)", claims, re.M).group(1)
+    assert summary in text
     log = pdf.with_suffix(".log").read_text(errors="replace")
     assert "undefined references" not in log
 
@@ -178,9 +225,29 @@ def fake_model(record: list[Run]) -> types.ModuleType:
         record.append(run)
 
         def section() -> list[Path]:
-            run.claims.append(Claim("fake.good", "a = b", 1.0, 1.0, 0.1, True, "S", "a", 0.05))
             run.claims.append(
-                Claim("fake.bad", r"x_1 | y < z & 50% ~ {#} ^ \ >", 2.0, 1.0, 0.5, False, "T")
+                Claim(
+                    name="fake.good",
+                    statement="a = b",
+                    kind=Evidence.STATISTICAL,
+                    passed=True,
+                    origin=Origin.PAPER,
+                    value=1.0,
+                    reference=1.0,
+                    estimate=Estimate(1.0, 0.05, 10, "t", 9),
+                )
+            )
+            run.claims.append(
+                Claim(
+                    name="fake.bad",
+                    statement=r"x_1 | y < z & 50% ~ {#} ^ \ >",
+                    kind=Evidence.NUMERICAL,
+                    passed=False,
+                    origin=Origin.PACKAGE,
+                    reason="a test",
+                    value=2.0,
+                    reference=1.0,
+                )
             )
             text = report.section("Fake model", "Body.", label="sec:fake")
             return [report.write_text(run.out / "derivations" / "fake.tex", text)]
@@ -215,7 +282,7 @@ def test_run_context_reaches_the_steps_and_the_report(tmp_path, monkeypatch):
         5,
         "tcp://127.0.0.1:8786",
     )
-    assert printed.splitlines() == ["claims: 1 of 2 claims pass; FAIL: fake.bad"]
+    assert printed.splitlines() == ["claims: 1 numerical, 1 statistical; 1 FAIL: fake.bad"]
     derivations = tmp_path / "derivations"
     main_tex = (derivations / "main.tex").read_text()
     assert re.findall(r"\\input\{([^}]*)\}", main_tex) == ["fake", "claims"]
@@ -223,7 +290,7 @@ def test_run_context_reaches_the_steps_and_the_report(tmp_path, monkeypatch):
     assert "| 1 ± 0.05 |" in markdown and "| FAIL |" in markdown and "seed 5." in markdown
     require_tex()
     text = pdf_text(compile_pdf(derivations))
-    assert "Fake model" in text and "Claims report" in text and "1 of 2 claims pass" in text
+    assert "Fake model" in text and "Claims report" in text and "1 FAIL: fake.bad" in text
     # the special characters typeset as themselves (pdftotext shows ~ and ^ as accents)
     for piece in ("| y < z & 50%", "{#}", "\\ >"):
         assert piece in text
