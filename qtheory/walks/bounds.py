@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["BoundCheck"]
 
@@ -25,6 +25,10 @@ class BoundCheck:
         ``"upper"`` (bound >= exact is claimed) or ``"lower"`` (bound <= exact).
     bound, exact : float
         The two values.
+    spec : dict, optional
+        The bound's family and exact arguments (integers, rationals as text), from
+        which :func:`qtheory.walks.certify.enclose` encloses both sides in ball
+        arithmetic; None for a check that is not certified.
 
     Raises
     ------
@@ -50,6 +54,7 @@ class BoundCheck:
     direction: str
     bound: float
     exact: float
+    spec: dict | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.direction not in ("upper", "lower"):

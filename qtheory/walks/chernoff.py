@@ -1729,6 +1729,7 @@ class _Tails:
     support: tuple[float, float]
     log_bound: Callable[[int, str], float]
     exact: Callable[[int, str], float]
+    spec: dict  # the certified family and its arguments, without x and tail
 
     def checks(self, servers_count: int) -> list[BoundCheck]:
         """Both tails at integer points strictly inside the support (at its edge a bound
@@ -1745,13 +1746,14 @@ class _Tails:
                 "upper",
                 math.exp(self.log_bound(x, tail)),
                 self.exact(x, tail),
+                spec={**self.spec, "N": servers_count, "x": x, "tail": tail},
             )
             for tail, sign, x in points
             if self.support[0] < x < self.support[1]
         ]
 
 
-def _pure_tails(walk: IdleWalk, window: float) -> list[_Tails]:
+def _pure_tails(walk: IdleWalk, window: float, c: float) -> list[_Tails]:
     """The window's counts: D ~ Poisson(λ_H N W); U − D with U ~ Poisson(μ(N − b)W); the
     walk with p_b over the mean number of jumps in W."""
     up, down = _coupled_means(walk, walk.band, window)
@@ -1767,6 +1769,7 @@ def _pure_tails(walk: IdleWalk, window: float) -> list[_Tails]:
             (0, math.inf),
             lambda x, tail: float(log_poisson_tail_bound(down, x, tail)),
             lambda x, tail: _scipy_tail(stats.poisson(down), x, tail),
+            {"family": "poisson", "c": repr(float(c))},
         ),
         _Tails(
             "X = U - D ~ Skellam(u, d)",
@@ -1776,6 +1779,7 @@ def _pure_tails(walk: IdleWalk, window: float) -> list[_Tails]:
             (-math.inf, math.inf),
             lambda x, tail: float(log_skellam_tail_bound(up, down, x, tail)),
             lambda x, tail: _skellam_exact(up, down, x, tail),
+            {"family": "skellam", "c": repr(float(c))},
         ),
         _Tails(
             "X = S_n, the walk after n steps",
@@ -1787,6 +1791,7 @@ def _pure_tails(walk: IdleWalk, window: float) -> list[_Tails]:
             lambda x, tail: _scipy_tail(
                 binomial, math.ceil((n + x) / 2) if tail == "upper" else (n + x) // 2, tail
             ),
+            {"family": "walk", "n": n},
         ),
     ]
 
@@ -1802,7 +1807,9 @@ def _window_checks(net: LossNetwork, c: float, delta: float = 0.5) -> list[Bound
             "upper",
             window_event_bound(net, c, delta, tail),
             _scipy_tail(law, rounded(scale * events), tail),
-        )
+            spec={"family": "events", "N": net.servers, "c": repr(float(c)),
+                  "delta": repr(float(delta)), "tail": tail},
+        )  # fmt: skip
         for tail, sign, scale, rounded in (
             ("upper", ">=", 1 + delta, math.ceil),
             ("lower", "<=", 1 - delta, math.floor),
@@ -1811,16 +1818,20 @@ def _window_checks(net: LossNetwork, c: float, delta: float = 0.5) -> list[Bound
 
 
 def _coupled_checks(
-    name: str, servers_count: int, point: str, bound: CoupledBound, exact: float
+    name: str, servers_count: int, point: str, bound: CoupledBound, exact: float, spec: dict
 ) -> list[BoundCheck]:
-    """The coupled probability and its Chernoff bound, each against the exact value."""
+    """The coupled probability and its Chernoff bound, each against the exact value
+    (``spec``: the certified family and its arguments, without the route)."""
+    spec = {**spec, "N": servers_count}
     return [
-        BoundCheck(f"{name} via coupling", servers_count, point, "upper", bound.coupled, exact),
-        BoundCheck(f"{name} via Chernoff", servers_count, point, "upper", bound.chernoff, exact),
-    ]
+        BoundCheck(f"{name} via coupling", servers_count, point, "upper", bound.coupled, exact,
+                   spec={**spec, "route": "coupling"}),
+        BoundCheck(f"{name} via Chernoff", servers_count, point, "upper", bound.chernoff, exact,
+                   spec={**spec, "route": "chernoff"}),
+    ]  # fmt: skip
 
 
-def _window_idle_checks(walk: IdleWalk, window: float) -> list[BoundCheck]:
+def _window_idle_checks(walk: IdleWalk, window: float, c: float) -> list[BoundCheck]:
     """P(I(W) <= 0) and P(T_0 <= W) from i = ceil(b/2), b = floor(sqrt N)."""
     band = walk.band
     start = -(-band // 2)
@@ -1832,6 +1843,7 @@ def _window_idle_checks(walk: IdleWalk, window: float) -> list[BoundCheck]:
             point,
             idle_after_window_bound(walk, window, start, 0).total,
             _exact_idle_at_most(walk, start, 0, window),
+            {"family": "idle_window", "c": repr(float(c)), "i": start, "m": 0},
         ),
         *_coupled_checks(
             "P(T_0 <= W)",
@@ -1839,6 +1851,7 @@ def _window_idle_checks(walk: IdleWalk, window: float) -> list[BoundCheck]:
             point,
             hit_zero_time_bound(walk, start, window),
             _exact_hit_zero_time_cdf(walk, start, window),
+            {"family": "hit_zero", "c": repr(float(c)), "i": start},
         ),
     ]
 
@@ -1859,6 +1872,7 @@ def _climb_checks(walk: IdleWalk, multiples: Sequence[float] = (2.0, 4.0)) -> li
             f"i=1, b={band}, {jumps} jumps",
             climb_steps_tail_bound(walk, 1, jumps),
             _exact_climb_steps_survival(walk, 1, band, jumps),
+            {"family": "climb_jumps", "i": 1, "n": jumps},
         )
         time = k * (band - 1) / (up - down)
         checks += _coupled_checks(
@@ -1867,6 +1881,7 @@ def _climb_checks(walk: IdleWalk, multiples: Sequence[float] = (2.0, 4.0)) -> li
             f"i=1, b={band}, t={time:.4g}",
             climb_time_tail_bound(walk, 1, time),
             _exact_climb_time_survival(walk, 1, band, time),
+            {"family": "climb_time", "i": 1, "t": repr(time)},
         )
     return checks
 
@@ -1927,10 +1942,10 @@ def chernoff_checks(
     _require_exact_work(walk, windows)
     checks = _climb_checks(walk)
     for c, window in zip(c_values, windows, strict=True):
-        for tails in _pure_tails(walk, window):
+        for tails in _pure_tails(walk, window, c):
             checks += tails.checks(walk.servers)
         checks += _window_checks(net, c)
-        checks += _window_idle_checks(walk, window)
+        checks += _window_idle_checks(walk, window, c)
     return checks
 
 

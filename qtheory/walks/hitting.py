@@ -689,22 +689,24 @@ def hitting_checks(
     lower = walk_climb_steps(walk.limit_up_probability, levels, band)
     start = np.asarray(levels, dtype=float)
     rows = (
-        ("E_i[steps to b] <= walk(p_b)", "upper", upper, steps),
-        ("E_i[steps to b] >= walk(p_inf)", "lower", lower, steps),
-        ("E_i[time to b] <= walk(p_b) / q_min", "upper", upper / total.min(), time),
-        ("E_i[time to b] >= walk(p_inf) / q_max", "lower", lower / total.max(), time),
-        ("E_i[steps to 0] >= i", "lower", start, descent_means(up, down, unit="steps")),
-        (
-            "E_i[time to 0] >= i/(lambda_H N)",
-            "lower",
-            start / (walk.lambda_h * walk.servers),
-            descent_means(up, down),
-        ),
-    )
+        ("E_i[steps to b] <= walk(p_b)", "upper", upper, steps, "climb", "steps_pb"),
+        ("E_i[steps to b] >= walk(p_inf)", "lower", lower, steps, "climb", "steps_pinf"),
+        ("E_i[time to b] <= walk(p_b) / q_min", "upper", upper / total.min(), time, "climb",
+         "time_pb"),
+        ("E_i[time to b] >= walk(p_inf) / q_max", "lower", lower / total.max(), time, "climb",
+         "time_pinf"),
+        ("E_i[steps to 0] >= i", "lower", start, descent_means(up, down, unit="steps"),
+         "descent", "steps"),
+        ("E_i[time to 0] >= i/(lambda_H N)", "lower", start / (walk.lambda_h * walk.servers),
+         descent_means(up, down), "descent", "time"),
+    )  # fmt: skip
+    default = band == walk.band  # the certified specs (qtheory.walks.certify) use that band
     return [
         BoundCheck(
-            name, walk.servers, f"i={i}, b={band}", direction, float(bound[k]), float(exact[i])
+            name, walk.servers, f"i={i}, b={band}", direction, float(bound[k]), float(exact[i]),
+            spec={"family": family, "N": walk.servers, "i": i, "bound": key}
+            if default or family == "descent" else None,
         )
         for k, i in enumerate(levels)
-        for name, direction, bound, exact in rows
-    ]
+        for name, direction, bound, exact, family, key in rows
+    ]  # fmt: skip

@@ -165,11 +165,12 @@ def _sss_checks(net: LossNetwork) -> list[BoundCheck]:
     trivial 1, and those cases are left out rather than counted as held)."""
     checks = []
     for c in (1.0, 4.0, 8.0, 16.0, 32.0):
-        bound = sss.failure_bound(net, c).total
-        if bound < 1.0:
+        bound = sss.failure_bound(net, c)
+        if bound.total < 1.0:
+            spec = {"family": "sss", "N": net.servers, "c": repr(c), "h": 1, "m": bound.level}
             checks.append(
                 BoundCheck("SSS failure eps_1 <= B_1", net.servers, f"c={c:g}", "upper",
-                           bound, sss.failure_probability(net, c))
+                           bound.total, sss.failure_probability(net, c), spec=spec)
             )  # fmt: skip
     return checks
 

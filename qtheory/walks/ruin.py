@@ -915,16 +915,18 @@ def ruin_checks(
     exact = chain_ruin_probabilities(walk.up_rates(), walk.down_rates(), band)[levels]
     p_b, p_inf = walk.coupled_up_probability(band), walk.limit_up_probability
     bounds = (
-        ("P_i(hit 0 before b) <= walk(p_b)", "upper", walk_ruin_probability(p_b, levels, band)),
-        (
-            "P_i(hit 0 before b) >= walk(p_inf)",
-            "lower",
-            walk_ruin_probability(p_inf, levels, band),
-        ),
-        ("P_i(hit 0 before b) <= min(1, q_b/p_b)^i", "upper", walk_ruin_limit(p_b, levels)),
-    )
+        ("P_i(hit 0 before b) <= walk(p_b)", "upper", walk_ruin_probability(p_b, levels, band),
+         "walk_pb"),
+        ("P_i(hit 0 before b) >= walk(p_inf)", "lower",
+         walk_ruin_probability(p_inf, levels, band), "walk_pinf"),
+        ("P_i(hit 0 before b) <= min(1, q_b/p_b)^i", "upper", walk_ruin_limit(p_b, levels),
+         "limit_pb"),
+    )  # fmt: skip
+    default = band == walk.band  # the certified specs (qtheory.walks.certify) use that band
     return [
-        BoundCheck(name, walk.servers, f"i={i}, b={band}", direction, float(value[k]), float(e))
+        BoundCheck(name, walk.servers, f"i={i}, b={band}", direction, float(value[k]), float(e),
+                   spec={"family": "ruin", "N": walk.servers, "i": i, "bound": key}
+                   if default else None)
         for k, (i, e) in enumerate(zip(levels, exact, strict=True))
-        for name, direction, value in bounds
-    ]
+        for name, direction, value, key in bounds
+    ]  # fmt: skip
