@@ -1,0 +1,485 @@
+r"""Certified optimum of the gated queue: Arb enclosures of σ*, τ*, S_GA*, λ*, S_RR* and
+PoF, with optimality and uniqueness proved, not assumed.
+
+The welfare is parametrised by :math:`w = -\log\sigma` (σ the GI/M/1 root), in which
+the gate is explicit.  With :math:`\sigma = e^{-w}`, :math:`u = \mu(1 - \sigma)`,
+:math:`\beta = 1/\Lambda` (0 for :math:`\Lambda = \infty`) and
+:math:`C\varepsilon = R\mu - C` (an exact rational, :math:`\varepsilon = \nu - 1`),
+
+.. math::
+   \tau(w) = \frac{w - \log(1 + \beta u)}{u},\qquad
+   N(w) = R - \frac{C}{u} = \frac{C\varepsilon - R\mu\sigma}{u},\qquad
+   D(w) = \tau(w) + \beta,\qquad S(w) = \frac{N(w)}{D(w)}
+
+(:math:`\tau(w)` solves the root equation :math:`\sigma = e^{-u\tau}\Lambda/(\Lambda + u)`
+for τ; :math:`D` is the mean admitted inter-arrival time).  With
+:math:`h(w) = e^{w} - 1 - w` and :math:`k(y) = \log(1 + y) - y/(1 + y)`, both
+:math:`\ge 0`, differentiation gives (Sympy checks all three, ``tests/gated``)
+
+.. math::
+   D'(w) = \frac{\mu\sigma\,(h + k(\beta u))}{u^2} > 0,\qquad
+   S'(w) = \frac{\mu\sigma}{u^2 D^2}\,G(w),\quad G = C D - N\,(h + k(\beta u)),\qquad
+   G'(w) = -N\Bigl(e^{w} - 1 + \frac{\beta^2 u\,\mu\sigma}{(1 + \beta u)^2}\Bigr).
+
+So τ(w) increases strictly (the gates :math:`\tau \ge 0` are the :math:`w \ge w_0`,
+:math:`w_0 = \log(\mu\beta)` when :math:`\mu\beta > 1`, else 0); the welfare is positive
+only where :math:`N > 0`, i.e. :math:`w > w_N = \log(\nu/(\nu - 1))`; and on
+:math:`[w_N, \infty)` the function G, which has the sign of S', *decreases strictly*.
+Hence on :math:`[w_L, \infty)`, :math:`w_L = \max(w_0, w_N)`, S has at most one
+critical point and it is the unique maximiser.  The certificate is then:
+
+- *interior optimum:* two points :math:`w_L < c_0 < c_1`, a relative
+  :math:`10^{-(D+12)}` apart, with :math:`G(c_0) > 0 > G(c_1)` decided in ball
+  arithmetic: the maximiser :math:`w^*` is unique and lies in :math:`[c_0, c_1]`, and
+  σ*, τ*, S* are enclosed by evaluating the formulas on that box;
+- *gate constraint binds* (only if :math:`\mu\beta > 1` and :math:`w_0 > w_N`):
+  :math:`G(w_0) < 0`, so S decreases on :math:`[w_0, \infty)` and :math:`\tau^* = 0`,
+  :math:`\sigma^* = \Lambda/\mu`, :math:`S^* = \Lambda(R - C/(\mu - \Lambda))` exactly.
+
+No grid or cover of the w-axis is needed: the monotonicity of G replaces it (and has
+no tail to close).
+
+Random routing: :math:`\lambda^* = \min(\Lambda, \mu - \sqrt{\mu C/R})`, decided exactly
+(:math:`\Lambda \ge \mu - \sqrt{\mu C/R}` iff :math:`\mu \le \Lambda` or
+:math:`(\mu - \Lambda)^2 \le \mu C / R`); in that interior case
+:math:`S_{RR}^* = C(\sqrt\nu - 1)^2 = C\varepsilon^2/(\sqrt\nu + 1)^2`, else
+:math:`S_{RR}^* = \Lambda(R - C/(\mu - \Lambda))`.
+
+Everything runs at one Arb precision (the requested digits plus guard digits for
+:math:`\log_{10}\nu`, :math:`\log_{10} 1/\varepsilon` and :math:`|\log_{10}\mu/\Lambda|`),
+doubled until every enclosure has relative width at most :math:`10^{-D}`; the
+certificate records it, and :mod:`qtheory.verify.gated` decides it again from its data
+alone.
+
+Examples
+--------
+>>> opt = certified_optimum(GatedQueue("inf", 1, 2, 1), dps=30)
+>>> opt.gate.lower[:10], opt.price_of_forgetting.lower[:10], opt.at_boundary
+('2.06358106', '2.17612846', False)
+>>> opt.gate.relative_width < 1e-30, opt.certificate["checker"]
+(True, 'gated.optimum')
+
+References
+----------
+.. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+   queues", arXiv:2606.02464 (2026).
+.. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+   processes", Econometrica 43(1):81-92 (1975).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+import mpmath
+from flint import arb, fmpq
+
+from qtheory import limits
+from qtheory.enclosure import Enclosure, exact
+from qtheory.gated.model import GatedQueue
+from qtheory.precision import check_dps
+
+__all__ = ["CertifiedOptimum", "certified_optimum", "exact_parameters", "welfare_terms"]
+
+#: Relative distance of the bracket points from w*, in units of 10^-dps.
+BRACKET_DIGITS = 12
+#: Precision doublings before giving up.
+MAX_DOUBLINGS = 6
+
+VALUE_NAMES = ("root", "gate", "welfare_ga", "rate_rr", "welfare_rr", "price_of_forgetting")
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """The queue as exact rationals (``arrival`` None for Λ = ∞)."""
+
+    arrival: fmpq | None
+    mu: fmpq
+    reward: fmpq
+    cost: fmpq
+
+    @property
+    def beta(self) -> fmpq:
+        return fmpq(0) if self.arrival is None else 1 / self.arrival
+
+    @property
+    def net(self) -> fmpq:  # Cε = Rμ − C
+        return self.reward * self.mu - self.cost
+
+    @property
+    def nu(self) -> fmpq:
+        return self.reward * self.mu / self.cost
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "arrival_rate": "inf" if self.arrival is None else str(self.arrival),
+            "service_rate": str(self.mu),
+            "reward": str(self.reward),
+            "cost": str(self.cost),
+        }
+
+
+def _rational(name: str, value: object) -> fmpq | None:
+    """The exact rational of one queue field; None for an infinite arrival rate."""
+    if isinstance(value, str) and value.strip().lower().lstrip("+") in ("inf", "infinity"):
+        return None
+    if isinstance(value, mpmath.mpf):
+        if mpmath.isinf(value):
+            return None
+        man, exp = value.man_exp
+        fraction = Fraction(int(man)) * Fraction(2) ** int(exp)
+        return fmpq(fraction.numerator, fraction.denominator)
+    if isinstance(value, float) and math.isinf(value):
+        return None
+    if isinstance(value, numbers.Integral):
+        value = int(value)
+    return exact(value, name=name)
+
+
+def exact_parameters(queue: GatedQueue) -> Parameters:
+    """The queue's parameters as the exact rationals they print as.
+
+    A float is read as the decimal it prints (0.6 is 3/5), a string as the decimal or
+    fraction it spells, an mpf as its exact binary value.
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        A queue with ν = Rμ/C > 1.
+
+    Returns
+    -------
+    Parameters
+        Fields ``arrival`` (None for Λ = ∞), ``mu``, ``reward``, ``cost`` (flint.fmpq).
+
+    Raises
+    ------
+    TypeError
+        If ``queue`` is not a GatedQueue.
+    ValueError
+        If ν ≤ 1 (naming reward*service_rate/cost).
+
+    Examples
+    --------
+    >>> p = exact_parameters(GatedQueue(0.6, 1, "1.5", 1))
+    >>> p.arrival, p.reward, p.nu, p.beta
+    (3/5, 3/2, 3/2, 5/3)
+    """
+    if not isinstance(queue, GatedQueue):
+        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+    params = Parameters(
+        _rational("arrival_rate", queue.arrival_rate),
+        *(_rational(n, getattr(queue, n)) for n in ("service_rate", "reward", "cost")),
+    )
+    if not params.net > 0:
+        raise ValueError(
+            "reward*service_rate/cost (Naor's ratio nu) must be > 1 for an optimum to "
+            f"exist, got nu = {params.nu}"
+        )
+    return params
+
+
+def welfare_terms(w: arb, params: Parameters) -> dict[str, arb]:
+    """σ, τ, S, G and G' at a ball ``w`` (the formulas of the module docstring).
+
+    Every returned ball contains the value at every point of ``w``, so a sign decided
+    here holds on the whole ball.  G has the sign of S'(w).
+
+    Parameters
+    ----------
+    w : flint.arb
+        A ball of values of w = −log σ > 0.
+    params : Parameters
+        From :func:`exact_parameters`.
+
+    Returns
+    -------
+    dict
+        Keys ``"sigma"``, ``"tau"``, ``"S"``, ``"G"`` and ``"G1"`` (flint.arb).
+
+    Examples
+    --------
+    Λ = ∞, μ = C = 1, R = 2: S(w) = (1 − 2e^{−w})/w, so S(1) = 1 − 2/e:
+
+    >>> terms = welfare_terms(arb(1), exact_parameters(GatedQueue("inf", 1, 2, 1)))
+    >>> round(float(terms["S"].mid()), 12), round(1 - 2 / math.e, 12)
+    (0.264241117657, 0.264241117657)
+    """
+    mu, beta, cost = arb(params.mu), arb(params.beta), arb(params.cost)
+    sigma = (-w).exp()
+    u = -mu * (-w).expm1()  # μ(1 − σ) without cancellation
+    y = beta * u
+    n = (arb(params.net) - arb(params.reward) * mu * sigma) / u
+    tau = (w - y.log1p()) / u
+    d = tau + beta
+    hk = (w.expm1() - w) + (y.log1p() - y / (1 + y))  # h(w) + k(βu)
+    g1 = -n * (w.expm1() + beta * y * mu * sigma / (1 + y) ** 2)
+    return {"sigma": sigma, "tau": tau, "S": n / d, "G": cost * d - n * hk, "G1": g1}
+
+
+def _decimal(value: Fraction, digits: int) -> str:
+    """``value`` rounded to ``digits`` significant digits, as ``"<int>e<exp>"``."""
+    if value == 0:
+        return "0"
+    shift = digits - 1 - (len(str(abs(value.numerator))) - len(str(value.denominator)))
+    return f"{round(value * Fraction(10) ** shift)}e{-shift}"
+
+
+def _fraction(ball: arb) -> Fraction:
+    man, exp = ball.mid().man_exp()
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def _point(text: str) -> arb:
+    value = Fraction(text)
+    return arb(fmpq(value.numerator, value.denominator))
+
+
+class _Failed(ArithmeticError):
+    """This precision could not decide a step; the caller raises it."""
+
+
+def _maximiser(lo: arb, params: Parameters) -> arb:
+    """w* (a midpoint, no claim) above lo = w_L, where G > 0 and G decreases:
+    doubling, bisection in log scale, then Newton on G at the working precision."""
+    lo = lo.mid()
+    hi = 2 * lo
+    for _ in range(4000):
+        if not welfare_terms(hi, params)["G"] > 0:
+            break
+        lo, hi = hi, 2 * hi
+    else:
+        raise _Failed("no point with S' <= 0 found")
+    while hi > lo * (1 + arb(2) ** -40):
+        mid = (lo * hi).sqrt().mid()
+        if welfare_terms(mid, params)["G"] > 0:
+            lo = mid
+        else:
+            hi = mid
+    w = ((lo + hi) / 2).mid()
+    for _ in range(60):
+        terms = welfare_terms(w, params)
+        step = (terms["G"] / terms["G1"]).mid()
+        w = (w - step).mid()
+        if abs(step) < abs(w) * arb(2) ** (-flint.ctx.prec + 8):
+            break
+    return w
+
+
+def _routing(params: Parameters) -> tuple[arb, arb, bool]:
+    """(λ*, S_RR*, at boundary) with the exact case split."""
+    mu, lam = params.mu, params.arrival
+    interior = lam is None or mu <= lam or (mu - lam) ** 2 <= mu * params.cost / params.reward
+    if interior:
+        root_nu = arb(params.nu).sqrt()
+        eps = arb(params.net / params.cost)
+        rate = arb(mu) * eps / (root_nu * (root_nu + 1))  # μ(1 − 1/√ν)
+        return rate, arb(params.cost) * eps**2 / (root_nu + 1) ** 2, False
+    return arb(lam), arb(lam * (params.reward - params.cost / (mu - lam))), True
+
+
+def _attempt(params: Parameters, dps: int) -> tuple[dict[str, arb], dict, bool]:
+    """One certification at the current precision; raises _Failed when undecided."""
+    mu_beta = params.mu * params.beta
+    eps = params.net / params.cost
+    gate_binds = mu_beta > 1 and mu_beta * eps > params.nu  # w0 = log(μβ) > w_N
+    w_low = arb(mu_beta).log() if gate_binds else arb(1 / eps).log1p()
+    data: dict = {"parameters": params.to_json(), "dps": dps, "precision_bits": flint.ctx.prec}
+    at_w_low = welfare_terms(w_low, params)["G"]
+    boundary = gate_binds and not at_w_low > 0
+    if boundary:
+        if not at_w_low < 0:
+            raise _Failed("the sign of S' at tau = 0 is undecided")
+        s_star = params.arrival * (params.reward - params.cost / (params.mu - params.arrival))
+        data.update(case="boundary", bracket=None)
+        values = {"root": arb(1 / mu_beta), "gate": arb(0), "welfare_ga": arb(s_star)}
+    else:
+        centre = _fraction(_maximiser(w_low, params))
+        spread = Fraction(1, 10 ** (dps + BRACKET_DIGITS))
+        digits = dps + BRACKET_DIGITS + 8
+        c0, c1 = _decimal(centre * (1 - spread), digits), _decimal(centre * (1 + spread), digits)
+        if not (_point(c0) > w_low and welfare_terms(_point(c0), params)["G"] > 0):
+            raise _Failed("S' > 0 is undecided at the lower end of the bracket of w*")
+        if not welfare_terms(_point(c1), params)["G"] < 0:
+            raise _Failed("S' < 0 is undecided at the upper end of the bracket of w*")
+        data.update(case="interior", bracket=[c0, c1])
+        terms = welfare_terms(_point(c0).union(_point(c1)), params)
+        values = {"root": terms["sigma"], "gate": terms["tau"], "welfare_ga": terms["S"]}
+    rate, welfare_rr, rr_boundary = _routing(params)
+    values.update(rate_rr=rate, welfare_rr=welfare_rr)
+    values["price_of_forgetting"] = values["welfare_ga"] / welfare_rr
+    data["routing_case"] = "boundary" if rr_boundary else "interior"
+    return values, data, boundary
+
+
+@dataclass(frozen=True)
+class CertifiedOptimum:
+    """Enclosures of the optima and the certificate that proves them.
+
+    Attributes
+    ----------
+    root, gate, welfare_ga : Enclosure
+        σ*, τ* and S_GA* = S_GA(τ*).
+    rate_rr, welfare_rr : Enclosure
+        λ* and S_RR* = S_RR(λ*).
+    price_of_forgetting : Enclosure
+        S_GA*/S_RR*.
+    at_boundary : bool
+        True when τ* = 0 (the gate constraint binds).
+    routing_at_boundary : bool
+        True when λ* = Λ (Λ < μ − √(μC/R)).
+    dps : int
+        Every enclosure has relative width ≤ 10^-dps (or is an exact zero).
+    certificate : dict
+        ``{"claim", "statement", "checker": "gated.optimum", "data"}`` for
+        :func:`qtheory.verify.check_certificate`.
+
+    Examples
+    --------
+    >>> opt = certified_optimum(GatedQueue("inf", 1, 4, 1), dps=20)
+    >>> opt.welfare_rr.contains(1), sorted(opt.values())[:2]
+    (True, ['gate', 'price_of_forgetting'])
+    """
+
+    root: Enclosure
+    gate: Enclosure
+    welfare_ga: Enclosure
+    rate_rr: Enclosure
+    welfare_rr: Enclosure
+    price_of_forgetting: Enclosure
+    at_boundary: bool
+    routing_at_boundary: bool
+    dps: int
+    certificate: dict
+
+    def values(self) -> dict[str, Enclosure]:
+        """The six enclosures by name (σ* is ``root``).
+
+        Returns
+        -------
+        dict of str to Enclosure
+
+        Examples
+        --------
+        >>> opt = certified_optimum(GatedQueue("inf", 1, 4, 1), dps=10)
+        >>> list(opt.values())
+        ['root', 'gate', 'welfare_ga', 'rate_rr', 'welfare_rr', 'price_of_forgetting']
+        """
+        return {name: getattr(self, name) for name in VALUE_NAMES}
+
+
+def _statement(params: Parameters) -> str:
+    lam = "\\infty" if params.arrival is None else str(params.arrival)
+    return (
+        f"For $\\Lambda = {lam}$, $\\mu = {params.mu}$, $R = {params.reward}$, "
+        f"$C = {params.cost}$: $S_{{\\mathrm{{GA}}}}$ has a unique maximiser over "
+        "$\\tau \\ge 0$, and $\\sigma^*$, $\\tau^*$, $S_{\\mathrm{GA}}^*$, $\\lambda^*$, "
+        "$S_{\\mathrm{RR}}^*$ and $\\mathrm{PoF}$ lie in the stated intervals"
+    )
+
+
+def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
+    """Certified enclosures of σ*, τ*, S_GA*, λ*, S_RR* and PoF (module docstring).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue, ν = Rμ/C > 1; parameters are read as the exact rationals they print
+        as (:func:`exact_parameters`).
+    dps : int, keyword-only, default 30
+        Each enclosure has relative width ≤ 10^-dps.
+
+    Returns
+    -------
+    CertifiedOptimum
+
+    Raises
+    ------
+    TypeError
+        If ``queue`` is not a GatedQueue.
+    ValueError
+        If ν ≤ 1, or ``dps`` is not an integer in 1..the ``dps`` limit.
+    ArithmeticError
+        If the optimum cannot be certified within the precision limit (e.g. S has a
+        degenerate critical point on the gate boundary).
+
+    Examples
+    --------
+    Λ = ∞, μ = C = 1, R = 2: S_RR* = (√2 − 1)² exactly, and the enclosures contain
+    the mpmath values of :func:`qtheory.gated.optimal_gate`:
+
+    >>> opt = certified_optimum(GatedQueue("inf", 1, 2, 1), dps=40)
+    >>> mpmath.mp.dps = 60
+    >>> opt.welfare_rr.contains(str((mpmath.sqrt(2) - 1) ** 2))
+    True
+    >>> mpmath.mp.dps = 15
+    >>> opt.price_of_forgetting.relative_width < 1e-40
+    True
+
+    With few potential customers the gate constraint binds (τ* = 0, PoF = 1):
+
+    >>> slow = certified_optimum(GatedQueue(0.2, 1, 3, 1), dps=20)
+    >>> slow.at_boundary, slow.gate.to_json(), slow.price_of_forgetting.contains(1)
+    (True, {'lower': '0', 'upper': '0'}, True)
+    """
+    dps = check_dps(dps, cost="a certified optimum")
+    if dps is None:
+        raise ValueError("dps must be an integer >= 1 (significant digits), got None")
+    params = exact_parameters(queue)
+    guard = _magnitude(params.net / params.cost) + _magnitude(params.nu)
+    if params.arrival is not None:
+        guard += _magnitude(params.mu / params.arrival)
+    digits = dps + BRACKET_DIGITS + 20 + 2 * guard
+    limits.require("dps", digits, parameter="dps", what="a certified optimum (with guard digits)")
+    bits = math.ceil(digits * math.log2(10)) + 64
+    saved = flint.ctx.prec
+    reason = ""
+    try:
+        for _ in range(MAX_DOUBLINGS):
+            flint.ctx.prec = bits
+            try:
+                values, data, boundary = _attempt(params, dps)
+                enclosures = {n: _enclosure(values[n], dps) for n in VALUE_NAMES}
+                break
+            except _Failed as failure:
+                reason = str(failure)
+                bits *= 2
+                limits.require("dps", bits / math.log2(10), parameter="dps",
+                               what="a certified optimum (raised precision)")  # fmt: skip
+        else:
+            raise ArithmeticError(f"could not certify the optimum: {reason}")
+    finally:
+        flint.ctx.prec = saved
+    data["values"] = {name: e.to_json() for name, e in enclosures.items()}
+    certificate = {
+        "claim": "gated.optimum",
+        "statement": _statement(params),
+        "checker": "gated.optimum",
+        "data": data,
+    }
+    return CertifiedOptimum(
+        **enclosures,
+        at_boundary=boundary,
+        routing_at_boundary=data["routing_case"] == "boundary",
+        dps=dps,
+        certificate=certificate,
+    )
+
+
+def _magnitude(value: fmpq) -> int:
+    """About |log10 value| (± 1), from the lengths of numerator and denominator."""
+    return abs(len(str(abs(value.p))) - len(str(value.q)))
+
+
+def _enclosure(ball: arb, dps: int) -> Enclosure:
+    if ball.is_exact() and ball.is_zero():
+        return Enclosure("0", "0")
+    enclosure = Enclosure.from_arb(ball, dps)
+    low, high = Fraction(enclosure.lower), Fraction(enclosure.upper)
+    if low <= 0 <= high or (high - low) * 10**dps > min(abs(low), abs(high)):
+        raise _Failed(f"an enclosure is wider than 1e-{dps} relative")
+    return enclosure

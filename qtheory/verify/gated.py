@@ -1,0 +1,244 @@
+r"""Checkers for the gated-admission certificates (:mod:`qtheory.gated.certified`).
+
+The model (Hassin and Ravner, gated admission to an unobservable M/M/1 queue): potential
+customers arrive at rate Λ (Λ = ∞ allowed), service is Exp(μ), reward R per customer
+served, cost C per customer per unit time, ν = Rμ/C > 1.  After each admission the gate
+stays shut for τ ≥ 0; admitted inter-arrival times are T = τ + Exp(Λ), so the admitted
+customers form a GI/M/1 queue whose root σ ∈ (0, 1) solves
+
+    σ = e^{−uτ} Λ/(Λ + u),   u = μ(1 − σ).
+
+Taking logarithms and writing w = −log σ, β = 1/Λ (0 for Λ = ∞), the gate of a root is
+
+    τ(w) = (w − log(1 + βu))/u.
+
+Sojourn times are Exp(u), so the welfare per unit time (reward rate minus cost rate,
+throughput 1/D with D = τ + β) is
+
+    S(w) = N/D,   N = R − C/u = (Cε − Rμσ)/u,   Cε = Rμ − C.
+
+Let h(w) = e^w − 1 − w and k(y) = log(1 + y) − y/(1 + y) (both ≥ 0).  Differentiating,
+
+    D′ = μσ (h + k(βu))/u² > 0,
+    S′ = μσ G/(u² D²)  with  G = C·D − N·(h + k(βu)),
+    G′ = −N·(e^w − 1 + β² u μσ/(1 + βu)²).
+
+(D′: the numerator of (τ)′ is u − w·μσ − u·μσβ/(1 + βu) + log(1 + βu)·μσ, and
+u − wμσ = μσ·h(w); then C·D′ − N′·(h + k) = 0 because N′ = Cμσ/u².)  So τ increases
+with w, the gates τ ≥ 0 are w ≥ w₀ (w₀ = log μβ if μβ > 1, else 0), the welfare is
+positive only for N > 0, i.e. w > w_N = log(ν/(ν − 1)), and on [w_N, ∞) G — which has the
+sign of S′ — strictly decreases.  On [w_L, ∞), w_L = max(w₀, w_N), S therefore has at most
+one critical point, and:
+
+- ``case == "interior"``: w_L < c₀ < c₁ with G(c₀) > 0 > G(c₁) proves that the unique
+  maximiser w* lies in [c₀, c₁]; σ* = e^{−w*}, τ* = τ(w*), S_GA* = S(w*) are enclosed by
+  evaluating on the ball [c₀, c₁].
+- ``case == "boundary"`` (only if μβ > 1 and w₀ > w_N, i.e. μβ·ε > ν): G(w₀) < 0 proves
+  that S decreases on [w₀, ∞), so τ* = 0, σ* = Λ/μ, S_GA* = Λ(R − C/(μ − Λ)).
+
+Random routing (Edelson and Hildebrand): S_RR(λ) = λ(R − C/(μ − λ)) is concave, with
+stationary point μ − √(μC/R); so λ* = min(Λ, μ − √(μC/R)).  The case is decided exactly:
+Λ ≥ μ − √(μC/R) iff μ ≤ Λ or (μ − Λ)² ≤ μC/R; then S_RR* = C(√ν − 1)² =
+Cε²/(√ν + 1)² and λ* = με/(√ν(√ν + 1)); else λ* = Λ and S_RR* = Λ(R − C/(μ − Λ)).
+PoF = S_GA*/S_RR*.
+
+A certificate holds when every claimed interval of ``data["values"]`` contains the
+checker's ball and has relative width at most 10^−dps.
+
+Examples
+--------
+>>> data = {"parameters": {"arrival_rate": "inf", "service_rate": "1", "reward": "2",
+...                        "cost": "1"}, "dps": 5, "precision_bits": 128,
+...         "case": "interior", "bracket": ["2", "3"], "routing_case": "interior",
+...         "values": {}}
+>>> CHECKS["optimum"](data)
+Traceback (most recent call last):
+...
+qtheory.verify.CertificateError: S' > 0 is not proved at the lower end of the bracket of w* (c0 = 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from flint import arb, fmpq
+
+from qtheory.verify import CertificateError
+from qtheory.verify._arith import ball, inside, precision, rational
+
+__all__ = ["CHECKS", "check_optimum", "optimum_balls"]
+
+NAMES = ("root", "gate", "welfare_ga", "rate_rr", "welfare_rr", "price_of_forgetting")
+
+
+def _parameters(data: Mapping) -> dict:
+    """Exact rationals Λ (None for ∞), μ, R, C from ``data["parameters"]``."""
+    p = data["parameters"]
+    arrival = (
+        None if str(p["arrival_rate"]).strip().lower() == "inf" else rational(p["arrival_rate"])
+    )
+    mu, reward, cost = (rational(p[n]) for n in ("service_rate", "reward", "cost"))
+    if not (mu > 0 and reward > 0 and cost > 0 and (arrival is None or arrival > 0)):
+        raise CertificateError("parameters must be positive")
+    if not reward * mu > cost:
+        raise CertificateError(f"nu = R mu / C = {reward * mu / cost} is not > 1")
+    beta = fmpq(0) if arrival is None else 1 / arrival
+    return {"arrival": arrival, "mu": mu, "R": reward, "C": cost, "beta": beta}
+
+
+def _terms(w: arb, q: dict) -> dict:
+    """σ, τ, S and G on the ball ``w`` (module formulas)."""
+    mu, beta = arb(q["mu"]), arb(q["beta"])
+    sigma = (-w).exp()
+    u = -mu * (-w).expm1()
+    y = beta * u
+    n = (arb(q["R"] * q["mu"] - q["C"]) - arb(q["R"]) * mu * sigma) / u
+    tau = (w - y.log1p()) / u
+    d = tau + beta
+    g = arb(q["C"]) * d - n * ((w.expm1() - w) + (y.log1p() - y / (1 + y)))
+    return {"sigma": sigma, "tau": tau, "S": n / d, "G": g}
+
+
+def optimum_balls(data: Mapping) -> dict[str, arb]:
+    """Decide the optimality part of a ``gated.optimum`` certificate and return the
+    checker's own balls of the six values (call inside :func:`_arith.precision`).
+
+    Parameters
+    ----------
+    data : mapping
+        The certificate's ``data`` (see the module docstring).
+
+    Returns
+    -------
+    dict of str to flint.arb
+        ``root``, ``gate``, ``welfare_ga``, ``rate_rr``, ``welfare_rr``,
+        ``price_of_forgetting``.
+
+    Raises
+    ------
+    CertificateError
+        Naming the step that does not hold.
+
+    Examples
+    --------
+    >>> data = {"parameters": {"arrival_rate": "1/5", "service_rate": "1", "reward": "3",
+    ...                        "cost": "1"}, "case": "boundary", "routing_case": "boundary"}
+    >>> with precision(128):
+    ...     balls = optimum_balls(data)
+    >>> balls["gate"], round(float(balls["price_of_forgetting"].mid()), 12)
+    (0, 1.0)
+    """
+    q = _parameters(data)
+    mu, lam, beta = q["mu"], q["arrival"], q["beta"]
+    eps = (q["R"] * mu - q["C"]) / q["C"]
+    nu = q["R"] * mu / q["C"]
+    binds = mu * beta > 1 and mu * beta * eps > nu
+    w_low = arb(mu * beta).log() if binds else arb(1 / eps).log1p()
+    if data["case"] == "boundary":
+        if not binds:
+            raise CertificateError(
+                "case 'boundary' but the gate constraint cannot bind (mu beta eps <= nu)"
+            )
+        if not _terms(w_low, q)["G"] < 0:
+            raise CertificateError("S' < 0 at tau = 0 is not proved (case 'boundary')")
+        s_ga = lam * (q["R"] - q["C"] / (mu - lam))
+        balls = {"root": arb(lam / mu), "gate": arb(0), "welfare_ga": arb(s_ga)}
+    elif data["case"] == "interior":
+        c0, c1 = data["bracket"]
+        low, high = ball(c0), ball(c1)
+        if not (rational(c0) < rational(c1) and low > w_low):
+            raise CertificateError(
+                f"the bracket [{c0}, {c1}] is not ordered above w_L = {w_low.str(10)}"
+            )
+        if not _terms(low, q)["G"] > 0:
+            raise CertificateError(
+                f"S' > 0 is not proved at the lower end of the bracket of w* (c0 = {c0})"
+            )
+        if not _terms(high, q)["G"] < 0:
+            raise CertificateError(
+                f"S' < 0 is not proved at the upper end of the bracket of w* (c1 = {c1})"
+            )
+        terms = _terms(low.union(high), q)
+        balls = {"root": terms["sigma"], "gate": terms["tau"], "welfare_ga": terms["S"]}
+    else:
+        raise CertificateError(f"unknown case {data['case']!r}")
+    interior = lam is None or mu <= lam or (mu - lam) ** 2 <= mu * q["C"] / q["R"]
+    if data["routing_case"] != ("interior" if interior else "boundary"):
+        raise CertificateError(
+            f"routing case {data['routing_case']!r} is wrong: Lambda >= mu - sqrt(mu C/R) "
+            f"is {interior}"
+        )
+    if interior:
+        root_nu = arb(nu).sqrt()
+        balls["rate_rr"] = arb(mu) * arb(eps) / (root_nu * (root_nu + 1))
+        balls["welfare_rr"] = arb(q["C"]) * arb(eps) ** 2 / (root_nu + 1) ** 2
+    else:
+        balls["rate_rr"] = arb(lam)
+        balls["welfare_rr"] = arb(lam * (q["R"] - q["C"] / (mu - lam)))
+    balls["price_of_forgetting"] = balls["welfare_ga"] / balls["welfare_rr"]
+    return balls
+
+
+def _narrow(pair, dps: int) -> bool:
+    """Relative width (upper − lower)/min(|lower|, |upper|) ≤ 10^−dps, or an exact 0."""
+    low, high = (Fraction(t) for t in pair)
+    if low == high == 0:
+        return True
+    return not low <= 0 <= high and (high - low) * 10**dps <= min(abs(low), abs(high))
+
+
+def _claimed(data: Mapping, name: str) -> list[str]:
+    value = data["values"][name]
+    return [value["lower"], value["upper"]] if isinstance(value, Mapping) else list(value)
+
+
+def check_optimum(data: Mapping) -> None:
+    """``gated.optimum``: the unique optimal gate and the six values lie in their intervals.
+
+    Parameters
+    ----------
+    data : mapping
+        ``parameters`` (exact rationals as text, ``"inf"`` for Λ = ∞), ``dps``,
+        ``precision_bits``, ``case``, ``bracket``, ``routing_case`` and ``values``
+        (name -> ``{"lower", "upper"}``).
+
+    Raises
+    ------
+    CertificateError
+        Naming what fails.
+
+    Examples
+    --------
+    Λ = 1/5, μ = C = 1, R = 3: both rules admit everybody, S* = 0.2 (3 − 1/0.8) = 0.35:
+
+    >>> near = lambda x: {"lower": str(x * 0.9996), "upper": str(x * 1.0004)}
+    >>> values = {"root": near(0.2), "gate": {"lower": "0", "upper": "0"},
+    ...           "welfare_ga": near(0.35), "rate_rr": near(0.2), "welfare_rr": near(0.35),
+    ...           "price_of_forgetting": near(1)}
+    >>> data = {"parameters": {"arrival_rate": "1/5", "service_rate": "1", "reward": "3",
+    ...                        "cost": "1"}, "dps": 3, "precision_bits": 64,
+    ...         "case": "boundary", "bracket": None, "routing_case": "boundary",
+    ...         "values": values}
+    >>> check_optimum(data)  # holds: returns None
+    >>> check_optimum({**data, "values": {**values, "welfare_ga": near(0.36)}})
+    Traceback (most recent call last):
+    ...
+    qtheory.verify.CertificateError: welfare_ga: the checker's enclosure ... is not inside ...
+    """
+    dps = int(data["dps"])
+    with precision(int(data["precision_bits"])):
+        balls = optimum_balls(data)
+        for name in NAMES:
+            pair = _claimed(data, name)
+            if not inside(balls[name], pair):
+                raise CertificateError(
+                    f"{name}: the checker's enclosure {balls[name].str(12)} is not inside {pair}"
+                )
+            if not _narrow(pair, dps):
+                raise CertificateError(
+                    f"{name}: the interval {pair} is wider than 1e-{dps} relative"
+                )
+
+
+CHECKS = {"optimum": check_optimum}

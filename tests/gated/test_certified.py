@@ -1,0 +1,127 @@
+"""Certified optimum of the gated queue against independent routes: the mpmath optimum
+of qtheory.gated.welfare at higher precision, the closed forms of the RR optimum, and a
+Sympy proof of the identities that make the optimum unique."""
+
+import json
+
+import mpmath
+import pytest
+import sympy as sp
+
+from qtheory.gated import GatedQueue, optimal_gate, optimal_routing
+from qtheory.gated.certified import certified_optimum, exact_parameters
+
+CASES = [
+    ("inf", 1, 2, 1),
+    ("inf", 1, "1.01", 1),
+    (2, 1, 3, 1),
+    ("0.6", "1.7", "2.3", "0.9"),  # gate constraint binds
+    (1, 1, 5, 1),  # Λ = μ
+    ("0.9", 1, "1.5", 1),  # Λ < μ, interior optimum
+    ("inf", 1, "1.00000000000000000001", 1),
+    ("inf", 1, "1e20", 1),
+    (2, 1, "1e20", 1),
+]
+
+
+def test_the_uniqueness_identities_hold():
+    """D' = μσ(h + k)/u², S' = μσ G/(u²D²) and G' = −N (h + k)' (module docstring)."""
+    w, mu, beta, reward, cost = sp.symbols("w mu beta R C", positive=True)
+    sigma = sp.exp(-w)
+    u = mu * (1 - sigma)
+    y = beta * u
+    d = (w - sp.log(1 + y)) / u + beta
+    n = reward - cost / u
+    hk = sp.exp(w) - 1 - w + sp.log(1 + y) - y / (1 + y)
+    g = cost * d - n * hk
+    assert sp.simplify(sp.diff(d, w) - mu * sigma * hk / u**2) == 0
+    assert sp.simplify(sp.diff(n / d, w) - mu * sigma * g / (u**2 * d**2)) == 0
+    slope = sp.exp(w) - 1 + beta**2 * u * mu * sigma / (1 + y) ** 2
+    assert sp.simplify(sp.diff(g, w) + n * slope) == 0
+
+
+@pytest.mark.parametrize("params", CASES)
+def test_enclosures_contain_the_mpmath_optimum(params):
+    queue = GatedQueue(*params)
+    opt = certified_optimum(queue, dps=40)
+    gate, routing = optimal_gate(queue, dps=60), optimal_routing(queue, dps=60)
+    reference = {
+        "root": gate.root,
+        "gate": gate.gate,
+        "welfare_ga": gate.welfare,
+        "rate_rr": routing.rate,
+        "welfare_rr": routing.welfare,
+    }
+    with mpmath.workdps(70):
+        reference["price_of_forgetting"] = gate.welfare / routing.welfare
+        for name, enclosure in opt.values().items():
+            value = reference[name]
+            if value == 0:
+                assert enclosure.to_json() == {"lower": "0", "upper": "0"}
+            else:
+                assert enclosure.contains(mpmath.nstr(value, 60)), name
+                assert enclosure.relative_width <= 1e-40, name
+    assert opt.at_boundary == gate.at_boundary
+    assert opt.routing_at_boundary == routing.at_boundary
+
+
+def test_the_routing_case_split():
+    """Λ = 0.5, μ = C = 1, ν = 10: λ* = Λ and S_RR* = 0.5 (10 − 1/0.5) = 4, not the
+    interior form C(√ν − 1)² ≈ 4.675."""
+    opt = certified_optimum(GatedQueue("0.5", 1, 10, 1), dps=30)
+    assert opt.routing_at_boundary and opt.welfare_rr.contains(4)
+    assert not opt.welfare_rr.contains(str((mpmath.sqrt(10) - 1) ** 2))
+    assert opt.at_boundary and opt.price_of_forgetting.contains(1)
+
+
+def test_extremes_of_nu():
+    """ν − 1 = 1e-30 (σ* ≈ 1e-32) and ν = 1e30 (σ* ≈ 1 − 1e-15), Λ = ∞ and Λ = 2."""
+    tiny = certified_optimum(GatedQueue("inf", 1, "1.000000000000000000000000000001", 1), dps=50)
+    assert float(tiny.root.midpoint) < 1e-31 and tiny.price_of_forgetting.midpoint > 1e28
+    for arrival in ("inf", "2"):
+        large = certified_optimum(GatedQueue(arrival, 1, "1e30", 1), dps=50)
+        assert 0 < large.price_of_forgetting.midpoint - 1 < 1e-14
+        assert large.gate.relative_width <= 1e-50
+
+
+def test_the_certificate_is_json_and_names_its_checker():
+    opt = certified_optimum(GatedQueue("inf", 1, 2, 1), dps=20)
+    text = json.dumps(opt.certificate)
+    assert json.loads(text)["checker"] == "gated.optimum"
+    assert opt.certificate["data"]["parameters"] == {
+        "arrival_rate": "inf",
+        "service_rate": "1",
+        "reward": "2",
+        "cost": "1",
+    }
+
+
+def test_parameters_are_read_as_printed():
+    p = exact_parameters(GatedQueue(0.1, 0.3, 2.5, 0.7))
+    assert (str(p.arrival), str(p.mu), str(p.reward), str(p.cost)) == (
+        "1/10",
+        "3/10",
+        "5/2",
+        "7/10",
+    )
+
+
+@pytest.mark.parametrize(
+    ("queue", "dps", "message"),
+    [
+        (GatedQueue("inf", 1, 1, 1), 10, "nu"),
+        (GatedQueue("inf", 1, "0.5", 1), 10, "nu"),
+        (GatedQueue("inf", 1, 2, 1), 0, "dps"),
+        (GatedQueue("inf", 1, 2, 1), None, "dps"),
+        (GatedQueue("inf", 1, 2, 1), 2.5, "dps"),
+        (GatedQueue("inf", 1, 2, 1), 5000, "dps"),
+    ],
+)
+def test_bad_input_is_a_value_error(queue, dps, message):
+    with pytest.raises(ValueError, match=message):
+        certified_optimum(queue, dps=dps)
+
+
+def test_a_queue_is_required():
+    with pytest.raises(TypeError, match="GatedQueue"):
+        certified_optimum((1, 1, 2, 1), dps=10)

@@ -1,0 +1,104 @@
+"""The gated.optimum checker: produced certificates hold, and every altered number or
+parameter makes it fail with a message that names what."""
+
+import copy
+import json
+
+import pytest
+
+from qtheory.gated import GatedQueue
+from qtheory.gated.certified import certified_optimum
+from qtheory.verify import CertificateError, check_certificate
+
+CASES = [
+    ("inf", 1, 2, 1),
+    ("inf", 1, "1.01", 1),
+    ("0.5", 1, 10, 1),  # both rules admit everybody
+    (2, 1, "1e30", 1),
+    ("inf", 1, "1.000000000000000000000000000001", 1),
+]
+
+
+def _certificate(params, dps=40):
+    return json.loads(json.dumps(certified_optimum(GatedQueue(*params), dps=dps).certificate))
+
+
+@pytest.mark.parametrize("params", CASES)
+def test_a_produced_certificate_holds(params):
+    check_certificate(_certificate(params))
+
+
+def _fails(certificate, message):
+    with pytest.raises(CertificateError, match=message):
+        check_certificate(certificate)
+
+
+def test_moving_an_endpoint_of_the_gate_fails_naming_it():
+    certificate = _certificate(("inf", 1, 2, 1))
+    gate = certificate["data"]["values"]["gate"]
+    gate["upper"] = gate["lower"]
+    _fails(certificate, "gated.optimum: gate: the checker's enclosure .* is not inside")
+
+
+@pytest.mark.parametrize(
+    "name", ["root", "welfare_ga", "rate_rr", "welfare_rr", "price_of_forgetting"]
+)
+def test_shifting_any_value_fails_naming_it(name):
+    certificate = _certificate(("inf", 1, 3, 1))
+    value = certificate["data"]["values"][name]
+    value["lower"] = value["upper"]
+    value["upper"] = str(2 * float(value["upper"]))
+    _fails(certificate, f"{name}: ")
+
+
+def test_a_wider_interval_than_the_digits_claimed_fails():
+    certificate = _certificate(("inf", 1, 2, 1), dps=20)
+    certificate["data"]["values"]["welfare_ga"]["lower"] = "0"
+    _fails(certificate, "welfare_ga: the interval .* is wider than 1e-20 relative")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("reward", "3", "S' > 0 is not proved|S' < 0 is not proved"),
+        ("arrival_rate", "2", "S' > 0 is not proved|S' < 0 is not proved"),
+        ("reward", "1", "nu = R mu / C = 1 is not > 1"),
+    ],
+)
+def test_a_certificate_for_other_parameters_fails(field, value, message):
+    certificate = _certificate(("inf", 1, 2, 1))
+    certificate["data"]["parameters"][field] = value
+    _fails(certificate, message)
+
+
+def test_the_boundary_certificate_for_other_parameters_fails():
+    certificate = _certificate(("0.5", 1, 10, 1))
+    wrong = copy.deepcopy(certificate)
+    wrong["data"]["parameters"]["reward"] = "11"  # τ* = 0 still, but S* moves
+    _fails(wrong, "welfare_ga")
+    wrong = copy.deepcopy(certificate)
+    wrong["data"]["parameters"]["arrival_rate"] = "inf"
+    _fails(wrong, "case 'boundary' but the gate constraint cannot bind")
+
+
+def test_a_wrong_bracket_or_case_fails():
+    certificate = _certificate(("inf", 1, 2, 1))
+    wrong = copy.deepcopy(certificate)
+    c0, c1 = wrong["data"]["bracket"]
+    wrong["data"]["bracket"] = [c1, str(2 * float(c1))]
+    _fails(wrong, "S' > 0 is not proved at the lower end of the bracket")
+    wrong = copy.deepcopy(certificate)
+    wrong["data"]["bracket"] = ["1e-9", c0]
+    _fails(wrong, "not ordered above w_L|S' < 0 is not proved")
+    wrong = copy.deepcopy(certificate)
+    wrong["data"]["routing_case"] = "boundary"
+    _fails(wrong, "routing case 'boundary' is wrong")
+    wrong = copy.deepcopy(certificate)
+    wrong["data"]["case"] = "boundary"
+    _fails(wrong, "case 'boundary' but the gate constraint cannot bind")
+
+
+def test_malformed_data_is_reported():
+    certificate = _certificate(("inf", 1, 2, 1))
+    del certificate["data"]["bracket"]
+    _fails(certificate, "malformed data")
