@@ -8,6 +8,15 @@ Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Rese
 4
 """
 
+from qtheory.lossnet.certified import (
+    CertifiedFluid,
+    CertifiedOnlineOptimum,
+    OptimalityCertificate,
+    certified_fluid,
+    certified_fluid_lp,
+    certified_online_optimum,
+    trunk_reservation_optimality,
+)
 from qtheory.lossnet.fluid import FluidSolution, derive_fluid, fluid_bound, fluid_lp
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import OnlineOptimum, ThresholdTable, online_optimum, threshold_table
@@ -21,6 +30,13 @@ from qtheory.lossnet.regret import (
 )
 
 __all__ = [
+    "CertifiedFluid",
+    "CertifiedOnlineOptimum",
+    "OptimalityCertificate",
+    "certified_fluid",
+    "certified_fluid_lp",
+    "certified_online_optimum",
+    "trunk_reservation_optimality",
     "FluidSolution",
     "LogFit",
     "LossNetwork",
