@@ -90,7 +90,15 @@ BRACKET_DIGITS = 12
 #: Precision doublings before giving up.
 MAX_DOUBLINGS = 6
 
-VALUE_NAMES = ("root", "gate", "welfare_ga", "rate_rr", "welfare_rr", "price_of_forgetting")
+VALUE_NAMES = (
+    "root",
+    "gate",
+    "throughput",
+    "welfare_ga",
+    "rate_rr",
+    "welfare_rr",
+    "price_of_forgetting",
+)
 
 
 @dataclass(frozen=True)
@@ -296,7 +304,8 @@ def _attempt(params: Parameters, dps: int) -> tuple[dict[str, arb], dict, bool]:
             raise _Failed("the sign of S' at tau = 0 is undecided")
         s_star = params.arrival * (params.reward - params.cost / (params.mu - params.arrival))
         data.update(case="boundary", bracket=None)
-        values = {"root": arb(1 / mu_beta), "gate": arb(0), "welfare_ga": arb(s_star)}
+        values = {"root": arb(1 / mu_beta), "gate": arb(0), "throughput": arb(params.arrival),
+                  "welfare_ga": arb(s_star)}  # fmt: skip
     else:
         centre = _fraction(_maximiser(w_low, params))
         spread = Fraction(1, 10 ** (dps + BRACKET_DIGITS))
@@ -308,7 +317,8 @@ def _attempt(params: Parameters, dps: int) -> tuple[dict[str, arb], dict, bool]:
             raise _Failed("S' < 0 is undecided at the upper end of the bracket of w*")
         data.update(case="interior", bracket=[c0, c1])
         terms = welfare_terms(_point(c0).union(_point(c1)), params)
-        values = {"root": terms["sigma"], "gate": terms["tau"], "welfare_ga": terms["S"]}
+        values = {"root": terms["sigma"], "gate": terms["tau"], "welfare_ga": terms["S"],
+                  "throughput": 1 / (terms["tau"] + arb(params.beta))}  # fmt: skip
     rate, welfare_rr, rr_boundary = _routing(params)
     values.update(rate_rr=rate, welfare_rr=welfare_rr)
     values["price_of_forgetting"] = values["welfare_ga"] / welfare_rr
@@ -322,8 +332,8 @@ class CertifiedOptimum:
 
     Attributes
     ----------
-    root, gate, welfare_ga : Enclosure
-        σ*, τ* and S_GA* = S_GA(τ*).
+    root, gate, throughput, welfare_ga : Enclosure
+        σ*, τ*, the admission rate 1/(τ* + 1/Λ) and S_GA* = S_GA(τ*).
     rate_rr, welfare_rr : Enclosure
         λ* and S_RR* = S_RR(λ*).
     price_of_forgetting : Enclosure
@@ -341,12 +351,13 @@ class CertifiedOptimum:
     Examples
     --------
     >>> opt = certified_optimum(GatedQueue("inf", 1, 4, 1), dps=20)
-    >>> opt.welfare_rr.contains(1), sorted(opt.values())[:2]
-    (True, ['gate', 'price_of_forgetting'])
+    >>> opt.welfare_rr.contains(1), opt.throughput.contains(1 / opt.gate.midpoint)
+    (True, False)
     """
 
     root: Enclosure
     gate: Enclosure
+    throughput: Enclosure
     welfare_ga: Enclosure
     rate_rr: Enclosure
     welfare_rr: Enclosure
@@ -357,7 +368,7 @@ class CertifiedOptimum:
     certificate: dict
 
     def values(self) -> dict[str, Enclosure]:
-        """The six enclosures by name (σ* is ``root``).
+        """The seven enclosures by name (σ* is ``root``).
 
         Returns
         -------
@@ -367,7 +378,7 @@ class CertifiedOptimum:
         --------
         >>> opt = certified_optimum(GatedQueue("inf", 1, 4, 1), dps=10)
         >>> list(opt.values())
-        ['root', 'gate', 'welfare_ga', 'rate_rr', 'welfare_rr', 'price_of_forgetting']
+        ['root', 'gate', 'throughput', 'welfare_ga', 'rate_rr', 'welfare_rr', 'price_of_forgetting']
         """
         return {name: getattr(self, name) for name in VALUE_NAMES}
 

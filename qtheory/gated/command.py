@@ -6,18 +6,41 @@ every value is a decimal string with D significant digits, computed with mpmath 
 working digits, D plus guard digits that grow with log10 ν and log10 1/(ν − 1), are
 refused above ``qtheory.limits`` ``dps`` limit, 1000 unless ``QTHEORY_LIMIT_DPS`` says
 otherwise).
+
+With ``--certify`` every value is instead a certified enclosure ``[lower, upper]`` (in JSON
+``{"lower": "...", "upper": "..."}``) of relative width at most 10^-D, D = ``--dps``
+(default 30), computed in Arb ball arithmetic by :mod:`qtheory.gated.certified`: the
+parameters are read as the exact decimals typed, the optimum is proved unique, and
+``--json`` output carries the enclosures only (the certificate itself is written by
+``qtheory reproduce`` and checked by ``qtheory verify``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 
 from qtheory._output import add_output_arguments, render
+from qtheory.gated.certified import certified_optimum
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate, optimal_routing, price_of_forgetting, welfare_ga
 from qtheory.precision import check_dps
+
+#: Digits of ``--certify`` when ``--dps`` is not given.
+CERTIFY_DPS = 30
+
+#: Output names of the certified values (:class:`qtheory.gated.certified.CertifiedOptimum`).
+CERTIFIED_NAMES = {
+    "sigma_star": "root",
+    "tau_star": "gate",
+    "throughput_ga": "throughput",
+    "welfare_ga": "welfare_ga",
+    "rate_rr": "rate_rr",
+    "welfare_rr": "welfare_rr",
+    "pof": "price_of_forgetting",
+}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,8 +61,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     >>> register(parser.add_subparsers())
     >>> args = parser.parse_args("gated --arrival-rate inf --service-rate 1 --reward 4 "
     ...                          "--cost 1".split())
-    >>> args.arrival_rate, args.gate, args.dps, args.run is run
-    ('inf', None, None, True)
+    >>> args.arrival_rate, args.gate, args.dps, args.certify, args.run is run
+    ('inf', None, None, False, True)
     """
     parser = subparsers.add_parser(
         "gated",
@@ -53,6 +76,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--reward", required=True, help="reward R per served customer")
     parser.add_argument("--cost", required=True, help="cost C per customer per unit time")
     parser.add_argument("--gate", help="also evaluate the queue at this gate length τ")
+    parser.add_argument(
+        "--certify",
+        action="store_true",
+        help=f"print certified enclosures (Arb) of relative width <= 10^-dps "
+        f"(dps {CERTIFY_DPS} unless --dps is given)",
+    )
     add_output_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -130,6 +159,8 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
        processes", Econometrica 43(1):81-92 (1975).
     """
     dps = check_dps(args.dps)
+    if getattr(args, "certify", False):
+        return certified(args)
     queue = _queue(args)
     gate_opt = optimal_gate(queue, dps=dps)
     routing = optimal_routing(queue, dps=dps)
@@ -146,6 +177,48 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
         values["sigma"] = root(gate, queue.arrival_rate, queue.service_rate, dps=dps)
         values["welfare_at_gate"] = welfare_ga(queue, gate, dps=dps)
     return values
+
+
+def certified(args: argparse.Namespace) -> dict[str, object]:
+    """The enclosures ``qtheory gated --certify`` prints, by output name.
+
+    The parameters are passed to :class:`~qtheory.gated.model.GatedQueue` as the text
+    typed (so ``--reward 1.01`` is exactly 101/100) and certified by
+    :func:`qtheory.gated.certified.certified_optimum` at ``--dps`` digits (default
+    :data:`CERTIFY_DPS`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``qtheory gated`` options with ``certify`` set.
+
+    Returns
+    -------
+    dict of str to qtheory.enclosure.Enclosure
+        ``sigma_star``, ``tau_star``, ``throughput_ga``, ``welfare_ga``, ``rate_rr``,
+        ``welfare_rr`` and ``pof``.
+
+    Raises
+    ------
+    ValueError
+        ``--gate`` given (not certified), a parameter that is not a number or out of
+        range (naming it), ν ≤ 1, or ``--dps`` above the digit limit.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser.add_subparsers())
+    >>> values = certified(parser.parse_args("gated --arrival-rate inf --service-rate 1 "
+    ...                                      "--reward 4 --cost 1 --certify".split()))
+    >>> values["welfare_rr"].contains(1), values["pof"].relative_width < 1e-30
+    (True, True)
+    """
+    if args.gate is not None:
+        raise ValueError("--gate cannot be combined with --certify (only the optimum is certified)")
+    dps = CERTIFY_DPS if args.dps is None else check_dps(args.dps)
+    queue = GatedQueue(args.arrival_rate, args.service_rate, args.reward, args.cost)
+    optimum = certified_optimum(queue, dps=dps)
+    return {name: getattr(optimum, field) for name, field in CERTIFIED_NAMES.items()}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -191,5 +264,14 @@ def run(args: argparse.Namespace) -> int:
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
     """
-    print(render(compute(args), args.dps, args.json))
+    values = compute(args)
+    if getattr(args, "certify", False):
+        if args.json:
+            print(json.dumps({name: value.to_json() for name, value in values.items()}))
+        else:
+            width = max(map(len, values))
+            for name, value in values.items():
+                print(f"{name:<{width}}  [{value.lower}, {value.upper}]")
+        return 0
+    print(render(values, args.dps, args.json))
     return 0

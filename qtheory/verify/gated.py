@@ -31,8 +31,8 @@ sign of S′ — strictly decreases.  On [w_L, ∞), w_L = max(w₀, w_N), S the
 one critical point, and:
 
 - ``case == "interior"``: w_L < c₀ < c₁ with G(c₀) > 0 > G(c₁) proves that the unique
-  maximiser w* lies in [c₀, c₁]; σ* = e^{−w*}, τ* = τ(w*), S_GA* = S(w*) are enclosed by
-  evaluating on the ball [c₀, c₁].
+  maximiser w* lies in [c₀, c₁]; σ* = e^{−w*}, τ* = τ(w*), the admission rate 1/D(w*)
+  and S_GA* = S(w*) are enclosed by evaluating on the ball [c₀, c₁].
 - ``case == "boundary"`` (only if μβ > 1 and w₀ > w_N, i.e. μβ·ε > ν): G(w₀) < 0 proves
   that S decreases on [w₀, ∞), so τ* = 0, σ* = Λ/μ, S_GA* = Λ(R − C/(μ − Λ)).
 
@@ -69,7 +69,15 @@ from qtheory.verify._arith import ball, inside, precision, rational
 
 __all__ = ["CHECKS", "check_optimum", "optimum_balls"]
 
-NAMES = ("root", "gate", "welfare_ga", "rate_rr", "welfare_rr", "price_of_forgetting")
+NAMES = (
+    "root",
+    "gate",
+    "throughput",
+    "welfare_ga",
+    "rate_rr",
+    "welfare_rr",
+    "price_of_forgetting",
+)
 
 
 def _parameters(data: Mapping) -> dict:
@@ -112,7 +120,7 @@ def optimum_balls(data: Mapping) -> dict[str, arb]:
     Returns
     -------
     dict of str to flint.arb
-        ``root``, ``gate``, ``welfare_ga``, ``rate_rr``, ``welfare_rr``,
+        ``root``, ``gate``, ``throughput``, ``welfare_ga``, ``rate_rr``, ``welfare_rr``,
         ``price_of_forgetting``.
 
     Raises
@@ -144,6 +152,7 @@ def optimum_balls(data: Mapping) -> dict[str, arb]:
             raise CertificateError("S' < 0 at tau = 0 is not proved (case 'boundary')")
         s_ga = lam * (q["R"] - q["C"] / (mu - lam))
         balls = {"root": arb(lam / mu), "gate": arb(0), "welfare_ga": arb(s_ga)}
+        balls["throughput"] = arb(lam)
     elif data["case"] == "interior":
         c0, c1 = data["bracket"]
         low, high = ball(c0), ball(c1)
@@ -161,6 +170,7 @@ def optimum_balls(data: Mapping) -> dict[str, arb]:
             )
         terms = _terms(low.union(high), q)
         balls = {"root": terms["sigma"], "gate": terms["tau"], "welfare_ga": terms["S"]}
+        balls["throughput"] = 1 / (terms["tau"] + arb(beta))
     else:
         raise CertificateError(f"unknown case {data['case']!r}")
     interior = lam is None or mu <= lam or (mu - lam) ** 2 <= mu * q["C"] / q["R"]
@@ -194,7 +204,7 @@ def _claimed(data: Mapping, name: str) -> list[str]:
 
 
 def check_optimum(data: Mapping) -> None:
-    """``gated.optimum``: the unique optimal gate and the six values lie in their intervals.
+    """``gated.optimum``: the unique optimal gate and the seven values lie in their intervals.
 
     Parameters
     ----------
@@ -214,7 +224,8 @@ def check_optimum(data: Mapping) -> None:
 
     >>> near = lambda x: {"lower": str(x * 0.9996), "upper": str(x * 1.0004)}
     >>> values = {"root": near(0.2), "gate": {"lower": "0", "upper": "0"},
-    ...           "welfare_ga": near(0.35), "rate_rr": near(0.2), "welfare_rr": near(0.35),
+    ...           "throughput": near(0.2), "welfare_ga": near(0.35), "rate_rr": near(0.2),
+    ...           "welfare_rr": near(0.35),
     ...           "price_of_forgetting": near(1)}
     >>> data = {"parameters": {"arrival_rate": "1/5", "service_rate": "1", "reward": "3",
     ...                        "cost": "1"}, "dps": 3, "precision_bits": 64,

@@ -48,6 +48,7 @@ def test_enclosures_contain_the_mpmath_optimum(params):
     reference = {
         "root": gate.root,
         "gate": gate.gate,
+        "throughput": gate.throughput,
         "welfare_ga": gate.welfare,
         "rate_rr": routing.rate,
         "welfare_rr": routing.welfare,
