@@ -529,6 +529,34 @@ class OptimalityCertificate:
     certificate: dict
 
 
+def _exact_optimality(net: LossNetwork, k: int) -> tuple[fmpq, list[fmpq], str]:
+    """Exact gain and bias (h(0) = 0) of reserve ``k``, and what makes it not the unique
+    optimum ("" if nothing)."""
+    n, p = net.servers, _parameters(net)
+    admit_h, admit_l = p["lambda_h"] * n, p["lambda_l"] * n
+    birth = [admit_h + (admit_l if n - b > k else 0) for b in range(n)]
+    reward = [admit_h * p["r_h"] + (admit_l * p["r_l"] if n - b > k else 0) for b in range(n)]
+    weights = [fmpq(1)]
+    for b in range(1, n + 1):
+        weights.append(weights[-1] * birth[b - 1] / (p["mu"] * b))
+    paid = sum((w * r for w, r in zip(weights, reward, strict=False)), fmpq(0))
+    gain = paid / sum(weights, fmpq(0))
+    bias, d, problem = [fmpq(0)], fmpq(0), ""
+    for b in range(n):
+        d = (gain - reward[b] + p["mu"] * b * d) / birth[b]  # Poisson equation in state b
+        bias.append(bias[-1] + d)
+        idle, margin = n - b, admit_l * (p["r_l"] + d)
+        if not problem and ((margin <= 0) if idle > k else (margin >= 0)):
+            approx = float(Fraction(int(margin.p), int(margin.q)))
+            problem = (
+                f"reserve {k} is not the unique optimum: at {idle} idle servers admitting L "
+                f"gains {approx:.3g} ({'must be > 0' if idle > k else 'must be < 0'})"
+            )
+        if not problem and p["r_h"] + d < 0:
+            problem = f"reserve {k}: at {idle} idle servers rejecting H would be better"
+    return gain, bias, problem
+
+
 def trunk_reservation_optimality(
     net: LossNetwork, reserve: int | None = None
 ) -> OptimalityCertificate:
@@ -588,29 +616,10 @@ def trunk_reservation_optimality(
     )
     if k > n:
         raise ValueError(f"reserve must be <= net.servers = {n}, got {k}")
+    gain, bias, problem = _exact_optimality(net, k)
+    if problem:
+        raise ValueError(problem)
     p = _parameters(net)
-    admit_h, admit_l = p["lambda_h"] * n, p["lambda_l"] * n
-    birth = [admit_h + (admit_l if n - b > k else 0) for b in range(n)]
-    reward = [admit_h * p["r_h"] + (admit_l * p["r_l"] if n - b > k else 0) for b in range(n)]
-    weights = [fmpq(1)]
-    for b in range(1, n + 1):
-        weights.append(weights[-1] * birth[b - 1] / (p["mu"] * b))
-    gain = sum((w * r for w, r in zip(weights, reward, strict=False)), fmpq(0)) / sum(
-        weights, fmpq(0)
-    )
-    bias, d = [fmpq(0)], fmpq(0)
-    for b in range(n):
-        d = (gain - reward[b] + p["mu"] * b * d) / birth[b]
-        bias.append(bias[-1] + d)
-        idle = n - b
-        margin = admit_l * (p["r_l"] + d)
-        if (margin <= 0) if idle > k else (margin >= 0):
-            raise ValueError(
-                f"reserve {k} is not the unique optimum: at {idle} idle servers admitting L "
-                f"gains {margin} ({'must be > 0' if idle > k else 'must be < 0'})"
-            )
-        if p["r_h"] + d < 0:
-            raise ValueError(f"reserve {k}: at {idle} idle servers rejecting H would be better")
     data = {
         "servers": n,
         "reserve": k,

@@ -88,7 +88,7 @@ from flint import arb, fmpq
 from qtheory.verify import CertificateError
 from qtheory.verify._arith import inside, precision, rational
 
-__all__ = ["CHECKS", "check_fluid", "check_online", "check_optimality"]
+__all__ = ["CHECKS", "check_fluid", "check_online", "check_online_case", "check_optimality"]
 
 
 def _rationals(data: Mapping, key: str) -> list[fmpq]:
@@ -218,7 +218,40 @@ def _upto(bound: arb) -> arb:
 
 
 def check_online(data: Mapping) -> None:
-    """Decide an ``online`` certificate (see the module docstring).
+    """Decide an ``online`` certificate: one network, or several under ``"cases"``.
+
+    Parameters
+    ----------
+    data : mapping
+        One case (see :func:`check_online_case`), or ``{"cases": [case, ...]}``.
+
+    Raises
+    ------
+    CertificateError
+        Naming the case (``cases[j]``) and the entry that fails.
+
+    Examples
+    --------
+    >>> check_online({"cases": []})
+    Traceback (most recent call last):
+    ...
+    qtheory.verify.CertificateError: cases: must be a non-empty list
+    """
+    if "cases" not in data:
+        check_online_case(data)
+        return
+    cases = data["cases"]
+    if not isinstance(cases, list) or not cases:
+        raise CertificateError("cases: must be a non-empty list")
+    for j, case in enumerate(cases):
+        try:
+            check_online_case(case)
+        except CertificateError as error:
+            raise CertificateError(f"cases[{j}] (N = {case.get('servers')}): {error}") from None
+
+
+def check_online_case(data: Mapping) -> None:
+    """Decide one network of an ``online`` certificate (see the module docstring).
 
     Parameters
     ----------
@@ -238,8 +271,8 @@ def check_online(data: Mapping) -> None:
     ...         "mu": "1", "r_h": "2", "r_l": "1", "bits": 84, "fluid": "16/5",
     ...         "online": ["1.968911917", "1.968911918"],
     ...         "regret": ["1.231088082", "1.231088083"]}
-    >>> check_online(data)
-    >>> check_online({**data, "reserve": 1})
+    >>> check_online_case(data)
+    >>> check_online_case({**data, "reserve": 1})
     Traceback (most recent call last):
     ...
     qtheory.verify.CertificateError: reserve: at 1 idle servers rejecting L ...

@@ -14,6 +14,8 @@ from qtheory import exact
 from qtheory.exact import ctmc
 from qtheory.lossnet import (
     LossNetwork,
+    certified_fluid,
+    certified_online_optimum,
     fit_log_slope,
     fluid_bound,
     fluid_lp,
@@ -22,7 +24,7 @@ from qtheory.lossnet import (
     regret_curve,
     threshold_table,
 )
-from qtheory.lossnet.claims import bounded_offset_claim, log_regret_claim
+from qtheory.lossnet.claims import bounded_offset_claim
 from qtheory.lossnet.duration_fluid import (
     discretised_duration_lp,
     duration_aware_fluid,
@@ -47,6 +49,8 @@ small_vector = st.lists(
 
 NETWORK_CALLS = [
     threshold_table,
+    certified_online_optimum,
+    certified_fluid,
     online_optimum,
     fluid_bound,
     leading_constant,
@@ -70,12 +74,17 @@ def test_online_optimum_dps(dps, _):
 
 
 @FUZZ
+@given(st.one_of(dps_values, anything))
+def test_certified_online_optimum_dps(dps):
+    assert_clean_outcome(certified_online_optimum, NET, dps=dps)
+
+
+@FUZZ
 @given(net_or_junk, st.one_of(anything, st.lists(st.integers(-2, 30), max_size=3)), anything)
 def test_regret_curve_and_fit(net, grid, min_servers):
     points = assert_clean_outcome(regret_curve, net, grid)
     assert_clean_outcome(fit_log_slope, grid, [])
     assert_clean_outcome(fit_log_slope, points if points else grid, min_servers)
-    assert_clean_outcome(log_regret_claim, net, points if points else grid)
     assert_clean_outcome(bounded_offset_claim, net, points if points else grid)
 
 
