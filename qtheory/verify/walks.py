@@ -31,8 +31,9 @@ Exact values (first-step analysis; Kolmogorov):
   the :math:`n`-th matrix power;
 - Poisson and binomial tails: regularised incomplete gamma and beta functions; Skellam
   :math:`P(U-D \le x) = \sum_{j \le J} P(D=j)P(U \le x+j) + [0, P(D > J)]`;
-- SSS failure :math:`\varepsilon_h = \sum_{x=1}^{b-1} P_h(J(W) = x, \text{no absorption})
-  \, h_x` on :math:`0..b` with 0 and :math:`b` absorbing.
+- SSS failure :math:`\max_{1 \le h < b}\varepsilon_h`, :math:`\varepsilon_h =
+  \sum_{x=1}^{b-1} P_h(J(W) = x, \text{no absorption})\, h_x` on :math:`0..b` with 0
+  and :math:`b` absorbing (the vector :math:`e^{WQ} h`).
 
 Bounds: walk ruin :math:`(r^i - r^b)/(1 - r^b)`, :math:`r = (1-p)/p` (:math:`1 - i/b` at
 :math:`r = 1`), its limit :math:`\min(1, r)^i`; walk climb
@@ -40,8 +41,9 @@ Bounds: walk ruin :math:`(r^i - r^b)/(1 - r^b)`, :math:`r = (1-p)/p` (:math:`1 -
 :math:`\min_{j<b}(u_j+d_j)` or :math:`\max`; Chernoff :math:`e^{-\Lambda^*(x)}` on the tail
 side of the mean (else 1): Poisson :math:`m\,h(x/m)`, :math:`h(r) = r\log r - r + 1`;
 Skellam :math:`u + d - s + x\log\frac{x+s}{2u}`, :math:`s = \sqrt{x^2+4ud}`; walk
-:math:`n\,\mathrm{KL}(\frac{1+x/n}{2}\,\|\,p)`.  SSS: :math:`B_h = e^{-\Lambda^*_{Sk}(m-h)}
-+ \text{ruin}^{p_b}_{m+1}`.
+:math:`n\,\mathrm{KL}(\frac{1+x/n}{2}\,\|\,p)`.  SSS (item ``h`` = 1):
+:math:`B_1 = e^{-\Lambda^*_{Sk}(m-1)} + \text{ruin}^{p_b}_{m+1}`, an upper bound on
+:math:`\max_h \varepsilon_h`.
 """
 
 from __future__ import annotations
@@ -266,8 +268,9 @@ def _window_row(lam, mu, lam_l, n, c, start, absorbing_zero: bool, bits: int):
     return _uniformised(model, start, w, top, (0,) if absorbing_zero else ())
 
 
-def _values(model: _Model, item: dict) -> tuple[arb, arb]:
-    """(bound, exact) balls of one item (see the module docstring)."""
+def _values(model: _Model, item: dict) -> tuple[arb | fmpq, arb | fmpq]:
+    """(bound, exact) of one item: balls, or exact rationals where the family's formula
+    is rational (see the module docstring)."""
     family, b = item["family"], model.b
     lam, mu, lam_l, n = model.lam, model.mu, model.lam_l, model.n
     bits = flint.ctx.prec
@@ -278,7 +281,7 @@ def _values(model: _Model, item: dict) -> tuple[arb, arb]:
             "walk_pinf": lambda: _walk_ruin(p, i, b),
             "limit_pb": lambda: min(fmpq(1), (1 - p) / p) ** i,
         }[item["bound"]]()
-        return arb(bound), arb(_chain_ruin(model, b)[i])
+        return bound, _chain_ruin(model, b)[i]
     if family == "climb":
         i, kind = item["i"], item["bound"]
         p = model.p(b) if kind.endswith("pb") else mu / (mu + lam)
@@ -286,11 +289,11 @@ def _values(model: _Model, item: dict) -> tuple[arb, arb]:
         if kind.startswith("time"):
             rates = [model.up(j) + model.down(j) for j in range(b)]
             bound = bound / (min(rates) if kind.endswith("pb") else max(rates))
-        return arb(bound), arb(_chain_climb(model, i, b, kind.startswith("steps")))
+        return bound, _chain_climb(model, i, b, kind.startswith("steps"))
     if family == "descent":
         i, steps = item["i"], item["bound"] == "steps"
         bound = fmpq(i) if steps else fmpq(i) / (lam * n)
-        return arb(bound), _chain_descent(model, i, steps)
+        return bound, _chain_descent(model, i, steps)
     if family in ("poisson", "skellam"):
         u, d = model.means(model.window(rational(item["c"])))
         x, tail = item["x"], item["tail"]
@@ -361,14 +364,19 @@ def _values(model: _Model, item: dict) -> tuple[arb, arb]:
         c, h, m = rational(item["c"]), item["h"], item["m"]
         u, d = model.means(model.window(c))
         bound = _skellam_chernoff(u, d, m - h, "lower") + arb(_walk_ruin(model.p(b), m + 1, b))
-        row, _ = _transient(model, h, model.window(c), b, (0, b))
-        ruin = _chain_ruin(model, b)
-        return bound, sum((row[x] * arb(ruin[x]) for x in range(1, b)), arb(0))
+        rows = (model.generator(b, (0, b)) * model.window(c)).exp()
+        ruin = arb_mat([[arb(x)] for x in _chain_ruin(model, b)[:-1]] + [[arb(0)]])
+        ruin[0, 0] = arb(0)
+        failures = (rows * ruin).tolist()
+        worst = arb(failures[1][0])
+        for start in range(2, b):
+            worst = worst.max(arb(failures[start][0]))
+        return bound, worst
     raise CertificateError(f"unknown family {family!r}")
 
 
-def item_values(data: dict, item: dict) -> tuple[arb, arb]:
-    """The checker's (bound, exact) balls for one item of a ``walks.bounds`` certificate.
+def item_values(data: dict, item: dict) -> tuple[arb | fmpq, arb | fmpq]:
+    """The checker's (bound, exact) for one item of a ``walks.bounds`` certificate.
 
     Parameters
     ----------
@@ -379,15 +387,16 @@ def item_values(data: dict, item: dict) -> tuple[arb, arb]:
 
     Returns
     -------
-    tuple of flint.arb
-        Balls that contain the bound and the exact value (at the current precision).
+    tuple of flint.arb or flint.fmpq
+        Balls that contain the bound and the exact value (at the current precision), or
+        the exact rationals themselves (ruin and climbing families).
 
     Examples
     --------
     >>> data = {"lambda_h": "3/5", "mu": "1", "lambda_l": "4/5"}
     >>> bound, exact = item_values(data, {"family": "ruin", "N": 100, "i": 1,
     ...                                    "bound": "walk_pb"})
-    >>> round(float(bound.mid()), 4), round(float(exact.mid()), 4)
+    >>> round(float(bound), 4), round(float(exact), 4)
     (0.6608, 0.6118)
     """
     rates = tuple(rational(data[key]) for key in ("lambda_h", "mu", "lambda_l"))
@@ -395,6 +404,14 @@ def item_values(data: dict, item: dict) -> tuple[arb, arb]:
     if not isinstance(n, int) or n < 4:
         raise CertificateError(f"N must be an integer >= 4, got {n!r}")
     return _values(_Model(*rates, n), item)
+
+
+def _inside(value: arb | fmpq, pair) -> bool:
+    """Whether ``value`` (a ball, or an exact rational) lies in the decimal interval."""
+    if isinstance(value, fmpq):
+        low, high = (rational(t) for t in pair)
+        return low <= value <= high
+    return inside(value, pair)
 
 
 def _label(item: dict) -> str:
@@ -439,12 +456,14 @@ def check_bounds(data: dict) -> None:
         for item in items:
             bound, exact = item_values(data, item)
             label = _label(item)
+            if not (isinstance(bound, fmpq) and isinstance(exact, fmpq)):
+                bound, exact = _ball(bound), _ball(exact)  # else: compared exactly
             sides = (("bound", bound, "bound_enclosure"), ("exact value", exact, "exact_enclosure"))
             for what, ball, key in sides:
-                if not inside(ball, item[key]):
+                if not _inside(ball, item[key]):
+                    shown = _ball(ball).str(10, radius=False)
                     raise CertificateError(
-                        f"{label}: the {what} {ball.str(10, radius=False)} is not in the claimed "
-                        f"enclosure {item[key]}"
+                        f"{label}: the {what} {shown} is not in the claimed enclosure {item[key]}"
                     )
             side = item["side"]
             if side == "upper":

@@ -30,8 +30,8 @@ Examples
 --------
 >>> bound, exact = enclose({"family": "ruin", "N": 100, "i": 1, "bound": "walk_pb"},
 ...                        0.6, 1.0, 0.8)
->>> round(float(bound.mid()), 4), round(float(exact.mid()), 4), bool(bound > exact)
-(0.6608, 0.6118, True)
+>>> bound, round(float(exact), 4), bound > exact  # exact rationals: decided exactly
+(38342/58025, 0.6118, True)
 """
 
 from __future__ import annotations
@@ -287,6 +287,38 @@ def _transient(net: _Net, start: int, time: arb, top: int, absorbing: Sequence[i
     return [t + rest for t in total]
 
 
+def _failures(net: _Net, window: arb) -> list[arb]:
+    """eps_h, h = 0..b: backward uniformisation sum_k Poisson(nu W; k) P^k r on 0..b with
+    0 and b absorbing, r the chain's ruin probabilities (0 at 0 and b); P^k r <= 1, so
+    the terms k > K add at most P(Poisson(nu W) > K)."""
+    b = net.b
+    nu = arb((net.mu + net.lam) * net.n)
+    mean = nu * window
+    last = _enough(mean)
+    up_p, down_p = [arb(0)] * (b + 1), [arb(0)] * (b + 1)
+    for j in range(1, b):
+        up, down = net.rates(j)
+        up_p[j], down_p[j] = arb(up) / nu, arb(down) / nu
+    stay = [1 - u - d for u, d in zip(up_p, down_p, strict=True)]
+    vector = [arb(x) for x in _chain_ruin(net, b)]
+    vector[0] = arb(0)
+    weight = (-mean).exp()
+    total = [v * weight for v in vector]
+    for k in range(1, last + 1):
+        vector = (
+            [stay[0] * vector[0]]
+            + [
+                stay[j] * vector[j] + up_p[j] * vector[j + 1] + down_p[j] * vector[j - 1]
+                for j in range(1, b)
+            ]
+            + [stay[b] * vector[b]]
+        )
+        weight = weight * mean / k
+        total = [t + v * weight for t, v in zip(total, vector, strict=True)]
+    rest = _poisson_rest(mean, last, weight)
+    return [t + rest for t in total]
+
+
 @lru_cache(maxsize=64)
 def _window_row(lam, mu, lam_l, n: int, c: str, start: int, zero_absorbing: bool, bits: int):
     net = _Net(lam, mu, lam_l, n)
@@ -326,18 +358,18 @@ def _enclose(net: _Net, spec: dict) -> tuple[arb, arb]:
             "walk_pinf": lambda: _walk_ruin(p_inf, i, b),
             "limit_pb": lambda: min(fmpq(1), (1 - p_b) / p_b) ** i,
         }[spec["bound"]]()
-        return arb(bound), arb(_chain_ruin(net, b)[i])
+        return bound, _chain_ruin(net, b)[i]
     if family == "climb":
         i, kind = spec["i"], spec["bound"]
         bound = _walk_climb(p_b if kind.endswith("pb") else p_inf, i, b)
         if kind.startswith("time"):
             totals = [sum(net.rates(j), fmpq(0)) for j in range(b)]
             bound /= min(totals) if kind.endswith("pb") else max(totals)
-        return arb(bound), arb(_chain_climb(net, b, kind.startswith("steps"))[i])
+        return bound, _chain_climb(net, b, kind.startswith("steps"))[i]
     if family == "descent":
         i, steps = spec["i"], spec["bound"] == "steps"
         bound = fmpq(i) if steps else fmpq(i) / (net.lam * net.n)
-        return arb(bound), _chain_descent(net, steps)[i]
+        return bound, _chain_descent(net, steps)[i]
     if family in ("poisson", "skellam"):
         up, down = net.counts(net.window(spec["c"]))
         x, tail = spec["x"], spec["tail"]
@@ -392,14 +424,20 @@ def _enclose(net: _Net, spec: dict) -> tuple[arb, arb]:
         window = net.window(c)
         up, down = net.counts(window)
         bound = _skellam_chernoff(up, down, m - h, "lower") + arb(_walk_ruin(p_b, m + 1, b))
-        row = _transient(net, h, window, b, (0, b))
-        ruin = _chain_ruin(net, b)
-        return bound, sum((row[x] * arb(ruin[x]) for x in range(1, b)), arb(0))
+        failures = _failures(net, window)
+        worst = failures[1]
+        for value in failures[2:b]:
+            worst = worst.max(value)
+        return bound, worst
     raise ValueError(f"spec family must be a known family, got {family!r}")
 
 
-def enclose(spec: dict, lambda_h: float, mu: float, lambda_l: float) -> tuple[arb, arb]:
-    """Balls that contain the bound and the exact value a check's ``spec`` names.
+def enclose(
+    spec: dict, lambda_h: float, mu: float, lambda_l: float
+) -> tuple[arb | fmpq, arb | fmpq]:
+    """Balls that contain the bound and the exact value a check's ``spec`` names (exact
+    rationals where both are rational: the ruin and climbing families, and the
+    descent family's bound).
 
     Call inside :func:`qtheory.enclosure.working_precision` (or at the ambient Arb
     precision).
@@ -416,7 +454,7 @@ def enclose(spec: dict, lambda_h: float, mu: float, lambda_l: float) -> tuple[ar
 
     Returns
     -------
-    tuple of flint.arb
+    tuple of flint.arb or flint.fmpq
         (bound, exact value).
 
     Raises
@@ -430,8 +468,8 @@ def enclose(spec: dict, lambda_h: float, mu: float, lambda_l: float) -> tuple[ar
     --------
     >>> spec = {"family": "descent", "N": 16, "i": 1, "bound": "steps"}
     >>> bound, value = enclose(spec, 0.6, 1.0, 0.8)
-    >>> float(bound.mid()), bool(value > bound)
-    (1.0, True)
+    >>> bound, bool(value > bound)
+    (1, True)
     """
     return _enclose(_Net(lambda_h, mu, lambda_l, spec["N"]), spec)
 
@@ -521,9 +559,11 @@ def certify(
             if check.spec is None:
                 continue
             bound, value = enclose(check.spec, lambda_h, mu, lambda_l)
+            if not (isinstance(bound, fmpq) and isinstance(value, fmpq)):
+                bound, value = arb(bound), arb(value)  # else: decided exactly
             holds = bound >= value if check.direction == "upper" else bound <= value
-            done.append(CertifiedCheck(check, Enclosure.from_arb(bound, DIGITS),
-                                       Enclosure.from_arb(value, DIGITS), bool(holds)))  # fmt: skip
+            done.append(CertifiedCheck(check, _enclosure(bound), _enclosure(value),
+                                       bool(holds)))  # fmt: skip
     data = {
         "lambda_h": _text(lambda_h),
         "mu": _text(mu),
@@ -532,6 +572,12 @@ def certify(
         "items": [c.item() for c in done if c.certified],
     }
     return done, {"checker": "walks.bounds", "data": data}
+
+
+def _enclosure(value: arb | fmpq) -> Enclosure:
+    if isinstance(value, fmpq):
+        return Enclosure.from_arb(arb(value), DIGITS)
+    return Enclosure.from_arb(value, DIGITS)
 
 
 def _text(value: float) -> str:

@@ -75,6 +75,7 @@ from functools import cache
 import numpy as np
 import scipy.sparse as sparse
 from scipy import optimize
+from scipy.stats import poisson
 
 from qtheory import _validation, limits
 from qtheory.exact.ctmc import accumulated_reward, generator, hitting_probabilities, transient
@@ -87,6 +88,7 @@ __all__ = [
     "FailureBound",
     "critical_window_constant",
     "failure_bound",
+    "failure_probabilities",
     "failure_probability",
     "loss_rate_bound",
     "losses_per_failure",
@@ -190,6 +192,71 @@ def failure_probability(net: LossNetwork, c: float, *, start: int = 1) -> float:
     at_window = transient(absorbing_ends, start, window, tolerance=1e-300)[0]
     ruin = hitting_probabilities(band, target=0, avoid=walk.band)
     return float(at_window[1 : walk.band] @ ruin[1 : walk.band])
+
+
+def failure_probabilities(net: LossNetwork, c: float) -> np.ndarray:
+    r"""Exact :math:`\varepsilon_h` of SSS(c log N / N) for every :math:`h = 0..b`.
+
+    The failure probability as a function of the start, :math:`\varepsilon = e^{WQ_a} r`
+    with :math:`Q_a` the generator on 0..b with 0 and b absorbing and :math:`r_x` the
+    ruin probability before b for :math:`1 \le x \le b-1` (:math:`r_0 = r_b = 0`: a
+    path absorbed by :math:`W` is not a failure), by backward uniformisation
+    (:math:`\sum_k \text{Poisson}(\nu W; k)\,P^k r`, :math:`P = I + Q_a/\nu`); one pass
+    gives every start, where :func:`failure_probability` runs one forward pass per start.
+    :math:`\varepsilon_0 = \varepsilon_b = 0` (no window starts at 0 idle servers; a start
+    at b has :math:`\tau_b = 0`), and :math:`\varepsilon_h` is not monotone in h.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network, N >= 4.
+    c : float
+        Window constant c > 0: W = ``net.window(c)``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (b + 1,)
+        :math:`\varepsilon_0, \dots, \varepsilon_b`.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a LossNetwork.
+    ValueError
+        If N < 4, ``c`` <= 0 (or W underflows), or the work exceeds :mod:`qtheory.limits`
+        (as for :func:`failure_probability`).
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
+       Ch. II (uniformisation).
+
+    Examples
+    --------
+    >>> eps = failure_probabilities(LossNetwork(1000, 0.6, 0.8, 1.0, 2.0, 1.0), 4.0)
+    >>> [round(float(x), 5) for x in eps[1:5]], int(np.argmax(eps))
+    ([0.00486, 0.00734, 0.00819, 0.00798], 3)
+    """
+    walk = _walk(net)
+    window = net.window(c)
+    steps = _uniformisation_steps(walk, window)
+    limits.require("memory", 8.0 * steps, parameter="c", what="the Poisson series of the window")
+    limits.require(
+        "dp_cells", 3.0 * steps * (walk.band + 1), parameter="c", what="the window's transient"
+    )
+    band = _band_generator(walk)
+    inside = np.ones(walk.band + 1)
+    inside[[0, walk.band]] = 0.0
+    absorbing_ends = sparse.diags(inside) @ band
+    rate = (walk.mu + walk.lambda_h) * walk.servers
+    jump = sparse.identity(walk.band + 1, format="csr") + absorbing_ends / rate
+    vector = hitting_probabilities(band, target=0, avoid=walk.band) * inside
+    weights = poisson.pmf(np.arange(math.ceil(steps) + 1), rate * window)
+    total = weights[0] * vector
+    for weight in weights[1:]:
+        vector = jump @ vector
+        total += weight * vector
+    return total
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from qtheory.walks.ruin import chain_ruin_probabilities
 from qtheory.walks.sss import (
     critical_window_constant,
     failure_bound,
+    failure_probabilities,
     failure_probability,
     loss_rate_bound,
     losses_per_failure,
@@ -47,6 +48,29 @@ def _failure_by_expm(net, c, start=1):
 def test_failure_probability_two_routes(servers, c, base):
     net = base.with_servers(servers)
     assert failure_probability(net, c) == pytest.approx(_failure_by_expm(net, c), rel=1e-9)
+
+
+@pytest.mark.parametrize("servers", [16, 100, 200])
+@pytest.mark.parametrize("c", [0.5, 4.0, 32.0])
+@pytest.mark.parametrize("base", [DEFAULT, HEAVY])
+def test_failure_probabilities_of_every_start(servers, c, base):
+    net = base.with_servers(servers)
+    eps = failure_probabilities(net, c)
+    b = IdleWalk.from_network(net).band
+    assert eps.shape == (b + 1,) and eps[0] == 0 and eps[b] == 0
+    for start in range(1, b):  # the dense matrix exponential, one start at a time
+        reference = _failure_by_expm(net, c, start)
+        assert eps[start] == pytest.approx(reference, rel=1e-9, abs=1e-300)
+
+
+def test_the_failure_probability_is_not_largest_at_one_idle_server():
+    # the example of the walks section: N = 1000, c = 4 (reference: expm, start by start)
+    net = DEFAULT.with_servers(1000)
+    eps = [_failure_by_expm(net, 4.0, start) for start in range(1, 5)]
+    assert [round(x, 5) for x in eps] == [0.00486, 0.00734, 0.00819, 0.00798]
+    assert failure_probabilities(net, 4.0)[1:5] == pytest.approx(eps, rel=1e-9)
+    # so B_1 must bound the supremum, and it does
+    assert failure_bound(net, 4.0).total >= max(failure_probabilities(net, 4.0))
 
 
 @pytest.mark.parametrize("servers", [16, 30, 100, 400, 1000, 3000])
