@@ -76,6 +76,7 @@ from fractions import Fraction
 
 import flint
 import mpmath
+import sympy
 from flint import arb, fmpq
 
 from qtheory import limits
@@ -83,7 +84,17 @@ from qtheory.enclosure import Enclosure, exact
 from qtheory.gated.model import GatedQueue
 from qtheory.precision import check_dps
 
-__all__ = ["CertifiedOptimum", "certified_optimum", "exact_parameters", "welfare_terms"]
+__all__ = [
+    "AsymptoticGrid",
+    "CertifiedOptimum",
+    "certified_asymptotics",
+    "certified_dominance",
+    "certified_optimum",
+    "exact_parameters",
+    "grid_point",
+    "uniqueness_identities",
+    "welfare_terms",
+]
 
 #: Relative distance of the bracket points from w*, in units of 10^-dps.
 BRACKET_DIGITS = 12
@@ -494,3 +505,217 @@ def _enclosure(ball: arb, dps: int) -> Enclosure:
     if low <= 0 <= high or (high - low) * 10**dps > min(abs(low), abs(high)):
         raise _Failed(f"an enclosure is wider than 1e-{dps} relative")
     return enclosure
+
+
+def uniqueness_identities() -> list[tuple[sympy.Expr, sympy.Expr]]:
+    """The three identities behind the uniqueness argument (module docstring), as
+    Sympy pairs (lhs, rhs) in w, μ, β, R, C; ``sympy.simplify(lhs - rhs) == 0``
+    proves each.
+
+    Returns
+    -------
+    list of (sympy.Expr, sympy.Expr)
+        D'(w) = μσ(h + k)/u², S'(w) = μσG/(u²D²) and G'(w) = −N(e^w − 1 + β²uμσ/(1 + βu)²).
+
+    Examples
+    --------
+    >>> [sympy.simplify(lhs - rhs) for lhs, rhs in uniqueness_identities()]
+    [0, 0, 0]
+    """
+    w, mu, beta, reward, cost = sympy.symbols("w mu beta R C", positive=True)
+    sigma = sympy.exp(-w)
+    u = mu * (1 - sigma)
+    y = beta * u
+    d = (w - sympy.log(1 + y)) / u + beta
+    n = reward - cost / u
+    hk = sympy.exp(w) - 1 - w + sympy.log(1 + y) - y / (1 + y)
+    g = cost * d - n * hk
+    slope = sympy.exp(w) - 1 + beta**2 * u * mu * sigma / (1 + y) ** 2
+    return [
+        (sympy.diff(d, w), mu * sigma * hk / u**2),
+        (sympy.diff(n / d, w), mu * sigma * g / (u**2 * d**2)),
+        (sympy.diff(g, w), -n * slope),
+    ]
+
+
+def grid_point(optimum: CertifiedOptimum) -> dict:
+    """The part of an optimum's certificate data that a grid certificate repeats per
+    point: parameters, precision, case, bracket and routing case (no values).
+
+    Parameters
+    ----------
+    optimum : CertifiedOptimum
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> sorted(grid_point(certified_optimum(GatedQueue("inf", 1, 2, 1), dps=5)))
+    ['bracket', 'case', 'parameters', 'precision_bits', 'routing_case']
+    """
+    keep = ("parameters", "precision_bits", "case", "bracket", "routing_case")
+    return {key: optimum.certificate["data"][key] for key in keep}
+
+
+@dataclass(frozen=True)
+class AsymptoticGrid:
+    """PoF against its leading form L on a grid, certified at every point.
+
+    Attributes
+    ----------
+    regime : str
+        ``"light"`` (ν = 1 + ε, ε ↓ 0): ratio PoF·ε log(1/ε)/4, order
+        r = log log(1/ε)/log(1/ε).  ``"heavy"`` (ν → ∞, Λ > μ): ratio
+        (PoF − 1)√ν/(2(1 − √m)), m = (1 + μ²/Λ²)/2, order r = ν^{−1/2}.
+    constant : fractions.Fraction
+        K of the bound |ratio − 1| ≤ K·r.
+    points : tuple of (str, int, Enclosure, float, CertifiedOptimum, float)
+        (Λ, exponent, enclosure of the ratio, r, the optimum, an upper bound of
+        |ratio − 1|/r) per point (ε = 10^-exponent or ν = 10^exponent; μ = C = 1).
+    passed : bool
+        Whether |ratio − 1| ≤ K·r is certified at every point.
+    certificate : dict
+        ``{"checker": "gated.asymptotics", "data": ...}``.
+
+    Examples
+    --------
+    >>> grid = certified_asymptotics("heavy", ("inf",), (2, 4), constant="5/2", dps=10)
+    >>> grid.passed, [round(point[2].midpoint, 4) for point in grid.points]
+    (True, [1.0949, 1.0087])
+    """
+
+    regime: str
+    constant: Fraction
+    points: tuple
+    passed: bool
+    certificate: dict
+
+
+def certified_asymptotics(
+    regime: str, arrivals, exponents, *, constant: str, dps: int = 20
+) -> AsymptoticGrid:
+    """Enclose PoF divided by its leading form on a grid and certify
+    |ratio − 1| ≤ K·r at every point (:class:`AsymptoticGrid` defines both).
+
+    Parameters
+    ----------
+    regime : {"light", "heavy"}
+        ν = 1 + 10^-k (light) or ν = 10^k (heavy), μ = C = 1.
+    arrivals : sequence of str
+        Values of Λ (``"inf"`` allowed; heavy traffic needs Λ > μ = 1).
+    exponents : sequence of int
+        The k, each ≥ 1.
+    constant : str
+        K, a rational as text (``"3/2"``).
+    dps : int, default 20
+        Digits of each optimum (heavy traffic adds k/2 for the cancellation in PoF − 1).
+
+    Returns
+    -------
+    AsymptoticGrid
+
+    Raises
+    ------
+    ValueError
+        An unknown regime, an exponent < 1, or Λ ≤ 1 in heavy traffic.
+
+    Examples
+    --------
+    >>> grid = certified_asymptotics("light", ("inf",), (10,), constant="3/2")
+    >>> grid.passed, round(grid.points[0][2].midpoint, 3)
+    (True, 0.842)
+    """
+    if regime not in ("light", "heavy"):
+        raise ValueError(f"regime must be 'light' or 'heavy', got {regime!r}")
+    bound = Fraction(constant)
+    points, data_points, passed = [], [], True
+    for arrival in arrivals:
+        if regime == "heavy" and arrival != "inf" and not Fraction(arrival) > 1:
+            raise ValueError(
+                f"arrivals must exceed service_rate = 1 in heavy traffic, got {arrival!r}"
+            )
+        for k in exponents:
+            if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+                raise ValueError(f"exponents must be integers >= 1, got {k!r}")
+            reward = f"1{'.' + '0' * (k - 1) + '1'}" if regime == "light" else f"1e{k}"
+            digits = dps + (k // 2 + 2 if regime == "heavy" else 0)
+            opt = certified_optimum(GatedQueue(arrival, 1, reward, 1), dps=digits)
+            data_points.append(grid_point(opt))
+            pof = opt.price_of_forgetting
+            saved = flint.ctx.prec
+            try:
+                flint.ctx.prec = opt.certificate["data"]["precision_bits"]
+                low, high = _point(pof.lower), _point(pof.upper)
+                value = low.union(high)
+                if regime == "light":
+                    eps = arb(10) ** -k
+                    log = (1 / eps).log()
+                    ratio, order = value * eps * log / 4, log.log() / log
+                else:
+                    m = arb(1) / 2 if arrival == "inf" else (1 + 1 / arb(_point(arrival)) ** 2) / 2
+                    ratio = (value - 1) * (arb(10) ** k).sqrt() / (2 * (1 - m.sqrt()))
+                    order = 1 / (arb(10) ** k).sqrt()
+                limit = arb(fmpq(bound.numerator, bound.denominator)) * order
+                passed = passed and bool(abs(ratio - 1) <= limit)
+                ratio_enclosure = Enclosure.from_arb(ratio, 10)
+                remainder = float((abs(ratio - 1) / order).upper())
+                points.append((arrival, k, ratio_enclosure, float(order.mid()), opt, remainder))
+            finally:
+                flint.ctx.prec = saved
+    certificate = {
+        "checker": "gated.asymptotics",
+        "data": {"regime": regime, "constant": str(bound), "points": data_points},
+    }
+    return AsymptoticGrid(regime, bound, tuple(points), passed, certificate)
+
+
+def certified_dominance(loads, arrivals, *, service_rate: str = "1") -> tuple[bool, dict]:
+    """Certify σ < λ/μ at equal throughput λ on a grid of loads and Λ.
+
+    At load ρ = λ/μ the gate with throughput λ is τ = 1/λ − 1/Λ; the root residual
+    f(s) = e^{−μ(1−s)τ}Λ/(Λ + μ(1 − s)) − s is convex with f(0) > 0 = f(1), so
+    f(ρ) < 0 (decided in Arb) proves σ < ρ.
+
+    Parameters
+    ----------
+    loads : sequence of str
+        ρ in (0, 1), as exact decimals.
+    arrivals : sequence of str
+        Λ (``"inf"`` allowed); points with τ ≤ 0 (λ ≥ Λ, where τ = 0 is random
+        routing itself) are skipped.
+    service_rate : str, keyword-only, default "1"
+
+    Returns
+    -------
+    (bool, dict)
+        Whether every point is certified, and the certificate
+        ``{"checker": "gated.dominance", "data": ...}``.
+
+    Examples
+    --------
+    >>> passed, certificate = certified_dominance(["0.5", "0.99"], ["inf", "2"])
+    >>> passed, len(certificate["data"]["points"])
+    (True, 4)
+    """
+    mu = exact(service_rate, name="service_rate")
+    points, passed = [], True
+    saved = flint.ctx.prec
+    try:
+        flint.ctx.prec = 128
+        for arrival in arrivals:
+            beta = fmpq(0) if arrival == "inf" else 1 / exact(arrival, name="arrival")
+            for text in loads:
+                load = exact(text, name="load")
+                gate = 1 / (load * mu) - beta
+                if not gate > 0:  # λ ≥ Λ: no gate gives this throughput (τ = 0 is RR)
+                    continue
+                s = arb(mu * (1 - load))
+                residual = (-s * arb(gate)).exp() / (1 + arb(beta) * s) - arb(load)
+                passed = passed and bool(residual < 0)
+                points.append([str(load), arrival if arrival == "inf" else str(1 / beta)])
+    finally:
+        flint.ctx.prec = saved
+    data = {"service_rate": str(mu), "precision_bits": 128, "points": points}
+    return passed, {"checker": "gated.dominance", "data": data}

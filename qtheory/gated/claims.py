@@ -1,74 +1,73 @@
-"""The gated-admission paper's claims as checks (Hassin and Ravner, arXiv:2606.02464).
+r"""The gated-admission claims as checkable records (Hassin and Ravner [HR26]).
 
-Each function computes the quantities behind one claim and returns a
-:class:`qtheory.claims.Claim`; ``qtheory reproduce`` tabulates them and the tests assert
-that every one passes.
+Each function computes the quantities behind one statement and returns a
+:class:`qtheory.claims.Claim` that says what kind of evidence decides it:
 
->>> [c.passed for c in gated_claims(quick=True)]
-[True, True, True, True, True, True]
+- ``identity``: Sympy proves it for all parameter values (the dominance identity, the
+  identities that make the optimum unique);
+- ``certified``: Arb ball arithmetic decides it at the stated points, and the claim
+  carries a certificate that :mod:`qtheory.verify.gated` decides again (dominance and
+  PoF ≥ 1 on grids, the optimal gate, the quantitative asymptotic forms on grids);
+- ``finite-range``: the limits as ν ↓ 1 and ν → ∞, observed on the certified grids only;
+- ``numerical``: the embedded-chain route (a truncated chain in float64).
+
+``qtheory reproduce`` states each record in ``derivations/gated.tex`` and the claims
+report, and writes the certificates; the tests assert that every claim passes.
+
+Examples
+--------
+>>> claims = gated_claims(quick=True)
+>>> all(c.passed for c in claims), sorted({str(c.kind) for c in claims})
+(True, ['certified', 'finite-range', 'identity', 'numerical'])
 """
 
 from __future__ import annotations
 
-import mpmath
-import numpy as np
+from fractions import Fraction
 
-from qtheory.claims import Claim
-from qtheory.gated.asymptotics import check_heavy_traffic, check_light_traffic
+import numpy as np
+import sympy as sp
+
+from qtheory.claims import Claim, Evidence, Origin
+from qtheory.gated.certified import (
+    certified_asymptotics,
+    certified_dominance,
+    certified_optimum,
+    grid_point,
+    uniqueness_identities,
+)
+from qtheory.gated.derivation import dominance_identity
 from qtheory.gated.embedded_chain import embedded_chain_law
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root
-from qtheory.gated.welfare import optimal_gate, price_of_forgetting, welfare_ga
+from qtheory.gated.welfare import optimal_gate
 
-SOURCE = "Hassin & Ravner, arXiv:2606.02464"
-ARRIVALS = (np.inf, 5.0, 2.0, 1.2)
+__all__ = [
+    "dominance_claim",
+    "dominance_identity_claim",
+    "embedded_chain_claim",
+    "gated_claims",
+    "heavy_traffic_claims",
+    "light_traffic_claims",
+    "optimal_gate_claim",
+    "pof_at_least_one_claim",
+    "uniqueness_claim",
+]
 
+PAPER = "[HR26]"
+#: Values of Λ on the grids (μ = 1); 0.5 < μ is a queue where the gate constraint can bind.
+ARRIVALS = ("inf", "5", "2", "1.2", "0.5")
+#: Λ of the asymptotic grids (heavy traffic needs Λ > μ).
+ASYMPTOTIC_ARRIVALS = ("inf", "2")
+#: K of |ratio − 1| ≤ K r, as ν ↓ 1 and as ν → ∞.
+LIGHT_CONSTANT, HEAVY_CONSTANT = "3/2", "5/2"
 
-def dominance_claim() -> Claim:
-    """GA's root is below RR's load λ/μ at every equal throughput λ (hence GA's
-    Exp(μ(1-σ)) sojourn is stochastically smaller).
-
-    A gate τ admits at rate λ = 1/(τ + 1/Λ), so equal throughput means
-    τ = 1/λ − 1/Λ; the admitted sojourn is Exp(μ(1 − σ)) under GA (σ the GI/M/1 root of
-    :func:`~qtheory.gated.root.root`) and Exp(μ − λ) under random routing, and
-    σ < λ/μ orders them.  Checked on 99 loads λ/μ in [0.01, 0.99] for each
-    Λ in ``ARRIVALS`` (μ = 1); the measured value is the smallest margin λ/μ − σ.
-
-    Returns
-    -------
-    qtheory.claims.Claim
-        The measured value, its reference and tolerance, and whether it passed.
-
-    References
-    ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026); docs/gated-admission.md.
-    .. [2] L. Kleinrock, Queueing Systems, Volume I: Theory (Wiley 1975), Sec. 6.4
-       (the GI/M/1 queue).
-
-    Examples
-    --------
-    >>> claim = dominance_claim()
-    >>> claim.name, claim.passed, bool(claim.value > 0)
-    ('gated.dominance', True, True)
-    """
-    throughput = np.linspace(0.01, 0.99, 99)
-    margins = [
-        np.min(throughput - root(1 / throughput - 1 / a, a, 1.0))
-        for a in ARRIVALS
-        if np.all(1 / throughput - 1 / a > 0)
-    ]
-    worst = float(min(margins))
-    return Claim(
-        "gated.dominance",
-        "sigma_GA < lambda/mu at equal throughput (grid of lambda/mu and Lambda)",
-        worst,
-        0.0,
-        0.0,
-        worst > 0,
-        SOURCE,
-        quantity="min over the grid of lambda/mu - sigma_GA (float64 root)",
-    )
+NU_ABOVE_ONE = r"$\nu = R\mu/C > 1$"
+MODEL = (
+    r"potential customers Poisson($\Lambda$), service $\mathrm{Exp}(\mu)$, one server; "
+    r"GA blocks arrivals for a gate $\tau \ge 0$ after each admission"
+)
+RR_INTERIOR = r"$\Lambda \ge \mu - \sqrt{\mu C/R}$ (else $\lambda^* = \Lambda$)"
 
 
 def _flag(quick: object) -> bool:
@@ -77,12 +76,131 @@ def _flag(quick: object) -> bool:
     return quick
 
 
-def pof_at_least_one_claim(quick: bool) -> Claim:
-    """Memory never hurts: PoF ≥ 1 over a grid of ν and Λ (12 or 60 values of ν).
+def _arrivals_text(arrivals) -> str:
+    return ", ".join(r"\infty" if a == "inf" else a for a in arrivals)
 
-    PoF = S_GA(τ*)/S_RR(λ*) (:func:`~qtheory.gated.welfare.price_of_forgetting`) in
-    float64, on geometrically spaced ν = Rμ/C in [1.001, 1e4] and Λ in ``ARRIVALS``;
-    the claim passes when the minimum is ≥ 1 − 1e-12.
+
+def dominance_claim() -> Claim:
+    r"""GA's root is below RR's load at equal throughput, σ_GA < λ/μ, certified on a grid.
+
+    At throughput λ the gate is τ = 1/λ − 1/Λ; the GI/M/1 residual
+    f(s) = e^{−μ(1−s)τ}Λ/(Λ + μ(1 − s)) − s is convex with f(0) > 0 = f(1), so
+    f(λ/μ) < 0, decided in Arb (:func:`~qtheory.gated.certified.certified_dominance`),
+    proves σ < λ/μ; hence GA's Exp(μ(1 − σ)) sojourn is stochastically smaller than
+    RR's Exp(μ − λ).  Grid: 99 loads λ/μ = 0.01, …, 0.99 for each Λ in ``ARRIVALS``
+    (μ = 1).
+
+    Returns
+    -------
+    qtheory.claims.Claim
+        Certified; value: the number of grid points certified (reference: the grid size).
+
+    Examples
+    --------
+    >>> claim = dominance_claim()
+    >>> claim.name, claim.passed, str(claim.kind), claim.value == claim.reference
+    ('gated.dominance', True, 'certified', True)
+    """
+    loads = [f"{i / 100:g}" for i in range(1, 100)]
+    passed, certificate = certified_dominance(loads, ARRIVALS)
+    count = len(certificate["data"]["points"])
+    return Claim(
+        name="gated.dominance",
+        statement=(
+            r"at equal throughput $\lambda$, GA's root is below RR's load, "
+            r"$\sigma_{\mathrm{GA}} < \lambda/\mu$, so GA's sojourn time is stochastically "
+            r"smaller"
+        ),
+        kind=Evidence.CERTIFIED,
+        passed=bool(passed),
+        origin=Origin.PAPER,
+        citation=PAPER,
+        hypotheses=(MODEL, r"$\lambda < \mu$ (stable), $\tau = 1/\lambda - 1/\Lambda > 0$"),
+        scope=(
+            r"$\lambda/\mu = 0.01, 0.02, \dots, 0.99$ with $\lambda < \Lambda$, "
+            rf"$\Lambda \in \{{{_arrivals_text(ARRIVALS)}\}}$, $\mu = 1$"
+        ),
+        quantity=r"grid points where $f(\lambda/\mu) < 0$ is certified",
+        value=float(count if passed else 0),
+        reference=float(count),
+        certificate=certificate,
+    )
+
+
+def dominance_identity_claim() -> Claim:
+    r"""The identity that proves dominance for all parameters (Sympy).
+
+    e^a(1 + b) − (1 + a + b) = (e^a − 1 − a)(1 + b) + ab with a = sτ, b = s/Λ,
+    s = μ − λ (:func:`~qtheory.gated.derivation.dominance_identity`): a sum of
+    non-negative terms, positive when τ > 0.
+
+    Returns
+    -------
+    qtheory.claims.Claim
+        Identity.
+
+    Examples
+    --------
+    >>> dominance_identity_claim().passed
+    True
+    """
+    lhs, rhs = dominance_identity()
+    return Claim(
+        name="gated.dominance_identity",
+        statement=(
+            r"$e^{a}(1+b) - (1+a+b) = (e^{a} - 1 - a)(1+b) + ab$ with $a = s\tau$, "
+            r"$b = s/\Lambda$, $s = \mu - \lambda$: a sum of non-negative terms, so "
+            r"$\sigma_{\mathrm{GA}} < \lambda/\mu$ for every $\tau > 0$"
+        ),
+        kind=Evidence.IDENTITY,
+        passed=bool(sp.simplify(lhs - rhs) == 0),
+        origin=Origin.PACKAGE,
+        hypotheses=(r"$a, b \ge 0$",),
+    )
+
+
+def uniqueness_claim() -> Claim:
+    r"""The identities that make the optimal gate unique (Sympy).
+
+    In w = −log σ: D' = μσ(h + k)/u², S' = μσG/(u²D²) and G' = −N(e^w − 1 +
+    β²uμσ/(1 + βu)²) (:func:`~qtheory.gated.certified.uniqueness_identities`), so G,
+    which has the sign of S', decreases wherever the net reward N is positive.
+
+    Returns
+    -------
+    qtheory.claims.Claim
+        Identity.
+
+    Examples
+    --------
+    >>> uniqueness_claim().passed
+    True
+    """
+    passed = all(sp.simplify(lhs - rhs) == 0 for lhs, rhs in uniqueness_identities())
+    return Claim(
+        name="gated.unique_optimum",
+        statement=(
+            r"with $w = -\log\sigma$, $u = \mu(1-\sigma)$, $N = R - C/u$, "
+            r"$D = \tau + 1/\Lambda$, $h = e^{w} - 1 - w$ and "
+            r"$k = \log(1+u/\Lambda) - (u/\Lambda)/(1+u/\Lambda)$: "
+            r"$S_{\mathrm{GA}}' = \mu\sigma G/(u^2 D^2)$ with $G = C D - N(h + k)$, and "
+            r"$G' = -N\,(e^{w} - 1 + u\mu\sigma/(\Lambda + u)^2)$; so $S_{\mathrm{GA}}$ has "
+            r"at most one critical point where $N > 0$, and it is the maximum"
+        ),
+        kind=Evidence.IDENTITY,
+        passed=bool(passed),
+        origin=Origin.PACKAGE,
+        hypotheses=(NU_ABOVE_ONE, r"$w > 0$ (stable)"),
+    )
+
+
+def pof_at_least_one_claim(quick: bool) -> Claim:
+    r"""Memory never hurts: PoF ≥ 1, certified on a grid of ν and Λ.
+
+    At each point the optimum is certified (:func:`~qtheory.gated.certified.certified_optimum`,
+    10 digits) and PoF ≥ 1 is decided from the enclosure (exactly 1 when both rules admit
+    everybody).  ν = Rμ/C on 12 (quick) or 60 geometric values in [1.001, 10⁴], Λ in
+    ``ARRIVALS``, μ = C = 1.
 
     Parameters
     ----------
@@ -92,209 +210,308 @@ def pof_at_least_one_claim(quick: bool) -> Claim:
     Returns
     -------
     qtheory.claims.Claim
-        The measured value, its reference and tolerance, and whether it passed.
+        Certified; value: the smallest PoF on the grid (lower end of its enclosure).
 
     Raises
     ------
     TypeError
         If ``quick`` is not ``True`` or ``False``.
 
-    References
-    ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026); docs/gated-admission.md.
-
     Examples
     --------
     >>> claim = pof_at_least_one_claim(quick=True)
-    >>> claim.passed, bool(claim.value >= 1)
+    >>> claim.passed, claim.value >= 1
     (True, True)
     """
     quick = _flag(quick)
-    nus = np.geomspace(1.001, 1e4, 12 if quick else 60)
-    worst = min(price_of_forgetting(GatedQueue(a, 1.0, nu, 1.0)) for a in ARRIVALS for nu in nus)
+    nus = [f"{nu:.6g}" for nu in np.geomspace(1.001, 1e4, 12 if quick else 60)]
+    optima = [certified_optimum(GatedQueue(a, 1, nu, 1), dps=10) for a in ARRIVALS for nu in nus]
+    lows = [Fraction(o.price_of_forgetting.lower) for o in optima]
+    exact_one = [o.at_boundary and o.routing_at_boundary for o in optima]
+    passed = all(one or low >= 1 for one, low in zip(exact_one, lows, strict=True))
+    worst = min(1 if one else low for one, low in zip(exact_one, lows, strict=True))
     return Claim(
-        "gated.pof_at_least_one",
-        "PoF >= 1 (grid of nu and Lambda)",
-        worst,
-        1.0,
-        1e-12,
-        worst >= 1 - 1e-12,
-        SOURCE,
-        quantity="min of PoF over the grid (float64)",
+        name="gated.pof_at_least_one",
+        statement=(
+            r"memory never hurts: $\mathrm{PoF} = S_{\mathrm{GA}}^*/S_{\mathrm{RR}}^* \ge 1$ "
+            r"(equality when both rules admit everybody)"
+        ),
+        kind=Evidence.CERTIFIED,
+        passed=bool(passed),
+        origin=Origin.PAPER,
+        citation=PAPER,
+        hypotheses=(MODEL, NU_ABOVE_ONE),
+        scope=(
+            rf"{len(nus)} values of $\nu$ in $[1.001, 10^4]$ (geometric), "
+            rf"$\Lambda \in \{{{_arrivals_text(ARRIVALS)}\}}$, $\mu = C = 1$"
+        ),
+        quantity=r"smallest $\mathrm{PoF}$ on the grid (lower end of its enclosure)",
+        value=float(worst),
+        reference=1.0,
+        certificate={
+            "checker": "gated.pof_grid",
+            "data": {"points": [grid_point(o) for o in optima]},
+        },
     )
 
 
 def optimal_gate_claim() -> Claim:
-    """τ* from the first-order condition maximises S_GA: no gate on a fine grid does
-    better.
+    r"""The optimal gate τ* is unique and enclosed, for ν = 3 and each Λ in ``ARRIVALS``.
 
-    For ν = 3 and each Λ in ``ARRIVALS``, S_GA(τ) on 20001 gates geometrically spaced
-    above the smallest stable gate max(0, 1 − 1/Λ) is compared with S_GA(τ*) of
-    :func:`~qtheory.gated.welfare.optimal_gate`; the claim passes when no grid value
-    exceeds it by more than 1e-12.
+    :func:`~qtheory.gated.certified.certified_optimum` at 30 digits proves the
+    maximiser unique and encloses σ*, τ*, S_GA*, λ*, S_RR* and PoF; the measured value
+    is how far the float64 optimum of :func:`~qtheory.gated.welfare.optimal_gate` lies
+    from the enclosure of τ* (relative).
 
     Returns
     -------
     qtheory.claims.Claim
-        The measured value, its reference and tolerance, and whether it passed.
-
-    References
-    ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026); docs/gated-admission.md.
+        Certified (certificate ``gated.optima``).
 
     Examples
     --------
     >>> claim = optimal_gate_claim()
-    >>> claim.passed, bool(claim.value <= 1e-12)
+    >>> claim.passed, claim.value < 1e-12
     (True, True)
     """
-    gaps = []
+    distances, optima = [], []
     for arrival in ARRIVALS:
-        queue = GatedQueue(arrival, 1.0, 3.0, 1.0)
-        opt = optimal_gate(queue)
-        lowest = max(0.0, 1.0 - 1.0 / arrival)
-        grid = lowest + np.geomspace(1e-6, 30.0, 20001)
-        gaps.append(float(np.max(welfare_ga(queue, grid)) - opt.welfare))
-    worst = max(gaps)
+        queue = GatedQueue(arrival, 1, 3, 1)
+        certified = certified_optimum(queue, dps=30)
+        optima.append(certified)
+        gate = Fraction(optimal_gate(GatedQueue(float(arrival), 1.0, 3.0, 1.0)).gate)
+        low, high = Fraction(certified.gate.lower), Fraction(certified.gate.upper)
+        gap = max(low - gate, gate - high, Fraction(0))
+        distances.append(float(gap / high) if high else float(gap))
+    worst = max(distances)
     return Claim(
-        "gated.optimal_gate",
-        "S_GA(tau*) >= max over a fine grid of S_GA(tau) (nu = 3)",
-        worst,
-        0.0,
-        1e-12,
-        worst <= 1e-12,
-        SOURCE,
-        quantity="max over the grid of S_GA(tau) - S_GA(tau*), worst over Lambda",
+        name="gated.optimal_gate",
+        statement=(
+            r"$S_{\mathrm{GA}}(\tau)$ has a unique maximiser $\tau^*$ over $\tau \ge 0$, and "
+            r"$\sigma^*$, $\tau^*$, $S_{\mathrm{GA}}^*$, $\lambda^*$, $S_{\mathrm{RR}}^*$ and "
+            r"$\mathrm{PoF}$ lie in the certified intervals (30 digits)"
+        ),
+        kind=Evidence.CERTIFIED,
+        passed=worst <= 1e-12,
+        origin=Origin.PACKAGE,
+        hypotheses=(MODEL, NU_ABOVE_ONE),
+        scope=rf"$\nu = 3$, $\mu = C = 1$, $\Lambda \in \{{{_arrivals_text(ARRIVALS)}\}}$",
+        quantity=r"largest relative distance of the float64 $\tau^*$ from its enclosure",
+        value=worst,
+        reference=0.0,
+        tolerance=1e-12,
+        certificate={
+            "checker": "gated.optima",
+            "data": {"points": [o.certificate["data"] for o in optima]},
+        },
     )
 
 
-def pof_unbounded_claim(dps: int) -> Claim:
-    """PoF → ∞ as ν ↓ 1, at the rate of its asymptote σ̂/(√ν−1)².
+def _exponents(quick: bool) -> tuple[int, ...]:
+    return (1, 2, 3, 5, 10, 20, 30) if quick else tuple(range(1, 31))
 
-    At ν = 1 + 1e-30 and Λ = ∞ (:func:`~qtheory.gated.asymptotics.check_light_traffic`
-    in mpmath), PoF must exceed 1e28 and match its asymptote to relative 1e-28, and
-    GA's absolute welfare gain must be below 1e-29.
+
+def _exponent_scope(quick: bool, symbol: str) -> str:
+    exponents = _exponents(quick)
+    if quick:
+        listed = ", ".join(f"10^{{{symbol}{k}}}" for k in exponents)
+    else:
+        listed = rf"10^{{{symbol}1}}, 10^{{{symbol}2}}, \dots, 10^{{{symbol}30}}"
+    return f"${listed}$"
+
+
+def light_traffic_claims(quick: bool) -> list[Claim]:
+    r"""As ν = 1 + ε ↓ 1: PoF ~ 4/(ε log(1/ε)) with a certified remainder bound on a
+    grid, and PoF → ∞ while the gain S_GA* − S_RR* → 0 (finite range).
+
+    The grid: ε = 10^-1, …, 10^-30 (quick: 7 of them), Λ ∈ {∞, 2}, μ = C = 1; at each
+    point PoF is certified (:func:`~qtheory.gated.certified.certified_asymptotics`) and
+    |PoF ε log(1/ε)/4 − 1| ≤ (3/2) log log(1/ε)/log(1/ε) decided in Arb.
 
     Parameters
     ----------
-    dps : int
-        Working precision in decimal digits (``gated_claims`` uses 40 or 60).
+    quick : bool
+        7 values of ε instead of 30.
 
     Returns
     -------
-    qtheory.claims.Claim
-        The measured value, its reference and tolerance, and whether it passed.
+    list of qtheory.claims.Claim
+        ``gated.pof_light_rate`` (certified at the grid points) and
+        ``gated.pof_unbounded`` (finite-range).
 
     Raises
     ------
-    TypeError, ValueError
-        For a bad ``dps`` or a precision above the ``dps`` limit of
-        :mod:`qtheory.limits`.
-
-    References
-    ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026); docs/gated-admission.md.
+    TypeError
+        If ``quick`` is not ``True`` or ``False``.
 
     Examples
     --------
-    >>> claim = pof_unbounded_claim(dps=40)
-    >>> claim.passed, bool(claim.value > 1e28)
-    (True, True)
+    >>> rate, unbounded = light_traffic_claims(quick=True)
+    >>> rate.passed, str(unbounded.kind), unbounded.value > 1e28
+    (True, 'finite-range', True)
     """
-    pof, _, gain = check_light_traffic(30, dps=dps)
-    with mpmath.workdps(dps):
-        passed = pof.exact > 1e28 and pof.relative_error < 1e-28 and gain.exact < 1e-29
-    return Claim(
-        "gated.pof_unbounded",
-        "PoF at nu = 1 + 1e-30 exceeds 1e28 and matches its asymptote to relative 1e-28; "
-        "gain < 1e-29",
-        float(pof.exact),
-        float(pof.asymptotic),
-        1e-28,
-        bool(passed),
-        SOURCE,
-        quantity=f"PoF at nu = 1 + 1e-30, Lambda = infinity (mpmath, {dps} digits)",
+    quick = _flag(quick)
+    grid = certified_asymptotics(
+        "light", ASYMPTOTIC_ARRIVALS, _exponents(quick), constant=LIGHT_CONSTANT
     )
+    scope = (
+        rf"$\varepsilon = \nu - 1 =$ {_exponent_scope(quick, '-')}, "
+        rf"$\Lambda \in \{{{_arrivals_text(ASYMPTOTIC_ARRIVALS)}\}}$, $\mu = C = 1$"
+    )
+    worst = max(point[5] for point in grid.points)
+    smallest = [p for p in grid.points if p[1] == max(_exponents(quick))]
+    pof = min(Fraction(p[4].price_of_forgetting.lower) for p in smallest)
+    gain = max(Fraction(p[4].welfare_ga.upper) for p in smallest)
+    increasing = all(
+        Fraction(a[4].price_of_forgetting.upper) < Fraction(b[4].price_of_forgetting.lower)
+        for a, b in zip(grid.points, grid.points[1:], strict=False)
+        if a[0] == b[0]
+    )
+    return [
+        Claim(
+            name="gated.pof_light_rate",
+            statement=(
+                r"$\mathrm{PoF} \sim 4/(\varepsilon\log(1/\varepsilon))$ as "
+                r"$\nu = 1 + \varepsilon \downarrow 1$, with remainder "
+                r"$|\mathrm{PoF}\,\varepsilon\log(1/\varepsilon)/4 - 1| \le "
+                r"\tfrac32 \log\log(1/\varepsilon)/\log(1/\varepsilon)$ at every grid point"
+            ),
+            kind=Evidence.CERTIFIED,
+            passed=grid.passed,
+            origin=Origin.PACKAGE,
+            hypotheses=(MODEL, r"$\varepsilon < 1/e$"),
+            scope=scope,
+            quantity=(
+                r"largest $|\mathrm{ratio} - 1| / (\log\log(1/\varepsilon)/\log(1/\varepsilon))$"
+            ),
+            value=worst,
+            reference=float(Fraction(LIGHT_CONSTANT)),
+            certificate=grid.certificate,
+        ),
+        Claim(
+            name="gated.pof_unbounded",
+            statement=(
+                r"$\mathrm{PoF} \to \infty$ as $\nu \downarrow 1$, while the absolute gain "
+                r"$S_{\mathrm{GA}}^* - S_{\mathrm{RR}}^* \le S_{\mathrm{GA}}^* \to 0$ stays "
+                r"bounded: along the grid PoF increases, exceeds $10^{28}$ at "
+                r"$\varepsilon = 10^{-30}$, where $S_{\mathrm{GA}}^* < 10^{-29}$"
+            ),
+            kind=Evidence.FINITE_RANGE,
+            passed=bool(grid.passed and increasing and pof > 10**28 and gain < Fraction(1, 10**29)),
+            origin=Origin.PAPER,
+            citation=PAPER,
+            hypotheses=(MODEL,),
+            scope=scope + " (certified enclosures at each point)",
+            quantity=r"smallest certified $\mathrm{PoF}$ at $\varepsilon = 10^{-30}$",
+            value=float(pof),
+            reference=1e28,
+        ),
+    ]
 
 
-def heavy_traffic_claim(dps: int) -> Claim:
-    """PoF − 1 ~ 2(1 − √m)/√ν as ν → ∞ (absolute gain grows like √ν).
+def heavy_traffic_claims(quick: bool) -> list[Claim]:
+    r"""As ν → ∞ (Λ > μ): PoF = 1 + 2(1 − √m)/√ν + O(1/ν) with a certified remainder
+    bound on a grid, and PoF → 1 while the gain grows (finite range).
 
-    Here m = (1 + μ²/Λ²)/2.  At ν = 1e20 and Λ = 2 (μ = 1), PoF − 1 from
-    :func:`~qtheory.gated.asymptotics.check_heavy_traffic` (mpmath) must match the
-    asymptote to relative 1e-9.
+    m = (1 + μ²/Λ²)/2.  Grid: ν = 10, …, 10^30 (quick: 7 of them), Λ ∈ {∞, 2},
+    μ = C = 1; at each point |(PoF − 1)√ν/(2(1 − √m)) − 1| ≤ (5/2)/√ν is decided in Arb.
 
     Parameters
     ----------
-    dps : int
-        Working precision in decimal digits (``gated_claims`` uses 40 or 60).
+    quick : bool
+        7 values of ν instead of 30.
 
     Returns
     -------
-    qtheory.claims.Claim
-        The measured value, its reference and tolerance, and whether it passed.
+    list of qtheory.claims.Claim
+        ``gated.pof_heavy_rate`` (certified at the grid points) and
+        ``gated.heavy_traffic`` (finite-range).
 
     Raises
     ------
-    TypeError, ValueError
-        For a bad ``dps`` or a precision above the ``dps`` limit of
-        :mod:`qtheory.limits`.
-
-    References
-    ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026); docs/gated-admission.md.
+    TypeError
+        If ``quick`` is not ``True`` or ``False``.
 
     Examples
     --------
-    With m = (1 + 1/4)/2 = 0.625 the asymptote is 2(1 − √0.625)/1e10 ≈ 4.18861e-11:
-
-    >>> claim = heavy_traffic_claim(dps=40)
-    >>> claim.passed, f"{claim.reference:.6g}", f"{claim.value:.6g}"
-    (True, '4.18861e-11', '4.18861e-11')
+    >>> rate, limit = heavy_traffic_claims(quick=True)
+    >>> rate.passed, limit.passed, str(limit.kind)
+    (True, True, 'finite-range')
     """
-    excess, _, _ = check_heavy_traffic(20, arrival="2", dps=dps)
-    return Claim(
-        "gated.heavy_traffic",
-        "PoF - 1 at nu = 1e20 matches 2(1 - sqrt(m))/sqrt(nu), m = (1 + mu^2/Lambda^2)/2, "
-        "to relative 1e-9",
-        float(excess.exact),
-        float(excess.asymptotic),
-        1e-9,
-        bool(excess.relative_error < 1e-9),
-        SOURCE,
-        quantity=f"PoF - 1 at nu = 1e20, Lambda = 2 (mpmath, {dps} digits)",
+    quick = _flag(quick)
+    grid = certified_asymptotics(
+        "heavy", ASYMPTOTIC_ARRIVALS, _exponents(quick), constant=HEAVY_CONSTANT
     )
+    scope = (
+        rf"$\nu =$ {_exponent_scope(quick, '')}, "
+        rf"$\Lambda \in \{{{_arrivals_text(ASYMPTOTIC_ARRIVALS)}\}}$, $\mu = C = 1$"
+    )
+    worst = max(point[5] for point in grid.points)
+    largest = [p for p in grid.points if p[1] == max(_exponents(quick))]
+    excess = max(Fraction(p[4].price_of_forgetting.upper) - 1 for p in largest)
+    gains_grow = all(
+        Fraction(a[4].welfare_ga.upper) - Fraction(a[4].welfare_rr.lower)
+        < Fraction(b[4].welfare_ga.lower) - Fraction(b[4].welfare_rr.upper)
+        for a, b in zip(grid.points, grid.points[1:], strict=False)
+        if a[0] == b[0]
+    )
+    return [
+        Claim(
+            name="gated.pof_heavy_rate",
+            statement=(
+                r"$\mathrm{PoF} = 1 + 2(1-\sqrt{m})/\sqrt{\nu} + O(1/\nu)$ as $\nu \to \infty$, "
+                r"$m = (1 + \mu^2/\Lambda^2)/2$, with remainder "
+                r"$|(\mathrm{PoF} - 1)\sqrt{\nu}/(2(1-\sqrt{m})) - 1| \le \tfrac52 \nu^{-1/2}$ "
+                r"at every grid point"
+            ),
+            kind=Evidence.CERTIFIED,
+            passed=grid.passed,
+            origin=Origin.PACKAGE,
+            hypotheses=(MODEL, r"$\Lambda > \mu$"),
+            scope=scope,
+            quantity=r"largest $|\mathrm{ratio} - 1|\sqrt{\nu}$",
+            value=worst,
+            reference=float(Fraction(HEAVY_CONSTANT)),
+            certificate=grid.certificate,
+        ),
+        Claim(
+            name="gated.heavy_traffic",
+            statement=(
+                r"$\mathrm{PoF} \to 1$ as $\nu \to \infty$ while the absolute gain "
+                r"$S_{\mathrm{GA}}^* - S_{\mathrm{RR}}^*$ grows: along the grid the gain "
+                r"increases and $\mathrm{PoF} - 1 < 10^{-14}$ at $\nu = 10^{30}$"
+            ),
+            kind=Evidence.FINITE_RANGE,
+            passed=bool(grid.passed and gains_grow and 0 < excess < Fraction(1, 10**14)),
+            origin=Origin.PAPER,
+            citation=PAPER,
+            hypotheses=(MODEL, r"$\Lambda > \mu$"),
+            scope=scope + " (certified enclosures at each point)",
+            quantity=r"largest certified $\mathrm{PoF} - 1$ at $\nu = 10^{30}$",
+            value=float(excess),
+            reference=0.0,
+        ),
+    ]
 
 
 def embedded_chain_claim() -> Claim:
-    """The GI/M/1 embedded chain, solved exactly without the root equation, has the
-    geometric law (1 − σ)σⁿ of the σ formula.
+    r"""The GI/M/1 embedded chain, solved without the root equation, has the geometric
+    law (1 − σ)σⁿ.
 
-    The number found by an admitted customer is geometric, P(n) = (1 − σ)σⁿ, so the
-    mean sojourn is E[S] = 1/(μ(1 − σ)).  For three (τ, Λ) the mean sojourn of
-    :func:`~qtheory.gated.embedded_chain.embedded_chain_law` is compared with that
-    formula; the claim passes when max |μ(1 − σ)E[S] − 1| < 1e-10.
+    For three (τ, Λ) the mean sojourn of the truncated chain
+    (:func:`~qtheory.gated.embedded_chain.embedded_chain_law`, GTH elimination in
+    float64) is compared with 1/(μ(1 − σ)); the claim passes when
+    max |μ(1 − σ)E[S] − 1| < 1e-10.
 
     Returns
     -------
     qtheory.claims.Claim
-        The measured value, its reference and tolerance, and whether it passed.
-
-    References
-    ----------
-    .. [1] L. Kleinrock, Queueing Systems, Volume I: Theory (Wiley 1975), Sec. 6.4
-       (the GI/M/1 queue).
-    .. [2] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026); docs/gated-admission.md.
+        Numerical.
 
     Examples
     --------
     >>> claim = embedded_chain_claim()
-    >>> claim.passed, bool(claim.value < 1e-10)
+    >>> claim.passed, claim.value < 1e-10
     (True, True)
     """
     errors = []
@@ -302,16 +519,27 @@ def embedded_chain_claim() -> Claim:
         sigma = float(root(gate, arrival, 1.0))
         law = embedded_chain_law(gate, arrival, 1.0)
         errors.append(abs(law.mean_sojourn(1.0) * (1 - sigma) - 1))
-    worst = max(errors)
+    worst = float(max(errors))
     return Claim(
-        "gated.embedded_chain",
-        "mean sojourn of the exact embedded chain = 1/(mu(1-sigma))",
-        worst,
-        0.0,
-        1e-10,
-        worst < 1e-10,
-        "GI/M/1 theory (Kleinrock, Queueing Systems I, 6.4)",
-        quantity="max over three (tau, Lambda) of |mu(1 - sigma) E[S] - 1|, E[S] of the chain",
+        name="gated.embedded_chain",
+        statement=(
+            r"the embedded chain at admission epochs has the geometric law "
+            r"$(1-\sigma)\sigma^n$, so the mean sojourn is $1/(\mu(1-\sigma))$"
+        ),
+        kind=Evidence.NUMERICAL,
+        passed=worst < 1e-10,
+        origin=Origin.TEXTBOOK,
+        citation="[Kle75], Sec. 6.4",
+        hypotheses=(r"stable: $\tau + 1/\Lambda > 1/\mu$",),
+        scope=r"$(\tau, \Lambda) = (2, \infty), (0.6, 2), (3, 0.5)$, $\mu = 1$",
+        quantity=r"largest $|\mu(1-\sigma)E[S] - 1|$, $E[S]$ from the chain",
+        value=worst,
+        reference=0.0,
+        tolerance=1e-10,
+        reason=(
+            "the chain is truncated and solved by GTH elimination in float64; the "
+            "truncation and rounding errors are not enclosed"
+        ),
     )
 
 
@@ -321,12 +549,14 @@ def gated_claims(quick: bool = False) -> list[Claim]:
     Parameters
     ----------
     quick : bool
-        Coarser grids and 40 instead of 60 digits.
+        Coarser grids (the statements and the kinds of evidence are the same).
 
     Returns
     -------
     list of qtheory.claims.Claim
-        The six claims, in the order of the functions of this module.
+        Dominance (certified, identity), uniqueness (identity), PoF ≥ 1 and the optimal
+        gate (certified), the light- and heavy-traffic forms (certified at grid points)
+        and limits (finite-range), and the embedded chain (numerical).
 
     Raises
     ------
@@ -335,8 +565,8 @@ def gated_claims(quick: bool = False) -> list[Claim]:
 
     Examples
     --------
-    >>> [claim.name for claim in gated_claims(quick=True)][:2]
-    ['gated.dominance', 'gated.pof_at_least_one']
+    >>> [claim.name for claim in gated_claims(quick=True)][:3]
+    ['gated.dominance', 'gated.dominance_identity', 'gated.unique_optimum']
 
     References
     ----------
@@ -344,12 +574,13 @@ def gated_claims(quick: bool = False) -> list[Claim]:
        queues", arXiv:2606.02464 (2026).
     """
     quick = _flag(quick)
-    dps = 40 if quick else 60
     return [
         dominance_claim(),
+        dominance_identity_claim(),
+        uniqueness_claim(),
         pof_at_least_one_claim(quick),
         optimal_gate_claim(),
-        pof_unbounded_claim(dps),
-        heavy_traffic_claim(dps),
+        *light_traffic_claims(quick),
+        *heavy_traffic_claims(quick),
         embedded_chain_claim(),
     ]

@@ -45,6 +45,22 @@ PoF = S_GA*/S_RR*.
 A certificate holds when every claimed interval of ``data["values"]`` contains the
 checker's ball and has relative width at most 10^−dps.
 
+Grids (``gated.optima``, ``gated.pof_grid``, ``gated.asymptotics``) repeat the optimum
+check at each point of ``data["points"]`` (the same fields, ``values`` only for
+``optima``):
+
+- ``pof_grid``: PoF ≥ 1 at every point (exactly 1 when both rules admit everybody:
+  then S_GA* and S_RR* are the same number Λ(R − C/(μ − Λ)));
+- ``asymptotics``: with K = ``data["constant"]``, |PoF/L − 1| ≤ K·r at every point,
+  where ``regime == "light"``: L = 4/(ε log(1/ε)), r = log log(1/ε)/log(1/ε); and
+  ``regime == "heavy"``: L is replaced by the excess, (PoF − 1)/(2(1 − √m)/√ν) with
+  m = (1 + μ²β²)/2, and r = ν^{−1/2}.
+- ``dominance``: at each ``(load ρ, Λ)`` with gate τ = 1/(ρμ) − β > 0, the root
+  residual f(s) = e^{−μ(1−s)τ}Λ/(Λ + μ(1 − s)) − s is convex on [0, 1] with f(0) > 0
+  and f(1) = 0, so for a stable queue (ρ < 1) it is negative exactly between σ and 1:
+  f(ρ) < 0 proves σ < ρ = λ/μ (GA's sojourn Exp(μ(1 − σ)) is stochastically smaller
+  than RR's Exp(μ − λ) at the same throughput λ).
+
 Examples
 --------
 >>> data = {"parameters": {"arrival_rate": "inf", "service_rate": "1", "reward": "2",
@@ -67,7 +83,15 @@ from flint import arb, fmpq
 from qtheory.verify import CertificateError
 from qtheory.verify._arith import ball, inside, precision, rational
 
-__all__ = ["CHECKS", "check_optimum", "optimum_balls"]
+__all__ = [
+    "CHECKS",
+    "check_asymptotics",
+    "check_dominance",
+    "check_optima",
+    "check_optimum",
+    "check_pof_grid",
+    "optimum_balls",
+]
 
 NAMES = (
     "root",
@@ -252,4 +276,172 @@ def check_optimum(data: Mapping) -> None:
                 )
 
 
-CHECKS = {"optimum": check_optimum}
+def _points(data: Mapping) -> list:
+    points = data["points"]
+    if not points:
+        raise CertificateError("the grid has no points")
+    return points
+
+
+def _at(index: int, point: Mapping) -> str:
+    p = point["parameters"]
+    return f"point {index} (Lambda = {p['arrival_rate']}, R = {p['reward']})"
+
+
+def check_optima(data: Mapping) -> None:
+    """``gated.optima``: :func:`check_optimum` at every point of ``data["points"]``.
+
+    Parameters
+    ----------
+    data : mapping
+        ``{"points": [optimum data, ...]}``.
+
+    Raises
+    ------
+    CertificateError
+        Naming the point and what fails there.
+
+    Examples
+    --------
+    >>> check_optima({"points": []})
+    Traceback (most recent call last):
+    ...
+    qtheory.verify.CertificateError: the grid has no points
+    """
+    for index, point in enumerate(_points(data)):
+        try:
+            check_optimum(point)
+        except CertificateError as error:
+            raise CertificateError(f"{_at(index, point)}: {error}") from None
+
+
+def check_pof_grid(data: Mapping) -> None:
+    """``gated.pof_grid``: PoF ≥ 1 at every point of ``data["points"]``.
+
+    Parameters
+    ----------
+    data : mapping
+        ``{"points": [optimum data without values, ...]}``.
+
+    Raises
+    ------
+    CertificateError
+        Naming the point where PoF ≥ 1 is not proved.
+
+    Examples
+    --------
+    >>> point = {"parameters": {"arrival_rate": "1/5", "service_rate": "1", "reward": "3",
+    ...          "cost": "1"}, "precision_bits": 64, "case": "boundary",
+    ...          "routing_case": "boundary"}
+    >>> check_pof_grid({"points": [point]})  # PoF = 1 exactly: holds
+    """
+    for index, point in enumerate(_points(data)):
+        with precision(int(point["precision_bits"])):
+            balls = optimum_balls(point)
+            both = point["case"] == "boundary" and point["routing_case"] == "boundary"
+            if not (both or balls["price_of_forgetting"] >= 1):
+                raise CertificateError(
+                    f"{_at(index, point)}: PoF >= 1 is not proved "
+                    f"(PoF in {balls['price_of_forgetting'].str(10)})"
+                )
+
+
+def check_asymptotics(data: Mapping) -> None:
+    """``gated.asymptotics``: |PoF/L − 1| ≤ K·r at every point (module docstring).
+
+    Parameters
+    ----------
+    data : mapping
+        ``regime`` (``"light"`` or ``"heavy"``), ``constant`` K (a rational as text) and
+        ``points`` (optimum data without values).
+
+    Raises
+    ------
+    CertificateError
+        Naming the point where the bound is not proved.
+
+    Examples
+    --------
+    >>> point = {"parameters": {"arrival_rate": "inf", "service_rate": "1",
+    ...          "reward": "101/100", "cost": "1"}, "precision_bits": 128,
+    ...          "case": "interior", "bracket": ["2", "3"], "routing_case": "interior"}
+    >>> check_asymptotics({"regime": "light", "constant": "3/2", "points": [point]})
+    Traceback (most recent call last):
+    ...
+    qtheory.verify.CertificateError: point 0 (Lambda = inf, R = 101/100): the bracket [2, 3] is ...
+    """
+    regime, constant = data["regime"], arb(rational(data["constant"]))
+    if regime not in ("light", "heavy"):
+        raise CertificateError(f"unknown regime {regime!r}")
+    for index, point in enumerate(_points(data)):
+        with precision(int(point["precision_bits"])):
+            try:
+                pof = optimum_balls(point)["price_of_forgetting"]
+            except CertificateError as error:
+                raise CertificateError(f"{_at(index, point)}: {error}") from None
+            q = _parameters(point)
+            nu = arb(q["R"] * q["mu"] / q["C"])
+            if regime == "light":
+                eps = arb((q["R"] * q["mu"] - q["C"]) / q["C"])
+                log = (1 / eps).log()
+                ratio, order = pof * eps * log / 4, log.log() / log
+                if not eps < 1 / arb(1).exp():
+                    raise CertificateError(f"{_at(index, point)}: nu - 1 >= 1/e")
+            else:
+                m = (1 + arb(q["mu"] * q["beta"]) ** 2) / 2
+                ratio = (pof - 1) * nu.sqrt() / (2 * (1 - m.sqrt()))
+                order = 1 / nu.sqrt()
+            if not abs(ratio - 1) <= constant * order:
+                raise CertificateError(
+                    f"{_at(index, point)}: |ratio - 1| <= K r is not proved "
+                    f"(ratio in {ratio.str(10)}, K r in {(constant * order).str(10)})"
+                )
+
+
+def check_dominance(data: Mapping) -> None:
+    """``gated.dominance``: σ < λ/μ at every (load, Λ) point (module docstring).
+
+    Parameters
+    ----------
+    data : mapping
+        ``service_rate`` μ, ``precision_bits`` and ``points``: pairs ``[load ρ, Λ]`` of
+        rationals as text (``"inf"`` allowed for Λ), 0 < ρ < 1.
+
+    Raises
+    ------
+    CertificateError
+        Naming the point where f(ρ) < 0 is not proved.
+
+    Examples
+    --------
+    >>> check_dominance({"service_rate": "1", "precision_bits": 64,
+    ...                  "points": [["1/2", "inf"], ["9/10", "2"]]})  # holds
+    >>> check_dominance({"service_rate": "1", "precision_bits": 64, "points": [["1", "inf"]]})
+    Traceback (most recent call last):
+    ...
+    qtheory.verify.CertificateError: point 0 (load 1, Lambda = inf): the load must lie in (0, 1)
+    """
+    mu = rational(data["service_rate"])
+    with precision(int(data["precision_bits"])):
+        for index, (load_text, arrival_text) in enumerate(_points(data)):
+            at = f"point {index} (load {load_text}, Lambda = {arrival_text})"
+            load = rational(load_text)
+            beta = fmpq(0) if arrival_text == "inf" else 1 / rational(arrival_text)
+            if not 0 < load < 1:
+                raise CertificateError(f"{at}: the load must lie in (0, 1)")
+            gate = 1 / (load * mu) - beta
+            if not gate > 0:
+                raise CertificateError(f"{at}: the gate 1/lambda - 1/Lambda is not positive")
+            s = arb(mu * (1 - load))
+            residual = (-s * arb(gate)).exp() / (1 + arb(beta) * s) - arb(load)
+            if not residual < 0:
+                raise CertificateError(f"{at}: f(load) < 0 is not proved ({residual.str(5)})")
+
+
+CHECKS = {
+    "optimum": check_optimum,
+    "optima": check_optima,
+    "pof_grid": check_pof_grid,
+    "asymptotics": check_asymptotics,
+    "dominance": check_dominance,
+}
