@@ -5,11 +5,19 @@ reservation), the regret, the optimal reserve k* (admit L only while more than k
 servers are idle) and the probability that all servers are busy under it.  The reserve
 is printed as ``reserve`` and, with the same value, as ``threshold`` (the older name,
 kept as an alias for scripts that read it).
+
+With ``--certify`` the fluid bound, R_on, the regret and P(full) are instead certified
+enclosures ``[lower, upper]`` (in JSON ``{"lower": "...", "upper": "..."}``) of relative
+width below 10^-D, D = ``--dps`` (default 30), and the reserve is certified the unique
+optimal one, trunk reservation with it optimal among all admission policies
+(:func:`qtheory.lossnet.certified.certified_online_optimum`; the rates and rewards are
+read as the decimals their float64 values print as, 0.6 meaning 3/5).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 
 from qtheory._cli_types import (
     nonnegative_real_arg,
@@ -19,11 +27,25 @@ from qtheory._cli_types import (
     seed_arg,
 )
 from qtheory._output import add_output_arguments, render
+from qtheory.enclosure import Enclosure
+from qtheory.lossnet.certified import certified_online_optimum
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
+from qtheory.precision import check_dps
 from qtheory.report.run import DEFAULT_SEED
 
-__all__ = ["network", "network_arguments", "online_values", "register", "run_online"]
+__all__ = [
+    "CERTIFY_DPS",
+    "certified_online_values",
+    "network",
+    "network_arguments",
+    "online_values",
+    "register",
+    "run_online",
+]
+
+#: Digits of ``--certify`` when ``--dps`` is not given.
+CERTIFY_DPS = 30
 
 
 def network_arguments(parser: argparse.ArgumentParser) -> None:
@@ -118,6 +140,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "online", help="fluid bound, exact online optimum, regret and optimal reserve"
     )
     network_arguments(online)
+    online.add_argument(
+        "--certify",
+        action="store_true",
+        help="print certified enclosures (Arb) of relative width < 10^-dps and a reserve "
+        f"certified optimal (dps {CERTIFY_DPS} unless --dps is given)",
+    )
     add_output_arguments(online)
     online.set_defaults(run=run_online)
     simulate = commands.add_parser(
@@ -200,13 +228,72 @@ def online_values(net: LossNetwork, *, dps: int | None = None) -> dict[str, obje
     }
 
 
+def certified_online_values(net: LossNetwork, *, dps: int | None = None) -> dict[str, object]:
+    """The values ``qtheory lossnet online --certify`` prints, by name.
+
+    Parameters
+    ----------
+    net : LossNetwork
+        The network (rates and rewards read as the decimals they print as).
+    dps : int or None, keyword-only
+        Digits of the enclosures; None (default): :data:`CERTIFY_DPS`.
+
+    Returns
+    -------
+    dict
+        ``fluid``, ``online``, ``regret`` and ``p_full`` as
+        :class:`~qtheory.enclosure.Enclosure`; ``reserve`` (and its alias
+        ``threshold``) the integer k*, certified the unique optimal reserve.
+
+    Raises
+    ------
+    TypeError, ValueError, ArithmeticError
+        As :func:`~qtheory.lossnet.certified.certified_online_optimum`.
+
+    References
+    ----------
+    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
+
+    Examples
+    --------
+    >>> values = certified_online_values(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0), dps=10)
+    >>> values["reserve"], values["fluid"].to_json(), values["online"].lower[:12]
+    (4, {'lower': '1.6e+2', 'upper': '1.6e+2'}, '1.5338270967')
+    >>> values["online"].contains("153.3827096713023249928997")
+    True
+    """
+    digits = CERTIFY_DPS if dps is None else check_dps(dps, cost="a certified online optimum")
+    opt = certified_online_optimum(net, dps=digits)
+    return {
+        "fluid": opt.fluid,
+        "online": opt.online,
+        "regret": opt.regret,
+        "reserve": opt.reserve,
+        "threshold": opt.reserve,  # alias of "reserve", as in online_values
+        "p_full": opt.prob_full,
+    }
+
+
+def _render_certified(values: dict[str, object], as_json: bool) -> str:
+    if as_json:
+        shown = {k: v.to_json() if isinstance(v, Enclosure) else v for k, v in values.items()}
+        return json.dumps(shown)
+    width = max(map(len, values))
+    return "\n".join(
+        f"{name:<{width}}  [{value.lower}, {value.upper}]"
+        if isinstance(value, Enclosure)
+        else f"{name:<{width}}  {value}"
+        for name, value in values.items()
+    )
+
+
 def run_online(args: argparse.Namespace) -> int:
     """Run ``qtheory lossnet online``: print :func:`online_values`.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The network options, ``dps`` and ``json``.
+        The network options, ``dps``, ``json`` and (optionally) ``certify``.
 
     Returns
     -------
@@ -225,7 +312,15 @@ def run_online(args: argparse.Namespace) -> int:
     >>> run_online(args)  # doctest: +ELLIPSIS
     {"fluid": 16.0, ..., "reserve": 2, "threshold": 2, ...}
     0
+    >>> run_online(argparse.Namespace(**{**vars(args), "certify": True, "dps": 8}))
+    ... # doctest: +ELLIPSIS
+    {"fluid": {"lower": "1.6e+1", "upper": "1.6e+1"}, "online": {"lower": "1.31306274...
+    0
     """
+    if getattr(args, "certify", False):
+        values = certified_online_values(network(args), dps=args.dps)
+        print(_render_certified(values, args.json))
+        return 0
     print(render(online_values(network(args), dps=args.dps), args.dps, args.json))
     return 0
 
