@@ -17,6 +17,10 @@ solves :math:`\sigma(1 + K - \log\sigma) = \varepsilon`:
           \mathrm{PoF} \sim \frac{\hat\sigma}{(\sqrt{\nu}-1)^2}
           \sim \frac{4}{\varepsilon\log(1/\varepsilon)}.
 
+The last form has relative remainder :math:`O(\log\log(1/\varepsilon)/\log(1/\varepsilon))`
+(:math:`\hat\sigma = \varepsilon/(\log(1/\varepsilon) + \log\log(1/\varepsilon) + K + 1 + o(1))`),
+so it is approached slowly; :mod:`qtheory.gated.claims` certifies the bound
+:math:`\tfrac32\log\log(1/\varepsilon)/\log(1/\varepsilon)` on a grid.
 So PoF diverges while the absolute gain :math:`S_{GA}^*-S_{RR}^* \le S_{GA}^* \to 0` stays
 bounded.  (Sympy's solver returns the principal branch :math:`W_0`; the root in (0, 1)
 that tends to 0 is on the branch :math:`W_{-1}`, which :func:`derive_light_traffic`
@@ -32,7 +36,10 @@ admitted inter-arrival times), and
           \mathrm{PoF} = 1 + \frac{2(1-\sqrt m)}{\sqrt\nu} + O(1/\nu),\qquad
           S_{GA}^* - S_{RR}^* = 2C(1-\sqrt m)\sqrt\nu + O(1).
 
-Here the ratio tends to 1 while the absolute gain grows like :math:`\sqrt\nu`.
+Here the ratio tends to 1 while the absolute gain grows like :math:`\sqrt\nu`; each leading
+term has relative remainder :math:`O(\nu^{-1/2})` (certified on a grid for PoF − 1:
+:mod:`qtheory.gated.claims`).  The expansions are this package's construction; the paper
+states the limits.
 
 References
 ----------
