@@ -57,7 +57,7 @@ from flint import arb, arb_mat, fmpq
 from qtheory.verify import CertificateError
 from qtheory.verify._arith import inside, precision, rational
 
-__all__ = ["CHECKS", "check_bounds", "item_values"]
+__all__ = ["CHECKS", "FAMILIES", "check_bounds", "item_values"]
 
 
 def _ball(x) -> arb:
@@ -268,111 +268,159 @@ def _window_row(lam, mu, lam_l, n, c, start, absorbing_zero: bool, bits: int):
     return _uniformised(model, start, w, top, (0,) if absorbing_zero else ())
 
 
-def _values(model: _Model, item: dict) -> tuple[arb | fmpq, arb | fmpq]:
-    """(bound, exact) of one item: balls, or exact rationals where the family's formula
-    is rational (see the module docstring)."""
-    family, b = item["family"], model.b
-    lam, mu, lam_l, n = model.lam, model.mu, model.lam_l, model.n
-    bits = flint.ctx.prec
-    if family == "ruin":
-        i, p = item["i"], model.p(b) if item["bound"] != "walk_pinf" else mu / (mu + lam)
-        bound = {
-            "walk_pb": lambda: _walk_ruin(p, i, b),
-            "walk_pinf": lambda: _walk_ruin(p, i, b),
-            "limit_pb": lambda: min(fmpq(1), (1 - p) / p) ** i,
-        }[item["bound"]]()
-        return bound, _chain_ruin(model, b)[i]
-    if family == "climb":
-        i, kind = item["i"], item["bound"]
-        p = model.p(b) if kind.endswith("pb") else mu / (mu + lam)
-        bound = _walk_climb(p, i, b)
-        if kind.startswith("time"):
-            rates = [model.up(j) + model.down(j) for j in range(b)]
-            bound = bound / (min(rates) if kind.endswith("pb") else max(rates))
-        return bound, _chain_climb(model, i, b, kind.startswith("steps"))
-    if family == "descent":
-        i, steps = item["i"], item["bound"] == "steps"
-        bound = fmpq(i) if steps else fmpq(i) / (lam * n)
-        return bound, _chain_descent(model, i, steps)
-    if family in ("poisson", "skellam"):
-        u, d = model.means(model.window(rational(item["c"])))
-        x, tail = item["x"], item["tail"]
-        if family == "poisson":
-            return _poisson_chernoff(d, x, tail), _poisson_tail(d, x, tail)
-        return _skellam_chernoff(u, d, x, tail), _skellam_tail(u, d, x, tail)
-    if family == "walk":
-        nn, x, tail, p = item["n"], item["x"], item["tail"], model.p(b)
-        return _walk_chernoff(nn, p, x, tail), _walk_tail(nn, p, x, tail)
-    if family == "events":
-        m = arb(lam + lam_l + mu) * n * model.window(rational(item["c"]))
-        delta, tail = rational(item["delta"]), item["tail"]
-        edge = m * (1 + delta) if tail == "upper" else m * (1 - delta)
-        x = edge.ceil() if tail == "upper" else edge.floor()
-        x = int(x.unique_fmpz()) if x.unique_fmpz() is not None else None
-        if x is None:
-            raise CertificateError(f"cannot decide the integer part of {edge}")
-        ratio = arb(1 + delta) if tail == "upper" else arb(1 - delta)
-        return (-m * _h(ratio)).exp(), _poisson_tail(m, x, tail)
-    if family in ("idle_window", "hit_zero"):
-        c, i = rational(item["c"]), item["i"]
-        u, d = model.means(model.window(c))
-        coupled = item["route"] == "coupling"
-        if family == "idle_window":
-            m = item["m"]
-            row, escape = _window_row(lam, mu, lam_l, n, c, i, False, bits)
-            drift = (
-                _skellam_tail(u, d, m - i, "lower")
-                if coupled
-                else _skellam_chernoff(u, d, m - i, "lower")
-            )
-            jump = b + 1 - m
-            climb = (
-                _poisson_tail(d, jump, "upper") if coupled else _poisson_chernoff(d, jump, "upper")
-            )
-            return drift + climb, _widen(sum(row[: m + 1], arb(0)), escape)
-        row, escape = _window_row(lam, mu, lam_l, n, c, i, True, bits)
-        bound = _poisson_tail(d, i, "upper") if coupled else _poisson_chernoff(d, i, "upper")
-        return bound, _widen(row[0], escape)
-    if family == "climb_jumps":
-        i, steps, coupled = item["i"], item["n"], item["route"] == "coupling"
-        p, below = model.p(b), b - item["i"] - 1
-        bound = (
-            _walk_tail(steps, p, below, "lower")
-            if coupled
-            else _walk_chernoff(steps, p, below, "lower")
-        )
-        move = [[arb(0)] * b for _ in range(b)]
-        for j in range(b):
-            if j + 1 < b:
-                move[j][j + 1] = arb(model.p(j))
-            if j >= 1:
-                move[j][j - 1] = arb(1 - model.p(j))
-        row = (arb_mat(move) ** steps).tolist()[i]
-        return bound, sum((arb(x) for x in row), arb(0))
-    if family == "climb_time":
-        i, t, coupled = item["i"], arb(rational(item["t"])), item["route"] == "coupling"
-        u, d = model.means(t)
-        below = b - 1 - i
-        bound = (
-            _skellam_tail(u, d, below, "lower")
-            if coupled
-            else _skellam_chernoff(u, d, below, "lower")
-        )
-        row, _ = _transient(model, i, t, b, (b,))
-        return bound, sum(row[:b], arb(0))
-    if family == "sss":
-        c, h, m = rational(item["c"]), item["h"], item["m"]
-        u, d = model.means(model.window(c))
-        bound = _skellam_chernoff(u, d, m - h, "lower") + arb(_walk_ruin(model.p(b), m + 1, b))
-        rows = (model.generator(b, (0, b)) * model.window(c)).exp()
-        ruin = arb_mat([[arb(x)] for x in _chain_ruin(model, b)[:-1]] + [[arb(0)]])
-        ruin[0, 0] = arb(0)
-        failures = (rows * ruin).tolist()
-        worst = arb(failures[1][0])
-        for start in range(2, b):
-            worst = worst.max(arb(failures[start][0]))
-        return bound, worst
-    raise CertificateError(f"unknown family {family!r}")
+def _choice(item: dict, key: str, options: tuple[str, ...]) -> str:
+    if item[key] not in options:
+        raise CertificateError(f"{key} must be one of {options}, got {item[key]!r}")
+    return item[key]
+
+
+def _coupled(item: dict) -> bool:
+    """Whether the item's route is the coupled probability (else its Chernoff bound)."""
+    return _choice(item, "route", ("coupling", "chernoff")) == "coupling"
+
+
+def _tail(item: dict) -> str:
+    return _choice(item, "tail", ("upper", "lower"))
+
+
+def _ruin_item(model: _Model, item: dict):
+    b, i = model.b, item["i"]
+    kind = _choice(item, "bound", ("walk_pb", "walk_pinf", "limit_pb"))
+    p = model.mu / (model.mu + model.lam) if kind == "walk_pinf" else model.p(b)
+    bound = min(fmpq(1), (1 - p) / p) ** i if kind == "limit_pb" else _walk_ruin(p, i, b)
+    return bound, _chain_ruin(model, b)[i]
+
+
+def _climb_item(model: _Model, item: dict):
+    b, i = model.b, item["i"]
+    kind = _choice(item, "bound", ("steps_pb", "steps_pinf", "time_pb", "time_pinf"))
+    p = model.p(b) if kind.endswith("pb") else model.mu / (model.mu + model.lam)
+    bound = _walk_climb(p, i, b)
+    if kind.startswith("time"):
+        rates = [model.up(j) + model.down(j) for j in range(b)]
+        bound = bound / (min(rates) if kind.endswith("pb") else max(rates))
+    return bound, _chain_climb(model, i, b, kind.startswith("steps"))
+
+
+def _descent_item(model: _Model, item: dict):
+    i, steps = item["i"], _choice(item, "bound", ("steps", "time")) == "steps"
+    bound = fmpq(i) if steps else fmpq(i) / (model.lam * model.n)
+    return bound, _chain_descent(model, i, steps)
+
+
+def _poisson_item(model: _Model, item: dict):
+    _, d = model.means(model.window(rational(item["c"])))
+    x, tail = item["x"], _tail(item)
+    return _poisson_chernoff(d, x, tail), _poisson_tail(d, x, tail)
+
+
+def _skellam_item(model: _Model, item: dict):
+    u, d = model.means(model.window(rational(item["c"])))
+    x, tail = item["x"], _tail(item)
+    return _skellam_chernoff(u, d, x, tail), _skellam_tail(u, d, x, tail)
+
+
+def _walk_item(model: _Model, item: dict):
+    n, x, tail, p = item["n"], item["x"], _tail(item), model.p(model.b)
+    return _walk_chernoff(n, p, x, tail), _walk_tail(n, p, x, tail)
+
+
+def _events_item(model: _Model, item: dict):
+    """Events of the window, Poisson with mean (lambda_H + lambda_L + mu) N W, beyond
+    (1 + delta) M (upper; x = its ceiling) or below (1 - delta) M (lower; the floor)."""
+    m = arb(model.lam + model.lam_l + model.mu) * model.n * model.window(rational(item["c"]))
+    delta, tail = rational(item["delta"]), _tail(item)
+    ratio = arb(1 + delta) if tail == "upper" else arb(1 - delta)
+    edge = m * ratio
+    x = (edge.ceil() if tail == "upper" else edge.floor()).unique_fmpz()
+    if x is None:
+        raise CertificateError(f"cannot decide the integer part of {edge}")
+    return (-m * _h(ratio)).exp(), _poisson_tail(m, int(x), tail)
+
+
+def _idle_window_item(model: _Model, item: dict):
+    """P(I(W) <= m) <= P(i + U - D <= m) + P(D >= b + 1 - m)."""
+    c, i, m, coupled = rational(item["c"]), item["i"], item["m"], _coupled(item)
+    u, d = model.means(model.window(c))
+    rates = (model.lam, model.mu, model.lam_l, model.n)
+    row, escape = _window_row(*rates, c, i, False, flint.ctx.prec)
+    jump = model.b + 1 - m
+    if coupled:
+        bound = _skellam_tail(u, d, m - i, "lower") + _poisson_tail(d, jump, "upper")
+    else:
+        bound = _skellam_chernoff(u, d, m - i, "lower") + _poisson_chernoff(d, jump, "upper")
+    return bound, _widen(sum(row[: m + 1], arb(0)), escape)
+
+
+def _hit_zero_item(model: _Model, item: dict):
+    """P(T_0 <= W) <= P(D >= i)."""
+    c, i, coupled = rational(item["c"]), item["i"], _coupled(item)
+    _, d = model.means(model.window(c))
+    rates = (model.lam, model.mu, model.lam_l, model.n)
+    row, escape = _window_row(*rates, c, i, True, flint.ctx.prec)
+    bound = _poisson_tail(d, i, "upper") if coupled else _poisson_chernoff(d, i, "upper")
+    return bound, _widen(row[0], escape)
+
+
+def _climb_jumps_item(model: _Model, item: dict):
+    """P(T > n) <= P(S_n <= b - i - 1), S the walk with p_b."""
+    b, i, n = model.b, item["i"], item["n"]
+    p, below = model.p(b), b - i - 1
+    if _coupled(item):
+        bound = _walk_tail(n, p, below, "lower")
+    else:
+        bound = _walk_chernoff(n, p, below, "lower")
+    move = [[arb(0)] * b for _ in range(b)]
+    for j in range(b):
+        if j + 1 < b:
+            move[j][j + 1] = arb(model.p(j))
+        if j >= 1:
+            move[j][j - 1] = arb(1 - model.p(j))
+    row = (arb_mat(move) ** n).tolist()[i]
+    return bound, sum((arb(x) for x in row), arb(0))
+
+
+def _climb_time_item(model: _Model, item: dict):
+    """P(T_b > t) <= P(i + U - D <= b - 1) over the time t."""
+    b, i, t = model.b, item["i"], arb(rational(item["t"]))
+    u, d = model.means(t)
+    if _coupled(item):
+        bound = _skellam_tail(u, d, b - 1 - i, "lower")
+    else:
+        bound = _skellam_chernoff(u, d, b - 1 - i, "lower")
+    row, _ = _transient(model, i, t, b, (b,))
+    return bound, sum(row[:b], arb(0))
+
+
+def _sss_item(model: _Model, item: dict):
+    """B_h (h = item's h) against max over starts 1..b-1 of eps = exp(W Q) r."""
+    b, c, h, m = model.b, rational(item["c"]), item["h"], item["m"]
+    u, d = model.means(model.window(c))
+    bound = _skellam_chernoff(u, d, m - h, "lower") + arb(_walk_ruin(model.p(b), m + 1, b))
+    rows = (model.generator(b, (0, b)) * model.window(c)).exp()
+    ruin = arb_mat([[arb(x)] for x in _chain_ruin(model, b)[:-1]] + [[arb(0)]])
+    ruin[0, 0] = arb(0)  # a path absorbed at 0 within the window is no failure
+    failures = (rows * ruin).tolist()
+    worst = arb(failures[1][0])
+    for start in range(2, b):
+        worst = worst.max(arb(failures[start][0]))
+    return bound, worst
+
+
+FAMILIES = {
+    "ruin": _ruin_item,
+    "climb": _climb_item,
+    "descent": _descent_item,
+    "poisson": _poisson_item,
+    "skellam": _skellam_item,
+    "walk": _walk_item,
+    "events": _events_item,
+    "idle_window": _idle_window_item,
+    "hit_zero": _hit_zero_item,
+    "climb_jumps": _climb_jumps_item,
+    "climb_time": _climb_time_item,
+    "sss": _sss_item,
+}
 
 
 def item_values(data: dict, item: dict) -> tuple[arb | fmpq, arb | fmpq]:
@@ -403,7 +451,10 @@ def item_values(data: dict, item: dict) -> tuple[arb | fmpq, arb | fmpq]:
     n = item["N"]
     if not isinstance(n, int) or n < 4:
         raise CertificateError(f"N must be an integer >= 4, got {n!r}")
-    return _values(_Model(*rates, n), item)
+    family = FAMILIES.get(item["family"])
+    if family is None:
+        raise CertificateError(f"unknown family {item['family']!r}")
+    return family(_Model(*rates, n), item)
 
 
 def _inside(value: arb | fmpq, pair) -> bool:

@@ -11,13 +11,20 @@ mpmath) and checked (against :mod:`qtheory.exact` and the simulator) object here
 - :mod:`~qtheory.walks.chernoff`: Chernoff bounds and hitting-time tails;
 - :mod:`~qtheory.walks.epochs`: epochs between visits to a level and renewal reward;
 - :mod:`~qtheory.walks.sss`: the failure probability of SSS(W) and its bound;
-- :mod:`~qtheory.walks.window_sweep`: the sweep of SSS(c log N / N) over c and N.
+- :mod:`~qtheory.walks.window_sweep`: the sweep of SSS(c log N / N) over c and N;
+- :mod:`~qtheory.walks.certify`: every bound against its exact value in ball
+  arithmetic, and the certificate that :mod:`qtheory.verify.walks` checks again.
 """
 
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.epochs import epochs_from_trace, markov_epoch_means, renewal_reward
 from qtheory.walks.idle import IdleWalk
-from qtheory.walks.sss import critical_window_constant, failure_bound, failure_probability
+from qtheory.walks.sss import (
+    critical_window_constant,
+    failure_bound,
+    failure_probabilities,
+    failure_probability,
+)
 from qtheory.walks.window_sweep import loss_growth, smallest_bounded_constant, window_sweep
 
 __all__ = [
@@ -26,6 +33,7 @@ __all__ = [
     "critical_window_constant",
     "epochs_from_trace",
     "failure_bound",
+    "failure_probabilities",
     "failure_probability",
     "loss_growth",
     "markov_epoch_means",
