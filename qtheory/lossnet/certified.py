@@ -574,8 +574,8 @@ def trunk_reservation_optimality(
     net : LossNetwork
         The network, N <= :data:`MAX_EXACT_SERVERS`; parameters read as exact rationals.
     reserve : int or None, optional
-        The reserve to certify; None (default): the optimum of the float64 search
-        (:func:`~qtheory.lossnet.online.online_optimum`).
+        The reserve to certify; None (default): that of
+        :func:`certified_online_optimum`.
 
     Returns
     -------
@@ -600,8 +600,6 @@ def trunk_reservation_optimality(
     >>> cert.reserve, round(float(Fraction(str(cert.gain))), 6)
     (2, 28.185693)
     """
-    from qtheory.lossnet.online import online_optimum  # the float64 search, for the candidate
-
     net = as_network(net)
     n = net.servers
     if n > MAX_EXACT_SERVERS:
@@ -610,7 +608,7 @@ def trunk_reservation_optimality(
             f"certificate (its rationals grow like N digits), got {n}"
         )
     k = (
-        online_optimum(net).reserve
+        certified_online_optimum(net, dps=20).reserve
         if reserve is None
         else _validation.nonnegative_int("reserve", reserve)
     )

@@ -38,7 +38,6 @@ from qtheory.lossnet.certified import (
     certified_online_optimum,
 )
 from qtheory.lossnet.model import LossNetwork, as_network
-from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.regret import RegretPoint, _regret_points, leading_constant
 
 __all__ = [
@@ -152,7 +151,8 @@ def trunk_reservation_claim(net: LossNetwork) -> Claim:
     -------
     Claim
         ``lossnet.trunk_reservation``, certified (checker ``lossnet.optimality``): the
-        exact gain and bias of the reserve found by the O(N) float64 search satisfy
+        exact gain and bias of the reserve of
+        :func:`~qtheory.lossnet.certified.certified_online_optimum` satisfy
         the average-reward optimality equations, strictly against the other L action.
 
     Raises
@@ -181,7 +181,7 @@ def trunk_reservation_claim(net: LossNetwork) -> Claim:
             f"net.servers must be <= {MAX_EXACT_SERVERS} for the exact optimality "
             f"certificate, got {net.servers}"
         )
-    k = online_optimum(net).reserve
+    k = certified_online_optimum(net, dps=20).reserve
     gain, bias, problem = _exact_optimality(net, k)
     p = _parameters(net)
     data = {

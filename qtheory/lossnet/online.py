@@ -59,6 +59,7 @@ __all__ = [
     "MP_CELLS_PER_STEP",
     "REGRET_IDENTITY",
     "TABLE_BYTES_PER_SERVER",
+    "TIE_GAP",
     "OnlineOptimum",
     "ThresholdTable",
     "online_optimum",
@@ -338,13 +339,37 @@ def _optimum_mp(net: LossNetwork, guess: int, dps: int) -> OnlineOptimum:
     return precision.rounded(optimum, dps)
 
 
+#: Relative gap below which two reserves' float64 regrets are treated as a tie that
+#: float64 cannot decide (the table is accurate to about 1e-13 near the optimum).
+TIE_GAP = 1e-9
+
+
+def _best_reserve(net: LossNetwork, regret: np.ndarray) -> int:
+    """argmin of the regret; where another reserve comes within :data:`TIE_GAP` of it
+    (a flat optimum, e.g. λ_H close to μ), the certified search decides."""
+    best = int(np.argmin(regret))
+    near = regret <= regret[best] * (1 + TIE_GAP) + np.finfo(float).tiny
+    if np.count_nonzero(near) > 1:
+        from qtheory.lossnet.certified import certified_online_optimum
+
+        try:
+            return certified_online_optimum(net, dps=20).reserve
+        except ArithmeticError:  # an exact tie: any of them is optimal
+            return best
+    return best
+
+
 def online_optimum(net: LossNetwork, *, dps: int | None = None) -> OnlineOptimum:
     """The optimal reserve k* and R_on(N) = R_fluid − regret, exactly.
 
     Every reserve is evaluated by :func:`threshold_table` (float64, O(N)) and the best
-    kept.  With ``dps`` the values are recomputed in mpmath: k* from the float64
-    search, confirmed against its neighbours k* ± 1, with guard digits for the N-term
-    sums (see the module docstring); practical to N ≈ 10^5 - 10^6.
+    kept.  Where the optimum is so flat that another reserve's float64 regret comes
+    within :data:`TIE_GAP` (relative) of the best, float64 cannot tell them apart
+    (found with λ_H close to μ, where neighbouring rewards differ by 1e-21 relative) and
+    :func:`~qtheory.lossnet.certified.certified_online_optimum` decides the reserve.
+    With ``dps`` the values are recomputed in mpmath: k* from that search, confirmed
+    against its neighbours k* ± 1, with guard digits for the N-term sums (see the
+    module docstring); practical to N ≈ 10^5 - 10^6.
 
     Parameters
     ----------
@@ -395,7 +420,7 @@ def online_optimum(net: LossNetwork, *, dps: int | None = None) -> OnlineOptimum
             what=f"the mpmath chains of three reserves (net.servers = {net.servers})",
         )
     table = threshold_table(net)
-    best = int(np.argmin(table.regret))
+    best = _best_reserve(net, table.regret)
     if dps is not None:
         return _optimum_mp(net, best, dps)
     fluid = fluid_bound(net)

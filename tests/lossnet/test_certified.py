@@ -195,3 +195,18 @@ def test_fluid_vectors_are_validated():
         certified_fluid_lp([0.6], [2], [1], servers=0)
     with pytest.raises(ValueError, match="rewards"):
         certified_fluid_lp([0.6], "2", [1])
+
+
+# ---------------------------------------------------------------------------
+# a flat optimum that float64 cannot resolve
+
+
+def test_flat_optimum_is_decided_by_the_certified_search():
+    # λ_H close to μ: neighbouring rewards differ by about 1e-21 relative, below float64;
+    # the reference is the argmax of mpmath sums at 80 digits over every reserve
+    net = LossNetwork(300, 1.323, 3.237, 1.36, 32.499, 2.14)
+    rewards = {k: mpmath_reward(net, k, 80)[0] for k in range(net.servers + 1)}
+    best = max(rewards, key=rewards.get)
+    assert certified_online_optimum(net, dps=15).reserve == best
+    assert online_optimum(net).reserve == best  # the table's near-tie goes to the certified search
+    assert trunk_reservation_optimality(net).reserve == best
