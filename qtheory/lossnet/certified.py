@@ -350,19 +350,31 @@ def _start(net: LossNetwork) -> int:
 
 
 def _climb(n: int, p: dict[str, fmpq], start: int) -> int:
-    """A local maximum of R_k from ``start`` (certain ball comparisons)."""
+    """The first k with R_{k+1} > R_k not certain, searched from ``start`` by doubling
+    steps and bisection (O(log distance) evaluations; for unimodal R_k its maximum)."""
+    rewards: dict[int, arb] = {}
 
     def reward(k: int) -> arb:
-        return _reward(n, p, _chain(n, p, k))
+        if k not in rewards:
+            rewards[k] = _reward(n, p, _chain(n, p, k))
+        return rewards[k]
 
-    k, here = start, reward(start)
-    for step in (1, -1):
-        while 0 <= k + step <= n:
-            there = reward(k + step)
-            if not there > here:
-                break
-            k, here = k + step, there
-    return k
+    def rises(k: int) -> bool:  # -1 stands below 0 (rises), n above the range (does not)
+        return k < 0 or (k < n and bool(reward(k + 1) > reward(k)))
+
+    step = 1
+    if rises(start):  # low rises, high does not
+        low, high = start, start + 1
+        while rises(high):
+            low, high, step = high, min(high + 2 * step, n), 2 * step
+    else:
+        low, high = start - 1, start
+        while not rises(low):
+            low, high, step = max(low - 2 * step, -1), low, 2 * step
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if rises(middle) else (low, middle)
+    return high
 
 
 @dataclass(frozen=True)
