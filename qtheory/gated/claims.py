@@ -67,7 +67,10 @@ MODEL = (
     r"potential customers Poisson($\Lambda$), service $\mathrm{Exp}(\mu)$, one server; "
     r"GA blocks arrivals for a gate $\tau \ge 0$ after each admission"
 )
-RR_INTERIOR = r"$\Lambda \ge \mu - \sqrt{\mu C/R}$ (else $\lambda^* = \Lambda$)"
+RR_INTERIOR = (
+    r"$\Lambda \ge \mu - \sqrt{\mu C/R}$, so that $S_{\mathrm{RR}}^* = C(\sqrt{\nu} - 1)^2$ "
+    r"(else $\lambda^* = \Lambda$)"
+)
 
 
 def _flag(quick: object) -> bool:
@@ -379,7 +382,7 @@ def light_traffic_claims(quick: bool) -> list[Claim]:
             kind=Evidence.CERTIFIED,
             passed=grid.passed,
             origin=Origin.PACKAGE,
-            hypotheses=(MODEL, r"$\varepsilon < 1/e$"),
+            hypotheses=(MODEL, r"$\varepsilon < 1/e$", RR_INTERIOR),
             scope=scope,
             quantity=(
                 r"largest $|\mathrm{ratio} - 1| / (\log\log(1/\varepsilon)/\log(1/\varepsilon))$"
@@ -400,7 +403,7 @@ def light_traffic_claims(quick: bool) -> list[Claim]:
             passed=bool(grid.passed and increasing and pof > 10**28 and gain < Fraction(1, 10**29)),
             origin=Origin.PAPER,
             citation=PAPER,
-            hypotheses=(MODEL,),
+            hypotheses=(MODEL, RR_INTERIOR),
             scope=scope + " (certified enclosures at each point)",
             quantity=r"smallest certified $\mathrm{PoF}$ at $\varepsilon = 10^{-30}$",
             value=float(pof),
@@ -467,7 +470,7 @@ def heavy_traffic_claims(quick: bool) -> list[Claim]:
             kind=Evidence.CERTIFIED,
             passed=grid.passed,
             origin=Origin.PACKAGE,
-            hypotheses=(MODEL, r"$\Lambda > \mu$"),
+            hypotheses=(MODEL, r"$\Lambda > \mu$ (so $\Lambda \ge \mu - \sqrt{\mu C/R}$)"),
             scope=scope,
             quantity=r"largest $|\mathrm{ratio} - 1|\sqrt{\nu}$",
             value=worst,

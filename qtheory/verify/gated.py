@@ -337,7 +337,10 @@ def check_pof_grid(data: Mapping) -> None:
     """
     for index, point in enumerate(_points(data)):
         with precision(int(point["precision_bits"])):
-            balls = optimum_balls(point)
+            try:
+                balls = optimum_balls(point)
+            except CertificateError as error:
+                raise CertificateError(f"{_at(index, point)}: {error}") from None
             both = point["case"] == "boundary" and point["routing_case"] == "boundary"
             if not (both or balls["price_of_forgetting"] >= 1):
                 raise CertificateError(

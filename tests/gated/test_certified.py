@@ -5,11 +5,19 @@ Sympy proof of the identities that make the optimum unique."""
 import json
 
 import mpmath
+import numpy as np
 import pytest
 import sympy as sp
 
 from qtheory.gated import GatedQueue, optimal_gate, optimal_routing
-from qtheory.gated.certified import certified_optimum, exact_parameters
+from qtheory.gated.certified import (
+    certified_asymptotics,
+    certified_dominance,
+    certified_optimum,
+    exact_parameters,
+    uniqueness_identities,
+)
+from qtheory.verify import check_certificate
 
 CASES = [
     ("inf", 1, 2, 1),
@@ -38,6 +46,7 @@ def test_the_uniqueness_identities_hold():
     assert sp.simplify(sp.diff(n / d, w) - mu * sigma * g / (u**2 * d**2)) == 0
     slope = sp.exp(w) - 1 + beta**2 * u * mu * sigma / (1 + y) ** 2
     assert sp.simplify(sp.diff(g, w) + n * slope) == 0
+    assert [sp.simplify(lhs - rhs) for lhs, rhs in uniqueness_identities()] == [0, 0, 0]
 
 
 @pytest.mark.parametrize("params", CASES)
@@ -126,3 +135,47 @@ def test_bad_input_is_a_value_error(queue, dps, message):
 def test_a_queue_is_required():
     with pytest.raises(TypeError, match="GatedQueue"):
         certified_optimum((1, 1, 2, 1), dps=10)
+
+
+def _random_queues(count: int = 24):
+    """Queues with Λ in (0.1, 20) or ∞, μ, C in (0.2, 5), ν in (1 + 1e-6, 1e6), as short
+    decimals (fixed seed)."""
+    rng = np.random.default_rng(20261130)
+    for _ in range(count):
+        arrival = "inf" if rng.random() < 0.2 else f"{10 ** rng.uniform(-1, 1.3):.4g}"
+        mu, cost = (f"{10 ** rng.uniform(-0.7, 0.7):.4g}" for _ in range(2))
+        nu = 1 + 10 ** rng.uniform(-6, 6)
+        reward = f"{nu * float(cost) / float(mu):.6g}"
+        if float(reward) * float(mu) <= float(cost):
+            continue
+        yield arrival, mu, reward, cost
+
+
+@pytest.mark.parametrize("params", list(_random_queues()))
+def test_random_queues_match_mpmath_and_their_certificates_hold(params):
+    queue = GatedQueue(*params)
+    opt = certified_optimum(queue, dps=25)
+    check_certificate(opt.certificate)
+    gate = optimal_gate(queue, dps=40)
+    with mpmath.workdps(50):
+        for value, enclosure in ((gate.welfare, opt.welfare_ga), (gate.root, opt.root)):
+            assert enclosure.contains(mpmath.nstr(value, 45))
+        if gate.gate == 0:
+            assert opt.at_boundary
+        else:
+            assert opt.gate.contains(mpmath.nstr(gate.gate, 45))
+
+
+def test_asymptotic_grids_and_dominance():
+    light = certified_asymptotics("light", ("inf",), (1, 30), constant="3/2")
+    heavy = certified_asymptotics("heavy", ("2",), (1, 30), constant="5/2")
+    assert light.passed and heavy.passed
+    assert [round(p[2].midpoint, 3) for p in light.points] == [0.482, 0.929]
+    tight = certified_asymptotics("heavy", ("2",), (1,), constant="1")  # 1.95 > 1 at ν = 10
+    assert not tight.passed
+    passed, certificate = certified_dominance(["0.5", "0.999"], ["inf", "0.5"])
+    assert passed and ["1/2", "1/2"] not in certificate["data"]["points"]  # τ = 0 skipped
+    with pytest.raises(ValueError, match="regime"):
+        certified_asymptotics("medium", ("inf",), (1,), constant="1")
+    with pytest.raises(ValueError, match="arrivals must exceed"):
+        certified_asymptotics("heavy", ("0.5",), (1,), constant="1")

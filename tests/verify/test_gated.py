@@ -102,3 +102,32 @@ def test_malformed_data_is_reported():
     certificate = _certificate(("inf", 1, 2, 1))
     del certificate["data"]["bracket"]
     _fails(certificate, "malformed data")
+
+
+def test_grid_certificates_fail_naming_the_point():
+    from qtheory.gated.certified import certified_asymptotics, certified_dominance
+
+    grid = certified_asymptotics("heavy", ("2",), (1, 2), constant="5/2")
+    certificate = {"claim": "g", **copy.deepcopy(grid.certificate)}
+    check_certificate(certificate)
+    certificate["data"]["constant"] = "1"
+    _fails(certificate, r"point 0 \(Lambda = 2, R = 10\): \|ratio - 1\| <= K r is not proved")
+    certificate["data"]["regime"] = "light"
+    _fails(certificate, "nu - 1 >= 1/e|not proved")
+    _, dominance = certified_dominance(["0.5", "0.9"], ["2"])
+    certificate = {"claim": "d", **copy.deepcopy(dominance)}
+    check_certificate(certificate)
+    certificate["data"]["points"][1] = ["9/10", "9/10"]  # τ = 0: random routing itself
+    _fails(certificate, r"point 1 \(load 9/10, Lambda = 9/10\): the gate .* is not positive")
+
+
+def test_the_claims_grid_certificates_fail_when_tampered():
+    from qtheory.gated.claims import optimal_gate_claim, pof_at_least_one_claim
+
+    pof = {"claim": "p", **copy.deepcopy(pof_at_least_one_claim(quick=True).certificate)}
+    check_certificate(pof)
+    pof["data"]["points"][3]["parameters"]["reward"] = "7"
+    _fails(pof, "point 3 .*: S' [<>] 0 is not proved")
+    optima = {"claim": "o", **copy.deepcopy(optimal_gate_claim().certificate)}
+    optima["data"]["points"][0]["values"]["gate"]["lower"] = "2"
+    _fails(optima, "point 0 .*: gate: the checker's enclosure")
