@@ -29,9 +29,11 @@ Hence on :math:`[w_L, \infty)`, :math:`w_L = \max(w_0, w_N)`, S has at most one
 critical point and it is the unique maximiser.  The certificate is then:
 
 - *interior optimum:* two points :math:`w_L < c_0 < c_1`, a relative
-  :math:`10^{-(D+12)}` apart, with :math:`G(c_0) > 0 > G(c_1)` decided in ball
-  arithmetic: the maximiser :math:`w^*` is unique and lies in :math:`[c_0, c_1]`, and
-  σ*, τ*, S* are enclosed by evaluating the formulas on that box;
+  :math:`10^{-(D+12)}` apart (relative to :math:`w^* - w_0` when that is smaller, so
+  that a gate :math:`\tau^*` close to 0 keeps D digits), with
+  :math:`G(c_0) > 0 > G(c_1)` decided in ball arithmetic: the maximiser :math:`w^*` is
+  unique and lies in :math:`[c_0, c_1]`, and σ*, τ*, S* are enclosed by evaluating the
+  formulas on that box;
 - *gate constraint binds* (only if :math:`\mu\beta > 1` and :math:`w_0 > w_N`):
   :math:`G(w_0) < 0`, so S decreases on :math:`[w_0, \infty)` and :math:`\tau^* = 0`,
   :math:`\sigma^* = \Lambda/\mu`, :math:`S^* = \Lambda(R - C/(\mu - \Lambda))` exactly.
@@ -47,9 +49,9 @@ Random routing: :math:`\lambda^* = \min(\Lambda, \mu - \sqrt{\mu C/R})`, decided
 
 Everything runs at one Arb precision (the requested digits plus guard digits for
 :math:`\log_{10}\nu`, :math:`\log_{10} 1/\varepsilon` and :math:`|\log_{10}\mu/\Lambda|`),
-doubled until every enclosure has relative width at most :math:`10^{-D}`; the
-certificate records it, and :mod:`qtheory.verify.gated` decides it again from its data
-alone.
+raised (and the bracket tightened) until every enclosure has relative width at most
+:math:`10^{-D}`; the certificate records it, and :mod:`qtheory.verify.gated` decides it
+again from its data alone.
 
 Examples
 --------
@@ -98,8 +100,9 @@ __all__ = [
 
 #: Relative distance of the bracket points from w*, in units of 10^-dps.
 BRACKET_DIGITS = 12
-#: Precision doublings before giving up.
-MAX_DOUBLINGS = 6
+#: Attempts before giving up; each raises the precision 1.5-fold and tightens the
+#: bracket of w* by 10^-8.
+MAX_ATTEMPTS = 6
 
 VALUE_NAMES = (
     "root",
@@ -203,7 +206,7 @@ def exact_parameters(queue: GatedQueue) -> Parameters:
 
 
 def welfare_terms(w: arb, params: Parameters) -> dict[str, arb]:
-    """σ, τ, S, G and G' at a ball ``w`` (the formulas of the module docstring).
+    """σ, τ, S, G, G' and D' at a ball ``w`` (the formulas of the module docstring).
 
     Every returned ball contains the value at every point of ``w``, so a sign decided
     here holds on the whole ball.  G has the sign of S'(w).
@@ -218,7 +221,8 @@ def welfare_terms(w: arb, params: Parameters) -> dict[str, arb]:
     Returns
     -------
     dict
-        Keys ``"sigma"``, ``"tau"``, ``"S"``, ``"G"`` and ``"G1"`` (flint.arb).
+        Keys ``"sigma"``, ``"tau"``, ``"S"``, ``"G"``, ``"G1"`` and ``"D1"`` = τ'(w)
+        (flint.arb).
 
     Examples
     --------
@@ -237,7 +241,8 @@ def welfare_terms(w: arb, params: Parameters) -> dict[str, arb]:
     d = tau + beta
     hk = (w.expm1() - w) + (y.log1p() - y / (1 + y))  # h(w) + k(βu)
     g1 = -n * (w.expm1() + beta * y * mu * sigma / (1 + y) ** 2)
-    return {"sigma": sigma, "tau": tau, "S": n / d, "G": cost * d - n * hk, "G1": g1}
+    d1 = mu * sigma * hk / (u * u)
+    return {"sigma": sigma, "tau": tau, "S": n / d, "G": cost * d - n * hk, "G1": g1, "D1": d1}
 
 
 def _decimal(value: Fraction, digits: int) -> str:
@@ -301,8 +306,13 @@ def _routing(params: Parameters) -> tuple[arb, arb, bool]:
     return arb(lam), arb(lam * (params.reward - params.cost / (mu - lam))), True
 
 
-def _attempt(params: Parameters, dps: int) -> tuple[dict[str, arb], dict, bool]:
-    """One certification at the current precision; raises _Failed when undecided."""
+def _fmpq(value: Fraction) -> fmpq:
+    return fmpq(value.numerator, value.denominator)
+
+
+def _attempt(params: Parameters, dps: int, tighten: int = 0) -> tuple[dict[str, arb], dict, bool]:
+    """One certification at the current precision, the bracket 10^(8 tighten) tighter
+    than its default; raises _Failed when undecided."""
     mu_beta = params.mu * params.beta
     eps = params.net / params.cost
     gate_binds = mu_beta > 1 and mu_beta * eps > params.nu  # w0 = log(μβ) > w_N
@@ -318,10 +328,16 @@ def _attempt(params: Parameters, dps: int) -> tuple[dict[str, arb], dict, bool]:
         values = {"root": arb(1 / mu_beta), "gate": arb(0), "throughput": arb(params.arrival),
                   "welfare_ga": arb(s_star)}  # fmt: skip
     else:
-        centre = _fraction(_maximiser(w_low, params))
-        spread = Fraction(1, 10 ** (dps + BRACKET_DIGITS))
-        digits = dps + BRACKET_DIGITS + 8
-        c0, c1 = _decimal(centre * (1 - spread), digits), _decimal(centre * (1 + spread), digits)
+        w_star = _maximiser(w_low, params)
+        centre = _fraction(w_star)
+        terms = welfare_terms(w_star, params)
+        # τ(w) changes by D'(w)·δ: keep the bracket small against τ*/D'(w*) too, so that
+        # a gate τ* close to 0 (near τ = 0 or near 1/μ − 1/Λ ≈ 0) keeps its digits
+        scale = min(centre, _fraction(terms["tau"] / terms["D1"]))
+        spread = scale / 10 ** (dps + BRACKET_DIGITS + 8 * tighten)
+        lost = _magnitude(fmpq(centre.numerator, centre.denominator) / _fmpq(scale))
+        digits = dps + BRACKET_DIGITS + 8 * tighten + 8 + lost
+        c0, c1 = _decimal(centre - spread, digits), _decimal(centre + spread, digits)
         if not (_point(c0) > w_low and welfare_terms(_point(c0), params)["G"] > 0):
             raise _Failed("S' > 0 is undecided at the lower end of the bracket of w*")
         if not welfare_terms(_point(c1), params)["G"] < 0:
@@ -461,15 +477,15 @@ def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
     saved = flint.ctx.prec
     reason = ""
     try:
-        for _ in range(MAX_DOUBLINGS):
+        for attempt in range(MAX_ATTEMPTS):
             flint.ctx.prec = bits
             try:
-                values, data, boundary = _attempt(params, dps)
+                values, data, boundary = _attempt(params, dps, tighten=attempt)
                 enclosures = {n: _enclosure(values[n], dps) for n in VALUE_NAMES}
                 break
             except _Failed as failure:
                 reason = str(failure)
-                bits *= 2
+                bits = math.ceil(1.5 * bits) + 64
                 limits.require("dps", bits / math.log2(10), parameter="dps",
                                what="a certified optimum (raised precision)")  # fmt: skip
         else:

@@ -29,6 +29,11 @@ CASES = [
     ("inf", 1, "1.00000000000000000001", 1),
     ("inf", 1, "1e20", 1),
     (2, 1, "1e20", 1),
+    # τ* ≈ 1e-15 just above the gate bound τ = 0 (Λ a hair below μ, ν ≈ 1e12), and
+    # τ* ≈ 4e-12 just above the stability bound 1/μ − 1/Λ ≈ 3e-12 (Λ a hair above μ):
+    # the bracket of w* must be tight relative to τ*/τ'(w*), not to w* (found by fuzzing)
+    ("542.01945798", "542.02", "5911220988.16132984022729788568687502306", "3.204"),
+    ("0.28472000000028472", "0.28472", "484581343073897162124192193.66289688114", "1.3797"),
 ]
 
 
