@@ -391,6 +391,8 @@ def check_asymptotics(data: Mapping) -> None:
                 if not eps < 1 / arb(1).exp():
                     raise CertificateError(f"{_at(index, point)}: nu - 1 >= 1/e")
             else:
+                if not q["mu"] * q["beta"] < 1:
+                    raise CertificateError(f"{_at(index, point)}: heavy traffic needs Lambda > mu")
                 m = (1 + arb(q["mu"] * q["beta"]) ** 2) / 2
                 ratio = (pof - 1) * nu.sqrt() / (2 * (1 - m.sqrt()))
                 order = 1 / nu.sqrt()

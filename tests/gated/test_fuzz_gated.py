@@ -22,9 +22,11 @@ from qtheory.gated import (
     welfare_rr,
 )
 from qtheory.gated.asymptotics import check_heavy_traffic, check_light_traffic
+from qtheory.gated.certified import certified_optimum
 from qtheory.gated.claims import gated_claims, pof_at_least_one_claim
 from qtheory.gated.embedded_chain import embedded_chain_law, service_count_law
 from qtheory.sim import simulate_gated, simulate_random_routing
+from qtheory.verify import check_certificate
 
 ordinary = st.floats(0.01, 100.0)  # mostly valid queues, so that the numerics run
 numbers = st.one_of(special_reals, st.integers(), ordinary, ordinary, ordinary)
@@ -75,6 +77,19 @@ def test_welfare_and_optima(values, control, dps):
             no_nan(assert_clean_outcome(optimum, target))
             assert_clean_outcome(optimum, target, dps=dps)
         assert_clean_outcome(welfare_ga, target, control, dps=dps)
+
+
+@SETTINGS
+@given(st.lists(argument, min_size=4, max_size=4), dps_values)
+def test_certified_optimum(values, dps):
+    """A certified optimum, or a clean refusal (ν ≤ 1, bad dps, the digit limit); what it
+    returns holds its own certificate."""
+    with limits.raised(dps=200):
+        queue = queue_or_error(values)
+        target = queue if queue is not None else values[0]
+        optimum = assert_clean_outcome(certified_optimum, target, dps=dps)
+        if optimum is not None:
+            check_certificate(optimum.certificate)
 
 
 @settings(FUZZ, max_examples=15)

@@ -114,6 +114,11 @@ def test_grid_certificates_fail_naming_the_point():
     _fails(certificate, r"point 0 \(Lambda = 2, R = 10\): \|ratio - 1\| <= K r is not proved")
     certificate["data"]["regime"] = "light"
     _fails(certificate, "nu - 1 >= 1/e|not proved")
+    slow = {"claim": "s", **copy.deepcopy(grid.certificate)}
+    slow["data"]["points"] = [
+        certified_optimum(GatedQueue("0.5", 1, 10, 1), dps=5).certificate["data"]
+    ]
+    _fails(slow, "heavy traffic needs Lambda > mu")
     _, dominance = certified_dominance(["0.5", "0.9"], ["2"])
     certificate = {"claim": "d", **copy.deepcopy(dominance)}
     check_certificate(certificate)
