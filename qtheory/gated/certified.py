@@ -492,7 +492,7 @@ def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
             raise ArithmeticError(f"could not certify the optimum: {reason}")
     finally:
         flint.ctx.prec = saved
-    data["values"] = {name: e.to_json() for name, e in enclosures.items()}
+    data["values"] = {name: [e.lower, e.upper] for name, e in enclosures.items()}
     certificate = {
         "claim": "gated.optimum",
         "statement": _statement(params),

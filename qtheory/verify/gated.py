@@ -235,7 +235,7 @@ def check_optimum(data: Mapping) -> None:
     data : mapping
         ``parameters`` (exact rationals as text, ``"inf"`` for Λ = ∞), ``dps``,
         ``precision_bits``, ``case``, ``bracket``, ``routing_case`` and ``values``
-        (name -> ``{"lower", "upper"}``).
+        (name -> ``[lower, upper]``, decimal strings).
 
     Raises
     ------
@@ -246,8 +246,8 @@ def check_optimum(data: Mapping) -> None:
     --------
     Λ = 1/5, μ = C = 1, R = 3: both rules admit everybody, S* = 0.2 (3 − 1/0.8) = 0.35:
 
-    >>> near = lambda x: {"lower": str(x * 0.9996), "upper": str(x * 1.0004)}
-    >>> values = {"root": near(0.2), "gate": {"lower": "0", "upper": "0"},
+    >>> near = lambda x: [str(x * 0.9996), str(x * 1.0004)]
+    >>> values = {"root": near(0.2), "gate": ["0", "0"],
     ...           "throughput": near(0.2), "welfare_ga": near(0.35), "rate_rr": near(0.2),
     ...           "welfare_rr": near(0.35),
     ...           "price_of_forgetting": near(1)}
