@@ -89,6 +89,7 @@ from qtheory.precision import check_dps
 __all__ = [
     "AsymptoticGrid",
     "CertifiedOptimum",
+    "Parameters",
     "certified_asymptotics",
     "certified_dominance",
     "certified_optimum",
@@ -117,7 +118,23 @@ VALUE_NAMES = (
 
 @dataclass(frozen=True)
 class Parameters:
-    """The queue as exact rationals (``arrival`` None for Λ = ∞)."""
+    """The queue as exact rationals (:func:`exact_parameters`).
+
+    Attributes
+    ----------
+    arrival : flint.fmpq or None
+        Λ, None for Λ = ∞.
+    mu, reward, cost : flint.fmpq
+        μ, R, C.
+    beta, net, nu : flint.fmpq (properties)
+        β = 1/Λ (0 for Λ = ∞), Cε = Rμ − C and ν = Rμ/C.
+
+    Examples
+    --------
+    >>> p = Parameters(None, fmpq(1), fmpq(3), fmpq(2))
+    >>> p.beta, p.net, p.nu, p.to_json()["arrival_rate"]
+    (0, 1, 3/2, 'inf')
+    """
 
     arrival: fmpq | None
     mu: fmpq
@@ -137,6 +154,7 @@ class Parameters:
         return self.reward * self.mu / self.cost
 
     def to_json(self) -> dict[str, str]:
+        """The parameters as text (``"inf"`` for Λ = ∞), for certificates."""
         return {
             "arrival_rate": "inf" if self.arrival is None else str(self.arrival),
             "service_rate": str(self.mu),
