@@ -104,9 +104,8 @@ def _regret_table(points: list[RegretPoint]) -> str:
     return report.table(
         ["$N$", "$R_{fluid}$", "$R_{on}$", "regret", "$k^*$", "regret$/\\log N$"],
         rows,
-        caption="Online optimum (best trunk reservation, all reserves searched; float64 "
-        "evaluation of the exact formulas, certified enclosures and $k^*$ in claim "
-        "lossnet.online\\_optimum) for "
+        caption="Online optimum (best trunk reservation), rounded from the certified "
+        "enclosures of claim lossnet.online\\_optimum ($k^*$ certified optimal) for "
         "$\\lambda_H=0.6$, $\\lambda_L=0.8$, $\\mu=1$, $r_H=2$, $r_L=1$.",
         label="tab:lossnet-online",
         formats={1: ".10g", 2: ".10g", 3: ".6f", 5: ".4f"},

@@ -11,8 +11,8 @@ import pytest
 from scipy import stats
 
 from qtheory.claims import Evidence, Origin
-from qtheory.lossnet.certified import certified_online_optimum
 from qtheory.lossnet.claims import lossnet_claims, online_optimum_claim
+from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.outputs import DEFAULT, servers_grid
 from qtheory.lossnet.regret import fit_log_slope, leading_constant, regret_curve
 from qtheory.verify import CertificateError, check_certificate
@@ -71,14 +71,25 @@ def test_finite_range_claim_states_its_range():
     assert str(top) in claim.scope and str(top) in claim.statement
 
 
-def test_bounded_offset_against_certified_regrets():
-    # independent route: the spread of regret - c log N from the certified enclosures
+def test_bounded_offset_against_the_float_table():
+    # independent route: the spread of regret - c log N from the float64 table of every
+    # reserve (the curve itself comes from the certified enclosures)
     top = max(p.servers for p in points())
     sizes = [p.servers for p in points() if p.servers >= top / 1000]
-    regrets = [certified_online_optimum(DEFAULT.with_servers(n), dps=20).regret for n in sizes]
+    regrets = [online_optimum(DEFAULT.with_servers(n)).regret for n in sizes]
     c = leading_constant(DEFAULT)
-    offsets = [r.midpoint - c * np.log(n) for r, n in zip(regrets, sizes, strict=True)]
+    offsets = [r - c * np.log(n) for r, n in zip(regrets, sizes, strict=True)]
     assert claims()["lossnet.bounded_offset"].value == pytest.approx(np.ptp(offsets), abs=1e-9)
+
+
+def test_regret_curve_agrees_with_the_float_table():
+    for p in points():
+        table = online_optimum(DEFAULT.with_servers(p.servers))
+        assert p.reserve == table.reserve
+        assert p.regret == pytest.approx(table.regret, rel=1e-12)
+        assert p.online == pytest.approx(table.online, rel=1e-14)
+        assert p.prob_full == pytest.approx(table.prob_full, rel=1e-12)
+        assert p.mean_idle == pytest.approx(table.mean_idle, rel=1e-12)
 
 
 def test_online_claim_certifies_every_grid_point():
