@@ -13,8 +13,11 @@ then gives
 minimised at :math:`k^* = \log\bigl((r_H-r_L)\lambda_H K\theta N/(r_L\mu)\bigr)/\theta`
 with value :math:`(r_L\mu/\theta)(\log N + O(1))`.  :func:`derive_leading_constant`
 lets Sympy do this minimisation and the limit, giving
-:math:`c = r_L\mu/\log(\mu/\lambda_H)`; :func:`regret_curve` and :func:`fit_log_slope`
-confirm it on the exact regret for N up to 10^7.
+:math:`c = r_L\mu/\log(\mu/\lambda_H)`.  This is a heuristic, not a theorem of the
+papers (which prove regret :math:`= \Theta(\log N)`): the claim
+``lossnet.bounded_offset`` (:mod:`qtheory.lossnet.claims`) checks on the certified
+regret of :func:`regret_curve` that regret :math:`- c\log N` stays within 0.1 over a
+finite range of N; :func:`fit_log_slope` gives a least-squares slope for comparison.
 
 References
 ----------
