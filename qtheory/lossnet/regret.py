@@ -188,7 +188,7 @@ def regret_curve(
     Each point is rounded to float64 from the enclosures of
     :func:`~qtheory.lossnet.certified.certified_online_optimum` (17 digits, so every
     value is the float nearest to the exact one up to one rounding, and k* is certified
-    the optimal reserve); the cost is O(k* + T) per N with T a few hundred, not O(N), so
+    the optimal reserve); the cost is O(k* + T) per N with T independent of N, so
     N = 10^7 takes milliseconds.
 
     Parameters

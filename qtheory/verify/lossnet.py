@@ -32,7 +32,8 @@ The network: N servers, class H arrives at rate :math:`\lambda_H N`, class L at 
 
 ``online``
     The same statement for any N, decided with Arb balls in :math:`O(k + T)`
-    operations, :math:`T` a few hundred (independent of N), plus enclosures of the
+    operations, :math:`T \approx p \ln 2/\ln((\lambda_H+\lambda_L)/\mu)` at
+    :math:`p` bits (independent of N), plus enclosures of the
     reward :math:`R_k`, of the regret :math:`R_{fluid} - R_k` and the exact fluid value.
     Index states by the idle count :math:`i = N - b`.  The stationary weights relative
     to the full state are :math:`v_0 = 1`, :math:`v_i = v_{i-1}\,\tau_i` with
