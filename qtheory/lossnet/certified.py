@@ -50,7 +50,7 @@ at :math:`b = N, \dots, m` give :math:`d_{N-1}, \dots, d_{m-1}` by a stable
 decreasing in :math:`b` when :math:`\rho > g`, so :math:`r_L + d_{m-1} > 0` covers
 every :math:`b < m`.  Strict inequalities make every other reserve strictly worse: its
 stationary law charges every state and its slack is positive where it differs.  The
-candidate :math:`k^*` comes from a hill climb on :math:`R_k` from a heuristic start;
+candidate :math:`k^*` comes from a float64 search on :math:`R_k` from a heuristic start;
 the certificate does not depend on how it was found.
 
 Parameters are read as the exact rationals they print as
@@ -73,6 +73,7 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -350,18 +351,38 @@ def _start(net: LossNetwork) -> int:
     return max(0, min(net.servers, round(guess)))
 
 
-def _climb(n: int, p: dict[str, fmpq], start: int) -> int:
-    """The first k with R_{k+1} > R_k not certain, searched from ``start`` by doubling
-    steps and bisection (O(log distance) evaluations; for unimodal R_k its maximum)."""
-    rewards: dict[int, arb] = {}
+def _float_reward(n: int, p: dict[str, float], k: int) -> float:
+    """R_k in float64 by the sums of :func:`_chain` (no error bound), for the search."""
+    lh, total, mu = p["lambda_h"], p["lambda_h"] + p["lambda_l"], p["mu"]
+    one, weight, z1, above = 1.0, 1.0, 0.0, 0.0
+    for i in range(1, n + 1):
+        weight *= mu * (n - i + 1) / ((lh if i <= k else total) * n)
+        z1 += weight
+        if i > k:
+            above += weight
+            if weight < 1e-18 * z1:
+                break
+        if weight > 1e250:  # rescale every sum alike: the ratios below do not change
+            one, weight, z1, above = one * 1e-250, weight * 1e-250, z1 * 1e-250, above * 1e-250
+    paid = p["r_h"] * lh * n * z1 + p["r_l"] * p["lambda_l"] * n * above
+    return paid / (one + z1)
 
-    def reward(k: int) -> arb:
-        if k not in rewards:
-            rewards[k] = _reward(n, p, _chain(n, p, k))
-        return rewards[k]
+
+def _climb(n: int, reward: Callable[[int], object], start: int) -> int:
+    """The first k with R_{k+1} > R_k not certain, searched from ``start`` by doubling
+    steps and bisection (O(log distance) evaluations of ``reward``; for unimodal R_k its
+    maximum)."""
+    rewards: dict[int, object] = {}
 
     def rises(k: int) -> bool:  # -1 stands below 0 (rises), n above the range (does not)
-        return k < 0 or (k < n and bool(reward(k + 1) > reward(k)))
+        if k < 0:
+            return True
+        if k >= n:
+            return False
+        for j in (k, k + 1):
+            if j not in rewards:
+                rewards[j] = reward(j)
+        return bool(rewards[k + 1] > rewards[k])
 
     step = 1
     if rises(start):  # low rises, high does not
@@ -420,9 +441,11 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
 
     Enclosures from Arb ball arithmetic; k* certified optimal among all admission
     policies by the argument of the module docstring, in O(k* + T) operations whatever
-    N, the optimal k* searched by doubling steps and bisection (about 10 ms at
-    N = 10^6 and 30 digits, where the float64 table of
-    :func:`~qtheory.lossnet.online.online_optimum` takes about 0.25 s).
+    N; the candidate k* from a float64 search over the same truncated sums (doubling
+    steps, then bisection on the sign of R_{k+1} − R_k), repeated with balls at more
+    digits if it cannot be certified.  About 1.3 ms at N = 10^6 and 30 digits, where
+    the float64 table of :func:`~qtheory.lossnet.online.online_optimum` takes 0.29 s
+    (``benchmarks/bench_certify_lossnet.py``).
 
     Parameters
     ----------
@@ -464,9 +487,12 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
         raise ValueError("dps must be an integer >= 1 (significant digits), got None")
     n, p = net.servers, _parameters(net)
     fluid = n * (p["r_h"] * p["lambda_h"] + p["r_l"] * (p["mu"] - p["lambda_h"]))
+    floats = {name: float(Fraction(int(v.p), int(v.q))) for name, v in p.items()}
+    k = _climb(n, lambda j: _float_reward(n, floats, j), _start(net))  # float64 candidate
     for extra_digits in (0, digits, 3 * digits):
         with working_precision(digits + extra_digits + len(str(n))) as bits:
-            k = _climb(n, p, _start(net))
+            if extra_digits:  # float64 could not resolve the optimum: search with balls
+                k = _climb(n, lambda j: _reward(n, p, _chain(n, p, j)), k)
             chain = _chain(n, p, k)
             gain = _reward(n, p, chain)
             z = 1 + chain.z1
