@@ -597,6 +597,21 @@ def _exact_optimality(net: LossNetwork, k: int) -> tuple[fmpq, list[fmpq], str]:
     return gain, bias, problem
 
 
+def _optimality_data(net: LossNetwork, k: int, gain: fmpq, bias: list[fmpq]) -> dict:
+    """The data of a ``lossnet.optimality`` certificate, with a 20-digit decimal
+    enclosure of the gain (``online``) for readers."""
+    with working_precision(20):
+        online = Enclosure.from_arb(arb(gain), 20)
+    return {
+        "servers": net.servers,
+        "reserve": k,
+        **{name: _text(value) for name, value in _parameters(net).items()},
+        "gain": _text(gain),
+        "online": [online.lower, online.upper],
+        "bias": [_text(h) for h in bias],
+    }
+
+
 def trunk_reservation_optimality(
     net: LossNetwork, reserve: int | None = None
 ) -> OptimalityCertificate:
@@ -657,14 +672,7 @@ def trunk_reservation_optimality(
     gain, bias, problem = _exact_optimality(net, k)
     if problem:
         raise ValueError(problem)
-    p = _parameters(net)
-    data = {
-        "servers": n,
-        "reserve": k,
-        **{name: _text(value) for name, value in p.items()},
-        "gain": _text(gain),
-        "bias": [_text(h) for h in bias],
-    }
+    data = _optimality_data(net, k, gain, bias)
     return OptimalityCertificate(
         k, gain, tuple(bias), {"checker": "lossnet.optimality", "data": data}
     )

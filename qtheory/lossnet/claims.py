@@ -33,6 +33,7 @@ import numpy as np
 from qtheory.claims import Claim, Evidence, Origin
 from qtheory.lossnet.certified import (
     _exact_optimality,
+    _optimality_data,
     _parameters,
     certified_fluid_lp,
     certified_online_optimum,
@@ -183,14 +184,7 @@ def trunk_reservation_claim(net: LossNetwork) -> Claim:
         )
     k = certified_online_optimum(net, dps=20).reserve
     gain, bias, problem = _exact_optimality(net, k)
-    p = _parameters(net)
-    data = {
-        "servers": net.servers,
-        "reserve": k,
-        **{name: str(value) for name, value in p.items()},
-        "gain": str(gain),
-        "bias": [str(h) for h in bias],
-    }
+    data = _optimality_data(net, k, gain, bias)
     return Claim(
         name="lossnet.trunk_reservation",
         statement=(

@@ -318,7 +318,9 @@ def check_optimality(data: Mapping) -> None:
     ----------
     data : mapping
         ``servers``, ``reserve`` (integers), ``lambda_h``, ``lambda_l``, ``mu``, ``r_h``,
-        ``r_l``, ``gain`` (rationals) and ``bias`` (N + 1 rationals, by busy count).
+        ``r_l``, ``gain`` (rationals), ``online`` (a decimal enclosure ``[lower,
+        upper]`` of the gain, for readers) and ``bias`` (N + 1 rationals, by busy
+        count).
 
     Raises
     ------
@@ -329,9 +331,9 @@ def check_optimality(data: Mapping) -> None:
     --------
     >>> data = {"servers": 2, "reserve": 0, "lambda_h": "3/5", "lambda_l": "4/5",
     ...         "mu": "1", "r_h": "2", "r_l": "1", "gain": "380/193",
-    ...         "bias": ["0", "-140/193", "-330/193"]}
+    ...         "online": ["1.9689119", "1.968912"], "bias": ["0", "-140/193", "-330/193"]}
     >>> check_optimality(data)
-    >>> check_optimality({**data, "gain": "2"})
+    >>> check_optimality({**data, "gain": "1.96891192"})
     Traceback (most recent call last):
     ...
     qtheory.verify.CertificateError: gain, bias[0..1]: in state b = 0 busy, r + Qh at ... gain
@@ -340,6 +342,9 @@ def check_optimality(data: Mapping) -> None:
     g, h = rational(data["gain"]), _rationals(data, "bias")
     if len(h) != n + 1:
         raise CertificateError(f"bias: needs N + 1 = {n + 1} values, got {len(h)}")
+    low, high = (rational(t) for t in data["online"])
+    if not low <= g <= high:
+        raise CertificateError(f"online: the gain is not inside {data['online']}")
     for b in range(n + 1):
         where = f"gain, bias[{max(b - 1, 0)}..{min(b + 1, n)}]: in state b = {b} busy"
         down = b * mu * (h[b - 1] - h[b]) if b else fmpq(0)

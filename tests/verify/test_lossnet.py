@@ -149,3 +149,8 @@ def test_malformed_data_is_reported():
     del cert["data"]["bits"]
     fails(cert, "malformed")
     fails(altered(certificate(certified_fluid(NET)), "admitted", lambda v: v[:1]), "lengths")
+
+
+def test_optimality_altered_enclosure_fails():
+    cert = certificate(trunk_reservation_optimality(NET))
+    fails(altered(cert, "online", lambda pair: [bump(pair[1]), bump(bump(pair[1]))]), "online")
