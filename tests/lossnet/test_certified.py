@@ -97,7 +97,7 @@ def test_enclosures_contain_mpmath_sums_and_are_dps_tight(dps):
 
 
 @pytest.mark.parametrize("params", PARAMETERS)
-@pytest.mark.parametrize("servers", [10**3, 10**5])
+@pytest.mark.parametrize("servers", [10**3, 2 * 10**4])
 def test_reserve_agrees_with_the_float_table_and_mpmath(params, servers):
     net = LossNetwork(servers, *params)
     opt, table = certified_online_optimum(net, dps=25), online_optimum(net)
