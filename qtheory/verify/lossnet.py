@@ -92,6 +92,12 @@ from qtheory.verify._arith import inside, precision, rational
 __all__ = ["CHECKS", "check_fluid", "check_online", "check_online_case", "check_optimality"]
 
 
+#: Largest precision and reserve an ``online`` certificate may ask for: its cost is
+#: O(reserve + bits) ball operations at that precision (a second at the limits).
+MAX_BITS = 20_000
+MAX_RESERVE = 10**6
+
+
 def _rationals(data: Mapping, key: str) -> list[fmpq]:
     values = data[key]
     if not isinstance(values, list) or not values:
@@ -280,6 +286,11 @@ def check_online_case(data: Mapping) -> None:
     """
     n, lh, ll, mu, rh, rl, k = _network(data)
     bits = data["bits"]
+    if not (isinstance(bits, int) and 16 <= bits <= MAX_BITS and k <= MAX_RESERVE):
+        raise CertificateError(
+            f"bits, reserve: this checker works to {MAX_BITS} bits and reserves up to "
+            f"{MAX_RESERVE}, got {bits!r} and {k}"
+        )
     if rational(data["fluid"]) != n * (rh * lh + rl * (mu - lh)):
         raise CertificateError(
             f"fluid {data['fluid']} differs from N[r_H lambda_H + r_L(mu - lambda_H)]"

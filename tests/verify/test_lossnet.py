@@ -154,3 +154,8 @@ def test_malformed_data_is_reported():
 def test_optimality_altered_enclosure_fails():
     cert = certificate(trunk_reservation_optimality(NET))
     fails(altered(cert, "online", lambda pair: [bump(pair[1]), bump(bump(pair[1]))]), "online")
+
+
+def test_online_work_is_bounded():
+    cert = certificate(certified_online_optimum(NET))
+    fails(altered(cert, "bits", lambda bits: 10**6), "bits")
