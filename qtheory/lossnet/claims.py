@@ -259,7 +259,7 @@ def online_optimum_claim(net: LossNetwork, servers: Sequence[int], *, dps: int =
     return Claim(
         name="lossnet.online_optimum",
         statement=(
-            f"For each $N$ in ${min(sizes)}, \\dots, {max(sizes)}$ ({len(sizes)} values, "
+            f"For each of the {len(sizes)} values of $N$ from ${min(sizes)}$ to ${max(sizes)}$ ("
             f"{_rates(net)}), trunk reservation with the reserve $k^*(N)$ of the "
             "certificate is optimal among all admission policies and "
             r"is the only optimal reserve, and $R_{\mathrm{on}}(N)$ and "
@@ -270,7 +270,7 @@ def online_optimum_claim(net: LossNetwork, servers: Sequence[int], *, dps: int =
         passed=not failed,
         origin=Origin.PACKAGE,
         hypotheses=OVERLOADED + ONLINE_POLICIES,
-        scope=f"$N = {min(sizes)}, \\dots, {max(sizes)}$, {len(sizes)} values",
+        scope=f"{len(sizes)} values of $N$ from ${min(sizes)}$ to ${max(sizes)}$",
         quantity=rf"$R_{{\mathrm{{on}}}}$ at $N = {top.certificate['data']['servers']}$ "
         "(enclosure midpoint)",
         value=top.online.midpoint,
@@ -335,14 +335,15 @@ def bounded_offset_claim(net: LossNetwork, points: Sequence[RegretPoint]) -> Cla
         statement=(
             r"$R_{\mathrm{fluid}} - R_{\mathrm{on}}(N) - c\log N$ with "
             rf"$c = r_L\mu/\log(\mu/\lambda_H) = {c:.6g}$ varies by less than $0.1$ over "
-            f"$N = {low}, \\dots, {top}$ ({_rates(net)}): the regret grows like "
+            f"the {len(chosen)} values of $N$ from ${low}$ to ${top}$ ({_rates(net)}): the "
+            "regret grows like "
             r"$c\log N$ plus a bounded offset on this range"
         ),
         kind=Evidence.FINITE_RANGE,
         passed=bool(spread < 0.1),
         origin=Origin.HEURISTIC,
         hypotheses=OVERLOADED,
-        scope=f"$N = {low}, \\dots, {top}$, {len(chosen)} values (the top three decades)",
+        scope=f"{len(chosen)} values of $N$ from ${low}$ to ${top}$ (the top three decades)",
         quantity=r"max $-$ min of $R_{\mathrm{fluid}} - R_{\mathrm{on}} - c\log N$",
         value=spread,
         reference=0.0,
