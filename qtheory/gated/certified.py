@@ -352,6 +352,8 @@ def _attempt(params: Parameters, dps: int, tighten: int = 0) -> tuple[dict[str, 
         # τ(w) changes by D'(w)·δ: keep the bracket small against τ*/D'(w*) too, so that
         # a gate τ* close to 0 (near τ = 0 or near 1/μ − 1/Λ ≈ 0) keeps its digits
         scale = min(centre, _fraction(terms["tau"] / terms["D1"]))
+        if not scale > 0:
+            raise _Failed("the scale of the bracket of w* is not positive")
         spread = scale / 10 ** (dps + BRACKET_DIGITS + 8 * tighten)
         lost = _magnitude(fmpq(centre.numerator, centre.denominator) / _fmpq(scale))
         digits = dps + BRACKET_DIGITS + 8 * tighten + 8 + lost
@@ -396,8 +398,8 @@ class CertifiedOptimum:
     Examples
     --------
     >>> opt = certified_optimum(GatedQueue("inf", 1, 4, 1), dps=20)
-    >>> opt.welfare_rr.contains(1), opt.throughput.contains(1 / opt.gate.midpoint)
-    (True, False)
+    >>> opt.welfare_rr.contains(1), round(opt.throughput.midpoint * opt.gate.midpoint, 12)
+    (True, 1.0)
     """
 
     root: Enclosure
