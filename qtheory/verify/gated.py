@@ -23,8 +23,9 @@ Let h(w) = e^w − 1 − w and k(y) = log(1 + y) − y/(1 + y) (both ≥ 0).  Di
     S′ = μσ G/(u² D²)  with  G = C·D − N·(h + k(βu)),
     G′ = −N·(e^w − 1 + β² u μσ/(1 + βu)²).
 
-(D′: the numerator of (τ)′ is u − w·μσ − u·μσβ/(1 + βu) + log(1 + βu)·μσ, and
-u − wμσ = μσ·h(w); then C·D′ − N′·(h + k) = 0 because N′ = Cμσ/u².)  So τ increases
+(Since u′ = μσ: u²·τ′ = (u − wμσ) + μσ(log(1 + βu) − βu/(1 + βu)) = μσ(h + k), as
+u − wμσ = μσ·h(w); S′ = (N′D − ND′)/D² with N′ = Cμσ/u²; and in
+G′ = C·D′ − N′·(h + k) − N·(h + k)′ the first two terms cancel.)  So τ increases
 with w, the gates τ ≥ 0 are w ≥ w₀ (w₀ = log μβ if μβ > 1, else 0), the welfare is
 positive only for N > 0, i.e. w > w_N = log(ν/(ν − 1)), and on [w_N, ∞) G — which has the
 sign of S′ — strictly decreases.  On [w_L, ∞), w_L = max(w₀, w_N), S therefore has at most
