@@ -81,7 +81,7 @@ import flint
 from flint import arb, fmpq
 
 from qtheory import _validation
-from qtheory.enclosure import Enclosure, exact, working_precision
+from qtheory.enclosure import GUARD_BITS, Enclosure, exact, working_precision
 from qtheory.lossnet.fluid import class_vectors, fluid_lp
 from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.precision import check_dps
@@ -345,6 +345,13 @@ def _certifies(n: int, p: dict[str, fmpq], k: int, gain: arb) -> bool:
     return True
 
 
+def _relative_width(enclosure: Enclosure) -> Fraction:
+    """(upper − lower) / min(|lower|, |upper|) exactly (the float property underflows
+    past 300 digits); the enclosures here never hold 0."""
+    low, high = Fraction(enclosure.lower), Fraction(enclosure.upper)
+    return (high - low) / min(abs(low), abs(high))
+
+
 def _start(net: LossNetwork) -> int:
     """Heuristic k*: log N / log(μ/λ_H), clipped to 0..N."""
     guess = math.log(net.servers) / math.log(net.mu / net.lambda_h) if net.servers > 1 else 0
@@ -490,7 +497,8 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
     floats = {name: float(Fraction(int(v.p), int(v.q))) for name, v in p.items()}
     k = _climb(n, lambda j: _float_reward(n, floats, j), _start(net))  # float64 candidate
     for extra_digits in (0, digits, 3 * digits):
-        with working_precision(digits + extra_digits + len(str(n))) as bits:
+        guard = GUARD_BITS + math.ceil((extra_digits + len(str(n))) * math.log2(10))
+        with working_precision(digits, guard_bits=guard) as bits:
             if extra_digits:  # float64 could not resolve the optimum: search with balls
                 k = _climb(n, lambda j: _reward(n, p, _chain(n, p, j)), k)
             chain = _chain(n, p, k)
@@ -508,7 +516,9 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
             }
             enclosures = {name: Enclosure.from_arb(ball, digits) for name, ball in balls.items()}
             tight = all(
-                enclosures[name].relative_width < 10.0**-digits for name in balls if name != "fluid"
+                _relative_width(enclosures[name]) < Fraction(1, 10**digits)
+                for name in balls
+                if name != "fluid"
             )
             if tight and _certifies(n, p, k, gain):
                 break

@@ -116,6 +116,18 @@ def test_million_servers_agrees_with_the_float_table():
     assert opt.fluid.to_json() == {"lower": "1.6e+6", "upper": "1.6e+6"}
 
 
+def test_digits_beyond_the_float_range_and_up_to_the_limit():
+    # 10^-400 underflows float64: widths are compared exactly; the dps limit (1000
+    # digits) is checked on the digits asked for, not on the guard digits added
+    for dps in (400, 1000):
+        opt = certified_online_optimum(NET, dps=dps)
+        low, high = Fraction(opt.online.lower), Fraction(opt.online.upper)
+        assert 0 < high - low < low / 10**dps
+    reward, _ = mpmath_reward(NET, opt.reserve, 1100)
+    with mpmath.workdps(1100):
+        assert opt.online.contains(mpmath.nstr(reward, 1050, strip_zeros=False))
+
+
 @pytest.mark.parametrize("dps", [0, -3, 2.5, True, None, "30"])
 def test_bad_dps_is_refused(dps):
     with pytest.raises(ValueError, match="dps"):
