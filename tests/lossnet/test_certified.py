@@ -21,6 +21,7 @@ from qtheory.lossnet.fluid import fluid_lp
 from qtheory.lossnet.mdp import solve_admission_mdp
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
+from qtheory.verify import check_certificate
 
 NET = LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0)
 PARAMETERS = [
@@ -198,6 +199,21 @@ def test_many_class_fluid_matches_highs(seed):
         sum(Fraction(str(x)) / Fraction(repr(m)) for x, m in zip(sol.admitted, mu, strict=True))
         <= 1
     )
+    check_certificate({"claim": "fluid", **sol.certificate})
+    # independent route: the fractional knapsack filled greedily by reward per unit of
+    # capacity r_i mu_i (the textbook optimum), in exact rationals
+    classes = sorted(
+        (
+            (Fraction(repr(a)), Fraction(repr(b)), Fraction(repr(c)))
+            for a, b, c in zip(lam, r, mu, strict=True)
+        ),
+        key=lambda c: -c[1] * c[2],
+    )
+    room, value = Fraction(1), Fraction(0)
+    for rate, reward, service in classes:
+        admitted = min(rate, service * room)
+        room, value = room - admitted / service, value + reward * admitted
+    assert Fraction(str(sol.value)) == 3 * value
 
 
 def test_fluid_vectors_are_validated():
