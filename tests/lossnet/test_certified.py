@@ -9,6 +9,8 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from qtheory.lossnet.certified import (
     MAX_EXACT_SERVERS,
@@ -238,3 +240,34 @@ def test_flat_optimum_is_decided_by_the_certified_search():
     assert certified_online_optimum(net, dps=15).reserve == best
     assert online_optimum(net).reserve == best  # the table's near-tie goes to the certified search
     assert trunk_reservation_optimality(net).reserve == best
+
+
+# ---------------------------------------------------------------------------
+# random networks
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    servers=st.integers(1, 12),
+    mu=st.sampled_from([0.5, 1.0, 1.5]),
+    load_h=st.floats(0.05, 0.95),
+    excess=st.floats(0.01, 3.0),
+    r_l=st.sampled_from([0.1, 1.0, 2.5]),
+    ratio=st.floats(1.01, 30.0),
+)
+def test_random_networks_certify_the_exact_argmax(servers, mu, load_h, excess, r_l, ratio):
+    lambda_h = round(mu * load_h, 3)
+    lambda_l = round(mu - lambda_h + mu * excess, 3)
+    r_h = round(r_l * ratio, 3)
+    assume(0 < lambda_h < mu < lambda_h + lambda_l and r_h > r_l)
+    net = LossNetwork(servers, lambda_h, lambda_l, mu, r_h, r_l)
+    rewards = exact_rewards(net)
+    ranked = sorted(rewards)
+    assume(len(ranked) == 1 or ranked[-1] > ranked[-2])  # an exact tie has no unique reserve
+    opt = certified_online_optimum(net, dps=12)
+    assert opt.reserve == max(range(servers + 1), key=rewards.__getitem__)
+    assert opt.online.contains(rewards[opt.reserve])
+    check_certificate({"claim": "random", **opt.certificate})
+    exact = trunk_reservation_optimality(net)
+    assert exact.reserve == opt.reserve and Fraction(str(exact.gain)) == rewards[opt.reserve]
+    check_certificate({"claim": "random", **exact.certificate})
