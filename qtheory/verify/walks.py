@@ -59,6 +59,11 @@ from qtheory.verify._arith import inside, precision, rational
 
 __all__ = ["CHECKS", "FAMILIES", "check_bounds", "item_values"]
 
+#: The largest N the checker accepts (its exact routes cost O(N) to O(sqrt(N)^3)), and the
+#: most terms of a Poisson series or steps of a walk it sums.
+MAX_SERVERS = 10**5
+MAX_TERMS = 10**6
+
 
 def _ball(x) -> arb:
     return x if isinstance(x, arb) else arb(x)
@@ -121,7 +126,7 @@ def _uniformised(model: _Model, start: int, t: arb, top: int, absorbing: tuple[i
     for j in range(top + 1):
         jump[j, j] += 1
     mean = nu * t
-    steps = int((mean + 12 * mean.sqrt() + 40).upper().ceil().unique_fmpz())
+    steps = _terms(mean)
     vector = arb_mat([[arb(1) if j == start else arb(0) for j in range(top + 1)]])
     weight, total = (-mean).exp(), vector * (-mean).exp()
     for k in range(1, steps + 1):
@@ -229,7 +234,7 @@ def _poisson_tail(m: arb, x: int, tail: str) -> arb:
 
 def _skellam_at_most(u: arb, d: arb, x: int) -> arb:
     """P(U - D <= x) = sum_j P(D = j) P(U <= x + j), truncated with its remainder."""
-    top = int((d + 12 * d.sqrt() + 40).upper().ceil().unique_fmpz())
+    top = _terms(d)
     total, pmf = arb(0), (-d).exp()
     for j in range(top + 1):
         if j:
@@ -263,15 +268,37 @@ def _window_row(lam, mu, lam_l, n, c, start, absorbing_zero: bool, bits: int):
     truncated chain's row and the mass absorbed at the truncation level."""
     model = _Model(lam, mu, lam_l, n)
     w = model.window(c)
-    up_mean = float((arb(mu * n) * w).mid())
-    top = min(n, start + math.ceil(up_mean + 12 * math.sqrt(up_mean) + 40))
+    top = min(n, start + _terms(arb(mu * n) * w))
     return _uniformised(model, start, w, top, (0,) if absorbing_zero else ())
+
+
+def _int(item: dict, key: str, low: int, high: int) -> int:
+    value = item[key]
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise CertificateError(f"{key} must be an integer in {low}..{high}, got {value!r}")
+    return value
+
+
+def _terms(mean: arb) -> int:
+    """Terms of a Poisson series of this mean that leave a negligible rest (the rest is
+    enclosed anyway); refused beyond MAX_TERMS."""
+    top = (mean + 12 * mean.sqrt() + 40).upper().ceil().unique_fmpz()
+    if top is None or not mean.is_finite() or int(top) > MAX_TERMS:
+        raise CertificateError(f"a Poisson series of mean {mean} needs more than {MAX_TERMS} terms")
+    return int(top)
 
 
 def _choice(item: dict, key: str, options: tuple[str, ...]) -> str:
     if item[key] not in options:
         raise CertificateError(f"{key} must be one of {options}, got {item[key]!r}")
     return item[key]
+
+
+def _positive(item: dict, key: str) -> fmpq:
+    value = rational(item[key])
+    if not value > 0:
+        raise CertificateError(f"{key} must be a rational > 0, got {item[key]!r}")
+    return value
 
 
 def _coupled(item: dict) -> bool:
@@ -284,15 +311,16 @@ def _tail(item: dict) -> str:
 
 
 def _ruin_item(model: _Model, item: dict):
-    b, i = model.b, item["i"]
-    kind = _choice(item, "bound", ("walk_pb", "walk_pinf", "limit_pb"))
+    b = model.b
+    i, kind = _int(item, "i", 0, b), _choice(item, "bound", ("walk_pb", "walk_pinf", "limit_pb"))
     p = model.mu / (model.mu + model.lam) if kind == "walk_pinf" else model.p(b)
     bound = min(fmpq(1), (1 - p) / p) ** i if kind == "limit_pb" else _walk_ruin(p, i, b)
     return bound, _chain_ruin(model, b)[i]
 
 
 def _climb_item(model: _Model, item: dict):
-    b, i = model.b, item["i"]
+    b = model.b
+    i = _int(item, "i", 0, b)
     kind = _choice(item, "bound", ("steps_pb", "steps_pinf", "time_pb", "time_pinf"))
     p = model.p(b) if kind.endswith("pb") else model.mu / (model.mu + model.lam)
     bound = _walk_climb(p, i, b)
@@ -303,44 +331,49 @@ def _climb_item(model: _Model, item: dict):
 
 
 def _descent_item(model: _Model, item: dict):
-    i, steps = item["i"], _choice(item, "bound", ("steps", "time")) == "steps"
+    i = _int(item, "i", 0, model.n)
+    steps = _choice(item, "bound", ("steps", "time")) == "steps"
     bound = fmpq(i) if steps else fmpq(i) / (model.lam * model.n)
     return bound, _chain_descent(model, i, steps)
 
 
 def _poisson_item(model: _Model, item: dict):
-    _, d = model.means(model.window(rational(item["c"])))
-    x, tail = item["x"], _tail(item)
+    _, d = model.means(model.window(_positive(item, "c")))
+    x, tail = _int(item, "x", -MAX_TERMS, MAX_TERMS), _tail(item)
     return _poisson_chernoff(d, x, tail), _poisson_tail(d, x, tail)
 
 
 def _skellam_item(model: _Model, item: dict):
-    u, d = model.means(model.window(rational(item["c"])))
-    x, tail = item["x"], _tail(item)
+    u, d = model.means(model.window(_positive(item, "c")))
+    x, tail = _int(item, "x", -MAX_TERMS, MAX_TERMS), _tail(item)
     return _skellam_chernoff(u, d, x, tail), _skellam_tail(u, d, x, tail)
 
 
 def _walk_item(model: _Model, item: dict):
-    n, x, tail, p = item["n"], item["x"], _tail(item), model.p(model.b)
+    n = _int(item, "n", 1, MAX_TERMS)
+    x, tail, p = _int(item, "x", -n, n), _tail(item), model.p(model.b)
     return _walk_chernoff(n, p, x, tail), _walk_tail(n, p, x, tail)
 
 
 def _events_item(model: _Model, item: dict):
     """Events of the window, Poisson with mean (lambda_H + lambda_L + mu) N W, beyond
     (1 + delta) M (upper; x = its ceiling) or below (1 - delta) M (lower; the floor)."""
-    m = arb(model.lam + model.lam_l + model.mu) * model.n * model.window(rational(item["c"]))
-    delta, tail = rational(item["delta"]), _tail(item)
+    m = arb(model.lam + model.lam_l + model.mu) * model.n * model.window(_positive(item, "c"))
+    delta, tail = _positive(item, "delta"), _tail(item)
+    if tail == "lower" and delta > 1:
+        raise CertificateError(f"delta must be <= 1 for the lower tail, got {item['delta']!r}")
     ratio = arb(1 + delta) if tail == "upper" else arb(1 - delta)
     edge = m * ratio
     x = (edge.ceil() if tail == "upper" else edge.floor()).unique_fmpz()
-    if x is None:
-        raise CertificateError(f"cannot decide the integer part of {edge}")
+    if x is None or x > MAX_TERMS:
+        raise CertificateError(f"cannot decide the integer part of {edge} (at most {MAX_TERMS})")
     return (-m * _h(ratio)).exp(), _poisson_tail(m, int(x), tail)
 
 
 def _idle_window_item(model: _Model, item: dict):
     """P(I(W) <= m) <= P(i + U - D <= m) + P(D >= b + 1 - m)."""
-    c, i, m, coupled = rational(item["c"]), item["i"], item["m"], _coupled(item)
+    c, coupled = _positive(item, "c"), _coupled(item)
+    i, m = _int(item, "i", 0, model.b), _int(item, "m", 0, model.b)
     u, d = model.means(model.window(c))
     rates = (model.lam, model.mu, model.lam_l, model.n)
     row, escape = _window_row(*rates, c, i, False, flint.ctx.prec)
@@ -354,7 +387,7 @@ def _idle_window_item(model: _Model, item: dict):
 
 def _hit_zero_item(model: _Model, item: dict):
     """P(T_0 <= W) <= P(D >= i)."""
-    c, i, coupled = rational(item["c"]), item["i"], _coupled(item)
+    c, i, coupled = _positive(item, "c"), _int(item, "i", 1, model.n), _coupled(item)
     _, d = model.means(model.window(c))
     rates = (model.lam, model.mu, model.lam_l, model.n)
     row, escape = _window_row(*rates, c, i, True, flint.ctx.prec)
@@ -364,7 +397,8 @@ def _hit_zero_item(model: _Model, item: dict):
 
 def _climb_jumps_item(model: _Model, item: dict):
     """P(T > n) <= P(S_n <= b - i - 1), S the walk with p_b."""
-    b, i, n = model.b, item["i"], item["n"]
+    b = model.b
+    i, n = _int(item, "i", 0, b - 1), _int(item, "n", 1, MAX_TERMS)
     p, below = model.p(b), b - i - 1
     if _coupled(item):
         bound = _walk_tail(n, p, below, "lower")
@@ -382,7 +416,7 @@ def _climb_jumps_item(model: _Model, item: dict):
 
 def _climb_time_item(model: _Model, item: dict):
     """P(T_b > t) <= P(i + U - D <= b - 1) over the time t."""
-    b, i, t = model.b, item["i"], arb(rational(item["t"]))
+    b, i, t = model.b, _int(item, "i", 0, model.b - 1), arb(_positive(item, "t"))
     u, d = model.means(t)
     if _coupled(item):
         bound = _skellam_tail(u, d, b - 1 - i, "lower")
@@ -394,7 +428,8 @@ def _climb_time_item(model: _Model, item: dict):
 
 def _sss_item(model: _Model, item: dict):
     """B_h (h = item's h) against max over starts 1..b-1 of eps = exp(W Q) r."""
-    b, c, h, m = model.b, rational(item["c"]), item["h"], item["m"]
+    b, c = model.b, _positive(item, "c")
+    h, m = _int(item, "h", 1, b - 1), _int(item, "m", 0, b - 1)
     u, d = model.means(model.window(c))
     bound = _skellam_chernoff(u, d, m - h, "lower") + arb(_walk_ruin(model.p(b), m + 1, b))
     rows = (model.generator(b, (0, b)) * model.window(c)).exp()
@@ -449,8 +484,8 @@ def item_values(data: dict, item: dict) -> tuple[arb | fmpq, arb | fmpq]:
     """
     rates = tuple(rational(data[key]) for key in ("lambda_h", "mu", "lambda_l"))
     n = item["N"]
-    if not isinstance(n, int) or n < 4:
-        raise CertificateError(f"N must be an integer >= 4, got {n!r}")
+    if not isinstance(n, int) or isinstance(n, bool) or not 4 <= n <= MAX_SERVERS:
+        raise CertificateError(f"N must be an integer in 4..{MAX_SERVERS}, got {n!r}")
     family = FAMILIES.get(item["family"])
     if family is None:
         raise CertificateError(f"unknown family {item['family']!r}")

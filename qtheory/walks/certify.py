@@ -48,6 +48,9 @@ from qtheory.walks.bounds import BoundCheck
 
 __all__ = ["CertifiedCheck", "certify", "enclose"]
 
+#: The bound families :func:`enclose` knows.
+FAMILIES = ("ruin", "climb", "descent", "poisson", "skellam", "walk", "events", "idle_window",
+            "hit_zero", "climb_jumps", "climb_time", "sss")  # fmt: skip
 #: Significant digits of the enclosures written into the certificate.
 DIGITS = 9
 #: Decimal digits of the working precision (about 130 bits with the guard bits).
@@ -460,7 +463,8 @@ def enclose(
     Raises
     ------
     ValueError
-        If ``family`` is unknown or a rate is not a finite number.
+        If ``spec`` is not a dict with a known ``family`` and an integer ``N >= 4``, or a
+        rate is not a finite number.
     ArithmeticError
         If the precision cannot decide an integer part or a side of a mean.
 
@@ -470,8 +474,17 @@ def enclose(
     >>> bound, value = enclose(spec, 0.6, 1.0, 0.8)
     >>> bound, bool(value > bound)
     (1, True)
+    >>> enclose({"family": "ruin", "N": 2}, 0.6, 1.0, 0.8)
+    Traceback (most recent call last):
+    ...
+    ValueError: spec N must be an integer >= 4, got 2
     """
-    return _enclose(_Net(lambda_h, mu, lambda_l, spec["N"]), spec)
+    if not isinstance(spec, dict) or spec.get("family") not in FAMILIES:
+        raise ValueError(f"spec must be a dict whose family is one of {FAMILIES}, got {spec!r}")
+    servers = spec.get("N")
+    if not isinstance(servers, int) or isinstance(servers, bool) or servers < 4:
+        raise ValueError(f"spec N must be an integer >= 4, got {servers!r}")
+    return _enclose(_Net(lambda_h, mu, lambda_l, servers), spec)
 
 
 class CertifiedCheck:

@@ -12,7 +12,10 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from conftest import FUZZ, anything
 from flint import fmpq
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qtheory.lossnet.model import LossNetwork
 from qtheory.verify import CertificateError, check_certificate
@@ -139,3 +142,33 @@ def test_checker_and_producer_agree_on_every_family(produced):
             for ball, enclosure in ((bound, c.bound), (exact, c.exact)):
                 assert _inside(ball, [enclosure.lower, enclosure.upper]), (family, enclosure)
     assert seen == FAMILIES
+
+
+@pytest.fixture(scope="module")
+def small_items():
+    """One item per family at N = 16 (a quick certificate to tamper with)."""
+    net = NET.with_servers(16)
+    walk = IdleWalk.from_network(net)
+    checks = ruin.ruin_checks(walk, [1]) + hitting.hitting_checks(walk, [1])
+    checks += chernoff.chernoff_checks(net, c_values=[1.0]) + [_sss_check(net, 16.0)]
+    _, certificate = certify.certify(checks, NET.lambda_h, NET.mu, NET.lambda_l)
+    firsts = {}
+    for item in certificate["data"]["items"]:
+        firsts.setdefault(item["family"], item)
+    assert set(firsts) == FAMILIES
+    return certificate["data"], list(firsts.values())
+
+
+@settings(FUZZ, max_examples=60)
+@given(index=st.integers(0, len(FAMILIES) - 1), key_index=st.integers(0, 20), value=anything)
+def test_any_tampered_field_is_a_certificate_error(small_items, index, key_index, value):
+    data, items = small_items
+    item = copy.deepcopy(items[index])
+    key = sorted(item)[key_index % len(item)]
+    item[key] = value
+    certificate = {"claim": "walks.bounds", "checker": "walks.bounds",
+                   "data": {**data, "items": [item]}}  # fmt: skip
+    try:
+        check_certificate(certificate)
+    except CertificateError as error:
+        assert str(error).startswith("walks.bounds: ")
