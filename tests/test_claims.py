@@ -145,8 +145,10 @@ def test_a_paragraph_says_kind_source_and_certificate():
     assert "this package's construction" in text
     assert r"certificate \texttt{c.certified\_A\_.json}" in text
     failing = claim_paragraph(ESTIMATED)
-    assert r"\textbf{FAILS}" in failing and r"1.25 \pm 0.031" in failing
+    assert r"\textbf{FAILS}" in failing and r"$= 1.25 \pm 0.031$" in failing
     assert "95\\% confidence interval" in failing
+    negative = Claim(**(ESTIMATED.__dict__ | {"value": -2e-7, "quantity": "x"}))
+    assert r"$= -2\times 10^{-7} \pm 0.031$" in claim_paragraph(negative)  # one math span
 
 
 def test_certificates_are_written_for_certified_claims_only(tmp_path):

@@ -185,10 +185,10 @@ def claim_paragraph(claim: Claim) -> str:
     if claim.kind is Evidence.CERTIFIED:
         result += rf" (certificate \texttt{{{latex.escape(certificate_filename(claim))}}})"
     if claim.quantity and not math.isnan(claim.value):
-        measured = _measured(claim, latex.number, r" \pm ")
-        result += f"; {latex_text(claim.quantity)} $= {measured.strip('$')}$"
+        measured = _measured(claim, lambda x, d: latex.number(x, d).strip("$"), r" \pm ")
+        result += f"; {latex_text(claim.quantity)} $= {measured}$"
         if not math.isnan(claim.ci_halfwidth):
-            result += " (95\\% confidence interval)"
+            result += " ($\\pm$ the half-width of its 95\\% confidence interval)"
     return (
         rf"\paragraph{{Claim \texttt{{{latex.escape(claim.name)}}}.}} {latex_text(claim.statement)}"
         + "\n"

@@ -31,7 +31,18 @@ __all__ = ["ball", "inside", "interval", "precision", "rational"]
 
 @contextmanager
 def precision(bits: int) -> Iterator[None]:
-    """Arb's working precision set to ``bits`` (an integer 16..10**6), restored after."""
+    """Arb's working precision set to ``bits`` (an integer 16..10**6), restored after.
+
+    Parameters
+    ----------
+    bits : int
+
+    Examples
+    --------
+    >>> with precision(100):
+    ...     flint.ctx.prec
+    100
+    """
     if not isinstance(bits, int) or isinstance(bits, bool) or not 16 <= bits <= 10**6:
         raise ValueError(f"precision must be an integer of bits in 16..1000000, got {bits!r}")
     saved = flint.ctx.prec
@@ -43,7 +54,17 @@ def precision(bits: int) -> Iterator[None]:
 
 
 def rational(text: str) -> fmpq:
-    """The exact rational that ``text`` spells (``"3/5"``, ``"0.6"``, ``"1e-3"``)."""
+    """The exact rational that ``text`` spells (``"3/5"``, ``"0.6"``, ``"1e-3"``).
+
+    Parameters
+    ----------
+    text : str
+
+    Examples
+    --------
+    >>> rational("0.6") == fmpq(3, 5)
+    True
+    """
     if not isinstance(text, str):
         raise ValueError(f"a rational must be given as text, got {text!r}")
     value = Fraction(text)
@@ -51,12 +72,32 @@ def rational(text: str) -> fmpq:
 
 
 def ball(text: str) -> arb:
-    """An exact ball (radius 0 when the precision holds it) for the rational ``text``."""
+    """A ball for the rational ``text`` (radius 0 when the precision holds it exactly).
+
+    Parameters
+    ----------
+    text : str
+
+    Examples
+    --------
+    >>> ball("3/4").is_exact()
+    True
+    """
     return arb(rational(text))
 
 
 def interval(pair: Sequence[str]) -> arb:
-    """The ball that covers the decimal interval ``[lower, upper]``."""
+    """The ball that covers the decimal interval ``[lower, upper]``.
+
+    Parameters
+    ----------
+    pair : sequence of two str
+
+    Examples
+    --------
+    >>> interval(["1", "3"]).mid()
+    2.00000000000000
+    """
     low, high = (rational(t) for t in pair)
     if low > high:
         raise ValueError(f"interval bounds out of order: {list(pair)}")
@@ -75,7 +116,19 @@ def _exact(point: arb) -> fmpq:
 
 def inside(value: arb, pair: Sequence[str]) -> bool:
     """Whether the ball ``value`` certainly lies in the decimal interval ``pair``
-    (decided in exact rational arithmetic, whatever the working precision)."""
+    (decided in exact rational arithmetic, whatever the working precision).
+
+    Parameters
+    ----------
+    value : flint.arb
+    pair : sequence of two str
+        ``[lower, upper]``, decimal or fraction strings.
+
+    Examples
+    --------
+    >>> inside(arb(1) / 3, ["0.333", "0.334"]), inside(arb(1) / 3, ["0.3334", "1"])
+    (True, False)
+    """
     low, high = (rational(t) for t in pair)
     if not value.is_finite():
         return False
