@@ -1,5 +1,8 @@
 r"""Claims about the fluid bound and the online optimum, as checkable records.
 
+- ``lossnet.regret_identity`` (identity): for a policy that admits H whenever a server
+  is idle, :math:`R_{fluid} - R = r_L\mu E[\text{idle}] + (r_H - r_L)\lambda_H N
+  P(\text{full})`, by Sympy from rate balance.
 - ``lossnet.fluid`` (certified): the fluid LP optimum equals
   :math:`N[r_H\lambda_H + r_L(\mu-\lambda_H)]`, by exact primal and dual solutions.
 - ``lossnet.trunk_reservation`` (certified): at N = 100, trunk reservation with the
@@ -29,6 +32,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
+import sympy as sp
 
 from qtheory.claims import Claim, Evidence, Origin
 from qtheory.lossnet.certified import (
@@ -38,7 +42,9 @@ from qtheory.lossnet.certified import (
     certified_fluid_lp,
     certified_online_optimum,
 )
+from qtheory.lossnet.fluid import derive_fluid
 from qtheory.lossnet.model import LossNetwork, as_network
+from qtheory.lossnet.online import REGRET_IDENTITY, mean_idle_symbol, prob_full_symbol
 from qtheory.lossnet.regret import RegretPoint, _regret_points, leading_constant
 
 __all__ = [
@@ -47,6 +53,7 @@ __all__ = [
     "fluid_claim",
     "lossnet_claims",
     "online_optimum_claim",
+    "regret_identity_claim",
     "trunk_reservation_claim",
 ]
 
@@ -76,6 +83,60 @@ def _rates(net: LossNetwork) -> str:
     return (
         rf"$\lambda_H = {net.lambda_h:g}$, $\lambda_L = {net.lambda_l:g}$, $\mu = {net.mu:g}$, "
         rf"$r_H = {net.r_h:g}$, $r_L = {net.r_l:g}$"
+    )
+
+
+def regret_identity_claim() -> Claim:
+    """R_fluid − R = r_L μ E[idle] + (r_H − r_L) λ_H N P(full), proved by Sympy.
+
+    For a policy that admits H whenever a server is idle and has a stationary regime:
+    H is lost at rate λ_H N P(full) (PASTA), every admitted job leaves at rate μ, so the
+    admitted rate is μ E[busy] = μ(N − E[idle]) and L's is that minus H's.  Sympy
+    simplifies R_fluid − R − (r_L μ E[idle] + (r_H − r_L) λ_H N P(full)) to 0 with
+    R_fluid the overloaded closed form of :func:`~qtheory.lossnet.fluid.derive_fluid`.
+
+    Returns
+    -------
+    Claim
+        ``lossnet.regret_identity``, kind identity.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> claim = regret_identity_claim()
+    >>> claim.passed, str(claim.kind)
+    (True, 'identity')
+    """
+    from qtheory.lossnet.symbols import lambda_h, mu, r_h, r_l, servers
+
+    admitted = mu * (servers - mean_idle_symbol)  # rate balance: every admitted job leaves
+    admitted_h = lambda_h * servers * (1 - prob_full_symbol)  # PASTA
+    reward = r_h * admitted_h + r_l * (admitted - admitted_h)
+    difference = sp.simplify(derive_fluid().bound.expr - reward - REGRET_IDENTITY.expr)
+    return Claim(
+        name="lossnet.regret_identity",
+        statement=(
+            r"$R_{\mathrm{fluid}} - R = r_L\mu\,E[\mathrm{idle}] + (r_H - r_L)\lambda_H N\,"
+            r"P(\mathrm{full})$ for the reward rate $R$ of every admission policy that admits "
+            r"H whenever a server is idle, with $R_{\mathrm{fluid}} = N[r_H\lambda_H + "
+            r"r_L(\mu - \lambda_H)]$: Sympy simplifies the difference of the two sides to "
+            r"$0$ once the admitted rate is written $\mu(N - E[\mathrm{idle}])$ and H's "
+            r"$\lambda_H N(1 - P(\mathrm{full}))$"
+        ),
+        kind=Evidence.IDENTITY,
+        passed=bool(difference == 0),
+        origin=Origin.PACKAGE,
+        hypotheses=(
+            "a stationary regime in which the admitted rate equals $\\mu$ times the mean "
+            "number of busy servers (rate balance) and H arrivals see the stationary law "
+            "(PASTA)",
+        ),
+        quantity="the simplified difference",
+        value=float(difference) if difference.is_number else float("nan"),
+        reference=0.0,
     )
 
 
@@ -365,8 +426,8 @@ def lossnet_claims(net: LossNetwork, points: Sequence[RegretPoint]) -> list[Clai
     Returns
     -------
     list of Claim
-        ``lossnet.fluid``, ``lossnet.trunk_reservation``, ``lossnet.online_optimum``
-        and ``lossnet.bounded_offset``.
+        ``lossnet.regret_identity``, ``lossnet.fluid``, ``lossnet.trunk_reservation``,
+        ``lossnet.online_optimum`` and ``lossnet.bounded_offset``.
 
     Raises
     ------
@@ -386,12 +447,14 @@ def lossnet_claims(net: LossNetwork, points: Sequence[RegretPoint]) -> list[Clai
     >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> claims = lossnet_claims(net, regret_curve(net, [10**3, 10**4, 10**5, 10**6]))
     >>> [(claim.name, claim.passed) for claim in claims]  # doctest: +NORMALIZE_WHITESPACE
-    [('lossnet.fluid', True), ('lossnet.trunk_reservation', True),
-     ('lossnet.online_optimum', True), ('lossnet.bounded_offset', True)]
+    [('lossnet.regret_identity', True), ('lossnet.fluid', True),
+     ('lossnet.trunk_reservation', True), ('lossnet.online_optimum', True),
+     ('lossnet.bounded_offset', True)]
     """
     net = as_network(net)
     points = _regret_points(points)
     return [
+        regret_identity_claim(),
         fluid_claim(net.with_servers(100)),
         trunk_reservation_claim(net.with_servers(100)),
         online_optimum_claim(net, [p.servers for p in points]),

@@ -78,7 +78,8 @@ def _derivation() -> str:
                 label="tab:lossnet-fluid",
             ),
             report.equation("R_{fluid}", fluid.bound.expr, label="eq:lossnet-fluid"),
-            "Under trunk reservation with reserve $k$ the regret splits exactly as",
+            "Under trunk reservation with reserve $k$ the regret splits exactly as "
+            "(claim \\texttt{lossnet.regret\\_identity} below)",
             report.equation(
                 "R_{fluid} - R_k",
                 REGRET_IDENTITY.expr,

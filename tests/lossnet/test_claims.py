@@ -18,6 +18,7 @@ from qtheory.lossnet.regret import fit_log_slope, leading_constant, regret_curve
 from qtheory.verify import CertificateError, check_certificate
 
 KINDS = {
+    "lossnet.regret_identity": (Evidence.IDENTITY, Origin.PACKAGE),
     "lossnet.fluid": (Evidence.CERTIFIED, Origin.PAPER),
     "lossnet.trunk_reservation": (Evidence.CERTIFIED, Origin.PAPER),
     "lossnet.online_optimum": (Evidence.CERTIFIED, Origin.PACKAGE),
