@@ -501,8 +501,8 @@ def _cost_claim(rates: list[RenewalReward], epoch_servers: list[int]) -> Claim:
     return Claim(
         name="walks.pfi_cost_bounded",
         statement="PFI's identity cost $r_L\\mu\\bar I + (r_H - r_L)\\,$(H-loss rate) "
-        "stays bounded in $N$: over this range its largest variation that the 95\\% "
-        "confidence intervals allow is below 5\\% of the growth $c\\log(N_{\\max}/N_{\\min})$ "
+        "stays bounded in $N$: over this range its largest variation that the 95% "
+        "confidence intervals allow is below 5% of the growth $c\\log(N_{\\max}/N_{\\min})$ "
         "of the online regret, $c = r_L\\mu/\\log(\\mu/\\lambda_H)$ (the identity cost is "
         "$R_{\\mathrm{fluid}} - R_{\\mathrm{PFI}}$ only up to the timing gain)",
         kind=Evidence.FINITE_RANGE,
@@ -512,7 +512,7 @@ def _cost_claim(rates: list[RenewalReward], epoch_servers: list[int]) -> Claim:
         hypotheses=(PARAMETERS, "clock information model (docs/information-models.md)"),
         scope=f"$N = {low}, \\dots, {high}$ ({len(large)} sizes), renewal reward over the "
         "epochs of one simulated PFI path per size",
-        quantity="largest spread of the identity cost within its 95\\% intervals",
+        quantity="largest spread of the identity cost within its 95% intervals",
         value=spread,
         reference=online_growth,
         tolerance=0.05 * online_growth,
@@ -528,7 +528,7 @@ def _window_claim(points: list[SweepPoint], grids: dict) -> Claim:
         name="walks.window_constant",
         statement="SSS with window $c\\log N/N$ has a bounded H-loss rate once $c$ is "
         "large enough; the smallest $c$ of the sweep from which on every $c$ is judged "
-        "bounded (the 95\\% profile-likelihood interval of the exponent $s$ of a fit "
+        "bounded (the 95% profile-likelihood interval of the exponent $s$ of a fit "
         f"rate $= A N^s$ allows only $s \\le {TOLERATED_GROWTH}$) is at most this package's "
         "Chernoff--coupling constant $c^*$",
         kind=Evidence.FINITE_RANGE,

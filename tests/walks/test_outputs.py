@@ -85,3 +85,11 @@ def test_statements_are_latex_not_ascii(bound_claims):
             assert "<=" not in text and ">=" not in text
             assert re.search(r"(?<!var)eps", text) is None  # eps_h is $\varepsilon_h$
         assert claim_paragraph(claim).startswith("\\paragraph{Claim")
+
+
+def test_claim_paragraphs_escape_nothing_twice(bound_claims):
+    _, claims = bound_claims
+    servers = [1000, 10_000]
+    claims = [*claims, outputs._cost_claim(_rates(*(Estimate(4.2, 0.05, 30),) * 2), servers)]
+    for claim in claims:
+        assert "textbackslash" not in claim_paragraph(claim)
