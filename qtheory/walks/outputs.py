@@ -147,10 +147,11 @@ def _sss_text() -> str:
         "whose Theorem 2 states only that some $c$ suffices.  SSS fails after an L "
         "admission that leaves $h \\ge 1$ idle servers when the reject-all-L process $J$ "
         "stays $\\ge1$ for the window, has not reached $b$ by then, and then hits 0 "
-        "before $b$; call $\\varepsilon_h$ the probability.  For every $m$, "
-        "$\\varepsilon_h \\le B_h = \\min_m [P(h + U - D \\le m) "
-        "+ P^{p_b}_{m+1}(0 \\text{ before } b)]$ (coupling $J(W)\\ge h+U-D$ with Poisson "
-        "$U, D$ on the band; the first term by its Chernoff bound).  $B_h$ decreases in $h$, "
+        "before $b$; call $\\varepsilon_h$ the probability.  Splitting on $J(W) \\le m$, "
+        "$\\varepsilon_h \\le P(h + U - D \\le m) + P^{p_b}_{m+1}(0 \\text{ before } b)$ "
+        "for every $m$ (coupling $J(W)\\ge h+U-D$ with Poisson $U, D$ on the band), so "
+        "$\\varepsilon_h \\le B_h$, the minimum over $m$ with the first term replaced by "
+        "its Chernoff bound.  $B_h$ decreases in $h$, "
         "so $B_1 \\ge \\sup_{h\\ge1}\\varepsilon_h$; the exact $\\varepsilon_h$ is not largest "
         "at $h = 1$ (at $N = 1000$, $c = 4$: "
         f"$\\varepsilon_1, \\dots, \\varepsilon_4 = {values}$).  "
@@ -247,7 +248,8 @@ def _pointwise_table(checks: list[BoundCheck], servers: list[int]) -> str:
         rows.append([n, "H lost per failure kappa", "upper", sss.losses_per_failure_bound(net),
                      sss.losses_per_failure(net)])  # fmt: skip
     return report.table(
-        ["$N$", "quantity (from $i=1$, $b=\\lfloor\\sqrt N\\rfloor$)", "side", "bound", "exact"],
+        ["$N$", "quantity ($b=\\lfloor\\sqrt N\\rfloor$; from $i=1$ but SSS's maximum)",
+         "side", "bound", "exact"],  # fmt: skip
         rows,
         caption="Bound and exact value side by side ($\\lambda_H=0.6$, $\\mu=1$).",
         label="tab:walks-pointwise",
