@@ -40,9 +40,20 @@ Policies
     Admit iff h reaches floor(sqrt(N)) before it drops below 1, where "drops below 1"
     means h = 0 at any instant, the instant of admission included (so no L is admitted
     to I <= 1 idle; for N <= 3, where floor(sqrt(N)) = 1, an L is admitted exactly when
-    I >= 2).  The scan runs until resolved, past the horizon if needed: about
-    sqrt(N) (lambda_H + lambda_L + mu)/(mu - lambda_H) events per undecided L arrival
-    (measured: 0.4 to 0.5 of that for N = 100 to 10^4).
+    I >= 2).  The promise is judged on the infinite future, past the horizon if needed.
+    A literal scan would examine about sqrt(N) (lambda_H + lambda_L + mu)/(mu - lambda_H)
+    events per undecided L arrival (measured: 0.4 to 0.5 of that for N = 100 to 10^4);
+    the C code takes the same decisions in O(1) amortised work per event instead.  The
+    hypothetical walk's step at each event is nondecreasing in h, so walks from one
+    event never cross and the outcome is monotone in the starting value: L is admitted
+    iff I - 1 >= theta(m), a threshold of the next event index m with the backward
+    recursion theta(m) = g_m(theta(m + 1)) (g_H(x) = min(x + 1, s), g_L(x) = x, and
+    for a departure slot c, g_c(x) = x - 1 if x >= 2 and c <= N - x, else x).  The
+    recursion runs backward over blocks of the future from both ends 1 and s =
+    floor(sqrt N); where the two envelopes meet, theta is exact whatever lies beyond
+    (coupling from the past).  The reported look-ahead statistics are still those of
+    the literal scan (events scanned, time to the last event scanned), obtained by
+    following the pending walks forward together, grouped by hypothetical idle count.
 ``sss:W``
     Single short sensor: admit iff, in the same hypothetical future, h >= 1 at every
     instant of [t, t + W].  Scans only the window and stops as soon as the H arrivals
@@ -513,11 +524,18 @@ class RunCost:
 
 
 def _pfi_scan(net: LossNetwork) -> float:
-    """Expected events scanned per undecided L arrival under PFI, an upper estimate: the
+    """Expected events a PFI promise takes to resolve, an upper estimate: the
     hypothetical idle count climbs floor(sqrt N) with drift (mu - lambda_H) per unit of
     time per server against (lambda_H + lambda_L + mu) events."""
     total = net.lambda_h + net.lambda_l + net.mu
     return math.isqrt(net.servers) * total / (net.mu - net.lambda_h)
+
+
+#: PFI's threshold refills: the ring of events and thresholds (16 + 4 bytes per event)
+#: spans 4096 + 64 floor(sqrt N) events, doubled when the thresholds take longer to
+#: settle; allow four times that.  Pending walks take 40 bytes per L arrival whose
+#: promise is unresolved.
+_PFI_SPAN_BYTES, _PFI_WALK_BYTES = 4 * (_CLOCK_EVENT_BYTES + 4), 40
 
 
 def _replication_cost(
@@ -532,8 +550,12 @@ def _replication_cost(
         arrivals = (net.arrival_rate_h + net.arrival_rate_l) * horizon
         memory = _GROWTH * _HEAP_BYTES * (1024 + min(net.servers, arrivals))
     elif name == "pfi":
-        scans = l_arrivals * _pfi_scan(net)
-        memory = _GROWTH * _CLOCK_EVENT_BYTES * (1024 + 10 * _pfi_scan(net))
+        # The backward threshold pass visits every event about once more (the look-ahead
+        # scan itself no longer runs: its statistics come from the grouped walks).
+        scans = events
+        span = 4096 + 64 * math.isqrt(net.servers)
+        walks = net.lambda_l / (net.lambda_h + net.lambda_l + net.mu) * _pfi_scan(net)
+        memory = _GROWTH * (_PFI_SPAN_BYTES * span + _PFI_WALK_BYTES * (64 + walks))
     elif name == "sss":
         window_events = param * net.event_rate
         scans = l_arrivals * window_events
@@ -570,9 +592,10 @@ def run_cost(
     workers=workers)`` (or of :func:`trace` with ``trace=True``), without running it.
 
     Per replication: (lambda_H + lambda_L + mu) N T events (``net.event_rate``), plus
-    for PFI an upper estimate sqrt(N) (lambda_H + lambda_L + mu) / (mu - lambda_H) of
-    the events scanned per L arrival and for SSS(W) the window's (lambda_H + lambda_L +
-    mu) N W events per L arrival; memory for the look-ahead buffer, the job model's heap
+    for PFI as many again (the backward pass of its thresholds) and for SSS(W) the
+    window's (lambda_H + lambda_L + mu) N W events per L arrival; memory for the
+    look-ahead buffer (PFI: its refills of 4096 + 64 sqrt(N) events and the pending
+    walks of its look-ahead statistics), the job model's heap
     of completion times (up to N), the offline path and checkpoints
     (16 (N + 1) (sqrt(events) + 2) bytes) and the trace; events x (N + 1) cells for
     the offline programme.  Replications running in parallel (``workers``) add their

@@ -152,6 +152,17 @@ static int trace_push(qt_ln_trace *tr, double t, int32_t code, int8_t decision, 
 
 /* ---------------------------------------------------------------- runs */
 
+#define QT_LN_NONE UINT64_MAX
+
+/* One hypothetical PFI walk whose look-ahead statistics are pending: the L arrival's
+ * time, the index of the first event of its future, and once resolved the index and
+ * time of the event that resolved it (end = QT_LN_NONE while pending); `next` links
+ * the walks at the same hypothetical idle count. */
+struct qt_ln_walk {
+    double t, t_end;
+    uint64_t start, end, next;
+};
+
 struct qt_ln_run {
     qt_ln_params p;
     int job_model;
@@ -169,6 +180,20 @@ struct qt_ln_run {
     uint64_t head, tail;
     uint64_t window_end; /* sss: first index with t > now + W, nondecreasing */
     int64_t pfi_target;  /* floor(sqrt(N)) */
+    /* PFI thresholds (see pfi_refill): theta[m - theta_base] = theta(m) for the event
+     * indices m in [theta_base, theta_end); theta_span events per refill. */
+    int32_t *theta;
+    int64_t theta_capacity, theta_span;
+    uint64_t theta_base, theta_end;
+    /* PFI look-ahead statistics (see walk_step): a ring of the pending hypothetical
+     * walks of undecided L arrivals in the window, absolute indices [walk_head,
+     * walk_tail) in arrival order; slot[(p - shift) & slot_mask] is the group of walks
+     * at hypothetical idle count p (first and last record, QT_LN_NONE if empty). */
+    struct qt_ln_walk *walks;
+    uint64_t walk_mask, walk_head, walk_tail;
+    uint64_t *slot_first, *slot_last;
+    uint64_t slot_mask;
+    int64_t shift, pending;
     /* Job model: min-heap of completion times and the next arrival, drawn ahead. */
     double *heap;
     int64_t heap_size, heap_capacity;
@@ -182,6 +207,10 @@ const qt_ln_stats *qt_ln_run_stats(const qt_ln_run *run) { return &run->st; }
 void qt_ln_run_free(qt_ln_run *run) {
     if (run != NULL) {
         free(run->buf);
+        free(run->theta);
+        free(run->walks);
+        free(run->slot_first);
+        free(run->slot_last);
         free(run->heap);
         free(run);
     }
@@ -206,6 +235,30 @@ static void draw_next_job(qt_ln_run *r) {
     r->next_service = random_standard_exponential(rng) / r->p.mu;
 }
 
+/* PFI state: the first refill spans 4096 + 64 floor(sqrt N) events (about ten times
+ * the span over which the thresholds typically coalesce); walk slots for the hypothetical
+ * idle counts 0..floor(sqrt N) (a power of 2 > floor(sqrt N) + 1).  -1 when out of
+ * memory. */
+static int pfi_init(qt_ln_run *r) {
+    uint64_t slots = 2;
+    while (slots < (uint64_t)r->pfi_target + 2) {
+        slots *= 2;
+    }
+    r->theta_span = 4096 + 64 * r->pfi_target;
+    r->slot_mask = slots - 1;
+    r->slot_first = new_array((int64_t)slots, 1, sizeof *r->slot_first, 0);
+    r->slot_last = new_array((int64_t)slots, 1, sizeof *r->slot_last, 0);
+    r->walks = new_array(64, 1, sizeof *r->walks, 0);
+    r->walk_mask = 63;
+    if (r->slot_first == NULL || r->slot_last == NULL || r->walks == NULL) {
+        return -1;
+    }
+    for (uint64_t j = 0; j < slots; j++) {
+        r->slot_first[j] = QT_LN_NONE;
+    }
+    return 0;
+}
+
 qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt_ln_trace *trace) {
     qt_ln_run *r = calloc(1, sizeof *r);
     if (r == NULL) {
@@ -222,11 +275,11 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt
         draw_next_job(r);
     } else if (p->policy == QT_LN_PFI || p->policy == QT_LN_SSS) {
         r->buf = new_array(1024, 1, sizeof *r->buf, 0);
-        if (r->buf == NULL) {
-            free(r);
+        r->mask = 1023;
+        if (r->buf == NULL || (p->policy == QT_LN_PFI && pfi_init(r) < 0)) {
+            qt_ln_run_free(r);
             return NULL;
         }
-        r->mask = 1023;
     }
     return r;
 }
@@ -320,44 +373,220 @@ QT_INLINE const qt_ln_event *buffer_at(const qt_ln_run *r, uint64_t index) {
 }
 
 /*
- * PFI decision for an L arriving at time t to `idle` idle servers; the hypothetical
- * future starts at event index r->head.  Returns 1 (admit), 0 (reject) or -1 (out of
- * memory); *scanned receives the number of future events examined.
+ * PFI in O(1) amortised work per event
+ * -------------------------------------
+ * The hypothetical walk of an L arriving to I idle servers starts at h = I - 1 at the
+ * next event index m; event m maps h to step_m(h): h - 1 for an H, h for an L, and for a
+ * departure slot c, h + 1 if c < N - h (the hypothetical busy count) else h.  The walk
+ * admits iff it reaches s = floor(sqrt N) before 0.  Every step_m is nondecreasing in h
+ * and moves h by at most 1, so two walks from the same index never cross: the outcome
+ * is monotone in the starting value, and there is a threshold
+ *     theta(m) = min{h in 1..s : the walk from h at index m admits}   (h = s admits at once)
+ * with "admit iff I - 1 >= theta(m)" (I - 1 < 1 rejects, as theta >= 1).  One step back:
+ *     theta(m) = min{h in 1..s : h = s or step_m(h) >= theta(m + 1)} = g_m(theta(m + 1)),
+ *     g_H(x) = min(x + 1, s),   g_L(x) = x,
+ *     g_c(x) = x - 1 if x >= 2 and c <= N - x (then h = x - 1 steps up to x), else x,
+ * each g_m nondecreasing on 1..s.  theta at a far index is unknown (the future is
+ * infinite), but G = g_m o ... o g_{M-1} is nondecreasing, so if G(1) = G(s) then G is
+ * constant on 1..s and theta(m) = G(1) whatever theta(M) is (coupling from the past).
+ * pfi_refill runs the recursion backward from M = start + span with the two envelopes
+ * lo (from 1) and hi (from s); every index at or below the first (largest) index where
+ * they meet has its exact theta; the rest is recomputed by the next refill (the span
+ * doubles while it is wasteful or too short to meet).  The decisions are exactly those
+ * of the event-by-event scan, which no longer runs.
+ *
+ * The look-ahead statistics (events scanned and time to the last event scanned, per L
+ * arrival in the window) are those of the scan: the walks of undecided L arrivals are
+ * followed forward together (walk_step).  Walks at the same idle count stay together,
+ * so they are grouped by idle count; in coordinates v = p - shift an H (shift - 1) or a
+ * departure with c <= N - s (shift + 1, every p <= s - 1 < N - c steps up) moves every
+ * group at once and only the group reaching 0 or s resolves.  A departure with c > N - s
+ * (probability (s - 1) / N) lifts only the groups below q = N - c: the groups at q..s-1
+ * move down one slot, merging the group from q - 1 with the one at q; O(s) such work
+ * at rate s / N per event is O(1) per event.  Resolved walks are accounted in arrival
+ * order (the ring), so the sums are the scan's, bit for bit.
  */
-static int decide_pfi(qt_ln_run *r, int64_t idle, uint64_t *scanned) {
+
+/* Make theta(m) exact for the indices from r->head on; -1 when out of memory. */
+static int pfi_refill(qt_ln_run *r) {
     const int64_t n = r->p.servers;
-    int64_t h = idle - 1;
-    uint64_t m = r->head;
-    int decision;
-    if (h < 1) {
-        decision = 0;
-    } else if (h >= r->pfi_target) {
-        decision = 1;
-    } else {
-        for (;;) {
-            if (buffer_ensure(r, m) < 0) {
-                return -1;
-            }
-            int32_t code = buffer_at(r, m)->code;
-            m++;
+    const int32_t s = (int32_t)r->pfi_target;
+    const uint64_t start = r->head;
+    for (;;) {
+        int64_t span = r->theta_span;
+        if (buffer_ensure(r, start + (uint64_t)span - 1) < 0 ||
+            grow((void **)&r->theta, &r->theta_capacity, span, sizeof *r->theta) < 0) {
+            return -1;
+        }
+        int32_t lo = 1, hi = s, *theta = r->theta;
+        int64_t met = span; /* lo and hi bound theta(met); theta(span) is unknown */
+        while (lo < hi && met > 0) { /* the two envelopes until they meet */
+            met--;
+            int32_t code = buffer_at(r, start + (uint64_t)met)->code;
             if (code == QT_LN_H) {
-                if (--h == 0) {
-                    decision = 0;
-                    break;
-                }
-            } else if (code >= 0 && code < n - h) {
-                if (++h >= r->pfi_target) {
-                    decision = 1;
-                    break;
-                }
+                lo += lo < s;
+                hi += hi < s;
+            } else if (code >= 0) {
+                lo -= lo >= 2 && code <= n - lo;
+                hi -= hi >= 2 && code <= n - hi;
             }
         }
+        if (lo == hi && met > span / 2) { /* lo = theta(met) exactly: theta(j), j < met */
+            for (int64_t j = met - 1; j >= 0; j--) { /* one exact value from here on */
+                int32_t code = buffer_at(r, start + (uint64_t)j)->code;
+                if (code == QT_LN_H) {
+                    lo += lo < s;
+                } else if (code >= 0) {
+                    lo -= lo >= 2 && code <= n - lo;
+                }
+                theta[j] = lo;
+            }
+            r->theta_base = start;
+            r->theta_end = start + (uint64_t)met;
+            if (met < span - span / 8 && span < ((int64_t)1 << 40)) {
+                r->theta_span = 2 * span; /* more than 1/8 wasted: longer refills */
+            }
+            return 0;
+        }
+        if (span >= ((int64_t)1 << 40)) {
+            return -1; /* QT_LN_MAX_ALLOC would refuse the buffer anyway */
+        }
+        r->theta_span = 2 * span;
     }
-    *scanned = m - r->head;
-    return decision;
 }
 
-/* SSS(W) decision; as decide_pfi. */
+/* Mark every walk of the group in `slot` resolved by event `index` at time t. */
+static void walk_resolve(qt_ln_run *r, uint64_t slot, uint64_t index, double t) {
+    for (uint64_t w = r->slot_first[slot]; w != QT_LN_NONE; w = r->walks[w & r->walk_mask].next) {
+        struct qt_ln_walk *walk = &r->walks[w & r->walk_mask];
+        walk->end = index;
+        walk->t_end = t;
+        r->pending--;
+    }
+    r->slot_first[slot] = QT_LN_NONE;
+}
+
+/* Move the group in slot `from` to slot `to`, appending it to the group already there. */
+static void walk_move(qt_ln_run *r, uint64_t from, uint64_t to) {
+    uint64_t first = r->slot_first[from];
+    if (first == QT_LN_NONE) {
+        return;
+    }
+    if (r->slot_first[to] == QT_LN_NONE) {
+        r->slot_first[to] = first;
+    } else {
+        r->walks[r->slot_last[to] & r->walk_mask].next = first;
+    }
+    r->slot_last[to] = r->slot_last[from];
+    r->slot_first[from] = QT_LN_NONE;
+}
+
+/* Account the resolved walks at the front of the ring, in arrival order. */
+static void walk_flush(qt_ln_run *r) {
+    while (r->walk_head < r->walk_tail) {
+        const struct qt_ln_walk *w = &r->walks[r->walk_head & r->walk_mask];
+        if (w->end == QT_LN_NONE) {
+            return;
+        }
+        r->st.lookahead_events += (int64_t)(w->end + 1 - w->start);
+        r->st.lookahead_time += w->t_end - w->t;
+        r->walk_head++;
+    }
+}
+
+/* Advance every pending walk over event `index` (code, time t). */
+QT_INLINE void walk_step(qt_ln_run *r, int32_t code, uint64_t index, double t) {
+    const int64_t s = r->pfi_target;
+    if (code == QT_LN_H) {
+        r->shift--;
+        walk_resolve(r, (uint64_t)(0 - r->shift) & r->slot_mask, index, t);
+    } else if (code >= 0) {
+        int64_t q = r->p.servers - code; /* the walks at p < q step up */
+        if (q < s) {
+            /* groups at q..s-1 keep their p: one slot down in the new coordinates */
+            for (int64_t p = q; p < s; p++) {
+                walk_move(r, (uint64_t)(p - r->shift) & r->slot_mask,
+                          (uint64_t)(p - r->shift - 1) & r->slot_mask);
+            }
+        }
+        r->shift++;
+        if (q >= s) {
+            walk_resolve(r, (uint64_t)(s - r->shift) & r->slot_mask, index, t);
+        }
+    }
+    if (r->walk_head < r->walk_tail &&
+        r->walks[r->walk_head & r->walk_mask].end != QT_LN_NONE) {
+        walk_flush(r);
+    }
+}
+
+/* Start the walk of an L arriving at time t whose future starts at r->head with
+ * hypothetical idle count h in 1..s-1; -1 when out of memory. */
+static int walk_add(qt_ln_run *r, double t, int64_t h) {
+    if (r->walk_tail - r->walk_head > r->walk_mask) { /* full: double the ring */
+        uint64_t cap = 2 * (r->walk_mask + 1);
+        struct qt_ln_walk *bigger =
+            cap > INT64_MAX ? NULL : new_array((int64_t)cap, 1, sizeof *bigger, 0);
+        if (bigger == NULL) {
+            return -1;
+        }
+        for (uint64_t j = r->walk_head; j < r->walk_tail; j++) {
+            bigger[j & (cap - 1)] = r->walks[j & r->walk_mask];
+        }
+        free(r->walks);
+        r->walks = bigger;
+        r->walk_mask = cap - 1;
+    }
+    uint64_t id = r->walk_tail++;
+    r->walks[id & r->walk_mask] = (struct qt_ln_walk){t, 0.0, r->head, QT_LN_NONE, QT_LN_NONE};
+    uint64_t slot = (uint64_t)(h - r->shift) & r->slot_mask;
+    if (r->slot_first[slot] == QT_LN_NONE) {
+        r->slot_first[slot] = id;
+    } else {
+        r->walks[r->slot_last[slot] & r->walk_mask].next = id;
+    }
+    r->slot_last[slot] = id;
+    r->pending++;
+    return 0;
+}
+
+/* PFI decision for an L arriving at time t to `idle` idle servers (its future starts
+ * at r->head); an undecided one in the window starts a walk.  1 admit, 0 reject, -1 out
+ * of memory. */
+static int decide_pfi(qt_ln_run *r, double t, int64_t idle, int in_window) {
+    int64_t h = idle - 1;
+    if (h < 1) {
+        return 0;
+    }
+    if (h >= r->pfi_target) {
+        return 1;
+    }
+    if (r->head >= r->theta_end && pfi_refill(r) < 0) {
+        return -1;
+    }
+    if (in_window && walk_add(r, t, h) < 0) {
+        return -1;
+    }
+    return h >= r->theta[r->head - r->theta_base];
+}
+
+/* At the end of a PFI run: follow the pending walks past the horizon (the scan's
+ * infinite lookahead) and account them; -1 when out of memory. */
+static int walk_finish(qt_ln_run *r) {
+    for (uint64_t m = r->head; r->pending > 0; m++) {
+        if (buffer_ensure(r, m) < 0) {
+            return -1;
+        }
+        const qt_ln_event *ev = buffer_at(r, m);
+        walk_step(r, ev->code, m, ev->t);
+    }
+    walk_flush(r);
+    return 0;
+}
+
+/* SSS(W) decision for an L arriving at time t to `idle` idle servers (its future starts
+ * at r->head): 1 admit, 0 reject, -1 out of memory; *scanned receives the number of
+ * future events examined. */
 static int decide_sss(qt_ln_run *r, double t, int64_t idle, uint64_t *scanned) {
     const int64_t n = r->p.servers;
     int64_t h = idle - 1;
@@ -406,14 +635,21 @@ static int decide_sss(qt_ln_run *r, double t, int64_t idle, uint64_t *scanned) {
 /* PFI and SSS in the clock model: events flow through the lookahead buffer. */
 static int advance_lookahead(qt_ln_run *r, int64_t budget) {
     const int64_t n = r->p.servers;
+    const int pfi = r->p.policy == QT_LN_PFI;
     for (int64_t i = 0; i < budget; i++) {
         if (buffer_ensure(r, r->head) < 0) {
             return -1;
         }
         qt_ln_event ev = *buffer_at(r, r->head);
         if (ev.t > r->p.horizon) {
+            if (pfi && walk_finish(r) < 0) {
+                return -1;
+            }
             finish(r);
             return 0;
+        }
+        if (pfi && r->pending > 0) {
+            walk_step(r, ev.code, r->head, ev.t);
         }
         r->head++; /* the future now starts at head */
         r->st.events++;
@@ -423,16 +659,16 @@ static int advance_lookahead(qt_ln_run *r, int64_t budget) {
             decision = r->busy < n;
             count_arrival(r, 0, decision, in_window);
         } else if (ev.code == QT_LN_L) {
-            uint64_t scanned;
-            decision = r->p.policy == QT_LN_PFI ? decide_pfi(r, n - r->busy, &scanned)
-                                                : decide_sss(r, ev.t, n - r->busy, &scanned);
+            uint64_t scanned = 0;
+            decision = pfi ? decide_pfi(r, ev.t, n - r->busy, in_window)
+                           : decide_sss(r, ev.t, n - r->busy, &scanned);
             if (decision < 0) {
                 return -1;
             }
             count_arrival(r, 1, decision, in_window);
             if (in_window) {
                 r->st.l_arrivals_scored++;
-                r->st.lookahead_events += (int64_t)scanned;
+                r->st.lookahead_events += (int64_t)scanned; /* PFI: by walk_flush */
                 if (scanned > 0) {
                     r->st.lookahead_time += buffer_at(r, r->head + scanned - 1)->t - ev.t;
                 }

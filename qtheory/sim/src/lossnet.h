@@ -32,8 +32,12 @@
  *   I <= 1); an H arriving while h = 0 cannot occur before that failure is declared.
  *   pfi: admit iff h reaches s = floor(sqrt(N)) (h >= s, possibly already at admission)
  *   before it drops below 1; the failure test comes first, so for N <= 3 (s = 1) an L is
- *   admitted exactly when I >= 2.  Scans run past the horizon if needed (infinite
- *   lookahead).
+ *   admitted exactly when I >= 2.  The promise is judged on the infinite future (past
+ *   the horizon if needed), in O(1) amortised work per event: a threshold theta(m) of
+ *   the next event index decides (admit iff I - 1 >= theta(m)), computed by a backward
+ *   recursion that is exact where its two envelopes meet, and the look-ahead statistics
+ *   of the literal scan come from the pending walks followed forward in groups
+ *   (lossnet.c, "PFI in O(1) amortised work per event").
  *   sss(W): admit iff h >= 1 at every instant of [t, t + W] (events at exactly t + W
  *   count).  Only events in the window are scanned, and the scan stops early once the
  *   H arrivals left in the window (a prefix count kept with the buffer) cannot bring h

@@ -1,0 +1,135 @@
+"""PFI's O(1) thresholds against the literal look-ahead scan, decision by decision.
+
+The C code decides an L arrival from a threshold theta(m) of the next event index,
+computed by a backward recursion that is exact where its two envelopes meet (coupling
+from the past), and reports the look-ahead statistics of the scan it no longer runs by
+following the pending walks forward together.  The slow reference here is the literal
+scan of the definition: admit the L, reject every later L, admit every later H, and ask
+whether the idle count reaches floor(sqrt N) before it is 0.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from qtheory.sim import _core
+
+H, L = -1, -2
+
+
+def scan_pfi(codes, start, idle, servers):
+    """The literal PFI scan from event index ``start``: (decision, events scanned, index
+    of the last event scanned or -1)."""
+    target = math.isqrt(servers)
+    h = idle - 1
+    if h < 1:
+        return 0, 0, -1
+    if h >= target:
+        return 1, 0, -1
+    for m in range(start, len(codes)):
+        code = codes[m]
+        if code == H:
+            h -= 1
+        elif code >= 0 and code < servers - h:
+            h += 1
+        if h == 0:
+            return 0, m - start + 1, m
+        if h >= target:
+            return 1, m - start + 1, m
+    raise AssertionError("path too short to resolve the PFI promise")
+
+
+def replay_pfi(times, codes, n, servers, warmup):
+    """Decisions of the first n events under the literal scan, and the look-ahead sums
+    over the L arrivals after ``warmup`` (accumulated in arrival order, like the C run)."""
+    busy, decisions, scanned, scan_time, scored = 0, [], 0, 0.0, 0
+    for i in range(n):
+        code = codes[i]
+        if code == H:
+            d = int(busy < servers)
+        elif code == L:
+            d, length, last = scan_pfi(codes, i + 1, servers - busy, servers)
+            if times[i] > warmup:
+                scored += 1
+                scanned += length
+                if length > 0:
+                    scan_time += times[last] - times[i]
+        else:
+            d = -1
+            busy -= int(code < busy)
+        busy += max(d, 0)
+        decisions.append(d)
+    return np.array(decisions, dtype=np.int8), scanned, scan_time, scored
+
+
+def c_pfi(servers, lambda_h, lambda_l, mu, horizon, warmup, seed, trace=True):
+    return _core.lossnet_simulate(
+        np.random.PCG64(seed), "clock", "pfi", 0.0, servers, lambda_h, lambda_l, mu,
+        2.0, 1.0, horizon, warmup, trace=trace,
+    )  # fmt: skip
+
+
+CASES = [
+    # (servers, lambda_h, lambda_l, mu, horizon): small N (s = 1, 2), perfect squares and
+    # their neighbours, the default rates, H close to mu (long promises), H above mu (the
+    # C layer accepts it; promises rarely keep) and a light L stream.
+    (1, 0.6, 0.8, 1.0, 40.0),
+    (2, 0.6, 0.8, 1.0, 40.0),
+    (3, 0.6, 0.8, 1.0, 40.0),
+    (4, 0.6, 0.8, 1.0, 30.0),
+    (8, 0.6, 0.8, 1.0, 30.0),
+    (25, 0.6, 0.8, 1.0, 20.0),
+    (99, 0.6, 0.8, 1.0, 12.0),
+    (100, 0.95, 0.8, 1.0, 12.0),
+    (101, 1.3, 0.5, 1.0, 10.0),
+    (400, 0.6, 0.5, 1.0, 6.0),
+    (1000, 0.8, 0.8, 1.0, 3.0),
+    (10_000, 0.6, 0.8, 1.0, 2.5),
+]
+
+
+@pytest.mark.parametrize(("servers", "lambda_h", "lambda_l", "mu", "horizon"), CASES)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pfi_thresholds_match_the_literal_scan(servers, lambda_h, lambda_l, mu, horizon, seed):
+    warmup = horizon / 3
+    out = c_pfi(servers, lambda_h, lambda_l, mu, horizon, warmup, seed)
+    n = out["trace_t"].size
+    extra = 50.0 if lambda_h < mu else 400.0  # the promises may look far past T
+    times, codes = _core.lossnet_path(
+        np.random.PCG64(seed), "clock", servers, lambda_h, lambda_l, mu, horizon + extra
+    )
+    assert np.array_equal(out["trace_t"], times[:n])
+    assert np.array_equal(out["trace_code"], codes[:n])
+    decisions, scanned, scan_time, scored = replay_pfi(times, codes, n, servers, warmup)
+    assert np.array_equal(out["trace_decision"], decisions)
+    assert out["lookahead_events"] == scanned
+    assert out["lookahead_time"] == scan_time  # same sums in the same order: bit for bit
+    assert out["l_arrivals_scored"] == scored
+    if servers >= 4 and lambda_h < mu:
+        assert scanned > 0 and out["admitted_l"] > 0
+
+
+def test_pfi_statistics_without_warmup_and_with_everything_in_window():
+    """warmup = 0: every L arrival, including those at fill-up, is scored."""
+    servers, horizon = 49, 8.0
+    out = c_pfi(servers, 0.6, 0.8, 1.0, horizon, 0.0, 7)
+    n = out["trace_t"].size
+    times, codes = _core.lossnet_path(np.random.PCG64(7), "clock", servers, 0.6, 0.8, 1.0, 60.0)
+    decisions, scanned, scan_time, scored = replay_pfi(times, codes, n, servers, 0.0)
+    assert np.array_equal(out["trace_decision"], decisions)
+    assert (out["lookahead_events"], out["lookahead_time"]) == (scanned, scan_time)
+    assert scored == out["admitted_l"] + out["rejected_l"]
+
+
+@pytest.mark.parametrize("servers", [10_000, 1_000_000])
+def test_pfi_large_networks_are_sane(servers):
+    """At large N (no reference: the scan would be slow) L is both admitted and refused
+    and the reported look-ahead is the order of the scan it replaces (sqrt N events)."""
+    horizon = 3.0 if servers == 10_000 else 2.2
+    out = c_pfi(servers, 0.6, 0.8, 1.0, horizon, 1.5, 3, trace=False)
+    assert out["rejected_l"] > 0 and out["admitted_l"] > 0
+    mean = out["lookahead_events"] / out["l_arrivals_scored"]
+    assert 0.05 * math.isqrt(servers) < mean < 10 * math.isqrt(servers)
