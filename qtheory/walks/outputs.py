@@ -1,6 +1,14 @@
 """The random-walk part of ``qtheory reproduce``: each bound in closed form, a table of
 bound / exact / simulated values over N, the epochs of PFI, the window sweep of SSS and
-their figures and claims."""
+their figures and claims.
+
+Claims (each stated in ``derivations/walks.tex`` by
+:func:`qtheory.report.claims.claim_paragraph`): ``walks.bounds`` and
+``walks.sss_failure_bound`` are certified (both sides of every comparison enclosed in
+ball arithmetic by :mod:`qtheory.walks.certify`, with certificates for
+:mod:`qtheory.verify.walks`); ``walks.pfi_cost_bounded`` and ``walks.window_constant`` are
+finite-range (an O(1) statement tested over the N of the run).  Every ``±`` is the
+half-width of a 95% confidence interval."""
 
 from __future__ import annotations
 
