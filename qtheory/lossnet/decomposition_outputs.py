@@ -402,7 +402,7 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
 
     * regret slope: the OLS slope of the exact regret on log N (N >= the fit minimum)
       within 5% of c = r_L μ / log(μ/λ_H) (a finite range of N; the asymptotic check to
-      N = 10^7 is ``lossnet.log_regret``);
+      N = 10^12 is ``lossnet.bounded_offset``);
     * C_vol = O(1) and C_long = O(1) at the largest c, as an equivalence test: the WLS
       slope's whole 95% interval lies below a tenth of the regret's slope c (at the
       largest c SSS decides almost as PFI does: this C_long claim is the weakest version;
