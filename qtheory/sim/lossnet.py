@@ -60,9 +60,24 @@ Policies
     left in it cannot bring h to 0.
 ``offline``
     Clock model only: the exact optimum over the path of (0, T] by backward dynamic
-    programming over (event, busy count), O(events x N) work and
-    O(sqrt(events) x N) memory.  It maximises the reward of the whole run (0, T] (no
-    incentive to empty the system during the warm-up); the reported statistics are
+    programming over (event, busy count).  The full programme costs O(events x N) work
+    and O(sqrt(events) x N) memory; by default only a band of idle counts 0..K is kept
+    (K = 32 first: O(events x K) work), with a certificate that the optimum admits
+    every arrival at more than K idle servers.  With delta_i(k) the value of the k-th
+    idle server before event i, the values outside the band are carried by the stack
+    (delta_i(K + 1), ..., delta_i(N)): a departure pops its top into the band and puts
+    a 0 at the depth of its slot, and an arrival pushes min(r, delta_{i+1}(K)) and
+    shifts the rest one deeper -- exactly, as long as every entry is <= r_L, which holds
+    by induction if every push is <= r_L, i.e. if delta_{i+1}(K) <= r_L at every H
+    arrival.  That check is the certificate; when it fails (or the top of the stack
+    would be needed beyond the part kept) the band doubles, and the full programme
+    runs once 4 K + 1 >= N.  The band runs only when the rewards make every value an
+    exact float64 (both integer multiples of one power of two g, with
+    max(r_H, r_L) (events + 1) 2 / g < 2^53: 2 and 1, 1.5 and 1, ...; otherwise the full
+    programme runs), so its values and decisions are the full programme's bit for bit.
+    No programme of more cells than the "dp_cells" limit is started: a certificate that
+    fails below that size raises ``ValueError``.  It maximises the reward of the whole
+    run (0, T] (no incentive to empty the system during the warm-up); the reported statistics are
     those of its optimal path in (T0, T] like for every other policy.  So with
     ``warmup=0`` the offline reward is >= every policy's on every path (exactly); with a
     warm-up the window rewards can differ in either direction by O(1) per path.
@@ -509,7 +524,8 @@ class RunCost:
     memory : float
         Peak bytes allocated (the "memory" limit).
     dp_cells : float
-        Cells of the offline dynamic programme, events x (N + 1) (the "dp_cells" limit).
+        Cells of the offline dynamic programme, events x (K + 1) (the "dp_cells" limit):
+        K = N for the full programme (here: N <= 129), K = 64 for the certified band.
 
     Examples
     --------
@@ -538,6 +554,29 @@ def _pfi_scan(net: LossNetwork) -> float:
 _PFI_SPAN_BYTES, _PFI_WALK_BYTES = 4 * (_CLOCK_EVENT_BYTES + 4), 40
 
 
+#: The first band of the certified offline programme (QT_LN_BAND in lossnet.h).
+_OFFLINE_BAND = 32
+
+
+def _offline_width(net: LossNetwork, events: float) -> int:
+    """The band K the offline programme is expected to keep: twice the first band (one
+    widening) when the band runs at all (rewards with exact float64 arithmetic over
+    ``events`` events and N > 4 x 32 + 1), else N (the full programme).  A certificate
+    that keeps failing costs more; the C run refuses to exceed the "dp_cells" limit."""
+    grain = min(_grain_exponent(net.r_h), _grain_exponent(net.r_l))
+    exact = math.ldexp(max(net.r_h, net.r_l) * (events + 1) * 2, -grain) < 2.0**53
+    if exact and 4 * _OFFLINE_BAND + 1 < net.servers:
+        return min(2 * _OFFLINE_BAND, net.servers)
+    return net.servers
+
+
+def _grain_exponent(reward: float) -> int:
+    """g with reward = odd x 2^g (the largest power of two dividing a positive float)."""
+    mantissa, exponent = math.frexp(reward)
+    odd = int(math.ldexp(mantissa, 53))
+    return exponent - 53 + (odd & -odd).bit_length() - 1
+
+
 def _replication_cost(
     net: LossNetwork, name: str, param: float, info: str, horizon: float, trace: bool
 ) -> tuple[RunCost, str]:
@@ -561,8 +600,10 @@ def _replication_cost(
         scans = l_arrivals * window_events
         memory = _GROWTH * _CLOCK_EVENT_BYTES * (1024 + window_events)
     elif name == "offline":
-        cells = events * (net.servers + 1)
-        checkpoints = 16.0 * (net.servers + 1) * (math.sqrt(events) + 2)
+        width = _offline_width(net, events)
+        cells = events * (width + 1)
+        # checkpoints of the band (K + 1), its stack (< 2 K) and the rows of a segment
+        checkpoints = 8.0 * (4 * width + 3) * (math.sqrt(events) + 2)
         memory = _GROWTH * _CLOCK_EVENT_BYTES * events + checkpoints
     if trace:
         memory += (_GROWTH + 1) * _TRACE_BYTES * events  # grown arrays, then NumPy copies
@@ -597,9 +638,12 @@ def run_cost(
     look-ahead buffer (PFI: its refills of 4096 + 64 sqrt(N) events and the pending
     walks of its look-ahead statistics), the job model's heap
     of completion times (up to N), the offline path and checkpoints
-    (16 (N + 1) (sqrt(events) + 2) bytes) and the trace; events x (N + 1) cells for
-    the offline programme.  Replications running in parallel (``workers``) add their
-    memory; each replication adds about 1000 events' worth of Python and 2 kB.
+    (8 (4 K + 3) (sqrt(events) + 2) bytes) and the trace; events x (K + 1) cells for
+    the offline programme, where K = 64 when its certified band is expected to run (one
+    widening of the first band, 32) and K = N for the full programme (rewards without
+    exact float64 arithmetic, or N <= 129).  Replications running in parallel
+    (``workers``) add their memory; each replication adds about 1000 events' worth of
+    Python and 2 kB.
 
     Parameters
     ----------
@@ -838,11 +882,18 @@ def _run_one(
 ) -> dict:
     """One C run on the bit generator ``default_rng(seed)`` (PCG64 on ``seed``)."""
     bit_generator = np.random.PCG64(seed)
-    with bit_generator.lock:  # the C code releases the GIL while it runs
-        return _core.lossnet_simulate(
-            bit_generator, info, name, param, net.servers, net.lambda_h, net.lambda_l,
-            net.mu, net.r_h, net.r_l, horizon, warmup, trace=trace,
-        )  # fmt: skip
+    try:
+        with bit_generator.lock:  # the C code releases the GIL while it runs
+            return _core.lossnet_simulate(
+                bit_generator, info, name, param, net.servers, net.lambda_h, net.lambda_l,
+                net.mu, net.r_h, net.r_l, horizon, warmup, trace=trace,
+                max_cells=limits.limit("dp_cells"),
+            )  # fmt: skip
+    except ValueError as error:  # only the offline programme's max_cells can fail here
+        raise ValueError(
+            f"horizon: {error}; the offline programme's certificate failed and a wider one "
+            'would exceed the "dp_cells" limit (lift it with qtheory.limits.raised)'
+        ) from error
 
 
 def _run_reps(net, name, param, info, horizon, warmup, seeds, workers) -> list[dict]:

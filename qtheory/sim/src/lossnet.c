@@ -836,43 +836,187 @@ qt_ln_job *qt_ln_job_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_jobs)
 
 /* ---------------------------------------------------------------- offline optimum */
 
-/* Turn V_{i+1} (in place) into V_i for event ev: V_i(b) is the best reward from event i
- * on with b busy servers just before it. */
-static void dp_step(double *v, int64_t n, const qt_ln_event *ev, double r_h, double r_l) {
-    if (ev->code < 0) {
-        double reward = ev->code == QT_LN_H ? r_h : r_l;
-        for (int64_t b = 0; b < n; b++) {
-            double admit = reward + v[b + 1];
-            v[b] = admit >= v[b] ? admit : v[b];
-        }
-    } else {
-        /* a departure happens iff slot < b: V_i(b) = V_{i+1}(b - 1) for b > slot */
-        int64_t slot = ev->code;
-        memmove(v + slot + 1, v + slot, (size_t)(n - slot) * sizeof *v);
+/*
+ * The backward programme over (event, busy): V_i(b) is the best reward from event i on
+ * with b busy servers just before it, V_n = 0, and
+ *     arrival of reward r:  V_i(b) = max(V_{i+1}(b), r + V_{i+1}(b + 1)) (b < N),
+ *                           V_i(N) = V_{i+1}(N);
+ *     departure slot c:     V_i(b) = V_{i+1}(b - 1) if c < b, else V_{i+1}(b).
+ * The forward pass admits an arrival at b iff b < N and r + V_{i+1}(b + 1) >= V_{i+1}(b)
+ * (ties admit).  The full programme costs O(N) per event.
+ *
+ * Banded programme with a certificate
+ * -----------------------------------
+ * Write k = N - b for the idle count and delta_i(k) = V_i(N - k) - V_i(N - k + 1), the
+ * value of the k-th idle server (0 <= delta <= r_H).  An arrival of reward r at k idle
+ * is admitted iff delta_{i+1}(k) <= r.  The band keeps V_i(b) exactly for the K + 1 busy
+ * counts b = N - K..N (idle 0..K); outside it the programme only needs the stack
+ * S_i = (delta_i(K + 1), delta_i(K + 2), ..., delta_i(N)).  One step back:
+ *   - departure slot c >= N - K: inside the band only (the stack is unchanged);
+ *   - departure slot c < N - K: V_i(N - K) = V_{i+1}(N - K) + S[0] (the departure
+ *     brings N - K busy down to N - K - 1), and the stack loses its top and gains a 0 at
+ *     depth N - c - K - 1 (the coupled systems with q = N - c and q - 1 idle meet);
+ *   - arrival of reward r, *provided every entry of S_{i+1} is <= r_L*: the stack
+ *     shifts one deeper (delta_i(k) = delta_{i+1}(k - 1) for k >= K + 2: admitting at
+ *     both k and k - 1 idle), its bottom drops off, and its new top is
+ *     delta_i(K + 1) = min(r, delta_{i+1}(K)).
+ * Certificate: if every value pushed is <= r_L (automatic for an L arrival; for an H
+ * arrival it is the check delta_{i+1}(K) <= r_L on the band's edge), then by induction
+ * backward from S_n = 0 every entry of every S_i is <= r_L <= r (pushes are <= r_L,
+ * inserted entries are 0).  Hence at every event the optimum admits every arrival at
+ * more than K idle servers, the shift rule above is exact, and the band values equal
+ * the full programme's.  Only the top of S is ever read, so the band keeps the first
+ * `len` entries of S (a ring of capacity cap < N - K) and a flag `deep_zero` saying that
+ * the entries below are all 0 (true until a nonzero entry is pushed below the ring).
+ * The certificate fails, and the band is abandoned, when an H arrival finds
+ * delta_{i+1}(K) > r_L or when the top of S is needed but unknown (len = 0 and not
+ * deep_zero).  qt_ln_offline then doubles K (and cap), and gives up for the full
+ * programme once 4 K + 1 >= N (the band would be a sizeable part of it).
+ *
+ * Equality with the full programme is meant bit for bit, so the band runs only when
+ * every number of the programme is an exact float64 (dp_exact): both rewards integer
+ * multiples of one power of two g, and (max reward) (events + 1) 2 / g < 2^53.  Every V,
+ * r + V and delta is then an integer multiple of g below 2^53 g, every operation of
+ * either programme is exact, and both take the same decisions (the forward pass admits
+ * outside the band, where delta <= r_L <= r, exactly as the full one does).  Rewards
+ * such as 2 and 1 or 1.5 and 1 qualify; others (0.7, say) run the full programme.
+ *
+ * Both programmes share the code: the full one is the band with K = N (no stack).
+ */
+
+/* The entries of S outside the band: d[(top + j) & mask] = S[j] for j < len. */
+typedef struct {
+    double *d;
+    uint64_t mask, top;
+    int64_t len, cap;
+    int deep_zero;
+} qt_ln_stack;
+
+static void stack_push(qt_ln_stack *s, double value) {
+    if (s->len == s->cap) { /* the bottom entry leaves the ring */
+        s->deep_zero &= s->d[(s->top + (uint64_t)s->len - 1) & s->mask] == 0.0;
+        s->len--;
     }
+    s->top--;
+    s->d[s->top & s->mask] = value;
+    s->len++;
 }
 
-int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
-                  qt_ln_stats *stats, qt_ln_trace *trace) {
-    const int64_t n = p->servers, width = p->servers + 1;
+/* After a pop: a 0 enters at depth `depth` (0 = top) of the whole stack. */
+static void stack_insert_zero(qt_ln_stack *s, int64_t depth) {
+    double *d = s->d;
+    const uint64_t mask = s->mask;
+    if (depth < s->len) { /* move the shorter side */
+        if (depth < s->len - depth) {
+            s->top--;
+            for (int64_t j = 0; j < depth; j++) {
+                d[(s->top + (uint64_t)j) & mask] = d[(s->top + (uint64_t)j + 1) & mask];
+            }
+        } else {
+            for (int64_t j = s->len; j > depth; j--) {
+                d[(s->top + (uint64_t)j) & mask] = d[(s->top + (uint64_t)j - 1) & mask];
+            }
+        }
+        d[(s->top + (uint64_t)depth) & mask] = 0.0;
+        s->len++;
+    } else if (depth == s->len || s->deep_zero) { /* the next entry is known to be 0 */
+        d[(s->top + (uint64_t)s->len) & mask] = 0.0;
+        s->len++;
+    } /* else the known part is unchanged: the entry below it is unknown */
+}
+
+/* Turn the band u[j] = V_{i+1}(N - K + j), j = 0..K, and the stack into V_i, S_i for
+ * event ev (K = N: the full programme, no stack).  -1 when the certificate fails. */
+static int dp_step(double *u, int64_t k, int64_t n, qt_ln_stack *s, int32_t code, double r_h,
+                   double r_l) {
+    const int64_t lo = n - k; /* busy count of u[0] */
+    if (code < 0) {
+        double reward = code == QT_LN_H ? r_h : r_l;
+        if (k < n) {
+            double edge = u[0] - u[1]; /* delta_{i+1}(K) */
+            double push = edge < reward ? edge : reward;
+            if (push > r_l) {
+                return -1;
+            }
+            stack_push(s, push);
+        }
+        for (int64_t j = 0; j < k; j++) {
+            double admit = reward + u[j + 1];
+            u[j] = admit >= u[j] ? admit : u[j];
+        }
+        return 0;
+    }
+    if (code >= lo) { /* a departure happens iff slot < b: V_i(b) = V_{i+1}(b - 1), b > slot */
+        int64_t j = code - lo;
+        memmove(u + j + 1, u + j, (size_t)(k - j) * sizeof *u);
+        return 0;
+    }
+    double top = 0.0; /* S[0] = V_{i+1}(N - K - 1) - V_{i+1}(N - K) */
+    if (s->len > 0) {
+        top = s->d[s->top & s->mask];
+        s->top++;
+        s->len--;
+    } else if (!s->deep_zero) {
+        return -1;
+    }
+    memmove(u + 1, u, (size_t)k * sizeof *u);
+    u[0] = u[1] + top;
+    stack_insert_zero(s, n - code - k - 1);
+    return 0;
+}
+
+/* 1 when every number of the programme is an exact float64 (see above). */
+static int dp_exact(double r_h, double r_l, int64_t n_events) {
+    int grain = INT32_MAX;
+    double rewards[2] = {r_h, r_l};
+    for (int j = 0; j < 2; j++) {
+        int e;
+        uint64_t mantissa = (uint64_t)ldexp(frexp(rewards[j], &e), 53);
+        int g = e - 53 + __builtin_ctzll(mantissa); /* r = odd * 2^g */
+        grain = g < grain ? g : grain;
+    }
+    double top = (r_h > r_l ? r_h : r_l) * ((double)n_events + 1.0) * 2.0;
+    return ldexp(top, -grain) < 0x1p53;
+}
+
+/* One backward-forward run with band K (K = N: full) and stack capacity cap (a power of
+ * 2, 0 when K = N).  0, -1 out of memory, 1 when the certificate fails. */
+static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
+                        int64_t k, int64_t cap, qt_ln_stats *stats, qt_ln_trace *trace) {
+    const int64_t n = p->servers, width = k + 1, lo = n - k;
     int64_t seg = (int64_t)ceil(sqrt((double)(n_events > 0 ? n_events : 1)));
     int64_t n_ckpt = n_events / seg + 1; /* checkpoints at events 0, seg, 2 seg, ... */
-    double *ckpt = new_array(n_ckpt, width, sizeof *ckpt, 1);
+    double *ckpt = new_array(n_ckpt, width + cap, sizeof *ckpt, 1);
+    int64_t *ckpt_len = new_array(n_ckpt, 1, sizeof *ckpt_len, 1);
     double *rows = new_array(seg + 1, width, sizeof *rows, 0);
     double *v = new_array(width, 1, sizeof *v, 1);
+    qt_ln_stack stack = {.d = cap > 0 ? new_array(cap, 1, sizeof(double), 0) : NULL,
+                         .mask = (uint64_t)(cap > 0 ? cap - 1 : 0), .cap = cap, .deep_zero = 1};
     int status = -1;
-    if (ckpt == NULL || rows == NULL || v == NULL) {
+    if (ckpt == NULL || ckpt_len == NULL || rows == NULL || v == NULL ||
+        (cap > 0 && stack.d == NULL)) {
         goto done;
     }
-    /* Backward pass: V_{n_events} = 0; keep V_i at every checkpoint. */
+    /* Backward pass: V_{n_events} = 0; keep V_i and S_i at every checkpoint (the length
+     * of S's known part, negated when the entries below it are not all 0). */
     for (int64_t i = n_events - 1; i >= 0; i--) {
-        dp_step(v, n, &events[i], p->r_h, p->r_l);
+        if (dp_step(v, k, n, &stack, events[i].code, p->r_h, p->r_l) < 0) {
+            status = 1;
+            goto done;
+        }
         if (i % seg == 0) {
-            memcpy(ckpt + (i / seg) * width, v, (size_t)width * sizeof *v);
+            double *c = ckpt + (i / seg) * (width + cap);
+            memcpy(c, v, (size_t)width * sizeof *v);
+            for (int64_t j = 0; j < stack.len; j++) {
+                c[width + j] = stack.d[(stack.top + (uint64_t)j) & stack.mask];
+            }
+            ckpt_len[i / seg] = stack.deep_zero ? stack.len : -1 - stack.len;
         }
     }
     /* Forward pass, one segment at a time: recompute its rows from the next checkpoint
-     * (rows[j] = V_{start + j}) and follow the optimal decisions (ties admit). */
+     * (rows[j] = V_{start + j} on the band; the steps cannot fail, they passed above) and
+     * follow the optimal decisions (ties admit; every arrival is admitted outside the
+     * band, where the certificate holds). */
     memset(stats, 0, sizeof *stats);
     qt_ln_run r = {0};
     r.p = *p;
@@ -880,25 +1024,36 @@ int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_ev
     for (int64_t start = 0; start < n_events; start += seg) {
         int64_t len = n_events - start < seg ? n_events - start : seg;
         double *last = rows + len * width;
+        stack.top = 0;
+        stack.len = 0;
+        stack.deep_zero = 1;
         if (start + seg < n_events) {
-            memcpy(last, ckpt + (start / seg + 1) * width, (size_t)width * sizeof *v);
+            const double *c = ckpt + (start / seg + 1) * (width + cap);
+            int64_t known = ckpt_len[start / seg + 1];
+            stack.deep_zero = known >= 0;
+            stack.len = known >= 0 ? known : -1 - known;
+            memcpy(last, c, (size_t)width * sizeof *v);
+            if (stack.len > 0) {
+                memcpy(stack.d, c + width, (size_t)stack.len * sizeof *v);
+            }
         } else {
             memset(last, 0, (size_t)width * sizeof *v);
         }
         for (int64_t j = len - 1; j >= 0; j--) {
             memcpy(rows + j * width, rows + (j + 1) * width, (size_t)width * sizeof *v);
-            dp_step(rows + j * width, n, &events[start + j], p->r_h, p->r_l);
+            dp_step(rows + j * width, k, n, &stack, events[start + j].code, p->r_h, p->r_l);
         }
         for (int64_t j = 0; j < len; j++) {
             const qt_ln_event *ev = &events[start + j];
-            const double *next = rows + (j + 1) * width;
+            const double *next = rows + (j + 1) * width; /* next[b - lo] = V_{i+1}(b) */
             r.st.events++;
             int in_window = record_time(&r, ev->t);
             int decision = -1;
             if (ev->code < 0) {
                 int is_l = ev->code == QT_LN_L;
                 double reward = is_l ? p->r_l : p->r_h;
-                decision = r.busy < n && reward + next[r.busy + 1] >= next[r.busy];
+                decision = r.busy < lo || (r.busy < n && reward + next[r.busy - lo + 1] >=
+                                                             next[r.busy - lo]);
                 count_arrival(&r, is_l, decision, in_window);
             } else {
                 r.busy -= ev->code < r.busy;
@@ -910,11 +1065,49 @@ int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_ev
         }
     }
     finish(&r);
+    r.st.offline_band = k;
     *stats = r.st;
     status = 0;
 done:
     free(ckpt);
+    free(ckpt_len);
     free(rows);
     free(v);
+    free(stack.d);
     return status;
+}
+
+/* Refuse (-2) a programme of band k above p->max_cells cells. */
+static int offline_affordable(const qt_ln_params *p, int64_t n_events, int64_t k,
+                              qt_ln_stats *stats) {
+    if ((double)n_events * (double)(k + 1) > p->max_cells) {
+        memset(stats, 0, sizeof *stats);
+        stats->offline_band = k;
+        return -2;
+    }
+    return 0;
+}
+
+int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
+                  qt_ln_stats *stats, qt_ln_trace *trace) {
+    const int64_t n = p->servers;
+    if (p->band >= 0 && dp_exact(p->r_h, p->r_l, n_events)) {
+        /* Bands K, 2 K, ... while they stay well below the full width, each with a stack
+         * ring of the largest power of 2 <= 2 K (>= K, and < N - K). */
+        for (int64_t k = p->band > 0 ? p->band : QT_LN_BAND; 4 * k + 1 < n; k *= 2) {
+            int64_t cap = 1;
+            while (2 * cap <= 2 * k) {
+                cap *= 2;
+            }
+            int status = offline_affordable(p, n_events, k, stats);
+            if (status == 0) {
+                status = offline_band(p, events, n_events, k, cap, stats, trace);
+            }
+            if (status <= 0) {
+                return status;
+            }
+        }
+    }
+    int status = offline_affordable(p, n_events, n, stats);
+    return status < 0 ? status : offline_band(p, events, n_events, n, 0, stats, trace);
 }

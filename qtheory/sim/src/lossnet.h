@@ -45,7 +45,12 @@
  * offline (clock model): the exact optimum over the generated path by backward dynamic
  *   programming over (event, busy): V_i(b) = best reward from event i on with b busy.
  *   The objective is the reward of the whole run (0, T]; the statistics of the
- *   optimal path are then recorded in (T0, T] like for every other policy.
+ *   optimal path are then recorded in (T0, T] like for every other policy.  By default
+ *   the programme keeps only a band of K + 1 busy counts N - K..N (idle 0..K) with a
+ *   certificate that the optimum admits everything at more than K idle servers, and
+ *   falls back to wider bands and to the full programme when the certificate fails
+ *   (lossnet.c, "Banded programme with a certificate"); its values and decisions are the
+ *   full programme's, bit for bit.
  *
  * Pure C, no Python objects: safe without the GIL.  The caller validates the
  * parameters (lossnet_py.c) and owns the bit generator for the whole run.
@@ -89,6 +94,8 @@ typedef struct {
     qt_ln_policy policy;
     int64_t reserve; /* threshold k */
     double window;   /* sss W */
+    int64_t band;    /* offline: first band K (0: QT_LN_BAND), -1 for the full programme */
+    double max_cells; /* offline: no programme of more than max_cells cells is started */
 } qt_ln_params;
 
 typedef struct {
@@ -121,6 +128,7 @@ typedef struct {
     int64_t lookahead_events; /* sum over L arrivals in the window of events scanned */
     double lookahead_time;    /* ... and of (time of the last event scanned - now) */
     int64_t l_arrivals_scored; /* L arrivals in the window (denominator of the means) */
+    int64_t offline_band;     /* offline: the band K the programme used (N: full) */
 } qt_ln_stats;
 
 /* Optional per-event trace: time, code, decision (1 admit, 0 reject, -1 departure
@@ -153,11 +161,19 @@ int qt_ln_run_advance(qt_ln_run *run, int64_t budget);
 const qt_ln_stats *qt_ln_run_stats(const qt_ln_run *run);
 void qt_ln_run_free(qt_ln_run *run);
 
+/* First band width tried by the certified banded programme (a power of 2). */
+#define QT_LN_BAND 32
+
 /*
  * Offline optimum in the clock model over the events of (0, T] (events[i].t increasing,
- * all <= horizon).  Returns 0, or -1 when out of memory (or when the checkpoints would
- * exceed QT_LN_MAX_ALLOC).  Work O(n_events * N), memory about
- * 16 (N + 1) (sqrt(n_events) + 2) bytes (checkpointed backward values).
+ * all <= horizon).  p->band = -1 runs the full programme: work O(n_events * N), memory
+ * about 16 (N + 1) (sqrt(n_events) + 2) bytes (checkpointed backward values).
+ * Otherwise it tries the certified bands K = p->band (QT_LN_BAND if 0), 2 K, 4 K, ...
+ * while 4 K + 1 < N (work O(n_events * K) each, memory O(K sqrt(n_events))), then the
+ * full programme; stats->offline_band says which ran.  No programme of more than
+ * p->max_cells cells (n_events * (K + 1)) is started.  Returns 0, -1 when out of memory
+ * (or when the checkpoints would exceed QT_LN_MAX_ALLOC), or -2 when the next programme
+ * to try would exceed p->max_cells (stats->offline_band then holds its width K).
  */
 int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
                   qt_ln_stats *stats, qt_ln_trace *trace);

@@ -20,12 +20,14 @@
 
 const char qt_lossnet_simulate_doc[] =
     "lossnet_simulate(bit_generator, info, policy, param, servers, lambda_h, lambda_l, mu, "
-    "r_h, r_l, horizon, warmup, trace=False)\n"
+    "r_h, r_l, horizon, warmup, trace=False, max_cells=inf)\n"
     "--\n\n"
     "Simulate the two-class loss network from empty over (0, horizon], recording\n"
     "statistics in (warmup, horizon].  info is 'clock' or 'job'; policy is 'threshold'\n"
     "(param = reserve k, an integer in 0..servers), 'pfi' (param ignored), 'sss' (param =\n"
-    "window W > 0) or 'offline' (param ignored); the job model supports 'threshold' only.\n"
+    "window W > 0) or 'offline' (param = 0: the certified banded programme from band\n"
+    "K = 32, widening and falling back to the full one as needed; K in 1..servers: the same\n"
+    "from band K; -1: the full programme); the job model supports 'threshold' only.\n"
     "Rates and rewards must be finite and > 0; 1 <= servers <= 1e9.\n\n"
     "bit_generator is a numpy.random.BitGenerator; the caller must hold its `lock` during\n"
     "the call (the GIL is released while simulating; the offline dynamic programme runs\n"
@@ -33,11 +35,15 @@ const char qt_lossnet_simulate_doc[] =
     "Returns a dict: admitted_h, admitted_l, rejected_h, rejected_l (window counts),\n"
     "idle_area (integral of the idle count over the window), events and reward_total (whole\n"
     "run), lookahead_events, lookahead_time, l_arrivals_scored (sums over L arrivals in the\n"
-    "window, lookahead policies).  With trace=True also trace_t, trace_code (-1 H, -2 L,\n"
-    "else departure slot; job model: 0 for a departure), trace_decision (1 admit,\n"
-    "0 reject, -1 departure) and trace_busy (int32, busy servers just after the event)\n"
-    "for every event of the run (offline: of its optimal path); MemoryError when the\n"
-    "trace cannot grow.  Raises ValueError on invalid arguments, including more than 1e15\n"
+    "window, lookahead policies), offline_band (offline: the band K of idle counts the\n"
+    "programme kept, servers for the full programme; 0 otherwise).  With trace=True also\n"
+    "trace_t, trace_code (-1 H, -2 L, else departure slot; job model: 0 for a departure),\n"
+    "trace_decision (1 admit, 0 reject, -1 departure) and trace_busy (int32, busy servers\n"
+    "just after the event) for every event of the run (offline: of its optimal path);\n"
+    "MemoryError when the trace cannot grow.  max_cells (> 0): the offline programme\n"
+    "starts no band K (nor the full programme, K = servers) of more than events x (K + 1)\n"
+    "cells, and raises ValueError naming max_cells when the certificate fails below such\n"
+    "a band.  Raises ValueError on invalid arguments, including more than 1e15\n"
     "expected events ((lambda_h + lambda_l + mu) servers horizon) and SSS windows of more\n"
     "than 1e9 expected events; MemoryError when an array cannot be allocated (every size\n"
     "is computed with overflow checks; no single block above 1 TiB is attempted).";
@@ -129,12 +135,24 @@ static int parse_policy(const char *name, double param, int job_model, qt_ln_par
                               QT_LN_MAX_WINDOW_EVENTS,
                               "H arrivals in a window are counted in 32 bits", window_events);
         }
-    } else if (strcmp(name, "pfi") == 0 || strcmp(name, "offline") == 0) {
-        p->policy = name[0] == 'p' ? QT_LN_PFI : QT_LN_OFFLINE;
+    } else if (strcmp(name, "pfi") == 0) {
+        p->policy = QT_LN_PFI;
         if (isnan(param)) {
             PyErr_SetString(PyExc_ValueError, "param must not be NaN");
             return -1;
         }
+    } else if (strcmp(name, "offline") == 0) {
+        p->policy = QT_LN_OFFLINE;
+        if (isnan(param) || param < -1.0 || param > (double)p->servers || param != floor(param)) {
+            char rule[96];
+            snprintf(rule, sizeof rule, "be an integer in -1..servers = -1..%lld",
+                     (long long)p->servers);
+            return isnan(param) ? (PyErr_SetString(PyExc_ValueError, "param must not be NaN"), -1)
+                                : qt_fail_rule("param (offline: -1 full programme, 0 default "
+                                               "band, K >= 1 first band)",
+                                               rule, param);
+        }
+        p->band = (int64_t)param;
     } else {
         PyErr_Format(PyExc_ValueError,
                      "policy must be one of 'threshold', 'pfi', 'sss', 'offline', got '%s'", name);
@@ -185,7 +203,8 @@ static PyObject *stats_dict(const qt_ln_stats *s, const qt_ln_trace *trace) {
         set_item(d, "reward_total", PyFloat_FromDouble(s->reward_total)) < 0 ||
         set_item(d, "lookahead_events", PyLong_FromLongLong(s->lookahead_events)) < 0 ||
         set_item(d, "lookahead_time", PyFloat_FromDouble(s->lookahead_time)) < 0 ||
-        set_item(d, "l_arrivals_scored", PyLong_FromLongLong(s->l_arrivals_scored)) < 0) {
+        set_item(d, "l_arrivals_scored", PyLong_FromLongLong(s->l_arrivals_scored)) < 0 ||
+        set_item(d, "offline_band", PyLong_FromLongLong(s->offline_band)) < 0) {
         Py_DECREF(d);
         return NULL;
     }
@@ -232,7 +251,15 @@ static int run_offline(const qt_ln_params *p, bitgen_t *rng, qt_ln_stats *stats,
         free(events);
     }
     Py_END_ALLOW_THREADS
-    if (status < 0) {
+    if (status == -2) {
+        char cells[32];
+        snprintf(cells, sizeof cells, "%.3g", (double)n_events * (double)(stats->offline_band + 1));
+        PyErr_Format(PyExc_ValueError,
+                     "max_cells: the offline programme of band K = %lld on this path "
+                     "(%lld events) needs %s cells, more than max_cells (the band's "
+                     "certificate failed below it)",
+                     (long long)stats->offline_band, (long long)n_events, cells);
+    } else if (status < 0) {
         PyErr_NoMemory();
     }
     return status;
@@ -241,16 +268,17 @@ static int run_offline(const qt_ln_params *p, bitgen_t *rng, qt_ln_stats *stats,
 PyObject *qt_lossnet_simulate(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"bit_generator", "info",   "policy",  "param", "servers",
                                "lambda_h",      "lambda_l", "mu",     "r_h",   "r_l",
-                               "horizon",       "warmup", "trace",   NULL};
+                               "horizon",       "warmup", "trace",   "max_cells", NULL};
     PyObject *bit_generator;
     const char *info, *policy;
     double param, lambda_h, lambda_l, mu, r_h, r_l, horizon, warmup;
     Py_ssize_t servers;
     int want_trace = 0, job_model = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Ossdnddddddd|p:lossnet_simulate", keywords,
+    double max_cells = INFINITY;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Ossdnddddddd|pd:lossnet_simulate", keywords,
                                      &bit_generator, &info, &policy, &param, &servers,
                                      &lambda_h, &lambda_l, &mu, &r_h, &r_l, &horizon, &warmup,
-                                     &want_trace) ||
+                                     &want_trace, &max_cells) ||
         check_model(servers, lambda_h, lambda_l, mu, horizon) < 0 ||
         check_positive("r_h", r_h) < 0 || check_positive("r_l", r_l) < 0 ||
         parse_info(info, &job_model) < 0) {
@@ -260,9 +288,14 @@ PyObject *qt_lossnet_simulate(PyObject *Py_UNUSED(self), PyObject *args, PyObjec
         return isnan(warmup) ? (PyErr_SetString(PyExc_ValueError, "warmup must not be NaN"), NULL)
                              : (qt_fail_rule("warmup", "be >= 0 and < horizon", warmup), NULL);
     }
+    if (isnan(max_cells) || !(max_cells > 0.0)) {
+        return isnan(max_cells)
+                   ? (PyErr_SetString(PyExc_ValueError, "max_cells must not be NaN"), NULL)
+                   : (qt_fail_rule("max_cells", "be > 0", max_cells), NULL);
+    }
     qt_ln_params p = {
         .servers = servers, .lambda_h = lambda_h, .lambda_l = lambda_l, .mu = mu,
-        .r_h = r_h, .r_l = r_l, .horizon = horizon, .warmup = warmup,
+        .r_h = r_h, .r_l = r_l, .horizon = horizon, .warmup = warmup, .max_cells = max_cells,
     };
     if (parse_policy(policy, param, job_model, &p) < 0) {
         return NULL;
