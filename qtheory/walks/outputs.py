@@ -424,8 +424,14 @@ def _constants_text() -> str:
     )
 
 
+def _number_text(value: float) -> str:
+    """A number for claim text: powers of ten from 10^3 on as 10^{k}, others as %g."""
+    k = round(math.log10(value)) if value > 0 else 0
+    return f"10^{{{k}}}" if k >= 3 and value == 10**k else f"{value:g}"
+
+
 def _set_text(values) -> str:
-    return "\\{" + ", ".join(f"{v:g}" for v in values) + "\\}"
+    return "\\{" + ", ".join(_number_text(v) for v in values) + "\\}"
 
 
 def _bound_claim(name: str, statement: str, checks: list[BoundCheck], scope: str) -> list[Claim]:
@@ -520,7 +526,8 @@ def _cost_claim(rates: list[RenewalReward], epoch_servers: list[int]) -> Claim:
         origin=Origin.PAPER,
         citation=f"{BRAY}, proofs of Theorems 1 and 2",
         hypotheses=(PARAMETERS, "clock information model (docs/information-models.md)"),
-        scope=f"$N = {low}, \\dots, {high}$ ({len(large)} sizes), renewal reward over the "
+        scope=f"$N = {_number_text(low)}, \\dots, {_number_text(high)}$ ({len(large)} sizes), "
+        "renewal reward over the "
         "epochs of one simulated PFI path per size",
         quantity="largest spread of the identity cost within its 95% intervals",
         value=spread,
@@ -545,7 +552,8 @@ def _window_claim(points: list[SweepPoint], grids: dict) -> Claim:
         passed=bool(measured <= bound),
         origin=Origin.PACKAGE,
         hypotheses=(PARAMETERS, "clock information model (docs/information-models.md)"),
-        scope=f"$N = {servers[0]}, \\dots, {servers[-1]}$ ({len(servers)} sizes), "
+        scope=f"$N = {_number_text(servers[0])}, \\dots, {_number_text(servers[-1])}$ "
+        f"({len(servers)} sizes), "
         f"$c \\in {_set_text(grids['cs'])}$, {grids['reps']} replications of "
         f"{grids['events']:.0e} events per point",
         quantity="smallest $c$ from which on the H-loss rate is bounded",

@@ -58,7 +58,7 @@ def test_the_cost_claim_is_finite_range_and_decided_on_the_intervals():
     servers = [100, 1000, 10_000]
     flat = outputs._cost_claim(_rates(*(Estimate(4.2, 0.05, 30) for _ in servers)), servers)
     assert flat.kind is Evidence.FINITE_RANGE and flat.passed
-    assert flat.value == pytest.approx(0.1) and "N = 1000, \\dots, 10000" in flat.scope
+    assert flat.value == pytest.approx(0.1) and "N = 10^{3}, \\dots, 10^{4}" in flat.scope
     growth = outputs.leading_constant(outputs.DEFAULT) * math.log(10)
     assert flat.reference == pytest.approx(growth)
     # equal means, but intervals too wide to exclude a variation of 5% of the growth
