@@ -19,14 +19,24 @@ Model: lambda_H = 0.6, lambda_L = 0.8, mu = 1, r_H = 2, r_L = 1 (overloaded).
   reported after a warm-up of 1.5), same ratio.
 - Offline DP: the C DP against a NumPy DP (one vectorised step per event over the
   N + 1 busy counts), ratio of wall times on the same path length.
-Reported: best of R runs.
+- Issue 12: the certified banded offline programme against the full one on the SAME
+  path (N = 1e3, 1e4, 1e5; same seed, C layer's param 0 vs -1), checking that every
+  statistic is identical and reporting full seconds / banded seconds; and PFI's events/s
+  at N = 1e4 and 1e6 as a ratio to trunk reservation (k = floor(sqrt N) + 1) measured in
+  the same run, interleaved, on the same horizon from empty with a warm-up.  These two
+  parts are written to ``benchmarks/lossnet_sim.json``.
+Reported: best of R runs.  Set OPENBLAS_NUM_THREADS=1 on a small shared machine: idle
+OpenBLAS threads from the SciPy import otherwise compete for the cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import platform
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import best_of  # noqa: E402
 
 from qtheory.lossnet.model import LossNetwork  # noqa: E402
-from qtheory.sim import simulate  # noqa: E402
+from qtheory.sim import _core, simulate  # noqa: E402
 
 BASE = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
 BLOCK = 1 << 16
@@ -153,12 +163,110 @@ def row(label: str, c_seconds: float, c_events: int, c_time: float, base_seconds
     )
 
 
+def core_run(net: LossNetwork, policy: str, param: float, horizon: float, warmup: float,
+             seed: int) -> tuple[dict, float]:  # fmt: skip
+    """One C run on PCG64(seed): (its statistics, wall seconds)."""
+    start = time.perf_counter()
+    out = _core.lossnet_simulate(
+        np.random.PCG64(seed), "clock", policy, param, net.servers, net.lambda_h,
+        net.lambda_l, net.mu, net.r_h, net.r_l, horizon, warmup,
+    )  # fmt: skip
+    return out, time.perf_counter() - start
+
+
+def banded_vs_full(scale: float, repeats: int) -> list[dict]:
+    """The certified band (param 0) and the full programme (param -1) on the same path.
+    Horizons: 2.4e5 events for N <= 1e4 (x scale, so 2.4e9 cells of the full programme at
+    N = 1e4), 1 time unit at N = 1e5 (2.4e10 cells, one to two minutes; 0.3 with --quick),
+    which covers the fill-up from empty."""
+    rows = []
+    for n, horizon in ((1000, 100.0 * scale), (10_000, 10.0 * scale),
+                       (100_000, 1.0 if scale == 1.0 else 0.3)):  # fmt: skip
+        net = BASE.with_servers(n)
+        warmup = horizon / 5
+        band = min(
+            (core_run(net, "offline", 0.0, horizon, warmup, 1) for _ in range(repeats)),
+            key=lambda run: run[1],
+        )
+        full = min(
+            (core_run(net, "offline", -1.0, horizon, warmup, 1)
+             for _ in range(repeats if n <= 10_000 else 1)),
+            key=lambda run: run[1],
+        )  # fmt: skip
+        same = all(band[0][k] == full[0][k] for k in full[0] if k != "offline_band")
+        row = {
+            "servers": n,
+            "horizon": horizon,
+            "events": band[0]["events"],
+            "band_K": band[0]["offline_band"],
+            "banded_s": band[1],
+            "full_s": full[1],
+            "full_over_banded": full[1] / band[1],
+            "identical": same,
+        }
+        print(f"offline N={n:<7g} events {row['events']:>9}  band K={row['band_K']:<3} "
+              f"{band[1]:8.3f} s  full {full[1]:8.3f} s  ratio {row['full_over_banded']:7.1f}x"
+              f"  identical {same}")  # fmt: skip
+        rows.append(row)
+    return rows
+
+
+def pfi_vs_threshold(scale: float, repeats: int) -> list[dict]:
+    """PFI's events/s against trunk reservation's, interleaved, best of ``repeats``."""
+    rows = []
+    for n, horizon in ((10_000, max(60.0 * scale, 10.0)), (1_000_000, 3.0)):
+        net = BASE.with_servers(n)
+        k = math.isqrt(n) + 1
+        best = {"pfi": math.inf, "threshold": math.inf}
+        events = {}
+        for _ in range(repeats):
+            for name, param in (("threshold", float(k)), ("pfi", 0.0)):
+                out, seconds = core_run(net, name, param, horizon, 1.5, 1)
+                best[name] = min(best[name], seconds)
+                events[name] = out["events"]
+                if name == "pfi":
+                    lookahead = out["lookahead_events"] / out["l_arrivals_scored"]
+        rate = {name: events[name] / best[name] for name in best}
+        row = {
+            "servers": n,
+            "horizon": horizon,
+            "pfi_events_per_s": rate["pfi"],
+            "threshold_events_per_s": rate["threshold"],
+            "pfi_over_threshold": rate["pfi"] / rate["threshold"],
+            "pfi_mean_lookahead_events": lookahead,
+        }
+        print(f"pfi N={n:<9g} {rate['pfi'] / 1e6:6.1f} M events/s, threshold:{k} "
+              f"{rate['threshold'] / 1e6:6.1f} M events/s, ratio {row['pfi_over_threshold']:.2f}"
+              f" (a scan would cover {lookahead:.0f} events per L)")  # fmt: skip
+        rows.append(row)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="shorter runs")
+    parser.add_argument(
+        "--issue12-only",
+        action="store_true",
+        help="only the banded DP and PFI measurements (written to JSON)",
+    )
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
+    record = {
+        "what": "issue 12: certified banded offline DP vs full DP on the same path; PFI "
+        "events/s vs trunk reservation in the same run",
+        "machine": f"{platform.machine()}, Python {platform.python_version()}",
+        "repeats": args.repeats,
+        "quick": args.quick,
+        "offline": banded_vs_full(scale, args.repeats),
+        "pfi": pfi_vs_threshold(scale, args.repeats),
+    }
+    out = Path(__file__).with_name("lossnet_sim.json")
+    out.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {out}")
+    if args.issue12_only:
+        return
     print(f"{'policy / N':<28} {'C Mev/s':>9} {'base Mev/s':>9} {'ratio':>10}  (per sim. time)")
 
     for n in (100, 10_000, 1_000_000):
