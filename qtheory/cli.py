@@ -1,9 +1,11 @@
 """The ``qtheory`` command.
 
-Each model contributes a subcommand through a ``register(subparsers)`` function that
-adds its parser and sets ``run``; add a new model by appending its module to
-:data:`COMMANDS`.  Options convert their text with the ``type=`` helpers of
-:mod:`qtheory._cli_types`.
+Each model contributes a subcommand: a module whose ``register(parser)`` adds the
+subcommand's options to its parser and sets ``run``; add a new model by adding its name,
+module and one-line help to :data:`COMMANDS`.  Only the module of the subcommand being run
+is imported (``qtheory --help`` imports none), and a command module imports what its
+``run`` needs when it runs, so a subcommand starts at the cost of its own work.  Options
+convert their text with the ``type=`` helpers of :mod:`qtheory._cli_types`.
 
 Exit status and messages: 0 on success; 2 for invalid input, with one line on stderr
 naming the option or parameter (a bad option value, or a ``ValueError``, ``TypeError`` or
@@ -18,17 +20,24 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 __all__ = ["COMMANDS", "Parser", "build_parser", "main"]
 
-COMMANDS = (
-    "qtheory.reproduce",
-    "qtheory.gated.command",
-    "qtheory.lossnet.command",
-    "qtheory.walks.command",
-    "qtheory.verify.command",
-)
+#: Subcommand name -> (its module, its one-line help in ``qtheory --help``).
+COMMANDS = {
+    "reproduce": ("qtheory.reproduce", "regenerate every table, derivation and figure"),
+    "gated": (
+        "qtheory.gated.command",
+        "optimal gate, welfare and Price of Forgetting of the unobservable M/M/1 queue",
+    ),
+    "lossnet": ("qtheory.lossnet.command", "the overloaded two-class loss network"),
+    "walks": ("qtheory.walks.command", "random-walk bounds behind PFI and SSS"),
+    "verify": (
+        "qtheory.verify.command",
+        "re-check the certificates of certified claims with the independent checker",
+    ),
+}
 
 
 class Parser(argparse.ArgumentParser):
@@ -58,8 +67,15 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``qtheory`` parser with every subcommand of :data:`COMMANDS`.
+def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The ``qtheory`` parser: every subcommand of :data:`COMMANDS`, with the options of
+    those in ``commands``.
+
+    Parameters
+    ----------
+    commands : collection of str, optional
+        The subcommands whose modules are imported and whose options are added (default:
+        all).  The others are listed with their help but parse no options.
 
     Returns
     -------
@@ -72,6 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
     >>> args = build_parser().parse_args(["reproduce", "--quick"])
     >>> args.command, args.quick
     ('reproduce', True)
+    >>> import sys
+    >>> _ = build_parser(["verify"])
+    >>> "qtheory.verify.command" in sys.modules
+    True
     """
     parser = Parser(
         prog="qtheory",
@@ -79,8 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
         "simulation, LaTeX tables and figures.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for module in COMMANDS:
-        importlib.import_module(module).register(subparsers)
+    for name, (module, summary) in COMMANDS.items():
+        subparser = subparsers.add_parser(name, help=summary)
+        if commands is None or name in commands:
+            importlib.import_module(module).register(subparser)
     return parser
 
 
@@ -109,8 +131,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> status, "servers" in err.getvalue(), err.getvalue().count("\\n")
     (2, True, 1)
     """
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv[:1]).parse_args(argv)
     except SystemExit as exit:  # --help (0) or a usage error (2), already printed
         return _exit_status(exit.code)
     where = f"qtheory {args.command}"

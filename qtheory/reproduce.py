@@ -119,26 +119,24 @@ def reproduce(
     return written
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``reproduce`` subcommand to the ``qtheory`` parser.
+def register(parser: argparse.ArgumentParser) -> None:
+    """Give ``qtheory reproduce`` its options (see :func:`qtheory.cli.build_parser`).
 
     Parameters
     ----------
-    subparsers : argparse._SubParsersAction
-        From ``add_subparsers`` of the ``qtheory`` parser (:func:`qtheory.cli.build_parser`).
+    parser : argparse.ArgumentParser
+        The parser of ``qtheory reproduce``.
 
     Examples
     --------
     >>> from qtheory.cli import Parser
-    >>> parser = Parser(prog="qtheory")
-    >>> register(parser.add_subparsers(dest="command"))
-    >>> args = parser.parse_args(["reproduce", "--seed", "7"])
+    >>> parser = Parser(prog="qtheory reproduce")
+    >>> register(parser)
+    >>> args = parser.parse_args(["--seed", "7"])
     >>> args.seed, args.out.as_posix(), args.cluster
     (7, '.', None)
     """
-    parser = subparsers.add_parser(
-        "reproduce", help="regenerate every table, derivation and figure", description=__doc__
-    )
+    parser.description = __doc__
     parser.add_argument(
         "--out",
         type=output_dir_arg,

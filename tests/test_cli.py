@@ -375,8 +375,8 @@ def fake_command(error: BaseException) -> types.ModuleType:
     def run(args: argparse.Namespace) -> int:
         raise error
 
-    def register(subparsers) -> None:
-        subparsers.add_parser("boom").set_defaults(run=run)
+    def register(parser) -> None:
+        parser.set_defaults(run=run)
 
     module = types.ModuleType("qtheory_test_fake_command")
     module.register = register
@@ -399,7 +399,7 @@ def fake_command(error: BaseException) -> types.ModuleType:
 )
 def test_exit_status_of_each_kind_of_failure(capsys, monkeypatch, error, status, text):
     monkeypatch.setitem(sys.modules, "qtheory_test_fake_command", fake_command(error))
-    monkeypatch.setattr(cli, "COMMANDS", ("qtheory_test_fake_command",))
+    monkeypatch.setattr(cli, "COMMANDS", {"boom": ("qtheory_test_fake_command", "fails")})
     err = one_line_error(capsys, ["boom"], status)
     assert err.startswith(f"qtheory boom: {text}")
 

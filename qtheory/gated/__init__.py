@@ -16,8 +16,8 @@ Certified: enclosures of relative width <= 10^-dps, the optimum proved unique.
 ('2.176128465232', True)
 """
 
-from qtheory.gated.certified import CertifiedOptimum, certified_optimum
-from qtheory.gated.derivation import derive
+import importlib
+
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import log_root, root, root_enclosure
 from qtheory.gated.welfare import (
@@ -29,6 +29,14 @@ from qtheory.gated.welfare import (
     welfare_ga,
     welfare_rr,
 )
+
+#: Names imported from their module on first use (PEP 562): the Sympy derivation and the
+#: Arb certificates, which the float64 numbers (and the command line) do not need.
+_LAZY = {
+    "CertifiedOptimum": "certified",
+    "certified_optimum": "certified",
+    "derive": "derivation",
+}
 
 __all__ = [
     "CertifiedOptimum",
@@ -46,3 +54,13 @@ __all__ = [
     "welfare_ga",
     "welfare_rr",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

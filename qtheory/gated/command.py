@@ -22,7 +22,6 @@ import json
 import math
 
 from qtheory._output import add_output_arguments, render
-from qtheory.gated.certified import certified_optimum
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate, optimal_routing, price_of_forgetting, welfare_ga
@@ -43,13 +42,13 @@ CERTIFIED_NAMES = {
 }
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``qtheory gated`` to the command line (see :mod:`qtheory.cli`).
+def register(parser: argparse.ArgumentParser) -> None:
+    """Give ``qtheory gated`` its options (see :mod:`qtheory.cli`).
 
     Parameters
     ----------
-    subparsers : argparse._SubParsersAction
-        The subcommands of ``qtheory``.
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
 
     Returns
     -------
@@ -58,17 +57,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     Examples
     --------
     >>> parser = argparse.ArgumentParser()
-    >>> register(parser.add_subparsers())
-    >>> args = parser.parse_args("gated --arrival-rate inf --service-rate 1 --reward 4 "
+    >>> register(parser)
+    >>> args = parser.parse_args("--arrival-rate inf --service-rate 1 --reward 4 "
     ...                          "--cost 1".split())
     >>> args.arrival_rate, args.gate, args.dps, args.certify, args.run is run
     ('inf', None, None, False, True)
     """
-    parser = subparsers.add_parser(
-        "gated",
-        help="optimal gate, welfare and Price of Forgetting of the unobservable M/M/1 queue",
-        description=__doc__,
-    )
+    parser.description = __doc__
     parser.add_argument(
         "--arrival-rate", required=True, help="potential arrival rate Λ ('inf' allowed)"
     )
@@ -143,8 +138,8 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
     equals S_GA*; τ* = −log σ/(1 − σ) at the maximiser σ of (3 − 4σ)/(−log σ):
 
     >>> parser = argparse.ArgumentParser()
-    >>> register(parser.add_subparsers())
-    >>> values = compute(parser.parse_args("gated --arrival-rate inf --service-rate 1 "
+    >>> register(parser)
+    >>> values = compute(parser.parse_args("--arrival-rate inf --service-rate 1 "
     ...                                    "--reward 4 --cost 1".split()))
     >>> [round(float(values[name]), 6) for name in ("tau_star", "welfare_ga", "pof")]
     [1.556484, 1.529614, 1.529614]
@@ -207,14 +202,16 @@ def certified(args: argparse.Namespace) -> dict[str, object]:
     Examples
     --------
     >>> parser = argparse.ArgumentParser()
-    >>> register(parser.add_subparsers())
-    >>> values = certified(parser.parse_args("gated --arrival-rate inf --service-rate 1 "
+    >>> register(parser)
+    >>> values = certified(parser.parse_args("--arrival-rate inf --service-rate 1 "
     ...                                      "--reward 4 --cost 1 --certify".split()))
     >>> values["welfare_rr"].contains(1), values["pof"].relative_width < 1e-30
     (True, True)
     """
     if args.gate is not None:
         raise ValueError("--gate cannot be combined with --certify (only the optimum is certified)")
+    from qtheory.gated.certified import certified_optimum  # Arb: only when certifying
+
     dps = CERTIFY_DPS if args.dps is None else check_dps(args.dps)
     queue = GatedQueue(args.arrival_rate, args.service_rate, args.reward, args.cost)
     optimum = certified_optimum(queue, dps=dps)
@@ -246,8 +243,8 @@ def run(args: argparse.Namespace) -> int:
     S_GA(2) = (4 − 1/(1 − σ))/2 = 1.37250:
 
     >>> parser = argparse.ArgumentParser()
-    >>> register(parser.add_subparsers())
-    >>> run(parser.parse_args("gated --arrival-rate inf --service-rate 1 --reward 4 "
+    >>> register(parser)
+    >>> run(parser.parse_args("--arrival-rate inf --service-rate 1 --reward 4 "
     ...                       "--cost 1 --gate 2 --dps 6".split()))
     tau_star         1.55648
     welfare_ga       1.52961

@@ -55,11 +55,10 @@ import numpy as np
 from scipy.optimize import elementwise
 
 from qtheory import limits
-from qtheory.gated.derivation import derive
+from qtheory.gated import _generated
 from qtheory.gated.model import Number, exact_digits, to_mpf
 from qtheory.numerics import bracketed_root_mp, w_plus_expm1_neg, x_minus_log1p
 from qtheory.precision import check_dps, rounded
-from qtheory.symbolic import lambdify_interval
 
 __all__ = ["log_root", "root", "root_enclosure"]
 
@@ -425,7 +424,7 @@ def _precision(
 
 
 def _log_root_mp(tau, beta, mu, digits: int):
-    gate_of_root = derive().gate_of_root.mp
+    gate_of_root = _generated.gate_of_root_mp
     lower = mpmath.mpf(10) ** (-digits - 50)
     upper = _upper_bracket(tau, beta, mu)
     return bracketed_root_mp(lambda w: gate_of_root(w, mu, beta) - tau, lower, upper, digits)
@@ -493,6 +492,9 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
     if dps is None:
         raise ValueError("dps must be an integer >= 1 (significant digits), got None")
     dps = check_dps(dps, cost="a certified enclosure of sigma")
+    from qtheory.gated.derivation import derive  # interval evaluation: Sympy's lambdify
+    from qtheory.symbolic import lambdify_interval
+
     residual = derive().root_residual
     evaluate = lambdify_interval(residual.args, residual.numeric_expr)
     digits, target = _precision(dps, gate, arrival_rate, service_rate)

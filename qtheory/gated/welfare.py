@@ -2,7 +2,8 @@ r"""Welfare of gated admission (GA) and random routing (RR), their optima and th
 Forgetting.
 
 Source: Hassin and Ravner, arXiv:2606.02464; RR optimum after Edelson and Hildebrand
-(1975).  Formulas come from :mod:`qtheory.gated.derivation`:
+(1975).  Formulas come from :mod:`qtheory.gated.derivation`, evaluated by the code
+generated from it (``qtheory/gated/_generated.py``, so no Sympy runs here):
 
 .. math::
     S_{GA}(\tau) = \frac{R - C/(\mu(1-\sigma))}{\tau + 1/\Lambda},\qquad
@@ -51,7 +52,7 @@ import mpmath
 import numpy as np
 
 from qtheory import limits
-from qtheory.gated.derivation import derive
+from qtheory.gated import _generated
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import _log_root_mp_checked, float_array, log_root
 from qtheory.numerics import bracketed_root_mp
@@ -220,17 +221,16 @@ def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):
     """
     queue = _checked_queue(queue)
     dps = check_dps(dps)
-    f = derive().welfare_ga
     if dps is None:
         p = queue.parameters()
         arrival = math.inf if p["beta"] == 0 else 1 / p["beta"]
         w = log_root(gate, arrival, p["mu"])
-        return f.float64(w, p["mu"], p["beta"], p["R"], p["C"])
+        return _generated.welfare_ga_float64(w, p["mu"], p["beta"], p["R"], p["C"])
     digits = _working_dps(queue, dps)
     w = _log_root_mp_checked(gate, queue.arrival_rate, queue.service_rate, digits)
     with mpmath.workdps(digits):
         p = queue.parameters(dps)
-        return rounded(f.mp(w, p["mu"], p["beta"], p["R"], p["C"]), dps)
+        return rounded(_generated.welfare_ga_mp(w, p["mu"], p["beta"], p["R"], p["C"]), dps)
 
 
 def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:
@@ -277,16 +277,15 @@ def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:
             "rate must satisfy 0 <= rate < service_rate and rate <= arrival_rate, got "
             f"{rate[~((rate >= 0) & (rate < p['mu']) & (rate <= arrival))][:3]}"
         )
-    return derive().welfare_rr.float64(rate, p["mu"], p["R"], p["C"])[()]
+    return _generated.welfare_rr_float64(rate, p["mu"], p["R"], p["C"])[()]
 
 
 def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:
-    f = derive()
     p = queue.parameters(dps)
     args = (p["mu"], p["beta"], p["R"], p["C"])
 
     def slope(w):
-        return f.welfare_ga_first_order.mp(w, *args)
+        return _generated.welfare_ga_first_order_mp(w, *args)
 
     w_zero_net = mpmath.log1p(1 / p["epsilon"])  # N = 0: σ = 1 - 1/ν, w = log(ν/(ν - 1))
     mu_beta = p["mu"] * p["beta"]
@@ -301,24 +300,24 @@ def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:
             hi = 2 * hi
         w = bracketed_root_mp(slope, lo, hi, dps + 2)
     return GateOptimum(
-        gate=mpmath.mpf(0) if at_boundary else f.gate_of_root.mp(w, p["mu"], p["beta"]),
+        gate=mpmath.mpf(0) if at_boundary else _generated.gate_of_root_mp(w, p["mu"], p["beta"]),
         root=mpmath.exp(-w),
         log_root=w,
-        welfare=f.welfare_ga.mp(w, *args),
-        throughput=f.throughput.mp(w, p["mu"], p["beta"]),
-        mean_sojourn=f.mean_sojourn.mp(w, p["mu"], p["beta"]),
+        welfare=_generated.welfare_ga_mp(w, *args),
+        throughput=_generated.throughput_mp(w, p["mu"], p["beta"]),
+        mean_sojourn=_generated.mean_sojourn_mp(w, p["mu"], p["beta"]),
         at_boundary=bool(at_boundary),
     )
 
 
 def _optimal_routing_mp(queue: GatedQueue, dps: int) -> RoutingOptimum:
-    f = derive()
     p = queue.parameters(dps)
-    unconstrained = f.rr_optimal_rate_excess.mp(p["mu"], p["epsilon"])
+    unconstrained = _generated.rr_optimal_rate_excess_mp(p["mu"], p["epsilon"])
     arrival = 1 / p["beta"] if p["beta"] else None
     if arrival is not None and arrival <= unconstrained:
-        return RoutingOptimum(arrival, f.welfare_rr.mp(arrival, p["mu"], p["R"], p["C"]), True)
-    welfare = f.rr_optimal_welfare_excess.mp(p["epsilon"], p["C"])
+        welfare = _generated.welfare_rr_mp(arrival, p["mu"], p["R"], p["C"])
+        return RoutingOptimum(arrival, welfare, True)
+    welfare = _generated.rr_optimal_welfare_excess_mp(p["epsilon"], p["C"])
     return RoutingOptimum(unconstrained, welfare, False)
 
 

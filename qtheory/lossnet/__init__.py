@@ -8,26 +8,29 @@ Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Rese
 4
 """
 
-from qtheory.lossnet.certified import (
-    CertifiedFluid,
-    CertifiedOnlineOptimum,
-    OptimalityCertificate,
-    certified_fluid,
-    certified_fluid_lp,
-    certified_online_optimum,
-    trunk_reservation_optimality,
-)
+import importlib
+
 from qtheory.lossnet.fluid import FluidSolution, derive_fluid, fluid_bound, fluid_lp
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import OnlineOptimum, ThresholdTable, online_optimum, threshold_table
-from qtheory.lossnet.regret import (
-    LogFit,
-    RegretPoint,
-    derive_leading_constant,
-    fit_log_slope,
-    leading_constant,
-    regret_curve,
-)
+
+#: Names imported from their module on first use (PEP 562): the Arb certificates and the
+#: regret curve's statistics, which the float64 numbers (and the command line) do not need.
+_LAZY = {
+    "CertifiedFluid": "certified",
+    "CertifiedOnlineOptimum": "certified",
+    "OptimalityCertificate": "certified",
+    "certified_fluid": "certified",
+    "certified_fluid_lp": "certified",
+    "certified_online_optimum": "certified",
+    "trunk_reservation_optimality": "certified",
+    "LogFit": "regret",
+    "RegretPoint": "regret",
+    "derive_leading_constant": "regret",
+    "fit_log_slope": "regret",
+    "leading_constant": "regret",
+    "regret_curve": "regret",
+}
 
 __all__ = [
     "CertifiedFluid",
@@ -53,3 +56,13 @@ __all__ = [
     "regret_curve",
     "threshold_table",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

@@ -27,12 +27,9 @@ from qtheory._cli_types import (
     seed_arg,
 )
 from qtheory._output import add_output_arguments, render
-from qtheory.enclosure import Enclosure
-from qtheory.lossnet.certified import certified_online_optimum
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
 from qtheory.precision import check_dps
-from qtheory.report.run import DEFAULT_SEED
 
 __all__ = [
     "CERTIFY_DPS",
@@ -111,13 +108,13 @@ def network(args: argparse.Namespace) -> LossNetwork:
     return LossNetwork(args.servers, args.lambda_h, args.lambda_l, args.mu, args.r_h, args.r_l)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``qtheory lossnet`` (``online`` and ``simulate``) to the command line.
+def register(parser: argparse.ArgumentParser) -> None:
+    """Give ``qtheory lossnet`` its subcommands ``online`` and ``simulate``.
 
     Parameters
     ----------
-    subparsers : argparse._SubParsersAction
-        The top-level parser's subcommands.
+    parser : argparse.ArgumentParser
+        The parser of ``qtheory lossnet``.
 
     Returns
     -------
@@ -126,15 +123,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     Examples
     --------
     >>> parser = argparse.ArgumentParser()
-    >>> register(parser.add_subparsers())
-    >>> args = parser.parse_args("lossnet online --servers 10 --lambda-h .6 --lambda-l .8 "
+    >>> register(parser)
+    >>> args = parser.parse_args("online --servers 10 --lambda-h .6 --lambda-l .8 "
     ...                          "--mu 1 --r-h 2 --r-l 1".split())
     >>> args.run is run_online
     True
     """
-    parser = subparsers.add_parser(
-        "lossnet", help="the overloaded two-class loss network", description=__doc__
-    )
+    parser.description = __doc__
     commands = parser.add_subparsers(dest="lossnet_command", required=True)
     online = commands.add_parser(
         "online", help="fluid bound, exact online optimum, regret and optimal reserve"
@@ -176,9 +171,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     simulate.add_argument(
         "--seed",
-        default=DEFAULT_SEED,
         type=seed_arg,
-        help="root seed; the same seed replays the same paths (default: %(default)s)",
+        help="root seed; the same seed replays the same paths (default: the root seed of "
+        "qtheory reproduce)",
     )
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(run=run_simulate, dps=None)
@@ -262,6 +257,8 @@ def certified_online_values(net: LossNetwork, *, dps: int | None = None) -> dict
     >>> values["online"].contains("153.3827096713023249928997")
     True
     """
+    from qtheory.lossnet.certified import certified_online_optimum  # Arb: only when certifying
+
     digits = CERTIFY_DPS if dps is None else check_dps(dps, cost="a certified online optimum")
     opt = certified_online_optimum(net, dps=digits)
     return {
@@ -275,6 +272,8 @@ def certified_online_values(net: LossNetwork, *, dps: int | None = None) -> dict
 
 
 def _render_certified(values: dict[str, object], as_json: bool) -> str:
+    from qtheory.enclosure import Enclosure
+
     if as_json:
         shown = {k: v.to_json() if isinstance(v, Enclosure) else v for k, v in values.items()}
         return json.dumps(shown)
@@ -355,11 +354,13 @@ def run_simulate(args: argparse.Namespace) -> int:
     """
     # The C extension and the LP solver load only when needed.
     from qtheory.lossnet.offline_job import simulate_offline_job
+    from qtheory.report.run import DEFAULT_SEED
     from qtheory.sim.lossnet import simulate
 
     if args.reps < 2:
         raise ValueError(f"reps must be >= 2 for a confidence interval, got {args.reps}")
-    run = dict(horizon=args.horizon, warmup=args.warmup, reps=args.reps, seed=args.seed)
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    run = dict(horizon=args.horizon, warmup=args.warmup, reps=args.reps, seed=seed)
     if args.info == "job" and args.policy == "offline":
         result = simulate_offline_job(network(args), **run)
     else:

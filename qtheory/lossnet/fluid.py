@@ -18,15 +18,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-import sympy as sp
 from scipy.optimize import linprog
 
 from qtheory import _validation
+from qtheory.lossnet import _generated
 from qtheory.lossnet.model import LossNetwork, as_network
-from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, r_h, r_l, servers
-from qtheory.symbolic import Formula
+
+if TYPE_CHECKING:  # the Sympy side is imported by derive_fluid, when it runs
+    import sympy as sp
+
+    from qtheory.symbolic import Formula
 
 __all__ = [
     "FluidCase",
@@ -121,11 +125,15 @@ class FluidCase:
     @property
     def value(self) -> sp.Expr:
         """Primal objective per server, r_H x_H + r_L x_L."""
+        from qtheory.lossnet.symbols import r_h, r_l
+
         return r_h * self.admitted_h + r_l * self.admitted_l
 
     @property
     def dual_value(self) -> sp.Expr:
         """Dual objective per server, μ y + λ_H z_H + λ_L z_L."""
+        from qtheory.lossnet.symbols import lambda_h, lambda_l, mu
+
         return (
             mu * self.capacity_price
             + lambda_h * self.surplus_price_h
@@ -179,6 +187,11 @@ def derive_fluid() -> FluidDerivation:
     >>> derive_fluid().overloaded.value
     lambda_H*r_H + r_L*(-lambda_H + mu)
     """
+    import sympy as sp
+
+    from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, r_h, r_l, servers
+    from qtheory.symbolic import Formula
+
     zero = sp.Integer(0)
     cases = (
         FluidCase(  # H alone saturates the servers
@@ -235,8 +248,8 @@ def fluid_bound(net: LossNetwork) -> float:
     160.0
     """
     net = as_network(net)
-    evaluate = derive_fluid().bound.float64
-    return float(evaluate(net.servers, net.lambda_h, net.mu, net.r_h, net.r_l))
+    bound = _generated.fluid_bound_float64(net.servers, net.lambda_h, net.mu, net.r_h, net.r_l)
+    return float(bound)
 
 
 @dataclass(frozen=True)

@@ -44,20 +44,19 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import mpmath
 import numpy as np
-import sympy as sp
 
 from qtheory import limits, precision
-from qtheory.lossnet.fluid import derive_fluid, fluid_bound
+from qtheory.lossnet import _generated
+from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.model import LossNetwork, as_network
-from qtheory.lossnet.symbols import lambda_h, mu, r_h, r_l, servers
-from qtheory.symbolic import Formula
 
 __all__ = [
     "MP_CELLS_PER_STEP",
-    "REGRET_IDENTITY",
+    "REGRET_IDENTITY",  # noqa: F822 (a Sympy object, made on first use by __getattr__)
     "TABLE_BYTES_PER_SERVER",
     "TIE_GAP",
     "OnlineOptimum",
@@ -143,13 +142,36 @@ class OnlineOptimum:
     mean_idle: float | mpmath.mpf
 
 
-mean_idle_symbol, prob_full_symbol = sp.symbols("E_idle P_full", nonnegative=True)
-REGRET_IDENTITY = Formula(
-    "regret_identity",
-    r_l * mu * mean_idle_symbol + (r_h - r_l) * lambda_h * servers * prob_full_symbol,
-    (mean_idle_symbol, prob_full_symbol, mu, lambda_h, servers, r_h, r_l),
-)
-"""R_fluid − R_k = r_L μ E[idle] + (r_H − r_L) λ_H N P(full) (see the module docstring)."""
+@cache
+def _regret_identity() -> dict[str, object]:
+    """:data:`REGRET_IDENTITY` and its two symbols, built with Sympy on first use (the
+    evaluators the numbers use are generated from it, ``qtheory/lossnet/_generated.py``)."""
+    import sympy as sp
+
+    from qtheory.lossnet.symbols import lambda_h, mu, r_h, r_l, servers
+    from qtheory.symbolic import Formula
+
+    mean_idle, prob_full = sp.symbols("E_idle P_full", nonnegative=True)
+    identity = Formula(
+        "regret_identity",
+        r_l * mu * mean_idle + (r_h - r_l) * lambda_h * servers * prob_full,
+        (mean_idle, prob_full, mu, lambda_h, servers, r_h, r_l),
+    )
+    return {
+        "REGRET_IDENTITY": identity,
+        "mean_idle_symbol": mean_idle,
+        "prob_full_symbol": prob_full,
+    }
+
+
+def __getattr__(name: str) -> object:
+    """``REGRET_IDENTITY`` (the :class:`~qtheory.symbolic.Formula` R_fluid − R_k =
+    r_L μ E[idle] + (r_H − r_L) λ_H N P(full), see the module docstring) and its symbols
+    ``mean_idle_symbol``, ``prob_full_symbol``: Sympy objects, made when first asked for so
+    that importing this module does not import Sympy."""
+    if name in ("REGRET_IDENTITY", "mean_idle_symbol", "prob_full_symbol"):
+        return _regret_identity()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def regret_of(net: LossNetwork, mean_idle, prob_full):
@@ -187,7 +209,7 @@ def regret_of(net: LossNetwork, mean_idle, prob_full):
     2.6
     """
     net = as_network(net)
-    return REGRET_IDENTITY.float64(
+    return _generated.regret_identity_float64(
         mean_idle, prob_full, net.mu, net.lambda_h, net.servers, net.r_h, net.r_l
     )
 
@@ -196,7 +218,7 @@ def _regret_mp(net: LossNetwork, mean_idle: mpmath.mpf, prob_full: mpmath.mpf) -
     """:data:`REGRET_IDENTITY` in mpmath at the working precision, the parameters read
     as decimals."""
     p = _decimal_parameters(net)
-    return REGRET_IDENTITY.mp(
+    return _generated.regret_identity_mp(
         mean_idle, prob_full, p["mu"], p["lambda_h"], net.servers, p["r_h"], p["r_l"]
     )
 
@@ -334,7 +356,7 @@ def _optimum_mp(net: LossNetwork, guess: int, dps: int) -> OnlineOptimum:
         best = min(candidates, key=lambda k: candidates[k][0])
         regret, mean_idle, prob_full = candidates[best]
         p = _decimal_parameters(net)
-        fluid = derive_fluid().bound.mp(net.servers, p["lambda_h"], p["mu"], p["r_h"], p["r_l"])
+        fluid = _generated.fluid_bound_mp(net.servers, p["lambda_h"], p["mu"], p["r_h"], p["r_l"])
         optimum = OnlineOptimum(best, fluid, fluid - regret, regret, prob_full, mean_idle)
     return precision.rounded(optimum, dps)
 

@@ -15,27 +15,23 @@ from pathlib import Path
 from qtheory.verify import verify
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``verify`` subcommand to the ``qtheory`` parser.
+def register(parser: argparse.ArgumentParser) -> None:
+    """Give ``qtheory verify`` its argument (see :mod:`qtheory.cli`).
 
     Parameters
     ----------
-    subparsers : argparse._SubParsersAction
-        From ``add_subparsers`` of the ``qtheory`` parser.
+    parser : argparse.ArgumentParser
+        The parser of ``qtheory verify``.
 
     Examples
     --------
-    >>> parser = argparse.ArgumentParser(prog="qtheory")
-    >>> register(parser.add_subparsers(dest="command"))
-    >>> parser.parse_args(["verify"]).directory.as_posix()
+    >>> parser = argparse.ArgumentParser(prog="qtheory verify")
+    >>> register(parser)
+    >>> parser.parse_args([]).directory.as_posix()
     '.'
     """
-    parser = subparsers.add_parser(
-        "verify",
-        help="re-check the certificates of certified claims with the independent checker",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument(
         "directory",
         nargs="?",

@@ -22,13 +22,13 @@ from qtheory.lossnet.command import network, network_arguments
 from qtheory.walks import sss
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``qtheory walks sss`` to the command line (see :mod:`qtheory.cli`).
+def register(parser: argparse.ArgumentParser) -> None:
+    """Give ``qtheory walks`` its subcommand ``sss`` (see :mod:`qtheory.cli`).
 
     Parameters
     ----------
-    subparsers : argparse._SubParsersAction
-        The subcommands of ``qtheory``.
+    parser : argparse.ArgumentParser
+        The parser of ``qtheory walks``.
 
     Returns
     -------
@@ -37,15 +37,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     Examples
     --------
     >>> parser = argparse.ArgumentParser()
-    >>> register(parser.add_subparsers())
-    >>> parser.parse_args(["walks", "sss", "--servers", "100", "--lambda-h", "0.6",
+    >>> register(parser)
+    >>> parser.parse_args(["sss", "--servers", "100", "--lambda-h", "0.6",
     ...                    "--lambda-l", "0.8", "--mu", "1", "--r-h", "2", "--r-l", "1",
     ...                    "--c", "8"]).c
     8.0
     """
-    parser = subparsers.add_parser(
-        "walks", help="random-walk bounds behind PFI and SSS", description=__doc__
-    )
+    parser.description = __doc__
     commands = parser.add_subparsers(dest="walks_command", required=True)
     window = commands.add_parser(
         "sss", help="failure probability of SSS(c log N / N), its bound and c*"

@@ -1,0 +1,72 @@
+"""A number from the command line does not pay for what it does not use.
+
+``qtheory gated ... --json`` and ``qtheory lossnet online ... --json`` run without
+importing Sympy (their formulas' evaluators are generated code, tests/test_codegen.py),
+matplotlib, pandas, tqdm, scipy.stats, Arb or the report stack, and ``qtheory --help``
+imports no subcommand.  Each check runs in a fresh interpreter and reads ``sys.modules``;
+how long a start takes is measured, as a ratio, by benchmarks/bench_readme_times.py.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+#: Top-level packages (and qtheory modules) a quick number must not import.
+HEAVY = ("sympy", "matplotlib", "pandas", "tqdm", "flint", "scipy.stats", "qtheory.report")
+
+GATED = ["gated", "--arrival-rate", "inf", "--service-rate", "1", "--reward", "2",
+         "--cost", "1", "--json"]  # fmt: skip
+LOSSNET = ["lossnet", "online", "--servers", "1000", "--lambda-h", "0.6", "--lambda-l", "0.8",
+           "--mu", "1", "--r-h", "2", "--r-l", "1", "--json"]  # fmt: skip
+
+
+def modules_after(code: str) -> tuple[str, set[str]]:
+    """(stdout before the report, the modules loaded) after running ``code`` in a fresh
+    interpreter."""
+    script = f"{code}\nimport sys\nprint('\\nMODULES', ' '.join(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    out, _, modules = done.stdout.rpartition("\nMODULES ")
+    return out, set(modules.split())
+
+
+def heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+
+
+@pytest.mark.parametrize("argv", [GATED, LOSSNET], ids=["gated", "lossnet online"])
+def test_a_number_imports_nothing_heavy(argv):
+    out, modules = modules_after(f"from qtheory.cli import main\nmain({argv!r})")
+    assert heavy(modules) == []
+    assert "qtheory.gated.derivation" not in modules and "qtheory.symbolic" not in modules
+    assert json.loads(out)  # it did print its numbers
+
+
+def test_gated_number_is_the_one_the_derivation_gives():
+    """The generated evaluators give the documented optimum (qtheory.gated docstring)."""
+    out, _ = modules_after(f"from qtheory.cli import main\nmain({GATED!r})")
+    values = json.loads(out)
+    assert round(values["tau_star"], 6) == 2.063581 and round(values["pof"], 6) == 2.176128
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["gated", "--help"], ["lossnet", "--help"]])
+def test_help_imports_nothing_heavy(argv):
+    out, modules = modules_after(
+        f"from qtheory.cli import main\nassert main({argv!r}) == 0"
+    )
+    assert heavy(modules) == [] and "usage: qtheory" in out
+    if argv == ["--help"]:
+        assert not any(m.endswith(".command") or m == "qtheory.reproduce" for m in modules)
+
+
+@pytest.mark.parametrize("package", ["qtheory.gated", "qtheory.lossnet"])
+def test_packages_import_sympy_and_arb_only_when_asked(package):
+    _, modules = modules_after(f"import {package}")
+    assert heavy(modules) == []
+    _, modules = modules_after(f"import {package} as p\n[getattr(p, n) for n in p.__all__]")
+    assert "sympy" in modules and "flint" in modules  # every public name still resolves

@@ -1,0 +1,105 @@
+"""Formula's evaluators are compiled from the source Sympy's printers write, the source
+that tools/generate_evaluators.py commits; they agree with sympy.lambdify."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from qtheory.symbolic import Formula, generated_module
+
+x, y = sp.symbols("x y", positive=True)
+lam = sp.Symbol("lambda", positive=True)
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        sp.log(1 + x) / x,
+        sp.exp(x) - 1 + sp.Rational(1, 3) * y,
+        sp.sqrt(x**2 + 4 * y) - x,
+        sp.Float("0.1") * x + sp.pi * y,
+        sp.Piecewise((x, x < 1), (y, True)),
+    ],
+)
+def test_evaluators_agree_with_lambdify(expr):
+    f = Formula("f", expr, (x, y))
+    points = np.array([[1e-12, 0.5], [0.3, 2.0], [3.0, 0.25]])
+    reference = sp.lambdify((x, y), f.numeric_expr, modules="numpy")
+    for a, b in points:
+        assert f.float64(a, b) == pytest.approx(reference(a, b), rel=1e-15)
+    with mpmath.workdps(50):
+        reference = sp.lambdify((x, y), f.numeric_expr, modules="mpmath")
+        a, b = mpmath.mpf("0.3"), mpmath.mpf(2)
+        assert abs(f.mp(a, b) - reference(a, b)) <= mpmath.mpf(10) ** -48 * abs(reference(a, b))
+
+
+def test_mp_keeps_rationals_exact():
+    """1/3 is printed as mpf(1)/mpf(3), not the float 0.333...: exact at any precision."""
+    f = Formula("third", x / 3, (x,))
+    with mpmath.workdps(60):
+        assert f.mp(mpmath.mpf(1)) == mpmath.mpf(1) / 3
+    assert "mpmath.mpf(1)/mpmath.mpf(3)" in f.source("mp")
+
+
+def test_float64_broadcasts():
+    f = Formula("f", sp.log(1 + x) / x, (x,))
+    assert f.float64(np.array([1e-20, 1.0])).tolist() == [1.0, np.log(2.0)]
+
+
+def test_keyword_argument_gets_a_trailing_underscore():
+    f = Formula("rr", lam * (2 - lam), (lam,))
+    assert f.source("float64").startswith("def rr_float64(lambda_):")
+    assert f.float64(0.5) == 0.75
+
+
+def test_function_names_are_python_names():
+    f = Formula("sigma_-", x, (x,))
+    assert f.function_name("float64") == "sigma___float64"
+    assert Formula("2x", 2 * x, (x,)).function_name("mp") == "_2x_mp"
+    assert f.float64(2.0) == 2.0
+
+
+def test_source_depends_on_the_formula():
+    """A changed expression changes the source (and so a generated module goes stale)."""
+    one = Formula("f", sp.log(1 + x), (x,))
+    other = Formula("f", sp.log(1 + 2 * x), (x,))
+    assert one.source("mp") != other.source("mp")
+    assert generated_module([(one, "mp")], docstring="d") != generated_module(
+        [(other, "mp")], docstring="d"
+    )
+
+
+@pytest.mark.parametrize(
+    ("formula", "message"),
+    [
+        (Formula("f", x + y, (x,)), r"symbols \['y'\] are not in args"),
+        (Formula("f", x, (sp.Symbol("a b"),)), "Python identifiers"),
+        (Formula("f", x + sp.Symbol("x", real=True), (x, sp.Symbol("x", real=True))), "distinct"),
+        (Formula("f", sp.Function("g")(x), (x,)), "formula f: Unsupported"),
+    ],
+)
+def test_source_refuses_what_it_cannot_write(formula, message):
+    with pytest.raises(ValueError, match=message):
+        formula.source("float64")
+
+
+def test_unknown_backend_is_refused():
+    with pytest.raises(ValueError, match="backend must be one of"):
+        Formula("f", x, (x,)).source("float32")
+
+
+def test_generated_module_refuses_repeated_names():
+    f = Formula("f", x, (x,))
+    with pytest.raises(ValueError, match=r"distinct function names, got \['f_mp'\]"):
+        generated_module([(f, "mp"), (Formula("f", 2 * x, (x,)), "mp")], docstring="d")
+
+
+def test_generated_module_imports_only_what_it_uses():
+    text = generated_module([(Formula("f", x + 1, (x,)), "float64")], docstring="d")
+    assert "import" not in text.split("__all__")[0]
+    namespace: dict = {}
+    exec(text, namespace)
+    assert namespace["f_float64"](1.0) == 2.0
