@@ -98,6 +98,16 @@ def test_rewards_without_exact_arithmetic_run_the_full_programme():
     assert_same(banded, full)
 
 
+def test_rewards_too_large_for_exact_sums_run_the_full_programme():
+    """2^45 and 1 are exact, but sums over 4800 events reach 2^58 > 2^53: no band."""
+    case = (6, 200, 0.6, 0.8, 2.0**45, 1.0, 10.0, 2.0, 0)
+    banded, full = offline(*case), offline(*case[:-1], -1)
+    assert banded["offline_band"] == 200
+    assert_same(banded, full)
+    small = offline(6, 200, 0.6, 0.8, 2.0**30, 1.0, 10.0, 2.0, 0)  # 2^30 x 4800 x 2 < 2^53
+    assert small["offline_band"] == 32
+
+
 def brute_force(codes, servers, r_h, r_l):
     """Best total reward over every admit/reject sequence (exponential in arrivals)."""
     arrivals = [i for i, c in enumerate(codes) if c < 0]

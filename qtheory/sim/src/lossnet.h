@@ -119,7 +119,8 @@ void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p);
 qt_ln_event qt_ln_clock_next(qt_ln_clock *c);
 
 /* Statistics of one run; everything except `events` and `reward_total` is recorded in
- * the window (T0, T]. */
+ * the window (T0, T].  PFI's lookahead sums are complete once the run has finished (the
+ * walks of its last promises are followed past the horizon then). */
 typedef struct {
     int64_t admitted_h, admitted_l, rejected_h, rejected_l;
     double idle_area;        /* integral of the idle count over (T0, T] */
