@@ -889,7 +889,9 @@ def _run_one(
                 net.mu, net.r_h, net.r_l, horizon, warmup, trace=trace,
                 max_cells=limits.limit("dp_cells"),
             )  # fmt: skip
-    except ValueError as error:  # only the offline programme's max_cells can fail here
+    except ValueError as error:
+        if not str(error).startswith("max_cells"):
+            raise
         raise ValueError(
             f"horizon: {error}; the offline programme's certificate failed and a wider one "
             'would exceed the "dp_cells" limit (lift it with qtheory.limits.raised)'
