@@ -157,8 +157,7 @@ class Formula:
             'third = lambda/3 - r, in mp (mpmath).'
             return (mpmath.mpf(1)/mpmath.mpf(3))*lambda_ - r
         """
-        _check_backend(backend)
-        return self._printings[backend][0]
+        return self._printed(backend)[0]
 
     def modules(self, backend: str) -> tuple[str, ...]:
         """The modules the evaluator's :meth:`source` refers to, sorted.
@@ -179,11 +178,20 @@ class Formula:
         >>> Formula("e", sp.exp(x), (x,)).modules("float64")
         ('numpy',)
         """
-        _check_backend(backend)
-        return self._printings[backend][1]
+        return self._printed(backend)[1]
 
     @cached_property
     def _printings(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """(source, modules) by backend, printed when first asked for."""
+        return {}
+
+    def _printed(self, backend: str) -> tuple[str, tuple[str, ...]]:
+        _check_backend(backend)
+        if backend not in self._printings:
+            self._printings[backend] = self._print(backend)
+        return self._printings[backend]
+
+    def _print(self, backend: str) -> tuple[str, tuple[str, ...]]:
         names = _parameter_names(self.name, self.args)
         unknown = self.numeric_expr.free_symbols - set(self.args)
         if unknown:
@@ -194,25 +202,19 @@ class Formula:
             arg: sp.Symbol(name) for arg, name in zip(self.args, names, strict=True)
             if name != arg.name
         }  # fmt: skip
-        expr = self.numeric_expr.xreplace(renamed)
-        printings = {}
-        for backend, (printer_class, library) in BACKENDS.items():
-            printer = printer_class(
-                {"fully_qualified_modules": True, "inline": True, "strict": True}
-            )
-            try:
-                code = printer.doprint(expr)
-            except NotImplementedError as error:
-                raise ValueError(f"formula {self.name}: {str(error).splitlines()[0]}") from None
-            doc = f"{self.name} = {sp.sstr(self.expr)}, in {backend} ({library})."
-            text = (
-                f"def {self.function_name(backend)}({', '.join(names)}):\n"
-                f"    {doc!r}\n"
-                f"    return {code}\n"
-            )
-            modules = tuple(sorted({name.split(".")[0] for name in printer.module_imports}))
-            printings[backend] = (text, modules)
-        return printings
+        printer_class, library = BACKENDS[backend]
+        printer = printer_class({"fully_qualified_modules": True, "inline": True, "strict": True})
+        try:
+            code = printer.doprint(self.numeric_expr.xreplace(renamed))
+        except NotImplementedError as error:
+            raise ValueError(f"formula {self.name}: {str(error).splitlines()[0]}") from None
+        doc = f"{self.name} = {sp.sstr(self.expr)}, in {backend} ({library})."
+        text = (
+            f"def {self.function_name(backend)}({', '.join(names)}):\n"
+            f"    {doc!r}\n"
+            f"    return {code}\n"
+        )
+        return text, tuple(sorted({name.split(".")[0] for name in printer.module_imports}))
 
     def _compile(self, backend: str) -> Callable:
         namespace = {name: importlib.import_module(name) for name in self.modules(backend)}

@@ -52,7 +52,6 @@ import numbers
 
 import mpmath
 import numpy as np
-from scipy.optimize import elementwise
 
 from qtheory import limits
 from qtheory.gated import _generated
@@ -204,6 +203,8 @@ def _direct_residual(w, mu, beta, tau):
 
 def _bracketed(residual, lower, upper, args) -> np.ndarray:
     """find_root on [lower, upper]; NaN where it failed."""
+    from scipy.optimize import elementwise  # loaded by the first root (not by --help)
+
     result = elementwise.find_root(residual, (lower, upper), args=args)
     return np.where(result.success, result.x, np.nan)
 

@@ -21,7 +21,6 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.optimize import linprog
 
 from qtheory import _validation
 from qtheory.lossnet import _generated
@@ -310,6 +309,8 @@ def fluid_lp(arrival_rates, rewards, service_rates, servers: float = 1.0) -> Flu
     >>> round(sol.value, 9), sol.admission_rates.round(9).tolist(), round(sol.server_price, 9)
     (160.0, [60.0, 40.0], 1.0)
     """
+    from scipy.optimize import linprog  # loaded by the first LP (not by --help)
+
     rates, rewards, service = class_vectors(
         arrival_rates=arrival_rates, rewards=rewards, service_rates=service_rates
     )
