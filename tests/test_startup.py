@@ -54,19 +54,30 @@ def test_gated_number_is_the_one_the_derivation_gives():
     assert round(values["tau_star"], 6) == 2.063581 and round(values["pof"], 6) == 2.176128
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["gated", "--help"], ["lossnet", "--help"]])
+@pytest.mark.parametrize(
+    "argv", [["--help"], ["gated", "--help"], ["lossnet", "--help"], ["walks", "sss", "--help"]]
+)
 def test_help_imports_nothing_heavy(argv):
-    out, modules = modules_after(
-        f"from qtheory.cli import main\nassert main({argv!r}) == 0"
-    )
+    out, modules = modules_after(f"from qtheory.cli import main\nassert main({argv!r}) == 0")
     assert heavy(modules) == [] and "usage: qtheory" in out
     if argv == ["--help"]:
         assert not any(m.endswith(".command") or m == "qtheory.reproduce" for m in modules)
 
 
-@pytest.mark.parametrize("package", ["qtheory.gated", "qtheory.lossnet"])
+@pytest.mark.parametrize("package", ["qtheory.gated", "qtheory.lossnet", "qtheory.walks"])
 def test_packages_import_sympy_and_arb_only_when_asked(package):
     _, modules = modules_after(f"import {package}")
     assert heavy(modules) == []
     _, modules = modules_after(f"import {package} as p\n[getattr(p, n) for n in p.__all__]")
     assert "sympy" in modules and "flint" in modules  # every public name still resolves
+
+
+def test_a_submodule_does_not_hide_the_function_of_its_name():
+    """Importing qtheory.walks.window_sweep (the module) leaves qtheory.walks.window_sweep
+    the function, as when the package imported everything eagerly."""
+    out, _ = modules_after(
+        "import qtheory.walks.window_sweep\nimport qtheory.walks as w\n"
+        "from qtheory.walks import window_sweep\n"
+        "print(callable(w.window_sweep), window_sweep is w.window_sweep)"
+    )
+    assert out.split() == ["True", "True"]

@@ -16,28 +16,48 @@ mpmath) and checked (against :mod:`qtheory.exact` and the simulator) object here
   arithmetic, and the certificate that :mod:`qtheory.verify.walks` checks again.
 """
 
-from qtheory.walks.bounds import BoundCheck
-from qtheory.walks.epochs import epochs_from_trace, markov_epoch_means, renewal_reward
-from qtheory.walks.idle import IdleWalk
-from qtheory.walks.sss import (
-    critical_window_constant,
-    failure_bound,
-    failure_probabilities,
-    failure_probability,
-)
-from qtheory.walks.window_sweep import loss_growth, smallest_bounded_constant, window_sweep
+import importlib
+import sys
+import types
 
-__all__ = [
-    "BoundCheck",
-    "IdleWalk",
-    "critical_window_constant",
-    "epochs_from_trace",
-    "failure_bound",
-    "failure_probabilities",
-    "failure_probability",
-    "loss_growth",
-    "markov_epoch_means",
-    "renewal_reward",
-    "smallest_bounded_constant",
-    "window_sweep",
-]
+#: Where each public name is defined: imported on first use (PEP 562), so that
+#: ``qtheory walks --help`` does not derive the Chernoff bounds or load the simulator.
+_LAZY = {
+    "BoundCheck": "bounds",
+    "IdleWalk": "idle",
+    "critical_window_constant": "sss",
+    "epochs_from_trace": "epochs",
+    "failure_bound": "sss",
+    "failure_probabilities": "sss",
+    "failure_probability": "sss",
+    "loss_growth": "window_sweep",
+    "markov_epoch_means": "epochs",
+    "renewal_reward": "epochs",
+    "smallest_bounded_constant": "window_sweep",
+    "window_sweep": "window_sweep",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+class _Package(types.ModuleType):
+    """This package's type: importing the submodule ``window_sweep`` binds it as the
+    package's attribute, which would hide the function of the same name; the binding of
+    a submodule over a public name is dropped (the submodule stays in ``sys.modules``)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if not (name in _LAZY and isinstance(value, types.ModuleType)):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -19,7 +19,6 @@ import math
 from qtheory._cli_types import positive_real_arg
 from qtheory._output import render
 from qtheory.lossnet.command import network, network_arguments
-from qtheory.walks import sss
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -88,6 +87,8 @@ def run_sss(args: argparse.Namespace) -> int:
     window ...
     0
     """
+    from qtheory.walks import sss  # the Chernoff derivations: only when they run
+
     net = network(args)
     c = args.c
     values = {
