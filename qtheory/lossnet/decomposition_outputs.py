@@ -111,7 +111,7 @@ class Plan:
 
     Examples
     --------
-    >>> sizes = plan(quick=True)
+    >>> sizes = plan("quick")
     >>> sorted(sizes.clock), sizes.clock["A"][0], sizes.cs, sizes.warmup
     (['A', 'B', 'C'], (10, 30.0, 6), (1.0, 4.0, 16.0, 64.0), 3.0)
     """
@@ -125,38 +125,50 @@ class Plan:
     rolling_cs: tuple[float, ...] = ()
 
 
-def plan(quick: bool) -> Plan:
-    """The quick (CI-sized) or full sweep.
+def plan(size: str) -> Plan:
+    """The sweep of a run of the given size.
 
-    Full: ten N from 10 to 10^4; windows of 200 with 10 replications up to N = 1000,
-    then windows of 100 with 12 replications for set A and 8 for the others (the
-    offline DP costs O(N^2) per unit time: about a minute per replication at
-    N = 10^4).  The rolling-horizon policy (a NumPy DP per L arrival) runs for set A up
-    to N = 100.  The per-path standard deviation of R_off − R_k* times sqrt(window) is
+    Paper (``qtheory reproduce --paper``): ten N from 10 to 10^4; clock windows of 200
+    with 10 replications up to N = 1000, then windows of 100 with 12 replications for
+    set A and 8 for the others; job model at every N (8 replications); the
+    rolling-horizon policy (a NumPy DP per L arrival, the slowest part) for set A up to
+    N = 100.  The per-path standard deviation of R_off − R_k* times sqrt(window) is
     about 4.4 at N = 10^4 (set A), so the 95% half-width of C_vol is about 0.3 there
     (set A; 0.2 to 0.45 for the others, see the module docstring).
 
-    Quick: N in {10, 30, 100, 300, 1000}, windows of 30 with 6 replications (clock),
-    windows of 10 with 4 replications (job), rolling horizon at N = 10 and 30.
+    Standard (the default): the same clock sweep up to N = 4642 (the banded offline DP
+    makes the clock model cheap; the slope claims keep their power), the job model up
+    to N = 1000 with 4 replications, the rolling horizon up to N = 46 with windows of
+    50 and 4 replications: a few minutes on two cores.
+
+    Quick (CI-sized): N in {10, 30, 100, 300, 1000}, windows of 30 with 6 replications
+    (clock), windows of 10 with 4 replications (job), rolling horizon at N = 10 and 30.
 
     Parameters
     ----------
-    quick : bool
-        The CI-sized plan (True) or the full one.
+    size : {"quick", "standard", "paper"}
+        The size of run (:attr:`qtheory.report.run.Run.size`).
 
     Returns
     -------
     Plan
 
+    Raises
+    ------
+    ValueError
+        If ``size`` is not one of the three.
+
     Examples
     --------
-    >>> [n for n, _, _ in plan(quick=True).clock["A"]], plan(quick=True).job[0]
+    >>> [n for n, _, _ in plan("quick").clock["A"]], plan("quick").job[0]
     ([10, 30, 100, 300, 1000], (10, 10.0, 4))
-    >>> [n for n, _, _ in plan(quick=False).clock["A"]]
+    >>> [n for n, _, _ in plan("paper").clock["A"]]
     [10, 22, 46, 100, 215, 464, 1000, 2154, 4642, 10000]
+    >>> [n for n, _, _ in plan("standard").clock["A"]][-1], plan("standard").job[-1]
+    (4642, (1000, 20.0, 4))
     """
     labels = [label for label, _ in PARAMETER_SETS]
-    if quick:
+    if size == "quick":
         servers = (10, 30, 100, 300, 1000)
         return Plan(
             clock={label: tuple((n, 30.0, 6) for n in servers) for label in labels},
@@ -167,19 +179,31 @@ def plan(quick: bool) -> Plan:
             rolling=((10, 30.0, 4), (30, 30.0, 4)),
             rolling_cs=(1.0, 4.0, 16.0),
         )
-    servers = tuple(int(n) for n in np.unique(np.round(np.logspace(1, 4, 10))))
+    if size not in ("standard", "paper"):
+        raise ValueError(f"size must be 'quick', 'standard' or 'paper', got {size!r}")
+    top = 10**4 if size == "paper" else 4642
+    servers = tuple(int(n) for n in np.unique(np.round(np.logspace(1, 4, 10))) if n <= top)
 
     def clock(top_reps: int) -> tuple[tuple[int, float, int], ...]:
         return tuple((n, 200.0, 10) if n <= 1000 else (n, 100.0, top_reps) for n in servers)
 
+    common = {
+        "clock": {label: clock(12 if label == "A" else 8) for label in labels},
+        "cs": (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0),
+        "warmup": 3.0,
+        "min_fit_servers": 100,
+        "rolling_cs": (1.0, 2.0, 4.0, 8.0, 16.0),
+    }
+    if size == "standard":
+        return Plan(
+            job=tuple((n, 20.0, 4) for n in servers if n <= 1000),
+            rolling=tuple((n, 50.0, 4) for n in (10, 22, 46)),
+            **common,
+        )
     return Plan(
-        clock={label: clock(12 if label == "A" else 8) for label in labels},
         job=tuple((n, 20.0, 8) if n <= 1000 else (n, 10.0, 8) for n in servers),
-        cs=(0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0),
-        warmup=3.0,
-        min_fit_servers=100,
         rolling=tuple((n, 100.0, 6) for n in (10, 22, 46, 100)),
-        rolling_cs=(1.0, 2.0, 4.0, 8.0, 16.0),
+        **common,
     )
 
 
@@ -301,7 +325,7 @@ def _cache(run: Run) -> ResultCache:
 
 
 def sweep(run: Run, sizes: Plan | None = None, *, progress: bool = True) -> list[Sweep]:
-    """Run every design of ``sizes`` (default :func:`plan` of ``run.quick``) and fit.
+    """Run every design of ``sizes`` (default :func:`plan` of ``run.size``) and fit.
 
     All designs of the three parameter sets go to one executor
     (``make_executor(run.cluster)``: a local process pool or a Dask cluster) through
@@ -313,9 +337,9 @@ def sweep(run: Run, sizes: Plan | None = None, *, progress: bool = True) -> list
     Parameters
     ----------
     run : qtheory.report.run.Run
-        The run context (``quick``, ``seed``, ``cluster``).
+        The run context (``size``, ``seed``, ``cluster``).
     sizes : Plan, optional
-        Default ``plan(run.quick)``; every set needs at least 3 clock points with
+        Default ``plan(run.size)``; every set needs at least 3 clock points with
         N >= ``sizes.min_fit_servers``.
     progress : bool, default True
         Show a progress bar.
@@ -340,11 +364,11 @@ def sweep(run: Run, sizes: Plan | None = None, *, progress: bool = True) -> list
 
     >>> from qtheory.report.run import Run
     >>> run = Run("build", quick=True)
-    >>> sizes = plan(run.quick)
+    >>> sizes = plan(run.size)
     >>> sum(len(points) for points in sizes.clock.values()), len(sizes.job), sizes.rolling
     (15, 5, ((10, 30.0, 4), (30, 30.0, 4)))
     """
-    sizes = plan(run.quick) if sizes is None else sizes
+    sizes = plan(run.size) if sizes is None else sizes
     designs = _designs(run, sizes)
     with make_executor(run.cluster) as executor:
         results = run_designs(
@@ -991,7 +1015,7 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
      'lossnet decomposition: figure', 'lossnet decomposition: lookahead figure']
     """
     derivations, figures = run.out / "derivations", run.out / "figures"
-    sizes = plan(run.quick)
+    sizes = plan(run.size)
     sweeps: list[Sweep] = []
 
     def compute() -> list[Path]:

@@ -27,7 +27,12 @@ class Run:
     out
         Output folder (``derivations/`` and ``figures/`` are written below it).
     quick
-        CI-sized run (smaller grids and simulations).
+        CI-sized run (smaller grids and simulations; some sweep claims fail for lack
+        of power at this size).
+    paper
+        Paper-grade run: the sweeps with more sizes N and more replications (the
+        committed outputs).  Neither ``quick`` nor ``paper``: the standard run, sized to
+        finish in a few minutes on two cores with every claim decided.
     seed
         Root seed (an integer >= 0) of every random stream; see :meth:`seed_sequence`.
     cluster
@@ -39,8 +44,9 @@ class Run:
     Raises
     ------
     ValueError
-        If ``seed`` is not an integer >= 0, or ``cluster`` is not a well-formed scheduler
-        address (:func:`qtheory.executor.check_cluster_address`; no connection is tried).
+        If ``seed`` is not an integer >= 0, ``quick`` and ``paper`` are both set, or
+        ``cluster`` is not a well-formed scheduler address
+        (:func:`qtheory.executor.check_cluster_address`; no connection is tried).
 
     Examples
     --------
@@ -54,6 +60,8 @@ class Run:
     Traceback (most recent call last):
     ...
     ValueError: seed must be an integer >= 0, got -1
+    >>> Run("build").size, Run("build", paper=True).size, run.size
+    ('standard', 'paper', 'quick')
     """
 
     out: Path
@@ -61,14 +69,22 @@ class Run:
     seed: int = DEFAULT_SEED
     cluster: str | None = None
     claims: list[Claim] = field(default_factory=list)
+    paper: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "out", Path(self.out))
+        if self.quick and self.paper:
+            raise ValueError("quick and paper exclude each other: choose one size of run")
         integer = isinstance(self.seed, int | np.integer) and not isinstance(self.seed, bool)
         if not (integer and self.seed >= 0):
             raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
         if self.cluster is not None:
             check_cluster_address(self.cluster)  # fail before any step runs
+
+    @property
+    def size(self) -> str:
+        """``"quick"``, ``"standard"`` or ``"paper"``: the size of run the steps plan for."""
+        return "quick" if self.quick else "paper" if self.paper else "standard"
 
     def seed_sequence(self, step: str) -> np.random.SeedSequence:
         """The seed of the step named ``step``.

@@ -422,7 +422,7 @@ def test_reproduce_steps_write_the_section_and_claims(tmp_path, monkeypatch):
         rolling=((10, 8.0, 2),),
         rolling_cs=(4.0,),
     )  # fmt: skip
-    monkeypatch.setattr(outputs, "plan", lambda quick: tiny)
+    monkeypatch.setattr(outputs, "plan", lambda size: tiny)
     # In this process (the pool path of run_designs is tested above).
     monkeypatch.setattr(outputs, "make_executor", lambda cluster: make_executor(workers=1))
     monkeypatch.setenv("QTHEORY_CACHE_DIR", str(tmp_path / "cache"))
