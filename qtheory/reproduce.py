@@ -144,8 +144,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     >>> parser = Parser(prog="qtheory reproduce")
     >>> register(parser)
     >>> args = parser.parse_args(["--seed", "7"])
-    >>> args.seed, args.out.as_posix(), args.cluster
-    (7, '.', None)
+    >>> args.seed, args.out.as_posix(), args.cluster, args.quick, args.paper
+    (7, '.', None, False, False)
     """
     parser.description = __doc__
     parser.add_argument(
@@ -154,7 +154,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         default=Path("."),
         help="output directory (default: current directory)",
     )
-    parser.add_argument("--quick", action="store_true", help="CI-sized run (smaller grids)")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="CI-sized run (smaller grids)")
+    size.add_argument(
+        "--paper",
+        action="store_true",
+        help="paper-grade run: the sweeps with more N and more replications",
+    )
     parser.add_argument(
         "--seed",
         type=seed_arg,
@@ -177,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
     Parameters
     ----------
     args : argparse.Namespace
-        With ``out``, ``quick``, ``seed`` and ``cluster``.
+        With ``out``, ``quick``, ``seed``, ``cluster`` and (optionally) ``paper``.
 
     Returns
     -------
@@ -203,7 +209,13 @@ def run(args: argparse.Namespace) -> int:
     """
     out = check_output_directory(args.out, name="--out")
     try:
-        written = reproduce(out, quick=args.quick, seed=args.seed, cluster=args.cluster)
+        written = reproduce(
+            out,
+            quick=args.quick,
+            paper=getattr(args, "paper", False),
+            seed=args.seed,
+            cluster=args.cluster,
+        )
     except ClusterUnreachableError as error:
         raise ValueError(
             f"--cluster {error.address}: no Dask scheduler answered within {error.timeout:g} s "

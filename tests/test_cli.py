@@ -407,3 +407,24 @@ def test_exit_status_of_each_kind_of_failure(capsys, monkeypatch, error, status,
 def test_help_returns_0(capsys):
     assert main(["--help"]) == 0
     assert "reproduce" in capsys.readouterr().out
+
+
+def test_reproduce_paper_reaches_the_run_and_excludes_quick(capsys, tmp_path, monkeypatch):
+    from qtheory import reproduce as reproduce_module
+
+    calls = []
+    monkeypatch.setattr(reproduce_module, "reproduce", lambda out, **kw: calls.append(kw) or [])
+    assert main(["reproduce", "--out", str(tmp_path), "--paper"]) == 0
+    assert calls[0]["paper"] is True and calls[0]["quick"] is False
+    err = one_line_error(capsys, ["reproduce", "--out", str(tmp_path), "--quick", "--paper"])
+    assert "--paper: not allowed with argument --quick" in err
+
+
+def test_only_the_invoked_subcommand_is_imported():
+    """``qtheory verify --help`` imports the verify command and no other command module."""
+    code = (
+        "import sys\nfrom qtheory.cli import main\nmain(['verify', '--help'])\n"
+        "print([m for m in sys.modules if m.endswith('.command') or m == 'qtheory.reproduce'])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "['qtheory.verify.command']"
