@@ -48,8 +48,9 @@ def _run_note(run: Run) -> str:
     if run.paper:
         return f"Reproduced by a paper-grade run (--paper) with seed {run.seed}."
     return (
-        f"Reproduced by a standard run with seed {run.seed} (the decomposition sweep to "
-        "N = 4642 and the SSS window sweep to N = 10^5; --paper goes to 10^4 and 10^6)."
+        f"Reproduced by a standard run with seed {run.seed} (the job model and the "
+        "rolling horizon at fewer N, the SSS window sweep to N = 10^5; --paper runs "
+        "them to N = 10^4, 100 and 10^6)."
     )
 
 
