@@ -47,6 +47,11 @@ from pathlib import Path
 
 from qtheory.precision import check_dps
 
+#: The root seed of ``qtheory reproduce`` (and of ``lossnet simulate``) when none is
+#: given; here, in a module the command line imports anyway, so that ``--help`` can
+#: show it without importing the report stack (:mod:`qtheory.report.run` re-exports it).
+DEFAULT_SEED = 20261129
+
 __all__ = [
     "INT64_MAX",
     "SEED_MAX",

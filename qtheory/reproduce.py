@@ -19,15 +19,21 @@ from __future__ import annotations
 import argparse
 import importlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tqdm import tqdm
+from qtheory._cli_types import (
+    DEFAULT_SEED,
+    check_output_directory,
+    cluster_arg,
+    output_dir_arg,
+    seed_arg,
+)
 
-from qtheory import report
-from qtheory._cli_types import check_output_directory, cluster_arg, output_dir_arg, seed_arg
-from qtheory.claims import claims_summary
-from qtheory.executor import ClusterUnreachableError, make_executor
-from qtheory.report.claims import claims_latex, claims_markdown, write_certificates
-from qtheory.report.run import DEFAULT_SEED, Run
+if TYPE_CHECKING:
+    from qtheory.report.run import Run
+
+# The report stack (matplotlib, Sympy, SciPy) is imported by reproduce(), not here, so
+# that ``qtheory reproduce --help`` starts as fast as the other subcommands.
 
 MODELS = (
     "qtheory.gated.outputs",
@@ -55,6 +61,9 @@ def _run_note(run: Run) -> str:
 
 
 def _write_claims(run: Run, derivations: Path) -> list[Path]:
+    from qtheory import report
+    from qtheory.report.claims import claims_latex, claims_markdown, write_certificates
+
     note = _run_note(run)
     return [
         *write_certificates(run.claims, derivations / "certificates"),
@@ -111,6 +120,13 @@ def reproduce(
     ...
     ValueError: out must be a directory, but /etc/hostname is a file
     """
+    from tqdm import tqdm
+
+    from qtheory import report
+    from qtheory.claims import claims_summary
+    from qtheory.executor import make_executor
+    from qtheory.report.run import Run
+
     run = Run(check_output_directory(out, name="out"), quick, seed, cluster, paper=paper)
     if run.cluster is not None:
         make_executor(run.cluster).close()  # fail now, not after the first steps
@@ -208,6 +224,8 @@ def run(args: argparse.Namespace) -> int:
     ...
     ValueError: --out must be a directory, but ... is a file
     """
+    from qtheory.executor import ClusterUnreachableError
+
     out = check_output_directory(args.out, name="--out")
     try:
         written = reproduce(

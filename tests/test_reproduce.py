@@ -291,7 +291,7 @@ def test_run_context_reaches_the_steps_and_the_report(tmp_path, monkeypatch):
         probes.append(cluster)
         return SerialExecutor()
 
-    monkeypatch.setattr("qtheory.reproduce.make_executor", probe)
+    monkeypatch.setattr("qtheory.executor.make_executor", probe)
     written, printed = run_quietly(
         reproduce, tmp_path, quick=True, progress=False, seed=5, cluster="tcp://127.0.0.1:8786"
     )

@@ -20,6 +20,7 @@ import argparse
 import json
 
 from qtheory._cli_types import (
+    DEFAULT_SEED,
     nonnegative_real_arg,
     positive_int_arg,
     positive_real_arg,
@@ -172,8 +173,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     simulate.add_argument(
         "--seed",
         type=seed_arg,
-        help="root seed; the same seed replays the same paths (default: the root seed of "
-        "qtheory reproduce)",
+        default=DEFAULT_SEED,
+        help="root seed; the same seed replays the same paths (default: %(default)s, the "
+        "root seed of qtheory reproduce)",
     )
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(run=run_simulate, dps=None)
@@ -354,13 +356,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     """
     # The C extension and the LP solver load only when needed.
     from qtheory.lossnet.offline_job import simulate_offline_job
-    from qtheory.report.run import DEFAULT_SEED
     from qtheory.sim.lossnet import simulate
 
     if args.reps < 2:
         raise ValueError(f"reps must be >= 2 for a confidence interval, got {args.reps}")
-    seed = DEFAULT_SEED if args.seed is None else args.seed
-    run = dict(horizon=args.horizon, warmup=args.warmup, reps=args.reps, seed=seed)
+    run = dict(horizon=args.horizon, warmup=args.warmup, reps=args.reps, seed=args.seed)
     if args.info == "job" and args.policy == "offline":
         result = simulate_offline_job(network(args), **run)
     else:

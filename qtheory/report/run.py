@@ -9,13 +9,12 @@ from pathlib import Path
 
 import numpy as np
 
+from qtheory._cli_types import DEFAULT_SEED
 from qtheory.claims import Claim
 from qtheory.executor import check_cluster_address
 
 __all__ = ["DEFAULT_SEED", "Run"]
 
-#: The seed of ``qtheory reproduce`` when none is given.
-DEFAULT_SEED = 20261129
 
 
 @dataclass(frozen=True)
