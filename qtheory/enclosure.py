@@ -14,10 +14,11 @@ holds what every certifying routine shares:
   significant digits, with guard bits, restored in ``finally`` (as
   :func:`qtheory.precision.working` does for mpmath).
 
-Why Arb and not ``mpmath.iv``: at 50 digits an Arb ball operation costs about a
-microsecond against tens of microseconds for ``mpmath.iv``, Arb's elementary functions
-are rigorous at any precision, and its power series (:class:`flint.arb_series`) give
-enclosures of derivatives (``benchmarks/bench_certify.py`` measures the routes).
+Why Arb and not ``mpmath.iv``: Arb's elementary and special functions are rigorous at
+any precision, its power series (:class:`flint.arb_series`) give enclosures of
+derivatives, and it is fast: the certified optima built on it cost less than the
+uncertified mpmath routes they replace (``benchmarks/bench_certify_gated.py`` and
+``bench_certify_lossnet.py`` measure the ratios).
 
 Examples
 --------
