@@ -37,6 +37,7 @@ COMMANDS = {
         "qtheory.verify.command",
         "re-check the certificates of certified claims with the independent checker",
     ),
+    "check": ("qtheory.check", "check one claim of the package at your own parameters"),
 }
 
 

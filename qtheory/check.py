@@ -1,0 +1,677 @@
+r"""``qtheory check``: one claim of the package, checked at your own parameters.
+
+The reproduce run checks every claim on the package's fixed grids; this command (and
+:func:`check` from Python) checks one of a handful of them at the parameters of your own
+lemma, and prints the claim, its hypotheses, both sides, the verdict and the kind of
+evidence that decides it.  ``qtheory check --list`` lists the checkable claims.
+
+Checkable claims (``--list`` prints the same, one line each):
+
+``gated.optimal_gate``
+    S_GA(τ) has a unique maximiser τ*, and σ*, τ*, S_GA*, λ*, S_RR*, PoF lie in
+    certified intervals (Arb).
+``gated.pof_at_least_one``
+    memory never hurts: PoF = S_GA*/S_RR* ≥ 1, certified at the point.
+``gated.dominance``
+    at equal throughput GA's root is below RR's load, σ_GA < λ/μ (certified), at the
+    load ``--load`` or, by default, at the load of GA's optimal throughput.
+``lossnet.fluid``
+    the fluid LP optimum equals N[r_H λ_H + r_L(μ − λ_H)], by exact duality.
+``lossnet.trunk_reservation``
+    trunk reservation with k* is optimal among all admission policies (N ≤ 400), by the
+    exact optimality equations.
+``lossnet.regret_identity``
+    R_fluid − R_on = r_L μ E[idle] + (r_H − r_L) λ_H N P(full) (Sympy identity), both
+    sides enclosed at the optimal trunk reserve.
+``walks.ruin``
+    the ruin probability P_i(hit 0 before b) of the idle process lies between the
+    bounds of the walks with p_∞ and p_b, and below (q_b/p_b)^i; decided in exact
+    rationals.
+
+Names may be written with ``-`` or ``_`` (``lossnet.regret-identity``).  Parameters are
+read as the exact decimals typed (``0.6`` is 3/5) by the certified routes.  Exit status
+0 when the claim holds, 1 when it does not (or cannot be certified), 2 on bad input (a
+missing, unknown or out-of-range option, named in the message).
+
+Text output prints the mathematics as its LaTeX source without the ``$`` delimiters
+(``\sigma_{\mathrm{GA}} < \lambda/\mu``); ``--json`` prints the record as one JSON
+object (:func:`claim_json`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from qtheory._cli_types import dps_arg, positive_int_arg, real_arg
+
+if TYPE_CHECKING:  # qtheory.claims imports scipy.stats: only when a check runs
+    from qtheory.claims import Claim
+
+__all__ = ["CHECKS", "check", "claim_json", "claim_text", "register", "run"]
+
+#: The scope of every claim checked here.
+SCOPE = "at the given parameters"
+
+
+@dataclass(frozen=True)
+class _Check:
+    summary: str
+    required: tuple[str, ...]
+    optional: tuple[str, ...]
+    function: Callable[..., Claim]
+
+
+#: Command-line option and help of every parameter (Python name -> (option, help, type)).
+OPTIONS = {
+    "arrival_rate": ("--arrival-rate", "potential arrival rate Λ ('inf' allowed)", str),
+    "service_rate": ("--service-rate", "service rate μ of the gated queue", str),
+    "reward": ("--reward", "reward R per served customer", str),
+    "cost": ("--cost", "cost C per customer per unit time", str),
+    "load": ("--load", "gated.dominance: the load λ/μ in (0, 1) (default: GA's optimum)", str),
+    "servers": ("--servers", "number of servers N", positive_int_arg),
+    "lambda_h": ("--lambda-h", "per-server arrival rate λ_H of class H", real_arg),
+    "lambda_l": ("--lambda-l", "per-server arrival rate λ_L of class L", real_arg),
+    "mu": ("--mu", "service rate μ of the loss network", real_arg),
+    "r_h": ("--r-h", "reward r_H of class H", real_arg),
+    "r_l": ("--r-l", "reward r_L of class L", real_arg),
+    "level": ("--level", "walks.ruin: start level i of the idle process", positive_int_arg),
+    "band": ("--band", "walks.ruin: barrier b (default floor(sqrt N))", positive_int_arg),
+    "dps": ("--dps", "digits of the enclosures (default 30; 20 for lossnet)", dps_arg),
+}
+
+_GATED = ("arrival_rate", "service_rate", "reward", "cost")
+_LOSSNET = ("servers", "lambda_h", "lambda_l", "mu", "r_h", "r_l")
+
+
+def _strip(text: str) -> str:
+    return text.replace("$", "")
+
+
+def _canonical(name: object) -> str:
+    if not isinstance(name, str):
+        raise ValueError(f"name must be a claim name (see qtheory check --list), got {name!r}")
+    key = name.strip().replace("-", "_")
+    if key not in CHECKS:
+        raise ValueError(
+            f"name must be one of {', '.join(CHECKS)} (qtheory check --list), got {name!r}"
+        )
+    return key
+
+
+def _interval(enclosure) -> str:
+    return f"[{enclosure.lower}, {enclosure.upper}]"
+
+
+def _outward(value: Fraction, digits: int, up: bool) -> str:
+    """``value`` as a decimal of ``digits + 2`` significant digits, rounded outward."""
+    import decimal
+
+    with decimal.localcontext() as context:
+        context.prec = digits + 2
+        context.rounding = decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR
+        return str(decimal.Decimal(value.numerator) / decimal.Decimal(value.denominator))
+
+
+def _given(params: Mapping[str, object]) -> str:
+    return ", ".join(f"{name} = {value}" for name, value in params.items())
+
+
+def _queue(params):
+    from qtheory.gated.model import GatedQueue
+
+    return GatedQueue(*(params[name] for name in _GATED))
+
+
+def _optimum(params, dps):
+    from qtheory.gated.certified import certified_optimum
+
+    return certified_optimum(_queue(params), dps=dps)
+
+
+def _gated_hypotheses():
+    from qtheory.gated.claims import MODEL, NU_ABOVE_ONE
+
+    return (MODEL, NU_ABOVE_ONE)
+
+
+def _optimal_gate(params, dps):
+    from qtheory.gated.welfare import optimal_gate
+
+    opt = _optimum(params, dps)
+    floats = [math.inf if str(v).strip().lower() == "inf" else float(v)
+              for v in (params[name] for name in _GATED)]  # fmt: skip
+    from qtheory.gated.model import GatedQueue
+
+    gate64 = float(optimal_gate(GatedQueue(*floats)).gate)
+    parts = ", ".join(
+        f"{label} in {_interval(e)}"
+        for label, e in zip(
+            (r"\sigma^*", r"\tau^*", r"S_{\mathrm{GA}}^*", r"\lambda^*", r"S_{\mathrm{RR}}^*",
+             r"\mathrm{PoF}"),
+            (opt.root, opt.gate, opt.welfare_ga, opt.rate_rr, opt.welfare_rr,
+             opt.price_of_forgetting),
+            strict=True,
+        )
+    )  # fmt: skip
+    return _claim(
+        name="gated.optimal_gate",
+        statement=(
+            r"$S_{\mathrm{GA}}(\tau)$ has a unique maximiser $\tau^*$ over $\tau \ge 0$"
+            + (" (the gate constraint binds, $\\tau^* = 0$)" if opt.at_boundary else "")
+            + f"; certified ({dps} digits): ${parts}$"
+        ),
+        kind="certified",
+        passed=True,
+        origin="PACKAGE",
+        hypotheses=_gated_hypotheses(),
+        scope=f"{SCOPE}: {_given({n: params[n] for n in _GATED})}",
+        quantity=r"$\tau^*$ (enclosure midpoint; reference: the float64 optimum)",
+        value=opt.gate.midpoint,
+        reference=gate64,
+        certificate=opt.certificate,
+    )
+
+
+def _claim(kind: str, origin: str, **fields) -> Claim:
+    from qtheory.claims import Claim, Evidence, Origin
+
+    return Claim(kind=Evidence(kind), origin=Origin[origin], **fields)
+
+
+def _pof(params, dps):
+    from qtheory.gated.certified import grid_point
+
+    opt = _optimum(params, dps)
+    exact_one = opt.at_boundary and opt.routing_at_boundary
+    low = Fraction(opt.price_of_forgetting.lower)
+    return _claim(
+        name="gated.pof_at_least_one",
+        statement=(
+            r"memory never hurts: $\mathrm{PoF} = S_{\mathrm{GA}}^*/S_{\mathrm{RR}}^* \ge 1$; "
+            rf"certified $\mathrm{{PoF}} \in {_interval(opt.price_of_forgetting)}$"
+            + (" (exactly 1: both rules admit everybody)" if exact_one else "")
+        ),
+        kind="certified",
+        passed=bool(exact_one or low >= 1),
+        origin="PAPER",
+        citation="[HR26]",
+        hypotheses=_gated_hypotheses(),
+        scope=f"{SCOPE}: {_given({n: params[n] for n in _GATED})}",
+        quantity=r"$\mathrm{PoF}$ (lower end of its enclosure)",
+        value=float(low),
+        reference=1.0,
+        certificate={"checker": "gated.pof_grid", "data": {"points": [grid_point(opt)]}},
+    )
+
+
+def _dominance(params, dps):
+    from qtheory.enclosure import exact
+    from qtheory.gated.certified import certified_dominance
+    from qtheory.gated.root import root
+
+    arrival, mu_text = str(params["arrival_rate"]).strip(), str(params["service_rate"])
+    mu = exact(mu_text, name="service_rate")
+    if not mu > 0:
+        raise ValueError(f"service_rate must be > 0, got {mu_text!r}")
+    infinite = arrival.lower() in ("inf", "+inf", "infinity")
+    big = None if infinite else exact(arrival, name="arrival_rate")
+    if big is not None and not big > 0:
+        raise ValueError(f"arrival_rate must be > 0, got {arrival!r}")
+    if params.get("load") is not None:
+        load_text = str(params["load"]).strip()
+        load = exact(load_text, name="load")
+        where = "the given load"
+    else:
+        for name in ("reward", "cost"):
+            if params.get(name) is None:
+                raise ValueError(
+                    f"{name} is required by gated.dominance unless load is given "
+                    f"({OPTIONS[name][0]} or --load)"
+                )
+        opt = _optimum(params, dps)
+        if opt.at_boundary:
+            raise ValueError(
+                "load must be given: at these parameters the optimal gate is 0 (GA admits "
+                "everybody, as RR does), so GA's optimum has no gate to compare"
+            )
+        load_text = str(Fraction(opt.throughput.lower) / Fraction(str(mu)))
+        load = exact(load_text, name="load")
+        where = "GA's optimal throughput, lower end of its enclosure"
+    if not 0 < load < 1:
+        raise ValueError(f"load must be in (0, 1) (a stable queue), got {load_text!r}")
+    if big is not None and not load * mu < big:
+        raise ValueError(f"load must be below Λ/μ (a positive gate), got {load_text!r}")
+    rho = Fraction(int(load.p), int(load.q))
+    passed, certificate = certified_dominance(
+        [load_text], ["inf" if infinite else str(big)], service_rate=str(mu)
+    )
+    mu_f = float(Fraction(int(mu.p), int(mu.q)))
+    lam = float(rho) * mu_f
+    gate = 1 / lam - (0.0 if infinite else 1 / float(Fraction(int(big.p), int(big.q))))
+    sigma = float(root(gate, math.inf if infinite else float(Fraction(int(big.p), int(big.q))),
+                       mu_f))  # fmt: skip
+    return _claim(
+        name="gated.dominance",
+        statement=(
+            r"at equal throughput $\lambda$, GA's root is below RR's load, "
+            r"$\sigma_{\mathrm{GA}} < \lambda/\mu$, so GA's sojourn time is stochastically "
+            rf"smaller; checked at $\lambda/\mu = {float(rho):.12g}$ ({where}), gate "
+            r"$\tau = 1/\lambda - 1/\Lambda$, by the sign of the convex root residual "
+            r"$f(\lambda/\mu) < 0$ in Arb"
+        ),
+        kind="certified",
+        passed=bool(passed),
+        origin="PAPER",
+        citation="[HR26]",
+        hypotheses=_gated_hypotheses()[:1]
+        + (r"$\lambda < \mu$ (stable), $\tau = 1/\lambda - 1/\Lambda > 0$",),
+        scope=f"{SCOPE}: {_given({n: params[n] for n in _GATED if params.get(n) is not None})}",
+        quantity=r"$\sigma_{\mathrm{GA}}$ (float64; reference: $\lambda/\mu$)",
+        value=sigma,
+        reference=float(rho),
+        certificate=certificate,
+    )
+
+
+def _network(params):
+    from qtheory.lossnet.model import LossNetwork
+
+    return LossNetwork(*(params[name] for name in _LOSSNET))
+
+
+def _lossnet_scope(params):
+    return f"{SCOPE}: {_given({n: params[n] for n in _LOSSNET})}"
+
+
+def _fluid(params, dps):
+    from dataclasses import replace
+
+    from qtheory.lossnet.claims import fluid_claim
+
+    return replace(fluid_claim(_network(params)), scope=_lossnet_scope(params))
+
+
+def _trunk(params, dps):
+    from dataclasses import replace
+
+    from qtheory.lossnet.certified import MAX_EXACT_SERVERS
+    from qtheory.lossnet.claims import trunk_reservation_claim
+
+    if params["servers"] > MAX_EXACT_SERVERS:
+        raise ValueError(
+            f"servers must be <= {MAX_EXACT_SERVERS} for the exact optimality equations, "
+            f"got {params['servers']}"
+        )
+    claim = trunk_reservation_claim(_network(params))
+    return replace(claim, scope=_lossnet_scope(params))
+
+
+def _regret(params, dps):
+    from qtheory.enclosure import exact
+    from qtheory.lossnet.certified import certified_online_optimum
+    from qtheory.lossnet.claims import OVERLOADED, regret_identity_claim
+
+    net = _network(params)
+    identity = regret_identity_claim()
+    opt = certified_online_optimum(net, dps=dps)
+
+    def frac(value) -> Fraction:
+        q = exact(value)
+        return Fraction(int(q.p), int(q.q))
+
+    r_h, r_l, lam, mu = (frac(params[n]) for n in ("r_h", "r_l", "lambda_h", "mu"))
+    n = params["servers"]
+
+    def rhs(end: str) -> Fraction:
+        idle, full = Fraction(getattr(opt.mean_idle, end)), Fraction(getattr(opt.prob_full, end))
+        return r_l * mu * idle + (r_h - r_l) * lam * n * full  # coefficients > 0: monotone
+
+    low, high = rhs("lower"), rhs("upper")
+    left_low, left_high = Fraction(opt.regret.lower), Fraction(opt.regret.upper)
+    overlap = left_low <= high and low <= left_high
+    return _claim(
+        name="lossnet.regret_identity",
+        statement=(
+            r"$R_{\mathrm{fluid}} - R_{\mathrm{on}} = r_L\mu\,E[\mathrm{idle}] + (r_H - r_L)"
+            r"\lambda_H N\,P(\mathrm{full})$ (proved by Sympy for every policy that admits H "
+            rf"whenever a server is idle); at the optimal reserve $k^* = {opt.reserve}$ the "
+            rf"left side is in ${_interval(opt.regret)}$ and the right side in "
+            rf"$[{_outward(low, dps, False)}, {_outward(high, dps, True)}]$ "
+            f"({dps}-digit enclosures)"
+        ),
+        kind="identity",
+        passed=bool(identity.passed and overlap),
+        origin="PACKAGE",
+        hypotheses=OVERLOADED + identity.hypotheses,
+        scope=_lossnet_scope(params),
+        quantity=r"$R_{\mathrm{fluid}} - R_{\mathrm{on}}$ (reference: the right side)",
+        value=opt.regret.midpoint,
+        reference=float((low + high) / 2),
+        tolerance=float(max(left_high, high) - min(left_low, low)),
+    )
+
+
+def _ruin(params, dps):
+    from qtheory.walks.certify import certify
+    from qtheory.walks.idle import IdleWalk
+    from qtheory.walks.ruin import ruin_checks
+
+    n, level, band = params["servers"], params["level"], params.get("band")
+    if n < 4:
+        raise ValueError(f"servers must be >= 4 for walks.ruin, got {n}")
+    top = math.isqrt(n) if band is None else band
+    if band is not None and not 2 <= band <= n - 1:
+        raise ValueError(f"band must be in 2..{n - 1} (servers - 1), got {band}")
+    if not 1 <= level <= top - 1:
+        raise ValueError(f"level must be in 1..{top - 1} (barrier b - 1), got {level}")
+    walk = IdleWalk(n, params["lambda_h"], params["mu"])
+    checks = ruin_checks(walk, [level], band)
+    lambda_l = params.get("lambda_l") or params["mu"]  # the idle process ignores L
+    done, certificate = certify(checks, params["lambda_h"], params["mu"], lambda_l)
+    if len(done) != len(checks):
+        raise ArithmeticError("a ruin bound carries no spec to certify")
+    labels = ("upper bound of the walk with $p_b$", "lower bound of the walk with "
+              r"$p_\infty$", r"upper bound $(q_b/p_b)^i$ of the unbounded walk")  # fmt: skip
+    sides = "; ".join(
+        f"{label}: ${_interval(c.bound)}$" for label, c in zip(labels, done, strict=True)
+    )
+    return _claim(
+        name="walks.ruin",
+        statement=(
+            rf"the ruin probability $P_i(\text{{hit }} 0 \text{{ before }} b)$ of the "
+            rf"reject-all-L idle process at $i = {level}$, $b = {top}$ lies in "
+            rf"${_interval(done[0].exact)}$ and on the right side of each bound: {sides}"
+        ),
+        kind="certified",
+        passed=all(c.certified for c in done),
+        origin="PAPER",
+        citation="[Bra26]",
+        hypotheses=(
+            r"$\lambda_H < \mu$; the idle process of N servers that rejects every L "
+            r"job, started at $i$ idle servers",
+        ),  # fmt: skip
+        scope=f"{SCOPE}: N = {n}, lambda_h = {params['lambda_h']}, mu = {params['mu']}, "
+        f"i = {level}, b = {top}",
+        quantity=r"$P_i(\text{hit } 0 \text{ before } b)$ (reference: the $p_b$ upper bound)",
+        value=done[0].check.exact,
+        reference=done[0].check.bound,
+        certificate=certificate,
+    )
+
+
+#: Name -> the check: one-line summary, required and optional parameters, function.
+CHECKS: dict[str, _Check] = {
+    "gated.optimal_gate": _Check(
+        "S_GA(tau) has a unique maximiser tau*; sigma*, tau*, S_GA*, lambda*, S_RR*, PoF "
+        "certified in intervals", _GATED, ("dps",), _optimal_gate),
+    "gated.pof_at_least_one": _Check(
+        "memory never hurts: PoF = S_GA*/S_RR* >= 1, certified", _GATED, ("dps",), _pof),
+    "gated.dominance": _Check(
+        "at equal throughput sigma_GA < lambda/mu (GA's sojourn stochastically smaller), "
+        "certified", ("arrival_rate", "service_rate"), ("reward", "cost", "load", "dps"),
+        _dominance),
+    "lossnet.fluid": _Check(
+        "the fluid LP optimum is N[r_H lambda_H + r_L(mu - lambda_H)], exact duality",
+        _LOSSNET, (), _fluid),
+    "lossnet.trunk_reservation": _Check(
+        "trunk reservation with k* is optimal among all policies (N <= 400), exact "
+        "optimality equations", _LOSSNET, (), _trunk),
+    "lossnet.regret_identity": _Check(
+        "R_fluid - R_on = r_L mu E[idle] + (r_H - r_L) lambda_H N P(full) (Sympy identity, "
+        "both sides enclosed)", _LOSSNET, ("dps",), _regret),
+    "walks.ruin": _Check(
+        "P_i(hit 0 before b) lies between the p_inf and p_b walk bounds and below "
+        "(q_b/p_b)^i, exact rationals", ("servers", "lambda_h", "mu", "level"),
+        ("band", "lambda_l"), _ruin),
+}  # fmt: skip
+
+_DEFAULT_DPS = {"lossnet.regret_identity": 20}
+
+
+def check(name: str, **params: object) -> Claim:
+    """Check the claim ``name`` at the given parameters.
+
+    Parameters
+    ----------
+    name : str
+        A name of :data:`CHECKS` (``-`` and ``_`` are interchangeable).
+    **params
+        The claim's parameters by their Python names (``arrival_rate``,
+        ``service_rate``, ``reward``, ``cost``, ``load``; ``servers``, ``lambda_h``,
+        ``lambda_l``, ``mu``, ``r_h``, ``r_l``; ``level``, ``band``; ``dps``).  Numbers or
+        decimal strings; the certified routes read them as the exact decimals they print
+        as.
+
+    Returns
+    -------
+    qtheory.claims.Claim
+        The record, with scope ``"at the given parameters: ..."``.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter: an unknown name, a missing or unknown parameter, or a value
+        out of range (ν ≤ 1, a network that is not overloaded, a level beyond the
+        barrier).
+    ArithmeticError
+        If a certified route cannot decide at the precision limit.
+
+    Examples
+    --------
+    Λ = ∞, μ = C = 1, R = 4: S_RR* = C(√ν − 1)² = 1, so PoF = S_GA* = 1.529614:
+
+    >>> claim = check("gated.pof_at_least_one", arrival_rate="inf", service_rate=1,
+    ...               reward=4, cost=1)
+    >>> claim.passed, str(claim.kind), round(claim.value, 6)
+    (True, 'certified', 1.529614)
+    >>> claim = check("lossnet.fluid", servers=100, lambda_h=0.6, lambda_l=0.8, mu=1,
+    ...               r_h=2, r_l=1)
+    >>> claim.passed, claim.value  # 100 (2 * 0.6 + 1 * 0.4)
+    (True, 160.0)
+    >>> check("gated.dominance", arrival_rate="inf")
+    Traceback (most recent call last):
+    ...
+    ValueError: service_rate is required by gated.dominance (--service-rate)
+    """
+    key = _canonical(name)
+    spec = CHECKS[key]
+    given = {k: v for k, v in params.items() if v is not None}
+    allowed = spec.required + spec.optional
+    for param in given:
+        if param not in allowed:
+            raise ValueError(f"{param} is not a parameter of {key} (it takes {', '.join(allowed)})")
+    for param in spec.required:
+        if param not in given:
+            raise ValueError(f"{param} is required by {key} ({OPTIONS[param][0]})")
+    for param in ("servers", "level", "band"):
+        if param in given:
+            value = given[param]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{param} must be an integer >= 1, got {value!r}")
+    dps = given.pop("dps", _DEFAULT_DPS.get(key, 30))
+    from qtheory.precision import check_dps
+
+    dps = check_dps(dps)
+    if dps is None:
+        raise ValueError("dps must be an integer >= 1, got None")
+    return spec.function(given, dps)
+
+
+def claim_json(claim: Claim) -> dict:
+    """The record as a JSON-serialisable dict (NaN as None, enums as their values).
+
+    Parameters
+    ----------
+    claim : qtheory.claims.Claim
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> record = claim_json(Claim(name="x", statement="$1 = 1$", kind=Evidence.IDENTITY,
+    ...                           passed=True, origin=Origin.TEXTBOOK))
+    >>> record["kind"], record["passed"], record["value"]
+    ('identity', True, None)
+    """
+
+    def number(value: float):
+        return None if value is None or math.isnan(value) else value
+
+    record = {
+        "name": claim.name,
+        "statement": claim.statement,
+        "kind": str(claim.kind),
+        "passed": claim.passed,
+        "origin": str(claim.origin),
+        "citation": claim.citation,
+        "hypotheses": list(claim.hypotheses),
+        "scope": claim.scope,
+        "quantity": claim.quantity,
+        "value": number(claim.value),
+        "reference": number(claim.reference),
+        "tolerance": number(claim.tolerance),
+        "reason": claim.reason,
+        "certificate": claim.certificate,
+    }
+    return json.loads(json.dumps(record, default=str))
+
+
+def claim_text(claim: Claim) -> str:
+    """The record as plain text: the claim, its hypotheses, both sides, the verdict and
+    the evidence kind; mathematics as LaTeX source without ``$`` delimiters.
+
+    Parameters
+    ----------
+    claim : qtheory.claims.Claim
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> print(claim_text(Claim(name="demo", statement="$1 + 1 = 2$",
+    ...                        kind=Evidence.IDENTITY, passed=True, origin=Origin.TEXTBOOK,
+    ...                        quantity="left side", value=2.0, reference=2.0)))
+    claim:      demo
+    statement:  1 + 1 = 2
+    origin:     textbook result
+    quantity:   left side
+    value:      2
+    reference:  2
+    verdict:    HOLDS
+    evidence:   identity
+    """
+    rows = [("claim", claim.name), ("statement", _strip(claim.statement))]
+    rows += [("hypothesis", _strip(h)) for h in claim.hypotheses]
+    origin = str(claim.origin) + (f", {claim.citation}" if claim.citation else "")
+    rows += [("scope", _strip(claim.scope))] if claim.scope else []
+    rows.append(("origin", origin))
+    rows += [("quantity", _strip(claim.quantity))] if claim.quantity else []
+    for label in ("value", "reference", "tolerance"):
+        value = getattr(claim, label)
+        if not math.isnan(value):
+            rows.append((label, f"{value:.17g}"))
+    rows.append(("verdict", "HOLDS" if claim.passed else "FAILS"))
+    rows.append(("evidence", str(claim.kind)))
+    if claim.reason:
+        rows.append(("reason", claim.reason))
+    return "\n".join(f"{label + ':':<11} {text}" for label, text in rows)
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Give ``qtheory check`` its options (see :mod:`qtheory.cli`).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser)
+    >>> args = parser.parse_args("walks.ruin --servers 500 --lambda-h 0.6 --mu 1 "
+    ...                          "--level 3".split())
+    >>> args.name, args.servers, args.level, args.band, args.run is run
+    ('walks.ruin', 500, 3, None, True)
+    """
+    parser.description = (
+        "Check one claim of the package at your own parameters and print the claim, its "
+        "hypotheses, both sides, the verdict and the evidence kind (mathematics as LaTeX "
+        "source without $ delimiters). Exit 0 when it holds, 1 when it does not, 2 on bad "
+        "input. --list prints the checkable claims."
+    )
+    parser.add_argument("name", nargs="?", help="the claim (see --list), e.g. gated.dominance")
+    parser.add_argument("--list", action="store_true", help="list the checkable claims")
+    for param, (option, text, kind) in OPTIONS.items():
+        parser.add_argument(option, dest=param, type=kind, help=text)
+    parser.add_argument("--json", action="store_true", help="print the record as JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """List the claims (``--list``) or check one and print it.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``qtheory check`` options.
+
+    Returns
+    -------
+    int
+        0 when the claim holds (or with ``--list``), 1 when it does not.
+
+    Raises
+    ------
+    ValueError
+        As :func:`check` (the command line exits with status 2), or no name given.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser)
+    >>> run(parser.parse_args(["--list"]))  # doctest: +ELLIPSIS
+    gated.optimal_gate         S_GA(tau) has a unique maximiser tau*; ...
+    ...
+    walks.ruin                 P_i(hit 0 before b) lies between ...
+    0
+    """
+    if args.list:
+        if args.name is not None:
+            raise ValueError("name cannot be combined with --list")
+        width = max(map(len, CHECKS))
+        for key, spec in CHECKS.items():
+            print(f"{key:<{width}}  {spec.summary}")
+        return 0
+    if args.name is None:
+        raise ValueError("name is required: a claim of qtheory check --list")
+    params = {param: getattr(args, param) for param in OPTIONS}
+    given = {k: v for k, v in params.items() if v is not None}
+    key = _canonical(args.name)
+    allowed = CHECKS[key].required + CHECKS[key].optional
+    for param in given:
+        if param not in allowed:
+            options = ", ".join(OPTIONS[p][0] for p in allowed)
+            raise ValueError(f"{OPTIONS[param][0]} is not an option of {key} (it takes {options})")
+    for param in CHECKS[key].required:
+        if param not in given:
+            raise ValueError(f"{OPTIONS[param][0]} is required by {key}")
+    claim = check(key, **given)
+    print(json.dumps(claim_json(claim)) if args.json else claim_text(claim))
+    return 0 if claim.passed else 1

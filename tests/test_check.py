@@ -1,0 +1,214 @@
+"""``qtheory check`` and :func:`qtheory.check.check`: each claim at user parameters
+against independent references (closed forms, exact rationals), the exit statuses
+(0 holds, 1 fails, 2 bad input naming the option), ``--list``, ``--json`` and a
+``--help`` that imports nothing heavy."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+from scipy.optimize import minimize_scalar
+from scipy.special import lambertw
+
+from qtheory import check as check_module
+from qtheory.check import CHECKS, check, claim_json, claim_text
+from qtheory.claims import Claim, Evidence, Origin
+from qtheory.cli import main
+
+NET = {"lambda_h": 0.6, "lambda_l": 0.8, "mu": 1.0, "r_h": 2.0, "r_l": 1.0}
+NET_ARGS = ["--lambda-h", "0.6", "--lambda-l", "0.8", "--mu", "1", "--r-h", "2", "--r-l", "1"]
+
+
+def sigma_infinite(gate: float, mu: float = 1.0) -> float:
+    """σ = e^{−μ(1−σ)τ} for Λ = ∞: σ = −W(−μτ e^{−μτ})/(μτ)."""
+    x = mu * gate
+    return float(-lambertw(-x * math.exp(-x)).real / x)
+
+
+def welfare_infinite(gate: float, reward: float, mu: float = 1.0, cost: float = 1.0) -> float:
+    """S_GA(τ) for Λ = ∞: throughput 1/τ times the net reward R − C/(μ(1 − σ))."""
+    return (reward - cost / (mu * (1 - sigma_infinite(gate, mu)))) / gate
+
+
+def stationary(n: int, reserve: int) -> list[Fraction]:
+    """Stationary law of the busy servers under trunk reserve k (exact rationals)."""
+    lam_h, lam_l, mu = Fraction(3, 5), Fraction(4, 5), Fraction(1)
+    weights = [Fraction(1)]
+    for j in range(n):  # j busy -> j + 1
+        up = lam_h * n + (lam_l * n if n - j > reserve else 0)
+        weights.append(weights[-1] * up / (mu * (j + 1)))
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def reward_rate(n: int, reserve: int) -> Fraction:
+    pi = stationary(n, reserve)
+    return sum(
+        p * (2 * Fraction(3, 5) * n * (j < n) + 1 * Fraction(4, 5) * n * (n - j > reserve))
+        for j, p in enumerate(pi)
+    )
+
+
+def test_pof_at_least_one_against_the_closed_forms():
+    # Λ = ∞, μ = C = 1, R = 4: S_RR* = C(√ν − 1)² = 1, so PoF = max_τ S_GA(τ).
+    best = minimize_scalar(lambda t: -welfare_infinite(t, 4.0), bounds=(0.5, 5), method="bounded",
+                           options={"xatol": 1e-12})  # fmt: skip
+    claim = check("gated.pof_at_least_one", arrival_rate="inf", service_rate=1, reward=4, cost=1)
+    assert claim.passed and claim.kind is Evidence.CERTIFIED and claim.reference == 1.0
+    assert claim.value == pytest.approx(-best.fun, rel=1e-9)
+    assert claim.scope.startswith("at the given parameters")
+    # few potential customers: both rules admit everybody, PoF = 1 exactly
+    one = check("gated.pof_at_least_one", arrival_rate="0.2", service_rate=1, reward=3, cost=1)
+    assert one.passed and "exactly 1" in one.statement
+
+
+def test_optimal_gate_encloses_the_maximiser():
+    best = minimize_scalar(lambda t: -welfare_infinite(t, 4.0), bounds=(0.5, 5), method="bounded",
+                           options={"xatol": 1e-12})  # fmt: skip
+    claim = check("gated.optimal_gate", arrival_rate="inf", service_rate="1", reward="4",
+                  cost="1", dps=20)  # fmt: skip
+    assert claim.passed and claim.certificate["checker"] == "gated.optimum"
+    assert claim.value == pytest.approx(best.x, rel=1e-6)
+    assert claim.value == pytest.approx(claim.reference, rel=1e-12)  # float64 route agrees
+    # S_RR* = (√4 − 1)² = 1 and λ* = 1 − 1/√4 = 1/2 lie in the certified intervals
+    values = claim.certificate["data"]["values"]
+    for name, exact in (("welfare_rr", 1), ("rate_rr", Fraction(1, 2))):
+        low, high = map(Fraction, values[name])
+        assert low <= exact <= high and high - low < Fraction(1, 10**19)
+
+
+def test_dominance_at_a_given_load_and_at_the_optimum():
+    # load 1/2, Λ = ∞, μ = 1: τ = 2, σ = −W(−2e^{−2})/2 = 0.203188 < 1/2
+    claim = check("gated.dominance", arrival_rate="inf", service_rate="1", load="0.5")
+    assert claim.passed and claim.reference == 0.5
+    assert claim.value == pytest.approx(sigma_infinite(2.0), rel=1e-12)
+    assert claim.value == pytest.approx(0.2031878699, rel=1e-9)
+    at_optimum = check("gated.dominance", arrival_rate="3", service_rate="1", reward="2", cost="1")
+    assert at_optimum.passed and at_optimum.value < at_optimum.reference < 1
+    assert at_optimum.certificate["checker"] == "gated.dominance"
+
+
+def test_lossnet_fluid_is_the_closed_form():
+    claim = check("lossnet.fluid", servers=1000, **NET)
+    assert claim.passed and claim.value == 1000 * (2 * 0.6 + 1 * (1 - 0.6))
+    assert claim.scope.startswith("at the given parameters")
+
+
+def test_trunk_reservation_against_exact_reward_rates():
+    n = 20
+    rates = {k: reward_rate(n, k) for k in range(n + 1)}
+    best = max(rates, key=rates.get)
+    claim = check("lossnet.trunk_reservation", servers=n, **NET)
+    assert claim.passed and claim.certificate["data"]["reserve"] == best
+    assert claim.value == pytest.approx(float(rates[best]), rel=1e-14)
+
+
+def test_regret_identity_both_sides_against_exact_rationals():
+    n = 20
+    rates = {k: reward_rate(n, k) for k in range(n + 1)}
+    best = max(rates, key=rates.get)
+    pi = stationary(n, best)
+    fluid = n * (2 * Fraction(3, 5) + 1 * Fraction(2, 5))
+    idle = sum((n - j) * p for j, p in enumerate(pi))
+    right = 1 * 1 * idle + (2 - 1) * Fraction(3, 5) * n * pi[n]
+    assert fluid - rates[best] == right  # the identity itself, in exact rationals
+    claim = check("lossnet.regret-identity", servers=n, **NET)
+    assert claim.passed and claim.kind is Evidence.IDENTITY
+    assert claim.value == pytest.approx(float(fluid - rates[best]), rel=1e-14)
+    assert claim.reference == pytest.approx(float(right), rel=1e-14)
+
+
+def test_walks_ruin_against_the_gambler_ruin_formula():
+    n, lam, mu, level = 500, Fraction(3, 5), Fraction(1), 3
+    b = math.isqrt(n)
+    # idle level j: up (a server frees) mu (N − j), down (an H job arrives) lambda_H N
+    rho = [Fraction(1)]
+    for m in range(1, b):
+        rho.append(rho[-1] * (lam * n) / (mu * (n - m)))
+    ruin = sum(rho[level:]) / sum(rho)
+    claim = check("walks.ruin", servers=n, lambda_h=0.6, mu=1.0, level=level)
+    assert claim.passed and claim.certificate["checker"] == "walks.bounds"
+    assert claim.value == pytest.approx(float(ruin), rel=1e-12)
+    assert claim.reference >= claim.value
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "named"),
+    [
+        ("gated.nothing", {}, "name"),
+        ("gated.dominance", {"arrival_rate": "inf"}, "service_rate"),
+        ("gated.dominance", {"arrival_rate": "inf", "service_rate": 1, "load": "1.5"}, "load"),
+        (
+            "gated.pof_at_least_one",
+            {"arrival_rate": "2", "service_rate": 1, "reward": "x", "cost": 1},
+            "reward",
+        ),  # fmt: skip
+        ("lossnet.fluid", {"servers": 0, **NET}, "servers"),
+        ("lossnet.fluid", {"servers": 10, "dps": 5, **NET}, "dps"),
+        ("lossnet.trunk_reservation", {"servers": 1000, **NET}, "servers"),
+        ("walks.ruin", {"servers": 100, "lambda_h": 0.6, "mu": 1.0, "level": 10}, "level"),
+    ],
+)
+def test_bad_input_raises_value_error_naming_the_parameter(name, params, named):
+    with pytest.raises(ValueError, match=named):
+        check(name, **params)
+
+
+def test_cli_exit_statuses_and_output(capsys):
+    argv = ["check", "lossnet.regret-identity", "--servers", "1000", *NET_ARGS]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    for label in ("claim:", "statement:", "hypothesis:", "value:", "reference:", "verdict:",
+                  "evidence:"):  # fmt: skip
+        assert label in out
+    assert "verdict:    HOLDS" in out and "$" not in out
+    assert main([*argv, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["passed"] is True and record["kind"] == "identity"
+    assert main(["check", "lossnet.fluid", "--servers", "10", *NET_ARGS, "--level", "2"]) == 2
+    assert "--level" in capsys.readouterr().err
+    assert main(["check", "walks.ruin", "--servers", "500", "--mu", "1", "--level", "3"]) == 2
+    assert "--lambda-h" in capsys.readouterr().err
+    assert main(["check"]) == 2
+
+
+def test_cli_exits_1_when_the_claim_fails(capsys, monkeypatch):
+    failed = Claim(name="gated.dominance", statement="s", kind=Evidence.IDENTITY, passed=False,
+                   origin=Origin.PAPER)  # fmt: skip
+    monkeypatch.setattr(check_module, "check", lambda name, **params: failed)
+    assert main(["check", "gated.dominance", "--arrival-rate", "inf", "--service-rate", "1",
+                 "--load", "0.5"]) == 1  # fmt: skip
+    assert "verdict:    FAILS" in capsys.readouterr().out
+
+
+def test_list_names_every_check(capsys):
+    assert main(["check", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == list(CHECKS)
+
+
+def test_text_and_json_of_a_record():
+    claim = Claim(name="demo", statement=r"$x \ge 1$", kind=Evidence.NUMERICAL, passed=True,
+                  origin=Origin.PACKAGE, reason="floats", value=1.5)  # fmt: skip
+    assert "statement:  x \\ge 1" in claim_text(claim)
+    record = claim_json(claim)
+    assert record["reference"] is None and record["value"] == 1.5 and record["reason"] == "floats"
+
+
+@pytest.mark.parametrize("argv", [["check", "--help"], ["check", "--list"]])
+def test_help_and_list_import_nothing_heavy(argv):
+    script = (
+        f"from qtheory.cli import main\nmain({argv!r})\nimport sys\n"
+        "print('MODULES', ' '.join(sorted(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout  # fmt: skip
+    assert "MODULES " in out and ("usage: qtheory check" in out or "walks.ruin" in out)
+    modules = set(out.rpartition("MODULES ")[2].split())
+    heavy = ("sympy", "matplotlib", "scipy.stats", "flint", "qtheory.claims")
+    assert not [m for m in modules if any(m == h or m.startswith(h + ".") for h in heavy)]
