@@ -212,25 +212,3 @@ def test_help_and_list_import_nothing_heavy(argv):
     modules = set(out.rpartition("MODULES ")[2].split())
     heavy = ("sympy", "matplotlib", "scipy.stats", "flint", "qtheory.claims")
     assert not [m for m in modules if any(m == h or m.startswith(h + ".") for h in heavy)]
-
-
-@pytest.mark.parametrize(
-    ("name", "params"),
-    [
-        ("gated.optimal_gate", {"arrival_rate": "3", "service_rate": 1, "reward": 2, "cost": 1}),
-        (
-            "gated.pof_at_least_one",
-            {"arrival_rate": "3", "service_rate": 1, "reward": 2, "cost": 1},
-        ),
-        ("gated.dominance", {"arrival_rate": "3", "service_rate": 1, "reward": 2, "cost": 1}),
-        ("lossnet.fluid", {"servers": 50, **NET}),
-        ("lossnet.trunk_reservation", {"servers": 50, **NET}),
-        ("walks.ruin", {"servers": 500, "lambda_h": 0.6, "mu": 1.0, "level": 3}),
-    ],
-)
-def test_certificates_are_decided_by_the_independent_checker(name, params):
-    from qtheory.verify import check_certificate
-
-    claim = check(name, **params)
-    assert claim.kind is Evidence.CERTIFIED
-    check_certificate({"claim": claim.name, **claim.certificate})  # raises if it fails
