@@ -38,6 +38,7 @@ COMMANDS = {
         "re-check the certificates of certified claims with the independent checker",
     ),
     "check": ("qtheory.check", "check one claim of the package at your own parameters"),
+    "table": ("qtheory.table", "LaTeX, Markdown or CSV tables for your own parameter grids"),
 }
 
 

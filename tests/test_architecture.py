@@ -26,7 +26,7 @@ LAYERS = [
     ("engines", [r"qtheory\.exact\.\w+", r"qtheory\.sim\.\w+"]),
     ("models", [r"qtheory\.gated\.\w+", r"qtheory\.lossnet\.\w+", r"qtheory\.walks\.\w+"]),
     ("report", [r"qtheory\.report\.\w+", r"qtheory\.\w+\.(outputs|decomposition_outputs)",
-                r"qtheory\.\w+\.command", r"qtheory\.(cli|reproduce|check)"]),
+                r"qtheory\.\w+\.command", r"qtheory\.(cli|reproduce|table|check)"]),
 ]  # fmt: skip
 
 
