@@ -494,6 +494,12 @@ def check(name: str, **params: object) -> Claim:
             value = given[param]
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{param} must be an integer >= 1, got {value!r}")
+    for param in ("lambda_h", "lambda_l", "mu", "r_h", "r_l"):  # the float models
+        if isinstance(given.get(param), str):
+            try:
+                given[param] = float(given[param])
+            except ValueError:
+                raise ValueError(f"{param} must be a real number, got {given[param]!r}") from None
     dps = given.pop("dps", _DEFAULT_DPS.get(key, 30))
     from qtheory.precision import check_dps
 

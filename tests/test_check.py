@@ -97,6 +97,8 @@ def test_lossnet_fluid_is_the_closed_form():
     claim = check("lossnet.fluid", servers=1000, **NET)
     assert claim.passed and claim.value == 1000 * (2 * 0.6 + 1 * (1 - 0.6))
     assert claim.scope.startswith("at the given parameters")
+    text = {name: str(value) for name, value in NET.items()}
+    assert check("lossnet.fluid", servers=1000, **text).value == claim.value
 
 
 def test_trunk_reservation_against_exact_reward_rates():
