@@ -110,9 +110,9 @@ def dominance_claim() -> Claim:
     return Claim(
         name="gated.dominance",
         statement=(
-            r"at equal throughput $\lambda$, GA's root is below RR's load, "
-            r"$\sigma_{\mathrm{GA}} < \lambda/\mu$, so GA's sojourn time is stochastically "
-            r"smaller"
+            r"at every point of the grid, at equal throughput $\lambda$, GA's root is below "
+            r"RR's load, $\sigma_{\mathrm{GA}} < \lambda/\mu$, so GA's sojourn time is "
+            r"stochastically smaller"
         ),
         kind=Evidence.CERTIFIED,
         passed=bool(passed),
@@ -236,7 +236,8 @@ def pof_at_least_one_claim(quick: bool) -> Claim:
     return Claim(
         name="gated.pof_at_least_one",
         statement=(
-            r"memory never hurts: $\mathrm{PoF} = S_{\mathrm{GA}}^*/S_{\mathrm{RR}}^* \ge 1$ "
+            r"at every point of the grid, memory does not hurt: "
+            r"$\mathrm{PoF} = S_{\mathrm{GA}}^*/S_{\mathrm{RR}}^* \ge 1$ "
             r"(equality when both rules admit everybody)"
         ),
         kind=Evidence.CERTIFIED,

@@ -125,7 +125,7 @@ class CertifiedFluid:
     bound_prices : tuple of flint.fmpq
         The dual prices z_i of x_i <= λ_i.
     certificate : dict
-        ``{"checker": "lossnet.fluid", "data": {...}}``.
+        ``{"claim": "lossnet.fluid_lp", "checker": "lossnet.fluid", "data": {...}}``.
 
     Examples
     --------
@@ -232,7 +232,11 @@ def certified_fluid_lp(arrival_rates, rewards, service_rates, servers: int = 1) 
         "value": _text(value),
     }
     return CertifiedFluid(
-        value, tuple(x), price, tuple(z), {"checker": "lossnet.fluid", "data": data}
+        value,
+        tuple(x),
+        price,
+        tuple(z),
+        {"claim": "lossnet.fluid_lp", "checker": "lossnet.fluid", "data": data},
     )
 
 
@@ -422,7 +426,7 @@ class CertifiedOnlineOptimum:
     dps : int
         The digits asked for: every enclosure has relative width below 10^-dps.
     certificate : dict
-        ``{"checker": "lossnet.online", "data": {...}}``.
+        ``{"claim": "lossnet.online", "checker": "lossnet.online", "data": {...}}``.
 
     Examples
     --------
@@ -531,6 +535,7 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
         "reserve": k,
         **{name: _text(value) for name, value in p.items()},
         "bits": bits,
+        "dps": digits,
         "fluid": _text(fluid),
         "online": [enclosures["online"].lower, enclosures["online"].upper],
         "regret": [enclosures["regret"].lower, enclosures["regret"].upper],
@@ -543,7 +548,7 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
         enclosures["prob_full"],
         enclosures["mean_idle"],
         digits,
-        {"checker": "lossnet.online", "data": data},
+        {"claim": "lossnet.online", "checker": "lossnet.online", "data": data},
     )
 
 
@@ -564,7 +569,8 @@ class OptimalityCertificate:
     bias : tuple of flint.fmpq
         h(b), b = 0..N busy servers, with h(0) = 0.
     certificate : dict
-        ``{"checker": "lossnet.optimality", "data": {...}}``.
+        ``{"claim": "lossnet.optimality", "checker": "lossnet.optimality",
+        "data": {...}}``.
 
     Examples
     --------
@@ -684,5 +690,8 @@ def trunk_reservation_optimality(
         raise ValueError(problem)
     data = _optimality_data(net, k, gain, bias)
     return OptimalityCertificate(
-        k, gain, tuple(bias), {"checker": "lossnet.optimality", "data": data}
+        k,
+        gain,
+        tuple(bias),
+        {"claim": "lossnet.optimality", "checker": "lossnet.optimality", "data": data},
     )

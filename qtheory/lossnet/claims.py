@@ -184,7 +184,8 @@ def fluid_claim(net: LossNetwork) -> Claim:
     )
     p = _parameters(net)
     closed = net.servers * (p["r_h"] * p["lambda_h"] + p["r_l"] * (p["mu"] - p["lambda_h"]))
-    certificate = {**sol.certificate, "data": {**sol.certificate["data"], "closed_form": True}}
+    certificate = {"checker": sol.certificate["checker"],
+                   "data": {**sol.certificate["data"], "closed_form": True}}  # fmt: skip
     return Claim(
         name="lossnet.fluid",
         statement=(

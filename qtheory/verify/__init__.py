@@ -16,6 +16,9 @@ docstring.  It is kept short enough to read in one sitting:
 
 - :mod:`qtheory.verify._arith`: reading exact rationals and decimal intervals, and
   deciding "this ball lies inside that interval" rigorously;
+- :mod:`qtheory.verify.expected`: the checker and the pinned data fields each claim
+  name commits to; a certificate under an unknown claim name, run through another
+  checker, or with data contradicting its claim's statement fails;
 - one module per model (:mod:`qtheory.verify.gated`, :mod:`qtheory.verify.lossnet`,
   :mod:`qtheory.verify.walks`), each with a table ``CHECKS`` of checker functions
   ``check(data) -> None`` that raise :class:`CertificateError` naming what fails.
@@ -37,7 +40,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["CertificateError", "check_certificate", "verify"]
+__all__ = ["CertificateError", "certificate_files", "check_certificate", "verify"]
 
 MODELS = ("gated", "lossnet", "walks")
 
@@ -82,13 +85,37 @@ def check_certificate(certificate: Mapping) -> None:
         raise CertificateError(
             f"{name}: no checker {checker!r} (known models: {', '.join(MODELS)})"
         )
+    expected = importlib.import_module("qtheory.verify.expected")  # as the models: no cycle
     try:
+        expected.check_expected(name, checker, certificate.get("data"))
         checks[kind](certificate.get("data"))
     except CertificateError as error:
         raise CertificateError(f"{name}: {error}") from None
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as error:
         kind = type(error).__name__
         raise CertificateError(f"{name}: malformed data ({kind}: {error})") from None
+
+
+def certificate_files(directory: Path | str) -> list[Path]:
+    """The ``*.json`` files of ``directory``'s ``derivations/certificates``, else of its
+    ``certificates``, else of ``directory`` itself (sorted).
+
+    Parameters
+    ----------
+    directory : path
+        As for :func:`verify`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     certificate_files(folder)
+    []
+    """
+    folder = Path(directory)
+    nested = [folder / "derivations" / "certificates", folder / "certificates"]
+    here = next((place for place in nested if place.is_dir()), folder)
+    return sorted(here.glob("*.json"))
 
 
 def verify(directory: Path | str) -> list[str]:
@@ -98,12 +125,16 @@ def verify(directory: Path | str) -> list[str]:
     ----------
     directory : path
         A folder of certificates (``derivations/certificates``), or a folder that holds
-        ``derivations/certificates`` (the ``--out`` folder of ``qtheory reproduce``).
+        ``derivations/certificates`` (the ``--out`` folder of ``qtheory reproduce``) or
+        ``certificates`` (``derivations``).
 
     Returns
     -------
     list of str
-        One line per certificate that fails, ``"claim: reason"``; empty when all hold.
+        One line per certificate that fails, ``"claim: reason"``, and, when the folder
+        holds any certificate of ``qtheory reproduce``, one line ``"missing certificate:
+        NAME"`` per reproduced claim whose file ``NAME.json`` is absent; empty when all
+        hold.
 
     Raises
     ------
@@ -120,13 +151,16 @@ def verify(directory: Path | str) -> list[str]:
     FileNotFoundError: no certificates (*.json) in ... or its derivations/certificates
     """
     folder = Path(directory)
-    nested = folder / "derivations" / "certificates"
-    files = sorted((nested if nested.is_dir() else folder).glob("*.json"))
+    files = certificate_files(folder)
     if not files:
         raise FileNotFoundError(
             f"no certificates (*.json) in {folder} or its derivations/certificates"
         )
+    reproduced = importlib.import_module("qtheory.verify.expected").REPRODUCED
+    present = {file.stem for file in files}
     failures = []
+    if present & set(reproduced):
+        failures += [f"missing certificate: {name}" for name in reproduced if name not in present]
     for file in files:
         try:
             check_certificate(json.loads(file.read_text()))

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from qtheory.verify import verify
+from qtheory.verify import certificate_files, verify
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -78,15 +78,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"DIR: {error}") from None
     for line in failures:
         print(f"FAIL {line}", file=sys.stderr)
-    count = len(list(_certificates(args.directory)))
+    count = len(certificate_files(args.directory))
     seconds = time.perf_counter() - start
     if failures:
         print(f"{len(failures)} of {count} certificates fail ({seconds:.1f} s)")
         return 1
     print(f"all {count} certificates hold ({seconds:.1f} s)")
     return 0
-
-
-def _certificates(directory: Path):
-    nested = directory / "derivations" / "certificates"
-    return (nested if nested.is_dir() else directory).glob("*.json")

@@ -220,7 +220,15 @@ def _narrow(pair, dps: int) -> bool:
     low, high = (Fraction(t) for t in pair)
     if low == high == 0:
         return True
-    return not low <= 0 <= high and (high - low) * 10**dps <= min(abs(low), abs(high))
+    return not low <= 0 <= high and high - low <= Fraction(1, 10**dps) * min(abs(low), abs(high))
+
+
+def _digits(data: Mapping) -> int:
+    """``data["dps"]``, which must be an integer ≥ 1 (not a bool)."""
+    dps = data["dps"]
+    if not isinstance(dps, int) or isinstance(dps, bool) or dps < 1:
+        raise CertificateError(f"dps must be an integer >= 1, got {dps!r}")
+    return dps
 
 
 def _claimed(data: Mapping, name: str) -> list[str]:
@@ -262,7 +270,7 @@ def check_optimum(data: Mapping) -> None:
     ...
     qtheory.verify.CertificateError: welfare_ga: the checker's enclosure ... is not inside ...
     """
-    dps = int(data["dps"])
+    dps = _digits(data)
     with precision(int(data["precision_bits"])):
         balls = optimum_balls(data)
         for name in NAMES:
@@ -428,10 +436,14 @@ def check_dominance(data: Mapping) -> None:
     qtheory.verify.CertificateError: point 0 (load 1, Lambda = inf): the load must lie in (0, 1)
     """
     mu = rational(data["service_rate"])
+    if not mu > 0:
+        raise CertificateError(f"the service rate mu = {data['service_rate']} must be positive")
     with precision(int(data["precision_bits"])):
         for index, (load_text, arrival_text) in enumerate(_points(data)):
             at = f"point {index} (load {load_text}, Lambda = {arrival_text})"
             load = rational(load_text)
+            if arrival_text != "inf" and not rational(arrival_text) > 0:
+                raise CertificateError(f"{at}: the arrival rate Lambda must be positive")
             beta = fmpq(0) if arrival_text == "inf" else 1 / rational(arrival_text)
             if not 0 < load < 1:
                 raise CertificateError(f"{at}: the load must lie in (0, 1)")

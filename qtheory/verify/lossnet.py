@@ -82,6 +82,7 @@ qtheory.verify.CertificateError: admitted: the capacity sum(x_i / mu_i) = 11/10 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 
 import flint
 from flint import arb, fmpq
@@ -264,8 +265,9 @@ def check_online_case(data: Mapping) -> None:
     ----------
     data : mapping
         ``servers``, ``reserve`` (integers), ``lambda_h``, ``lambda_l``, ``mu``, ``r_h``,
-        ``r_l``, ``fluid`` (rationals), ``bits`` (the Arb precision) and the claimed
-        enclosures ``online`` and ``regret`` (``[lower, upper]`` decimals).
+        ``r_l``, ``fluid`` (rationals), ``bits`` (the Arb precision), ``dps`` (an
+        integer >= 1) and the claimed enclosures ``online`` and ``regret`` (``[lower,
+        upper]`` decimals), each of relative width at most 10^-dps.
 
     Raises
     ------
@@ -275,7 +277,7 @@ def check_online_case(data: Mapping) -> None:
     Examples
     --------
     >>> data = {"servers": 2, "reserve": 0, "lambda_h": "3/5", "lambda_l": "4/5",
-    ...         "mu": "1", "r_h": "2", "r_l": "1", "bits": 84, "fluid": "16/5",
+    ...         "mu": "1", "r_h": "2", "r_l": "1", "bits": 84, "fluid": "16/5", "dps": 9,
     ...         "online": ["1.968911917", "1.968911918"],
     ...         "regret": ["1.231088082", "1.231088083"]}
     >>> check_online_case(data)
@@ -285,6 +287,9 @@ def check_online_case(data: Mapping) -> None:
     qtheory.verify.CertificateError: reserve: at 1 idle servers rejecting L ...
     """
     n, lh, ll, mu, rh, rl, k = _network(data)
+    dps = data["dps"]
+    if not isinstance(dps, int) or isinstance(dps, bool) or dps < 1:
+        raise CertificateError(f"dps must be an integer >= 1, got {dps!r}")
     bits = data["bits"]
     if not (isinstance(bits, int) and 16 <= bits <= MAX_BITS and k <= MAX_RESERVE):
         raise CertificateError(
@@ -320,6 +325,19 @@ def check_online_case(data: Mapping) -> None:
             raise CertificateError(f"online: R_k = {gain} is not inside {data['online']}")
         if not inside(regret, data["regret"]):
             raise CertificateError(f"regret: {regret} is not inside {data['regret']}")
+    for name in ("online", "regret"):
+        if not _narrow(data[name], dps):
+            raise CertificateError(
+                f"{name}: the interval {data[name]} is wider than 1e-{dps} relative"
+            )
+
+
+def _narrow(pair, dps: int) -> bool:
+    """Relative width (upper − lower)/min(|lower|, |upper|) ≤ 10^−dps, or an exact 0."""
+    low, high = (Fraction(t) for t in pair)
+    if low == high == 0:
+        return True
+    return not low <= 0 <= high and high - low <= Fraction(1, 10**dps) * min(abs(low), abs(high))
 
 
 def check_optimality(data: Mapping) -> None:

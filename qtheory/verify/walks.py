@@ -57,7 +57,7 @@ from flint import arb, arb_mat, fmpq
 from qtheory.verify import CertificateError
 from qtheory.verify._arith import inside, precision, rational
 
-__all__ = ["CHECKS", "FAMILIES", "check_bounds", "item_values"]
+__all__ = ["CHECKS", "FAMILIES", "LOWER_BOUNDS", "check_bounds", "item_values", "side_of"]
 
 #: The largest N the checker accepts (its exact routes cost O(N) to O(sqrt(N)^3)), and the
 #: most terms of a Poisson series or steps of a walk it sums.
@@ -263,12 +263,13 @@ def _walk_tail(n: int, p: fmpq, x: int, tail: str) -> arb:
 
 
 @lru_cache(maxsize=64)
-def _window_row(lam, mu, lam_l, n, c, start, absorbing_zero: bool, bits: int):
+def _window_row(lam, mu, lam_l, n, c, start, absorbing_zero: bool, bits: int, least: int = 0):
     """Probabilities at W of the full chain from ``start`` (0 absorbing or not): the
-    truncated chain's row and the mass absorbed at the truncation level."""
+    truncated chain's row and the mass absorbed at the truncation level (at least
+    ``least``, or N)."""
     model = _Model(lam, mu, lam_l, n)
     w = model.window(c)
-    top = min(n, start + _terms(arb(mu * n) * w))
+    top = min(n, max(start + _terms(arb(mu * n) * w), least))
     return _uniformised(model, start, w, top, (0,) if absorbing_zero else ())
 
 
@@ -376,7 +377,7 @@ def _idle_window_item(model: _Model, item: dict):
     i, m = _int(item, "i", 0, model.b), _int(item, "m", 0, model.b)
     u, d = model.means(model.window(c))
     rates = (model.lam, model.mu, model.lam_l, model.n)
-    row, escape = _window_row(*rates, c, i, False, flint.ctx.prec)
+    row, escape = _window_row(*rates, c, i, False, flint.ctx.prec, m + 1)  # needs m < top
     jump = model.b + 1 - m
     if coupled:
         bound = _skellam_tail(u, d, m - i, "lower") + _poisson_tail(d, jump, "upper")
@@ -506,6 +507,29 @@ def _label(item: dict) -> str:
     return f"item ({keys})"
 
 
+#: The (family, bound) pairs whose bound is a lower bound; every other bound is an upper one.
+LOWER_BOUNDS = frozenset(
+    {("ruin", "walk_pinf"), ("climb", "steps_pinf"), ("climb", "time_pinf"),
+     ("descent", "steps"), ("descent", "time")}
+)  # fmt: skip
+
+
+def side_of(item: dict) -> str:
+    """The side of an item's bound, from its family and bound (not from the certificate).
+
+    Parameters
+    ----------
+    item : dict
+        A certificate item, with ``family`` and (for some families) ``bound``.
+
+    Examples
+    --------
+    >>> side_of({"family": "ruin", "bound": "walk_pinf"}), side_of({"family": "sss"})
+    ('lower', 'upper')
+    """
+    return "lower" if (item["family"], item.get("bound")) in LOWER_BOUNDS else "upper"
+
+
 def check_bounds(data: dict) -> None:
     """Decide a ``walks.bounds`` certificate (see the module docstring).
 
@@ -513,8 +537,9 @@ def check_bounds(data: dict) -> None:
     ----------
     data : dict
         ``lambda_h``, ``mu``, ``lambda_l`` (rationals as text), ``prec`` (bits) and
-        ``items``: each with ``family``, ``N``, the family's arguments, ``side``
-        (``"upper"``: bound >= exact; ``"lower"``: bound <= exact) and the claimed
+        ``items``: each with ``family``, ``N``, the family's arguments, optionally ``side``
+        (``"upper"``: bound >= exact; ``"lower"``: bound <= exact; it must agree with
+        :func:`side_of`, which the checker uses) and the claimed
         enclosures ``bound_enclosure`` and ``exact_enclosure`` (``[lower, upper]``).
 
     Raises
@@ -533,11 +558,17 @@ def check_bounds(data: dict) -> None:
     >>> check_bounds({**data, "items": [{**item, "side": "lower"}]})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    qtheory.verify.CertificateError: item (family=ruin, N=100, i=1, bound=walk_pb): the bound ...
+    qtheory.verify.CertificateError: item (family=ruin, N=100, i=1, bound=walk_pb): side must be ...
     """
     items = data["items"]
     if not isinstance(items, list) or not items:
         raise CertificateError("the certificate lists no items")
+    lam, mu, lam_l = (rational(data[key]) for key in ("lambda_h", "mu", "lambda_l"))
+    if not (lam > 0 and lam_l > 0 and mu > 0 and lam < mu < lam + lam_l):
+        raise CertificateError(
+            "lambda_h, lambda_l, mu: the rates must be positive with "
+            f"lambda_h < mu < lambda_h + lambda_l, got {lam}, {lam_l}, {mu}"
+        )
     with precision(int(data["prec"])):
         for item in items:
             bound, exact = item_values(data, item)
@@ -551,13 +582,12 @@ def check_bounds(data: dict) -> None:
                     raise CertificateError(
                         f"{label}: the {what} {shown} is not in the claimed enclosure {item[key]}"
                     )
-            side = item["side"]
-            if side == "upper":
-                holds = bound >= exact
-            elif side == "lower":
-                holds = bound <= exact
-            else:
-                raise CertificateError(f"{label}: side must be 'upper' or 'lower', got {side!r}")
+            side = side_of(item)
+            if item.get("side", side) != side:
+                raise CertificateError(
+                    f"{label}: side must be {side!r} for this bound, got {item['side']!r}"
+                )
+            holds = bound >= exact if side == "upper" else bound <= exact
             if not holds:
                 relation = ">=" if side == "upper" else "<="
                 raise CertificateError(f"{label}: the bound is not {relation} the exact value")
