@@ -2,9 +2,10 @@ r"""``qtheory table``: LaTeX (booktabs), Markdown and CSV tables for your own pa
 grids, one column per requested quantity.
 
 Each parameter option takes a comma-separated list; the table has one row per point of
-their Cartesian product (in the order given, the first option varying slowest).  Every
-value is computed as a certified enclosure in Arb ball arithmetic
-(:func:`qtheory.gated.certified.certified_optimum`,
+their Cartesian product, each list in the order given and the model's parameters in the
+order of their constructor, the first varying slowest (Λ, μ, R, C for ``gated``; N,
+λ_H, λ_L, μ, r_H, r_L for ``lossnet``).  Every value is computed as a certified
+enclosure in Arb ball arithmetic (:func:`qtheory.gated.certified.certified_optimum`,
 :func:`qtheory.lossnet.certified.certified_online_optimum`) and rounded to ``--dps``
 significant digits (round half to even) only when both ends of the enclosure round to the
 same decimal, so every printed digit is correctly rounded; if a value sits too close to a
@@ -455,25 +456,31 @@ def to_latex(frame: pd.DataFrame, *, caption: str | None = None, label: str | No
       \end{tabular}
     \end{table}
     """
-    from qtheory.report.latex import Latex, table
-
+    # The float is written here, in the layout of qtheory.report.latex.table, rather than
+    # by that function: its module imports Sympy, which would cost more than the table.
     varying, fixed = _shown_parameters(frame)
     known, columns = _known(frame), frame.attrs.get("columns", [])
     headers = [f"${PARAMETERS[name]}$" for name in varying]
     headers += [known[column][1] for column in columns]
     rows = [
-        [Latex(_decimal_tex(row[name])) for name in (*varying, *columns)]
-        for _, row in frame.iterrows()
+        [_decimal_tex(row[name]) for name in (*varying, *columns)] for _, row in frame.iterrows()
     ]
-    model = frame.attrs.get("model", "gated")
-    return table(
-        headers,
-        rows,
-        caption=caption or _default_caption(frame, fixed),
-        label=label or f"tab:{model}",
-        alignment="r" * len(headers),
-        size=_size(headers, rows),
-    )
+    size = _size(headers, rows)
+    lines = [
+        r"\begin{table}[htbp]",
+        r"  \centering" + (rf"\{size}" if size else ""),
+        rf"  \caption{{{caption or _default_caption(frame, fixed)}}}",
+        rf"  \label{{{label or 'tab:' + frame.attrs.get('model', 'gated')}}}",
+        rf"  \begin{{tabular}}{{{'r' * len(headers)}}}",
+        r"    \toprule",
+        "    " + " & ".join(headers) + r" \\",
+        r"    \midrule",
+        *("    " + " & ".join(row) + r" \\" for row in rows),
+        r"    \bottomrule",
+        r"  \end{tabular}",
+        r"\end{table}",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def _size(headers: list[str], rows: list[list[str]]) -> str | None:

@@ -273,3 +273,22 @@ def test_grid_size_is_bounded():
 def test_help_imports_nothing_heavy(argv):
     out, modules = modules_after(f"from qtheory.cli import main\nassert main({argv!r}) == 0")
     assert heavy(modules) == [] and "usage: qtheory table" in out
+
+
+def test_latex_has_the_layout_of_the_report_tables():
+    from qtheory.report.latex import Latex, table
+
+    frame = tab.gated_table(arrival_rate=["inf", "3"], reward="2", columns="tau_star,pof")
+    ours = tab.to_latex(frame, caption="C.", label="tab:x")
+    rows = [[Latex(tab._decimal_tex(v)) for v in row] for row in
+            frame[["arrival_rate", "tau_star", "pof"]].values.tolist()]  # fmt: skip
+    headers = [r"$\Lambda$", r"$\tau^*$", r"$\mathrm{PoF}$"]
+    assert ours == table(headers, rows, caption="C.", label="tab:x", alignment="rrr")
+
+
+def test_a_table_does_not_import_the_report_stack():
+    # (Sympy comes with qtheory.gated.certified; the LaTeX itself needs neither.)
+    argv = [*LOSSNET, "--format", "latex"]
+    out, modules = modules_after(f"from qtheory.cli import main\nassert main({argv!r}) == 0")
+    assert r"\toprule" in out
+    assert not {"sympy", "matplotlib", "qtheory.report", "qtheory.report.latex"} & modules
