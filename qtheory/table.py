@@ -412,9 +412,9 @@ def _default_caption(frame: pd.DataFrame, fixed: list[str]) -> str:
 
 
 def _value_tex(value: object) -> str:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    cell = _decimal_tex(repr(value) if isinstance(value, float) else value)
+    if isinstance(value, float):  # also NumPy's float64, whose repr names its type
+        value = int(value) if value.is_integer() else repr(float(value))
+    cell = _decimal_tex(value)
     return cell.strip("$")
 
 

@@ -203,6 +203,7 @@ def test_markdown_and_csv():
     status, markdown, _ = run_cli([*LOSSNET, "--format", "markdown"])
     assert status == 0
     lines = markdown.splitlines()
+    assert r"at $\lambda_H = 0.6$, $\lambda_L = 0.8$, $\mu = 1$, $r_H = 2$, $r_L = 1$;" in lines[0]
     assert (
         lines[2] == r"| $N$ | $k^*$ | $R_{\mathrm{on}}$ | $R_{\mathrm{fluid}} - R_{\mathrm{on}}$ |"
     )
