@@ -219,7 +219,8 @@ def run(args: argparse.Namespace) -> int:
 
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile() as file:
-    ...     run(argparse.Namespace(out=Path(file.name), quick=True, seed=1, cluster=None))
+    ...     run(argparse.Namespace(out=Path(file.name), quick=True, paper=False, seed=1,
+    ...                            cluster=None))
     Traceback (most recent call last):
     ...
     ValueError: --out must be a directory, but ... is a file
@@ -231,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         written = reproduce(
             out,
             quick=args.quick,
-            paper=getattr(args, "paper", False),
+            paper=args.paper,
             seed=args.seed,
             cluster=args.cluster,
         )

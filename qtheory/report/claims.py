@@ -111,6 +111,11 @@ def _measured(claim: Claim, number, plus_minus: str) -> str:
     return value + plus_minus + number(claim.ci_halfwidth, 2)
 
 
+def _plain_number(x: float, digits: int) -> str:
+    """``x`` with ``digits`` significant digits, for Markdown."""
+    return f"{x:.{digits}g}"
+
+
 def _number_or_dash(x: float, number, digits: int) -> str:
     return "–" if math.isnan(x) else number(x, digits)
 
@@ -279,9 +284,9 @@ def claims_markdown(claims: Sequence[Claim], *, note: str = "") -> str:
                 "; ".join(markdown_text(h) for h in c.hypotheses) or "–",
                 markdown_text(c.scope) or "–",
                 markdown_text(c.quantity),
-                _measured(c, lambda x, d: f"{x:.{d}g}", " ± "),
-                _number_or_dash(c.reference, lambda x, d: f"{x:.{d}g}", 6),
-                _number_or_dash(c.tolerance, lambda x, d: f"{x:.{d}g}", 3),
+                _measured(c, _plain_number, " ± "),
+                _number_or_dash(c.reference, _plain_number, 6),
+                _number_or_dash(c.tolerance, _plain_number, 3),
                 _verdict(c),
                 markdown_text(_source(c)),
             ]
