@@ -12,6 +12,22 @@ objective (LP strong duality); :func:`fluid_lp` solves the general many-class LP
 optional per-class service rates, with scipy's HiGHS.  In the overloaded case
 :math:`\lambda_H<\mu<\lambda_H+\lambda_L`,
 :math:`R_{fluid} = N[r_H\lambda_H + r_L(\mu-\lambda_H)]`.
+
+With n classes, :math:`r_1 > \dots > r_n` and a common :math:`\mu`, the LP is a
+fractional knapsack: with :math:`\Lambda_j = \lambda_1 + \dots + \lambda_j` and the
+marginal class :math:`m` (:math:`\Lambda_{m-1} < \mu < \Lambda_m`) it admits
+:math:`x_j = \lambda_j` for :math:`j < m`, :math:`x_m = \mu - \Lambda_{m-1}` and nothing
+below :math:`m`, so
+
+.. math:: R_{fluid} = N\Bigl[\sum_{j<m} r_j\lambda_j + r_m(\mu - \Lambda_{m-1})\Bigr];
+
+the dual prices are :math:`y = r_m` for the capacity :math:`\sum_j x_j \le \mu` (one
+server, serving :math:`\mu` jobs per unit time, is worth :math:`r_m\mu`) and
+:math:`z_j = (r_j - r_m)^+` for :math:`x_j \le \lambda_j`.  :func:`derive_class_fluid`
+states every case (which class is marginal) with its primal and dual solutions in
+Sympy for a fixed n (3 by default); :func:`class_fluid` solves the LP of a
+:class:`~qtheory.lossnet.classes.ClassNetwork` with HiGHS and reads the marginal class
+off the dual.
 """
 
 from __future__ import annotations
@@ -24,6 +40,7 @@ import numpy as np
 
 from qtheory import _validation
 from qtheory.lossnet import _generated
+from qtheory.lossnet.classes import ClassNetwork, as_classes
 from qtheory.lossnet.model import LossNetwork, as_network
 
 if TYPE_CHECKING:  # the Sympy side is imported by derive_fluid, when it runs
@@ -32,10 +49,15 @@ if TYPE_CHECKING:  # the Sympy side is imported by derive_fluid, when it runs
     from qtheory.symbolic import Formula
 
 __all__ = [
+    "ClassFluid",
+    "ClassFluidCase",
+    "ClassFluidDerivation",
     "FluidCase",
     "FluidDerivation",
     "FluidSolution",
+    "class_fluid",
     "class_vectors",
+    "derive_class_fluid",
     "derive_fluid",
     "fluid_bound",
     "fluid_lp",
@@ -309,12 +331,24 @@ def fluid_lp(arrival_rates, rewards, service_rates, servers: float = 1.0) -> Flu
     >>> round(sol.value, 9), sol.admission_rates.round(9).tolist(), round(sol.server_price, 9)
     (160.0, [60.0, 40.0], 1.0)
     """
-    from scipy.optimize import linprog  # loaded by the first LP (not by --help)
-
     rates, rewards, service = class_vectors(
         arrival_rates=arrival_rates, rewards=rewards, service_rates=service_rates
     )
     servers = _validation.positive("servers", servers)
+    result = _highs(rates, rewards, service)
+    return FluidSolution(
+        value=float(-result.fun * servers),
+        admission_rates=result.x * servers,
+        server_price=float(-result.ineqlin.marginals[0]),
+    )
+
+
+def _highs(rates: np.ndarray, rewards: np.ndarray, service: np.ndarray):
+    """scipy's HiGHS result for max Σ r_i x_i s.t. Σ x_i/μ_i <= 1, 0 <= x_i <= λ_i (per
+    server; ``result.fun`` is minus the optimum, the marginals are those of the
+    minimisation)."""
+    from scipy.optimize import linprog  # loaded by the first LP (not by --help)
+
     result = linprog(
         -rewards,
         A_ub=(1.0 / service)[None, :],
@@ -324,8 +358,246 @@ def fluid_lp(arrival_rates, rewards, service_rates, servers: float = 1.0) -> Flu
     )
     if not result.success:
         raise RuntimeError(f"HiGHS failed on the fluid LP: {result.message}")
-    return FluidSolution(
-        value=float(-result.fun * servers),
-        admission_rates=result.x * servers,
-        server_price=float(-result.ineqlin.marginals[0]),
+    return result
+
+
+@dataclass(frozen=True)
+class ClassFluid:
+    """The fluid LP of an n-class network (common μ), solved by HiGHS, with its dual.
+
+    Attributes
+    ----------
+    value : float
+        R_fluid = N max Σ r_j x_j.
+    admission_rates : numpy.ndarray
+        x_j N, the admitted rate of each class.
+    capacity_price : float
+        y, the dual price of Σ x_j <= μ; it equals r_m, the marginal class's reward.
+    surplus_prices : numpy.ndarray
+        z_j, the dual prices of x_j <= λ_j (r_j − r_m above the marginal class, else 0).
+    marginal : int
+        The 0-based marginal class m: the class whose reward is the capacity price.
+
+    Examples
+    --------
+    >>> sol = class_fluid(ClassNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
+    >>> sol.marginal, round(sol.capacity_price, 9), round(sol.value, 9)
+    (1, 2.0, 23.0)
+    """
+
+    value: float
+    admission_rates: np.ndarray
+    capacity_price: float
+    surplus_prices: np.ndarray
+    marginal: int
+
+
+def class_fluid(net: ClassNetwork | LossNetwork) -> ClassFluid:
+    """Solve the fluid LP of an n-class network with HiGHS and read the marginal class
+    off the dual: the class whose reward equals the capacity price y.
+
+    Parameters
+    ----------
+    net : ClassNetwork or LossNetwork
+        The network (a :class:`LossNetwork` is read as classes (H, L)).
+
+    Returns
+    -------
+    ClassFluid
+        Value, admission rates, the dual prices and the marginal class.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a network.
+    RuntimeError
+        If HiGHS fails, or its dual names no class as marginal (the capacity price is
+        no class's reward to 1e-9 relative).
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> sol = class_fluid(ClassNetwork(100, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0))
+    >>> sol.marginal, sol.admission_rates.round(9).tolist()
+    (2, [30.0, 50.0, 20.0, 0.0])
+    """
+    net = as_classes(net)
+    rates, rewards = np.array(net.lambdas), np.array(net.rewards)
+    result = _highs(rates, rewards, np.full(rates.size, net.mu))
+    # The minimisation's marginals are <= 0: minus them are the maximisation's prices.
+    price = float(-result.ineqlin.marginals[0]) / net.mu  # per unit of Σ x_j, not per server
+    gaps = np.abs(rewards - price)
+    marginal = int(np.argmin(gaps))
+    if not gaps[marginal] <= 1e-9 * rewards[0]:
+        raise RuntimeError(f"HiGHS's capacity price {price} is no class's reward {net.rewards}")
+    return ClassFluid(
+        value=float(-result.fun * net.servers),
+        admission_rates=result.x * net.servers,
+        capacity_price=price,
+        surplus_prices=-np.asarray(result.upper.marginals, dtype=float),
+        marginal=marginal,
     )
+
+
+@dataclass(frozen=True)
+class ClassFluidCase:
+    """One case of the n-class fluid LP (common μ): which class is marginal, with the
+    primal point and dual prices that certify it.
+
+    Attributes
+    ----------
+    name : str
+        ``"class j marginal"`` (1-based j) or ``"underloaded"``.
+    marginal : int or None
+        The 0-based marginal class (None when everybody fits).
+    condition : sympy.Boolean
+        Where the case applies: Λ_{m-1} < μ < Λ_m (class 1: λ_1 >= μ).
+    admitted : tuple of sympy.Expr
+        x_1, …, x_n per server.
+    capacity_price : sympy.Expr
+        y, the dual price of Σ x_j <= μ.
+    surplus_prices : tuple of sympy.Expr
+        z_1, …, z_n, the dual prices of x_j <= λ_j.
+    lambdas, rewards : tuple of sympy.Symbol
+        The symbols λ_j and r_j the expressions use.
+    mu : sympy.Symbol
+        The service rate's symbol.
+
+    Examples
+    --------
+    >>> derive_class_fluid(3).cases[1].admitted
+    (lambda_1, -lambda_1 + mu, 0)
+    """
+
+    name: str
+    marginal: int | None
+    condition: sp.Boolean
+    admitted: tuple[sp.Expr, ...]
+    capacity_price: sp.Expr
+    surplus_prices: tuple[sp.Expr, ...]
+    lambdas: tuple[sp.Symbol, ...]
+    rewards: tuple[sp.Symbol, ...]
+    mu: sp.Symbol
+
+    @property
+    def value(self) -> sp.Expr:
+        """Primal objective per server, Σ r_j x_j."""
+        return sum(r * x for r, x in zip(self.rewards, self.admitted, strict=True))
+
+    @property
+    def dual_value(self) -> sp.Expr:
+        """Dual objective per server, μ y + Σ λ_j z_j."""
+        return self.mu * self.capacity_price + sum(
+            lam * z for lam, z in zip(self.lambdas, self.surplus_prices, strict=True)
+        )
+
+
+@dataclass(frozen=True)
+class ClassFluidDerivation:
+    """The n-class fluid LP solved by cases (:func:`derive_class_fluid`).
+
+    Attributes
+    ----------
+    cases : tuple of ClassFluidCase
+        Class 1, …, class n marginal, then underloaded.
+    lambdas, rewards : tuple of sympy.Symbol
+        λ_1..λ_n and r_1..r_n.
+    mu : sympy.Symbol
+        μ.
+
+    Examples
+    --------
+    >>> [case.name for case in derive_class_fluid(3).cases]
+    ['class 1 marginal', 'class 2 marginal', 'class 3 marginal', 'underloaded']
+    """
+
+    cases: tuple[ClassFluidCase, ...]
+    lambdas: tuple[sp.Symbol, ...]
+    rewards: tuple[sp.Symbol, ...]
+    mu: sp.Symbol
+
+
+@cache
+def derive_class_fluid(n: int = 3) -> ClassFluidDerivation:
+    """The n-class fluid LP (r_1 > … > r_n > 0, common μ) by cases, in Sympy.
+
+    Case "class m marginal" (Λ_{m-1} < μ < Λ_m): x_j = λ_j above m, x_m = μ − Λ_{m-1},
+    0 below; y = r_m, z_j = r_j − r_m above m, 0 otherwise.  Primal feasibility, dual
+    feasibility (y + z_j >= r_j, prices >= 0) and equal objectives under the case's
+    condition prove optimality (the tests let Sympy check all three); the dual is
+    unique inside each case, so the marginal class is the one whose reward is the
+    capacity price.
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of classes, >= 2 (default 3).
+
+    Returns
+    -------
+    ClassFluidDerivation
+        The n + 1 cases.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 2.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> case = derive_class_fluid(3).cases[2]
+    >>> case.condition
+    (lambda_1 + lambda_2 < mu) & (mu < lambda_1 + lambda_2 + lambda_3)
+    >>> case.value
+    lambda_1*r_1 + lambda_2*r_2 + r_3*(-lambda_1 - lambda_2 + mu)
+    """
+    import sympy as sp
+
+    n = _validation.positive_int("n", n)
+    if n < 2:
+        raise ValueError(f"n must be >= 2, got {n}")
+    lambdas = sp.symbols(f"lambda_1:{n + 1}", positive=True)
+    rewards = sp.symbols(f"r_1:{n + 1}", positive=True)
+    mu = sp.Symbol("mu", positive=True)
+    zero = sp.Integer(0)
+    partial = [sum(lambdas[:j], zero) for j in range(n + 1)]  # Λ_0 = 0, …, Λ_n
+    cases = []
+    for m in range(n):
+        above = sp.Lt(partial[m], mu) if m else sp.true
+        condition = sp.And(above, sp.Lt(mu, partial[m + 1])) if m else sp.Ge(lambdas[0], mu)
+        cases.append(
+            ClassFluidCase(
+                f"class {m + 1} marginal",
+                m,
+                condition,
+                tuple(
+                    lambdas[j] if j < m else mu - partial[m] if j == m else zero for j in range(n)
+                ),
+                rewards[m],
+                tuple(rewards[j] - rewards[m] if j < m else zero for j in range(n)),
+                lambdas,
+                rewards,
+                mu,
+            )
+        )
+    cases.append(
+        ClassFluidCase(
+            "underloaded",
+            None,
+            sp.Le(partial[n], mu),
+            lambdas,
+            zero,
+            rewards,
+            lambdas,
+            rewards,
+            mu,
+        )
+    )
+    return ClassFluidDerivation(tuple(cases), lambdas, rewards, mu)

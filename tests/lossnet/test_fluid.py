@@ -4,10 +4,11 @@ and against the greedy rule (admit classes in decreasing r_i mu_i)."""
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from qtheory.lossnet import LossNetwork, derive_fluid, fluid_bound, fluid_lp
+from qtheory.lossnet import LossNetwork, derive_fluid, fluid, fluid_bound, fluid_lp
+from qtheory.lossnet.classes import ClassNetwork
 from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, r_h, r_l
 
 SLACK = sp.symbols("s1 s2 p", positive=True)
@@ -101,3 +102,96 @@ def test_many_classes_with_per_class_service_rates_match_greedy(classes):
 def test_bad_lp_input(args):
     with pytest.raises(ValueError):
         fluid_lp(*args)
+
+
+# --- n classes ------------------------------------------------------------------------
+
+
+def _class_parametrisation(derivation, case):
+    """The case's condition and r_1 > ... > r_n written with positive slacks."""
+    lambdas, rewards, mu_n = derivation.lambdas, derivation.rewards, derivation.mu
+    n = len(lambdas)
+    s = sp.symbols(f"s0:{n + 1}", positive=True)
+    t = sp.symbols(f"t0:{n}", positive=True)
+    within = {rewards[j]: rewards[-1] + sum(t[j : n - 1]) for j in range(n - 1)}
+    m = case.marginal
+    if m is None:  # underloaded: mu = Λ_n + s
+        within[mu_n] = sum(lambdas) + s[0]
+    elif m == 0:  # class 1 saturates: λ_1 = μ + s
+        within[lambdas[0]] = mu_n + s[0]
+    else:  # Λ_{m-1} < μ < Λ_m: μ = Λ_{m-1} + s0, λ_m = s0 + s1
+        within[mu_n] = sum(lambdas[:m]) + s[0]
+        within[lambdas[m]] = s[0] + s[1]
+    return within
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_every_class_case_is_certified_optimal(n):
+    """Each case: primal feasible, dual feasible, equal objectives, under its condition."""
+    derivation = fluid.derive_class_fluid(n)
+    assert len(derivation.cases) == n + 1
+    for case in derivation.cases:
+        within = _class_parametrisation(derivation, case)
+        x, y, z = case.admitted, case.capacity_price, case.surplus_prices
+        lam, r = derivation.lambdas, derivation.rewards
+        primal = [*x, *(lam[j] - x[j] for j in range(n)), derivation.mu - sum(x)]
+        dual = [y, *z, *(y + z[j] - r[j] for j in range(n))]
+        for expression in primal + dual:
+            assert sp.simplify(expression.subs(within)).is_nonnegative, (case.name, expression)
+        assert sp.simplify(case.value - case.dual_value) == 0
+        assert sp.simplify(case.condition.subs(within)) == sp.true, case.name
+
+
+def test_two_class_case_is_the_overloaded_two_class_solution():
+    derivation = fluid.derive_class_fluid(2)
+    (lam1, lam2), (r1, r2) = derivation.lambdas, derivation.rewards
+    rename = {lam1: lambda_h, lam2: lambda_l, r1: r_h, r2: r_l, derivation.mu: mu}
+    case = derivation.cases[1]
+    overloaded = derive_fluid().overloaded
+    assert sp.simplify(case.value.subs(rename) - overloaded.value) == 0
+    assert case.capacity_price.subs(rename) == overloaded.capacity_price
+    assert sp.simplify(case.condition.subs(rename)) == sp.simplify(overloaded.condition)
+
+
+def test_derive_class_fluid_refuses_one_class():
+    with pytest.raises(ValueError, match="n must be >= 2"):
+        fluid.derive_class_fluid(1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(2, 6),
+    data=st.data(),
+    servers=st.integers(1, 10**6),
+)
+def test_highs_class_fluid_matches_the_knapsack_closed_form(n, data, servers):
+    """HiGHS against the closed form (written here from the partial sums) and its dual
+    against y = r_m, z_j = (r_j - r_m)^+."""
+    rates = data.draw(st.lists(st.floats(0.05, 2.0), min_size=n, max_size=n))
+    steps = data.draw(st.lists(st.floats(0.05, 3.0), min_size=n, max_size=n))
+    rewards = np.cumsum(steps)[::-1].tolist()
+    partial = np.cumsum(rates)
+    mu_value = data.draw(st.floats(0.01, 0.99)) * (partial[-1] - 0.01) + 0.01
+    assume(rates[0] < mu_value and all(abs(p - mu_value) > 1e-6 for p in partial))
+    net = ClassNetwork(servers, rates, rewards, mu_value)
+    m = int(np.searchsorted(partial, mu_value))  # first partial sum above mu
+    closed = servers * (
+        sum(rewards[j] * rates[j] for j in range(m)) + rewards[m] * (mu_value - partial[m - 1])
+    )
+    sol = fluid.class_fluid(net)
+    assert sol.marginal == m == net.marginal
+    assert sol.value == pytest.approx(closed, rel=1e-9)
+    assert sol.capacity_price == pytest.approx(rewards[m], rel=1e-9)
+    expected_z = [max(r - rewards[m], 0.0) for r in rewards]
+    np.testing.assert_allclose(sol.surplus_prices, expected_z, rtol=1e-9, atol=1e-9 * rewards[0])
+
+
+@pytest.mark.parametrize("params", [(0.6, 0.8, 1.0, 2.0, 1.0), (1.323, 3.237, 1.36, 32.499, 2.14)])
+def test_class_fluid_of_two_classes_is_the_two_class_bound(params):
+    lam_h, lam_l, service, reward_h, reward_l = params
+    net = LossNetwork(300, lam_h, lam_l, service, reward_h, reward_l)
+    sol = fluid.class_fluid(net)
+    assert sol.value == pytest.approx(fluid_bound(net), rel=1e-12)
+    assert sol.marginal == 1
+    two = fluid_lp([lam_h, lam_l], [reward_h, reward_l], [service, service], 300)
+    assert sol.capacity_price * service == pytest.approx(two.server_price, rel=1e-12)
