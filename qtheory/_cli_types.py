@@ -45,8 +45,6 @@ import os
 import tempfile
 from pathlib import Path
 
-from qtheory.precision import check_dps
-
 #: The root seed of ``qtheory reproduce`` (and of ``lossnet simulate``) when none is
 #: given; here, in a module the command line imports anyway, so that ``--help`` can
 #: show it without importing the report stack (:mod:`qtheory.report.run` re-exports it).
@@ -289,6 +287,8 @@ def dps_arg(text: str) -> int:
     ...
     argparse.ArgumentTypeError: dps: a high-precision evaluation needs 1000000000000 digits, ...
     """
+    from qtheory.precision import check_dps  # NumPy and mpmath: only when --dps is given
+
     digits = _integer(text, 1, INT64_MAX)
     try:
         return check_dps(digits)

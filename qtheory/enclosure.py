@@ -153,12 +153,20 @@ class Enclosure:
     ----------
     lower, upper : str
         Decimal bounds in scientific notation, rounded outward.
+    width : str
+        upper − lower, rounded up to two significant digits.
+
+    Every display shows the width: ``repr`` and ``str`` print both bounds in full (they
+    carry enough digits to differ where the exact value is uncertain) and the width,
+    :meth:`latex` typesets both bounds.
 
     Examples
     --------
     >>> e = Enclosure("1.5e+0", "2.5e+0")
     >>> round(e.relative_width, 3), e.to_json()
     (0.667, {'lower': '1.5e+0', 'upper': '2.5e+0'})
+    >>> print(Enclosure("3.3333333333e-1", "3.3333333334e-1"))
+    [3.3333333333e-1, 3.3333333334e-1] (width 1e-11)
     >>> Enclosure("2", "1")
     Traceback (most recent call last):
     ...
@@ -197,7 +205,7 @@ class Enclosure:
         --------
         >>> from flint import arb
         >>> Enclosure.from_arb(arb(1) / 3, digits=5)
-        Enclosure(lower='3.333333333e-1', upper='3.333333334e-1')
+        Enclosure(lower='3.333333333e-1', upper='3.333333334e-1', width='1e-10')
         >>> Enclosure.from_arb(-arb(1) / 3, digits=2).to_json()
         {'lower': '-3.333334e-1', 'upper': '-3.333333e-1'}
         """
@@ -229,6 +237,73 @@ class Enclosure:
         number = Fraction(value)
         return Fraction(self.lower) <= number <= Fraction(self.upper)
 
+    @classmethod
+    def from_bounds(cls, lower: Fraction, upper: Fraction, digits: int) -> Enclosure:
+        """The decimal enclosure of the exact interval [lower, upper], each bound
+        rounded outward to ``digits`` + 5 significant digits.
+
+        >>> Enclosure.from_bounds(Fraction(1, 3), Fraction(2, 3), digits=1)
+        Enclosure(lower='3.33333e-1', upper='6.66667e-1', width='3.4e-1')
+        """
+        return cls(_rounded(Fraction(lower), digits + 5, math.floor),
+                   _rounded(Fraction(upper), digits + 5, math.ceil))
+
+    @property
+    def width(self) -> str:
+        """upper − lower, rounded up to two significant digits (``"0"`` when exact)."""
+        return _rounded(Fraction(self.upper) - Fraction(self.lower), 2, math.ceil)
+
     def to_json(self) -> dict[str, str]:
         """``{"lower": ..., "upper": ...}``, for certificates and ``--json`` output."""
         return {"lower": self.lower, "upper": self.upper}
+
+    def latex(self) -> str:
+        r"""Both bounds in LaTeX math mode, ``$[a, b]$`` with ``m\times 10^{e}``.
+
+        >>> print(Enclosure("1.4142e+0", "1.4143e+0").latex())
+        $[1.4142, 1.4143]$
+        >>> print(Enclosure("-2.5e-12", "-2.4e-12").latex())
+        $[-2.5\times 10^{-12}, -2.4\times 10^{-12}]$
+        """
+        return f"$[{_latex_decimal(self.lower)}, {_latex_decimal(self.upper)}]$"
+
+    def __str__(self) -> str:
+        return f"[{self.lower}, {self.upper}] (width {self.width})"
+
+    def __repr__(self) -> str:
+        return f"Enclosure(lower={self.lower!r}, upper={self.upper!r}, width={self.width!r})"
+
+
+def _rounded(value: Fraction, digits: int, direction) -> str:
+    """``value`` rounded to ``digits`` significant digits in ``direction``
+    (:func:`math.floor` or :func:`math.ceil`), as a decimal in scientific notation."""
+    if value == 0:
+        return "0"
+    exponent = math.floor(math.log10(abs(value)))  # may be off by one; corrected below
+    while abs(value) >= Fraction(10) ** (exponent + 1):
+        exponent += 1
+    while abs(value) < Fraction(10) ** exponent:
+        exponent -= 1
+    scale = Fraction(10) ** (exponent - digits + 1)
+    return _decimal(direction(value / scale), exponent - digits + 1)
+
+
+def _latex_decimal(text: str) -> str:
+    """A decimal bound in LaTeX: written out for exponents -2..2, else m × 10^e."""
+    mantissa, _, exponent = text.partition("e")
+    if -2 <= int(exponent or 0) <= 2:
+        return _plain(text)
+    return rf"{mantissa}\times 10^{{{int(exponent)}}}"
+
+
+def _plain(text: str) -> str:
+    """A decimal of moderate exponent written out without one (``1.5e-1`` -> ``0.15``)."""
+    mantissa, _, exponent = text.partition("e")
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "")
+    point = int(exponent or 0) + 1  # digits before the decimal point
+    if point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    digits = digits.ljust(point, "0")
+    whole, frac = digits[:point], digits[point:]
+    return f"{sign}{whole}.{frac}" if frac else f"{sign}{whole}"

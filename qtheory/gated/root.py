@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -467,8 +468,9 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
 
     Returns
     -------
-    mpmath.iv.mpf
-        An interval [lo, hi] with lo ≤ σ ≤ hi.
+    qtheory.enclosure.Enclosure
+        Decimal bounds lower ≤ σ ≤ upper (rounded outward, D + 5 significant digits,
+        so that the printed bounds show where they differ) and their ``width``.
 
     Raises
     ------
@@ -480,10 +482,12 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
     Examples
     --------
     >>> enclosure = root_enclosure(2, "inf", 1, dps=20)
+    >>> enclosure.lower[:12], enclosure.upper[:12], enclosure.relative_width < 1e-19
+    ('2.0318787521', '2.0318787521', True)
     >>> with mpmath.workdps(30):  # -W(-2 exp(-2))/2 (mpmath.lambertw) lies inside
     ...     sigma = -mpmath.lambertw(-2 * mpmath.exp(-2)).real / 2
-    ...     bool(enclosure.delta < 1e-19), bool(enclosure.a <= sigma <= enclosure.b)
-    (True, True)
+    >>> enclosure.contains(mpmath.nstr(sigma, 30))
+    True
 
     References
     ----------
@@ -493,6 +497,7 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
     if dps is None:
         raise ValueError("dps must be an integer >= 1 (significant digits), got None")
     dps = check_dps(dps, cost="a certified enclosure of sigma")
+    from qtheory.enclosure import Enclosure  # python-flint: only when enclosing
     from qtheory.gated.derivation import derive  # interval evaluation: Sympy's lambdify
     from qtheory.symbolic import lambdify_interval
 
@@ -515,6 +520,12 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
         at_hi = evaluate(iv.mpf(hi), *inputs)
         if not (at_lo.a > 0 and at_hi.b < 0 and hi < 1):
             raise ArithmeticError("could not certify the enclosure of sigma; raise dps")
-        return iv.mpf([lo, hi])
     finally:
         iv.dps = saved
+    return Enclosure.from_bounds(_exact(lo), _exact(hi), dps)
+
+
+def _exact(value: mpmath.mpf) -> Fraction:
+    """The exact rational value of a binary mpf."""
+    mantissa, exponent = value.man_exp
+    return Fraction(mantissa) * Fraction(2) ** exponent

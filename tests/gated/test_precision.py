@@ -104,8 +104,8 @@ def test_enclosure_is_d_digits_wide_and_contains_sigma():
     enclosure = root_enclosure(3, "inf", 1, dps=D)
     with mpmath.workdps(D + 20):
         sigma = dm1_root(mpmath.mpf(3))
-        assert enclosure.a <= sigma <= enclosure.b
-        assert enclosure.delta <= mpmath.mpf(10) ** (1 - D) * sigma
+        assert enclosure.contains(mpmath.nstr(sigma, D + 20))
+    assert enclosure.relative_width <= 10.0 ** (1 - D)
 
 
 def test_optima_and_pof_to_d_digits():

@@ -74,8 +74,9 @@ def test_enclosure_contains_the_high_precision_root():
     enclosure = root_enclosure(0.7, 2.5, 1.0, dps=30)
     with mpmath.workdps(80):
         precise = root(0.7, 2.5, 1.0, dps=70)
-    assert enclosure.a <= precise <= enclosure.b
-    assert enclosure.delta < 1e-28
+    assert enclosure.contains(mpmath.nstr(precise, 70))
+    assert not enclosure.contains(mpmath.nstr(precise * (1 + mpmath.mpf(10) ** -20), 70))
+    assert enclosure.relative_width < 1e-28
 
 
 @settings(max_examples=60, deadline=None)
@@ -131,7 +132,6 @@ def test_boundary_distance_kernel_matches_the_sympy_expression(arrival):
 
 def test_enclosure_near_the_boundary_and_with_decimal_inputs():
     enclosure = root_enclosure(0, "0.99999", 1, dps=30)
-    with mpmath.workdps(60):
-        assert enclosure.a <= mpmath.mpf("0.99999") <= enclosure.b  # M/M/1: sigma = Lambda/mu
-        assert enclosure.delta < mpmath.mpf(10) ** -32
+    assert enclosure.contains("0.99999")  # M/M/1: sigma = Lambda/mu
+    assert enclosure.relative_width < 1e-32
     assert root("1.0000000000000000000001", "inf", 1, dps=30) < 1
