@@ -15,39 +15,50 @@
 
 /* ---------------------------------------------------------------- clock events */
 
+/* The sum lambda_1 + ... + lambda_n, added left to right (so that every caller, and
+ * n = 2, gets the same float64). */
+static double lambda_sum(const qt_ln_params *p) {
+    double sum = 0.0;
+    for (int32_t j = 0; j < p->classes; j++) {
+        sum += p->lambda[j];
+    }
+    return sum;
+}
+
 void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p) {
-    double total = p->lambda_h + p->lambda_l + p->mu;
+    double total = lambda_sum(p) + p->mu, partial = 0.0;
     c->rng = rng;
+    c->classes = p->classes;
     c->step_scale = 1.0 / (total * (double)p->servers);
-    c->p_h = p->lambda_h / total;
-    c->p_hl = (p->lambda_h + p->lambda_l) / total;
-    c->slot_scale = (double)p->servers / (1.0 - c->p_hl);
+    for (int32_t j = 0; j < p->classes; j++) {
+        partial += p->lambda[j];
+        c->cum[j] = partial / total;
+    }
+    c->slot_scale = (double)p->servers / (1.0 - c->cum[p->classes - 1]);
     c->max_slot = (double)(p->servers - 1);
     c->t = 0.0;
-    c->hcount = 0;
 }
 
 /*
  * One event: a standard exponential time step and one uint64 x.  The top 53 bits of x
- * give u uniform in [0, 1): H if u < P(H), L if u < P(H or L), else a potential
- * departure whose mark, (u - P(H or L)) / P(departure), is again uniform in [0, 1) (given
- * the type) and becomes the slot floor(mark N), clamped to N - 1 against rounding.
+ * give u uniform in [0, 1): class j (code -j) for the first j with u < P(class <= j),
+ * else a potential departure whose mark, (u - P(arrival)) / P(departure), is again
+ * uniform in [0, 1) (given the type) and becomes the slot floor(mark N), clamped to
+ * N - 1 against rounding.
  */
 QT_INLINE qt_ln_event clock_next(qt_ln_clock *c) {
     qt_ln_event ev;
     c->t += c->step_scale * random_standard_exponential(c->rng);
     ev.t = c->t;
     double u = (double)(c->rng->next_uint64(c->rng->state) >> 11) * 0x1.0p-53;
-    ev.hcount = c->hcount;
-    if (u < c->p_h) {
-        ev.code = QT_LN_H;
-        c->hcount++;
-    } else if (u < c->p_hl) {
-        ev.code = QT_LN_L;
-    } else {
-        double slot = floor((u - c->p_hl) * c->slot_scale);
-        ev.code = slot < c->max_slot ? (int32_t)slot : (int32_t)c->max_slot;
+    for (int32_t j = 0; j < c->classes; j++) {
+        if (u < c->cum[j]) {
+            ev.code = -1 - j;
+            return ev;
+        }
     }
+    double slot = floor((u - c->cum[c->classes - 1]) * c->slot_scale);
+    ev.code = slot < c->max_slot ? (int32_t)slot : (int32_t)c->max_slot;
     return ev;
 }
 
@@ -163,43 +174,56 @@ struct qt_ln_walk {
     uint64_t start, end, next;
 };
 
+/* PFI state of one class j >= 2 (see pfi_refill and walk_step).  Thresholds:
+ * theta[m - theta_base] = theta_j(m) for the event indices m in [theta_base, theta_end),
+ * theta_span events per refill.  Walk groups: slot_first/last[(p - shift) & slot_mask]
+ * is the group of pending walks of class j at hypothetical idle count p (first and last
+ * record, QT_LN_NONE if empty); `pending` walks of class j are unresolved. */
+struct qt_ln_pfi_class {
+    int32_t *theta;
+    int64_t theta_capacity, theta_span;
+    uint64_t theta_base, theta_end;
+    uint64_t *slot_first, *slot_last;
+    int64_t shift, pending;
+};
+
 struct qt_ln_run {
     qt_ln_params p;
     int job_model;
     qt_ln_clock clock;
     int64_t busy;
+    int64_t limit[QT_LN_MAX_CLASSES]; /* threshold: class j admitted iff busy < limit[j] */
     double stat_t; /* idle_area is integrated up to here (>= warmup) */
-    int64_t total_h, total_l; /* admissions in (0, T] */
+    int64_t total[QT_LN_MAX_CLASSES]; /* admissions in (0, T] */
     int finished;
     qt_ln_stats st;
     qt_ln_trace *trace;
     /* Lookahead buffer (clock model, pfi and sss): a ring of the generated, not yet
-     * processed events with absolute indices [head, tail); capacity a power of 2. */
+     * processed events with absolute indices [head, tail); capacity a power of 2.
+     * sss also keeps, per event, the prefix counts better[(index & mask) * (n - 1) + j]
+     * of the arrivals of classes 1..j + 1 generated before it (mod 2^32), counted in
+     * counts[j]. */
     qt_ln_event *buf;
+    uint32_t *better;
+    uint32_t counts[QT_LN_MAX_CLASSES];
     uint64_t mask;
     uint64_t head, tail;
     uint64_t window_end; /* sss: first index with t > now + W, nondecreasing */
     int64_t pfi_target;  /* floor(sqrt(N)) */
-    /* PFI thresholds (see pfi_refill): theta[m - theta_base] = theta(m) for the event
-     * indices m in [theta_base, theta_end); theta_span events per refill. */
-    int32_t *theta;
-    int64_t theta_capacity, theta_span;
-    uint64_t theta_base, theta_end;
-    /* PFI look-ahead statistics (see walk_step): a ring of the pending hypothetical
-     * walks of undecided L arrivals in the window, absolute indices [walk_head,
-     * walk_tail) in arrival order; slot[(p - shift) & slot_mask] is the group of walks
-     * at hypothetical idle count p (first and last record, QT_LN_NONE if empty). */
+    /* PFI: per-class thresholds and walk groups (pfi[j], j = 1..n-1 for class j + 1),
+     * and one ring of the pending hypothetical walks of undecided scored arrivals in
+     * the window, absolute indices [walk_head, walk_tail) in arrival order. */
+    struct qt_ln_pfi_class pfi[QT_LN_MAX_CLASSES];
     struct qt_ln_walk *walks;
     uint64_t walk_mask, walk_head, walk_tail;
-    uint64_t *slot_first, *slot_last;
     uint64_t slot_mask;
-    int64_t shift, pending;
+    int64_t pending; /* unresolved walks of every class */
     /* Job model: min-heap of completion times and the next arrival, drawn ahead. */
     double *heap;
     int64_t heap_size, heap_capacity;
-    double job_p_h; /* P(an arrival is H) */
+    double job_cum[QT_LN_MAX_CLASSES]; /* P(an arrival is of class <= j + 1) */
     double next_t, next_service;
-    int next_is_l;
+    int32_t next_class; /* 0-based */
 };
 
 const qt_ln_stats *qt_ln_run_stats(const qt_ln_run *run) { return &run->st; }
@@ -207,10 +231,13 @@ const qt_ln_stats *qt_ln_run_stats(const qt_ln_run *run) { return &run->st; }
 void qt_ln_run_free(qt_ln_run *run) {
     if (run != NULL) {
         free(run->buf);
-        free(run->theta);
+        free(run->better);
+        for (int32_t j = 0; j < QT_LN_MAX_CLASSES; j++) {
+            free(run->pfi[j].theta);
+            free(run->pfi[j].slot_first);
+            free(run->pfi[j].slot_last);
+        }
         free(run->walks);
-        free(run->slot_first);
-        free(run->slot_last);
         free(run->heap);
         free(run);
     }
@@ -229,32 +256,51 @@ static int64_t isqrt64(int64_t n) {
 
 static void draw_next_job(qt_ln_run *r) {
     bitgen_t *rng = r->clock.rng;
-    double rate = (r->p.lambda_h + r->p.lambda_l) * (double)r->p.servers;
+    double rate = lambda_sum(&r->p) * (double)r->p.servers;
     r->next_t += random_standard_exponential(rng) / rate;
-    r->next_is_l = next_double(rng) >= r->job_p_h;
+    double u = next_double(rng);
+    int32_t j = 0;
+    while (j < r->p.classes - 1 && u >= r->job_cum[j]) {
+        j++;
+    }
+    r->next_class = j;
     r->next_service = random_standard_exponential(rng) / r->p.mu;
 }
 
-/* PFI state: the first refill spans 4096 + 64 floor(sqrt N) events (about ten times
- * the span over which the thresholds typically coalesce); walk slots for the hypothetical
- * idle counts 0..floor(sqrt N) (a power of 2 > floor(sqrt N) + 1).  -1 when out of
- * memory. */
+static void job_init(qt_ln_run *r) {
+    double sum = lambda_sum(&r->p), partial = 0.0;
+    for (int32_t j = 0; j < r->p.classes; j++) {
+        partial += r->p.lambda[j];
+        r->job_cum[j] = partial / sum;
+    }
+}
+
+/* PFI state: the first refill of each class spans 4096 + 64 floor(sqrt N) events (about
+ * ten times the span over which the thresholds typically coalesce); walk slots for the
+ * hypothetical idle counts 0..floor(sqrt N) (a power of 2 > floor(sqrt N) + 1) per
+ * class 2..n.  -1 when out of memory. */
 static int pfi_init(qt_ln_run *r) {
     uint64_t slots = 2;
     while (slots < (uint64_t)r->pfi_target + 2) {
         slots *= 2;
     }
-    r->theta_span = 4096 + 64 * r->pfi_target;
     r->slot_mask = slots - 1;
-    r->slot_first = new_array((int64_t)slots, 1, sizeof *r->slot_first, 0);
-    r->slot_last = new_array((int64_t)slots, 1, sizeof *r->slot_last, 0);
     r->walks = new_array(64, 1, sizeof *r->walks, 0);
     r->walk_mask = 63;
-    if (r->slot_first == NULL || r->slot_last == NULL || r->walks == NULL) {
+    if (r->walks == NULL) {
         return -1;
     }
-    for (uint64_t j = 0; j < slots; j++) {
-        r->slot_first[j] = QT_LN_NONE;
+    for (int32_t j = 1; j < r->p.classes; j++) {
+        struct qt_ln_pfi_class *c = &r->pfi[j];
+        c->theta_span = 4096 + 64 * r->pfi_target;
+        c->slot_first = new_array((int64_t)slots, 1, sizeof *c->slot_first, 0);
+        c->slot_last = new_array((int64_t)slots, 1, sizeof *c->slot_last, 0);
+        if (c->slot_first == NULL || c->slot_last == NULL) {
+            return -1;
+        }
+        for (uint64_t i = 0; i < slots; i++) {
+            c->slot_first[i] = QT_LN_NONE;
+        }
     }
     return 0;
 }
@@ -268,15 +314,22 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt
     r->job_model = job_model;
     r->trace = trace;
     r->stat_t = p->warmup;
+    for (int32_t j = 0; j < p->classes; j++) {
+        r->limit[j] = p->policy == QT_LN_THRESHOLD ? p->servers - p->reserve[j] : p->servers;
+    }
     qt_ln_clock_init(&r->clock, rng, p);
     r->pfi_target = isqrt64(p->servers);
     if (job_model) {
-        r->job_p_h = p->lambda_h / (p->lambda_h + p->lambda_l);
+        job_init(r);
         draw_next_job(r);
     } else if (p->policy == QT_LN_PFI || p->policy == QT_LN_SSS) {
         r->buf = new_array(1024, 1, sizeof *r->buf, 0);
         r->mask = 1023;
-        if (r->buf == NULL || (p->policy == QT_LN_PFI && pfi_init(r) < 0)) {
+        if (p->policy == QT_LN_SSS) {
+            r->better = new_array(1024, p->classes - 1, sizeof *r->better, 0);
+        }
+        if (r->buf == NULL || (p->policy == QT_LN_SSS && r->better == NULL) ||
+            (p->policy == QT_LN_PFI && pfi_init(r) < 0)) {
             qt_ln_run_free(r);
             return NULL;
         }
@@ -297,26 +350,24 @@ QT_INLINE int record_time(qt_ln_run *r, double t) {
 static void finish(qt_ln_run *r) {
     r->st.idle_area += (double)(r->p.servers - r->busy) * (r->p.horizon - r->stat_t);
     r->stat_t = r->p.horizon;
-    r->st.reward_total = r->p.r_h * (double)r->total_h + r->p.r_l * (double)r->total_l;
+    r->st.reward_total = 0.0;
+    for (int32_t j = 0; j < r->p.classes; j++) {
+        r->st.reward_total += r->p.reward[j] * (double)r->total[j];
+    }
     r->finished = 1;
 }
 
-QT_INLINE void count_arrival(qt_ln_run *r, int is_l, int admit, int in_window) {
+/* An arrival of 0-based class j, admitted or not. */
+QT_INLINE void count_arrival(qt_ln_run *r, int32_t j, int admit, int in_window) {
     r->busy += admit;
-    if (is_l) {
-        r->total_l += admit;
-        r->st.admitted_l += admit & in_window;
-        r->st.rejected_l += (!admit) & in_window;
-    } else {
-        r->total_h += admit;
-        r->st.admitted_h += admit & in_window;
-        r->st.rejected_h += (!admit) & in_window;
-    }
+    r->total[j] += admit;
+    r->st.admitted[j] += admit & in_window;
+    r->st.rejected[j] += (!admit) & in_window;
 }
 
-/* Threshold policy in the clock model: events generated and consumed on the fly. */
+/* Nested trunk reservation in the clock model: events generated and consumed on the
+ * fly. */
 static int advance_threshold(qt_ln_run *r, int64_t budget) {
-    const int64_t n = r->p.servers, l_limit = r->p.servers - r->p.reserve;
     const double horizon = r->p.horizon;
     for (int64_t i = 0; i < budget; i++) {
         qt_ln_event ev = clock_next(&r->clock);
@@ -327,12 +378,10 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
         r->st.events++;
         int in_window = record_time(r, ev.t);
         int decision = -1;
-        if (ev.code == QT_LN_H) {
-            decision = r->busy < n;
-            count_arrival(r, 0, decision, in_window);
-        } else if (ev.code == QT_LN_L) {
-            decision = r->busy < l_limit;
-            count_arrival(r, 1, decision, in_window);
+        if (ev.code < 0) {
+            int32_t j = -1 - ev.code;
+            decision = r->busy < r->limit[j];
+            count_arrival(r, j, decision, in_window);
         } else {
             r->busy -= ev.code < r->busy;
         }
@@ -344,25 +393,56 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
     return 0;
 }
 
+/* Double the lookahead ring (and sss's prefix counts); -1 when out of memory. */
+static int buffer_double(qt_ln_run *r) {
+    const uint64_t cap = 2 * (r->mask + 1);
+    const int64_t stride = r->p.classes - 1;
+    qt_ln_event *bigger = cap > INT64_MAX ? NULL : new_array((int64_t)cap, 1, sizeof *bigger, 0);
+    uint32_t *better = NULL;
+    if (bigger != NULL && r->better != NULL) {
+        better = new_array((int64_t)cap, stride, sizeof *better, 0);
+        if (better == NULL) {
+            free(bigger);
+            bigger = NULL;
+        }
+    }
+    if (bigger == NULL) {
+        return -1;
+    }
+    for (uint64_t j = r->head; j < r->tail; j++) {
+        bigger[j & (cap - 1)] = r->buf[j & r->mask];
+        if (better != NULL) {
+            memcpy(better + (j & (cap - 1)) * (uint64_t)stride,
+                   r->better + (j & r->mask) * (uint64_t)stride, (size_t)stride * sizeof *better);
+        }
+    }
+    free(r->buf);
+    r->buf = bigger;
+    if (better != NULL) {
+        free(r->better);
+        r->better = better;
+    }
+    r->mask = cap - 1;
+    return 0;
+}
+
 /* Make sure the buffer holds event `index` (generating as needed); -1 when out of
  * memory. */
 QT_INLINE int buffer_ensure(qt_ln_run *r, uint64_t index) {
     while (r->tail <= index) {
-        if (r->tail - r->head > r->mask) { /* full: double the ring */
-            uint64_t cap = 2 * (r->mask + 1);
-            qt_ln_event *bigger =
-                cap > INT64_MAX ? NULL : new_array((int64_t)cap, 1, sizeof *bigger, 0);
-            if (bigger == NULL) {
-                return -1;
-            }
-            for (uint64_t j = r->head; j < r->tail; j++) {
-                bigger[j & (cap - 1)] = r->buf[j & r->mask];
-            }
-            free(r->buf);
-            r->buf = bigger;
-            r->mask = cap - 1;
+        if (r->tail - r->head > r->mask && buffer_double(r) < 0) {
+            return -1;
         }
-        r->buf[r->tail & r->mask] = clock_next(&r->clock);
+        qt_ln_event ev = clock_next(&r->clock);
+        r->buf[r->tail & r->mask] = ev;
+        if (r->better != NULL) {
+            const int32_t stride = r->p.classes - 1;
+            uint32_t *counts = r->better + (r->tail & r->mask) * (uint64_t)stride;
+            memcpy(counts, r->counts, (size_t)stride * sizeof *counts);
+            for (int32_t j = -1 - ev.code; ev.code < 0 && j < stride; j++) {
+                r->counts[j]++; /* an arrival of class c counts for every j >= c */
+            }
+        }
         r->tail++;
     }
     return 0;
@@ -375,55 +455,65 @@ QT_INLINE const qt_ln_event *buffer_at(const qt_ln_run *r, uint64_t index) {
 /*
  * PFI in O(1) amortised work per event
  * -------------------------------------
- * The hypothetical walk of an L arriving to I idle servers starts at h = I - 1 at the
- * next event index m; event m maps h to step_m(h): h - 1 for an H, h for an L, and for a
- * departure slot c, h + 1 if c < N - h (the hypothetical busy count) else h.  The walk
- * admits iff it reaches s = floor(sqrt N) before 0.  Every step_m is nondecreasing in h
- * and moves h by at most 1, so two walks from the same index never cross: the outcome
- * is monotone in the starting value, and there is a threshold
- *     theta(m) = min{h in 1..s : the walk from h at index m admits}   (h = s admits at once)
- * with "admit iff I - 1 >= theta(m)" (I - 1 < 1 rejects, as theta >= 1).  One step back:
- *     theta(m) = min{h in 1..s : h = s or step_m(h) >= theta(m + 1)} = g_m(theta(m + 1)),
- *     g_H(x) = min(x + 1, s),   g_L(x) = x,
+ * Class j >= 2 is judged on its own hypothetical future: arrivals of the better classes
+ * 1..j-1 admitted, arrivals of classes j..n rejected.  Its walk starts at h = I - 1 at
+ * the next event index m; event m maps h to step_m(h): h - 1 for a better arrival, h
+ * for any other arrival, and for a departure slot c, h + 1 if c < N - h (the
+ * hypothetical busy count) else h.  The walk admits iff it reaches s = floor(sqrt N)
+ * before 0.  Every step_m is nondecreasing in h and moves h by at most 1, so two walks
+ * from the same index never cross: the outcome is monotone in the starting value, and
+ * there is a threshold
+ *     theta_j(m) = min{h in 1..s : the walk from h at index m admits}   (h = s admits)
+ * with "admit iff I - 1 >= theta_j(m)" (I - 1 < 1 rejects, as theta >= 1).  One step
+ * back:
+ *     theta_j(m) = min{h in 1..s : h = s or step_m(h) >= theta_j(m + 1)} = g_m(theta_j(m + 1)),
+ *     g_better(x) = min(x + 1, s),   g_other(x) = x,
  *     g_c(x) = x - 1 if x >= 2 and c <= N - x (then h = x - 1 steps up to x), else x,
- * each g_m nondecreasing on 1..s.  theta at a far index is unknown (the future is
+ * each g_m nondecreasing on 1..s.  theta_j at a far index is unknown (the future is
  * infinite), but G = g_m o ... o g_{M-1} is nondecreasing, so if G(1) = G(s) then G is
- * constant on 1..s and theta(m) = G(1) whatever theta(M) is (coupling from the past).
- * pfi_refill runs the recursion backward from M = start + span with the two envelopes
- * lo (from 1) and hi (from s); every index at or below the first (largest) index where
- * they meet has its exact theta; the rest is recomputed by the next refill (the span
- * doubles while it is wasteful or too short to meet).  The decisions are exactly those
- * of the event-by-event scan, which no longer runs.
+ * constant on 1..s and theta_j(m) = G(1) whatever theta_j(M) is (coupling from the
+ * past).  pfi_refill runs the recursion backward from M = start + span with the two
+ * envelopes lo (from 1) and hi (from s); every index at or below the first (largest)
+ * index where they meet has its exact theta_j; the rest is recomputed by the next refill
+ * of class j (its span doubles while it is wasteful or too short to meet).  Each class
+ * has its own thresholds, refilled when an arrival of that class needs them.  The
+ * decisions are exactly those of the event-by-event scan, which no longer runs.
  *
- * The look-ahead statistics (events scanned and time to the last event scanned, per L
- * arrival in the window) are those of the scan: the walks of undecided L arrivals are
- * followed forward together (walk_step).  Walks at the same idle count stay together,
- * so they are grouped by idle count; in coordinates v = p - shift an H (shift - 1) or a
- * departure with c <= N - s (shift + 1, every p <= s - 1 < N - c steps up) moves every
- * group at once and only the group reaching 0 or s resolves.  A departure with c > N - s
- * (probability (s - 1) / N) lifts only the groups below q = N - c: the groups at q..s-1
- * move down one slot, merging the group from q - 1 with the one at q; O(s) such work
- * at rate s / N per event is O(1) per event.  Resolved walks are accounted in arrival
- * order (the ring), so the sums are the scan's, bit for bit.
+ * The look-ahead statistics (events scanned and time to the last event scanned, per
+ * scored arrival in the window) are those of the scan: the walks of undecided arrivals
+ * are followed forward together (walk_step), class by class.  Walks of one class at the
+ * same idle count stay together, so they are grouped by idle count; in coordinates
+ * v = p - shift a better arrival (shift - 1) or a departure with c <= N - s (shift + 1,
+ * every p <= s - 1 < N - c steps up) moves every group of the class at once and only
+ * the group reaching 0 or s resolves.  A departure with c > N - s (probability
+ * (s - 1) / N) lifts only the groups below q = N - c: the groups at q..s-1 move down one
+ * slot, merging the group from q - 1 with the one at q; O(s) such work at rate s / N per
+ * event is O(1) per event and class.  Resolved walks are accounted in arrival order (one
+ * ring for every class), so the sums are the scan's, bit for bit.
  */
 
-/* Make theta(m) exact for the indices from r->head on; -1 when out of memory. */
-static int pfi_refill(qt_ln_run *r) {
+/* 1 when `code` is an arrival of a class better than the 0-based class j (codes -1..-j). */
+QT_INLINE int is_better(int32_t code, int32_t j) { return code < 0 && code >= -j; }
+
+/* Make theta_j(m) exact for the indices from r->head on (0-based class j >= 1); -1 when
+ * out of memory. */
+static int pfi_refill(qt_ln_run *r, int32_t j) {
     const int64_t n = r->p.servers;
     const int32_t s = (int32_t)r->pfi_target;
     const uint64_t start = r->head;
+    struct qt_ln_pfi_class *c = &r->pfi[j];
     for (;;) {
-        int64_t span = r->theta_span;
+        int64_t span = c->theta_span;
         if (buffer_ensure(r, start + (uint64_t)span - 1) < 0 ||
-            grow((void **)&r->theta, &r->theta_capacity, span, sizeof *r->theta) < 0) {
+            grow((void **)&c->theta, &c->theta_capacity, span, sizeof *c->theta) < 0) {
             return -1;
         }
-        int32_t lo = 1, hi = s, *theta = r->theta;
+        int32_t lo = 1, hi = s, *theta = c->theta;
         int64_t met = span; /* lo and hi bound theta(met); theta(span) is unknown */
         while (lo < hi && met > 0) { /* the two envelopes until they meet */
             met--;
             int32_t code = buffer_at(r, start + (uint64_t)met)->code;
-            if (code == QT_LN_H) {
+            if (is_better(code, j)) {
                 lo += lo < s;
                 hi += hi < s;
             } else if (code >= 0) {
@@ -431,54 +521,57 @@ static int pfi_refill(qt_ln_run *r) {
                 hi -= hi >= 2 && code <= n - hi;
             }
         }
-        if (lo == hi && met > span / 2) { /* lo = theta(met) exactly: theta(j), j < met */
-            for (int64_t j = met - 1; j >= 0; j--) { /* one exact value from here on */
-                int32_t code = buffer_at(r, start + (uint64_t)j)->code;
-                if (code == QT_LN_H) {
+        if (lo == hi && met > span / 2) { /* lo = theta(met) exactly: theta(i), i < met */
+            for (int64_t i = met - 1; i >= 0; i--) { /* one exact value from here on */
+                int32_t code = buffer_at(r, start + (uint64_t)i)->code;
+                if (is_better(code, j)) {
                     lo += lo < s;
                 } else if (code >= 0) {
                     lo -= lo >= 2 && code <= n - lo;
                 }
-                theta[j] = lo;
+                theta[i] = lo;
             }
-            r->theta_base = start;
-            r->theta_end = start + (uint64_t)met;
+            c->theta_base = start;
+            c->theta_end = start + (uint64_t)met;
             if (met < span - span / 8 && span < ((int64_t)1 << 40)) {
-                r->theta_span = 2 * span; /* more than 1/8 wasted: longer refills */
+                c->theta_span = 2 * span; /* more than 1/8 wasted: longer refills */
             }
             return 0;
         }
         if (span >= ((int64_t)1 << 40)) {
             return -1; /* QT_LN_MAX_ALLOC would refuse the buffer anyway */
         }
-        r->theta_span = 2 * span;
+        c->theta_span = 2 * span;
     }
 }
 
-/* Mark every walk of the group in `slot` resolved by event `index` at time t. */
-static void walk_resolve(qt_ln_run *r, uint64_t slot, uint64_t index, double t) {
-    for (uint64_t w = r->slot_first[slot]; w != QT_LN_NONE; w = r->walks[w & r->walk_mask].next) {
+/* Mark every walk of the group of class c in `slot` resolved by event `index` at time t. */
+static void walk_resolve(qt_ln_run *r, struct qt_ln_pfi_class *c, uint64_t slot,
+                         uint64_t index, double t) {
+    for (uint64_t w = c->slot_first[slot]; w != QT_LN_NONE; w = r->walks[w & r->walk_mask].next) {
         struct qt_ln_walk *walk = &r->walks[w & r->walk_mask];
         walk->end = index;
         walk->t_end = t;
+        c->pending--;
         r->pending--;
     }
-    r->slot_first[slot] = QT_LN_NONE;
+    c->slot_first[slot] = QT_LN_NONE;
 }
 
-/* Move the group in slot `from` to slot `to`, appending it to the group already there. */
-static void walk_move(qt_ln_run *r, uint64_t from, uint64_t to) {
-    uint64_t first = r->slot_first[from];
+/* Move the group of class c in slot `from` to slot `to`, appending it to the group
+ * already there. */
+static void walk_move(qt_ln_run *r, struct qt_ln_pfi_class *c, uint64_t from, uint64_t to) {
+    uint64_t first = c->slot_first[from];
     if (first == QT_LN_NONE) {
         return;
     }
-    if (r->slot_first[to] == QT_LN_NONE) {
-        r->slot_first[to] = first;
+    if (c->slot_first[to] == QT_LN_NONE) {
+        c->slot_first[to] = first;
     } else {
-        r->walks[r->slot_last[to] & r->walk_mask].next = first;
+        r->walks[c->slot_last[to] & r->walk_mask].next = first;
     }
-    r->slot_last[to] = r->slot_last[from];
-    r->slot_first[from] = QT_LN_NONE;
+    c->slot_last[to] = c->slot_last[from];
+    c->slot_first[from] = QT_LN_NONE;
 }
 
 /* Account the resolved walks at the front of the ring, in arrival order. */
@@ -494,24 +587,34 @@ static void walk_flush(qt_ln_run *r) {
     }
 }
 
-/* Advance every pending walk over event `index` (code, time t). */
-QT_INLINE void walk_step(qt_ln_run *r, int32_t code, uint64_t index, double t) {
+/* Advance every pending walk of the 0-based class j over event `index` (code, time t). */
+QT_INLINE void walk_step_class(qt_ln_run *r, int32_t j, int32_t code, uint64_t index, double t) {
     const int64_t s = r->pfi_target;
-    if (code == QT_LN_H) {
-        r->shift--;
-        walk_resolve(r, (uint64_t)(0 - r->shift) & r->slot_mask, index, t);
+    struct qt_ln_pfi_class *c = &r->pfi[j];
+    if (is_better(code, j)) {
+        c->shift--;
+        walk_resolve(r, c, (uint64_t)(0 - c->shift) & r->slot_mask, index, t);
     } else if (code >= 0) {
         int64_t q = r->p.servers - code; /* the walks at p < q step up */
         if (q < s) {
             /* groups at q..s-1 keep their p: one slot down in the new coordinates */
             for (int64_t p = q; p < s; p++) {
-                walk_move(r, (uint64_t)(p - r->shift) & r->slot_mask,
-                          (uint64_t)(p - r->shift - 1) & r->slot_mask);
+                walk_move(r, c, (uint64_t)(p - c->shift) & r->slot_mask,
+                          (uint64_t)(p - c->shift - 1) & r->slot_mask);
             }
         }
-        r->shift++;
+        c->shift++;
         if (q >= s) {
-            walk_resolve(r, (uint64_t)(s - r->shift) & r->slot_mask, index, t);
+            walk_resolve(r, c, (uint64_t)(s - c->shift) & r->slot_mask, index, t);
+        }
+    }
+}
+
+/* Advance every pending walk over event `index` (code, time t). */
+QT_INLINE void walk_step(qt_ln_run *r, int32_t code, uint64_t index, double t) {
+    for (int32_t j = 1; j < r->p.classes; j++) {
+        if (r->pfi[j].pending > 0) {
+            walk_step_class(r, j, code, index, t);
         }
     }
     if (r->walk_head < r->walk_tail &&
@@ -520,9 +623,9 @@ QT_INLINE void walk_step(qt_ln_run *r, int32_t code, uint64_t index, double t) {
     }
 }
 
-/* Start the walk of an L arriving at time t whose future starts at r->head with
- * hypothetical idle count h in 1..s-1; -1 when out of memory. */
-static int walk_add(qt_ln_run *r, double t, int64_t h) {
+/* Start the walk of an arrival of 0-based class j at time t whose future starts at
+ * r->head with hypothetical idle count h in 1..s-1; -1 when out of memory. */
+static int walk_add(qt_ln_run *r, int32_t j, double t, int64_t h) {
     if (r->walk_tail - r->walk_head > r->walk_mask) { /* full: double the ring */
         uint64_t cap = 2 * (r->walk_mask + 1);
         struct qt_ln_walk *bigger =
@@ -530,30 +633,33 @@ static int walk_add(qt_ln_run *r, double t, int64_t h) {
         if (bigger == NULL) {
             return -1;
         }
-        for (uint64_t j = r->walk_head; j < r->walk_tail; j++) {
-            bigger[j & (cap - 1)] = r->walks[j & r->walk_mask];
+        for (uint64_t i = r->walk_head; i < r->walk_tail; i++) {
+            bigger[i & (cap - 1)] = r->walks[i & r->walk_mask];
         }
         free(r->walks);
         r->walks = bigger;
         r->walk_mask = cap - 1;
     }
+    struct qt_ln_pfi_class *c = &r->pfi[j];
     uint64_t id = r->walk_tail++;
     r->walks[id & r->walk_mask] = (struct qt_ln_walk){t, 0.0, r->head, QT_LN_NONE, QT_LN_NONE};
-    uint64_t slot = (uint64_t)(h - r->shift) & r->slot_mask;
-    if (r->slot_first[slot] == QT_LN_NONE) {
-        r->slot_first[slot] = id;
+    uint64_t slot = (uint64_t)(h - c->shift) & r->slot_mask;
+    if (c->slot_first[slot] == QT_LN_NONE) {
+        c->slot_first[slot] = id;
     } else {
-        r->walks[r->slot_last[slot] & r->walk_mask].next = id;
+        r->walks[c->slot_last[slot] & r->walk_mask].next = id;
     }
-    r->slot_last[slot] = id;
+    c->slot_last[slot] = id;
+    c->pending++;
     r->pending++;
     return 0;
 }
 
-/* PFI decision for an L arriving at time t to `idle` idle servers (its future starts
- * at r->head); an undecided one in the window starts a walk.  1 admit, 0 reject, -1 out
- * of memory. */
-static int decide_pfi(qt_ln_run *r, double t, int64_t idle, int in_window) {
+/* PFI decision for an arrival of 0-based class j >= 1 at time t to `idle` idle servers
+ * (its future starts at r->head); an undecided one in the window starts a walk.
+ * 1 admit, 0 reject, -1 out of memory. */
+static int decide_pfi(qt_ln_run *r, int32_t j, double t, int64_t idle, int in_window) {
+    struct qt_ln_pfi_class *c = &r->pfi[j];
     int64_t h = idle - 1;
     if (h < 1) {
         return 0;
@@ -561,13 +667,13 @@ static int decide_pfi(qt_ln_run *r, double t, int64_t idle, int in_window) {
     if (h >= r->pfi_target) {
         return 1;
     }
-    if (r->head >= r->theta_end && pfi_refill(r) < 0) {
+    if (r->head >= c->theta_end && pfi_refill(r, j) < 0) {
         return -1;
     }
-    if (in_window && walk_add(r, t, h) < 0) {
+    if (in_window && walk_add(r, j, t, h) < 0) {
         return -1;
     }
-    return h >= r->theta[r->head - r->theta_base];
+    return h >= c->theta[r->head - c->theta_base];
 }
 
 /* At the end of a PFI run: follow the pending walks past the horizon (the scan's
@@ -584,11 +690,12 @@ static int walk_finish(qt_ln_run *r) {
     return 0;
 }
 
-/* SSS(W) decision for an L arriving at time t to `idle` idle servers (its future starts
- * at r->head): 1 admit, 0 reject, -1 out of memory; *scanned receives the number of
- * future events examined. */
-static int decide_sss(qt_ln_run *r, double t, int64_t idle, uint64_t *scanned) {
+/* SSS(W) decision for an arrival of 0-based class j >= 1 at time t to `idle` idle
+ * servers (its future starts at r->head): 1 admit, 0 reject, -1 out of memory; *scanned
+ * receives the number of future events examined. */
+static int decide_sss(qt_ln_run *r, int32_t j, double t, int64_t idle, uint64_t *scanned) {
     const int64_t n = r->p.servers;
+    const uint64_t stride = (uint64_t)(r->p.classes - 1);
     int64_t h = idle - 1;
     uint64_t m = r->head;
     *scanned = 0;
@@ -609,17 +716,19 @@ static int decide_sss(qt_ln_run *r, double t, int64_t idle, uint64_t *scanned) {
         }
         r->window_end++;
     }
-    uint32_t h_at_end = buffer_at(r, r->window_end)->hcount;
+    /* better arrivals (classes 1..j) before an index: better[index, j - 1] */
+    const uint32_t *better = r->better + (uint64_t)(j - 1);
+    uint32_t better_at_end = better[(r->window_end & r->mask) * stride];
     int decision;
     for (;;) {
         const qt_ln_event *ev = buffer_at(r, m);
-        /* H arrivals left in [m, window_end): they alone can lower h. */
-        if ((uint64_t)h > (uint32_t)(h_at_end - ev->hcount)) {
+        /* better arrivals left in [m, window_end): they alone can lower h. */
+        if ((uint64_t)h > (uint32_t)(better_at_end - better[(m & r->mask) * stride])) {
             decision = 1;
             break;
         }
-        m++; /* m < window_end here: at least one H is left in the window */
-        if (ev->code == QT_LN_H) {
+        m++; /* m < window_end here: at least one better arrival is left in the window */
+        if (is_better(ev->code, j)) {
             if (--h == 0) {
                 decision = 0;
                 break;
@@ -658,16 +767,17 @@ static int advance_lookahead(qt_ln_run *r, int64_t budget) {
         if (ev.code == QT_LN_H) {
             decision = r->busy < n;
             count_arrival(r, 0, decision, in_window);
-        } else if (ev.code == QT_LN_L) {
+        } else if (ev.code < 0) {
+            int32_t j = -1 - ev.code;
             uint64_t scanned = 0;
-            decision = pfi ? decide_pfi(r, ev.t, n - r->busy, in_window)
-                           : decide_sss(r, ev.t, n - r->busy, &scanned);
+            decision = pfi ? decide_pfi(r, j, ev.t, n - r->busy, in_window)
+                           : decide_sss(r, j, ev.t, n - r->busy, &scanned);
             if (decision < 0) {
                 return -1;
             }
-            count_arrival(r, 1, decision, in_window);
+            count_arrival(r, j, decision, in_window);
             if (in_window) {
-                r->st.l_arrivals_scored++;
+                r->st.arrivals_scored++;
                 r->st.lookahead_events += (int64_t)scanned; /* PFI: by walk_flush */
                 if (scanned > 0) {
                     r->st.lookahead_time += buffer_at(r, r->head + scanned - 1)->t - ev.t;
@@ -730,7 +840,6 @@ static void heap_pop(qt_ln_run *r) {
 }
 
 static int advance_job(qt_ln_run *r, int64_t budget) {
-    const int64_t n = r->p.servers, l_limit = r->p.servers - r->p.reserve;
     for (int64_t i = 0; i < budget; i++) {
         if (r->heap_size > 0 && r->heap[0] <= r->next_t) { /* departure */
             double t = r->heap[0];
@@ -754,14 +863,13 @@ static int advance_job(qt_ln_run *r, int64_t budget) {
         }
         r->st.events++;
         int in_window = record_time(r, t);
-        int is_l = r->next_is_l;
-        int admit = r->busy < (is_l ? l_limit : n);
+        int32_t j = r->next_class;
+        int admit = r->busy < r->limit[j];
         if (admit && heap_push(r, t + r->next_service) < 0) {
             return -1;
         }
-        count_arrival(r, is_l, admit, in_window);
-        if (r->trace != NULL &&
-            trace_push(r->trace, t, is_l ? QT_LN_L : QT_LN_H, (int8_t)admit, r->busy) < 0) {
+        count_arrival(r, j, admit, in_window);
+        if (r->trace != NULL && trace_push(r->trace, t, -1 - j, (int8_t)admit, r->busy) < 0) {
             return -1;
         }
         draw_next_job(r);
@@ -813,7 +921,7 @@ qt_ln_job *qt_ln_job_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_jobs)
     qt_ln_run r = {0};
     r.p = *p;
     qt_ln_clock_init(&r.clock, rng, p);
-    r.job_p_h = p->lambda_h / (p->lambda_h + p->lambda_l);
+    job_init(&r);
     qt_ln_job *jobs = NULL;
     int64_t size = 0, capacity = 0;
     for (;;) {
@@ -825,7 +933,7 @@ qt_ln_job *qt_ln_job_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_jobs)
             free(jobs);
             return NULL;
         }
-        jobs[size++] = (qt_ln_job){r.next_t, r.next_service, r.next_is_l};
+        jobs[size++] = (qt_ln_job){r.next_t, r.next_service, r.next_class};
     }
     if (jobs == NULL) {
         jobs = new_array(1, 1, sizeof *jobs, 0);
@@ -837,8 +945,8 @@ qt_ln_job *qt_ln_job_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_jobs)
 /* ---------------------------------------------------------------- offline optimum */
 
 /*
- * The backward programme over (event, busy): V_i(b) is the best reward from event i on
- * with b busy servers just before it, V_n = 0, and
+ * The backward programme over (event, busy), for any number of classes: V_i(b) is the
+ * best reward from event i on with b busy servers just before it, V_end = 0, and
  *     arrival of reward r:  V_i(b) = max(V_{i+1}(b), r + V_{i+1}(b + 1)) (b < N),
  *                           V_i(N) = V_{i+1}(N);
  *     departure slot c:     V_i(b) = V_{i+1}(b - 1) if c < b, else V_{i+1}(b).
@@ -848,7 +956,7 @@ qt_ln_job *qt_ln_job_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_jobs)
  * Banded programme with a certificate
  * -----------------------------------
  * Write k = N - b for the idle count and delta_i(k) = V_i(N - k) - V_i(N - k + 1), the
- * value of the k-th idle server (0 <= delta <= r_H).  An arrival of reward r at k idle
+ * value of the k-th idle server (0 <= delta <= r_1).  An arrival of reward r at k idle
  * is admitted iff delta_{i+1}(k) <= r.  The band keeps V_i(b) exactly for the K + 1 busy
  * counts b = N - K..N (idle 0..K); outside it the programme only needs the stack
  * S_i = (delta_i(K + 1), delta_i(K + 2), ..., delta_i(N)).  One step back:
@@ -856,29 +964,29 @@ qt_ln_job *qt_ln_job_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_jobs)
  *   - departure slot c < N - K: V_i(N - K) = V_{i+1}(N - K) + S[0] (the departure
  *     brings N - K busy down to N - K - 1), and the stack loses its top and gains a 0 at
  *     depth N - c - K - 1 (the coupled systems with q = N - c and q - 1 idle meet);
- *   - arrival of reward r, *provided every entry of S_{i+1} is <= r_L*: the stack
- *     shifts one deeper (delta_i(k) = delta_{i+1}(k - 1) for k >= K + 2: admitting at
- *     both k and k - 1 idle), its bottom drops off, and its new top is
- *     delta_i(K + 1) = min(r, delta_{i+1}(K)).
- * Certificate: if every value pushed is <= r_L (automatic for an L arrival; for an H
- * arrival it is the check delta_{i+1}(K) <= r_L on the band's edge), then by induction
- * backward from S_n = 0 every entry of every S_i is <= r_L <= r (pushes are <= r_L,
- * inserted entries are 0).  Hence at every event the optimum admits every arrival at
+ *   - arrival of reward r, *provided every entry of S_{i+1} is <= r_n* (the last
+ *     class's reward, the smallest; r_L for n = 2): the stack shifts one deeper
+ *     (delta_i(k) = delta_{i+1}(k - 1) for k >= K + 2: admitting at both k and k - 1
+ *     idle), its bottom drops off, and its new top is delta_i(K + 1) = min(r, delta_{i+1}(K)).
+ * Certificate: if every value pushed is <= r_n (automatic for a class-n arrival; for
+ * the other classes it is the check delta_{i+1}(K) <= r_n on the band's edge), then by
+ * induction backward from S_end = 0 every entry of every S_i is <= r_n <= r (pushes are
+ * <= r_n, inserted entries are 0).  Hence at every event the optimum admits every arrival at
  * more than K idle servers, the shift rule above is exact, and the band values equal
  * the full programme's.  Only the top of S is ever read, so the band keeps the first
  * `len` entries of S (a ring of capacity cap < N - K) and a flag `deep_zero` saying that
  * the entries below are all 0 (true until a nonzero entry is pushed below the ring).
- * The certificate fails, and the band is abandoned, when an H arrival finds
- * delta_{i+1}(K) > r_L or when the top of S is needed but unknown (len = 0 and not
- * deep_zero).  qt_ln_offline then doubles K (and cap), and gives up for the full
+ * The certificate fails, and the band is abandoned, when an arrival finds
+ * min(r, delta_{i+1}(K)) > r_n or when the top of S is needed but unknown (len = 0 and
+ * not deep_zero).  qt_ln_offline then doubles K (and cap), and gives up for the full
  * programme once 4 K + 1 >= N (the band would be a sizeable part of it).
  *
  * Equality with the full programme is meant bit for bit, so the band runs only when
- * every number of the programme is an exact float64 (dp_exact): both rewards integer
+ * every number of the programme is an exact float64 (dp_exact): all rewards integer
  * multiples of one power of two g, and (max reward) (events + 1) 2 / g < 2^53.  Every V,
  * r + V and delta is then an integer multiple of g below 2^53 g, every operation of
  * either programme is exact, and both take the same decisions (the forward pass admits
- * outside the band, where delta <= r_L <= r, exactly as the full one does).  Rewards
+ * outside the band, where delta <= r_n <= r, exactly as the full one does).  Rewards
  * such as 2 and 1 or 1.5 and 1 qualify; others (0.7, say) run the full programme.
  *
  * Both programmes share the code: the full one is the band with K = N (no stack).
@@ -927,15 +1035,15 @@ static void stack_insert_zero(qt_ln_stack *s, int64_t depth) {
 
 /* Turn the band u[j] = V_{i+1}(N - K + j), j = 0..K, and the stack into V_i, S_i for
  * event ev (K = N: the full programme, no stack).  -1 when the certificate fails. */
-static int dp_step(double *u, int64_t k, int64_t n, qt_ln_stack *s, int32_t code, double r_h,
-                   double r_l) {
+static int dp_step(double *u, int64_t k, int64_t n, qt_ln_stack *s, int32_t code,
+                   const qt_ln_params *p) {
     const int64_t lo = n - k; /* busy count of u[0] */
     if (code < 0) {
-        double reward = code == QT_LN_H ? r_h : r_l;
+        double reward = p->reward[-1 - code], r_min = p->reward[p->classes - 1];
         if (k < n) {
             double edge = u[0] - u[1]; /* delta_{i+1}(K) */
             double push = edge < reward ? edge : reward;
-            if (push > r_l) {
+            if (push > r_min) {
                 return -1;
             }
             stack_push(s, push);
@@ -966,16 +1074,17 @@ static int dp_step(double *u, int64_t k, int64_t n, qt_ln_stack *s, int32_t code
 }
 
 /* 1 when every number of the programme is an exact float64 (see above). */
-static int dp_exact(double r_h, double r_l, int64_t n_events) {
+static int dp_exact(const qt_ln_params *p, int64_t n_events) {
     int grain = INT32_MAX;
-    double rewards[2] = {r_h, r_l};
-    for (int j = 0; j < 2; j++) {
+    double largest = 0.0;
+    for (int32_t j = 0; j < p->classes; j++) {
         int e;
-        uint64_t mantissa = (uint64_t)ldexp(frexp(rewards[j], &e), 53);
+        uint64_t mantissa = (uint64_t)ldexp(frexp(p->reward[j], &e), 53);
         int g = e - 53 + __builtin_ctzll(mantissa); /* r = odd * 2^g */
         grain = g < grain ? g : grain;
+        largest = p->reward[j] > largest ? p->reward[j] : largest;
     }
-    double top = (r_h > r_l ? r_h : r_l) * ((double)n_events + 1.0) * 2.0;
+    double top = largest * ((double)n_events + 1.0) * 2.0;
     return ldexp(top, -grain) < 0x1p53;
 }
 
@@ -1000,7 +1109,7 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
     /* Backward pass: V_{n_events} = 0; keep V_i and S_i at every checkpoint (the length
      * of S's known part, negated when the entries below it are not all 0). */
     for (int64_t i = n_events - 1; i >= 0; i--) {
-        if (dp_step(v, k, n, &stack, events[i].code, p->r_h, p->r_l) < 0) {
+        if (dp_step(v, k, n, &stack, events[i].code, p) < 0) {
             status = 1;
             goto done;
         }
@@ -1041,7 +1150,7 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
         }
         for (int64_t j = len - 1; j >= 0; j--) {
             memcpy(rows + j * width, rows + (j + 1) * width, (size_t)width * sizeof *v);
-            dp_step(rows + j * width, k, n, &stack, events[start + j].code, p->r_h, p->r_l);
+            dp_step(rows + j * width, k, n, &stack, events[start + j].code, p);
         }
         for (int64_t j = 0; j < len; j++) {
             const qt_ln_event *ev = &events[start + j];
@@ -1050,11 +1159,11 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
             int in_window = record_time(&r, ev->t);
             int decision = -1;
             if (ev->code < 0) {
-                int is_l = ev->code == QT_LN_L;
-                double reward = is_l ? p->r_l : p->r_h;
+                int32_t klass = -1 - ev->code;
+                double reward = p->reward[klass];
                 decision = r.busy < lo || (r.busy < n && reward + next[r.busy - lo + 1] >=
                                                              next[r.busy - lo]);
-                count_arrival(&r, is_l, decision, in_window);
+                count_arrival(&r, klass, decision, in_window);
             } else {
                 r.busy -= ev->code < r.busy;
             }
@@ -1091,7 +1200,7 @@ static int offline_affordable(const qt_ln_params *p, int64_t n_events, int64_t k
 int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
                   qt_ln_stats *stats, qt_ln_trace *trace) {
     const int64_t n = p->servers;
-    if (p->band >= 0 && dp_exact(p->r_h, p->r_l, n_events)) {
+    if (p->band >= 0 && dp_exact(p, n_events)) {
         /* Bands K, 2 K, ... while they stay well below the full width, each with a stack
          * ring of the largest power of 2 <= 2 K (>= K, and < N - K). */
         for (int64_t k = p->band > 0 ? p->band : QT_LN_BAND; 4 * k + 1 < n; k *= 2) {

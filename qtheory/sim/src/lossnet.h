@@ -1,47 +1,55 @@
 /*
- * Simulator of the overloaded two-class loss network (docs/loss-network.md).
+ * Simulator of the overloaded loss network with n >= 2 customer classes
+ * (docs/loss-network.md).
  *
- * N servers, no queue; class H arrives Poisson(lambda_H N), class L Poisson(lambda_L N);
- * an admitted job holds a server for an Exp(mu) time and pays r_H (r_L) on admission.
- * The run starts empty at time 0 and stops at the horizon T; statistics are recorded in
- * the window (T0, T] (T0 = warm-up).
+ * N servers, no queue; class j = 1..n arrives Poisson(lambda_j N); an admitted job holds
+ * a server for an Exp(mu) time and pays r_j on admission, r_1 > ... > r_n.  The
+ * two-class network is n = 2 with H = class 1 and L = class 2 (the names used below
+ * where a rule is easier to state for n = 2).  The run starts empty at time 0 and stops
+ * at the horizon T; statistics are recorded in the window (T0, T] (T0 = warm-up).
  *
  * Information models
  * ------------------
  * clock: the future is one stream of events (time, code), generated from the bit
  *   generator independently of any policy (so one seed replays one future under every
  *   policy: common random numbers).  Events form a Poisson process of rate
- *   Lambda = N (lambda_H + lambda_L + mu); each is H, L or a potential departure with
- *   probabilities proportional to lambda_H, lambda_L, mu.  A potential departure carries
- *   a uniform mark U, stored as the slot floor(U N) in 0..N-1; it ends a service iff
- *   U < busy / N, i.e. iff slot < busy.  Per event the draws are one standard
- *   exponential (time step) and one uint64 whose top 53 bits give a uniform u that picks
- *   the type and, for a departure, the mark U = (u - P(H or L)) / P(departure) (uniform
- *   given the type; its resolution is 2^-53 / P(departure)).
+ *   Lambda = N (lambda_1 + ... + lambda_n + mu); each is an arrival of class j (code
+ *   -j: -1 for H, -2 for L) or a potential departure, with probabilities proportional
+ *   to lambda_1, ..., lambda_n, mu.  A potential departure carries a uniform mark U,
+ *   stored as the slot floor(U N) in 0..N-1; it ends a service iff U < busy / N, i.e.
+ *   iff slot < busy.  Per event the draws are one standard exponential (time step) and
+ *   one uint64 whose top 53 bits give a uniform u that picks the type (class j iff
+ *   P(class < j) <= u < P(class <= j)) and, for a departure, the mark
+ *   U = (u - P(arrival)) / P(departure) (uniform given the type; its resolution is
+ *   2^-53 / P(departure)).
  * job: every arrival carries its own Exp(mu) service time, drawn whether or not the job
  *   is admitted; departures come from a binary heap of completion times.
  *
  * Policies (clock model: all; job model: threshold only)
  * -------------------------------------------------------
- * threshold k: admit H iff idle > 0, admit L iff idle > k (trunk reservation).
- * pfi / sss(W): an L arriving to idle I is judged on the hypothetical future in which it
- *   is admitted, every later L is rejected and every later H is admitted; call h the
- *   hypothetical idle count, h = I - 1 just after the admission.  Boundary conventions:
+ * threshold (k_1, ..., k_n): admit class j iff idle > k_j (nested trunk reservation,
+ *   k_1 <= ... <= k_n; n = 2: admit H iff idle > 0, L iff idle > k).
+ * pfi / sss(W): class 1 is admitted iff a server is idle.  An arrival of class j >= 2
+ *   to idle I is judged on the hypothetical future in which it is admitted, every later
+ *   arrival of a better class 1..j-1 is admitted and every later arrival of class j..n
+ *   is rejected (n = 2: an L, with every later H admitted and every later L rejected);
+ *   call h the hypothetical idle count, h = I - 1 just after the admission.  Boundary conventions:
  *   "the idle count drops below 1" means h = 0 at some instant of the hypothetical
  *   future, including the instant of admission itself (so an L is never admitted with
- *   I <= 1); an H arriving while h = 0 cannot occur before that failure is declared.
+ *   I <= 1); a better arrival while h = 0 cannot occur before that failure is declared.
  *   pfi: admit iff h reaches s = floor(sqrt(N)) (h >= s, possibly already at admission)
- *   before it drops below 1; the failure test comes first, so for N <= 3 (s = 1) an L is
- *   admitted exactly when I >= 2.  The promise is judged on the infinite future (past
- *   the horizon if needed), in O(1) amortised work per event: a threshold theta(m) of
- *   the next event index decides (admit iff I - 1 >= theta(m)), computed by a backward
+ *   before it drops below 1; the failure test comes first, so for N <= 3 (s = 1) a
+ *   class j >= 2 is admitted exactly when I >= 2.  The promise is judged on the infinite
+ *   future (past the horizon if needed), in O(1) amortised work per event: a threshold
+ *   theta_j(m) of the class and the next event index decides (admit iff
+ *   I - 1 >= theta_j(m)), computed by a backward
  *   recursion that is exact where its two envelopes meet, and the look-ahead statistics
  *   of the literal scan come from the pending walks followed forward in groups
  *   (lossnet.c, "PFI in O(1) amortised work per event").
  *   sss(W): admit iff h >= 1 at every instant of [t, t + W] (events at exactly t + W
  *   count).  Only events in the window are scanned, and the scan stops early once the
- *   H arrivals left in the window (a prefix count kept with the buffer) cannot bring h
- *   to 0.
+ *   better arrivals left in the window (prefix counts kept with the buffer) cannot
+ *   bring h to 0.
  * offline (clock model): the exact optimum over the generated path by backward dynamic
  *   programming over (event, busy): V_i(b) = best reward from event i on with b busy.
  *   The objective is the reward of the whole run (0, T]; the statistics of the
@@ -65,14 +73,18 @@
 /* Largest N: slots are int32. */
 #define QT_LN_MAX_SERVERS 1000000000
 
-/* Largest expected event count (lambda_H + lambda_L + mu) N T of a run or path.  Event
- * times are float64 sums of steps of mean 1 / (event rate); beyond about 1e15 events a
- * step is a few ulps of the time (at 1e17 most steps round to nothing and a run would
- * never reach T), and the int64 counters stay far from overflow. */
+/* Most classes n (fixed-size arrays in the parameters and statistics). */
+#define QT_LN_MAX_CLASSES 32
+
+/* Largest expected event count (lambda_1 + ... + lambda_n + mu) N T of a run or path.
+ * Event times are float64 sums of steps of mean 1 / (event rate); beyond about 1e15
+ * events a step is a few ulps of the time (at 1e17 most steps round to nothing and a run
+ * would never reach T), and the int64 counters stay far from overflow. */
 #define QT_LN_MAX_EVENTS 1e15
 
-/* Largest expected event count (lambda_H + lambda_L + mu) N W of an SSS window: the scan
- * counts the H arrivals of the window in 32 bits (qt_ln_event.hcount). */
+/* Largest expected event count (lambda_1 + ... + lambda_n + mu) N W of an SSS window:
+ * the scan counts the better arrivals of the window in 32 bits (prefix counts of the
+ * lookahead buffer). */
 #define QT_LN_MAX_WINDOW_EVENTS 1e9
 
 /* Largest single allocation attempted, in bytes (1 TiB): a larger request fails as out
@@ -80,7 +92,9 @@
  * under AddressSanitizer).  Sizes are computed with overflow checks against it. */
 #define QT_LN_MAX_ALLOC ((uint64_t)1 << 40)
 
-#define QT_LN_H (-1) /* event codes; codes >= 0 are departure slots */
+/* Event codes: an arrival of class j = 1..n has code -j; codes >= 0 are departure
+ * slots. */
+#define QT_LN_H (-1)
 #define QT_LN_L (-2)
 
 typedef enum { QT_LN_THRESHOLD, QT_LN_PFI, QT_LN_SSS, QT_LN_OFFLINE } qt_ln_policy;
@@ -88,48 +102,51 @@ typedef enum { QT_LN_THRESHOLD, QT_LN_PFI, QT_LN_SSS, QT_LN_OFFLINE } qt_ln_poli
 /* Model and run parameters (validated by the caller). */
 typedef struct {
     int64_t servers;
-    double lambda_h, lambda_l, mu; /* per-server rates: class rates are lambda N */
-    double r_h, r_l;
+    int32_t classes;                   /* n, 2..QT_LN_MAX_CLASSES */
+    double lambda[QT_LN_MAX_CLASSES];  /* per-server rates: class rates are lambda N */
+    double reward[QT_LN_MAX_CLASSES];  /* strictly decreasing */
+    double mu;
     double horizon, warmup;
     qt_ln_policy policy;
-    int64_t reserve; /* threshold k */
-    double window;   /* sss W */
-    int64_t band;    /* offline: first band K (0: QT_LN_BAND), -1 for the full programme */
+    int64_t reserve[QT_LN_MAX_CLASSES]; /* threshold k_1 <= ... <= k_n, in 0..N */
+    double window;    /* sss W */
+    int64_t band;     /* offline: first band K (0: QT_LN_BAND), -1 for the full programme */
     double max_cells; /* offline: no programme of more than max_cells cells is started */
 } qt_ln_params;
 
 typedef struct {
     double t;
-    int32_t code;    /* QT_LN_H, QT_LN_L or a departure slot 0..N-1 */
-    uint32_t hcount; /* H events before this one, mod 2^32 (lookahead buffer only) */
+    int32_t code; /* -j for an arrival of class j, or a departure slot 0..N-1 */
 } qt_ln_event;
 
 /* Event generator of the clock model. */
 typedef struct {
     bitgen_t *rng;
-    double step_scale;   /* 1 / Lambda */
-    double p_h, p_hl;    /* P(H), P(H or L) */
-    double slot_scale;   /* N / P(departure) */
-    double max_slot;     /* N - 1 */
-    double t;            /* time of the last event generated */
-    uint32_t hcount;     /* H events generated so far, mod 2^32 */
+    int32_t classes;
+    double step_scale;                /* 1 / Lambda */
+    double cum[QT_LN_MAX_CLASSES];    /* cum[j] = P(an arrival of class <= j + 1) */
+    double slot_scale;                /* N / P(departure) */
+    double max_slot;                  /* N - 1 */
+    double t;                         /* time of the last event generated */
 } qt_ln_clock;
 
 void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p);
 qt_ln_event qt_ln_clock_next(qt_ln_clock *c);
 
 /* Statistics of one run; everything except `events` and `reward_total` is recorded in
- * the window (T0, T].  PFI's lookahead sums are complete once the run has finished (the
- * walks of its last promises are followed past the horizon then). */
+ * the window (T0, T].  "Scored" arrivals are those of classes 2..n (n = 2: L), whose
+ * decisions a lookahead policy takes on a look-ahead.  PFI's lookahead sums are complete
+ * once the run has finished (the walks of its last promises are followed past the
+ * horizon then). */
 typedef struct {
-    int64_t admitted_h, admitted_l, rejected_h, rejected_l;
-    double idle_area;        /* integral of the idle count over (T0, T] */
-    int64_t events;          /* events processed in (0, T] */
-    double reward_total;     /* reward earned in (0, T] */
-    int64_t lookahead_events; /* sum over L arrivals in the window of events scanned */
-    double lookahead_time;    /* ... and of (time of the last event scanned - now) */
-    int64_t l_arrivals_scored; /* L arrivals in the window (denominator of the means) */
-    int64_t offline_band;     /* offline: the band K the programme used (N: full) */
+    int64_t admitted[QT_LN_MAX_CLASSES], rejected[QT_LN_MAX_CLASSES];
+    double idle_area;          /* integral of the idle count over (T0, T] */
+    int64_t events;            /* events processed in (0, T] */
+    double reward_total;       /* reward earned in (0, T] */
+    int64_t lookahead_events;  /* sum over scored arrivals in the window of events scanned */
+    double lookahead_time;     /* ... and of (time of the last event scanned - now) */
+    int64_t arrivals_scored;   /* scored arrivals in the window (denominator of the means) */
+    int64_t offline_band;      /* offline: the band K the programme used (N: full) */
 } qt_ln_stats;
 
 /* Optional per-event trace: time, code, decision (1 admit, 0 reject, -1 departure
@@ -187,7 +204,7 @@ qt_ln_event *qt_ln_clock_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_e
 typedef struct {
     double t;
     double service;
-    int32_t is_l; /* 0 for H, 1 for L */
+    int32_t klass; /* 0-based class: 0 for H, 1 for L */
 } qt_ln_job;
 
 /* All job-model arrivals of (0, T]. NULL when out of memory. */

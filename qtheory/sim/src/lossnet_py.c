@@ -58,6 +58,22 @@ const char qt_lossnet_path_doc[] =
     "entry per arrival, service times drawn for every arrival.  ValueError beyond 1e15\n"
     "expected events; MemoryError when the path cannot be allocated.";
 
+const char qt_lossnet_classes_simulate_doc[] =
+    "lossnet_classes_simulate(bit_generator, policy, param, servers, lambdas, rewards, mu, "
+    "horizon, warmup, trace=False, max_cells=inf)\n"
+    "--\n\n"
+    "Simulate the n-class loss network (2 <= n <= 32 classes, class j code -j) from empty\n"
+    "over (0, horizon] in the clock model, recording statistics in (warmup, horizon].\n"
+    "The kernel of lossnet_simulate: with n = 2 the same bit generator state gives the\n"
+    "same run.  policy is 'threshold' (param = the reserves k_1 <= ... <= k_n, integers in\n"
+    "0..servers: class j is admitted iff more than k_j servers are idle), 'pfi' (param\n"
+    "ignored), 'sss' (param = window W > 0) or 'offline' (param as in lossnet_simulate).\n"
+    "lambdas and rewards: n finite values > 0, rewards strictly decreasing.\n\n"
+    "Returns the dict of lossnet_simulate with the per-class lists admitted and rejected\n"
+    "in place of admitted_h, ..., rejected_l and arrivals_scored (arrivals of classes\n"
+    "2..n in the window) in place of l_arrivals_scored.  Raises ValueError naming the\n"
+    "parameter on invalid arguments, TypeError for non-numbers.";
+
 /* ---------------------------------------------------------------- validation */
 
 static int check_positive(const char *name, double value) {
@@ -74,30 +90,50 @@ static int fail_count(const char *what, double limit, const char *why, double va
     return -1;
 }
 
-static int check_model(Py_ssize_t servers, double lambda_h, double lambda_l, double mu,
+/* The model's checks; `rates` names the event rate in messages ("lambda_h + lambda_l"
+ * or "sum(lambdas)").  p->lambda and p->classes are set (and checked) by the caller. */
+static int check_model(Py_ssize_t servers, const qt_ln_params *p, const char *rates,
                        double horizon) {
     if (servers < 1 || servers > QT_LN_MAX_SERVERS) {
         PyErr_Format(PyExc_ValueError, "servers must be in 1..%d, got %zd", QT_LN_MAX_SERVERS,
                      servers);
         return -1;
     }
-    if (check_positive("lambda_h", lambda_h) < 0 || check_positive("lambda_l", lambda_l) < 0 ||
-        check_positive("mu", mu) < 0 || check_positive("horizon", horizon) < 0) {
+    if (check_positive("mu", p->mu) < 0 || check_positive("horizon", horizon) < 0) {
         return -1;
     }
-    double events = (lambda_h + lambda_l + mu) * (double)servers * horizon;
+    double total = p->mu;
+    for (int32_t j = 0; j < p->classes; j++) {
+        total += p->lambda[j];
+    }
+    double events = total * (double)servers * horizon;
+    char what[160];
     if (!isfinite(events)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "(lambda_h + lambda_l + mu) * servers * horizon must be finite");
+        PyErr_Format(PyExc_ValueError, "(%s + mu) * servers * horizon must be finite", rates);
         return -1;
     }
     if (events > QT_LN_MAX_EVENTS) {
-        return fail_count("horizon: (lambda_h + lambda_l + mu) * servers * horizon, the "
-                          "expected number of events,",
-                          QT_LN_MAX_EVENTS, "float64 event times lose resolution beyond",
+        snprintf(what, sizeof what,
+                 "horizon: (%s + mu) * servers * horizon, the expected number of events,", rates);
+        return fail_count(what, QT_LN_MAX_EVENTS, "float64 event times lose resolution beyond",
                           events);
     }
     return 0;
+}
+
+/* The two-class model: class 1 = H, class 2 = L. */
+static int two_class_model(Py_ssize_t servers, double lambda_h, double lambda_l, double mu,
+                           double horizon, qt_ln_params *p) {
+    if (check_positive("lambda_h", lambda_h) < 0 || check_positive("lambda_l", lambda_l) < 0) {
+        return -1;
+    }
+    p->servers = servers;
+    p->classes = 2;
+    p->lambda[0] = lambda_h;
+    p->lambda[1] = lambda_l;
+    p->mu = mu;
+    p->horizon = horizon;
+    return check_model(servers, p, "lambda_h + lambda_l", horizon);
 }
 
 static int parse_info(const char *info, int *job_model) {
@@ -109,7 +145,11 @@ static int parse_info(const char *info, int *job_model) {
     return -1;
 }
 
-static int parse_policy(const char *name, double param, int job_model, qt_ln_params *p) {
+/* The policy `name` with its numeric parameter (threshold: the two-class reserve k of L;
+ * the n-class threshold's reserves are parsed by parse_reserves); `rates` names the
+ * event rate in messages, as for check_model. */
+static int parse_policy(const char *name, double param, int job_model, const char *rates,
+                        qt_ln_params *p) {
     if (strcmp(name, "threshold") == 0) {
         p->policy = QT_LN_THRESHOLD;
         if (isnan(param) || param < 0.0 || param > (double)p->servers || param != floor(param)) {
@@ -119,7 +159,8 @@ static int parse_policy(const char *name, double param, int job_model, qt_ln_par
             return isnan(param) ? check_positive("param (reserve k)", param)
                                 : qt_fail_rule("param (reserve k)", rule, param);
         }
-        p->reserve = (int64_t)param;
+        p->reserve[0] = 0;
+        p->reserve[1] = (int64_t)param;
         return 0;
     }
     if (strcmp(name, "sss") == 0) {
@@ -128,12 +169,20 @@ static int parse_policy(const char *name, double param, int job_model, qt_ln_par
         if (check_positive("param (window W)", param) < 0) {
             return -1;
         }
-        double window_events = (p->lambda_h + p->lambda_l + p->mu) * (double)p->servers * param;
+        double total = p->mu;
+        for (int32_t j = 0; j < p->classes; j++) {
+            total += p->lambda[j];
+        }
+        double window_events = total * (double)p->servers * param;
         if (window_events > QT_LN_MAX_WINDOW_EVENTS) {
-            return fail_count("param (window W): (lambda_h + lambda_l + mu) * servers * W, "
-                              "the expected events of one SSS window,",
-                              QT_LN_MAX_WINDOW_EVENTS,
-                              "H arrivals in a window are counted in 32 bits", window_events);
+            char what[160];
+            snprintf(what, sizeof what,
+                     "param (window W): (%s + mu) * servers * W, the expected events of one "
+                     "SSS window,",
+                     rates);
+            return fail_count(what, QT_LN_MAX_WINDOW_EVENTS,
+                              "better arrivals in a window are counted in 32 bits",
+                              window_events);
         }
     } else if (strcmp(name, "pfi") == 0) {
         p->policy = QT_LN_PFI;
@@ -189,21 +238,45 @@ static int set_item(PyObject *dict, const char *key, PyObject *value) {
     return status;
 }
 
-static PyObject *stats_dict(const qt_ln_stats *s, const qt_ln_trace *trace) {
+/* A list of the n counts. */
+static PyObject *count_list(const int64_t *counts, int32_t n) {
+    PyObject *list = PyList_New(n);
+    for (int32_t j = 0; list != NULL && j < n; j++) {
+        PyObject *item = PyLong_FromLongLong(counts[j]);
+        if (item == NULL) {
+            Py_CLEAR(list);
+        } else {
+            PyList_SET_ITEM(list, j, item);
+        }
+    }
+    return list;
+}
+
+/* The statistics as a dict: per-class counts under admitted_h, admitted_l, rejected_h,
+ * rejected_l and the scored arrivals under l_arrivals_scored for the two-class entry
+ * points (`two_class`), else lists `admitted`, `rejected` and `arrivals_scored`. */
+static PyObject *stats_dict(const qt_ln_stats *s, int32_t classes, int two_class,
+                            const qt_ln_trace *trace) {
     PyObject *d = PyDict_New();
     if (d == NULL) {
         return NULL;
     }
-    if (set_item(d, "admitted_h", PyLong_FromLongLong(s->admitted_h)) < 0 ||
-        set_item(d, "admitted_l", PyLong_FromLongLong(s->admitted_l)) < 0 ||
-        set_item(d, "rejected_h", PyLong_FromLongLong(s->rejected_h)) < 0 ||
-        set_item(d, "rejected_l", PyLong_FromLongLong(s->rejected_l)) < 0 ||
+    int status =
+        two_class
+            ? (set_item(d, "admitted_h", PyLong_FromLongLong(s->admitted[0])) < 0 ||
+               set_item(d, "admitted_l", PyLong_FromLongLong(s->admitted[1])) < 0 ||
+               set_item(d, "rejected_h", PyLong_FromLongLong(s->rejected[0])) < 0 ||
+               set_item(d, "rejected_l", PyLong_FromLongLong(s->rejected[1])) < 0 ||
+               set_item(d, "l_arrivals_scored", PyLong_FromLongLong(s->arrivals_scored)) < 0)
+            : (set_item(d, "admitted", count_list(s->admitted, classes)) < 0 ||
+               set_item(d, "rejected", count_list(s->rejected, classes)) < 0 ||
+               set_item(d, "arrivals_scored", PyLong_FromLongLong(s->arrivals_scored)) < 0);
+    if (status ||
         set_item(d, "idle_area", PyFloat_FromDouble(s->idle_area)) < 0 ||
         set_item(d, "events", PyLong_FromLongLong(s->events)) < 0 ||
         set_item(d, "reward_total", PyFloat_FromDouble(s->reward_total)) < 0 ||
         set_item(d, "lookahead_events", PyLong_FromLongLong(s->lookahead_events)) < 0 ||
         set_item(d, "lookahead_time", PyFloat_FromDouble(s->lookahead_time)) < 0 ||
-        set_item(d, "l_arrivals_scored", PyLong_FromLongLong(s->l_arrivals_scored)) < 0 ||
         set_item(d, "offline_band", PyLong_FromLongLong(s->offline_band)) < 0) {
         Py_DECREF(d);
         return NULL;
@@ -265,6 +338,55 @@ static int run_offline(const qt_ln_params *p, bitgen_t *rng, qt_ln_stats *stats,
     return status;
 }
 
+/* warmup and max_cells, checked into p (horizon already set). */
+static int check_run(double warmup, double max_cells, qt_ln_params *p) {
+    if (isnan(warmup) || !(warmup >= 0.0 && warmup < p->horizon)) {
+        return isnan(warmup) ? (PyErr_SetString(PyExc_ValueError, "warmup must not be NaN"), -1)
+                             : qt_fail_rule("warmup", "be >= 0 and < horizon", warmup);
+    }
+    if (isnan(max_cells) || !(max_cells > 0.0)) {
+        return isnan(max_cells)
+                   ? (PyErr_SetString(PyExc_ValueError, "max_cells must not be NaN"), -1)
+                   : qt_fail_rule("max_cells", "be > 0", max_cells);
+    }
+    p->warmup = warmup;
+    p->max_cells = max_cells;
+    return 0;
+}
+
+/* One run of the validated parameters on the bit generator; the statistics dict (see
+ * stats_dict) or NULL with an exception set. */
+static PyObject *simulate(PyObject *bit_generator, const qt_ln_params *p, int job_model,
+                          int want_trace, int two_class) {
+    bitgen_t *rng = NULL;
+    PyObject *capsule = qt_get_bitgen(bit_generator, &rng);
+    if (capsule == NULL) {
+        return NULL;
+    }
+    qt_ln_trace trace = {0};
+    qt_ln_trace *tr = want_trace ? &trace : NULL;
+    PyObject *result = NULL;
+    if (p->policy == QT_LN_OFFLINE) {
+        qt_ln_stats stats;
+        if (run_offline(p, rng, &stats, tr) == 0) {
+            result = stats_dict(&stats, p->classes, two_class, tr);
+        }
+    } else {
+        qt_ln_run *run = qt_ln_run_new(p, rng, job_model, tr);
+        if (run == NULL) {
+            PyErr_NoMemory();
+        } else {
+            if (run_chunked(run) == 0) {
+                result = stats_dict(qt_ln_run_stats(run), p->classes, two_class, tr);
+            }
+            qt_ln_run_free(run);
+        }
+    }
+    qt_ln_trace_free(&trace);
+    Py_DECREF(capsule);
+    return result;
+}
+
 PyObject *qt_lossnet_simulate(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"bit_generator", "info",   "policy",  "param", "servers",
                                "lambda_h",      "lambda_l", "mu",     "r_h",   "r_l",
@@ -275,58 +397,148 @@ PyObject *qt_lossnet_simulate(PyObject *Py_UNUSED(self), PyObject *args, PyObjec
     Py_ssize_t servers;
     int want_trace = 0, job_model = 0;
     double max_cells = INFINITY;
+    qt_ln_params p = {0};
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Ossdnddddddd|pd:lossnet_simulate", keywords,
                                      &bit_generator, &info, &policy, &param, &servers,
                                      &lambda_h, &lambda_l, &mu, &r_h, &r_l, &horizon, &warmup,
                                      &want_trace, &max_cells) ||
-        check_model(servers, lambda_h, lambda_l, mu, horizon) < 0 ||
+        two_class_model(servers, lambda_h, lambda_l, mu, horizon, &p) < 0 ||
         check_positive("r_h", r_h) < 0 || check_positive("r_l", r_l) < 0 ||
-        parse_info(info, &job_model) < 0) {
+        parse_info(info, &job_model) < 0 || check_run(warmup, max_cells, &p) < 0) {
         return NULL;
     }
-    if (isnan(warmup) || !(warmup >= 0.0 && warmup < horizon)) {
-        return isnan(warmup) ? (PyErr_SetString(PyExc_ValueError, "warmup must not be NaN"), NULL)
-                             : (qt_fail_rule("warmup", "be >= 0 and < horizon", warmup), NULL);
-    }
-    if (isnan(max_cells) || !(max_cells > 0.0)) {
-        return isnan(max_cells)
-                   ? (PyErr_SetString(PyExc_ValueError, "max_cells must not be NaN"), NULL)
-                   : (qt_fail_rule("max_cells", "be > 0", max_cells), NULL);
-    }
-    qt_ln_params p = {
-        .servers = servers, .lambda_h = lambda_h, .lambda_l = lambda_l, .mu = mu,
-        .r_h = r_h, .r_l = r_l, .horizon = horizon, .warmup = warmup, .max_cells = max_cells,
-    };
-    if (parse_policy(policy, param, job_model, &p) < 0) {
+    p.reward[0] = r_h;
+    p.reward[1] = r_l;
+    if (parse_policy(policy, param, job_model, "lambda_h + lambda_l", &p) < 0) {
         return NULL;
     }
-    bitgen_t *rng = NULL;
-    PyObject *capsule = qt_get_bitgen(bit_generator, &rng);
-    if (capsule == NULL) {
+    return simulate(bit_generator, &p, job_model, want_trace, 1);
+}
+
+/* The numbers of the sequence `name` into values[]: 2..QT_LN_MAX_CLASSES of them, or
+ * exactly *n when *n > 0 (one per class); their count in *n. */
+static int parse_numbers(const char *name, PyObject *sequence, double *values, int32_t *n) {
+    PyObject *fast = PySequence_Fast(sequence, "");
+    if (fast == NULL) {
+        PyErr_Format(PyExc_TypeError, "%s must be a sequence of numbers, got %.100s", name,
+                     Py_TYPE(sequence)->tp_name);
+        return -1;
+    }
+    Py_ssize_t length = PySequence_Fast_GET_SIZE(fast);
+    int status = 0;
+    if (*n > 0 && length != *n) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s must have one entry per class (as many as lambdas, %d), got %zd", name,
+                     (int)*n, length);
+        status = -1;
+    } else if (length < 2 || length > QT_LN_MAX_CLASSES) {
+        PyErr_Format(PyExc_ValueError, "%s must have 2..%d entries (one per class), got %zd",
+                     name, QT_LN_MAX_CLASSES, length);
+        status = -1;
+    }
+    for (Py_ssize_t j = 0; status == 0 && j < length; j++) {
+        values[j] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, j));
+        status = values[j] == -1.0 && PyErr_Occurred() ? -1 : 0;
+    }
+    Py_DECREF(fast);
+    if (status == 0) {
+        *n = (int32_t)length;
+    }
+    return status;
+}
+
+/* Rates or rewards: parse_numbers, each finite and > 0. */
+static int parse_rates(const char *name, PyObject *sequence, double *values, int32_t *n) {
+    if (parse_numbers(name, sequence, values, n) < 0) {
+        return -1;
+    }
+    char item[64];
+    for (int32_t j = 0; j < *n; j++) {
+        snprintf(item, sizeof item, "%s[%d]", name, (int)j);
+        if (check_positive(item, values[j]) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The nested reserves k_1 <= ... <= k_n of the n-class threshold policy, integers in
+ * 0..servers. */
+static int parse_reserves(PyObject *param, qt_ln_params *p) {
+    double k[QT_LN_MAX_CLASSES];
+    int32_t n = p->classes;
+    if (parse_numbers("param (reserves k)", param, k, &n) < 0) {
+        return -1;
+    }
+    for (int32_t j = 0; j < n; j++) {
+        if (!(k[j] >= 0.0 && k[j] <= (double)p->servers && k[j] == floor(k[j]))) {
+            char name[48], rule[96];
+            snprintf(name, sizeof name, "param (reserves k)[%d]", (int)j);
+            snprintf(rule, sizeof rule, "be an integer in 0..servers = 0..%lld",
+                     (long long)p->servers);
+            return qt_fail_rule(name, rule, k[j]);
+        }
+        if (j > 0 && k[j] < k[j - 1]) {
+            PyErr_Format(PyExc_ValueError,
+                         "param (reserves k) must be nested, k_1 <= k_2 <= ... <= k_n, got "
+                         "k_%d = %lld > k_%d = %lld",
+                         (int)j, (long long)k[j - 1], (int)j + 1, (long long)k[j]);
+            return -1;
+        }
+        p->reserve[j] = (int64_t)k[j];
+    }
+    return 0;
+}
+
+PyObject *qt_lossnet_classes_simulate(PyObject *Py_UNUSED(self), PyObject *args,
+                                      PyObject *kwargs) {
+    static char *keywords[] = {"bit_generator", "policy", "param",  "servers", "lambdas",
+                               "rewards",       "mu",     "horizon", "warmup", "trace",
+                               "max_cells",     NULL};
+    PyObject *bit_generator, *param, *lambdas, *rewards;
+    const char *policy;
+    double mu, horizon, warmup;
+    Py_ssize_t servers;
+    int want_trace = 0;
+    double max_cells = INFINITY;
+    qt_ln_params p = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OsOnOOddd|pd:lossnet_classes_simulate",
+                                     keywords, &bit_generator, &policy, &param, &servers,
+                                     &lambdas, &rewards, &mu, &horizon, &warmup, &want_trace,
+                                     &max_cells) ||
+        parse_rates("lambdas", lambdas, p.lambda, &p.classes) < 0 ||
+        parse_rates("rewards", rewards, p.reward, &p.classes) < 0) {
         return NULL;
     }
-    qt_ln_trace trace = {0};
-    qt_ln_trace *tr = want_trace ? &trace : NULL;
-    PyObject *result = NULL;
-    if (p.policy == QT_LN_OFFLINE) {
-        qt_ln_stats stats;
-        if (run_offline(&p, rng, &stats, tr) == 0) {
-            result = stats_dict(&stats, tr);
+    for (int32_t j = 1; j < p.classes; j++) {
+        if (!(p.reward[j] < p.reward[j - 1])) {
+            PyErr_Format(PyExc_ValueError,
+                         "rewards must be strictly decreasing (r_1 > r_2 > ... > r_n), got "
+                         "rewards[%d] >= rewards[%d]",
+                         (int)j, (int)j - 1);
+            return NULL;
+        }
+    }
+    p.servers = servers;
+    p.mu = mu;
+    p.horizon = horizon;
+    if (check_model(servers, &p, "sum(lambdas)", horizon) < 0 ||
+        check_run(warmup, max_cells, &p) < 0) {
+        return NULL;
+    }
+    if (strcmp(policy, "threshold") == 0) {
+        p.policy = QT_LN_THRESHOLD;
+        if (parse_reserves(param, &p) < 0) {
+            return NULL;
         }
     } else {
-        qt_ln_run *run = qt_ln_run_new(&p, rng, job_model, tr);
-        if (run == NULL) {
-            PyErr_NoMemory();
-        } else {
-            if (run_chunked(run) == 0) {
-                result = stats_dict(qt_ln_run_stats(run), tr);
-            }
-            qt_ln_run_free(run);
+        double value = PyFloat_AsDouble(param);
+        if ((value == -1.0 && PyErr_Occurred()) ||
+            parse_policy(policy, value, 0, "sum(lambdas)", &p) < 0) {
+            return NULL;
         }
     }
-    qt_ln_trace_free(&trace);
-    Py_DECREF(capsule);
-    return result;
+    return simulate(bit_generator, &p, 0, want_trace, 0);
 }
 
 PyObject *qt_lossnet_path(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
@@ -337,15 +549,14 @@ PyObject *qt_lossnet_path(PyObject *Py_UNUSED(self), PyObject *args, PyObject *k
     double lambda_h, lambda_l, mu, horizon;
     Py_ssize_t servers;
     int job_model = 0;
+    qt_ln_params p = {0};
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Osndddd:lossnet_path", keywords,
                                      &bit_generator, &info, &servers, &lambda_h, &lambda_l, &mu,
                                      &horizon) ||
-        check_model(servers, lambda_h, lambda_l, mu, horizon) < 0 ||
+        two_class_model(servers, lambda_h, lambda_l, mu, horizon, &p) < 0 ||
         parse_info(info, &job_model) < 0) {
         return NULL;
     }
-    qt_ln_params p = {.servers = servers, .lambda_h = lambda_h, .lambda_l = lambda_l,
-                      .mu = mu, .horizon = horizon};
     bitgen_t *rng = NULL;
     PyObject *capsule = qt_get_bitgen(bit_generator, &rng);
     if (capsule == NULL) {
@@ -385,7 +596,7 @@ PyObject *qt_lossnet_path(PyObject *Py_UNUSED(self), PyObject *args, PyObject *k
         double *service = PyArray_DATA((PyArrayObject *)out[2]);
         for (int64_t i = 0; i < n; i++) {
             t[i] = jobs[i].t;
-            is_l[i] = (int8_t)jobs[i].is_l;
+            is_l[i] = (int8_t)jobs[i].klass;
             service[i] = jobs[i].service;
         }
         result = PyTuple_Pack(3, out[0], out[1], out[2]);
