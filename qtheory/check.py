@@ -108,16 +108,6 @@ def _interval(enclosure) -> str:
     return f"[{enclosure.lower}, {enclosure.upper}]"
 
 
-def _outward(value: Fraction, digits: int, up: bool) -> str:
-    """``value`` as a decimal of ``digits + 2`` significant digits, rounded outward."""
-    import decimal
-
-    with decimal.localcontext() as context:
-        context.prec = digits + 2
-        context.rounding = decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR
-        return str(decimal.Decimal(value.numerator) / decimal.Decimal(value.denominator))
-
-
 def _given(params: Mapping[str, object]) -> str:
     return ", ".join(f"{name} = {value}" for name, value in params.items())
 
@@ -313,7 +303,7 @@ def _trunk(params, dps):
 
 
 def _regret(params, dps):
-    from qtheory.enclosure import exact
+    from qtheory.enclosure import Enclosure, exact
     from qtheory.lossnet.certified import certified_online_optimum
     from qtheory.lossnet.claims import OVERLOADED, regret_identity_claim
 
@@ -342,7 +332,7 @@ def _regret(params, dps):
             r"\lambda_H N\,P(\mathrm{full})$ (proved by Sympy for every policy that admits H "
             rf"whenever a server is idle); at the optimal reserve $k^* = {opt.reserve}$ the "
             rf"left side is in ${_interval(opt.regret)}$ and the right side in "
-            rf"$[{_outward(low, dps, False)}, {_outward(high, dps, True)}]$ "
+            rf"${_interval(Enclosure.from_bounds(low, high, dps))}$ "
             f"({dps}-digit enclosures)"
         ),
         kind="identity",

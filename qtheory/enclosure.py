@@ -35,6 +35,7 @@ Examples
 
 from __future__ import annotations
 
+import decimal
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -245,8 +246,10 @@ class Enclosure:
         >>> Enclosure.from_bounds(Fraction(1, 3), Fraction(2, 3), digits=1)
         Enclosure(lower='3.33333e-1', upper='6.66667e-1', width='3.4e-1')
         """
-        return cls(_rounded(Fraction(lower), digits + 5, math.floor),
-                   _rounded(Fraction(upper), digits + 5, math.ceil))
+        return cls(
+            _rounded(Fraction(lower), digits + 5, math.floor),
+            _rounded(Fraction(upper), digits + 5, math.ceil),
+        )
 
     @property
     def width(self) -> str:
@@ -275,17 +278,16 @@ class Enclosure:
 
 
 def _rounded(value: Fraction, digits: int, direction) -> str:
-    """``value`` rounded to ``digits`` significant digits in ``direction``
-    (:func:`math.floor` or :func:`math.ceil`), as a decimal in scientific notation."""
-    if value == 0:
-        return "0"
-    exponent = math.floor(math.log10(abs(value)))  # may be off by one; corrected below
-    while abs(value) >= Fraction(10) ** (exponent + 1):
-        exponent += 1
-    while abs(value) < Fraction(10) ** exponent:
-        exponent -= 1
-    scale = Fraction(10) ** (exponent - digits + 1)
-    return _decimal(direction(value / scale), exponent - digits + 1)
+    """``value`` rounded to ``digits`` significant digits towards +inf (``direction``
+    :func:`math.ceil`) or -inf (:func:`math.floor`), in scientific notation; the
+    division is correctly rounded by :mod:`decimal` in that rounding mode."""
+    with decimal.localcontext() as context:
+        context.prec = digits
+        context.rounding = decimal.ROUND_CEILING if direction is math.ceil else decimal.ROUND_FLOOR
+        quotient = decimal.Decimal(value.numerator) / decimal.Decimal(value.denominator)
+    sign, digit_tuple, exponent = quotient.as_tuple()
+    mantissa = int("".join(map(str, digit_tuple))) * (-1 if sign else 1)
+    return _decimal(mantissa, exponent)
 
 
 def _latex_decimal(text: str) -> str:

@@ -98,7 +98,9 @@ class PhaseType:
         if np.any(alpha < 0):
             raise ValueError(f"alpha must be >= 0, got alpha={alpha.tolist()}")
         if abs(alpha.sum() - 1) > _TOLERANCE:
-            raise ValueError(f"alpha must sum to 1 (no mass at zero), got sum(alpha)={alpha.sum():.12g}")
+            raise ValueError(
+                f"alpha must sum to 1 (no mass at zero), got sum(alpha)={alpha.sum():.12g}"
+            )
         off = T - np.diag(np.diag(T))
         if np.any(off < 0):
             raise ValueError("T must have off-diagonal entries >= 0 (rates between phases)")
@@ -145,7 +147,9 @@ class PhaseType:
         0.666666666667
         """
         s = _validation.nonnegative("s", s)
-        return float(self.alpha @ np.linalg.solve(s * np.eye(self.phases) - self.T, self.exit_rates))
+        return float(
+            self.alpha @ np.linalg.solve(s * np.eye(self.phases) - self.T, self.exit_rates)
+        )
 
     def scaled(self, factor: float) -> PhaseType:
         """The law of ``factor · X`` (rates divided by ``factor``).
@@ -223,7 +227,8 @@ def hyperexponential(probabilities: Sequence[float], rates: Sequence[float]) -> 
     rates = [_validation.positive(f"rates[{i}]", r) for i, r in enumerate(rates)]
     if probabilities.shape != (len(rates),):
         raise ValueError(
-            f"probabilities and rates must have the same length, got {probabilities.size} and {len(rates)}"
+            "probabilities and rates must have the same length, "
+            f"got {probabilities.size} and {len(rates)}"
         )
     return PhaseType(probabilities, -np.diag(rates))
 
@@ -241,7 +246,8 @@ def coxian(rates: Sequence[float], continue_probabilities: Sequence[float]) -> P
     p = np.asarray(continue_probabilities, dtype=float)
     if p.shape != (len(rates) - 1,):
         raise ValueError(
-            f"continue_probabilities must have len(rates) - 1 = {len(rates) - 1} entries, got {p.size}"
+            f"continue_probabilities must have len(rates) - 1 = {len(rates) - 1} entries, "
+            f"got {p.size}"
         )
     if np.any((p < 0) | (p > 1)) or not np.all(np.isfinite(p)):
         raise ValueError(f"continue_probabilities must lie in [0, 1], got {p.tolist()}")

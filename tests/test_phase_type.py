@@ -21,12 +21,16 @@ def test_erlang_moments_and_transform_match_the_gamma_law(k):
 def test_hyperexponential_transform_is_the_mixture_of_exponentials():
     p, rates = [0.2, 0.5, 0.3], [0.5, 2.0, 7.0]
     ph = hyperexponential(p, rates)
-    assert ph.lst(1.3) == pytest.approx(sum(pi * r / (r + 1.3) for pi, r in zip(p, rates)), rel=1e-12)
-    assert ph.moment(2) == pytest.approx(sum(2 * pi / r**2 for pi, r in zip(p, rates)), rel=1e-12)
+    assert ph.lst(1.3) == pytest.approx(
+        sum(pi * r / (r + 1.3) for pi, r in zip(p, rates, strict=True)), rel=1e-12
+    )
+    assert ph.moment(2) == pytest.approx(sum(2 * pi / r**2 for pi, r in zip(p, rates, strict=True)), rel=1e-12)
 
 
 def test_coxian_with_full_continuation_is_erlang_and_with_none_is_exponential():
-    assert coxian([2.0] * 4, [1.0] * 3).moment(2) == pytest.approx(erlang(4, 2.0).moment(2), rel=1e-12)
+    assert coxian([2.0] * 4, [1.0] * 3).moment(2) == pytest.approx(
+        erlang(4, 2.0).moment(2), rel=1e-12
+    )
     assert coxian([2.0, 5.0], [0.0]).mean == pytest.approx(0.5, rel=1e-12)
 
 

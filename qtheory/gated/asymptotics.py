@@ -72,12 +72,13 @@ from qtheory.gated.derivation import (
 from qtheory.gated.derivation import (
     naor_excess as excess,  # ε = ν − 1
 )
-from qtheory.gated.model import GatedQueue
+from qtheory.gated.model import GatedQueue, to_mpf
 from qtheory.gated.welfare import optimal_gate, optimal_routing
 from qtheory.precision import check_dps, rounded
 
 __all__ = [
     "AsymptoticCheck",
+    "pof_asymptotics",
     "check_heavy_traffic",
     "check_light_traffic",
     "derive_heavy_traffic",
@@ -278,27 +279,47 @@ class AsymptoticCheck:
         What, e.g. ``"PoF"``.
     exact, asymptotic, relative_error : mpmath.mpf
         The exact value, the asymptotic form and ``|exact/asymptotic − 1|``.
+    remainder : str
+        The order of the relative error as the regime's limit is approached, and whether
+        it is derived or observed (e.g. ``"O(ν^(-1/2)), derived"``).
+    digits : int
+        Significant digits to which ``exact`` and ``asymptotic`` are correct, and to
+        which ``str`` prints them (the relative error is printed to 3 digits).
 
     Examples
     --------
     >>> pof, gate, gain = check_light_traffic(8, dps=20)
     >>> pof.point, pof.quantity, bool(pof.relative_error < 1e-5)
     ('nu-1=1e-8', 'PoF', True)
+    >>> print(check_light_traffic(8, dps=12)[0])
+    PoF at nu-1=1e-8: exact 17749547.9951, asymptotic 17749548.0033, relative error 4.64e-10 (remainder O(ε/log(1/ε)), observed)
 
     References
     ----------
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
-    """
+    """  # noqa: E501
 
     point: str
     quantity: str
     exact: mpmath.mpf
     asymptotic: mpmath.mpf
     relative_error: mpmath.mpf
+    remainder: str = ""
+    digits: int = 15
+
+    def __str__(self) -> str:
+        remainder = f" (remainder {self.remainder})" if self.remainder else ""
+        return (
+            f"{self.quantity} at {self.point}: exact {mpmath.nstr(self.exact, self.digits)}, "
+            f"asymptotic {mpmath.nstr(self.asymptotic, self.digits)}, relative error "
+            f"{mpmath.nstr(self.relative_error, 3)}{remainder}"
+        )
 
     @classmethod
-    def compare(cls, point: str, quantity: str, exact, asymptotic) -> AsymptoticCheck:
+    def compare(
+        cls, point: str, quantity: str, exact, asymptotic, remainder: str = "", digits: int = 15
+    ) -> AsymptoticCheck:
         """Build a check; call inside the working precision of ``exact``.
 
         Parameters
@@ -331,7 +352,9 @@ class AsymptoticCheck:
                 f"the asymptotic form of {quantity} vanishes at {point}: no relative error "
                 "(raise dps)"
             )
-        return cls(point, quantity, exact, asymptotic, abs(exact / asymptotic - 1))
+        return cls(
+            point, quantity, exact, asymptotic, abs(exact / asymptotic - 1), remainder, digits
+        )
 
 
 def _arrival(arrival: object, *, above: float = 0.0) -> mpmath.mpf:
@@ -412,28 +435,162 @@ def evaluate_asymptote(expr: sp.Expr, values: dict, arrival: str) -> mpmath.mpf:
     return evaluator(*(values[symbol] for symbol in symbols))
 
 
-def _check_precision(exponent: object, dps: object) -> tuple[int, int]:
-    """(exponent, dps) validated; the working digits are estimated and refused above
-    the ``dps`` limit before any work.  The exact values are computed at ``dps +
-    exponent + 10`` digits (differences such as PoF − 1 cancel up to ``exponent``)."""
+#: The order of each relative error, as ν ↓ 1 (light) or ν → ∞ (heavy), and how it is
+#: known: "derived" in the module notes, or "observed" (measured on ε = 1e-2..1e-30).
+REMAINDERS = {
+    "light": {
+        "PoF": "O(ε/log(1/ε)), observed",
+        "PoF leading 4/(ε log(1/ε))": "O(log log(1/ε)/log(1/ε)), derived",
+        "tau*": "O(ε/log(1/ε)), observed",
+        "S_GA*-S_RR*": "O(ε/log(1/ε)), observed",
+    },
+    "heavy": {
+        "PoF-1": "O(ν^(-1/2)), derived",
+        "tau*-tau_min": "O(ν^(-1/2)), derived",
+        "S_GA*-S_RR*": "O(ν^(-1/2)), derived",
+    },
+}
+
+
+def _short(value: mpmath.mpf) -> str:
+    """A point's coordinate for its label: 3 significant digits, ``1e-8`` style."""
+    text = mpmath.nstr(value, 3, min_fixed=-4, max_fixed=6, strip_zeros=True)
+    return text.replace("e-0", "e-").replace("e+", "e").replace(".0e", "e")
+
+
+def _regime(queue: GatedQueue, regime: object) -> str:
+    if regime is None:
+        return "light" if queue.naor_excess() < 1 else "heavy"
+    if regime not in ("light", "heavy"):
+        raise ValueError(f"regime must be 'light' (nu -> 1) or 'heavy' (nu -> inf), got {regime!r}")
+    return regime
+
+
+def pof_asymptotics(queue: GatedQueue, *, regime: str | None = None, dps: int):
+    r"""Exact against asymptotic Price of Forgetting, optimal gate and welfare gain, at
+    the parameters of ``queue``.
+
+    ``regime="light"`` compares with the expansions as ν = Rμ/C ↓ 1 (σ̂ of the module
+    notes, and the leading form 4/(ε log(1/ε))), ``"heavy"`` with those as ν → ∞ (which
+    need Λ > μ).  Every parameter may be a decimal string, read exactly at the working
+    precision, so that ν = 1 + 10^-30 is representable: ``reward="1.000…001"``.
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        Λ (``"inf"`` allowed), μ, R, C with ν > 1.
+    regime : {"light", "heavy"}, optional
+        Default: ``"light"`` when ν < 2, else ``"heavy"``.
+    dps : int, keyword-only, required
+        Significant digits D of the exact and asymptotic values (both correct to D
+        digits; the working precision adds the digits lost to cancellation, about
+        log10 1/(ν − 1) or log10 ν, and |log10 Λ/μ|).
+
+    Returns
+    -------
+    tuple of AsymptoticCheck
+        Light: PoF, PoF against its leading form, τ*, S_GA* − S_RR*.  Heavy: PoF − 1,
+        τ* − (1/μ − 1/Λ), S_GA* − S_RR*.  Each with its relative error and the order of
+        the remainder (:data:`REMAINDERS`); ``str`` prints them to D digits.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad ``queue``, ``regime`` or ``dps``; ν ≤ 1; Λ ≤ μ in the heavy regime; or a
+        working precision above the ``dps`` limit (:mod:`qtheory.limits`).
+
+    Examples
+    --------
+    ν = 1 + 10^-30 with μ = 2, C = 3 and Λ = 5 (R = 1.5 + 1.5·10^-30):
+
+    >>> queue = GatedQueue("5", "2", "1.5" + "0" * 28 + "15", "3")
+    >>> for check in pof_asymptotics(queue, dps=10):
+    ...     print(check)
+    PoF at nu-1=1e-30: exact 5.372644994e+28, asymptotic 5.372644994e+28, relative error 1.36e-32 (remainder O(ε/log(1/ε)), observed)
+    PoF leading 4/(ε log(1/ε)) at nu-1=1e-30: exact 5.372644994e+28, asymptotic 5.790593092e+28, relative error 0.0722 (remainder O(log log(1/ε)/log(1/ε)), derived)
+    tau* at nu-1=1e-30: exact 36.52561238, asymptotic 36.52561238, relative error 2.73e-32 (remainder O(ε/log(1/ε)), observed)
+    S_GA*-S_RR* at nu-1=1e-30: exact 4.029483745e-32, asymptotic 4.029483745e-32, relative error 1.36e-32 (remainder O(ε/log(1/ε)), observed)
+    """  # noqa: E501
+    if not isinstance(queue, GatedQueue):
+        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
     if dps is None:
         raise ValueError("dps must be an integer >= 1 (significant digits), got None")
     dps = check_dps(dps, cost="an asymptotic check")
-    exponent = positive_int("exponent", exponent)
+    queue.require_worthwhile()
+    regime = _regime(queue, regime)
+    with mpmath.workdps(30):
+        excess_30 = queue.naor_excess()
+        lam, mu = _arrival(queue.arrival_rate), to_mpf(queue.service_rate)
+        if regime == "heavy" and not lam > mu:
+            raise ValueError(
+                "arrival_rate must be > service_rate in the heavy regime (nu -> inf needs "
+                f"more potential customers than the server takes), got {queue.arrival_rate!r}"
+            )
+        lost = abs(mpmath.log10(excess_30)) if regime == "light" else mpmath.log10(1 + excess_30)
+        scale = 0 if mpmath.isinf(lam) else abs(mpmath.log10(lam / mu))
+        digits = dps + 10 + int(mpmath.ceil(lost)) + int(mpmath.ceil(scale))
     limits.require(
-        "dps", 2 * (dps + 2 * exponent + 10) + 20, parameter="dps",
-        what=f"an asymptotic check at exponent {exponent}",
-    )  # fmt: skip
-    return exponent, dps
-
-
-def _rounded_checks(checks: tuple[AsymptoticCheck, ...], dps: int):
+        "dps", 2 * digits + 20, parameter="dps", what=f"the {regime}-traffic asymptotics"
+    )
+    with mpmath.workdps(2 * digits + 20):
+        checks = _compare(queue, regime, digits, dps)
     return tuple(rounded(check, dps) for check in checks)
+
+
+def _compare(queue: GatedQueue, regime: str, digits: int, dps: int) -> tuple[AsymptoticCheck, ...]:
+    """The checks of :func:`pof_asymptotics`, at the current (working) precision."""
+    mu, cost_value = to_mpf(queue.service_rate), to_mpf(queue.cost)
+    eps = queue.naor_excess()
+    gate, routing = optimal_gate(queue, dps=digits), optimal_routing(queue, dps=digits)
+    arrival = queue.arrival_rate
+
+    def check(quantity, exact, asymptotic):
+        return AsymptoticCheck.compare(
+            point, quantity, exact, asymptotic, REMAINDERS[regime][quantity], dps
+        )
+
+    if regime == "light":
+        light = derive_light_traffic()
+        values = {excess: eps, service_rate: mu, cost: cost_value}
+        welfare = evaluate_asymptote(light.welfare_ga, values, arrival)
+        leading = evaluate_asymptote(light.price_of_forgetting_leading, values, arrival)
+        point = f"nu-1={_short(eps)}"
+        return (
+            check("PoF", gate.welfare / routing.welfare, welfare / routing.welfare),
+            check("PoF leading 4/(ε log(1/ε))", gate.welfare / routing.welfare, leading),
+            check("tau*", gate.gate, evaluate_asymptote(light.gate, values, arrival)),
+            check("S_GA*-S_RR*", gate.welfare - routing.welfare, welfare - routing.welfare),
+        )
+    heavy = derive_heavy_traffic()
+    values = {naor_ratio: 1 + eps, service_rate: mu, cost: cost_value}
+    boundary = 1 / mu - 1 / _arrival(arrival)
+    point = f"nu={_short(1 + eps)}"
+    return (
+        check(
+            "PoF-1",
+            gate.welfare / routing.welfare - 1,
+            evaluate_asymptote(heavy.price_of_forgetting - 1, values, arrival),
+        ),
+        check(
+            "tau*-tau_min",
+            gate.gate - boundary,
+            evaluate_asymptote(heavy.gate, values, arrival) - boundary,
+        ),
+        check(
+            "S_GA*-S_RR*",
+            gate.welfare - routing.welfare,
+            evaluate_asymptote(heavy.welfare_gain, values, arrival),
+        ),
+    )
+
+
+def _exponent(exponent: object) -> int:
+    return positive_int("exponent", exponent)
 
 
 def check_light_traffic(exponent: int, arrival: str = "inf", *, dps: int):
     """Exact against asymptotic PoF, τ* and welfare gain at ν = 1 + 10**-exponent
-    (μ = C = 1).
+    (μ = C = 1): :func:`pof_asymptotics` on that queue, without the leading-form row.
 
     Parameters
     ----------
@@ -461,47 +618,18 @@ def check_light_traffic(exponent: int, arrival: str = "inf", *, dps: int):
     >>> pof, gate, gain = check_light_traffic(12, dps=40)
     >>> pof.relative_error < 1e-9, gain.exact < 1e-12
     (True, True)
-
-    References
-    ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
     """
-    exponent, dps = _check_precision(exponent, dps)
-    lam = _arrival(arrival)
-    light = derive_light_traffic()
-    # The forms cancel ~log10(1/eps) digits, and a finite arrival rate a further
-    # ~|log10 Lambda| (the gate's form is a difference of terms of size 1/Lambda).
-    digits = dps + exponent + 10 + _magnitude_digits(lam)
-    with mpmath.workdps(2 * digits + 20):
-        eps = mpmath.mpf(10) ** (-exponent)
-        queue = GatedQueue(lam, 1, 1 + eps, 1)
-        gate, routing = optimal_gate(queue, dps=digits), optimal_routing(queue, dps=digits)
-        values = {excess: eps, service_rate: mpmath.mpf(1), cost: mpmath.mpf(1)}
-        point = f"nu-1=1e-{exponent}"
-        checks = (
-            AsymptoticCheck.compare(
-                point,
-                "PoF",
-                gate.welfare / routing.welfare,
-                evaluate_asymptote(light.price_of_forgetting, values, arrival),
-            ),
-            AsymptoticCheck.compare(
-                point, "tau*", gate.gate, evaluate_asymptote(light.gate, values, arrival)
-            ),
-            AsymptoticCheck.compare(
-                point,
-                "S_GA*-S_RR*",
-                gate.welfare - routing.welfare,
-                evaluate_asymptote(light.welfare_ga, values, arrival) - routing.welfare,
-            ),
-        )
-    return _rounded_checks(checks, dps)
+    exponent = _exponent(exponent)
+    reward = "1." + "0" * (exponent - 1) + "1"  # 1 + 10^-exponent, exactly
+    pof, _, gate, gain = pof_asymptotics(
+        GatedQueue(_arrival_text(arrival), 1, reward, 1), regime="light", dps=dps
+    )
+    return pof, gate, gain
 
 
 def check_heavy_traffic(exponent: int, arrival: str = "inf", *, dps: int):
     """Exact against asymptotic PoF − 1, τ* − (1/μ − 1/Λ) and welfare gain at
-    ν = 10**exponent (μ = C = 1).
+    ν = 10**exponent (μ = C = 1): :func:`pof_asymptotics` on that queue.
 
     Parameters
     ----------
@@ -529,41 +657,13 @@ def check_heavy_traffic(exponent: int, arrival: str = "inf", *, dps: int):
     >>> excess_pof, excess_gate, gain = check_heavy_traffic(12, dps=40)
     >>> excess_pof.relative_error < 1e-5
     True
-
-    References
-    ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
     """
-    exponent, dps = _check_precision(exponent, dps)
-    lam = _arrival(arrival, above=1.0)
-    heavy = derive_heavy_traffic()
-    digits = dps + exponent + 10
-    with mpmath.workdps(2 * digits + 20):  # PoF - 1 cancels about log10(nu) digits
-        nu = mpmath.mpf(10) ** exponent
-        queue = GatedQueue(lam, 1, nu, 1)
-        gate, routing = optimal_gate(queue, dps=digits), optimal_routing(queue, dps=digits)
-        values = {naor_ratio: nu, service_rate: mpmath.mpf(1), cost: mpmath.mpf(1)}
-        boundary = 1 - 1 / lam
-        point = f"nu=1e{exponent}"
-        checks = (
-            AsymptoticCheck.compare(
-                point,
-                "PoF-1",
-                gate.welfare / routing.welfare - 1,
-                evaluate_asymptote(heavy.price_of_forgetting - 1, values, arrival),
-            ),
-            AsymptoticCheck.compare(
-                point,
-                "tau*-tau_min",
-                gate.gate - boundary,
-                evaluate_asymptote(heavy.gate, values, arrival) - boundary,
-            ),
-            AsymptoticCheck.compare(
-                point,
-                "S_GA*-S_RR*",
-                gate.welfare - routing.welfare,
-                evaluate_asymptote(heavy.welfare_gain, values, arrival),
-            ),
-        )
-    return _rounded_checks(checks, dps)
+    exponent = _exponent(exponent)
+    queue = GatedQueue(_arrival_text(arrival), 1, f"1e{exponent}", 1)
+    return pof_asymptotics(queue, regime="heavy", dps=dps)
+
+
+def _arrival_text(arrival: object):
+    """``arrival`` validated (a number > 0, ``"inf"`` allowed) and passed on unchanged."""
+    _arrival(arrival)
+    return arrival
