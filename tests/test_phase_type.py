@@ -24,7 +24,9 @@ def test_hyperexponential_transform_is_the_mixture_of_exponentials():
     assert ph.lst(1.3) == pytest.approx(
         sum(pi * r / (r + 1.3) for pi, r in zip(p, rates, strict=True)), rel=1e-12
     )
-    assert ph.moment(2) == pytest.approx(sum(2 * pi / r**2 for pi, r in zip(p, rates, strict=True)), rel=1e-12)
+    assert ph.moment(2) == pytest.approx(
+        sum(2 * pi / r**2 for pi, r in zip(p, rates, strict=True)), rel=1e-12
+    )
 
 
 def test_coxian_with_full_continuation_is_erlang_and_with_none_is_exponential():
