@@ -10,8 +10,10 @@ from qtheory.gated.asymptotics import (
     check_light_traffic,
     derive_light_traffic,
     excess,
+    pof_asymptotics,
     service_rate,
 )
+from qtheory.gated.model import GatedQueue
 
 
 @pytest.mark.parametrize("arrival", ["inf", "3"])
@@ -60,3 +62,51 @@ def test_heavy_traffic_gain_is_the_hand_derived_form():
 def test_light_traffic_leading_term():
     light = derive_light_traffic()
     assert sp.simplify(light.price_of_forgetting_leading - 4 / (excess * sp.log(1 / excess))) == 0
+
+
+@pytest.mark.parametrize("regime", ["light", "heavy"])
+def test_general_parameters_reduce_to_the_unit_queue_by_scaling(regime):
+    """PoF and the relative errors depend on (Λ/μ, ν) only: time scales with 1/μ and money
+    with C.  So the check at (Λ, μ, R, C) = (6, 2, R, 3) must give the PoF of the unit queue
+    (Λ/μ, 1, ν, 1) -- an independent route through the μ = C = 1 code path -- and τ* scaled
+    by 1/μ."""
+    reward, nu = (
+        ("1.500000000000000000015", "1.00000000000000000001")
+        if regime == "light"
+        else ("1.5e12", "1e12")
+    )
+    general = pof_asymptotics(GatedQueue("6", "2", reward, "3"), regime=regime, dps=25)
+    unit = pof_asymptotics(GatedQueue("3", "1", nu, "1"), regime=regime, dps=25)
+    tol = mpmath.mpf(10) ** -22
+    assert abs(general[0].exact / unit[0].exact - 1) < tol
+    assert abs(general[0].relative_error / unit[0].relative_error - 1) < mpmath.mpf(10) ** -6
+    gate = 2 if regime == "light" else 1  # the row of tau*
+    assert abs(general[gate].exact * 2 / unit[gate].exact - 1) < tol
+
+
+def test_light_leading_form_error_follows_its_derived_order():
+    """|PoF / (4/(ε log 1/ε)) − 1| shrinks like log log(1/ε)/log(1/ε) (certified constant
+    3/2 on the claims' grid): check the bound at ε = 1e-10, 1e-40 for μ = 2, C = 3."""
+    for exponent in (10, 40):
+        reward = "1.5" + "0" * (exponent - 2) + "15"  # ν = 1 + 10^-exponent
+        leading = pof_asymptotics(GatedQueue("inf", "2", reward, "3"), regime="light", dps=15)[1]
+        log_inv = exponent * mpmath.log(10)
+        assert leading.relative_error <= 1.5 * mpmath.log(log_inv) / log_inv
+
+
+@pytest.mark.parametrize(
+    ("queue", "regime", "message"),
+    [
+        (GatedQueue("1", "2", "10", "1"), "heavy", "arrival_rate must be > service_rate"),
+        (GatedQueue("inf", "1", "2", "1"), "medium", "regime must be"),
+        (GatedQueue("inf", "1", "1", "1"), "light", "nu"),
+    ],
+)
+def test_bad_input_names_the_rule(queue, regime, message):
+    with pytest.raises(ValueError, match=message):
+        pof_asymptotics(queue, regime=regime, dps=10)
+
+
+def test_default_regime_follows_nu():
+    assert pof_asymptotics(GatedQueue("inf", 1, "1.01", 1), dps=8)[0].point == "nu-1=0.01"
+    assert pof_asymptotics(GatedQueue("inf", 1, "50", 1), dps=8)[0].quantity == "PoF-1"
