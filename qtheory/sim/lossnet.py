@@ -458,9 +458,10 @@ def parse_policy(policy: str, servers: int) -> tuple[str, float]:
     raise ValueError(f"policy must be 'threshold:K', 'pfi', 'sss:W' or 'offline', got {policy!r}")
 
 
-def _normalise(name: str, param: float) -> str:
+def _normalise(name: str, param: float | tuple[int, ...]) -> str:
     if name == "threshold":
-        return f"threshold:{int(param)}"
+        reserves = param if isinstance(param, tuple) else (int(param),)
+        return "threshold:" + ",".join(str(k) for k in reserves)
     if name == "sss":
         return f"sss:{param!r}"
     return name
@@ -539,12 +540,26 @@ class RunCost:
     dp_cells: float
 
 
-def _pfi_scan(net: LossNetwork) -> float:
-    """Expected events a PFI promise takes to resolve, an upper estimate: the
-    hypothetical idle count climbs floor(sqrt N) with drift (mu - lambda_H) per unit of
-    time per server against (lambda_H + lambda_L + mu) events."""
-    total = net.lambda_h + net.lambda_l + net.mu
-    return math.isqrt(net.servers) * total / (net.mu - net.lambda_h)
+def _classes(net: object) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The per-class rates and rewards of a :class:`LossNetwork`, (lambda_H, lambda_L) and
+    (r_H, r_L), or of an n-class network (``qtheory.lossnet.classes.ClassNetwork``, a
+    higher layer: read through its attributes ``lambdas`` and ``rewards``)."""
+    if isinstance(net, LossNetwork):
+        return (net.lambda_h, net.lambda_l), (net.r_h, net.r_l)
+    return net.lambdas, net.rewards
+
+
+def _pfi_walks(net: object) -> float:
+    """Expected pending PFI walks per event, an upper estimate: a class-j arrival
+    (probability lambda_j / (sum lambda + mu) per event, j >= 2) starts a walk whose
+    hypothetical idle count moves over floor(sqrt N) with drift |mu - (lambda_1 + ... +
+    lambda_{j-1})| per unit of time per server against (sum lambda + mu) events (for two
+    classes: sqrt(N) (lambda_H + lambda_L + mu) / (mu - lambda_H) events per L arrival)."""
+    lambdas, _ = _classes(net)
+    total = sum(lambdas) + net.mu
+    scan = [math.isqrt(net.servers) * total / abs(net.mu - sum(lambdas[:j]))
+            for j in range(1, len(lambdas))]  # fmt: skip
+    return sum(rate / total * events for rate, events in zip(lambdas[1:], scan, strict=True))
 
 
 #: PFI's threshold refills: the ring of events and thresholds (16 + 4 bytes per event)
@@ -563,8 +578,9 @@ def _offline_width(net: LossNetwork, events: float) -> int:
     widening) when the band runs at all (rewards with exact float64 arithmetic over
     ``events`` events and N > 4 x 32 + 1), else N (the full programme).  A certificate
     that keeps failing costs more; the C run refuses to exceed the "dp_cells" limit."""
-    grain = min(_grain_exponent(net.r_h), _grain_exponent(net.r_l))
-    exact = math.ldexp(max(net.r_h, net.r_l) * (events + 1) * 2, -grain) < 2.0**53
+    _, rewards = _classes(net)
+    grain = min(_grain_exponent(reward) for reward in rewards)
+    exact = math.ldexp(max(rewards) * (events + 1) * 2, -grain) < 2.0**53
     if exact and 4 * _OFFLINE_BAND + 1 < net.servers:
         return min(2 * _OFFLINE_BAND, net.servers)
     return net.servers
@@ -582,22 +598,25 @@ def _replication_cost(
 ) -> tuple[RunCost, str]:
     """The cost of one replication and the parameter to blame when it is too much
     (``policy`` when the SSS window dominates, else ``horizon``)."""
+    lambdas, _ = _classes(net)
     events = net.event_rate * horizon
-    l_arrivals = net.arrival_rate_l * horizon
+    scored = sum(lambdas[1:]) * net.servers * horizon  # arrivals of classes 2..n (L)
     scans = memory = cells = 0.0
     if info == "job":
-        arrivals = (net.arrival_rate_h + net.arrival_rate_l) * horizon
+        arrivals = sum(rate * net.servers for rate in lambdas) * horizon
         memory = _GROWTH * _HEAP_BYTES * (1024 + min(net.servers, arrivals))
     elif name == "pfi":
-        # The backward threshold pass visits every event about once more (the look-ahead
-        # scan itself no longer runs: its statistics come from the grouped walks).
-        scans = events
+        # The backward threshold pass of each class 2..n visits every event about once
+        # more (the look-ahead scan itself no longer runs: its statistics come from the
+        # grouped walks).
+        scans = (len(lambdas) - 1) * events
         span = 4096 + 64 * math.isqrt(net.servers)
-        walks = net.lambda_l / (net.lambda_h + net.lambda_l + net.mu) * _pfi_scan(net)
-        memory = _GROWTH * (_PFI_SPAN_BYTES * span + _PFI_WALK_BYTES * (64 + walks))
+        memory = _GROWTH * (
+            (len(lambdas) - 1) * _PFI_SPAN_BYTES * span + _PFI_WALK_BYTES * (64 + _pfi_walks(net))
+        )
     elif name == "sss":
         window_events = param * net.event_rate
-        scans = l_arrivals * window_events
+        scans = scored * window_events
         memory = _GROWTH * _CLOCK_EVENT_BYTES * (1024 + window_events)
     elif name == "offline":
         width = _offline_width(net, events)
@@ -880,14 +899,21 @@ def _run_one(
     seed: np.random.SeedSequence,
     trace: bool = False,
 ) -> dict:
-    """One C run on the bit generator ``default_rng(seed)`` (PCG64 on ``seed``)."""
+    """One C run on the bit generator ``default_rng(seed)`` (PCG64 on ``seed``): the
+    two-class entry point for a :class:`LossNetwork`, the n-class one (clock model, same
+    kernel) for an n-class network (``qtheory.lossnet.classes.ClassNetwork``)."""
     bit_generator = np.random.PCG64(seed)
+    max_cells = limits.limit("dp_cells")
     try:
         with bit_generator.lock:  # the C code releases the GIL while it runs
+            if not isinstance(net, LossNetwork):
+                return _core.lossnet_classes_simulate(
+                    bit_generator, name, param, net.servers, net.lambdas, net.rewards, net.mu,
+                    horizon, warmup, trace=trace, max_cells=max_cells,
+                )  # fmt: skip
             return _core.lossnet_simulate(
                 bit_generator, info, name, param, net.servers, net.lambda_h, net.lambda_l,
-                net.mu, net.r_h, net.r_l, horizon, warmup, trace=trace,
-                max_cells=limits.limit("dp_cells"),
+                net.mu, net.r_h, net.r_l, horizon, warmup, trace=trace, max_cells=max_cells,
             )  # fmt: skip
     except ValueError as error:
         if not str(error).startswith("max_cells"):
