@@ -30,12 +30,15 @@ from qtheory.gated.welfare import (
     welfare_rr,
 )
 
-#: Names imported from their module on first use (PEP 562): the Sympy derivation and the
-#: Arb certificates, which the float64 numbers (and the command line) do not need.
+#: Names imported from their module on first use (PEP 562): the Sympy derivation, the
+#: Arb certificates and the phase-type gates, which the float64 numbers of GA and RR (and
+#: the command line) do not need.
 _LAZY = {
     "CertifiedOptimum": "certified",
     "certified_optimum": "certified",
     "derive": "derivation",
+    "optimal_erlang_gate": "phase_gates",
+    "pof_by_phases": "phase_gates",
 }
 
 __all__ = [
@@ -46,8 +49,10 @@ __all__ = [
     "certified_optimum",
     "derive",
     "log_root",
+    "optimal_erlang_gate",
     "optimal_gate",
     "optimal_routing",
+    "pof_by_phases",
     "price_of_forgetting",
     "root",
     "root_enclosure",
