@@ -35,6 +35,8 @@ from typing import Any
 import numpy as np
 import sympy
 
+from qtheory import notation
+
 __all__ = [
     "Latex",
     "align",
@@ -306,9 +308,13 @@ def table(
 
 
 def _tex(side: object, settings: Mapping[str, Any]) -> str:
+    """A side of an equation: strings as they are, Sympy objects printed with the symbol
+    names of :mod:`qtheory.notation` (``R_fluid`` as :math:`R_{\mathrm{fluid}}`)."""
     if isinstance(side, str):
         return side
-    return sympy.latex(side, **settings)
+    free = getattr(sympy.sympify(side), "free_symbols", ())
+    names = {**notation.sympy_names(free), **settings.get("symbol_names", {})}
+    return sympy.latex(side, **{**settings, "symbol_names": names})
 
 
 def equation(

@@ -1,0 +1,126 @@
+r"""One notation for every output: quantity names to mathematics.
+
+Tables, equations, claims and figures name a quantity by a key (``"R_fluid"``,
+``"tau_star"``, ``"lambda_h"``) and take its typeset form from :data:`NOTATION`, so the
+same quantity looks the same everywhere: LaTeX for documents and for matplotlib's
+mathtext (figures), plain Unicode for the terminal.  Sympy symbols whose names are keys
+(``R_fluid``, ``E_idle``) print through :func:`sympy_names`, so that a derived formula
+shows :math:`R_{\mathrm{fluid}}` and not the italic letters :math:`R_{fluid}`.
+
+Conventions: descriptive subscripts are upright (``\mathrm``), one-letter class labels
+italic (:math:`\lambda_H`); an optimum carries a star; a reward rate is :math:`R`, a
+welfare rate :math:`S`.
+
+Examples
+--------
+>>> latex("R_fluid"), text("R_fluid")
+('R_{\\mathrm{fluid}}', 'R_fluid')
+>>> math("tau_star"), text("tau_star")
+('$\\tau^*$', 'τ*')
+>>> latex("no_such_quantity")
+Traceback (most recent call last):
+...
+KeyError: "no notation for 'no_such_quantity'; add it to qtheory.notation.NOTATION"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+__all__ = ["NOTATION", "Notation", "latex", "math", "sympy_names", "text"]
+
+
+class Notation(NamedTuple):
+    """How one quantity is written."""
+
+    latex: str  # LaTeX math (no dollars); also valid matplotlib mathtext
+    text: str  # plain Unicode for the terminal
+
+
+#: Quantity key -> its notation.  Keys are the names used by tables (``--columns``),
+#: parameters and Sympy symbols.
+NOTATION: dict[str, Notation] = {
+    # The unobservable M/M/1 queue.
+    "arrival_rate": Notation(r"\Lambda", "Λ"),
+    "service_rate": Notation(r"\mu", "μ"),
+    "reward": Notation("R", "R"),
+    "cost": Notation("C", "C"),
+    "nu": Notation(r"\nu", "ν"),
+    "epsilon": Notation(r"\varepsilon", "ε"),
+    "sigma": Notation(r"\sigma", "σ"),
+    "sigma_star": Notation(r"\sigma^*", "σ*"),
+    "tau": Notation(r"\tau", "τ"),
+    "tau_star": Notation(r"\tau^*", "τ*"),
+    "throughput_ga": Notation(r"\lambda_{\mathrm{GA}}(\tau^*)", "λ_GA(τ*)"),
+    "S_GA": Notation(r"S_{\mathrm{GA}}", "S_GA"),
+    "S_RR": Notation(r"S_{\mathrm{RR}}", "S_RR"),
+    "welfare_ga": Notation(r"S_{\mathrm{GA}}(\tau^*)", "S_GA(τ*)"),
+    "rate_rr": Notation(r"\lambda^*", "λ*"),
+    "welfare_rr": Notation(r"S_{\mathrm{RR}}(\lambda^*)", "S_RR(λ*)"),
+    "welfare_obs": Notation(r"S_{\mathrm{obs}}", "S_obs"),
+    "pof": Notation(r"\mathrm{PoF}", "PoF"),
+    "theta_GA": Notation(r"\theta_{\mathrm{GA}}", "θ_GA"),
+    # The overloaded loss network.
+    "servers": Notation("N", "N"),
+    "lambda_h": Notation(r"\lambda_H", "λ_H"),
+    "lambda_l": Notation(r"\lambda_L", "λ_L"),
+    "mu": Notation(r"\mu", "μ"),
+    "r_h": Notation("r_H", "r_H"),
+    "r_l": Notation("r_L", "r_L"),
+    "R_fluid": Notation(r"R_{\mathrm{fluid}}", "R_fluid"),
+    "R_on": Notation(r"R_{\mathrm{on}}", "R_on"),
+    "R_off": Notation(r"R_{\mathrm{off}}", "R_off"),
+    "R_W": Notation("R_W", "R_W"),
+    "R_k": Notation("R_k", "R_k"),
+    "R_PFI": Notation(r"R_{\mathrm{PFI}}", "R_PFI"),
+    "R_SSS": Notation(r"R_{\mathrm{SSS}(W)}", "R_SSS(W)"),
+    "C_vol": Notation(r"C_{\mathrm{vol}}", "C_vol"),
+    "C_long": Notation(r"C_{\mathrm{long}}", "C_long"),
+    "C_short": Notation(r"C_{\mathrm{short}}", "C_short"),
+    "E_idle": Notation(r"E[\mathrm{idle}]", "E[idle]"),
+    "P_full": Notation(r"P(\mathrm{full})", "P(full)"),
+    "fluid": Notation(r"R_{\mathrm{fluid}}", "R_fluid"),
+    "online": Notation(r"R_{\mathrm{on}}", "R_on"),
+    "regret": Notation(r"R_{\mathrm{fluid}} - R_{\mathrm{on}}", "R_fluid − R_on"),
+    "reserve": Notation("k^*", "k*"),
+    "p_full": Notation(r"P(\mathrm{full})", "P(full)"),
+    "mean_idle": Notation(r"E[\mathrm{idle}]", "E[idle]"),
+    "window": Notation("W", "W"),
+    "window_constant": Notation("c", "c"),
+    "c_star": Notation("c^*", "c*"),
+}
+
+
+def _get(name: str) -> Notation:
+    try:
+        return NOTATION[name]
+    except KeyError:
+        raise KeyError(f"no notation for {name!r}; add it to qtheory.notation.NOTATION") from None
+
+
+def latex(name: str) -> str:
+    """The LaTeX (and mathtext) form of quantity ``name``, without dollars."""
+    return _get(name).latex
+
+
+def math(name: str) -> str:
+    """The LaTeX form of quantity ``name`` in inline math, ``$...$``."""
+    return f"${_get(name).latex}$"
+
+
+def text(name: str) -> str:
+    """The plain Unicode form of quantity ``name``, for the terminal."""
+    return _get(name).text
+
+
+def sympy_names(symbols: Iterable[object]) -> dict[object, str]:
+    r"""``symbol_names`` for :func:`sympy.latex`: each Sympy symbol whose name is a key of
+    :data:`NOTATION` printed in that notation (others keep Sympy's default).
+
+    >>> import sympy
+    >>> R_fluid, x = sympy.symbols("R_fluid x")
+    >>> sympy.latex(R_fluid - x, symbol_names=sympy_names((R_fluid - x).free_symbols))
+    'R_{\\mathrm{fluid}} - x'
+    """
+    return {s: NOTATION[s.name].latex for s in symbols if getattr(s, "name", None) in NOTATION}
