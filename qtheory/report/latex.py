@@ -308,7 +308,7 @@ def table(
 
 
 def _tex(side: object, settings: Mapping[str, Any]) -> str:
-    """A side of an equation: strings as they are, Sympy objects printed with the symbol
+    r"""A side of an equation: strings as they are, Sympy objects printed with the symbol
     names of :mod:`qtheory.notation` (``R_fluid`` as :math:`R_{\mathrm{fluid}}`)."""
     if isinstance(side, str):
         return side
