@@ -32,7 +32,13 @@ __all__ = ["NOTATION", "Notation", "latex", "math", "sympy_names", "text"]
 
 
 class Notation(NamedTuple):
-    """How one quantity is written."""
+    r"""How one quantity is written.
+
+    Examples
+    --------
+    >>> NOTATION["C_vol"]
+    Notation(latex='C_{\\mathrm{vol}}', text='C_vol')
+    """
 
     latex: str  # LaTeX math (no dollars); also valid matplotlib mathtext
     text: str  # plain Unicode for the terminal
@@ -100,17 +106,80 @@ def _get(name: str) -> Notation:
 
 
 def latex(name: str) -> str:
-    """The LaTeX (and mathtext) form of quantity ``name``, without dollars."""
+    r"""The LaTeX (and mathtext) form of quantity ``name``, without dollars.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`NOTATION`.
+
+    Returns
+    -------
+    str
+        The LaTeX math.
+
+    Raises
+    ------
+    KeyError
+        If ``name`` has no notation.
+
+    Examples
+    --------
+    >>> latex("C_vol")
+    'C_{\\mathrm{vol}}'
+    """
     return _get(name).latex
 
 
 def math(name: str) -> str:
-    """The LaTeX form of quantity ``name`` in inline math, ``$...$``."""
+    r"""The LaTeX form of quantity ``name`` in inline math, ``$...$``.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`NOTATION`.
+
+    Returns
+    -------
+    str
+        ``$...$``.
+
+    Raises
+    ------
+    KeyError
+        If ``name`` has no notation.
+
+    Examples
+    --------
+    >>> math("lambda_h")
+    '$\\lambda_H$'
+    """
     return f"${_get(name).latex}$"
 
 
 def text(name: str) -> str:
-    """The plain Unicode form of quantity ``name``, for the terminal."""
+    """The plain Unicode form of quantity ``name``, for the terminal.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`NOTATION`.
+
+    Returns
+    -------
+    str
+        Unicode text.
+
+    Raises
+    ------
+    KeyError
+        If ``name`` has no notation.
+
+    Examples
+    --------
+    >>> text("lambda_h")
+    'λ_H'
+    """
     return _get(name).text
 
 
@@ -118,6 +187,18 @@ def sympy_names(symbols: Iterable[object]) -> dict[object, str]:
     r"""``symbol_names`` for :func:`sympy.latex`: each Sympy symbol whose name is a key of
     :data:`NOTATION` printed in that notation (others keep Sympy's default).
 
+    Parameters
+    ----------
+    symbols : iterable of sympy.Symbol
+        E.g. an expression's ``free_symbols``.
+
+    Returns
+    -------
+    dict
+        Symbol -> LaTeX, for the symbols that have a notation.
+
+    Examples
+    --------
     >>> import sympy
     >>> R_fluid, x = sympy.symbols("R_fluid x")
     >>> sympy.latex(R_fluid - x, symbol_names=sympy_names((R_fluid - x).free_symbols))

@@ -197,6 +197,17 @@ def _require_absorbing(off: NDArray[np.float64], exits: NDArray[np.float64]) -> 
 def exponential(rate: float) -> PhaseType:
     """Exp(rate) as PH with one phase.
 
+    Parameters
+    ----------
+    rate : float
+        > 0.
+
+    Returns
+    -------
+    PhaseType
+
+    Examples
+    --------
     >>> exponential(4.0).mean
     0.25
     """
@@ -208,6 +219,19 @@ def erlang(k: int, rate: float) -> PhaseType:
     """Erlang(k, rate): k exponential phases of the same rate in series (mean k/rate,
     squared coefficient of variation 1/k, the least of any PH law with k phases).
 
+    Parameters
+    ----------
+    k : int
+        Phases, >= 1.
+    rate : float
+        Rate of each phase, > 0.
+
+    Returns
+    -------
+    PhaseType
+
+    Examples
+    --------
     >>> round(erlang(4, rate=8.0).mean, 12)
     0.5
     """
@@ -220,6 +244,19 @@ def erlang(k: int, rate: float) -> PhaseType:
 def hyperexponential(probabilities: Sequence[float], rates: Sequence[float]) -> PhaseType:
     """The mixture Σ p_i Exp(rate_i).
 
+    Parameters
+    ----------
+    probabilities : sequence of float
+        p_i >= 0 summing to 1.
+    rates : sequence of float
+        rate_i > 0, as many as ``probabilities``.
+
+    Returns
+    -------
+    PhaseType
+
+    Examples
+    --------
     >>> round(hyperexponential([0.5, 0.5], [1.0, 3.0]).mean, 12)
     0.666666666667
     """
@@ -239,6 +276,19 @@ def coxian(rates: Sequence[float], continue_probabilities: Sequence[float]) -> P
     m − 1 continuation probabilities in [0, 1].  Every acyclic PH law has a Coxian
     representation with the same number of phases.
 
+    Parameters
+    ----------
+    rates : sequence of float
+        Phase rates, > 0.
+    continue_probabilities : sequence of float
+        m − 1 probabilities in [0, 1].
+
+    Returns
+    -------
+    PhaseType
+
+    Examples
+    --------
     >>> round(coxian([2.0, 2.0], [1.0]).mean, 12)  # Erlang(2, 2)
     1.0
     """
@@ -259,6 +309,24 @@ def coxian(rates: Sequence[float], continue_probabilities: Sequence[float]) -> P
 def as_phase_type(value: ArrayLike | PhaseType, name: str = "distribution") -> PhaseType:
     """``value`` after checking that it is a :class:`PhaseType`.
 
+    Parameters
+    ----------
+    value : object
+        The value passed by the caller.
+    name : str, optional
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    PhaseType
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a :class:`PhaseType`.
+
+    Examples
+    --------
     >>> as_phase_type(1.0)
     Traceback (most recent call last):
     ...

@@ -21,7 +21,8 @@ PACKAGE = ROOT / "qtheory"
 #: (layer name, module-name patterns), lowest first.
 LAYERS = [
     ("foundation", [r"qtheory\._\w+", r"qtheory\.(limits|precision|stats|numerics|symbolic)",
-                    r"qtheory\.(executor|cache|claims|enclosure)", r"qtheory\.verify(\.\w+)?"]),
+                    r"qtheory\.(executor|cache|claims|enclosure|notation|phase_type)",
+                    r"qtheory\.verify(\.\w+)?"]),
     ("model data", [r"qtheory\.gated\.model", r"qtheory\.lossnet\.(model|paths|symbols)"]),
     ("engines", [r"qtheory\.exact\.\w+", r"qtheory\.sim\.\w+"]),
     ("models", [r"qtheory\.gated\.\w+", r"qtheory\.lossnet\.\w+", r"qtheory\.walks\.\w+"]),
