@@ -31,13 +31,14 @@ from qtheory.gated.welfare import (
 )
 
 #: Names imported from their module on first use (PEP 562): the Sympy derivation, the
-#: Arb certificates and the phase-type gates, which the float64 numbers of GA and RR (and
-#: the command line) do not need.
+#: Arb certificates, the phase-type gates and the observable bound, which the float64
+#: numbers of GA and RR (and the command line) do not need.
 _LAZY = {
     "CertifiedOptimum": "certified",
     "certified_optimum": "certified",
     "derive": "derivation",
     "optimal_erlang_gate": "phase_gates",
+    "optimal_observable": "observable",
     "pof_by_phases": "phase_gates",
 }
 
@@ -51,6 +52,7 @@ __all__ = [
     "log_root",
     "optimal_erlang_gate",
     "optimal_gate",
+    "optimal_observable",
     "optimal_routing",
     "pof_by_phases",
     "price_of_forgetting",
