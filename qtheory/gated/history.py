@@ -1,0 +1,905 @@
+r"""History-dependent gates and the full-memory bracket for the unobservable M/M/1 queue.
+
+Nobody observes the queue: potential customers arrive Poisson(:math:`\Lambda`), service
+is Exp(:math:`\mu`), and the controller only knows its own admission times.  After each
+admission it closes a gate for :math:`\tau \ge 0` (chosen from the history) and admits
+the first arrival after the gate reopens.  An admitted customer who finds :math:`M` in
+the system costs :math:`C(M+1)/\mu` in expectation, so the welfare per unit time of
+any policy is, by renewal-reward, (mean of :math:`R - C(M+1)/\mu` over admissions) /
+(mean inter-admission time).
+
+Belief dynamics
+---------------
+Let :math:`b_t(n) = P(N_t = n \mid \text{admission history})`.  Between admissions
+nothing is observed but the absence of an admission, which says nothing about the
+queue (the gate and the arrival process do not depend on it), so :math:`b_t` follows
+the pure-death chain: :math:`b_{s+t} = b_s P_t` with
+:math:`P_t(n, m) = \mathrm{Poisson}(\mu t)(n-m)` for :math:`m \ge 1` and
+:math:`P_t(n, 0) = P(\mathrm{Poisson}(\mu t) \ge n)` (:func:`belief_update`).  At an
+admission the belief shifts: :math:`b^+(n+1) = b^-(n)`.  With :math:`\Lambda = \infty`
+admissions happen when the gate reopens, so the belief path is a deterministic function
+of the policy.  With :math:`\Lambda < \infty` the realised gap
+:math:`\tau + \mathrm{Exp}(\Lambda)` is information: a long gap means more departures.
+
+(a) Gap-dependent gates
+-----------------------
+The family: thresholds :math:`0 < \theta_1 < \dots < \theta_{J-1}` and gates
+:math:`\tau_1, \dots, \tau_J \ge 0`; after an admission whose preceding gap :math:`G`
+lies in :math:`(\theta_{j-1}, \theta_j]` (:math:`\theta_0 = 0`, :math:`\theta_J = \infty`)
+the gate is :math:`\tau_j`, a piecewise-constant function of the previous gap
+(:class:`GapGate`).  :math:`J = 1` is GA.  The number found :math:`M_n` by the n-th
+admitted customer and the bin :math:`j_n` of the gap before it form a Markov chain of
+GI/M/1 type: :math:`M_{n+1} = (M_n + 1 - D_n)^+`, where given :math:`j_n = j` the
+next gap is :math:`G = \tau_j + E`, :math:`E \sim \mathrm{Exp}(\Lambda)`, and
+:math:`D_n` counts the Poisson(:math:`\mu`) service opportunities in it.  The blocks
+:math:`A_d(j, j') = P(D = d, G \in \text{bin } j')` are closed forms,
+
+.. math::
+    A_d(j, j') = \frac{\Lambda}{\Lambda+\mu}\Bigl(\frac{\mu}{\Lambda+\mu}\Bigr)^{d}
+        e^{\Lambda\tau_j}\Bigl[F_d\bigl((\Lambda+\mu)(\tau_j + e_1)\bigr)
+                              - F_d\bigl((\Lambda+\mu)(\tau_j + e_2)\bigr)\Bigr],
+
+with :math:`F_d(y) = P(\mathrm{Poisson}(y) \le d)` and :math:`(e_1, e_2]` the values of
+:math:`E` that put :math:`G` in bin :math:`j'`.  The stationary law is matrix-geometric
+without truncation of the queue (Neuts 1981): :math:`\pi_M = \pi_0 R^M`, :math:`R` the
+minimal solution of :math:`R = \sum_{d \ge 0} R^d A_d` (found by the U-based fixed
+point and checked by its residual), :math:`\pi_0` stationary for
+:math:`\sum_M R^M B_M` with :math:`B_M = \sum_{d > M} A_d`, so that
+:math:`E[M] = \pi_0 R (I - R)^{-2}\mathbf 1`.  Welfare is exact up to float64 rounding
+and the Poisson tail beyond ``d_max`` (below 1e-16).  :func:`optimal_gap_gate`
+maximises over the family by Nelder–Mead started at GA, so it never returns less than
+GA.
+
+(b) The full-memory bracket
+---------------------------
+The best policy that knows every past admission time solves an average-reward problem
+on the belief.  :func:`full_memory_bracket` encloses its value :math:`S_{\mathrm{FM}}`:
+
+*Lower bound.*  Any admissible policy's welfare: the best gap-dependent gate of (a),
+evaluated exactly (:math:`\Lambda < \infty`); GA at :math:`\Lambda = \infty`.
+
+*Upper bound (relaxation).*  Give the controller, in addition, the number
+:math:`k` in the system just after each admission.  Its information contains the
+admission history, so its optimum is :math:`\ge S_{\mathrm{FM}}`; and since service is
+memoryless, :math:`k` is a sufficient state: a semi-Markov decision problem with
+state :math:`k \ge 1`, action :math:`\tau \ge 0`, expected sojourn
+:math:`T(\tau) = \tau + 1/\Lambda`, lump reward
+:math:`r(k, \tau) = R - C(E[(k-D)^+] + 1)/\mu` and next state :math:`(k-D)^+ + 1`,
+:math:`D` the service opportunities in :math:`\tau + \mathrm{Exp}(\Lambda)`.  Naor's
+observable queue can emulate this controller, so it is a looser ceiling still.
+
+*Truncation.*  The *capped* problem keeps :math:`k \le K` by sending
+:math:`(k-D)^+ + 1 = K + 1` to :math:`K` (a customer removed for free).  Its optimum is
+an upper bound of the uncapped one: by induction on discounted value iteration the
+uncapped values :math:`V_n(k)` are non-increasing in :math:`k` (the reward and, by the
+coupling :math:`(k-D)^+ \le (k+1-D)^+`, the continuation are), hence
+:math:`V_n(\min(x, K)) \ge V_n(x)` and the capped values dominate on
+:math:`k \le K`; the vanishing-discount limit (Sennott 1999, Ch. 7; the Abel mean is
+an average of Cesàro means) carries the order to the average reward.  So the bound
+holds for every :math:`K`; larger :math:`K` only tightens it.
+
+*Certificate.*  For any :math:`h` on :math:`\{1..K\}` and :math:`g'` with
+:math:`r(k, \tau) - g' T(\tau) + E\,h(\text{next}) - h(k) \le 0` for all :math:`k` and
+all :math:`\tau \ge 0`, every non-Zeno policy of the capped problem has average reward
+:math:`\le g'` (sum the inequality along the path; :math:`h` is bounded; Puterman 1994,
+Sec. 11.3).  :math:`h` comes from policy iteration on a fine gate grid; the smallest
+such :math:`g'` over *all* :math:`\tau` is found by bisection with a bound on each grid
+cell: :math:`F(\tau) = N_k(\tau) - g' T(\tau)`, :math:`N_k(\tau) = E\,\varphi_k(D_\tau)`
+with :math:`\varphi_k(d) = v((k-d)^+) - h(k)`, :math:`v(m) = R - C(m+1)/\mu +
+h(\min(m+1, K))`, and, because :math:`D_\tau` is a Poisson count,
+:math:`N_k' = \mu E\,\Delta\varphi_k(D_\tau)`, :math:`N_k'' = \mu^2 E\,\Delta^2
+\varphi_k(D_\tau)`.  On a cell :math:`[a, b]` of width :math:`\delta`,
+:math:`F \le \max(F(a), F(b)) + M_2\delta^2/8` and
+:math:`F \le \max(F(a), F(a) + F'(a)\delta + M_2\delta^2/2)` with
+:math:`M_2 = \mu^2\max(0, \max_d \Delta^2\varphi_k(d))` (the second form handles
+:math:`T(0) = 0` at :math:`\Lambda = \infty`); beyond the last grid point
+:math:`F \le \max_d\varphi_k(d) - g' T(\tau)`.  The bound is exact mathematics
+evaluated in float64 (rounding of order 1e-13 relative is not enclosed).
+
+*Λ = ∞.*  Then the admission times are the policy's own choices, so a full-memory
+policy is a deterministic gap sequence.  For a periodic sequence the mean sojourn is a
+convex function of the gaps (Lindley's recursion :math:`W_{n+1} = (W_n + S_n - A_n)^+`
+is convex in the gaps path by path) invariant under cyclic shifts, so by Jensen it is
+at least that of the constant gap with the same mean, at the same throughput: GA is
+optimal among periodic sequences, and among all sequences with a rate by Hajek's
+theorem that regular arrivals minimise mean delay (Hajek 1983).  The tests check the
+periodic case numerically; the bracket still reports the relaxation as its upper end.
+
+References
+----------
+.. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+   queues", arXiv:2606.02464 (2026).
+.. [2] P. Naor, "The regulation of queue size by levying tolls", Econometrica
+   37(1):15-24 (1969).
+.. [3] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic
+   Programming, Wiley (1994), Chapters 8 and 11.
+.. [4] L. I. Sennott, Stochastic Dynamic Programming and the Control of Queueing
+   Systems, Wiley (1999), Chapter 7.
+.. [5] M. F. Neuts, Matrix-Geometric Solutions in Stochastic Models, Johns Hopkins
+   University Press (1981), Chapter 1.
+.. [6] B. Hajek, "The proof of a folk theorem on queuing delay with applications to
+   routing in networks", Journal of the ACM 30(4):834-851 (1983).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from qtheory._validation import nonnegative, positive, positive_int
+from qtheory.exact import stationary_dtmc
+from qtheory.gated.embedded_chain import service_count_law
+from qtheory.gated.model import GatedQueue
+from qtheory.gated.welfare import optimal_gate
+
+__all__ = [
+    "FullMemoryBracket",
+    "GapGate",
+    "ObservedRelaxation",
+    "belief_update",
+    "full_memory_bracket",
+    "gap_gate_welfare",
+    "observed_relaxation",
+    "optimal_gap_gate",
+]
+
+#: Row mass of the blocks A_d allowed to fall beyond d_max.
+_TAIL_MASS = 1e-16
+#: Residual of R = Σ R^d A_d accepted by the matrix-geometric solver.
+_RESIDUAL = 1e-12
+#: Default number of states K of the capped relaxation, and gate-grid points.
+DEFAULT_STATES = 48
+DEFAULT_GRID = 2400
+
+
+def _checked_queue(queue: object) -> GatedQueue:
+    if not isinstance(queue, GatedQueue):
+        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+    queue.require_worthwhile()
+    return queue
+
+
+def _rates(queue: GatedQueue) -> tuple[float, float, float, float]:
+    """(Λ, μ, R, C) as float64 (Λ may be inf)."""
+    p = queue.parameters()
+    return (math.inf if p["beta"] == 0 else 1 / p["beta"]), p["mu"], p["R"], p["C"]
+
+
+# ---------------------------------------------------------------------------
+# belief dynamics
+
+
+def _depletion(counts: np.ndarray) -> np.ndarray:
+    """F[..., n, m] = P((n − D)^+ = m), n, m < size, for D with law ``counts[..., d]``
+    (d < size; the mass beyond is P(D ≥ size))."""
+    size = counts.shape[-1]
+    n, m = np.arange(size)[:, None], np.arange(size)[None, :]
+    served = n - m
+    law = np.where((served >= 0) & (m >= 1), counts[..., np.clip(served, 0, size - 1)], 0.0)
+    below = np.concatenate(
+        [np.zeros(counts.shape[:-1] + (1,)), np.cumsum(counts, -1)[..., :-1]], -1
+    )
+    law[..., :, 0] = np.clip(1.0 - below, 0.0, None)  # P(D >= n)
+    return law
+
+
+def belief_update(belief, elapsed, service_rate) -> np.ndarray:
+    r"""The belief after ``elapsed`` time units without an admission: the law of the
+    pure-death chain (rate μ while busy) started from ``belief``.
+
+    :math:`b_t(m) = \sum_n b(n)\,P\bigl((n - \mathrm{Poisson}(\mu t))^+ = m\bigr)`; an
+    admission then shifts the belief by one (``numpy.concatenate([[0], b])``).
+
+    Parameters
+    ----------
+    belief : array_like
+        ``belief[n]`` = P(n in system), a probability vector (sums to 1 within 1e-9).
+    elapsed : float
+        Time t ≥ 0 since the belief was formed.
+    service_rate : float
+        μ > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        The belief at time t, on the same states.
+
+    Raises
+    ------
+    ValueError
+        ``belief`` not a probability vector, ``elapsed`` < 0 or not finite,
+        ``service_rate`` ≤ 0.
+
+    Examples
+    --------
+    From 2 in system, after t = 1 at μ = 1: P(2) = e^{-1}, P(1) = e^{-1}, P(0) = 1 − 2/e.
+
+    >>> np.round(belief_update([0, 0, 1], 1.0, 1.0), 6)
+    array([0.264241, 0.367879, 0.367879])
+
+    References
+    ----------
+    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 2.5 (pure-death
+       process).
+    """
+    belief = np.asarray(belief, dtype=float)
+    if belief.ndim != 1 or belief.size == 0 or not np.all(belief >= 0):
+        raise ValueError("belief must be a non-empty vector of probabilities >= 0")
+    if abs(belief.sum() - 1.0) > 1e-9:
+        raise ValueError(f"belief must sum to 1, got {belief.sum()!r}")
+    elapsed = nonnegative("elapsed", elapsed)
+    service_rate = positive("service_rate", service_rate)
+    return belief @ _depletion(service_count_law(elapsed, math.inf, service_rate, belief.size))
+
+
+# ---------------------------------------------------------------------------
+# (a) gap-dependent gates: exact welfare by the matrix-geometric method
+
+
+@dataclass(frozen=True)
+class GapGate:
+    """A gate that depends on the previous inter-admission gap, and its welfare.
+
+    After an admission whose preceding gap G lies in bin j, i.e.
+    ``thresholds[j-1] < G <= thresholds[j]`` (0 and ∞ at the ends), the gate is
+    ``gates[j]``.
+
+    Attributes
+    ----------
+    thresholds : tuple of float
+        Increasing gap thresholds θ_1 < ... < θ_{J-1} (empty: GA).
+    gates : tuple of float
+        Gates τ_1, ..., τ_J ≥ 0.
+    welfare : float
+        Its exact welfare per unit time (:func:`gap_gate_welfare`).
+
+    Examples
+    --------
+    >>> q = GatedQueue(3.0, 1.0, 2.0, 1.0)
+    >>> g = optimal_gap_gate(q)
+    >>> len(g.thresholds), len(g.gates), bool(g.welfare > optimal_gate(q).welfare)
+    (1, 2, True)
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
+
+    thresholds: tuple[float, ...]
+    gates: tuple[float, ...]
+    welfare: float
+
+    def describe(self) -> str:
+        """A one-line description of the gate function.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> GapGate((1.5,), (2.0, 0.5), 0.3).describe()
+        'gap-dependent gate: tau = 2 if previous gap <= 1.5, tau = 0.5 otherwise'
+        """
+        if not self.thresholds:
+            return f"constant gate (GA): tau = {self.gates[0]:.6g}"
+        parts = [f"tau = {self.gates[0]:.6g} if previous gap <= {self.thresholds[0]:.6g}"]
+        for low, high, gate in zip(
+            self.thresholds, self.thresholds[1:], self.gates[1:], strict=False
+        ):
+            parts.append(f"tau = {gate:.6g} if {low:.6g} < previous gap <= {high:.6g}")
+        parts.append(f"tau = {self.gates[-1]:.6g} otherwise")
+        return "gap-dependent gate: " + ", ".join(parts)
+
+
+def _checked_family(thresholds, gates) -> tuple[np.ndarray, np.ndarray]:
+    gates = np.atleast_1d(np.asarray(gates, dtype=float))
+    thresholds = np.atleast_1d(np.asarray(thresholds, dtype=float))
+    if gates.ndim != 1 or gates.size == 0:
+        raise ValueError("gates must be a non-empty sequence of gate lengths")
+    if not np.all(np.isfinite(gates) & (gates >= 0)):
+        raise ValueError(f"gates must be finite and >= 0, got {gates.tolist()}")
+    if thresholds.size != gates.size - 1:
+        raise ValueError(
+            f"thresholds must hold len(gates) - 1 = {gates.size - 1} values, got {thresholds.size}"
+        )
+    if not (np.all(np.isfinite(thresholds) & (thresholds > 0)) and np.all(np.diff(thresholds) > 0)):
+        raise ValueError(
+            f"thresholds must be finite, > 0 and strictly increasing, got {thresholds.tolist()}"
+        )
+    return thresholds, gates
+
+
+def _log_poisson_cdf(d: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """log P(Poisson(mean) <= d), −inf for an infinite mean."""
+    with np.errstate(invalid="ignore"):
+        return np.where(
+            np.isinf(mean), -np.inf, stats.poisson.logcdf(d, np.where(np.isinf(mean), 0.0, mean))
+        )
+
+
+def _blocks(thresholds, gates, arrival, mu) -> np.ndarray:
+    """A[d, j, j'] = P(D = d, next gap in bin j' | gate τ_j), d < d_max."""
+    top = float(gates.max()) + (0.0 if math.isinf(arrival) else 40.0 / arrival)
+    d_max = int(stats.poisson.isf(_TAIL_MASS, mu * top)) + 2
+    if not math.isinf(arrival):
+        d_max += int(40 * mu / arrival) + 2  # the geometric count in Exp(Λ)
+    d = np.arange(d_max)[:, None, None]
+    tau = gates[None, :, None]
+    edges = np.concatenate([[0.0], thresholds, [np.inf]])
+    if math.isinf(arrival):
+        bins = np.searchsorted(thresholds, gates, side="left")  # gap = gate, in bin j'
+        into = (np.arange(gates.size)[None, :] == bins[:, None]).astype(float)
+        return stats.poisson.pmf(d, mu * tau) * into[None]
+    rate = arrival + mu
+    low = np.maximum(edges[None, None, :-1] - tau, 0.0)
+    high = np.maximum(edges[None, None, 1:] - tau, 0.0)
+    log_low = _log_poisson_cdf(d, rate * (tau + low))
+    log_high = _log_poisson_cdf(d, rate * (tau + high))
+    with np.errstate(invalid="ignore", over="ignore"):
+        difference = -np.expm1(np.where(np.isfinite(log_low), log_high - log_low, 0.0))
+        log_scale = math.log(arrival / rate) + d * math.log(mu / rate) + arrival * tau
+        return np.where(
+            np.isfinite(log_low) & (high > low), np.exp(log_scale + log_low) * difference, 0.0
+        )
+
+
+def _stationary(matrix: np.ndarray) -> np.ndarray:
+    """The stationary row vector of a unichain stochastic matrix (ValueError otherwise)."""
+    size = matrix.shape[0]
+    system = (matrix - np.eye(size)).T
+    system[-1] = 1.0
+    right = np.zeros(size)
+    right[-1] = 1.0
+    if np.linalg.cond(system) > 1e12:
+        raise ValueError("the gap bins form more than one closed class (multichain policy)")
+    return np.linalg.solve(system, right)
+
+
+def _rate_matrix(blocks: np.ndarray) -> np.ndarray:
+    """Minimal R = Σ R^d A_d by the U-based iteration R = A_0 (I − Σ_{d≥1} R^{d−1} A_d)^{-1}."""
+    size = blocks.shape[1]
+    rate = np.zeros((size, size))
+    for _ in range(100_000):
+        later = blocks[-1]
+        for block in blocks[-2:0:-1]:
+            later = block + rate @ later
+        new = blocks[0] @ np.linalg.inv(np.eye(size) - later)
+        if np.max(np.abs(new - rate)) < 1e-15:
+            rate = new
+            break
+        rate = new
+    horner = blocks[-1]
+    for block in blocks[-2::-1]:
+        horner = block + rate @ horner
+    if np.max(np.abs(horner - rate)) > _RESIDUAL:
+        raise ArithmeticError("the matrix-geometric rate matrix did not converge")
+    return rate
+
+
+def gap_gate_welfare(queue: GatedQueue, thresholds, gates) -> float:
+    r"""Exact welfare per unit time of a gap-dependent gate (module notes, part (a)).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        Λ, μ, R, C; ν > 1.
+    thresholds : sequence of float
+        θ_1 < ... < θ_{J-1}, all > 0 (empty for GA).
+    gates : sequence of float
+        τ_1, ..., τ_J ≥ 0: the gate after a gap in bin j.
+
+    Returns
+    -------
+    float
+        (R − C(E[M] + 1)/μ) / E[T], M the number an admitted customer finds and T the
+        inter-admission time, both under the stationary law of (M, bin).
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        ν ≤ 1, bad thresholds or gates, a multichain bin chain (possible only at
+        Λ = ∞), or an unstable policy (mean inter-admission time ≤ 1/μ).
+
+    Examples
+    --------
+    One level is GA, and gives :func:`qtheory.gated.welfare_ga`:
+
+    >>> from qtheory.gated.welfare import welfare_ga
+    >>> q = GatedQueue(3.0, 1.0, 2.0, 1.0)
+    >>> round(gap_gate_welfare(q, (), (1.2,)), 10) == round(float(welfare_ga(q, 1.2)), 10)
+    True
+
+    References
+    ----------
+    .. [1] M. F. Neuts, Matrix-Geometric Solutions in Stochastic Models, Johns Hopkins
+       University Press (1981), Chapter 1.
+    """
+    queue = _checked_queue(queue)
+    thresholds, gates = _checked_family(thresholds, gates)
+    arrival, mu, reward, cost = _rates(queue)
+    blocks = _blocks(thresholds, gates, arrival, mu)
+    bins = _stationary(blocks.sum(axis=0))
+    cycle = gates + (0.0 if math.isinf(arrival) else 1.0 / arrival)
+    mean_gap = float(bins @ cycle)
+    if not mean_gap > 1.0 / mu:
+        raise ValueError(
+            f"gates give mean inter-admission time {mean_gap:.6g} <= 1/service_rate: unstable"
+        )
+    rate = _rate_matrix(blocks)
+    to_zero = np.cumsum(blocks[::-1], axis=0)[::-1][1:]  # B_M = Σ_{d > M} A_d
+    boundary = to_zero[-1]
+    for block in to_zero[-2::-1]:
+        boundary = block + rate @ boundary
+    empty = _stationary(boundary / boundary.sum(axis=1, keepdims=True))
+    inverse = np.linalg.inv(np.eye(rate.shape[0]) - rate)
+    empty = empty / (empty @ inverse).sum()
+    mean_found = float(empty @ rate @ inverse @ inverse @ np.ones(rate.shape[0]))
+    return (reward - cost * (mean_found + 1.0) / mu) / mean_gap
+
+
+def optimal_gap_gate(queue: GatedQueue, *, levels: int = 2) -> GapGate:
+    r"""The best gap-dependent gate with ``levels`` gate values (part (a) of the notes).
+
+    Nelder–Mead over the thresholds (log-increments) and the gates (as squares, so
+    that they stay ≥ 0), started at GA with the thresholds at quantiles of GA's gap;
+    unstable points count as −∞.  The simplex keeps its best vertex, so the result is
+    never below GA.  Only for Λ < ∞: at Λ = ∞ the gaps are the gates themselves, the
+    family consists of deterministic gap sequences, and GA is optimal among them (module
+    notes).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        Finite Λ; ν > 1.
+    levels : int, keyword-only
+        J ≥ 1 gate values (J = 1 returns GA); J − 1 thresholds.
+
+    Returns
+    -------
+    GapGate
+        The best gate found and its exact welfare.
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        ν ≤ 1, ``levels`` < 1, or Λ = ∞.
+
+    Examples
+    --------
+    A short previous gap (the queue probably still busy) calls for a longer gate:
+
+    >>> g = optimal_gap_gate(GatedQueue(3.0, 1.0, 2.0, 1.0))
+    >>> bool(g.gates[0] > g.gates[1])
+    True
+
+    References
+    ----------
+    .. [1] J. A. Nelder and R. Mead, "A simplex method for function minimization",
+       The Computer Journal 7(4):308-313 (1965).
+    """
+    from scipy.optimize import minimize
+
+    queue = _checked_queue(queue)
+    levels = positive_int("levels", levels)
+    arrival = _rates(queue)[0]
+    if math.isinf(arrival):
+        raise ValueError(
+            "arrival_rate must be finite for gap-dependent gates (at inf the gaps are the "
+            "gates: GA is optimal, see the module notes)"
+        )
+    ga = optimal_gate(queue)
+    start_thresholds = ga.gate - np.log1p(-np.arange(1, levels) / levels) / arrival
+    start = np.concatenate(
+        [np.log(np.diff(np.concatenate([[0.0], start_thresholds]))),
+         np.full(levels, math.sqrt(ga.gate))]
+    )  # fmt: skip
+
+    def unpack(x):
+        return np.cumsum(np.exp(x[: levels - 1])), x[levels - 1 :] ** 2
+
+    def loss(x):
+        try:
+            return -gap_gate_welfare(queue, *unpack(x))
+        except (ValueError, ArithmeticError):
+            return math.inf
+
+    if levels == 1:
+        return GapGate((), (float(ga.gate),), float(ga.welfare))
+    result = minimize(loss, start, method="Nelder-Mead",
+                      options={"xatol": 1e-7, "fatol": 1e-13, "maxiter": 400 * levels})  # fmt: skip
+    thresholds, gates = unpack(result.x)
+    return GapGate(tuple(map(float, thresholds)), tuple(map(float, gates)), -float(result.fun))
+
+
+# ---------------------------------------------------------------------------
+# (b) the relaxation that observes the queue at admissions: an upper bound
+
+
+@dataclass(frozen=True)
+class ObservedRelaxation:
+    """The controller that also sees the number in system at each admission.
+
+    Attributes
+    ----------
+    upper : float
+        A bound ≥ the optimum of the relaxation (hence of full memory), by the
+        certificate of the module notes.
+    gain : float
+        Welfare of the best policy on the gate grid (≤ the relaxation's optimum, so
+        ``upper - gain`` bounds the certificate's slack).
+    gates : tuple of float
+        That policy: the gate after an admission that leaves k = 1, ..., K in system.
+    states : int
+        K, the cap of the number in system.
+    top_mass : float
+        Stationary probability of k = K under that policy.
+
+    Examples
+    --------
+    >>> r = observed_relaxation(GatedQueue(float("inf"), 1.0, 2.0, 1.0))
+    >>> bool(0 <= r.upper - r.gain < 1e-4), r.states
+    (True, 48)
+
+    References
+    ----------
+    .. [1] M. L. Puterman, Markov Decision Processes, Wiley (1994), Chapter 11.
+    """
+
+    upper: float
+    gain: float
+    gates: tuple[float, ...]
+    states: int
+    top_mass: float
+
+
+def _count_table(gates: np.ndarray, arrival: float, mu: float, size: int) -> np.ndarray:
+    """a[t, d] = P(D = d) for the gate ``gates[t]``, d < size."""
+    return np.array([service_count_law(float(t), arrival, mu, size) for t in gates])
+
+
+class _CappedProblem:
+    """The capped SMDP on k = 1..K with the gate-count table of a grid (module notes)."""
+
+    def __init__(
+        self, queue: GatedQueue, states: int, grid: np.ndarray, counts: np.ndarray | None = None
+    ) -> None:
+        self.arrival, self.mu, self.reward, self.cost = _rates(queue)
+        self.states = states
+        self.grid = grid
+        self.sojourn = grid + (0.0 if math.isinf(self.arrival) else 1.0 / self.arrival)
+        if counts is None:
+            counts = _count_table(grid, self.arrival, self.mu, states + 1)
+        self.counts = counts
+        below = np.cumsum(self.counts, axis=1)[:, :-1]
+        self.tail = np.clip(1.0 - np.concatenate([np.zeros((grid.size, 1)), below], 1), 0.0, None)
+        served = np.arange(states + 1)[:, None]
+        state = np.arange(1, states + 1)[None, :]
+        self.left = state - served  # m = k − d (valid where > 0)
+
+    @classmethod
+    def joined(cls, queue: GatedQueue, states: int, *pieces) -> _CappedProblem:
+        """The problem on the concatenated grids of ``pieces`` = (grid, counts or None)."""
+        arrival, mu = _rates(queue)[:2]
+        grids = [grid for grid, _ in pieces]
+        tables = [
+            _count_table(grid, arrival, mu, states + 1) if counts is None else counts
+            for grid, counts in pieces
+        ]
+        return cls(queue, states, np.concatenate(grids), np.concatenate(tables))
+
+    def _convolve(self, values: np.ndarray) -> np.ndarray:
+        """Σ_{d<k} a[t, d] values[k − d], shape (grid, K), for ``values`` on m = 0..K."""
+        matrix = np.where(self.left > 0, values[np.clip(self.left, 0, self.states)], 0.0)
+        return self.counts @ matrix
+
+    def continuation(self, bias: np.ndarray) -> np.ndarray:
+        """v(m) = R − C(m + 1)/μ + h(min(m + 1, K)), m = 0..K."""
+        found = np.arange(self.states + 1)
+        return (
+            self.reward
+            - self.cost * (found + 1) / self.mu
+            + bias[np.minimum(found, self.states - 1)]
+        )
+
+    def expected(self, bias: np.ndarray) -> np.ndarray:
+        """N[t, k] = E v((k − D)^+) − h(k)."""
+        v = self.continuation(bias)
+        return self._convolve(v) + self.tail[:, 1:] * v[0] - bias[None, :]
+
+    def evaluate(self, policy: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        """(g, h, P) of a policy (grid index per state), h(1) = 0."""
+        k = np.arange(1, self.states + 1)
+        transition = np.zeros((self.states, self.states))
+        rewards = np.zeros(self.states)
+        for row, (state, t) in enumerate(zip(k, policy, strict=True)):
+            law = np.zeros(self.states + 1)  # found m = 0..K
+            law[1 : state + 1] = self.counts[t, :state][::-1]
+            law[0] = self.tail[t, state]
+            np.add.at(transition[row], np.minimum(np.arange(self.states + 1), self.states - 1), law)
+            rewards[row] = self.reward - self.cost * (law @ np.arange(1, self.states + 2)) / self.mu
+        system = np.eye(self.states) - transition
+        system[:, 0] = self.sojourn[policy]  # unknowns (g, h(2), ..., h(K))
+        solution = np.linalg.solve(system, rewards)
+        return float(solution[0]), np.concatenate([[0.0], solution[1:]]), transition
+
+    def solve(self, start: np.ndarray) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+        """Policy iteration from ``start`` (keeps an action unless beaten by 1e-12)."""
+        policy = start
+        for _ in range(200):
+            gain, bias, transition = self.evaluate(policy)
+            test = self.expected(bias) - gain * self.sojourn[:, None]
+            best = np.argmax(test, axis=0)
+            current = test[policy, np.arange(self.states)]
+            better = test[best, np.arange(self.states)] > current + 1e-12 * (1 + np.abs(current))
+            if not better.any():
+                return gain, bias, policy, transition
+            policy = np.where(better, best, policy)
+        raise ArithmeticError("policy iteration did not converge in 200 steps")
+
+    def certified_gain(self, bias: np.ndarray, gain: float) -> float:
+        """The smallest g' that passes the cell bounds for ``bias`` (bisection)."""
+        v = self.continuation(bias)
+        worth = self.expected(bias)  # N[t, k]
+        step = np.concatenate([[0.0], v[:-1] - v[1:]])  # w(m) = v(m − 1) − v(m), m ≥ 1
+        slope = self.mu * self._convolve(step)  # N'[t, k]
+        k = np.arange(1, self.states + 1)
+        convex = np.array([
+            max(0.0, np.max(np.diff(np.concatenate([step[state:0:-1], [0.0]])), initial=0.0))
+            for state in k
+        ])  # fmt: skip
+        # N'' ≤ μ² max(Δ²φ)^+ P(D_τ < k), and P(D_τ < k) decreases in τ
+        curvature = self.mu**2 * convex * (1.0 - self.tail[:-1, 1:])
+        best_phi = np.array([v[: state + 1].max() for state in k]) - bias
+        width = np.diff(self.grid)[:, None]
+
+        def passes(candidate: float) -> bool:
+            f = worth - candidate * self.sojourn[:, None]
+            interpolated = np.maximum(f[:-1], f[1:]) + curvature * width**2 / 8
+            taylor = np.maximum(
+                f[:-1], f[:-1] + (slope[:-1] - candidate) * width + curvature * width**2 / 2
+            )
+            crude = best_phi - candidate * self.sojourn[:-1, None]  # N ≤ max φ
+            cells = np.minimum(np.minimum(interpolated, taylor), crude) <= 0
+            beyond = best_phi - candidate * self.sojourn[-1] <= 0
+            return bool(cells.all() and beyond.all())
+
+        scale = 1.0 + abs(gain)
+        low, high = gain - 1e-9 * scale, gain + 1e-9 * scale
+        if passes(low):
+            raise ArithmeticError("the certificate passed below an achievable gain")
+        while not passes(high):
+            high = gain + 2 * (high - gain)
+            if high - gain > 1e6 * scale:
+                raise ArithmeticError("no finite certificate for this bias")
+        for _ in range(80):
+            middle = 0.5 * (low + high)
+            low, high = (low, middle) if passes(middle) else (middle, high)
+        return high
+
+
+def observed_relaxation(
+    queue: GatedQueue, *, states: int = DEFAULT_STATES, grid: int = DEFAULT_GRID
+) -> ObservedRelaxation:
+    r"""Upper bound from the controller that also observes the queue at admissions.
+
+    Policy iteration on the capped SMDP (k ≤ ``states``) over a gate grid gives a bias
+    h; the certificate of the module notes then bounds the capped optimum over *all*
+    gates τ ≥ 0, and the capped optimum bounds the uncapped one for every K.
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        Λ (``inf`` allowed), μ, R, C; ν > 1.
+    states : int, keyword-only
+        K ≥ 2, the cap on the number in system after an admission.
+    grid : int, keyword-only
+        Points (≥ 16) of the gate grid: three quarters on [0, 4τ* + 6/μ] (τ* GA's
+        optimal gate), a quarter on the next 2K/μ, and 64 geometric points beyond.
+
+    Returns
+    -------
+    ObservedRelaxation
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        ν ≤ 1, ``states`` < 2, ``grid`` < 16.
+    ArithmeticError
+        If policy iteration or the certificate fails (not seen on the tested grids).
+
+    Examples
+    --------
+    Observing the queue at admissions is worth more than GA, and less than Naor's
+    observable queue (R μ − C = 1 at Λ = ∞):
+
+    >>> q = GatedQueue(float("inf"), 1.0, 2.0, 1.0)
+    >>> r = observed_relaxation(q)
+    >>> bool(optimal_gate(q).welfare < r.upper < 1.0), round(r.upper, 4)
+    (True, 0.4221)
+
+    References
+    ----------
+    .. [1] M. L. Puterman, Markov Decision Processes, Wiley (1994), Chapter 11.
+    .. [2] L. I. Sennott, Stochastic Dynamic Programming and the Control of Queueing
+       Systems, Wiley (1999), Chapter 7.
+    """
+    queue = _checked_queue(queue)
+    states = positive_int("states", states)
+    grid = positive_int("grid", grid)
+    if states < 2:
+        raise ValueError(f"states must be >= 2, got {states}")
+    if grid < 16:
+        raise ValueError(f"grid must be >= 16, got {grid}")
+    arrival, mu = _rates(queue)[:2]
+    ga = optimal_gate(queue)
+    dense = 4 * ga.gate + 6 / mu
+    middle = dense + 2 * states / mu
+    near = np.concatenate(
+        [np.linspace(0.0, dense, 3 * grid // 4), np.linspace(dense, middle, grid // 4 + 1)[1:]]
+    )
+    # at Λ = ∞ the gate 0 takes no time; the grid policy avoids it, the certificate not
+    problem = _CappedProblem(queue, states, near[1:] if math.isinf(arrival) else near)
+    start = np.full(states, int(np.argmin(np.abs(problem.grid - ga.gate))))
+    gain, bias, policy, transition = problem.solve(start)
+    v = problem.continuation(bias)
+    best_phi = max(float(v[: k + 1].max() - bias[k - 1]) for k in range(1, states + 1))
+    far = np.geomspace(middle, max(2 * middle, 1.01 * best_phi / gain), 65)[1:]
+    head = () if math.isinf(arrival) else ((near[:1], problem.counts[:1]),)
+    certificate = _CappedProblem.joined(
+        queue, states, *head, (problem.grid, problem.counts), (far, None)
+    )
+    upper = certificate.certified_gain(bias, gain)
+    return ObservedRelaxation(
+        upper=float(upper),
+        gain=gain,
+        gates=tuple(float(problem.grid[t]) for t in policy),
+        states=states,
+        top_mass=float(stationary_dtmc(transition)[-1]),
+    )
+
+
+# ---------------------------------------------------------------------------
+# the bracket
+
+
+@dataclass(frozen=True)
+class FullMemoryBracket:
+    """Lower and upper bounds on the welfare of the best full-memory policy.
+
+    Attributes
+    ----------
+    lower, upper : float
+        Welfare per unit time: an achievable policy's, and the relaxation's bound.
+    width : float
+        ``upper - lower``.
+    ga : float
+        GA's optimal welfare (``lower >= ga``).
+    lower_policy : str
+        The policy behind ``lower``.
+    lower_evidence, upper_evidence : str
+        The kind of evidence: ``"exact: ..."`` (a closed-form or matrix-geometric value,
+        or a certified bound, evaluated in float64).
+    relaxation : ObservedRelaxation
+        The upper bound's details (its grid policy and cap K).
+    gap_gate : GapGate or None
+        The lower bound's policy at finite Λ (None at Λ = ∞, where it is GA).
+
+    Examples
+    --------
+    >>> b = full_memory_bracket(GatedQueue(3.0, 1.0, 2.0, 1.0))
+    >>> bool(b.ga < b.lower < b.upper), round(b.width, 3)
+    (True, 0.045)
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
+
+    lower: float
+    upper: float
+    width: float
+    ga: float
+    lower_policy: str
+    lower_evidence: str
+    upper_evidence: str
+    relaxation: ObservedRelaxation
+    gap_gate: GapGate | None
+
+
+def full_memory_bracket(
+    queue: GatedQueue,
+    *,
+    levels: int = 2,
+    states: int = DEFAULT_STATES,
+    grid: int = DEFAULT_GRID,
+) -> FullMemoryBracket:
+    r"""Bracket the welfare of the best policy that knows every past admission time.
+
+    Lower: the best gap-dependent gate with ``levels`` values (:func:`optimal_gap_gate`,
+    exact welfare) at Λ < ∞, GA at Λ = ∞ (where GA is optimal: module notes).  Upper:
+    :func:`observed_relaxation`.  Deterministic (no simulation); about 2-4 s at the
+    defaults.
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        Λ (``inf`` allowed), μ, R, C; ν > 1.
+    levels : int, keyword-only
+        Gate values of the gap-dependent family (≥ 1; 1 is GA).
+    states : int, keyword-only
+        Cap K ≥ 2 of the relaxation.
+    grid : int, keyword-only
+        Gate-grid points (≥ 16) of the relaxation.
+
+    Returns
+    -------
+    FullMemoryBracket
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        ν ≤ 1 or a bad keyword (named).
+
+    Examples
+    --------
+    At Λ = ∞ the lower end is GA's optimum:
+
+    >>> from qtheory.gated.welfare import optimal_gate
+    >>> q = GatedQueue(float("inf"), 1.0, 2.0, 1.0)
+    >>> b = full_memory_bracket(q)
+    >>> b.lower == optimal_gate(q).welfare, round(b.lower, 4), round(b.upper, 4)
+    (True, 0.3734, 0.4221)
+
+    References
+    ----------
+    .. [1] M. L. Puterman, Markov Decision Processes, Wiley (1994), Chapter 11.
+    .. [2] B. Hajek, "The proof of a folk theorem on queuing delay with applications to
+       routing in networks", Journal of the ACM 30(4):834-851 (1983).
+    """
+    queue = _checked_queue(queue)
+    levels = positive_int("levels", levels)
+    ga = optimal_gate(queue)
+    relaxation = observed_relaxation(queue, states=states, grid=grid)
+    upper_evidence = (
+        "exact: certified bound on the relaxation that also observes the number in system "
+        f"at admissions (capped at K = {relaxation.states}, Bellman inequality over all "
+        "gates; float64)"
+    )
+    if math.isinf(_rates(queue)[0]):
+        return FullMemoryBracket(
+            lower=float(ga.welfare),
+            upper=relaxation.upper,
+            width=relaxation.upper - float(ga.welfare),
+            ga=float(ga.welfare),
+            lower_policy=f"constant gate (GA): tau = {ga.gate:.6g}",
+            lower_evidence="exact: GA's optimum (qtheory.gated.welfare.optimal_gate)",
+            upper_evidence=upper_evidence,
+            relaxation=relaxation,
+            gap_gate=None,
+        )
+    gate = optimal_gap_gate(queue, levels=levels)
+    return FullMemoryBracket(
+        lower=gate.welfare,
+        upper=relaxation.upper,
+        width=relaxation.upper - gate.welfare,
+        ga=float(ga.welfare),
+        lower_policy=gate.describe(),
+        lower_evidence="exact: matrix-geometric welfare of the policy (float64)",
+        upper_evidence=upper_evidence,
+        relaxation=relaxation,
+        gap_gate=gate,
+    )
