@@ -573,15 +573,20 @@ _PFI_SPAN_BYTES, _PFI_WALK_BYTES = 4 * (_CLOCK_EVENT_BYTES + 4), 40
 _OFFLINE_BAND = 32
 
 
-def _offline_width(net: LossNetwork, events: float) -> int:
+def _offline_width(net: object, events: float) -> int:
     """The band K the offline programme is expected to keep: twice the first band (one
     widening) when the band runs at all (rewards with exact float64 arithmetic over
-    ``events`` events and N > 4 x 32 + 1), else N (the full programme).  A certificate
-    that keeps failing costs more; the C run refuses to exceed the "dp_cells" limit."""
+    ``events`` events and N > 4 x 32 + 1) and its certificate is expected to hold, else
+    N (the full programme).  The certificate (every arrival admitted at more than K idle
+    servers) fails when classes below the marginal class exist: the optimum turns them
+    away at most idle counts, so an n-class network whose marginal class is not the last
+    is expected to run the full programme.  A certificate that keeps failing costs more;
+    the C run refuses to exceed the "dp_cells" limit."""
     _, rewards = _classes(net)
     grain = min(_grain_exponent(reward) for reward in rewards)
     exact = math.ldexp(max(rewards) * (events + 1) * 2, -grain) < 2.0**53
-    if exact and 4 * _OFFLINE_BAND + 1 < net.servers:
+    marginal_last = isinstance(net, LossNetwork) or net.marginal == len(rewards) - 1
+    if exact and marginal_last and 4 * _OFFLINE_BAND + 1 < net.servers:
         return min(2 * _OFFLINE_BAND, net.servers)
     return net.servers
 

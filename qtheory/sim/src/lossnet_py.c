@@ -532,7 +532,11 @@ PyObject *qt_lossnet_classes_simulate(PyObject *Py_UNUSED(self), PyObject *args,
             return NULL;
         }
     } else {
-        double value = PyFloat_AsDouble(param);
+        /* an unknown name is reported before its parameter's type */
+        double value = strcmp(policy, "pfi") == 0 || strcmp(policy, "sss") == 0 ||
+                               strcmp(policy, "offline") == 0
+                           ? PyFloat_AsDouble(param)
+                           : 0.0;
         if ((value == -1.0 && PyErr_Occurred()) ||
             parse_policy(policy, value, 0, "sum(lambdas)", &p) < 0) {
             return NULL;

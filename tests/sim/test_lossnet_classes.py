@@ -1,0 +1,395 @@
+"""The n-class loss-network simulator (qtheory.sim._core.lossnet_classes_simulate and
+qtheory.sim.lossnet_classes) against independent references.
+
+- n = 2: the two-class entry points are the same kernel, so every statistic and every
+  traced event must be identical for the same seed.
+- Nested trunk reservation: its long-run reward rate is that of a birth-death chain on
+  the busy count, computed here from the stationary law (qtheory.exact.birth_death).
+- PFI and SSS(W): a literal, slow scan of the hypothetical future written from the
+  definition (better classes admitted, the arriving class and worse ones rejected),
+  decision by decision on a path exported by a trace.
+- Offline: >= every online policy on the same events, and equal to the best of all
+  admit/reject sequences on tiny paths.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from qtheory.exact.birth_death import birth_death_stationary
+from qtheory.lossnet.classes import ClassNetwork, as_classes
+from qtheory.lossnet.model import LossNetwork
+from qtheory.sim import _core
+from qtheory.sim.lossnet import simulate
+from qtheory.sim.lossnet_classes import (
+    compare_classes,
+    parse_class_policy,
+    simulate_classes,
+    trace_classes,
+)
+
+THREE = ClassNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)  # marginal: class 2
+FOUR = ClassNetwork(10, (0.2, 0.3, 0.7, 0.5), (4.0, 3.0, 2.0, 1.0), 1.0)  # marginal: class 3
+LAST = ClassNetwork(10, (0.4, 0.3, 0.5), (3.0, 2.0, 1.0), 1.0)  # marginal: class 3 (the last)
+
+
+def c_classes(net, policy, param, horizon, seed, warmup=0.0, trace=False):
+    return _core.lossnet_classes_simulate(
+        np.random.PCG64(seed), policy, param, net.servers, list(net.lambdas), list(net.rewards),
+        net.mu, horizon, warmup, trace=trace,
+    )  # fmt: skip
+
+
+# ------------------------------------------------------------------ n = 2
+
+
+@pytest.mark.parametrize("servers", [3, 10, 150])
+@pytest.mark.parametrize(
+    ("policy", "two_param", "class_param"),
+    [("threshold", 2.0, [0, 2]), ("threshold", 0.0, [0, 0]), ("pfi", 0.0, 0.0),
+     ("sss", 0.3, 0.3), ("offline", 0.0, 0.0), ("offline", -1.0, -1.0)],
+)  # fmt: skip
+@pytest.mark.parametrize("rewards", [(2.0, 1.0), (1.7, 0.3)])
+def test_two_classes_equal_the_two_class_simulator(servers, policy, two_param, class_param,
+                                                   rewards):  # fmt: skip
+    """Same seed, same kernel: identical counts, areas, look-ahead sums and traces."""
+    net = LossNetwork(servers, 0.6, 0.8, 1.0, *rewards)
+    for seed in (0, 1):
+        two = _core.lossnet_simulate(
+            np.random.PCG64(seed), "clock", policy, min(two_param, servers), servers, 0.6, 0.8,
+            1.0, *rewards, 40.0, 5.0, trace=True,
+        )  # fmt: skip
+        many = c_classes(as_classes(net), policy, class_param, 40.0, seed, 5.0, trace=True)
+        assert many["admitted"] == [two["admitted_h"], two["admitted_l"]]
+        assert many["rejected"] == [two["rejected_h"], two["rejected_l"]]
+        assert many["arrivals_scored"] == two["l_arrivals_scored"]
+        for key in ("idle_area", "events", "reward_total", "lookahead_events", "lookahead_time",
+                    "offline_band"):  # fmt: skip
+            assert many[key] == two[key], key
+        for key in ("trace_t", "trace_code", "trace_decision", "trace_busy"):
+            assert np.array_equal(many[key], two[key]), key
+
+
+def test_two_classes_equal_through_the_python_wrappers():
+    net = LossNetwork(40, 0.6, 0.8, 1.0, 2.0, 1.0)
+    for policy in ("threshold:3", "pfi", "sss:0.2", "offline"):
+        two = simulate(net, policy, horizon=30.0, warmup=3.0, reps=3, seed=9)
+        many_policy = "threshold:0,3" if policy == "threshold:3" else policy
+        many = simulate_classes(as_classes(net), many_policy, horizon=30.0, warmup=3.0, reps=3,
+                                seed=9)  # fmt: skip
+        assert np.array_equal(two.reward_rates, many.reward_rates)
+        assert (two.admitted_h, two.admitted_l) == many.admitted
+        assert two.mean_idle == many.mean_idle
+        assert two.mean_lookahead == many.mean_lookahead or math.isnan(two.mean_lookahead)
+
+
+# ------------------------------------------------------------------ trunk reservation
+
+
+def exact_reward_rate(net: ClassNetwork, reserves) -> float:
+    """Long-run reward rate of nested trunk reservation: the busy count is a birth-death
+    chain with birth rate N sum_{j: b < N - k_j} lambda_j and death rate mu b; an arrival
+    of class j admitted at b pays r_j (PASTA)."""
+    n = net.servers
+    admitted = np.array([[b < n - k for k in reserves] for b in range(n + 1)], dtype=float)
+    lambdas, rewards = np.array(net.lambdas), np.array(net.rewards)
+    birth = n * admitted[:n] @ lambdas
+    death = net.mu * np.arange(1, n + 1)
+    pi = birth_death_stationary(birth, death)
+    return float(pi @ (n * admitted @ (lambdas * rewards)))
+
+
+@pytest.mark.parametrize(
+    ("servers", "reserves", "horizon"),
+    [(100, (0, 2, 9), 2000.0), (100, (0, 0, 4), 2000.0), (1000, (0, 6, 30), 200.0)],
+)
+@pytest.mark.parametrize("net", [THREE, LAST], ids=["marginal-middle", "marginal-last"])
+def test_trunk_reservation_matches_the_birth_death_reward_rate(net, servers, reserves, horizon):
+    """20 replications from empty, warm-up 5 (the busy count relaxes at rate mu = 1: its
+    bias is below e^-5 of the fill-up's O(N) reward deficit per unit time, far below the
+    standard error).  The gap is tested against 4.5 standard errors: false-failure rate
+    P(|t_19| > 4.5) = 2.4e-4 per case, 1.5e-3 for the six.  At N = 100 the test resolves
+    the misreading "idle >= k_j" (every positive reserve one more): it is more than
+    6 standard errors away, so a kernel with that bug would fail with probability > 0.9."""
+    net = net.with_servers(servers)
+    policy = "threshold:" + ",".join(map(str, reserves))
+    res = simulate_classes(net, policy, horizon=horizon, warmup=5.0, reps=20, seed=11)
+    exact = exact_reward_rate(net, reserves)
+    se = np.std(res.reward_rates, ddof=1) / math.sqrt(res.reps)
+    assert abs(res.reward_rate.mean - exact) < 4.5 * se, (res.reward_rate.mean, exact, se)
+    assert se < 1e-3 * exact
+    misread = [k + 1 if k > 0 else 0 for k in reserves]
+    assert servers > 100 or abs(exact_reward_rate(net, misread) - exact) > 6 * se
+    assert 2 * sps.t.sf(4.5, 19) < 2.5e-4
+
+
+# ------------------------------------------------------------------ PFI and SSS
+
+
+def literal_lookahead(times, codes, i, idle, servers, klass, window):
+    """The definition, scanned event by event from event i + 1: class ``klass`` >= 2 is
+    admitted into I idle servers, leaving h = I - 1 hypothetically idle; later arrivals
+    of classes 1..klass-1 are admitted (h - 1), later arrivals of klass..n rejected, and a
+    potential departure of slot c ends a hypothetical service iff c < N - h (h + 1).
+    PFI (window None): admit iff h reaches floor(sqrt N) before it is 0 (h = 0 at once
+    rejects).  SSS(W): admit iff h stays >= 1 over (t_i, t_i + W].  Returns (decision,
+    events scanned: the resolving event included, 0 when decided without a scan, and the
+    index of the last scanned event)."""
+    target = math.isqrt(servers)
+    h = idle - 1
+    if h < 1:
+        return 0, 0, -1
+    if window is None and h >= target:
+        return 1, 0, -1
+    m = i + 1
+    while True:
+        if m >= len(codes):
+            raise AssertionError("the exported path is too short for this look-ahead")
+        if window is not None and times[m] > times[i] + window:
+            return 1, None, -1
+        code = codes[m]
+        if code < 0 and -code < klass:
+            h -= 1
+        elif code >= 0 and code < servers - h:
+            h += 1
+        if h == 0:
+            return 0, m - i, m
+        if window is None and h >= target:
+            return 1, m - i, m
+        m += 1
+
+
+def literal_run(times, codes, count, servers, window):
+    """Decisions of the first ``count`` events (-1 for departures) and the PFI look-ahead
+    sums over arrivals of classes >= 2, accumulated in arrival order."""
+    busy, decisions, scanned, scan_time = 0, [], 0, 0.0
+    for i in range(count):
+        code = codes[i]
+        if code >= 0:
+            busy -= int(code < busy)
+            decisions.append(-1)
+            continue
+        if code == -1:
+            d = int(busy < servers)
+        else:
+            d, length, last = literal_lookahead(times, codes, i, servers - busy, servers, -code,
+                                                window)  # fmt: skip
+            if length:
+                scanned += length
+                scan_time += times[last] - times[i]
+        busy += d
+        decisions.append(d)
+    return np.array(decisions), scanned, scan_time
+
+
+@pytest.mark.parametrize("net", [THREE, FOUR, LAST], ids=["three", "four", "last"])
+@pytest.mark.parametrize("servers", [4, 10, 25])
+@pytest.mark.parametrize("policy", ["pfi", "sss:0.15", "sss:0.6"])
+def test_lookahead_decisions_match_the_literal_scan(net, servers, policy):
+    """A few hundred events per seed; the path is exported by a trace four times as long
+    (the event stream does not depend on the policy)."""
+    net = net.with_servers(servers)
+    horizon = 400.0 / net.event_rate
+    name, param = parse_class_policy(policy, net)
+    window = param if name == "sss" else None
+    lookahead_arrivals = 0
+    for seed in range(4):
+        path = trace_classes(net, "threshold:" + ",".join("0" * net.n_classes),
+                             horizon=4 * horizon, seed=seed)  # fmt: skip
+        out = c_classes(net, name, param, horizon, seed, trace=True)
+        count = out["trace_code"].size
+        assert np.array_equal(out["trace_code"], path.codes[:count])
+        decisions, scanned, scan_time = literal_run(path.times, path.codes, count, servers, window)
+        assert np.array_equal(out["trace_decision"], decisions)
+        if name == "pfi":
+            assert out["lookahead_events"] == scanned
+            assert math.isclose(out["lookahead_time"], scan_time, rel_tol=1e-12, abs_tol=1e-12)
+        lookahead_arrivals += int(np.sum(out["trace_code"] < -1))
+        assert out["arrivals_scored"] == np.sum(out["trace_code"] < -1)
+    assert lookahead_arrivals > 200
+
+
+def test_lookahead_admits_better_classes_more_readily():
+    """The hypothetical walks are nested (a worse class sees more downward steps), so on
+    the same path the admitted share falls with the class.  N = 400, marginal class 2."""
+    net = THREE.with_servers(400)
+    for policy in ("pfi", "sss:0.05"):
+        res = simulate_classes(net, policy, horizon=20.0, warmup=2.0, reps=2, seed=3)
+        share = [a / (a + r) for a, r in zip(res.admitted, res.rejected, strict=True)]
+        assert share[0] > share[1] > share[2], (policy, share)
+
+
+# ------------------------------------------------------------------ offline
+
+
+def brute_force(codes, servers, rewards):
+    """The best total reward over every admit/reject choice of the arrivals of a path
+    (an admission with every server busy is infeasible)."""
+    arrivals = [i for i, c in enumerate(codes) if c < 0]
+    best = -math.inf
+    for choice in itertools.product((0, 1), repeat=len(arrivals)):
+        admit = dict(zip(arrivals, choice, strict=True))
+        busy, total, feasible = 0, 0.0, True
+        for i, code in enumerate(codes):
+            if code >= 0:
+                busy -= int(code < busy)
+            elif admit[i]:
+                if busy == servers:
+                    feasible = False
+                    break
+                busy += 1
+                total += rewards[-code - 1]
+        if feasible:
+            best = max(best, total)
+    return best
+
+
+@pytest.mark.parametrize(
+    ("net", "servers"), [(THREE, 2), (THREE, 3), (FOUR, 2), (FOUR, 3), (LAST, 2)]
+)
+@pytest.mark.parametrize("rewards", ["integer", "irrational"])
+def test_offline_equals_brute_force_on_tiny_paths(net, servers, rewards):
+    if rewards == "irrational":
+        net = ClassNetwork(servers, net.lambdas,
+                           tuple(math.sqrt(2) * r + 0.1 * j for j, r in enumerate(net.rewards)),
+                           net.mu)  # fmt: skip
+    net = net.with_servers(servers)
+    checked = 0
+    for seed in range(12):
+        out = c_classes(net, "offline", 0.0, 5.0 / net.event_rate * 3, seed, trace=True)
+        codes = out["trace_code"]
+        if np.sum(codes < 0) > 13:
+            continue
+        best = brute_force(codes.tolist(), servers, net.rewards)
+        assert math.isclose(out["reward_total"], best, rel_tol=1e-12), seed
+        path_reward = sum(net.rewards[-c - 1] for c, d in zip(codes, out["trace_decision"],
+                                                             strict=True) if d == 1)  # fmt: skip
+        assert math.isclose(path_reward, best, rel_tol=1e-12)
+        checked += 1
+    assert checked >= 8
+
+
+@pytest.mark.parametrize("net", [THREE, FOUR, LAST], ids=["three", "four", "last"])
+@pytest.mark.parametrize("servers", [10, 60, 300])
+def test_offline_dominates_every_online_policy_on_the_same_events(net, servers):
+    net = net.with_servers(servers)
+    k = math.isqrt(servers)
+    reserves = [0] + [min(servers, k * j) for j in range(1, net.n_classes)]
+    online = [("threshold", reserves), ("threshold", [0] * net.n_classes), ("pfi", 0.0),
+              ("sss", 0.1), ("sss", 1.0)]  # fmt: skip
+    horizon = 3000.0 / net.event_rate
+    for seed in range(3):
+        best = c_classes(net, "offline", 0.0, horizon, seed)
+        # the band's certificate (everything admitted above K idle) holds when the
+        # marginal class is the last; below-marginal classes are refused at most levels
+        band_expected = servers <= 4 * 32 + 1 or net.marginal < net.n_classes - 1
+        assert (best["offline_band"] == servers) == band_expected
+        for name, param in online:
+            other = c_classes(net, name, param, horizon, seed)
+            assert best["reward_total"] >= other["reward_total"], (name, param)
+
+
+@pytest.mark.parametrize("net", [LAST, ClassNetwork(10, (0.2, 0.3, 0.3, 0.5), (4, 3, 2, 1), 1.0)],
+                         ids=["three", "four"])  # fmt: skip
+def test_offline_band_equals_the_full_programme(net):
+    """N = 400 > 4 x 32 + 1 with integer rewards and the last class marginal: the
+    certified band runs, and its optimal path is the full programme's, bit for bit."""
+    net = net.with_servers(400)
+    band = c_classes(net, "offline", 0.0, 5.0, 2, trace=True)
+    full = c_classes(net, "offline", -1.0, 5.0, 2, trace=True)
+    assert band["offline_band"] < 400 and full["offline_band"] == 400
+    for key in ("admitted", "rejected", "reward_total", "idle_area", "trace_decision"):
+        assert np.array_equal(band[key], full[key]), key
+
+
+# ------------------------------------------------------------------ validation
+
+GOOD = dict(policy="threshold", param=[0, 1, 3], servers=10, lambdas=[0.3, 0.9, 0.6],
+            rewards=[3.0, 2.0, 1.0], mu=1.0, horizon=2.0, warmup=0.5)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"lambdas": [0.3, 0.9]}, "rewards must have one entry per class"),
+        ({"lambdas": [0.3]}, "lambdas must have 2..32 entries"),
+        ({"lambdas": [0.1] * 33}, "lambdas must have 2..32 entries"),
+        ({"lambdas": [0.3, -0.9, 0.6]}, r"lambdas\[1\] must be finite and > 0"),
+        ({"lambdas": [0.3, math.nan, 0.6]}, r"lambdas\[1\] must not be NaN"),
+        ({"rewards": [3.0, 0.0, 1.0]}, r"rewards\[1\]"),
+        ({"rewards": [3.0, 2.0, 2.0]}, "rewards must be strictly decreasing"),
+        ({"rewards": [1.0, 2.0, 3.0]}, "rewards must be strictly decreasing"),
+        ({"mu": 0.0}, "mu"),
+        ({"servers": 0}, "servers"),
+        ({"horizon": 0.0}, "horizon"),
+        ({"horizon": math.inf}, "horizon"),
+        ({"horizon": 1e300}, r"horizon: .* <= 1e\+15"),
+        ({"warmup": 2.0}, "warmup"),
+        ({"policy": "greedy"}, "policy"),
+        ({"param": [0, 3, 1]}, "nested"),
+        ({"param": [0, 1]}, "reserves k.* one entry per class"),
+        ({"param": [-1, 1, 3]}, r"reserves k\)\[0\] must be an integer in 0..servers"),
+        ({"param": [0, 1, 11]}, r"reserves k\)\[2\]"),
+        ({"param": [0, 1.5, 3]}, r"reserves k\)\[1\]"),
+        ({"param": [0, 1, math.nan]}, r"reserves k\)\[2\]"),
+        ({"policy": "sss", "param": 0.0}, "window"),
+        ({"policy": "sss", "param": -1.0}, "window"),
+        ({"policy": "sss", "param": 1e300}, r"window W.* <= 1e\+09"),
+        ({"policy": "pfi", "param": math.nan}, "param"),
+        ({"policy": "offline", "param": 11.0}, "param"),
+    ],
+)
+def test_core_rejects_bad_values_naming_the_parameter(overrides, message):
+    with pytest.raises(ValueError, match=message):
+        _core.lossnet_classes_simulate(np.random.PCG64(0), **(GOOD | overrides))
+
+
+def test_core_rejects_bad_types():
+    with pytest.raises(TypeError, match="lambdas must be a sequence"):
+        _core.lossnet_classes_simulate(np.random.PCG64(0), **(GOOD | {"lambdas": 0.3}))
+    with pytest.raises(TypeError):
+        _core.lossnet_classes_simulate(np.random.PCG64(0), **(GOOD | {"rewards": ["a", 2, 1]}))
+    with pytest.raises(TypeError):
+        _core.lossnet_classes_simulate(np.random.PCG64(0), **(GOOD | {"param": 3}))
+    with pytest.raises(TypeError):
+        _core.lossnet_classes_simulate(None, **GOOD)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: simulate_classes(THREE, "threshold:0,1", horizon=1.0), "n = 3 integer reserves"),
+        (lambda: simulate_classes(THREE, "threshold:0,3,1", horizon=1.0), "nested"),
+        (lambda: simulate_classes(THREE, "threshold:0,1,11", horizon=1.0), "0..servers = 0..10"),
+        (lambda: simulate_classes(THREE, "threshold:0,-1,2", horizon=1.0), "integer reserves"),
+        (lambda: simulate_classes(THREE, "sss:0", horizon=1.0), "window W > 0"),
+        (lambda: simulate_classes(THREE, "pfi", horizon=0.0), "horizon"),
+        (lambda: simulate_classes(THREE, "pfi", horizon=1.0, warmup=1.0), "warmup"),
+        (lambda: simulate_classes(THREE, "pfi", horizon=1.0, reps=0), "reps"),
+        (lambda: simulate_classes(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), "pfi", horizon=1.0),
+         "as_classes"),
+        (lambda: simulate_classes(THREE, "pfi", horizon=1e12), "horizon"),
+        (lambda: compare_classes(THREE, ["pfi", "pfi"], horizon=1.0), "distinct"),
+        (lambda: compare_classes(THREE, ["pfi"], horizon=1.0, reps=1), "reps"),
+        (lambda: compare_classes(THREE, [], horizon=1.0), "policies"),
+        (lambda: trace_classes(THREE, "offline", horizon=1e12), "horizon"),
+    ],
+)  # fmt: skip
+def test_wrappers_reject_bad_input_naming_the_parameter(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_compare_classes_shares_the_events_between_policies():
+    """Common random numbers: the offline optimum beats every policy path by path."""
+    policies = ["offline", "threshold:0,0,2,8", "pfi", "sss:0.1"]
+    cmp = compare_classes(FOUR.with_servers(50), policies, horizon=20.0, reps=3, seed=5)
+    for other in ("threshold:0,0,2,8", "pfi", "sss:0.1"):
+        assert cmp.difference("offline", other).min_difference >= 0
+    result = cmp.results["pfi"]
+    assert len(result.admitted) == 4 and result.events > 0 and result.mean_lookahead > 0
