@@ -17,6 +17,20 @@ r"""Claims about the fluid bound and the online optimum, as checkable records.
   (:mod:`qtheory.lossnet.regret`); Xie, Gurvich and Küçükyavuz prove
   regret :math:`= \Theta(\log N)` but do not state :math:`c`.
 
+With n classes (:func:`class_claims`; :mod:`qtheory.lossnet.nested`):
+
+- ``lossnet.class_regret_identity`` (identity): :math:`R_{fluid} - R = r_m\mu
+  E[\text{idle}] + N\sum_{j<m}(r_j-r_m)\lambda_j B_j + N\sum_{j>m}(r_m-r_j)\lambda_j
+  (1-B_j)` with m the marginal class, by Sympy from rate balance, every marginal class
+  of a symbolic n-class network.
+- ``lossnet.class_leading_constant`` (identity, heuristic): the balance of
+  :func:`~qtheory.lossnet.regret.derive_class_leading_constant` gives
+  :math:`c = r_m\mu/\log(\mu/\Lambda_{m-1})` for every marginal class, and the
+  two-class constant at n = 2.
+- ``lossnet.class_bounded_offset`` (finite-range, heuristic): regret
+  :math:`- c\log N` of the nested optimum varies by less than
+  :math:`0.2\,c\log 10` over the N checked.
+
 References
 ----------
 .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable resources:
@@ -42,14 +56,27 @@ from qtheory.lossnet.certified import (
     certified_fluid_lp,
     certified_online_optimum,
 )
-from qtheory.lossnet.fluid import derive_fluid
+from qtheory.lossnet.classes import ClassNetwork, as_classes
+from qtheory.lossnet.fluid import derive_class_fluid, derive_fluid
 from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.lossnet.online import REGRET_IDENTITY, mean_idle_symbol, prob_full_symbol
-from qtheory.lossnet.regret import RegretPoint, _regret_points, leading_constant
+from qtheory.lossnet.regret import (
+    ClassRegretPoint,
+    RegretPoint,
+    _regret_points,
+    class_leading_constant,
+    derive_class_leading_constant,
+    derive_leading_constant,
+    leading_constant,
+)
 
 __all__ = [
     "OVERLOADED",
     "bounded_offset_claim",
+    "class_bounded_offset_claim",
+    "class_claims",
+    "class_leading_constant_claim",
+    "class_regret_identity_claim",
     "fluid_claim",
     "lossnet_claims",
     "online_optimum_claim",
@@ -480,4 +507,278 @@ def lossnet_claims(net: LossNetwork, points: Sequence[RegretPoint]) -> list[Clai
         trunk_reservation_claim(net.with_servers(100)),
         online_optimum_claim(net, [p.servers for p in points]),
         bounded_offset_claim(net, points),
+    ]
+
+
+#: The n-class model's standing hypotheses, in the claims' text form.
+CLASS_OVERLOADED = (
+    r"$\lambda_1 < \mu < \lambda_1 + \dots + \lambda_n$, no partial sum "
+    r"$\Lambda_j = \lambda_1 + \dots + \lambda_j$ equal to $\mu$, "
+    r"$r_1 > \dots > r_n > 0$, a common service rate $\mu$",
+)
+
+
+def class_regret_identity_claim(n: int = 3) -> Claim:
+    """The n-class regret identity, proved by Sympy for every marginal class.
+
+    With admitted rates A_j = λ_j N (1 − B_j) (PASTA) and rate balance
+    Σ_j A_j = μ (N − E[idle]), Sympy simplifies
+    R_fluid − Σ_j r_j A_j − [r_m μ E[idle] + N Σ_{j<m} (r_j − r_m) λ_j B_j
+    + N Σ_{j>m} (r_m − r_j) λ_j (1 − B_j)] to 0, R_fluid the case "class m marginal" of
+    :func:`~qtheory.lossnet.fluid.derive_class_fluid`, for m = 2..n.
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of classes, >= 2 (default 3).
+
+    Returns
+    -------
+    Claim
+        ``lossnet.class_regret_identity``, identity; ``value`` the number of marginal
+        cases whose difference did not simplify to 0.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 2.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> claim = class_regret_identity_claim(3)
+    >>> claim.passed, str(claim.kind), claim.value
+    (True, 'identity', 0.0)
+    """
+    derivation = derive_class_fluid(n)
+    lambdas, rewards, mu = derivation.lambdas, derivation.rewards, derivation.mu
+    servers = sp.Symbol("N", positive=True)
+    blocking = sp.symbols(f"B_1:{n + 1}", nonnegative=True)
+    admitted = [lam * servers * (1 - b) for lam, b in zip(lambdas, blocking, strict=True)]
+    mean_idle = servers - sum(admitted) / mu  # rate balance
+    reward = sum(r * a for r, a in zip(rewards, admitted, strict=True))
+    failures = 0
+    for case in derivation.cases[1:n]:  # class 1 never marginal in an overloaded network
+        m, r_m = case.marginal, rewards[case.marginal]
+        identity = r_m * mu * mean_idle + servers * sum(
+            (rewards[j] - r_m) * lambdas[j] * (blocking[j] if j < m else blocking[j] - 1)
+            for j in range(n)
+            if j != m
+        )
+        failures += sp.simplify(servers * case.value - reward - identity) != 0
+    return Claim(
+        name="lossnet.class_regret_identity",
+        statement=(
+            rf"For the {n}-class network with marginal class $m$ (any of $m = 2..{n}$), "
+            r"$R_{\mathrm{fluid}} - R = r_m\mu\,E[\mathrm{idle}] + N\sum_{j<m}(r_j - r_m)"
+            r"\lambda_j B_j + N\sum_{j>m}(r_m - r_j)\lambda_j(1 - B_j)$ for the reward rate "
+            r"$R$ of every admission policy, $B_j$ the fraction of class $j$ rejected, with "
+            r"$R_{\mathrm{fluid}} = N[\sum_{j<m} r_j\lambda_j + r_m(\mu - \Lambda_{m-1})]$: "
+            r"Sympy simplifies the difference of the two sides to $0$ once the admitted "
+            r"rate is written $\mu(N - E[\mathrm{idle}])$ and class $j$'s "
+            r"$\lambda_j N(1 - B_j)$"
+        ),
+        kind=Evidence.IDENTITY,
+        passed=failures == 0,
+        origin=Origin.PACKAGE,
+        hypotheses=CLASS_OVERLOADED
+        + (
+            "a stationary regime in which the admitted rate equals $\\mu$ times the mean "
+            "number of busy servers (rate balance) and arrivals see the stationary law "
+            "(PASTA)",
+        ),
+        quantity="marginal cases whose difference does not simplify to 0",
+        value=float(failures),
+        reference=0.0,
+    )
+
+
+def class_leading_constant_claim(n: int = 3) -> Claim:
+    """The heuristic leading constant c = r_m μ / log(μ/Λ_{m-1}), by Sympy, and its
+    two-class case.
+
+    Sympy's balance (:func:`~qtheory.lossnet.regret.derive_class_leading_constant`)
+    is compared with the closed form for every marginal class m = 2..n, and at n = 2
+    with :func:`~qtheory.lossnet.regret.derive_leading_constant`'s r_L μ / log(μ/λ_H).
+    The balance itself is a heuristic (origin heuristic); what is proved is that it
+    yields this constant, which depends only on r_m, μ and λ_1 + … + λ_{m-1}.
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of classes, >= 2 (default 3).
+
+    Returns
+    -------
+    Claim
+        ``lossnet.class_leading_constant``, identity, origin heuristic.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 2.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> claim = class_leading_constant_claim(3)
+    >>> claim.passed, str(claim.kind), str(claim.origin)
+    (True, 'identity', 'heuristic, confirmed numerically')
+    """
+    from qtheory.lossnet.symbols import lambda_h, r_l
+
+    failures = 0
+    for cases in (derive_class_leading_constant(n), derive_class_leading_constant(2)):
+        for case in cases:
+            mu, r_m, *above = case.constant.args
+            closed = r_m * mu / sp.log(mu / sum(above))
+            failures += sp.simplify(case.constant.expr - closed) != 0
+    (two,) = derive_class_leading_constant(2)
+    _, r_2, lambda_1 = two.constant.args
+    two_class = derive_leading_constant().constant.expr
+    renamed = two.constant.expr.subs({r_2: r_l, lambda_1: lambda_h})  # the same mu
+    failures += sp.simplify(renamed - two_class) != 0
+    return Claim(
+        name="lossnet.class_leading_constant",
+        statement=(
+            r"The heuristic balance $\min_k\,[r_m\mu k + N e^{-\theta k}\sum_{j<m}"
+            r"(r_j - r_m)\lambda_j K_j]$, $\theta = \log(\mu/\Lambda_{m-1})$, has "
+            r"$\lim \min/\log N = c = r_m\mu/\log(\mu/(\lambda_1 + \dots + \lambda_{m-1}))$ "
+            rf"for every marginal class $m = 2..{n}$ of the {n}-class network (Sympy), and "
+            r"for $n = 2$ this is the two-class constant $r_L\mu/\log(\mu/\lambda_H)$: $c$ "
+            r"depends on the marginal class's reward, $\mu$ and the total rate of the "
+            r"classes above it only"
+        ),
+        kind=Evidence.IDENTITY,
+        passed=failures == 0,
+        origin=Origin.HEURISTIC,
+        hypotheses=CLASS_OVERLOADED,
+        quantity="cases whose constant differs from the closed form",
+        value=float(failures),
+        reference=0.0,
+    )
+
+
+def _class_rates(net: ClassNetwork) -> str:
+    numbers = ", ".join(f"{v:g}" for v in net.lambdas)
+    rewards = ", ".join(f"{v:g}" for v in net.rewards)
+    return rf"$\lambda = ({numbers})$, $r = ({rewards})$, $\mu = {net.mu:g}$"
+
+
+def class_bounded_offset_claim(net, points: Sequence[ClassRegretPoint]) -> Claim:
+    """R_fluid − R_on − c log N of the n-class optimum varies by less than
+    0.2 c log 10 over the points, c from :func:`~qtheory.lossnet.regret.class_leading_constant`.
+
+    The regret is the float64 nested optimum
+    (:func:`~qtheory.lossnet.regret.class_regret_curve`), over a finite range of N:
+    ``finite-range`` evidence, origin heuristic.  The tolerance, a fifth of what c log N
+    gains per decade, allows the O(1) wobble of integer reserves.
+
+    Parameters
+    ----------
+    net : ClassNetwork or LossNetwork
+        Rates and rewards.
+    points : sequence of ClassRegretPoint
+        At least two, with distinct N.
+
+    Returns
+    -------
+    Claim
+        ``lossnet.class_bounded_offset``: value the spread (max − min) of the offset,
+        tolerance 0.2 c log 10.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a network or ``points`` does not hold ClassRegretPoint.
+    ValueError
+        If fewer than two distinct N are given.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> from qtheory.lossnet.regret import class_regret_curve
+    >>> net = ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
+    >>> claim = class_bounded_offset_claim(net, class_regret_curve(net, [10**3, 10**4]))
+    >>> claim.passed, str(claim.kind), round(claim.value, 2)
+    (True, 'finite-range', 0.1)
+    """
+    net = as_classes(net)
+    if isinstance(points, str | bytes) or not isinstance(points, Sequence):
+        raise TypeError(f"points must be a sequence of ClassRegretPoint, got {points!r:.60}")
+    for p in points:
+        if not isinstance(p, ClassRegretPoint):
+            raise TypeError(f"points must hold ClassRegretPoint records, got {p!r:.60}")
+    sizes = sorted({p.servers for p in points})
+    if len(sizes) < 2:
+        raise ValueError(f"points must hold at least 2 distinct server counts, got {sizes}")
+    c = class_leading_constant(net)
+    offsets = [p.regret - c * np.log(p.servers) for p in points]
+    spread = float(np.ptp(offsets))
+    tolerance = 0.2 * c * float(np.log(10.0))
+    where = f"{len(sizes)} values of $N$ from ${_power(sizes[0])}$ to ${_power(sizes[-1])}$"
+    m = net.marginal
+    return Claim(
+        name="lossnet.class_bounded_offset",
+        statement=(
+            r"$R_{\mathrm{fluid}} - R_{\mathrm{on}}(N) - c\log N$ with "
+            rf"$c = r_{m + 1}\mu/\log(\mu/\Lambda_{m}) = {c:.6g}$ (marginal class {m + 1}) "
+            rf"varies by less than $0.2\,c\log 10 = {tolerance:.4g}$ over the {where} "
+            f"({_class_rates(net)}), $R_{{\\mathrm{{on}}}}$ the nested trunk-reservation "
+            "optimum"
+        ),
+        kind=Evidence.FINITE_RANGE,
+        passed=bool(spread < tolerance),
+        origin=Origin.HEURISTIC,
+        hypotheses=CLASS_OVERLOADED,
+        scope=where + " (float64 policy iteration)",
+        quantity=r"max $-$ min of $R_{\mathrm{fluid}} - R_{\mathrm{on}} - c\log N$",
+        value=spread,
+        reference=0.0,
+        tolerance=tolerance,
+    )
+
+
+def class_claims(curves) -> list[Claim]:
+    """Every n-class claim, checked: the regret identity and the leading constant for
+    n = 3, and the bounded offset of each network's curve.
+
+    Parameters
+    ----------
+    curves : mapping of network to sequence of ClassRegretPoint
+        From :func:`~qtheory.lossnet.regret.class_regret_curve`, one curve per network.
+
+    Returns
+    -------
+    list of Claim
+        ``lossnet.class_regret_identity``, ``lossnet.class_leading_constant``, then one
+        ``lossnet.class_bounded_offset`` per network.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`class_bounded_offset_claim`.
+
+    Examples
+    --------
+    >>> from qtheory.lossnet.regret import class_regret_curve
+    >>> net = ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
+    >>> claims = class_claims({net: class_regret_curve(net, [10**3, 10**4])})
+    >>> [(claim.name, claim.passed) for claim in claims]  # doctest: +NORMALIZE_WHITESPACE
+    [('lossnet.class_regret_identity', True), ('lossnet.class_leading_constant', True),
+     ('lossnet.class_bounded_offset', True)]
+    """
+    return [
+        class_regret_identity_claim(3),
+        class_leading_constant_claim(3),
+        *(class_bounded_offset_claim(net, points) for net, points in curves.items()),
     ]

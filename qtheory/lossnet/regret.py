@@ -19,6 +19,14 @@ papers (which prove regret :math:`= \Theta(\log N)`): the claim
 regret of :func:`regret_curve` that regret :math:`- c\log N` stays within 0.1 over a
 finite range of N; :func:`fit_log_slope` gives a least-squares slope for comparison.
 
+With n classes and marginal class m the same balance, on the reserve of class m with
+the classes above it admitted, gives :math:`c = r_m\mu/\log(\mu/\Lambda_{m-1})`,
+:math:`\Lambda_{m-1} = \lambda_1 + \dots + \lambda_{m-1}`
+(:func:`derive_class_leading_constant`): it depends on the marginal reward, μ and the
+total rate above the marginal class only.  :func:`class_regret_curve` gives the regret
+of the nested optimum (:mod:`qtheory.lossnet.nested`, float64); the claim
+``lossnet.class_bounded_offset`` checks regret :math:`- c\log N` on it.
+
 References
 ----------
 .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable resources:
@@ -40,15 +48,22 @@ from tqdm import tqdm
 
 from qtheory import _validation
 from qtheory.lossnet.certified import certified_online_optimum
+from qtheory.lossnet.classes import ClassNetwork, as_classes
 from qtheory.lossnet.model import LossNetwork, as_network
+from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.symbols import lambda_h, mu, r_h, r_l, servers
 from qtheory.stats import Estimate
 from qtheory.symbolic import Formula
 
 __all__ = [
+    "ClassLeadingConstant",
+    "ClassRegretPoint",
     "LeadingConstant",
     "LogFit",
     "RegretPoint",
+    "class_leading_constant",
+    "class_regret_curve",
+    "derive_class_leading_constant",
     "derive_leading_constant",
     "fit_log_slope",
     "leading_constant",
@@ -98,18 +113,155 @@ def derive_leading_constant() -> LeadingConstant:
     >>> derive_leading_constant().constant.expr
     mu*r_L/log(mu/lambda_H)
     """
-    k, scale = sp.symbols("k K", positive=True)
-    theta = sp.Symbol("theta", positive=True)  # log(mu/lambda_H)
-    regret = r_l * mu * k + (r_h - r_l) * lambda_h * servers * scale * sp.exp(-theta * k)
+    scale = sp.Symbol("K", positive=True)
+    reserve, optimal, constant = _balance(r_l * mu, (r_h - r_l) * lambda_h * scale, mu / lambda_h)
+    return LeadingConstant(
+        reserve=reserve,
+        regret=optimal,
+        constant=Formula("regret_constant", constant, (mu, lambda_h, r_l)),
+    )
+
+
+def _balance(idle_price: sp.Expr, loss: sp.Expr, ratio: sp.Expr) -> tuple[sp.Expr, ...]:
+    """Sympy's minimisation of idle_price·k + loss·N·e^{−θk} over k, θ = log(ratio), and
+    the limit of the minimum over log N: (k*(N), the minimum, the constant)."""
+    k = sp.Symbol("k", positive=True)
+    theta = sp.Symbol("theta", positive=True)
+    regret = idle_price * k + loss * servers * sp.exp(-theta * k)
     (reserve,) = sp.solve(sp.diff(regret, k), k)
     optimal = sp.simplify(regret.subs(k, reserve))
     constant = sp.limit(optimal / sp.log(servers), servers, sp.oo)
-    log_ratio = sp.log(mu / lambda_h)
-    return LeadingConstant(
-        reserve=reserve.subs(theta, log_ratio),
-        regret=optimal.subs(theta, log_ratio),
-        constant=Formula("regret_constant", constant.subs(theta, log_ratio), (mu, lambda_h, r_l)),
+    log_ratio = sp.log(ratio)
+    return (
+        reserve.subs(theta, log_ratio),
+        optimal.subs(theta, log_ratio),
+        constant.subs(theta, log_ratio),
     )
+
+
+@dataclass(frozen=True)
+class ClassLeadingConstant:
+    """The heuristic balance for n classes when class m is marginal
+    (:func:`derive_class_leading_constant`).
+
+    Attributes
+    ----------
+    marginal : int
+        The 0-based marginal class m (>= 1).
+    reserve : sympy.Expr
+        k_m*(N), the marginal class's reserve minimising the heuristic regret.
+    constant : Formula
+        c = r_m μ / log(μ/(λ_1 + … + λ_{m-1})), in (μ, r_m, λ_1, …, λ_{m-1}): the
+        symbols it depends on.
+
+    Examples
+    --------
+    >>> [case.constant.args for case in derive_class_leading_constant(3)]
+    [(mu, r_2, lambda_1), (mu, r_3, lambda_1, lambda_2)]
+    """
+
+    marginal: int
+    reserve: sp.Expr
+    constant: Formula
+
+
+@cache
+def derive_class_leading_constant(n: int = 3) -> tuple[ClassLeadingConstant, ...]:
+    r"""The leading constant of the n-class regret, one case per marginal class, by Sympy.
+
+    Heuristic (as for two classes, module docstring).  With class m marginal the optimum
+    admits the classes above m almost always (their reserves stay O(1); numerically
+    0 or 1) and keeps a reserve :math:`k` for class m; inside it only classes
+    :math:`1..m-1` are admitted, so near full the idle count drifts up at rate about
+    :math:`\mu N` and down at :math:`\Lambda_{m-1}N`, and class j < m is lost with
+    probability about :math:`K_j e^{-	heta k}`, :math:`	heta = \log(\mu/\Lambda_{m-1})`.
+    Classes below m are admitted only with a fraction of the servers idle (reserves of
+    order N), which costs O(1).  By the regret identity of
+    :mod:`qtheory.lossnet.nested`
+
+    .. math:: 	ext{regret}(k) pprox r_m\mu k
+              + N e^{-	heta k}\sum_{j<m}(r_j - r_m)\lambda_j K_j,
+
+    and Sympy minimises over k and takes lim regret/log N:
+    :math:`c = r_m\mu/\log(\mu/\Lambda_{m-1})`.  It depends on the marginal class's
+    reward, μ and the *total* rate of the classes above it, and on nothing else: not
+    on their rewards or how the rate is split, nor on the classes below m.  For n = 2
+    it is :func:`derive_leading_constant`'s c = r_L μ / log(μ/λ_H).
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of classes, >= 2 (default 3).
+
+    Returns
+    -------
+    tuple of ClassLeadingConstant
+        Marginal class m = 1, …, n − 1 (0-based; class 1 alone fits, so it is never
+        marginal in an overloaded network).
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 2.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> derive_class_leading_constant(3)[1].constant.expr
+    mu*r_3/log(mu/(lambda_1 + lambda_2))
+    """
+    n = _validation.positive_int("n", n)
+    if n < 2:
+        raise ValueError(f"n must be >= 2, got {n}")
+    lambdas = sp.symbols(f"lambda_1:{n + 1}", positive=True)
+    rewards = sp.symbols(f"r_1:{n + 1}", positive=True)
+    scales = sp.symbols(f"K_1:{n + 1}", positive=True)
+    cases = []
+    for m in range(1, n):
+        loss = sum((rewards[j] - rewards[m]) * lambdas[j] * scales[j] for j in range(m))
+        reserve, _, constant = _balance(rewards[m] * mu, loss, mu / sum(lambdas[:m]))
+        args = (mu, rewards[m], *lambdas[:m])
+        cases.append(
+            ClassLeadingConstant(m, reserve, Formula(f"regret_constant_{m + 1}", constant, args))
+        )
+    return tuple(cases)
+
+
+def class_leading_constant(net: ClassNetwork | LossNetwork) -> float:
+    """c = r_m μ / log(μ/(λ_1 + … + λ_{m-1})) for the network's marginal class m.
+
+    Parameters
+    ----------
+    net : ClassNetwork or LossNetwork
+        The network (its size N does not enter).
+
+    Returns
+    -------
+    float
+        The leading constant c of regret ~ c log N.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a network.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> net = ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
+    >>> round(class_leading_constant(net), 6)  # 2 / log(1 / 0.8)
+    8.96284
+    """
+    net = as_classes(net)
+    m = net.marginal
+    case = derive_class_leading_constant(net.n_classes)[m - 1]
+    return float(case.constant.float64(net.mu, net.rewards[m], *net.lambdas[:m]))
 
 
 def leading_constant(net: LossNetwork) -> float:
@@ -240,6 +392,92 @@ def regret_curve(
                 opt.reserve,
                 opt.prob_full.midpoint,
                 opt.mean_idle.midpoint,
+            )
+        )
+    return points
+
+
+@dataclass(frozen=True)
+class ClassRegretPoint:
+    """The n-class online optimum at one N (float64, from
+    :func:`~qtheory.lossnet.nested.nested_optimum`).
+
+    Attributes
+    ----------
+    servers : int
+        N.
+    fluid, online, regret : float
+        R_fluid, R_on(N) and R_fluid − R_on(N).
+    reserves : tuple of int
+        The optimal nested reserves k_1..k_n.
+    mean_idle : float
+        E[idle] under them.
+    blocking : tuple of float
+        Each class's blocking probability under them.
+
+    Examples
+    --------
+    >>> net = ClassNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
+    >>> class_regret_curve(net, [100])[0].reserves
+    (0, 1, 29)
+    """
+
+    servers: int
+    fluid: float
+    online: float
+    regret: float
+    reserves: tuple[int, ...]
+    mean_idle: float
+    blocking: tuple[float, ...]
+
+
+def class_regret_curve(
+    net: ClassNetwork | LossNetwork, grid: Sequence[int], *, progress: bool = False
+) -> list[ClassRegretPoint]:
+    """R_fluid, R_on, regret and the optimal reserves of the n-class network for each N.
+
+    Float64 (:func:`~qtheory.lossnet.nested.nested_optimum`, O(nN) per N: about 2 s at
+    N = 10^6 with n = 4); not certified, unlike :func:`regret_curve`.
+
+    Parameters
+    ----------
+    net : ClassNetwork or LossNetwork
+        Rates and rewards (its own N is ignored).
+    grid : sequence of int
+        The server counts N >= 1.
+    progress : bool, keyword-only
+        Show a tqdm progress bar (default False).
+
+    Returns
+    -------
+    list of ClassRegretPoint
+        One per entry of ``grid``, in order.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a network or ``grid`` not a sequence.
+    ValueError
+        If an entry of ``grid`` is not an integer >= 1 or exceeds the memory limit.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> net = ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
+    >>> [p.reserves[2] for p in class_regret_curve(net, [10, 100, 1000])]
+    [2, 6, 13]
+    """
+    net = as_classes(net)
+    sizes = _servers_grid(grid)
+    points = []
+    for n in tqdm(sizes, desc="nested optimum", unit="N", disable=not progress):
+        opt = nested_optimum(net.with_servers(n))
+        points.append(
+            ClassRegretPoint(
+                n, opt.fluid, opt.online, opt.regret, opt.reserves, opt.mean_idle, opt.blocking
             )
         )
     return points

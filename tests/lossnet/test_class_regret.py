@@ -1,0 +1,114 @@
+"""The n-class regret: its leading constant (Sympy) against the two-class one and
+against the regret of the nested optimum, and the claims built on them."""
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from qtheory.lossnet import LossNetwork
+from qtheory.lossnet.claims import (
+    class_bounded_offset_claim,
+    class_claims,
+    class_leading_constant_claim,
+    class_regret_identity_claim,
+)
+from qtheory.lossnet.classes import ClassNetwork
+from qtheory.lossnet.regret import (
+    ClassRegretPoint,
+    class_leading_constant,
+    class_regret_curve,
+    derive_class_leading_constant,
+    leading_constant,
+    regret_curve,
+)
+
+#: Three parameter sets: marginal class 3 of 4 (twice: the middle) and 4 of 4 (last).
+NETS = [
+    ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0),
+    ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0),
+    ClassNetwork(10, (0.5, 0.3, 0.4, 0.4), (2, 1.9, 1.5, 1), 1.0),
+]
+
+
+def test_constant_depends_on_the_marginal_reward_and_the_rate_above_only():
+    for n in (3, 4):
+        for case in derive_class_leading_constant(n):
+            m = case.marginal
+            names = {s.name for s in case.constant.expr.free_symbols}
+            assert names == {"mu", f"r_{m + 1}", *(f"lambda_{j + 1}" for j in range(m))}
+            # the rates above enter only through their sum
+            lambdas = sorted(
+                (s for s in case.constant.expr.free_symbols if s.name.startswith("lambda")),
+                key=lambda s: s.name,
+            )
+            total = sp.Symbol("T", positive=True)
+            expr = case.constant.expr.subs(lambdas[0], total - sum(lambdas[1:]))
+            assert all(sp.diff(expr, s) == 0 for s in lambdas[1:])
+
+
+@pytest.mark.parametrize("params", [(0.6, 0.8, 1.0, 2.0, 1.0), (0.3, 2.0, 0.7, 5.0, 0.5)])
+def test_two_class_constant_and_curve_are_the_two_class_ones(params):
+    net = LossNetwork(10, *params)
+    assert class_leading_constant(net) == pytest.approx(leading_constant(net), rel=1e-14)
+    grid = [100, 10**4]
+    for ours, certified in zip(class_regret_curve(net, grid), regret_curve(net, grid), strict=True):
+        assert ours.reserves == (0, certified.reserve)
+        assert ours.regret == pytest.approx(certified.regret, rel=1e-9)
+
+
+def test_constant_against_a_hand_computation():
+    # class 3 marginal (0.8 < 1 < 1.4): c = r_3 mu / log(mu / (lambda_1 + lambda_2))
+    assert class_leading_constant(NETS[0]) == pytest.approx(2.0 / math.log(1 / 0.8), rel=1e-14)
+    # class 4 marginal (0.7 < 1 < 1.6)
+    assert class_leading_constant(NETS[1]) == pytest.approx(1.0 / math.log(1 / 0.7), rel=1e-14)
+
+
+@pytest.mark.parametrize("net", NETS, ids=lambda net: f"marginal{net.marginal}")
+def test_regret_minus_c_log_n_stays_in_a_narrow_band(net):
+    """N = 10^3..10^5 here (the benchmark covers 10^3..10^6): the spread of
+    regret - c log N stays below 0.2 c log 10, while the regret itself grows by more than
+    c log 10 per decade would allow a wrong slope to hide."""
+    grid = np.unique(np.round(np.logspace(3, 5, 5)).astype(int)).tolist()
+    points = class_regret_curve(net, grid)
+    claim = class_bounded_offset_claim(net, points)
+    assert claim.passed, claim.value
+    c = class_leading_constant(net)
+    growth = points[-1].regret - points[0].regret
+    assert growth == pytest.approx(2 * c * math.log(10), rel=0.25)
+
+
+def test_bounded_offset_claim_fails_for_a_wrong_slope():
+    net = NETS[0]
+    c = class_leading_constant(net)
+    fake = [
+        ClassRegretPoint(n, 0.0, 0.0, 1.5 * c * math.log(n), (0, 0, 0, n), 0.0, (0.0,) * 4)
+        for n in (10**3, 10**4, 10**5)
+    ]
+    claim = class_bounded_offset_claim(net, fake)
+    assert not claim.passed and claim.value == pytest.approx(0.5 * c * math.log(100), rel=1e-12)
+
+
+def test_bounded_offset_claim_refuses_bad_points():
+    with pytest.raises(TypeError, match="ClassRegretPoint"):
+        class_bounded_offset_claim(NETS[0], [1, 2])
+    with pytest.raises(ValueError, match="at least 2 distinct"):
+        class_bounded_offset_claim(NETS[0], class_regret_curve(NETS[0], [100]))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_identity_and_constant_claims_pass(n):
+    for claim in (class_regret_identity_claim(n), class_leading_constant_claim(n)):
+        assert claim.passed and str(claim.kind) == "identity", claim.name
+
+
+def test_class_claims_lists_every_claim():
+    net = NETS[1]
+    claims = class_claims({net: class_regret_curve(net, [10**3, 10**4])})
+    assert [c.name for c in claims] == [
+        "lossnet.class_regret_identity",
+        "lossnet.class_leading_constant",
+        "lossnet.class_bounded_offset",
+    ]
+    assert all(c.passed for c in claims)
