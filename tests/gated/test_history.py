@@ -1,0 +1,215 @@
+"""History-dependent gates and the full-memory bracket (qtheory.gated.history).
+
+Reference values come from other routes: GA's welfare from the root equation
+(qtheory.gated.welfare), the pure-death belief from uniformisation
+(qtheory.exact.ctmc.transient), Naor's observable optimum from the birth-death law of
+qtheory.exact, and the gap-dependent gate's welfare from a NumPy simulation with a
+confidence interval.  The relaxation and the bracket run at a small cap and grid: the
+bound holds for every cap and grid (module notes), so the tests need not be tight.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from qtheory.exact import birth_death_stationary, generator, transient
+from qtheory.gated.history import (
+    _CappedProblem,
+    belief_update,
+    full_memory_bracket,
+    gap_gate_welfare,
+    observed_relaxation,
+    optimal_gap_gate,
+)
+from qtheory.gated.model import GatedQueue
+from qtheory.gated.welfare import optimal_gate, welfare_ga
+
+SMALL = {"states": 24, "grid": 400}
+INF = math.inf
+
+
+def naor_observable(queue: GatedQueue) -> float:
+    """Naor's social optimum by scanning thresholds n (M/M/1/n birth-death law);
+    at Λ = ∞ the server stays busy with one customer: Rμ − C."""
+    arrival, mu, reward, cost = (
+        float(queue.arrival_rate), float(queue.service_rate), float(queue.reward), float(queue.cost)
+    )  # fmt: skip
+    if math.isinf(arrival):
+        return reward * mu - cost
+    best = -math.inf
+    for n in range(1, 200):
+        law = birth_death_stationary(np.full(n, arrival), np.full(n, mu))
+        best = max(best, arrival * (1 - law[-1]) * reward - cost * law @ np.arange(n + 1))
+    return best
+
+
+GRID = [GatedQueue(a, 1.0, r, 1.0) for a in (INF, 3.0, 1.5) for r in (1.5, 4.0)]
+
+
+@pytest.mark.parametrize("queue", GRID, ids=lambda q: f"L={q.arrival_rate},R={q.reward}")
+def test_relaxation_lies_between_ga_and_naor(queue):
+    """GA is a policy of the relaxation, and Naor's observable queue can emulate it."""
+    relaxation = observed_relaxation(queue, **SMALL)
+    ga = optimal_gate(queue).welfare
+    assert ga <= relaxation.gain <= relaxation.upper < naor_observable(queue)
+
+
+def test_certificate_bounds_the_optimum_for_any_bias():
+    """The Bellman-inequality bound holds for every h, optimal or not: with h = 0 or a
+    perturbed h it is above the gain of the grid-optimal policy, and with the optimal h
+    it is within the grid's slack of it."""
+    queue = GatedQueue(3.0, 1.0, 2.0, 1.0)
+    grid = np.linspace(0.0, 30.0, 600)
+    problem = _CappedProblem(queue, 16, grid)
+    gain, bias, _, _ = problem.solve(np.full(16, 60))
+    rng = np.random.default_rng(5)
+    for trial in (np.zeros(16), bias + 0.05 * rng.standard_normal(16)):
+        assert problem.certified_gain(trial, gain - 0.5) >= gain
+    assert gain <= problem.certified_gain(bias, gain) < gain + 1e-3
+
+
+@pytest.mark.parametrize("arrival", [INF, 3.0, 0.8])
+def test_constant_policy_of_the_relaxation_is_ga(arrival):
+    """A constant gate in the capped SMDP (negligible top mass) has GA's welfare."""
+    queue = GatedQueue(arrival, 1.0, 2.0, 1.0)
+    grid = np.array([1.3, 2.0, 3.5])
+    gains = [_CappedProblem(queue, 60, grid).evaluate(np.full(60, i))[0] for i in range(3)]
+    assert np.allclose(gains, welfare_ga(queue, grid), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("arrival", [INF, 3.0, 0.8])
+def test_constant_gap_policy_is_ga(arrival):
+    """One level, or two equal levels, reproduce S_GA(τ) of the root equation."""
+    queue = GatedQueue(arrival, 1.0, 2.0, 1.0)
+    for gate in (1.3, 2.0, 3.5):
+        reference = float(welfare_ga(queue, gate))
+        assert gap_gate_welfare(queue, (), (gate,)) == pytest.approx(reference, rel=1e-10)
+        assert gap_gate_welfare(queue, (1.9,), (gate, gate)) == pytest.approx(reference, rel=1e-10)
+
+
+def simulate_gap_gate(queue, thresholds, gates, *, paths, admissions, seed):
+    """Welfare of a gap-dependent gate by simulation: the number found follows
+    M' = (M + 1 − D)^+, D ~ Poisson(μ G) service opportunities in the gap G; returns
+    the per-path welfare estimates (after a warm-up of a tenth of the path)."""
+    rng = np.random.default_rng(seed)
+    arrival, mu, reward, cost = 3.0, 1.0, 2.0, 1.0
+    assert (queue.arrival_rate, queue.service_rate, queue.reward, queue.cost) == (
+        arrival, mu, reward, cost
+    )  # fmt: skip
+    found = np.zeros(paths)
+    gate = np.full(paths, gates[0])
+    total_reward, total_time = np.zeros(paths), np.zeros(paths)
+    warmup = admissions // 10
+    for step in range(admissions):
+        gap = gate + rng.exponential(1 / arrival, paths)
+        found = np.maximum(found + 1 - rng.poisson(mu * gap), 0)
+        if step >= warmup:
+            total_reward += reward - cost * (found + 1) / mu
+            total_time += gap
+        gate = np.asarray(gates)[np.searchsorted(thresholds, gap, side="left")]
+    return total_reward / total_time
+
+
+def test_gap_gate_welfare_matches_simulation():
+    """Matrix-geometric welfare inside the simulation's interval of ±4 standard errors
+    (independent paths; false-failure rate about 6e-5, plus a ratio bias of order
+    1/admissions, far below the interval)."""
+    queue = GatedQueue(3.0, 1.0, 2.0, 1.0)
+    thresholds, gates = (1.4,), (3.0, 0.8)
+    estimates = simulate_gap_gate(queue, thresholds, gates, paths=400, admissions=2000, seed=11)
+    error = estimates.std(ddof=1) / math.sqrt(estimates.size)
+    exact = gap_gate_welfare(queue, thresholds, gates)
+    assert abs(estimates.mean() - exact) < 4 * error
+    assert error < 2e-3  # the test can tell this policy from GA's optimum
+    assert abs(exact - optimal_gate(queue).welfare) > 0.02
+
+
+@pytest.mark.parametrize("arrival", [3.0, 1.5])
+def test_gap_dependent_gate_beats_ga(arrival):
+    """GA is in the family and the search starts there; the optimum shortens the gate
+    after a long gap (the queue has had time to drain)."""
+    queue = GatedQueue(arrival, 1.0, 2.0, 1.0)
+    gate = optimal_gap_gate(queue)
+    assert gate.welfare > optimal_gate(queue).welfare
+    assert gate.welfare == pytest.approx(gap_gate_welfare(queue, gate.thresholds, gate.gates))
+    assert gate.gates[0] > gate.gates[1]
+    single = optimal_gap_gate(queue, levels=1)
+    assert single.welfare == pytest.approx(optimal_gate(queue).welfare, rel=1e-12)
+
+
+def test_periodic_gaps_do_not_beat_ga_at_infinite_arrival_rate():
+    """At Λ = ∞ two alternating gaps τ_a ≤ θ < τ_b (gates = (τ_b, τ_a)) give less than
+    GA at the same mean gap (the convexity argument of the module notes)."""
+    queue = GatedQueue(INF, 1.0, 2.0, 1.0)
+    for short in (0.8, 1.5, 2.0):
+        for long in (2.2, 3.0, 5.0):
+            alternating = gap_gate_welfare(queue, (2.1,), (long, short))
+            same_mean = float(welfare_ga(queue, (short + long) / 2))
+            assert alternating < same_mean
+
+
+def test_belief_update_is_the_pure_death_transient():
+    """The belief after t without admission against uniformisation of the pure-death
+    generator (rate μ from n to n − 1)."""
+    size, mu = 12, 1.7
+    rates = np.zeros((size, size))
+    rates[np.arange(1, size), np.arange(size - 1)] = mu
+    belief = np.random.default_rng(3).dirichlet(np.ones(size))
+    for elapsed in (0.0, 0.3, 2.0, 9.0):
+        reference = transient(generator(rates), belief, elapsed)[0]
+        assert np.allclose(belief_update(belief, elapsed, mu), reference, atol=1e-13)
+
+
+@pytest.mark.parametrize("arrival", [INF, 3.0])
+def test_bracket(arrival):
+    """lower ≤ upper, GA ≤ lower (GA at Λ = ∞), width = upper − lower."""
+    queue = GatedQueue(arrival, 1.0, 2.0, 1.0)
+    bracket = full_memory_bracket(queue, **SMALL)
+    ga = optimal_gate(queue).welfare
+    assert ga <= bracket.lower < bracket.upper
+    assert bracket.width == bracket.upper - bracket.lower
+    assert bracket.ga == ga
+    assert (bracket.lower == ga) == math.isinf(arrival)
+    assert bracket.lower_evidence.startswith("exact")
+    assert bracket.upper_evidence.startswith("exact")
+
+
+def test_defaults_are_deterministic():
+    queue = GatedQueue(3.0, 1.0, 2.0, 1.0)
+    assert full_memory_bracket(queue) == full_memory_bracket(queue)
+
+
+QUEUE = GatedQueue(3.0, 1.0, 2.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: belief_update([0.5, 0.4], 1.0, 1.0), "belief must sum to 1"),
+        (lambda: belief_update([1.5, -0.5], 1.0, 1.0), "belief must be"),
+        (lambda: belief_update([1.0], -1.0, 1.0), "elapsed must be"),
+        (lambda: belief_update([1.0], 1.0, 0.0), "service_rate must be > 0"),
+        (lambda: gap_gate_welfare(QUEUE, (2.0, 1.0), (1, 1, 1)), "thresholds must be"),
+        (lambda: gap_gate_welfare(QUEUE, (), (1, 1)), r"thresholds must hold len\(gates\) - 1 = 1"),
+        (lambda: gap_gate_welfare(QUEUE, (), (-1.0,)), "gates must be finite and >= 0"),
+        (lambda: gap_gate_welfare(QUEUE, (), ()), "gates must be a non-empty"),
+        (lambda: gap_gate_welfare(QUEUE, (), (0.1,)), "unstable"),
+        (lambda: optimal_gap_gate(QUEUE, levels=0), "levels must be >= 1"),
+        (lambda: optimal_gap_gate(GatedQueue(INF, 1, 2, 1)), "arrival_rate must be finite"),
+        (lambda: observed_relaxation(QUEUE, states=1), "states must be >= 2"),
+        (lambda: observed_relaxation(QUEUE, grid=8), "grid must be >= 16"),
+        (lambda: full_memory_bracket(GatedQueue(3, 1, 1, 1)), "must be > 1"),
+        (lambda: full_memory_bracket(QUEUE, levels=2.0), "levels must be an integer"),
+    ],
+)
+def test_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_queue_must_be_a_gated_queue():
+    with pytest.raises(TypeError, match="queue must be a GatedQueue"):
+        full_memory_bracket((3.0, 1.0, 2.0, 1.0))
