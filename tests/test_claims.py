@@ -140,10 +140,11 @@ def test_latex_is_a_section_with_a_longtable_row_per_claim():
 
 def test_a_paragraph_says_kind_source_and_certificate():
     text = claim_paragraph(CERTIFIED)
-    assert text.startswith(r"\paragraph{Claim \texttt{c.certified[A]}.} $\sigma \in [0.1, 0.2]$")
+    name = r"\texttt{c.\allowbreak{}certified[\allowbreak{}A]}"  # breakable in the margin
+    assert text.startswith(rf"\paragraph{{Claim {name}.}} $\sigma \in [0.1, 0.2]$")
     assert r"\emph{Evidence:} certified." in text
     assert "this package's construction" in text
-    assert r"certificate \texttt{c.certified\_A\_.json}" in text
+    assert r"certificate \texttt{c.\allowbreak{}certified\_\allowbreak{}A\_\allowbreak{}." in text
     failing = claim_paragraph(ESTIMATED)
     assert r"\textbf{FAILS}" in failing and r"$= 1.25 \pm 0.031$" in failing
     assert "95\\% confidence interval" in failing

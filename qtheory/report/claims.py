@@ -33,6 +33,7 @@ from qtheory.report import latex
 
 __all__ = [
     "certificate_filename",
+    "claim_name_latex",
     "claim_paragraph",
     "claims_latex",
     "claims_markdown",
@@ -159,6 +160,29 @@ def _evidence_line(claim: Claim) -> list[str]:
     return parts
 
 
+def claim_name_latex(name: str) -> str:
+    r"""A claim's name in typewriter type, breakable after its dots, underscores and
+    brackets so that a long name does not run into the margin.
+
+    Parameters
+    ----------
+    name : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(claim_name_latex("gated.pof_light_rate[A]"))
+    \texttt{gated.\allowbreak{}pof\_\allowbreak{}light\_\allowbreak{}rate[\allowbreak{}A]}
+    """
+    escaped = latex.escape(name)
+    for mark in (".", r"\_", "["):
+        escaped = escaped.replace(mark, mark + r"\allowbreak{}")
+    return rf"\texttt{{{escaped}}}"
+
+
 def claim_paragraph(claim: Claim) -> str:
     r"""One claim as a LaTeX paragraph: the statement, then its evidence in small type
     (kind, hypotheses, range, source) and the verdict with the number behind it.
@@ -179,7 +203,7 @@ def claim_paragraph(claim: Claim) -> str:
     ...               scope="$h = 1, \\dots, 10$", quantity="min of $B - \\varepsilon_h$",
     ...               value=0.25)
     >>> print(claim_paragraph(claim).replace(". ", ".\n"))
-    \paragraph{Claim \texttt{demo.bound}.} $B \ge \varepsilon_h$ for all $h$
+    \paragraph{Claim \texttt{demo.\allowbreak{}bound}.} $B \ge \varepsilon_h$ for all $h$
     \par{\small \emph{Evidence:} finite-range.
     \emph{Checked over:} $h = 1, \dots, 10$.
     \emph{Source:} this package's construction.
@@ -188,14 +212,14 @@ def claim_paragraph(claim: Claim) -> str:
     evidence = " ".join(rf"\emph{{{label}:}} {text}." for label, text in _evidence_line(claim))
     result = "holds" if claim.passed else r"\textbf{FAILS}"
     if claim.kind is Evidence.CERTIFIED:
-        result += rf" (certificate \texttt{{{latex.escape(certificate_filename(claim))}}})"
+        result += rf" (certificate {claim_name_latex(certificate_filename(claim))})"
     if claim.quantity and not math.isnan(claim.value):
         measured = _measured(claim, lambda x, d: latex.number(x, d).strip("$"), r" \pm ")
         result += f"; {latex_text(claim.quantity)} $= {measured}$"
         if not math.isnan(claim.ci_halfwidth):
             result += " ($\\pm$ the half-width of its 95\\% confidence interval)"
     return (
-        rf"\paragraph{{Claim \texttt{{{latex.escape(claim.name)}}}.}} {latex_text(claim.statement)}"
+        rf"\paragraph{{Claim {claim_name_latex(claim.name)}.}} {latex_text(claim.statement)}"
         + "\n"
         + rf"\par{{\small {evidence} \emph{{Result:}} {result}.\par}}"
     )
@@ -300,7 +324,7 @@ def claims_markdown(claims: Sequence[Claim], *, note: str = "") -> str:
 
 
 def _latex_claim_cell(claim: Claim) -> str:
-    parts = [rf"\texttt{{{latex.escape(claim.name)}}}: {latex_text(claim.statement)}"]
+    parts = [rf"{claim_name_latex(claim.name)}: {latex_text(claim.statement)}"]
     parts += [rf"\emph{{{label}:}} {text}" for label, text in _evidence_line(claim)[1:]]
     if claim.quantity:
         parts.append(rf"\emph{{Quantity:}} {latex_text(claim.quantity)}")
@@ -333,9 +357,9 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
     >>> claim = Claim(name="m.x", statement="$x_1 < y$", kind=Evidence.STATISTICAL,
     ...               passed=True, origin=Origin.PAPER, citation="[A1]", value=-0.5,
     ...               reference=0.0, estimate=Estimate(-0.5, 0.25, 10, "t", 9))
-    >>> [row] = [line for line in claims_latex([claim]).splitlines() if "m.x" in line]
+    >>> [row] = [line for line in claims_latex([claim]).splitlines() if "x_1 < y" in line]
     >>> print(*row.strip().split(" & "), sep="\n")
-    \texttt{m.x}: $x_1 < y$\newline \emph{Source:} stated in the paper ([A1])
+    \texttt{m.\allowbreak{}x}: $x_1 < y$\newline \emph{Source:} stated in the paper ([A1])
     statistical
     $-0.5$ $\pm$ 0.25
     0
@@ -356,8 +380,8 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
         for c in claims
     ]
     table = [
-        r"\begingroup\small\setlength{\LTcapwidth}{\linewidth}",
-        r"\begin{longtable}{@{}p{0.5\linewidth}lrrl@{}}",
+        r"\begingroup\small\setlength{\LTcapwidth}{\linewidth}\setlength{\tabcolsep}{4pt}",
+        r"\begin{longtable}{@{}p{0.42\linewidth}lrrl@{}}",
         r"  \caption{Every claim checked by \texttt{qtheory reproduce}, with the kind of "
         r"evidence behind it: the measured value ($\pm$ the half-width of its 95\% "
         r"confidence interval when it is estimated) and the reference it is compared with.}",
