@@ -102,7 +102,7 @@ class ClassNetwork:
             )
         if len(lambdas) < 2:
             raise ValueError(f"lambdas must name at least 2 classes, got {len(lambdas)}")
-        if any(not a > b for a, b in zip(rewards, rewards[1:])):
+        if any(not a > b for a, b in zip(rewards, rewards[1:], strict=False)):
             raise ValueError(
                 f"rewards must be strictly decreasing (r_1 > r_2 > ...), got rewards={rewards}"
             )

@@ -12,6 +12,17 @@ width below 10^-D, D = ``--dps`` (default 30), and the reserve is certified the 
 optimal one, trunk reservation with it optimal among all admission policies
 (:func:`qtheory.lossnet.certified.certified_online_optimum`; the rates and rewards are
 read as the decimals their float64 values print as, 0.6 meaning 3/5).
+
+n classes: ``qtheory lossnet online`` takes ``--lambdas 0.3,0.5,0.6 --rewards 3,2,1``
+(comma-separated, one arrival rate per server and one reward per class, rewards
+strictly decreasing) instead of ``--lambda-h --lambda-l --r-h --r-l``; the two forms
+are mutually exclusive and ``--servers`` and ``--mu`` are needed with either.  With two
+classes the output is that of the two-class options.  With n > 2 classes the optimum is
+nested trunk reservation (:func:`qtheory.lossnet.nested.nested_optimum`, float64: no
+``--dps`` or ``--certify``); the JSON keys are the same, ``reserve`` and its alias
+``threshold`` become the list of reserves [k_1, …, k_n] (class j admitted while more
+than k_j servers are idle, k_1 = 0, k_j = N: never; printed ``0,1,43,400091`` in the
+text output) and ``p_full`` is P(all servers busy), class 1's blocking probability.
 """
 
 from __future__ import annotations
@@ -28,16 +39,21 @@ from qtheory._cli_types import (
     seed_arg,
 )
 from qtheory._output import add_output_arguments, render
+from qtheory.lossnet.classes import ClassNetwork
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
 from qtheory.precision import check_dps
 
 __all__ = [
     "CERTIFY_DPS",
+    "TWO_CLASS_OPTIONS",
     "certified_online_values",
+    "class_online_values",
     "network",
     "network_arguments",
+    "online_network",
     "online_values",
+    "real_list_arg",
     "register",
     "run_online",
 ]
@@ -46,7 +62,7 @@ __all__ = [
 CERTIFY_DPS = 30
 
 
-def network_arguments(parser: argparse.ArgumentParser) -> None:
+def network_arguments(parser: argparse.ArgumentParser, *, two_class_required: bool = True) -> None:
     """Add the six options of a :class:`LossNetwork` (shared with ``qtheory walks``).
 
     Parameters
@@ -54,6 +70,9 @@ def network_arguments(parser: argparse.ArgumentParser) -> None:
     parser : argparse.ArgumentParser
         The subcommand's parser; gains ``--servers``, ``--lambda-h``, ``--lambda-l``,
         ``--mu``, ``--r-h`` and ``--r-l`` (all required).
+    two_class_required : bool, keyword-only
+        False: ``--lambda-h``, ``--lambda-l``, ``--r-h`` and ``--r-l`` are optional (the
+        command offers ``--lambdas``/``--rewards`` instead and checks the choice).
 
     Returns
     -------
@@ -71,15 +90,112 @@ def network_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--servers", required=True, type=positive_int_arg, help="number of servers N"
     )
-    parser.add_argument(
-        "--lambda-h", required=True, type=real_arg, help="H arrival rate per server"
-    )
-    parser.add_argument(
-        "--lambda-l", required=True, type=real_arg, help="L arrival rate per server"
-    )
+    two = two_class_required
+    parser.add_argument("--lambda-h", required=two, type=real_arg, help="H arrival rate per server")
+    parser.add_argument("--lambda-l", required=two, type=real_arg, help="L arrival rate per server")
     parser.add_argument("--mu", required=True, type=real_arg, help="service rate")
-    parser.add_argument("--r-h", required=True, type=real_arg, help="reward of an H job")
-    parser.add_argument("--r-l", required=True, type=real_arg, help="reward of an L job")
+    parser.add_argument("--r-h", required=two, type=real_arg, help="reward of an H job")
+    parser.add_argument("--r-l", required=two, type=real_arg, help="reward of an L job")
+
+
+#: The two-class options that --lambdas/--rewards replace, by attribute name.
+TWO_CLASS_OPTIONS = {
+    "lambda_h": "--lambda-h",
+    "lambda_l": "--lambda-l",
+    "r_h": "--r-h",
+    "r_l": "--r-l",
+}
+
+
+def real_list_arg(text: str) -> tuple[float, ...]:
+    """Comma-separated finite real numbers (at least one), e.g. ``0.3,0.5,0.6``.
+
+    Parameters
+    ----------
+    text : str
+        The option's text.
+
+    Returns
+    -------
+    tuple of float
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        If an entry is not a finite float64.
+
+    Examples
+    --------
+    >>> real_list_arg("0.3,0.5, 0.6")
+    (0.3, 0.5, 0.6)
+    >>> real_list_arg("1,,2")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be comma-separated finite real numbers, got '1,,2'
+    """
+    try:
+        return tuple(real_arg(entry) for entry in text.split(","))
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"must be comma-separated finite real numbers, got {text!r}"
+        ) from None
+
+
+def online_network(args: argparse.Namespace) -> LossNetwork | ClassNetwork:
+    """The network of ``qtheory lossnet online``'s options: a :class:`LossNetwork` from
+    the two-class options or from two-entry ``--lambdas``/``--rewards``, else a
+    :class:`~qtheory.lossnet.classes.ClassNetwork`.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        ``servers``, ``mu``, and either ``lambda_h``, ``lambda_l``, ``r_h``, ``r_l`` or
+        ``lambdas``, ``rewards`` (the others None).
+
+    Returns
+    -------
+    LossNetwork or ClassNetwork
+
+    Raises
+    ------
+    ValueError
+        Naming the options: both forms given, one of a form's options missing, or the
+        parameters invalid (see :class:`LossNetwork`, :class:`ClassNetwork`).
+
+    Examples
+    --------
+    >>> args = argparse.Namespace(servers=10, mu=1.0, lambdas=(0.3, 0.5, 0.6),
+    ...     rewards=(3.0, 2.0, 1.0), lambda_h=None, lambda_l=None, r_h=None, r_l=None)
+    >>> online_network(args).n_classes
+    3
+    >>> online_network(argparse.Namespace(**{**vars(args), "r_h": 2.0}))
+    Traceback (most recent call last):
+    ...
+    ValueError: --lambdas/--rewards and --r-h are mutually exclusive (give the classes one way)
+    """
+    given_two = [
+        flag for name, flag in TWO_CLASS_OPTIONS.items() if getattr(args, name) is not None
+    ]
+    lambdas, rewards = getattr(args, "lambdas", None), getattr(args, "rewards", None)
+    if lambdas is None and rewards is None:
+        missing = [flag for flag in TWO_CLASS_OPTIONS.values() if flag not in given_two]
+        if missing:
+            raise ValueError(
+                f"{', '.join(missing)} required (or give the classes as --lambdas and --rewards)"
+            )
+        return network(args)
+    if given_two:
+        raise ValueError(
+            f"--lambdas/--rewards and {', '.join(given_two)} are mutually exclusive "
+            "(give the classes one way)"
+        )
+    if lambdas is None or rewards is None:
+        raise ValueError(f"{'--lambdas' if lambdas is None else '--rewards'} is required too")
+    net = ClassNetwork(args.servers, lambdas, rewards, args.mu)
+    if net.n_classes == 2:
+        (lambda_h, lambda_l), (r_h, r_l) = net.lambdas, net.rewards
+        return LossNetwork(net.servers, lambda_h, lambda_l, net.mu, r_h, r_l)
+    return net
 
 
 def network(args: argparse.Namespace) -> LossNetwork:
@@ -133,9 +249,28 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__
     commands = parser.add_subparsers(dest="lossnet_command", required=True)
     online = commands.add_parser(
-        "online", help="fluid bound, exact online optimum, regret and optimal reserve"
+        "online",
+        help="fluid bound, exact online optimum, regret and optimal reserve",
+        description="Fluid bound, exact online optimum, regret and optimal reserve of a "
+        "two-class network (--lambda-h --lambda-l --r-h --r-l) or an n-class one "
+        "(--lambdas --rewards, comma-separated; mutually exclusive with the two-class "
+        "options).  For n > 2 classes 'reserve' and its alias 'threshold' are the list "
+        "of nested reserves k_1..k_n (class j admitted while more than k_j servers are "
+        "idle), computed in float64 (no --dps, no --certify).",
     )
-    network_arguments(online)
+    network_arguments(online, two_class_required=False)
+    online.add_argument(
+        "--lambdas",
+        type=real_list_arg,
+        help="arrival rates per server of classes 1..n, comma-separated (with --rewards; "
+        "instead of --lambda-h/--lambda-l)",
+    )
+    online.add_argument(
+        "--rewards",
+        type=real_list_arg,
+        help="rewards of classes 1..n, strictly decreasing, comma-separated (with --lambdas; "
+        "instead of --r-h/--r-l)",
+    )
     online.add_argument(
         "--certify",
         action="store_true",
@@ -318,12 +453,78 @@ def run_online(args: argparse.Namespace) -> int:
     {"fluid": {"lower": "1.6e+1", "upper": "1.6e+1"}, "online": {"lower": "1.31306274...
     0
     """
+    net = online_network(args) if hasattr(args, "lambdas") else network(args)
+    if isinstance(net, ClassNetwork):
+        for flag, used in (("--certify", getattr(args, "certify", False)), ("--dps", args.dps)):
+            if used:
+                raise ValueError(
+                    f"{flag} needs two classes: the {net.n_classes}-class optimum is float64"
+                )
+        print(_render_lists(class_online_values(net), args.json))
+        return 0
     if getattr(args, "certify", False):
-        values = certified_online_values(network(args), dps=args.dps)
+        values = certified_online_values(net, dps=args.dps)
         print(_render_certified(values, args.json))
         return 0
-    print(render(online_values(network(args), dps=args.dps), args.dps, args.json))
+    print(render(online_values(net, dps=args.dps), args.dps, args.json))
     return 0
+
+
+def class_online_values(net: ClassNetwork) -> dict[str, object]:
+    """The numbers ``qtheory lossnet online --lambdas … --rewards …`` prints for n > 2.
+
+    Parameters
+    ----------
+    net : ClassNetwork
+        The network.
+
+    Returns
+    -------
+    dict
+        ``fluid``, ``online``, ``regret`` (floats), ``reserve`` and its alias
+        ``threshold`` (the list [k_1, …, k_n]) and ``p_full`` (P(all busy)).
+
+    Raises
+    ------
+    TypeError, ValueError, ArithmeticError
+        As :func:`~qtheory.lossnet.nested.nested_optimum`.
+
+    References
+    ----------
+    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
+
+    Examples
+    --------
+    >>> values = class_online_values(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
+    >>> values["reserve"], round(values["fluid"], 9)
+    ([0, 1, 29], 230.0)
+    """
+    from qtheory.lossnet.nested import nested_optimum  # HiGHS and the chain: when run
+
+    opt = nested_optimum(net)
+    reserves = list(opt.reserves)
+    return {
+        "fluid": opt.fluid,
+        "online": opt.online,
+        "regret": opt.regret,
+        "reserve": reserves,
+        "threshold": reserves,  # alias of "reserve", as in online_values
+        "p_full": opt.prob_full,
+    }
+
+
+def _render_lists(values: dict[str, object], as_json: bool) -> str:
+    """:func:`~qtheory._output.render` (float64) with list values: JSON arrays, or
+    comma-separated in the text lines."""
+    lists = {name: value for name, value in values.items() if isinstance(value, list)}
+    if not as_json:
+        joined = {
+            name: ",".join(map(str, lists[name])) if name in lists else value
+            for name, value in values.items()
+        }
+        return render(joined, None, False)
+    scalars = json.loads(render({k: v for k, v in values.items() if k not in lists}, None, True))
+    return json.dumps({name: lists.get(name, scalars.get(name)) for name in values})
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -32,6 +32,7 @@ off the dual.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -56,6 +57,7 @@ __all__ = [
     "FluidDerivation",
     "FluidSolution",
     "class_fluid",
+    "class_fluid_bound",
     "class_vectors",
     "derive_class_fluid",
     "derive_fluid",
@@ -440,6 +442,41 @@ def class_fluid(net: ClassNetwork | LossNetwork) -> ClassFluid:
         surplus_prices=-np.asarray(result.upper.marginals, dtype=float),
         marginal=marginal,
     )
+
+
+def class_fluid_bound(net: ClassNetwork | LossNetwork) -> float:
+    """R_fluid = N [Σ_{j<m} r_j λ_j + r_m (μ − Λ_{m-1})], the closed form of the case
+    "class m marginal" of :func:`derive_class_fluid`, summed with ``math.fsum``.
+
+    Parameters
+    ----------
+    net : ClassNetwork or LossNetwork
+        The network.
+
+    Returns
+    -------
+    float
+        R_fluid (equal to :func:`class_fluid`'s HiGHS value to rounding).
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a network.
+
+    References
+    ----------
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+
+    Examples
+    --------
+    >>> round(class_fluid_bound(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)), 9)
+    230.0
+    """
+    net = as_classes(net)
+    m = net.marginal
+    above = [r * lam for r, lam in zip(net.rewards[:m], net.lambdas[:m], strict=True)]
+    left = math.fsum((net.mu, *(-lam for lam in net.lambdas[:m])))
+    return net.servers * math.fsum((*above, net.rewards[m] * left))
 
 
 @dataclass(frozen=True)

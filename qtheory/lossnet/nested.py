@@ -82,7 +82,7 @@ import numpy as np
 
 from qtheory import _validation, limits
 from qtheory.lossnet.classes import ClassNetwork, as_classes
-from qtheory.lossnet.fluid import class_fluid
+from qtheory.lossnet.fluid import class_fluid_bound
 
 __all__ = [
     "BYTES_PER_SERVER",
@@ -341,7 +341,7 @@ def _initial_reserves(net: ClassNetwork) -> list[int]:
 
 
 def _result(net: ClassNetwork, admitted: np.ndarray, evaluation: _Evaluation) -> dict:
-    fluid = class_fluid(net).value
+    fluid = class_fluid_bound(net)
     return dict(
         reserves=_reserves(net, admitted),
         fluid=fluid,

@@ -4,9 +4,12 @@ an integer, against an independent route (exact rationals over every reserve).""
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
+from _cli_testing import run_cli
 
 from qtheory.cli import main
+from qtheory.exact import birth_death_stationary
 
 NET = [
     "lossnet",
@@ -83,3 +86,70 @@ def test_certify_text_lines(capsys):
 def test_certify_bad_dps_exits_2(capsys, dps):
     assert main([*NET, "--certify", "--dps", dps]) == 2
     assert "dps" in capsys.readouterr().err
+
+
+# --- n classes: --lambdas and --rewards -----------------------------------------------
+
+BASE = ["lossnet", "online", "--servers", "40", "--mu", "1"]
+THREE = [*BASE, "--lambdas", "0.3,0.9,0.6", "--rewards", "3,2,1"]
+
+
+def test_two_classes_as_lists_print_what_the_two_class_options_print():
+    for extra in ([], ["--json"], ["--dps", "25"], ["--certify", "--dps", "12"]):
+        listed = run_cli([*BASE, "--lambdas", "0.6,0.8", "--rewards", "2,1", *extra])
+        assert listed == run_cli([*NET, *extra]), extra
+        assert listed[0] == 0
+
+
+def test_three_classes_json_against_the_chain_of_the_printed_reserves():
+    status, out, err = run_cli([*THREE, "--json"])
+    assert status == 0, err
+    values = json.loads(out)
+    assert set(values) == {"fluid", "online", "regret", "reserve", "threshold", "p_full"}
+    reserves = values["reserve"]
+    assert values["threshold"] == reserves and reserves[0] == 0 and reserves == sorted(reserves)
+    # class 2 marginal: R_fluid = N (r_1 lambda_1 + r_2 (mu - lambda_1)) = 40 * 2.3
+    assert values["fluid"] == pytest.approx(92.0, rel=1e-14)
+    n, lambdas, rewards = 40, np.array([0.3, 0.9, 0.6]), np.array([3.0, 2.0, 1.0])
+    admitted = (n - np.arange(n))[:, None] > np.array(reserves)[None, :]
+    pi = birth_death_stationary(n * admitted @ lambdas, np.arange(1, n + 1, dtype=float))
+    reward = n * float(lambdas * rewards @ (pi[:-1] @ admitted))
+    assert values["online"] == pytest.approx(reward, rel=1e-12)
+    assert values["regret"] == pytest.approx(92.0 - reward, rel=1e-10)
+    assert values["p_full"] == pytest.approx(pi[-1], rel=1e-10)
+
+
+def test_three_classes_text_lists_the_reserves():
+    status, out, _ = run_cli(THREE)
+    lines = dict(line.split() for line in out.splitlines())
+    assert status == 0 and list(lines) == ["fluid", "online", "regret", "reserve", "threshold",
+                                           "p_full"]  # fmt: skip
+    assert lines["reserve"] == lines["threshold"]
+    assert [int(k) for k in lines["reserve"].split(",")][0] == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "names"),
+    [
+        ([*THREE, "--lambda-h", "0.6"], ["--lambdas", "--lambda-h", "mutually exclusive"]),
+        ([*THREE, "--r-l", "1"], ["--r-l", "mutually exclusive"]),
+        ([*BASE, "--lambdas", "0.3,0.9,0.6"], ["--rewards"]),
+        ([*BASE, "--rewards", "3,2,1"], ["--lambdas"]),
+        ([*BASE, "--lambda-h", "0.6", "--r-h", "2"], ["--lambda-l", "--r-l"]),
+        ([*BASE, "--lambdas", "0.3,,0.6", "--rewards", "3,2,1"], ["--lambdas"]),
+        ([*BASE, "--lambdas", "0.3,0.9,0.6", "--rewards", "3,x,1"], ["--rewards"]),
+        ([*BASE, "--lambdas", "0.3,0.9,0.6", "--rewards", "3,1,2"], ["rewards", "decreasing"]),
+        ([*BASE, "--lambdas", "0.3,0.9", "--rewards", "3,2,1"], ["lambdas and rewards"]),
+        ([*BASE, "--lambdas", "0.3,0.1,0.2", "--rewards", "3,2,1"], ["overloaded"]),
+        ([*BASE, "--lambdas", "0.3,-0.9,0.6", "--rewards", "3,2,1"], ["lambdas[1]"]),
+        ([*BASE, "--lambdas", "0.3,0.9,0.6", "--rewards", "3,2,0"], ["rewards[2]"]),
+        ([*THREE, "--certify"], ["--certify"]),
+        ([*THREE, "--dps", "20"], ["--dps"]),
+    ],
+)
+def test_bad_class_options_exit_2_naming_the_option(argv, names):
+    status, out, err = run_cli(argv)
+    assert status == 2 and not out
+    assert err.count("\n") == 1
+    for name in names:
+        assert name in err, (name, err)
