@@ -96,14 +96,22 @@ h(\min(m+1, K))`, and, because :math:`D_\tau` is a Poisson count,
 :math:`F \le \max_d\varphi_k(d) - g' T(\tau)`.  The bound is exact mathematics
 evaluated in float64 (rounding of order 1e-13 relative is not enclosed).
 
-*Λ = ∞.*  Then the admission times are the policy's own choices, so a full-memory
-policy is a deterministic gap sequence.  For a periodic sequence the mean sojourn is a
-convex function of the gaps (Lindley's recursion :math:`W_{n+1} = (W_n + S_n - A_n)^+`
-is convex in the gaps path by path) invariant under cyclic shifts, so by Jensen it is
-at least that of the constant gap with the same mean, at the same throughput: GA is
-optimal among periodic sequences, and among all sequences with a rate by Hajek's
-theorem that regular arrivals minimise mean delay (Hajek 1983).  The tests check the
-periodic case numerically; the bracket still reports the relaxation as its upper end.
+*Upper bound (regular arrivals).*  Whatever a full-memory policy does, its
+admission process is a function of the Poisson arrivals and of its own past, hence
+independent of the service times.  Among all arrival processes independent of
+exponential services with a given rate λ, constant inter-arrival times minimise the
+average delay (Hajek 1983; Humblet 1982 by convexity of the max in Lindley's recursion
+and Jensen's inequality), so the welfare λ(R − C W) of the policy is at most
+:math:`S_{\mathrm{GA}}(1/\lambda)` computed at :math:`\Lambda = \infty`, and
+:math:`S_{\mathrm{FM}} \le \max_\tau S_{\mathrm{GA}}^{\Lambda=\infty}(\tau)`.  The
+bracket's upper end is the smaller of the two bounds.
+
+*Λ = ∞.*  Then GA attains the regular-arrivals bound, so :math:`S_{\mathrm{FM}} =
+S_{\mathrm{GA}}`: the bracket has width 0, and full memory is worth nothing.  For a
+periodic gap sequence the convexity is elementary: the mean sojourn is a convex
+function of the gaps (Lindley's recursion :math:`W_{n+1} = (W_n + S_n - A_n)^+` is
+convex in them path by path) invariant under cyclic shifts, so by Jensen it is at
+least that of the constant gap with the same mean; the tests check this numerically.
 
 References
 ----------
@@ -119,6 +127,8 @@ References
    University Press (1981), Chapter 1.
 .. [6] B. Hajek, "The proof of a folk theorem on queuing delay with applications to
    routing in networks", Journal of the ACM 30(4):834-851 (1983).
+.. [7] P. A. Humblet, "Determinism minimizes waiting time in queues", MIT LIDS report
+   LIDS-P-1207 (1982).
 """
 
 from __future__ import annotations
@@ -780,42 +790,55 @@ class FullMemoryBracket:
     Attributes
     ----------
     lower, upper : float
-        Welfare per unit time: an achievable policy's, and the relaxation's bound.
+        Welfare per unit time: an achievable policy's, and the smaller of the two upper
+        bounds (module notes).
     width : float
-        ``upper - lower``.
+        ``upper - lower`` (0 at Λ = ∞, where GA is optimal).
     ga : float
         GA's optimal welfare (``lower >= ga``).
+    regular : float
+        The regular-arrivals bound, GA's optimum at Λ = ∞ (Hajek's theorem).
     lower_policy : str
         The policy behind ``lower``.
     lower_evidence, upper_evidence : str
-        The kind of evidence: ``"exact: ..."`` (a closed-form or matrix-geometric value,
-        or a certified bound, evaluated in float64).
+        The kind of evidence, ``"exact: ..."``: a closed-form or matrix-geometric value,
+        a theorem applied to one, or a certified bound, evaluated in float64.
     relaxation : ObservedRelaxation
-        The upper bound's details (its grid policy and cap K).
+        The relaxation that observes the queue at admissions (its bound
+        ``relaxation.upper``, its grid policy and cap K).
     gap_gate : GapGate or None
         The lower bound's policy at finite Λ (None at Λ = ∞, where it is GA).
 
     Examples
     --------
     >>> b = full_memory_bracket(GatedQueue(3.0, 1.0, 2.0, 1.0))
-    >>> bool(b.ga < b.lower < b.upper), round(b.width, 3)
-    (True, 0.045)
+    >>> bool(b.ga < b.lower < b.upper == b.regular < b.relaxation.upper), round(b.width, 4)
+    (True, 0.0063)
 
     References
     ----------
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
+    .. [2] B. Hajek, "The proof of a folk theorem on queuing delay with applications to
+       routing in networks", Journal of the ACM 30(4):834-851 (1983).
     """
 
     lower: float
     upper: float
     width: float
     ga: float
+    regular: float
     lower_policy: str
     lower_evidence: str
     upper_evidence: str
     relaxation: ObservedRelaxation
     gap_gate: GapGate | None
+
+
+_REGULAR_EVIDENCE = (
+    "exact: GA's optimum at arrival_rate = inf, an upper bound by Hajek's theorem (regular "
+    "arrivals minimise the mean delay of an exponential server)"
+)
 
 
 def full_memory_bracket(
@@ -828,8 +851,9 @@ def full_memory_bracket(
     r"""Bracket the welfare of the best policy that knows every past admission time.
 
     Lower: the best gap-dependent gate with ``levels`` values (:func:`optimal_gap_gate`,
-    exact welfare) at Λ < ∞, GA at Λ = ∞ (where GA is optimal: module notes).  Upper:
-    :func:`observed_relaxation`.  Deterministic (no simulation); about 2-4 s at the
+    exact welfare) at Λ < ∞, GA at Λ = ∞.  Upper: the smaller of
+    :func:`observed_relaxation` and the regular-arrivals bound (GA's optimum at
+    Λ = ∞); at Λ = ∞ the two ends meet.  Deterministic (no simulation); 2-4 s at the
     defaults.
 
     Parameters
@@ -856,13 +880,14 @@ def full_memory_bracket(
 
     Examples
     --------
-    At Λ = ∞ the lower end is GA's optimum:
+    At Λ = ∞ GA is optimal among full-memory policies; the relaxation is looser:
 
-    >>> from qtheory.gated.welfare import optimal_gate
     >>> q = GatedQueue(float("inf"), 1.0, 2.0, 1.0)
     >>> b = full_memory_bracket(q)
-    >>> b.lower == optimal_gate(q).welfare, round(b.lower, 4), round(b.upper, 4)
-    (True, 0.3734, 0.4221)
+    >>> b.lower == b.upper == optimal_gate(q).welfare, b.width, round(b.upper, 4)
+    (True, 0.0, 0.3734)
+    >>> round(b.relaxation.upper, 4)
+    0.4221
 
     References
     ----------
@@ -874,31 +899,35 @@ def full_memory_bracket(
     levels = positive_int("levels", levels)
     ga = optimal_gate(queue)
     relaxation = observed_relaxation(queue, states=states, grid=grid)
-    upper_evidence = (
-        "exact: certified bound on the relaxation that also observes the number in system "
-        f"at admissions (capped at K = {relaxation.states}, Bellman inequality over all "
-        "gates; float64)"
-    )
-    if math.isinf(_rates(queue)[0]):
-        return FullMemoryBracket(
-            lower=float(ga.welfare),
-            upper=relaxation.upper,
-            width=relaxation.upper - float(ga.welfare),
-            ga=float(ga.welfare),
-            lower_policy=f"constant gate (GA): tau = {ga.gate:.6g}",
-            lower_evidence="exact: GA's optimum (qtheory.gated.welfare.optimal_gate)",
-            upper_evidence=upper_evidence,
-            relaxation=relaxation,
-            gap_gate=None,
+    arrival, mu, reward, cost = _rates(queue)
+    regular = float(optimal_gate(GatedQueue(math.inf, mu, reward, cost)).welfare)
+    if regular <= relaxation.upper:
+        upper, upper_evidence = regular, _REGULAR_EVIDENCE
+    else:
+        upper, upper_evidence = (
+            relaxation.upper,
+            (
+                "exact: certified bound on the relaxation that also observes the number in "
+                f"system at admissions (capped at K = {relaxation.states}, Bellman inequality "
+                "over all gates; float64)"
+            ),
         )
-    gate = optimal_gap_gate(queue, levels=levels)
+    if math.isinf(arrival):
+        gate = None
+        lower, lower_policy = float(ga.welfare), f"constant gate (GA): tau = {ga.gate:.6g}"
+        lower_evidence = "exact: GA's optimum (qtheory.gated.welfare.optimal_gate)"
+    else:
+        gate = optimal_gap_gate(queue, levels=levels)
+        lower, lower_policy = gate.welfare, gate.describe()
+        lower_evidence = "exact: matrix-geometric welfare of the policy (float64)"
     return FullMemoryBracket(
-        lower=gate.welfare,
-        upper=relaxation.upper,
-        width=relaxation.upper - gate.welfare,
+        lower=lower,
+        upper=upper,
+        width=upper - lower,
         ga=float(ga.welfare),
-        lower_policy=gate.describe(),
-        lower_evidence="exact: matrix-geometric welfare of the policy (float64)",
+        regular=regular,
+        lower_policy=lower_policy,
+        lower_evidence=lower_evidence,
         upper_evidence=upper_evidence,
         relaxation=relaxation,
         gap_gate=gate,

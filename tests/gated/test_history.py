@@ -163,23 +163,41 @@ def test_belief_update_is_the_pure_death_transient():
         assert np.allclose(belief_update(belief, elapsed, mu), reference, atol=1e-13)
 
 
-@pytest.mark.parametrize("arrival", [INF, 3.0])
+@pytest.mark.parametrize("arrival", [INF, 3.0, 0.5])
 def test_bracket(arrival):
-    """lower ≤ upper, GA ≤ lower (GA at Λ = ∞), width = upper − lower."""
+    """GA ≤ lower ≤ upper = min(relaxation, regular-arrivals bound); at Λ = ∞ both
+    ends are GA's optimum (width 0)."""
     queue = GatedQueue(arrival, 1.0, 2.0, 1.0)
     bracket = full_memory_bracket(queue, **SMALL)
     ga = optimal_gate(queue).welfare
-    assert ga <= bracket.lower < bracket.upper
+    regular = optimal_gate(GatedQueue(INF, 1.0, 2.0, 1.0)).welfare
+    assert ga <= bracket.lower <= bracket.upper
+    assert bracket.upper == min(regular, bracket.relaxation.upper)
     assert bracket.width == bracket.upper - bracket.lower
-    assert bracket.ga == ga
-    assert (bracket.lower == ga) == math.isinf(arrival)
+    assert bracket.ga == ga and bracket.regular == regular
+    assert (bracket.width == 0) == math.isinf(arrival)
     assert bracket.lower_evidence.startswith("exact")
     assert bracket.upper_evidence.startswith("exact")
 
 
-def test_defaults_are_deterministic():
+def test_gap_gates_obey_the_regular_arrivals_bound():
+    """Hajek's bound: no admission process beats GA at Λ = ∞, in particular no gap gate
+    at finite Λ (checked on random two- and three-level gates)."""
+    rng = np.random.default_rng(2)
+    regular = optimal_gate(GatedQueue(INF, 1.0, 2.0, 1.0)).welfare
+    for arrival in (0.7, 3.0):
+        queue = GatedQueue(arrival, 1.0, 2.0, 1.0)
+        for levels in (2, 3):
+            thresholds = np.sort(rng.uniform(0.5, 4.0, levels - 1))
+            gates = rng.uniform(1.0, 4.0, levels)
+            assert gap_gate_welfare(queue, thresholds, gates) < regular
+
+
+def test_bracket_is_deterministic():
+    """No simulation and no random start: the same queue gives the same record (the
+    defaults run in the doctests)."""
     queue = GatedQueue(3.0, 1.0, 2.0, 1.0)
-    assert full_memory_bracket(queue) == full_memory_bracket(queue)
+    assert full_memory_bracket(queue, **SMALL) == full_memory_bracket(queue, **SMALL)
 
 
 QUEUE = GatedQueue(3.0, 1.0, 2.0, 1.0)
