@@ -164,7 +164,15 @@ def register(parser: argparse.ArgumentParser) -> None:
     >>> args.seed, args.out.as_posix(), args.cluster, args.quick, args.paper
     (7, '.', None, False, False)
     """
-    parser.description = __doc__
+    parser.description = (
+        "Regenerate every derivation, table and figure, and the claims report, under "
+        "--out: derivations/ (LaTeX; derivations/main.tex compiles with pdflatex), "
+        "figures/ (PDF and PNG), derivations/claims.md and claims.tex (every claim with "
+        "the kind of evidence behind it) and derivations/certificates/ (re-checked by "
+        "qtheory verify).  Prints the claims summary at the end.  Every random number "
+        "derives from --seed, so a run repeats exactly; a rerun with the same seed takes "
+        "the sweep results from the cache (~/.cache/qtheory)."
+    )
     parser.add_argument(
         "--out",
         type=output_dir_arg,

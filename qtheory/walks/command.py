@@ -42,10 +42,21 @@ def register(parser: argparse.ArgumentParser) -> None:
     ...                    "--c", "8"]).c
     8.0
     """
-    parser.description = __doc__
+    parser.description = "Single numbers of the random-walk arguments behind SSS and PFI."
     commands = parser.add_subparsers(dest="walks_command", required=True)
     window = commands.add_parser(
-        "sss", help="failure probability of SSS(c log N / N), its bound and c*"
+        "sss",
+        help="failure probability of SSS(c log N / N), its bound and c*",
+        description=(
+            "For SSS with the window W = c log N / N: the window, the exact probability "
+            "eps_1 that an admission leaving one idle server fails (the reject-all-L idle "
+            "count stays >= 1 for W, then hits 0 before it first reaches floor(sqrt N)), "
+            "its Chernoff-coupling bound B_1, the expected H jobs lost per failure kappa, "
+            "the bound lambda_L N B_1 kappa on SSS's H-loss rate (up to a term "
+            "exp(-Omega(sqrt N))), and the constant c* beyond which that bound stays "
+            "bounded in N.  Values are float64; a value that is not finite is reported as "
+            "a numerical failure naming it (exit 1)."
+        ),
     )
     network_arguments(window)
     window.add_argument("--c", required=True, type=positive_real_arg, help="window constant c > 0")
