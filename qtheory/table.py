@@ -35,7 +35,6 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from typing import TYPE_CHECKING, Any
 
 from qtheory._cli_types import dps_arg
-from qtheory.precision import check_dps
 
 if TYPE_CHECKING:  # pandas and the report stack load only when a table is made
     import pandas as pd
@@ -159,6 +158,14 @@ def _grid(parameters: dict[str, Sequence[Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def _digits(dps: object) -> int:
+    """``dps`` checked by :func:`qtheory.precision.check_dps` (imported here: NumPy and
+    mpmath load only when a table is computed, not for ``--help``)."""
+    from qtheory.precision import check_dps
+
+    return check_dps(dps)
+
+
 def _columns(columns: Iterable[str] | str, known: dict[str, Any]) -> list[str]:
     if isinstance(columns, str):
         columns = columns.split(",")
@@ -263,7 +270,7 @@ def gated_table(
     from qtheory.gated.certified import certified_optimum
     from qtheory.gated.model import GatedQueue
 
-    dps = check_dps(dps)
+    dps = _digits(dps)
     columns = _columns(columns, GATED_COLUMNS)
     points = _grid(
         {"arrival_rate": arrival_rate, "service_rate": service_rate, "reward": reward, "cost": cost}
@@ -327,7 +334,7 @@ def lossnet_table(
     from qtheory.lossnet.certified import certified_online_optimum
     from qtheory.lossnet.model import LossNetwork
 
-    dps = check_dps(dps)
+    dps = _digits(dps)
     columns = _columns(columns, LOSSNET_COLUMNS)
     points = _grid(
         {
