@@ -16,11 +16,14 @@ import numpy as np
 import pytest
 
 from qtheory.exact import birth_death_stationary, generator, transient
+from qtheory.gated.embedded_chain import service_count_law
 from qtheory.gated.history import (
     _CappedProblem,
+    _count_table,
     belief_update,
     full_memory_bracket,
     gap_gate_welfare,
+    history_claims,
     observed_relaxation,
     optimal_gap_gate,
 )
@@ -231,3 +234,19 @@ def test_bad_input(call, message):
 def test_queue_must_be_a_gated_queue():
     with pytest.raises(TypeError, match="queue must be a GatedQueue"):
         full_memory_bracket((3.0, 1.0, 2.0, 1.0))
+
+
+def test_claims_flag_must_be_a_bool():
+    """The claims themselves run in the doctest of history_claims (quick grid)."""
+    with pytest.raises(TypeError, match="quick must be True or False"):
+        history_claims(quick="yes")
+
+
+@pytest.mark.parametrize("arrival", [INF, 3.0, 0.4])
+def test_count_table_is_the_service_count_law(arrival):
+    """The grid-wide table of the relaxation against the scalar law of the embedded
+    chain."""
+    gates = np.array([0.0, 0.37, 2.0, 11.0])
+    table = _count_table(gates, arrival, 1.3, 30)
+    reference = [service_count_law(g, arrival, 1.3, 30) for g in gates]
+    assert np.allclose(table, reference, rtol=1e-12, atol=1e-300)
