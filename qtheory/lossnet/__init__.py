@@ -1,4 +1,6 @@
-"""Model 2: the overloaded two-class loss network.
+"""Model 2: the overloaded loss network, two classes (:class:`LossNetwork`) or n
+(:class:`ClassNetwork`: fluid LP :func:`class_fluid`, nested optimum
+:func:`nested_optimum`, full MDP :func:`solve_class_mdp`).
 
 Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Research 73(4),
 2025; Miller, Management Science 1969 (optimality of trunk reservation).
@@ -10,7 +12,16 @@ Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Rese
 
 import importlib
 
-from qtheory.lossnet.fluid import FluidSolution, derive_fluid, fluid_bound, fluid_lp
+from qtheory.lossnet.classes import ClassNetwork
+from qtheory.lossnet.fluid import (
+    FluidSolution,
+    class_fluid,
+    class_fluid_bound,
+    derive_class_fluid,
+    derive_fluid,
+    fluid_bound,
+    fluid_lp,
+)
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import OnlineOptimum, ThresholdTable, online_optimum, threshold_table
 
@@ -30,10 +41,28 @@ _LAZY = {
     "fit_log_slope": "regret",
     "leading_constant": "regret",
     "regret_curve": "regret",
+    "class_leading_constant": "regret",
+    "class_regret_curve": "regret",
+    "derive_class_leading_constant": "regret",
+    "NestedOptimum": "nested",
+    "evaluate_nested": "nested",
+    "nested_optimum": "nested",
+    "solve_class_mdp": "mdp",
 }
 
 __all__ = [
     "CertifiedFluid",
+    "ClassNetwork",
+    "NestedOptimum",
+    "class_fluid",
+    "class_fluid_bound",
+    "class_leading_constant",
+    "class_regret_curve",
+    "derive_class_fluid",
+    "derive_class_leading_constant",
+    "evaluate_nested",
+    "nested_optimum",
+    "solve_class_mdp",
     "CertifiedOnlineOptimum",
     "OptimalityCertificate",
     "certified_fluid",

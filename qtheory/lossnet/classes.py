@@ -173,6 +173,17 @@ def as_classes(net: object, name: str = "net") -> ClassNetwork:
     """``net`` as a :class:`ClassNetwork`: a two-class :class:`LossNetwork` becomes the
     network with classes (H, L); a :class:`ClassNetwork` is returned as it is.
 
+    Parameters
+    ----------
+    net : ClassNetwork or LossNetwork
+        The value passed by the caller.
+    name : str, optional
+        The parameter's name, for the error message (default ``"net"``).
+
+    Returns
+    -------
+    ClassNetwork
+
     Raises
     ------
     TypeError
