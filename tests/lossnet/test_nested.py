@@ -8,6 +8,8 @@ import itertools
 import numpy as np
 import pytest
 from conftest import assert_rejects
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from qtheory.exact import birth_death_stationary
 from qtheory.lossnet import LossNetwork, online_optimum
@@ -138,3 +140,25 @@ def test_huge_networks_are_refused_before_allocating():
     assert_rejects(
         nested_optimum, THREE_CLASS[0].with_servers(10**9), match=r"net\.servers: .* bytes"
     )
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(data=st.data(), n_classes=st.integers(3, 5), servers=st.integers(1, 300))
+def test_random_networks_give_monotone_locally_optimal_reserves(data, n_classes, servers):
+    """Random overloaded networks: policy iteration ends at a monotone (nested) policy —
+    it raises otherwise — that no single-reserve move improves (chain solved directly)."""
+    rates = data.draw(st.lists(st.floats(0.05, 1.5), min_size=n_classes, max_size=n_classes))
+    steps = data.draw(st.lists(st.floats(0.05, 2.0), min_size=n_classes, max_size=n_classes))
+    partial = np.cumsum(rates)
+    mu = data.draw(st.floats(0.05, 0.95)) * partial[-1]
+    assume(rates[0] < mu and np.all(np.abs(partial - mu) > 1e-3))
+    net = ClassNetwork(servers, rates, np.cumsum(steps)[::-1].tolist(), mu)
+    opt = nested_optimum(net)
+    best = direct(net, opt.reserves)[0]
+    assert opt.online == pytest.approx(best, rel=1e-11)
+    for j in range(1, n_classes):
+        for step in (-1, 1):
+            moved = list(opt.reserves)
+            moved[j] += step
+            if moved == sorted(moved) and moved[-1] <= servers:
+                assert direct(net, moved)[0] <= best * (1 + 1e-12)
