@@ -2,7 +2,8 @@
 docs/information-models.md).
 
 The sample paths, the policies and the offline optimum run in the C extension
-:mod:`qtheory.sim._core` (``lossnet_simulate``, ``lossnet_path``); this module parses
+:mod:`qtheory.sim._core` (``lossnet_simulate``, ``lossnet_path``: the two-class entry
+points of the n-class kernel of :mod:`qtheory.sim.lossnet_classes`); this module parses
 policies, checks what a run will cost before it starts, derives the replications' seeds
 and turns the replications into estimates with 95% confidence intervals
 (:class:`qtheory.stats.Estimate`).  The model and the policies PFI and SSS(W) are

@@ -31,7 +31,11 @@ Policies
     The exact optimum over the path of (0, T]: the backward dynamic programme over
     (event, busy count), V_i(b) = max(V_{i+1}(b), r_j + V_{i+1}(b + 1)) at an arrival
     of class j; with the certified band of :mod:`qtheory.sim.lossnet` (its certificate
-    uses the smallest reward r_n where the two-class one uses r_L).
+    uses the smallest reward r_n where the two-class one uses r_L).  The band's
+    certificate, every arrival admitted at more than K idle servers, holds when the
+    marginal class is the last one; when classes below it exist the optimum turns them
+    away at most idle counts, and the full programme runs (O(events x N) work; the cost
+    estimate expects it).
 
 For n = 2 both look-ahead rules are Bray's PFI and SSS(W) [1]_ (better class: H).  The
 generalisation is the natural one because the hypothetical future is the fluid LP's

@@ -58,7 +58,10 @@
  *   certificate that the optimum admits everything at more than K idle servers, and
  *   falls back to wider bands and to the full programme when the certificate fails
  *   (lossnet.c, "Banded programme with a certificate"); its values and decisions are the
- *   full programme's, bit for bit.
+ *   full programme's, bit for bit.  The certificate needs the optimum to admit every
+ *   class there, which holds when the marginal class is the last one (n = 2 always);
+ *   with classes below the marginal class the optimum turns them away at most idle
+ *   counts, and the full programme runs.
  *
  * Pure C, no Python objects: safe without the GIL.  The caller validates the
  * parameters (lossnet_py.c) and owns the bit generator for the whole run.
