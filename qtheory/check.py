@@ -33,8 +33,8 @@ read as the exact decimals typed (``0.6`` is 3/5) by the certified routes.  Exit
 0 when the claim holds, 1 when it does not (or cannot be certified), 2 on bad input (a
 missing, unknown or out-of-range option, named in the message).
 
-Text output prints the mathematics as its LaTeX source without the ``$`` delimiters
-(``\sigma_{\mathrm{GA}} < \lambda/\mu``); ``--json`` prints the record as one JSON
+Text output prints the mathematics in Unicode (``σ_GA < λ/μ``,
+:func:`qtheory.notation.terminal`); ``--json`` prints the record as one JSON
 object (:func:`claim_json`).
 """
 
@@ -49,6 +49,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from qtheory._cli_types import dps_arg, positive_int_arg, real_arg
+from qtheory.notation import terminal
 
 if TYPE_CHECKING:  # qtheory.claims imports scipy.stats: only when a check runs
     from qtheory.claims import Claim
@@ -87,10 +88,6 @@ OPTIONS = {
 
 _GATED = ("arrival_rate", "service_rate", "reward", "cost")
 _LOSSNET = ("servers", "lambda_h", "lambda_l", "mu", "r_h", "r_l")
-
-
-def _strip(text: str) -> str:
-    return text.replace("$", "")
 
 
 def _canonical(name: object) -> str:
@@ -543,7 +540,7 @@ def claim_json(claim: Claim) -> dict:
 
 def claim_text(claim: Claim) -> str:
     """The record as plain text: the claim, its hypotheses, both sides, the verdict and
-    the evidence kind; mathematics as LaTeX source without ``$`` delimiters.
+    the evidence kind; mathematics in Unicode (:func:`qtheory.notation.terminal`).
 
     Parameters
     ----------
@@ -568,12 +565,12 @@ def claim_text(claim: Claim) -> str:
     verdict:    HOLDS
     evidence:   identity
     """
-    rows = [("claim", claim.name), ("statement", _strip(claim.statement))]
-    rows += [("hypothesis", _strip(h)) for h in claim.hypotheses]
+    rows = [("claim", claim.name), ("statement", terminal(claim.statement))]
+    rows += [("hypothesis", terminal(h)) for h in claim.hypotheses]
     origin = str(claim.origin) + (f", {claim.citation}" if claim.citation else "")
-    rows += [("scope", _strip(claim.scope))] if claim.scope else []
+    rows += [("scope", terminal(claim.scope))] if claim.scope else []
     rows.append(("origin", origin))
-    rows += [("quantity", _strip(claim.quantity))] if claim.quantity else []
+    rows += [("quantity", terminal(claim.quantity))] if claim.quantity else []
     for label in ("value", "reference", "tolerance"):
         value = getattr(claim, label)
         if not math.isnan(value):
@@ -608,9 +605,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     """
     parser.description = (
         "Check one claim of the package at your own parameters and print the claim, its "
-        "hypotheses, both sides, the verdict and the evidence kind (mathematics as LaTeX "
-        "source without $ delimiters). Exit 0 when it holds, 1 when it does not, 2 on bad "
-        "input. --list prints the checkable claims."
+        "hypotheses, both sides, the verdict and the kind of evidence (--json: the record "
+        "as JSON, mathematics as LaTeX). Exit 0 when it holds, 1 when it does not, 2 on "
+        "bad input. --list prints the checkable claims."
     )
     parser.add_argument("name", nargs="?", help="the claim (see --list), e.g. gated.dominance")
     parser.add_argument("--list", action="store_true", help="list the checkable claims")

@@ -25,10 +25,11 @@ KeyError: "no notation for 'no_such_quantity'; add it to qtheory.notation.NOTATI
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-__all__ = ["NOTATION", "Notation", "latex", "math", "sympy_names", "text"]
+__all__ = ["NOTATION", "Notation", "latex", "math", "sympy_names", "terminal", "text"]
 
 
 class Notation(NamedTuple):
@@ -205,3 +206,137 @@ def sympy_names(symbols: Iterable[object]) -> dict[object, str]:
     'R_{\\mathrm{fluid}} - x'
     """
     return {s: NOTATION[s.name].latex for s in symbols if getattr(s, "name", None) in NOTATION}
+
+
+#: LaTeX commands -> Unicode, for :func:`terminal` (longest names first when applied).
+_COMMANDS = {
+    "Lambda": "Λ",
+    "lambda": "λ",
+    "mu": "μ",
+    "nu": "ν",
+    "sigma": "σ",
+    "tau": "τ",
+    "theta": "θ",
+    "kappa": "κ",
+    "rho": "ρ",
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "Delta": "Δ",
+    "varepsilon": "ε",
+    "epsilon": "ε",
+    "omega": "ω",
+    "Omega": "Ω",
+    "pi": "π",
+    "Theta": "Θ",
+    "infty": "∞",
+    "le": "≤",
+    "leq": "≤",
+    "ge": "≥",
+    "geq": "≥",
+    "ne": "≠",
+    "approx": "≈",
+    "sim": "~",
+    "in": "∈",
+    "notin": "∉",
+    "pm": "±",
+    "times": "×",
+    "cdot": "·",
+    "dots": "…",
+    "ldots": "…",
+    "cdots": "…",
+    "to": "→",
+    "downarrow": "↓",
+    "uparrow": "↑",
+    "lfloor": "⌊",
+    "rfloor": "⌋",
+    "lceil": "⌈",
+    "rceil": "⌉",
+    "sum": "Σ",
+    "prod": "Π",
+    "sqrt": "√",
+    "log": "log",
+    "exp": "exp",
+    "min": "min",
+    "max": "max",
+    "sup": "sup",
+    "inf": "inf",
+    "hat": "",
+    "bar": "",
+    "mathrm": "",
+    "text": "",
+    "mathbf": "",
+    "operatorname": "",
+    "left": "",
+    "right": "",
+    "bigl": "",
+    "bigr": "",
+    "Bigl": "",
+    "Bigr": "",
+    ",": " ",
+    ";": " ",
+    "quad": "  ",
+    "!": "",
+    "{": "{",
+    "}": "}",
+    "%": "%",
+    "_": "_",
+}
+_COMMAND = re.compile(r"\\([A-Za-z]+|[,;!{}%_])")
+_FRAC = re.compile(r"\\[td]?frac\{([^{}]*)\}\{([^{}]*)\}|\\tfrac(\d)(\d)")
+
+
+def terminal(text: str) -> str:
+    r"""Text with inline ``$...$`` LaTeX mathematics as plain Unicode, for the terminal:
+    Greek letters and relations as characters, ``\mathrm{GA}`` as ``GA``, fractions as
+    ``a/b``, braces dropped.  Only the small LaTeX vocabulary of the package's claims and
+    notation is translated; anything else keeps its LaTeX name without the backslash.
+
+    Parameters
+    ----------
+    text : str
+        Text whose mathematics is between ``$`` signs.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(terminal(r"$\sigma_{\mathrm{GA}} < \lambda/\mu$ for $\tau \ge 0$"))
+    σ_GA < λ/μ for τ ≥ 0
+    >>> print(terminal(r"$|x - 1| \le \tfrac32 \log\log(1/\varepsilon)$, $\Lambda = \infty$"))
+    |x - 1| ≤ 3/2 log log(1/ε), Λ = ∞
+    """
+    parts = text.split("$")
+    return "".join(_unicode(part) if odd else part for odd, part in _alternate(parts))
+
+
+def _alternate(parts: list[str]):
+    return ((index % 2 == 1, part) for index, part in enumerate(parts))
+
+
+def _unicode(math_text: str) -> str:
+    previous = None
+    while previous != math_text:  # innermost fractions first
+        previous = math_text
+        math_text = _FRAC.sub(
+            lambda m: f"{m[3]}/{m[4]}" if m[3] else f"({m[1]})/({m[2]})", math_text
+        )
+    math_text = _COMMAND.sub(lambda m: _command(m[1], m.end(), math_text), math_text)
+    math_text = re.sub(r"\(([^()/ ]+)\)/\(([^()/ ]+)\)", r"\1/\2", math_text)
+    math_text = math_text.replace("^*", "*").replace("{", "").replace("}", "")
+    return re.sub(" {2,}", " ", math_text)
+
+
+def _command(name: str, end: int, source: str) -> str:
+    """One LaTeX command in Unicode; a word (``log``) followed by a letter or another
+    command keeps a space (``\\log\\log`` -> ``log log``)."""
+    symbol = _COMMANDS.get(name, name)
+    if not (len(symbol) > 1 and symbol.isalpha()):
+        return symbol
+    follows, start = source[end : end + 1], end - len(name) - 1
+    before = " " if start > 0 and source[start - 1].isalnum() else ""
+    after = " " if follows.isalpha() or follows == "\\" else ""
+    return before + symbol + after

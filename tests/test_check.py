@@ -197,7 +197,7 @@ def test_list_names_every_check(capsys):
 def test_text_and_json_of_a_record():
     claim = Claim(name="demo", statement=r"$x \ge 1$", kind=Evidence.NUMERICAL, passed=True,
                   origin=Origin.PACKAGE, reason="floats", value=1.5)  # fmt: skip
-    assert "statement:  x \\ge 1" in claim_text(claim)
+    assert "statement:  x ≥ 1" in claim_text(claim)  # mathematics in Unicode
     record = claim_json(claim)
     assert record["reference"] is None and record["value"] == 1.5 and record["reason"] == "floats"
 
