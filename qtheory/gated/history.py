@@ -46,7 +46,7 @@ minimal solution of :math:`R = \sum_{d \ge 0} R^d A_d` (found by the U-based fix
 point and checked by its residual), :math:`\pi_0` stationary for
 :math:`\sum_M R^M B_M` with :math:`B_M = \sum_{d > M} A_d`, so that
 :math:`E[M] = \pi_0 R (I - R)^{-2}\mathbf 1`.  Welfare is exact up to float64 rounding
-and the Poisson tail beyond ``d_max`` (below 1e-16).  :func:`optimal_gap_gate`
+and the tail of D beyond ``d_max`` (below 2e-16).  :func:`optimal_gap_gate`
 maximises over the family by Nelder–Mead started at GA, so it never returns less than
 GA.
 
@@ -336,10 +336,11 @@ def _log_poisson_cdf(d: np.ndarray, mean: np.ndarray) -> np.ndarray:
 
 def _blocks(thresholds, gates, arrival, mu) -> np.ndarray:
     """A[d, j, j'] = P(D = d, next gap in bin j' | gate τ_j), d < d_max."""
-    top = float(gates.max()) + (0.0 if math.isinf(arrival) else 40.0 / arrival)
-    d_max = int(stats.poisson.isf(_TAIL_MASS, mu * top)) + 2
+    # D = Poisson(μτ) + a geometric count in Exp(Λ), P(geometric ≥ n) = (μ/(Λ+μ))^n:
+    # each part beyond d_max with probability below the tail mass
+    d_max = int(stats.poisson.isf(_TAIL_MASS, mu * float(gates.max()))) + 2
     if not math.isinf(arrival):
-        d_max += int(40 * mu / arrival) + 2  # the geometric count in Exp(Λ)
+        d_max += math.ceil(-math.log(_TAIL_MASS) / math.log1p(arrival / mu))
     d = np.arange(d_max)[:, None, None]
     tau = gates[None, :, None]
     edges = np.concatenate([[0.0], thresholds, [np.inf]])
