@@ -13,6 +13,13 @@ With ``--certify`` every value is instead a certified enclosure ``[lower, upper]
 parameters are read as the exact decimals typed, the optimum is proved unique, and
 ``--json`` output carries the enclosures only (the certificate itself is written by
 ``qtheory reproduce`` and checked by ``qtheory verify``).
+
+``qtheory gated ladder ...`` (the same four parameters, and ``--phases M``, default 8)
+prints the value of memory rung by rung (:mod:`qtheory.gated.ladder`): random routing,
+the Erlang-m gates m = 1..M, GA, the full-memory bracket and Naor's observable ceiling,
+each with its welfare, its PoF (welfare/S_RR*) and the kind of evidence, then the gaps
+between consecutive rungs; float64 (``--dps``, ``--gate`` and ``--certify`` do not
+apply).
 """
 
 from __future__ import annotations
@@ -21,11 +28,30 @@ import argparse
 import json
 import math
 
+from qtheory._cli_types import positive_int_arg
 from qtheory._output import add_output_arguments, render
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate, optimal_routing, price_of_forgetting, welfare_ga
 from qtheory.precision import check_dps
+
+#: What ``qtheory gated --help`` says (plain text: the module docstring is for the docs).
+DESCRIPTION = """\
+Optimal gate, welfare and Price of Forgetting of the unobservable M/M/1 queue with gated
+admission (GA) against random routing (RR): prints tau*, S_GA(tau*), the RR optimum
+lambda* and S_RR(lambda*), GA's throughput and PoF = S_GA*/S_RR* (with --gate also sigma
+and S_GA at that gate).  --json prints one JSON object; --dps D prints decimal strings
+of D significant digits (mpmath); --certify prints certified enclosures [lower, upper]
+of relative width at most 10^-D (D = --dps, default 30; Arb ball arithmetic).
+
+'qtheory gated ladder' (the same four parameters, and --phases M, default 8) prints the
+value of memory rung by rung: random routing, the Erlang-m gates m = 1..M, GA, the
+full-memory bracket and Naor's observable ceiling, each with its welfare, its PoF and
+the kind of evidence, then the gaps between consecutive rungs (float64)."""
+
+#: Erlang gates m = 1..DEFAULT_PHASES on the ladder (qtheory.gated.ladder, not imported
+#: here: ``--help`` stays fast).
+DEFAULT_PHASES = 8
 
 #: Digits of ``--certify`` when ``--dps`` is not given.
 CERTIFY_DPS = 30
@@ -62,8 +88,18 @@ def register(parser: argparse.ArgumentParser) -> None:
     ...                          "--cost 1".split())
     >>> args.arrival_rate, args.gate, args.dps, args.certify, args.run is run
     ('inf', None, None, False, True)
+    >>> parser.parse_args("ladder --arrival-rate 2 --service-rate 1 --reward 4 "
+    ...                   "--cost 1 --phases 3".split()).view
+    'ladder'
     """
-    parser.description = __doc__
+    parser.description = DESCRIPTION
+    parser.add_argument(
+        "view",
+        nargs="?",
+        choices=("ladder",),
+        help="'ladder': every rung of the value of memory (RR, Erlang-m gates, GA, full "
+        "memory, observable) instead of the GA/RR optimum",
+    )
     parser.add_argument(
         "--arrival-rate", required=True, help="potential arrival rate Λ ('inf' allowed)"
     )
@@ -76,6 +112,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help=f"print certified enclosures (Arb) of relative width <= 10^-dps "
         f"(dps {CERTIFY_DPS} unless --dps is given)",
+    )
+    parser.add_argument(
+        "--phases",
+        type=positive_int_arg,
+        help=f"ladder only: Erlang gates m = 1..M (default {DEFAULT_PHASES})",
     )
     add_output_arguments(parser)
     parser.set_defaults(run=run)
@@ -261,6 +302,11 @@ def run(args: argparse.Namespace) -> int:
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
     """
+    if getattr(args, "view", None) == "ladder":
+        print(render_ladder(compute_ladder(args), args.json))
+        return 0
+    if getattr(args, "phases", None) is not None:
+        raise ValueError("--phases applies to 'qtheory gated ladder' only")
     values = compute(args)
     if getattr(args, "certify", False):
         if args.json:
@@ -272,3 +318,81 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(render(values, args.dps, args.json))
     return 0
+
+
+def compute_ladder(args: argparse.Namespace):
+    """The ladder ``qtheory gated ladder`` prints (:func:`qtheory.gated.ladder.ladder`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``qtheory gated ladder`` options: the four parameters (strings) and
+        ``phases`` (int or None).
+
+    Returns
+    -------
+    qtheory.gated.ladder.Ladder
+
+    Raises
+    ------
+    ValueError
+        ``--dps``, ``--gate`` or ``--certify`` given (the ladder is float64); a
+        parameter that is not a number or out of range (named); ν ≤ 1.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser)
+    >>> lad = compute_ladder(parser.parse_args("ladder --arrival-rate inf --service-rate 1 "
+    ...                                        "--reward 4 --cost 1 --phases 2".split()))
+    >>> sorted(lad.ph), round(lad.ga.pof, 6)
+    ([1, 2], 1.529614)
+    """
+    for option, given in (("--dps", args.dps), ("--gate", args.gate), ("--certify", args.certify)):
+        if given not in (None, False):
+            raise ValueError(f"{option} does not apply to 'qtheory gated ladder' (float64)")
+    from qtheory.gated.ladder import ladder  # the phase gates and the history: on use
+
+    phases = DEFAULT_PHASES if args.phases is None else args.phases
+    return ladder(_queue(args), phases)
+
+
+def render_ladder(lad, as_json: bool) -> str:
+    """The ladder as one JSON object (:meth:`qtheory.gated.ladder.Ladder.to_json`) or
+    as a table: one line per rung (welfare, PoF, evidence kind, method), then the gaps.
+
+    Parameters
+    ----------
+    lad : qtheory.gated.ladder.Ladder
+    as_json : bool
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from qtheory.gated.ladder import ladder
+    >>> text = render_ladder(ladder(GatedQueue("inf", 1, 4, 1), 1, full_memory=False), False)
+    >>> print(text.splitlines()[1])
+    rr                 1.000000  1.000000  identity      closed form lambda* = min(Lambda, mu - sqrt(mu C/R)) (Sympy derivation)
+    """  # noqa: E501
+    if as_json:
+        return json.dumps(lad.to_json())
+
+    def number(value):
+        return "-" if value is None else f"{value:.6f}"
+
+    lines = [f"{'rung':<17}  {'welfare':>8}  {'PoF':>8}  {'kind':<12}  method"]
+    for rung in lad.rungs():
+        lines.append(
+            f"{rung.name:<17}  {number(rung.welfare):>8}  {number(rung.pof):>8}  "
+            f"{rung.kind:<12}  {rung.method}"
+        )
+    lines.append("")
+    lines.append(f"{'step':<38}  {'absolute':>9}  {'ratio':>8}")
+    for gap in lad.gaps():
+        step = f"{gap['lower']} -> {gap['upper']}"
+        lines.append(f"{step:<38}  {gap['absolute']:>9.6f}  {gap['ratio']:>8.6f}")
+    lines.append(f"ordered: {lad.ordered()}")
+    return "\n".join(lines)

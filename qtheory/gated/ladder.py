@@ -1,0 +1,312 @@
+r"""The value of memory, rung by rung, for one unobservable M/M/1 queue.
+
+Every admission policy below sees only its own past admissions (never the queue),
+except the last, which bounds them all:
+
+====================  ==============================================================
+rung                  policy
+====================  ==============================================================
+``rr``                random routing: admit a Poisson(λ) thinning (no memory)
+``ph`` (per m)        Erlang-m gate after each admission (m phases of memory)
+``ga``                deterministic gate τ after each admission (GA)
+``full_memory_*``     the best policy that knows every past admission time: a lower
+                      and an upper bound (:mod:`qtheory.gated.history`)
+``observable``        Naor's observable queue at its social optimum (the ceiling)
+====================  ==============================================================
+
+Each rung carries its welfare per unit time, its Price of Forgetting PoF = S/S_RR*,
+and the kind of evidence behind the number; :meth:`Ladder.gaps` gives the steps between
+consecutive rungs in absolute terms and as ratios.  The order
+RR ≤ PH(1) ≤ … ≤ PH(m) ≤ GA ≤ full memory ≤ observable is checked by
+:meth:`Ladder.ordered` (RR = PH(1) when Λ = ∞).
+
+References
+----------
+.. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+   queues", arXiv:2606.02464 (2026).
+.. [2] P. Naor, "The regulation of queue size by levying tolls", Econometrica
+   37(1):15-24 (1969).
+.. [3] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+   processes", Econometrica 43(1):81-92 (1975).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from qtheory.claims import Evidence
+from qtheory.gated.model import GatedQueue
+from qtheory.gated.observable import optimal_observable
+from qtheory.gated.phase_gates import _phases, optimal_erlang_gate
+from qtheory.gated.welfare import _checked_queue, optimal_gate, optimal_routing
+
+__all__ = ["DEFAULT_PHASES", "Ladder", "Rung", "ladder"]
+
+#: m = 1..DEFAULT_PHASES Erlang gates unless asked otherwise.
+DEFAULT_PHASES = 8
+#: Relative slack of :meth:`Ladder.ordered` (float64 optima).
+ORDER_TOLERANCE = 1e-12
+#: The module of the full-memory bracket (another part of the package).
+HISTORY_MODULE = "qtheory.gated.history"
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One rung of the ladder.
+
+    Attributes
+    ----------
+    name : str
+        ``"rr"``, ``"ph[m]"``, ``"ga"``, ``"full_memory_lower"``,
+        ``"full_memory_upper"`` or ``"observable"``.
+    welfare : float or None
+        Welfare per unit time; None when the rung was not computed.
+    pof : float or None
+        welfare/S_RR*.
+    kind : str
+        The :class:`qtheory.claims.Evidence` kind behind the number, or
+        ``"not computed"``.
+    method : str
+        How the number was obtained.
+
+    Examples
+    --------
+    >>> Rung("ga", 1.5, 1.5, "numerical", "root of the first-order condition").to_json()["pof"]
+    1.5
+    """
+
+    name: str
+    welfare: float | None
+    pof: float | None
+    kind: str
+    method: str
+
+    def to_json(self) -> dict[str, object]:
+        """The rung as a JSON-ready dict (keys ``welfare``, ``pof``, ``kind``, ``method``)."""
+        return {"welfare": self.welfare, "pof": self.pof, "kind": self.kind, "method": self.method}
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """Every rung for one queue (see the module notes).
+
+    Attributes
+    ----------
+    queue : GatedQueue
+    rr, ga, observable : Rung
+    ph : dict of int to Rung
+        The Erlang-m gates, by m.
+    full_memory_lower, full_memory_upper : Rung
+        The bracket of the best full-memory policy (``welfare`` None when
+        :mod:`qtheory.gated.history` is not available).
+    observable_threshold : int
+        Naor's n*.
+
+    Examples
+    --------
+    >>> steps = ladder(GatedQueue("inf", 1, 4, 1), phases=2, full_memory=False).gaps()
+    >>> [(s["lower"], s["upper"]) for s in steps]
+    [('rr', 'ph[2]'), ('ph[2]', 'ga'), ('ga', 'observable')]
+    """
+
+    queue: GatedQueue
+    rr: Rung
+    ph: dict[int, Rung]
+    ga: Rung
+    full_memory_lower: Rung
+    full_memory_upper: Rung
+    observable: Rung
+    observable_threshold: int
+
+    def rungs(self) -> list[Rung]:
+        """The rungs in ladder order (RR, PH(1..m), GA, full memory, observable)."""
+        return [
+            self.rr,
+            *self.ph.values(),
+            self.ga,
+            self.full_memory_lower,
+            self.full_memory_upper,
+            self.observable,
+        ]
+
+    def gaps(self) -> list[dict[str, object]]:
+        """Steps between consecutive computed rungs: RR → PH(largest m) → GA → full
+        memory (lower, upper) → observable; each with ``absolute`` = upper − lower and
+        ``ratio`` = upper/lower (welfare).
+
+        Returns
+        -------
+        list of dict
+            Keys ``lower``, ``upper`` (rung names), ``absolute``, ``ratio``.
+        """
+        chain = [self.rr, self.ph[max(self.ph)], self.ga, self.full_memory_lower]
+        chain += [self.full_memory_upper, self.observable]
+        chain = [r for r in chain if r.welfare is not None]
+        return [
+            {
+                "lower": low.name,
+                "upper": high.name,
+                "absolute": high.welfare - low.welfare,
+                "ratio": high.welfare / low.welfare,
+            }
+            for low, high in zip(chain, chain[1:], strict=False)
+        ]
+
+    def ordered(self, tolerance: float = ORDER_TOLERANCE) -> bool:
+        """True when the computed rungs increase up the ladder (within ``tolerance``
+        relative to the observable ceiling).
+
+        >>> ladder(GatedQueue(2.0, 1, 5, 1), phases=3, full_memory=False).ordered()
+        True
+        """
+        values = [r.welfare for r in self.rungs() if r.welfare is not None]
+        slack = tolerance * abs(self.observable.welfare)
+        return all(low <= high + slack for low, high in zip(values, values[1:], strict=False))
+
+    def to_json(self) -> dict[str, object]:
+        """The ladder as a JSON-ready dict: keys ``rr``, ``ph`` (by m, as strings),
+        ``ga``, ``full_memory_lower``, ``full_memory_upper``, ``observable`` (each a
+        :meth:`Rung.to_json`, the observable with its ``threshold``), ``gaps`` and
+        ``ordered``.
+
+        >>> sorted(ladder(GatedQueue("inf", 1, 3, 1), 1, full_memory=False).to_json())[:4]
+        ['full_memory_lower', 'full_memory_upper', 'ga', 'gaps']
+        """
+        return {
+            "rr": self.rr.to_json(),
+            "ph": {str(m): rung.to_json() for m, rung in self.ph.items()},
+            "ga": self.ga.to_json(),
+            "full_memory_lower": self.full_memory_lower.to_json(),
+            "full_memory_upper": self.full_memory_upper.to_json(),
+            "observable": {**self.observable.to_json(), "threshold": self.observable_threshold},
+            "gaps": self.gaps(),
+            "ordered": self.ordered(),
+        }
+
+
+def _full_memory(queue: GatedQueue, rr: float) -> tuple[Rung, Rung]:
+    """The bracket of :func:`qtheory.gated.history.full_memory_bracket`, imported on
+    use; two "not computed" rungs when that module is not installed.  The methods are
+    the bracket's own evidence texts (``lower_evidence`` and ``lower_policy``,
+    ``upper_evidence``; a single ``evidence`` text if that is all it has)."""
+    names = ("full_memory_lower", "full_memory_upper")
+    if importlib.util.find_spec(HISTORY_MODULE) is None:
+        method = f"not computed: {HISTORY_MODULE} is not available"
+        return tuple(Rung(name, None, None, "not computed", method) for name in names)
+    bracket = importlib.import_module(HISTORY_MODULE).full_memory_bracket(queue)
+    common = getattr(bracket, "evidence", "")
+    lower_method = getattr(bracket, "lower_evidence", common)
+    if getattr(bracket, "lower_policy", ""):
+        lower_method = f"{bracket.lower_policy}; {lower_method}"
+    methods = (lower_method, getattr(bracket, "upper_evidence", common))
+    return tuple(
+        Rung(name, float(value), float(value) / rr, Evidence.NUMERICAL.value, method)
+        for name, value, method in zip(names, (bracket.lower, bracket.upper), methods, strict=True)
+    )
+
+
+def ladder(
+    queue: GatedQueue, phases: int | Iterable[int] = DEFAULT_PHASES, *, full_memory: bool = True
+) -> Ladder:
+    """Compute every rung of the ladder for ``queue`` (float64).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue; ν = Rμ/C > 1.
+    phases : int or iterable of int
+        M (the Erlang gates m = 1..M) or the values of m themselves; default
+        :data:`DEFAULT_PHASES`.
+    full_memory : bool, keyword-only
+        Compute the full-memory bracket (if :mod:`qtheory.gated.history` is
+        available); False leaves those rungs "not computed".
+
+    Returns
+    -------
+    Ladder
+
+    Raises
+    ------
+    TypeError
+        ``queue`` not a GatedQueue.
+    ValueError
+        ν ≤ 1, or an m < 1.
+
+    Examples
+    --------
+    Λ = ∞, μ = C = 1, ν = 4: RR = PH(1) = 1, GA's PoF 1.5296, the ceiling C(ν − 1) = 3:
+
+    >>> lad = ladder(GatedQueue("inf", 1, 4, 1), phases=4, full_memory=False)
+    >>> [(r.name, round(r.pof, 4)) for r in lad.rungs() if r.pof is not None][1:5]
+    [('ph[1]', 1.0), ('ph[2]', 1.2228), ('ph[3]', 1.3134), ('ph[4]', 1.3626)]
+    >>> round(lad.ga.pof, 4), lad.observable.pof, lad.full_memory_lower.welfare
+    (1.5296, 3.0, None)
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
+    queue = _checked_queue(queue)
+    queue.require_worthwhile()
+    ms = range(1, _phases(phases) + 1) if isinstance(phases, int) else sorted(set(phases))
+    ms = [_phases(m) for m in ms]
+    if not ms:
+        raise ValueError("phases must name at least one m >= 1")
+    s_rr = optimal_routing(queue).welfare
+
+    def rung(name: str, welfare: float, kind: Evidence, method: str) -> Rung:
+        return Rung(name, float(welfare), float(welfare) / s_rr, kind.value, method)
+
+    ph = {
+        m: rung(
+            f"ph[{m}]",
+            optimal_erlang_gate(queue, m).welfare,
+            Evidence.NUMERICAL,
+            f"Erlang-{m} gate: mpmath root of the first-order condition in w = -log sigma, "
+            "rounded to float64",
+        )
+        for m in ms
+    }
+    observable = optimal_observable(queue)
+    if full_memory:
+        lower, upper = _full_memory(queue, s_rr)
+    else:
+        lower, upper = (
+            Rung(name, None, None, "not computed", "not asked for (full_memory=False)")
+            for name in ("full_memory_lower", "full_memory_upper")
+        )
+    return Ladder(
+        queue=queue,
+        rr=rung(
+            "rr",
+            s_rr,
+            Evidence.IDENTITY,
+            "closed form lambda* = min(Lambda, mu - sqrt(mu C/R)) (Sympy derivation)",
+        ),
+        ph=ph,
+        ga=rung(
+            "ga",
+            optimal_gate(queue).welfare,
+            Evidence.NUMERICAL,
+            "mpmath root of the first-order condition, rounded to float64 "
+            "(certified enclosure: qtheory gated --certify)",
+        ),
+        full_memory_lower=lower,
+        full_memory_upper=upper,
+        observable=rung(
+            "observable",
+            observable.welfare,
+            Evidence.NUMERICAL,
+            f"M/M/1/n closed form at Naor's social threshold n* = {observable.threshold}"
+            + (
+                " (Lambda = inf: the system always holds n* customers)"
+                if observable.blocking == 1
+                else ""
+            ),
+        ),
+        observable_threshold=observable.threshold,
+    )

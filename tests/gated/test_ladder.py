@@ -1,0 +1,143 @@
+"""The ladder of memory (qtheory.gated.ladder) and ``qtheory gated ladder``: every rung
+against an independent value (closed forms at Λ = ∞), the order of the rungs, the
+full-memory bracket when qtheory.gated.history is there and "not computed" when it is
+not, and the command's output and errors (the plain ``qtheory gated`` unchanged)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from qtheory.cli import main
+from qtheory.gated import GatedQueue, optimal_gate
+from qtheory.gated import ladder as ladder_module
+from qtheory.gated.ladder import ladder
+
+BASE = ["--arrival-rate", "inf", "--service-rate", "1", "--reward", "4", "--cost", "1"]
+
+
+@pytest.fixture
+def without_history(monkeypatch):
+    """The ladder as if qtheory.gated.history were not installed (and fast)."""
+    monkeypatch.setattr(ladder_module, "HISTORY_MODULE", "qtheory.gated._not_a_module")
+
+
+@pytest.mark.parametrize("nu", [1.5, 4.0, 30.0])
+def test_infinite_arrival_rate_rungs_against_closed_forms(nu, without_history):
+    lad = ladder(GatedQueue("inf", 1, nu, 1), 6)
+    rr = (nu**0.5 - 1) ** 2  # C(√ν − 1)²
+    assert lad.rr.welfare == pytest.approx(rr, rel=1e-14)
+    assert lad.ph[1].welfare == pytest.approx(rr, rel=1e-14)  # m = 1 is RR at Λ = ∞
+    assert lad.observable.welfare == pytest.approx(nu - 1, rel=1e-15)  # μR − C, n* = 1
+    assert lad.observable_threshold == 1
+    for rung in lad.rungs():
+        if rung.welfare is not None:
+            assert rung.pof == pytest.approx(rung.welfare / rr, rel=1e-14)
+    assert lad.ordered()
+
+
+@pytest.mark.parametrize("arrival", [0.5, 1.0, 3.0, "inf"])
+@pytest.mark.parametrize("nu", [1.1, 3.0, 12.0])
+def test_rungs_are_ordered(arrival, nu, without_history):
+    lad = ladder(GatedQueue(arrival, 1, nu, 1), (1, 2, 5, 17))
+    assert lad.ordered()
+    ph = [rung.welfare for rung in lad.ph.values()]
+    if optimal_gate(lad.queue).at_boundary:  # admitting everybody is best: all gates equal
+        assert ph[0] == pytest.approx(lad.ga.welfare, rel=1e-14)
+    else:  # memory strictly helps
+        assert all(a < b for a, b in zip(ph, ph[1:], strict=False)) and ph[-1] < lad.ga.welfare
+    assert lad.ga.welfare < lad.observable.welfare
+
+
+def test_gaps_are_differences_and_ratios(without_history):
+    lad = ladder(GatedQueue(2.0, 1, 5, 1), 3)
+    gaps = lad.gaps()
+    assert [(g["lower"], g["upper"]) for g in gaps] == [
+        ("rr", "ph[3]"),
+        ("ph[3]", "ga"),
+        ("ga", "observable"),
+    ]
+    assert gaps[1]["absolute"] == pytest.approx(lad.ga.welfare - lad.ph[3].welfare, rel=1e-15)
+    assert gaps[2]["ratio"] == pytest.approx(lad.observable.pof / lad.ga.pof, rel=1e-14)
+
+
+def test_missing_history_leaves_the_full_memory_rungs_not_computed(without_history):
+    lad = ladder(GatedQueue("inf", 1, 4, 1), 2)
+    for rung in (lad.full_memory_lower, lad.full_memory_upper):
+        assert rung.welfare is None and rung.pof is None and rung.kind == "not computed"
+    assert "not available" in lad.full_memory_lower.method
+
+
+def test_full_memory_bracket_sits_between_ga_and_the_ceiling():
+    pytest.importorskip("qtheory.gated.history")
+    queue = GatedQueue(3.0, 1, 2, 1)
+    lad = ladder(queue, 2)
+    lower, upper = lad.full_memory_lower.welfare, lad.full_memory_upper.welfare
+    assert optimal_gate(queue).welfare <= lower + 1e-12 <= upper + 1e-12
+    assert upper <= lad.observable.welfare
+    assert lad.ordered()
+
+
+def run(capsys, argv):
+    status = main(argv)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_cli_json_has_every_rung(capsys, without_history):
+    status, out, _ = run(capsys, ["gated", "ladder", *BASE, "--phases", "3", "--json"])
+    assert status == 0
+    values = json.loads(out)
+    expected = {"rr", "ph", "ga", "full_memory_lower", "full_memory_upper", "observable"}
+    assert expected <= set(values)
+    assert sorted(values["ph"]) == ["1", "2", "3"]
+    assert values["rr"]["pof"] == 1.0 and values["observable"]["threshold"] == 1
+    assert values["ga"]["pof"] == pytest.approx(1.5296142784, rel=1e-9)  # docs of gated
+    assert values["full_memory_lower"]["welfare"] is None
+
+
+def test_cli_text_lists_every_rung(capsys, without_history):
+    status, out, _ = run(capsys, ["gated", "ladder", *BASE, "--phases", "2"])
+    names = [line.split()[0] for line in out.splitlines()[1:7]]
+    assert status == 0 and names == ["rr", "ph[1]", "ph[2]", "ga", "full_memory_lower",
+                                     "full_memory_upper"]  # fmt: skip
+    assert "ordered: True" in out
+
+
+def test_plain_gated_command_is_unchanged(capsys):
+    status, out, _ = run(capsys, ["gated", *BASE, "--json"])
+    assert status == 0
+    assert set(json.loads(out)) == {
+        "tau_star", "welfare_ga", "welfare_rr", "rate_rr", "throughput_ga", "pof"
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["ladder", *BASE, "--phases", "0"], "--phases"),
+        (["ladder", *BASE[:1], "-1", *BASE[2:]], "arrival_rate"),
+        (["ladder", *BASE[:3], "0", *BASE[4:]], "service_rate"),
+        (["ladder", *BASE[:5], "1", *BASE[6:]], "nu"),
+        ([*BASE, "--phases", "2"], "--phases"),
+        (["ladder", *BASE, "--dps", "20"], "--dps"),
+        (["ladder", *BASE, "--gate", "2"], "--gate"),
+        (["lader", *BASE], "invalid choice"),
+    ],
+)
+def test_cli_bad_input_exits_2_naming_the_option(capsys, argv, named, without_history):
+    status, _, err = run(capsys, ["gated", *argv])
+    assert status == 2 and named in err and err.count("\n") == 1
+
+
+def test_ladder_help_imports_nothing_heavy():
+    script = (
+        "from qtheory.cli import main\nassert main(['gated', 'ladder', '--help']) == 0\n"
+        "import sys\nprint('MODULES', *sorted(sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    modules = set(out.stdout.rpartition("MODULES ")[2].split())
+    heavy = {"sympy", "scipy", "qtheory.gated.ladder", "qtheory.gated.phase_gates"}
+    assert not heavy & {m if m.startswith("qtheory") else m.split(".")[0] for m in modules}
+    assert "ladder" in out.stdout
