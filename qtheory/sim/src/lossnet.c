@@ -42,6 +42,7 @@ void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p) {
 /*
  * One event: a standard exponential time step and one uint64 x.  The top 53 bits of x
  * give u uniform in [0, 1): class j (code -j) for the first j with u < P(class <= j),
+ * i.e. j - 1 = the number of cumulative probabilities <= u (counted without branches),
  * else a potential departure whose mark, (u - P(arrival)) / P(departure), is again
  * uniform in [0, 1) (given the type) and becomes the slot floor(mark N), clamped to
  * N - 1 against rounding.
@@ -51,11 +52,13 @@ QT_INLINE qt_ln_event clock_next(qt_ln_clock *c) {
     c->t += c->step_scale * random_standard_exponential(c->rng);
     ev.t = c->t;
     double u = (double)(c->rng->next_uint64(c->rng->state) >> 11) * 0x1.0p-53;
+    int32_t below = 0;
     for (int32_t j = 0; j < c->classes; j++) {
-        if (u < c->cum[j]) {
-            ev.code = -1 - j;
-            return ev;
-        }
+        below += u >= c->cum[j];
+    }
+    if (below < c->classes) {
+        ev.code = -1 - below;
+        return ev;
     }
     double slot = floor((u - c->cum[c->classes - 1]) * c->slot_scale);
     ev.code = slot < c->max_slot ? (int32_t)slot : (int32_t)c->max_slot;
@@ -222,6 +225,7 @@ struct qt_ln_run {
     double *heap;
     int64_t heap_size, heap_capacity;
     double job_cum[QT_LN_MAX_CLASSES]; /* P(an arrival is of class <= j + 1) */
+    double job_rate;                   /* N (lambda_1 + ... + lambda_n) */
     double next_t, next_service;
     int32_t next_class; /* 0-based */
 };
@@ -256,8 +260,7 @@ static int64_t isqrt64(int64_t n) {
 
 static void draw_next_job(qt_ln_run *r) {
     bitgen_t *rng = r->clock.rng;
-    double rate = lambda_sum(&r->p) * (double)r->p.servers;
-    r->next_t += random_standard_exponential(rng) / rate;
+    r->next_t += random_standard_exponential(rng) / r->job_rate;
     double u = next_double(rng);
     int32_t j = 0;
     while (j < r->p.classes - 1 && u >= r->job_cum[j]) {
@@ -269,6 +272,7 @@ static void draw_next_job(qt_ln_run *r) {
 
 static void job_init(qt_ln_run *r) {
     double sum = lambda_sum(&r->p), partial = 0.0;
+    r->job_rate = sum * (double)r->p.servers;
     for (int32_t j = 0; j < r->p.classes; j++) {
         partial += r->p.lambda[j];
         r->job_cum[j] = partial / sum;
