@@ -1,0 +1,811 @@
+r"""Gated admission (GA) and random routing (RR) with phase-type service.
+
+Model.  As in :mod:`qtheory.gated.welfare` — potential customers Poisson(:math:`\Lambda`),
+one FIFO server, reward :math:`R` per served customer, cost :math:`C` per unit time in
+the system — but the service time :math:`S` is phase-type, :math:`S\sim
+\mathrm{PH}(\alpha, T)` with :math:`t = -T\mathbf 1`, of mean :math:`1/\mu` (the
+:class:`~qtheory.gated.model.GatedQueue`'s μ sets the mean; the *shape* is given: an
+Erlang-k, a two-phase hyperexponential with balanced means and a given squared
+coefficient of variation (SCV) :math:`c^2`, a two-moment fit, or any PH law, rescaled).
+
+Random routing admits a Poisson(:math:`\lambda`) stream: M/PH/1, whose mean wait is
+Pollaczek–Khinchine's :math:`E[W] = \lambda E[S^2]/(2(1-\rho))`,
+:math:`E[S^2] = (1+c^2)/\mu^2`.  The welfare
+:math:`S_{RR}(\lambda) = \lambda(R - C/\mu) - k\lambda^2/(\mu-\lambda)`,
+:math:`k = C(1+c^2)/(2\mu)`, is concave, with the stationary point
+
+.. math:: \lambda^* = \mu\Bigl(1 - \bigl(1 + 2(\nu - 1)/(1+c^2)\bigr)^{-1/2}\Bigr),
+
+(:math:`\mu - \sqrt{\mu C/R}` for exponential service), capped at :math:`\Lambda`.
+
+Gated admission: admitted inter-arrival times are :math:`A = \tau + \mathrm{Exp}(\Lambda)`
+(:math:`A = \tau` when :math:`\Lambda = \infty`; a PH gate :math:`G` in place of
+:math:`\tau` is allowed too), so the queue of admitted customers is GI/PH/1.  Its waiting
+time is matrix-exponential (Asmussen [1]_, [2]_): the ascending ladder height of the
+random walk :math:`\sum (S_k - A_{k+1})` is the defective phase-type law
+:math:`\mathrm{PH}(\alpha_+, T)` (an overshoot over the level is the residual of a service
+time, which is PH with the phase at the crossing), where :math:`\alpha_+` is the
+minimal non-negative solution of the fixed point
+
+.. math:: \alpha_+ = \alpha\, \hat A(T + t\alpha_+), \qquad
+          \hat A(M) = E[e^{MA}] = e^{\tau M}\,(I - M/\Lambda)^{-1}
+
+(for a PH(:math:`\beta, S_G`) gate, :math:`E[e^{MG}] = (\beta\otimes I)(-(S_G\oplus
+M))^{-1}(s_G\otimes I)` replaces :math:`e^{\tau M}`).  The waiting time, the maximum of
+the walk, is a geometric sum of ladder heights, hence
+:math:`W \sim \mathrm{PH}(\alpha_+, T + t\alpha_+)`:
+
+.. math:: P(W > x) = \alpha_+ e^{(T + t\alpha_+)x}\mathbf 1, \qquad
+          E[W] = \alpha_+ (-(T + t\alpha_+))^{-1}\mathbf 1, \qquad
+          P(W > 0) = \alpha_+\mathbf 1 .
+
+The fixed point is the GI/M/1-type R-matrix equation of the queue seen at arrival epochs
+in another form (Latouche and Ramaswami [3]_, Ch. 5): for exponential service
+:math:`\alpha_+ = \sigma` is the GI/M/1 root, :math:`\sigma = \hat A(-\mu(1-\sigma))`,
+and :math:`E[W] + 1/\mu = 1/(\mu(1-\sigma))`, the results of
+:mod:`qtheory.gated.welfare`.  It is solved by Newton's method from :math:`\alpha_+ = 0`
+(the Jacobian from Fréchet derivatives of the matrix exponential), which increases
+monotonically to the minimal solution as the natural iteration
+:math:`\alpha_+ \leftarrow \alpha\hat A(T+t\alpha_+)` does (the natural iteration is the
+fallback); the residual is returned.  For a PH gate the queue is PH/PH/1, a QBD, and
+:func:`qtheory.exact.matrix_analytic.qbd_solve` gives an independent route (used by the
+tests).
+
+Optimal gate: :math:`S_{GA}(\tau) = (R - C(E[W] + 1/\mu))/(\tau + 1/\Lambda)`; the gate
+:math:`\tau^*` is the root of :math:`g(\tau) = N'(\tau)(\tau + 1/\Lambda) - N(\tau)`,
+:math:`N = R - C(E[W]+1/\mu)`, with :math:`dE[W]/d\tau` from the implicit derivative of the
+fixed point (:math:`\partial\hat A/\partial\tau = M\hat A`), bracketed between the
+stability boundary (where :math:`E[W]\to\infty`, :math:`g > 0`) and large :math:`\tau`
+(:math:`g \to -(R - C/\mu) < 0`); :math:`\tau^* = 0` if :math:`g(0) \le 0`.  Unlike the
+exponential case, uniqueness of the critical point is not proved here: the tests compare
+with a grid search.
+
+Accuracy: float64 (about 1e-13 relative on E[W] away from heavy traffic; the residual of
+the fixed point is returned).  There is no ``dps`` route.
+
+References
+----------
+.. [1] S. Asmussen, Applied Probability and Queues, 2nd ed., Springer (2003), Ch. VIII
+   (GI/G/1 steady state; phase-type ladder heights and the GI/PH/1 waiting time).
+.. [2] S. Asmussen, "Phase-type representations in random walk and queueing problems",
+   Annals of Probability 20(2):772-789 (1992).
+.. [3] G. Latouche and V. Ramaswami, *Introduction to Matrix Analytic Methods in
+   Stochastic Modeling*, SIAM (1999).
+.. [4] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+   processes", Econometrica 43(1):81-92 (1975).
+.. [5] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+   queues", arXiv:2606.02464 (2026).
+.. [6] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003), Sec. 2.6 (two-moment
+   fits by mixed Erlang and balanced hyperexponential laws).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from qtheory._validation import nonnegative, positive, positive_int
+from qtheory.gated.model import GatedQueue
+from qtheory.gated.welfare import RoutingOptimum
+from qtheory.phase_type import PhaseType, erlang, exponential, hyperexponential
+
+__all__ = [
+    "LadderHeight",
+    "PhaseTypeGateOptimum",
+    "balanced_hyperexponential",
+    "fit_two_moments",
+    "ladder_height",
+    "optimal_gate_ph",
+    "optimal_routing_ph",
+    "pollaczek_khinchine_wait",
+    "price_of_forgetting_ph",
+    "service_law",
+    "welfare_ga_ph",
+    "welfare_rr_ph",
+]
+
+#: Newton steps allowed before falling back to the natural iteration.
+_NEWTON_STEPS = 60
+#: Natural-iteration steps allowed (the fallback).
+_NATURAL_STEPS = 200_000
+#: Largest SCV of the balanced hyperexponential law (its slow phase has probability
+#: about 1/(2 SCV)); the simulator has the same limit.
+MAX_SCV = 1e9
+
+
+#: Padé(13) coefficients of the scaling-and-squaring matrix exponential (Higham 2005).
+_PADE13 = (
+    64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
+    129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0,
+    40840800.0, 960960.0, 16380.0, 182.0, 1.0,
+)  # fmt: skip
+_THETA13 = 5.371920351148152
+
+
+def _expm(A: NDArray[np.float64]) -> NDArray[np.float64]:
+    """e^A by scaling and squaring with the [13/13] Padé approximant (N. J. Higham, SIAM
+    J. Matrix Anal. Appl. 26(4):1179-1193, 2005), in NumPy: the matrices here are tiny,
+    and SciPy's ``expm`` calls LAPACK routines whose thread start-up costs milliseconds
+    on a loaded machine."""
+    norm = np.abs(A).sum(axis=0).max()
+    squarings = max(0, math.ceil(math.log2(norm / _THETA13))) if norm > _THETA13 else 0
+    A = A / 2.0**squarings
+    b, eye = _PADE13, np.eye(A.shape[0])
+    A2 = A @ A
+    A4 = A2 @ A2
+    A6 = A4 @ A2
+    U = A @ (
+        A6 @ (b[13] * A6 + b[11] * A4 + b[9] * A2) + b[7] * A6 + b[5] * A4 + b[3] * A2 + b[1] * eye
+    )
+    V = A6 @ (b[12] * A6 + b[10] * A4 + b[8] * A2) + b[6] * A6 + b[4] * A4 + b[2] * A2 + b[0] * eye
+    E = np.linalg.solve(V - U, V + U)
+    for _ in range(squarings):
+        E = E @ E
+    return E
+
+
+# ------------------------------------------------------------------ service laws
+
+
+def balanced_hyperexponential(scv: float) -> PhaseType:
+    r"""The two-phase hyperexponential law of mean 1 with balanced means
+    (:math:`p_1/\mu_1 = p_2/\mu_2 = 1/2`) and squared coefficient of variation ``scv``.
+
+    :math:`E[S^2] = 1/(2p_1p_2)`, so :math:`c^2 = 1/(2p_1p_2) - 1` and the slow phase
+    has probability :math:`p_2 = (1 - \sqrt{r})/2 = 1/((c^2+1)(1+\sqrt r))`,
+    :math:`r = (c^2-1)/(c^2+1)` (the second form does not cancel) [1]_.
+
+    Parameters
+    ----------
+    scv : float
+        c² with 1 < c² ≤ 1e9.
+
+    Returns
+    -------
+    PhaseType
+        H2 of mean 1.
+
+    Raises
+    ------
+    ValueError
+        ``scv`` outside (1, 1e9].
+
+    Examples
+    --------
+    >>> h = balanced_hyperexponential(4.0)
+    >>> round(h.mean, 12), round(h.moment(2) - 1, 12)
+    (1.0, 4.0)
+
+    References
+    ----------
+    .. [1] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003), Sec. 2.6.
+    """
+    scv = positive("scv", scv)
+    if not 1 < scv <= MAX_SCV:
+        raise ValueError(f"scv must be > 1 and <= {MAX_SCV:g} (hyperexponential), got {scv!r}")
+    slow = 1.0 / ((scv + 1.0) * (1.0 + math.sqrt((scv - 1.0) / (scv + 1.0))))
+    return hyperexponential([1.0 - slow, slow], [2.0 * (1.0 - slow), 2.0 * slow])
+
+
+def fit_two_moments(scv: float) -> PhaseType:
+    r"""A phase-type law of mean 1 with squared coefficient of variation ``scv``.
+
+    Tijms' fits [1]_: for :math:`c^2 < 1` the mixture of Erlang(k − 1) and Erlang(k) with
+    one rate, :math:`1/k \le c^2 \le 1/(k-1)`, probability
+    :math:`p = (kc^2 - \sqrt{k(1+c^2) - k^2c^2})/(1+c^2)` of the shorter one and rate
+    :math:`k - p`; Exp(1) for :math:`c^2 = 1`; the balanced hyperexponential law for
+    :math:`c^2 > 1`.
+
+    Parameters
+    ----------
+    scv : float
+        c², with 1e-3 ≤ c² ≤ 1e9 (below 1e-3 the fit needs more than 1000 phases).
+
+    Returns
+    -------
+    PhaseType
+        Mean 1, SCV ``scv``.
+
+    Raises
+    ------
+    ValueError
+        ``scv`` out of range.
+
+    Examples
+    --------
+    >>> ph = fit_two_moments(0.4)  # a mix of Erlang-2 and Erlang-3
+    >>> ph.phases, round(ph.mean, 12), round(ph.moment(2) - 1, 12)
+    (3, 1.0, 0.4)
+
+    References
+    ----------
+    .. [1] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003), Sec. 2.6.
+    """
+    scv = positive("scv", scv)
+    if not 1e-3 <= scv <= MAX_SCV:
+        raise ValueError(f"scv must be in [0.001, {MAX_SCV:g}], got {scv!r}")
+    if scv > 1:
+        return balanced_hyperexponential(scv)
+    if scv == 1:
+        return exponential(1.0)
+    k = math.ceil(1.0 / scv - 1e-12)
+    if k == 1:
+        return exponential(1.0)
+    p = (k * scv - math.sqrt(k * (1 + scv) - k * k * scv)) / (1 + scv)
+    p = min(max(p, 0.0), 1.0)  # rounding at the ends c² = 1/k, 1/(k − 1)
+    law = erlang(k, rate=k - p)
+    return PhaseType([1 - p, p] + [0.0] * (k - 2), law.T)
+
+
+def service_law(service: str | PhaseType) -> PhaseType:
+    """The service shape, as a phase-type law of mean 1.
+
+    Parameters
+    ----------
+    service : str or PhaseType
+        ``"exponential"``, ``"erlang:K"`` (integer K ≥ 1), ``"hyperexp:SCV"`` (balanced
+        means, 1 < SCV ≤ 1e9), ``"fit:SCV"`` (:func:`fit_two_moments`), or a PhaseType
+        (rescaled to mean 1).
+
+    Returns
+    -------
+    PhaseType
+
+    Raises
+    ------
+    ValueError
+        Any other string (naming ``service``), or a bad K or SCV.
+
+    Examples
+    --------
+    >>> service_law("erlang:3").phases, round(service_law("hyperexp:2").moment(2), 12)
+    (3, 3.0)
+    >>> service_law("gamma:2")
+    Traceback (most recent call last):
+    ...
+    ValueError: service must be 'exponential', 'erlang:K', ... or a PhaseType, got 'gamma:2'
+    """
+    if isinstance(service, PhaseType):
+        return service.scaled(1.0 / service.mean)
+    if isinstance(service, str):
+        kind, colon, arg = service.partition(":")
+        if kind == "exponential" and not colon:
+            return exponential(1.0)
+        if kind == "erlang" and arg.isascii() and arg.isdigit():
+            k = positive_int("service (Erlang phases K)", int(arg))
+            return erlang(k, rate=float(k))
+        if kind in ("hyperexp", "fit") and colon:
+            try:
+                scv = float(arg)
+            except ValueError:
+                scv = math.nan
+            if math.isfinite(scv):
+                return (
+                    balanced_hyperexponential(scv) if kind == "hyperexp" else fit_two_moments(scv)
+                )
+    raise ValueError(
+        "service must be 'exponential', 'erlang:K', 'hyperexp:SCV', 'fit:SCV' or a PhaseType, "
+        f"got {service!r}"
+    )
+
+
+def _scaled(queue: GatedQueue, service) -> tuple[PhaseType, dict]:
+    """The service law of mean 1/μ and the queue's float64 parameters."""
+    if not isinstance(queue, GatedQueue):
+        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+    p = queue.parameters()
+    return service_law(service).scaled(1.0 / p["mu"]), p
+
+
+def _scv(law: PhaseType) -> float:
+    return law.moment(2) / law.mean**2 - 1.0
+
+
+# ------------------------------------------------------------------ M/PH/1 (random routing)
+
+
+def pollaczek_khinchine_wait(rate: float, service: PhaseType) -> float:
+    r"""Mean waiting time of the M/PH/1 queue, :math:`\lambda E[S^2]/(2(1-\rho))`.
+
+    Parameters
+    ----------
+    rate : float
+        Arrival rate λ > 0.
+    service : PhaseType
+        The service law (used as given), with ρ = λE[S] < 1.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        λ ≤ 0, or ρ ≥ 1 (naming ``rate``).
+
+    Examples
+    --------
+    M/M/1 at ρ = 1/2: E[W] = ρ/(μ − λ) = 1.
+
+    >>> pollaczek_khinchine_wait(0.5, exponential(1.0))
+    1.0
+
+    References
+    ----------
+    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 5.7.
+    """
+    rate = positive("rate", rate)
+    rho = rate * service.mean
+    if not rho < 1:
+        raise ValueError(f"rate must give load rate*E[S] < 1 (stable), got rho = {rho!r}")
+    return rate * service.moment(2) / (2.0 * (1.0 - rho))
+
+
+def welfare_rr_ph(queue: GatedQueue, rate: float, service: str | PhaseType) -> float:
+    """S_RR(λ) = λ(R − C(E[W] + 1/μ)) of random routing with phase-type service.
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        Λ, μ (the service mean 1/μ), R, C.
+    rate : float
+        Admission rate 0 < λ ≤ Λ, λ < μ.
+    service : str or PhaseType
+        The service shape (:func:`service_law`).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        λ outside (0, min(Λ, μ)).
+
+    Examples
+    --------
+    >>> q = GatedQueue(np.inf, 1.0, 3.0, 1.0)
+    >>> welfare_rr_ph(q, 0.5, "exponential")  # 0.5 (3 − 2), as qtheory.gated.welfare_rr
+    0.5
+    """
+    law, p = _scaled(queue, service)
+    rate = positive("rate", rate)
+    if p["beta"] > 0 and rate > 1 / p["beta"]:
+        raise ValueError(f"rate must be <= arrival_rate = {1 / p['beta']!r}, got {rate!r}")
+    wait = pollaczek_khinchine_wait(rate, law)
+    return rate * (p["R"] - p["C"] * (wait + law.mean))
+
+
+def optimal_routing_ph(queue: GatedQueue, service: str | PhaseType) -> RoutingOptimum:
+    r"""The welfare-maximising random-routing rate with phase-type service (closed form).
+
+    :math:`\lambda^* = \min(\Lambda, \mu x/(\sqrt{1+x}(1+\sqrt{1+x})))`,
+    :math:`x = 2(\nu-1)/(1+c^2)` (the module's formula, written without cancellation).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue; ν = Rμ/C > 1.
+    service : str or PhaseType
+        The service shape.
+
+    Returns
+    -------
+    RoutingOptimum
+        λ*, S_RR(λ*), whether λ* = Λ.
+
+    Raises
+    ------
+    ValueError
+        ν ≤ 1, or a bad service.
+
+    Examples
+    --------
+    Exponential service: λ* = μ − √(μC/R) = 2/3 at ν = 9; deterministic-like Erlang-50
+    service admits more:
+
+    >>> q = GatedQueue(np.inf, 1.0, 9.0, 1.0)
+    >>> round(optimal_routing_ph(q, "exponential").rate, 12)
+    0.666666666667
+    >>> optimal_routing_ph(q, "erlang:50").rate > 0.7
+    True
+    """
+    law, p = _scaled(queue, service)
+    queue.require_worthwhile()
+    x = 2.0 * p["epsilon"] / (1.0 + _scv(law))
+    root = math.sqrt(1.0 + x)
+    rate = p["mu"] * x / (root * (1.0 + root))
+    at_boundary = p["beta"] > 0 and 1 / p["beta"] <= rate
+    if at_boundary:
+        rate = 1 / p["beta"]
+    return RoutingOptimum(rate, welfare_rr_ph(queue, rate, law), bool(at_boundary))
+
+
+# ------------------------------------------------------------------ GI/PH/1 (gated admission)
+
+
+@dataclass(frozen=True)
+class LadderHeight:
+    r"""The GI/PH/1 ladder-height law and the waiting time it gives.
+
+    Attributes
+    ----------
+    alpha : numpy.ndarray
+        α_+, the (defective) initial vector of the ladder height PH(α_+, T).
+    generator : numpy.ndarray
+        T + t α_+, the sub-generator of the waiting time.
+    mean_wait : float
+        E[W] = α_+ (−(T + tα_+))^{-1} 1.
+    prob_wait : float
+        P(W > 0) = α_+ 1.
+    residual : float
+        ‖α Â(T + tα_+) − α_+‖∞.
+    iterations : int
+        Newton steps (or natural-iteration steps if it fell back).
+
+    Examples
+    --------
+    >>> lh = ladder_height(exponential(1.0), 2.0, np.inf)  # D/M/1: α_+ = σ
+    >>> round(lh.prob_wait, 12), round(lh.mean_wait * (1 - lh.prob_wait), 12)
+    (0.20318786998, 0.20318786998)
+    """
+
+    alpha: NDArray[np.float64]
+    generator: NDArray[np.float64]
+    mean_wait: float
+    prob_wait: float
+    residual: float
+    iterations: int
+
+    def wait_tail(self, x: float) -> float:
+        """P(W > x) = α_+ exp((T + tα_+)x) 1.
+
+        Parameters
+        ----------
+        x : float
+            x ≥ 0.
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> lh = ladder_height(exponential(1.0), 2.0, np.inf)
+        >>> sigma = lh.prob_wait  # D/M/1: P(W > x) = σ e^{−μ(1−σ)x}
+        >>> round(lh.wait_tail(1.5) / float(sigma * np.exp(-(1 - sigma) * 1.5)), 12)
+        1.0
+        """
+        x = nonnegative("x", x)
+        return float(self.alpha @ _expm(self.generator * x) @ np.ones(self.alpha.size))
+
+
+class _Interarrival:
+    """A = gate + Exp(Λ) (gate a number τ ≥ 0 or a PhaseType; Λ = inf: no Exp part) and
+    its matrix transform Â(M) = E[e^{MA}] with directional derivatives."""
+
+    def __init__(self, gate, arrival_rate: float):
+        self.arrival_rate = positive("arrival_rate", arrival_rate, allow_inf=True)
+        self.beta = 0.0 if math.isinf(self.arrival_rate) else 1.0 / self.arrival_rate
+        if isinstance(gate, PhaseType):
+            self.gate, self.mean = gate, gate.mean + self.beta
+        else:
+            self.gate = nonnegative("gate", gate)
+            self.mean = self.gate + self.beta
+        if not self.mean > 0:
+            raise ValueError("gate + 1/arrival_rate must be > 0 (a gate of 0 needs finite Λ)")
+
+    def _gate_part(self, M):
+        if isinstance(self.gate, PhaseType):
+            m, g = M.shape[0], self.gate
+            ksum = np.kron(g.T, np.eye(m)) + np.kron(np.eye(g.phases), M)
+            left = np.kron(g.alpha[None, :], np.eye(m))
+            right = np.kron(g.exit_rates[:, None], np.eye(m))
+            N = np.linalg.inv(-ksum)
+            return left @ N @ right, (left, N, right)
+        return _expm(self.gate * M), None
+
+    def _exp_part(self, M):
+        m = M.shape[0]
+        if self.beta == 0:
+            return np.eye(m), None
+        inverse = np.linalg.inv(np.eye(m) - self.beta * M)
+        return inverse, inverse
+
+    def transform(self, M):
+        return self._gate_part(M)[0] @ self._exp_part(M)[0]
+
+    def derivative(self, M, E, gate_part, exp_part):
+        """dÂ(M)[E], given the two factors and their caches."""
+        (Gm, gcache), (K, kcache) = gate_part, exp_part
+        if isinstance(self.gate, PhaseType):
+            left, N, right = gcache
+            dG = left @ N @ np.kron(np.eye(self.gate.phases), E) @ N @ right
+        else:  # the Fréchet derivative of exp at τM in direction τE (Van Loan's block form)
+            m = M.shape[0]
+            block = np.block([[M, E], [np.zeros_like(M), M]])
+            dG = _expm(self.gate * block)[:m, m:]
+        dK = np.zeros_like(M) if kcache is None else self.beta * (kcache @ E @ kcache)
+        return dG @ K + Gm @ dK
+
+
+def _check_stable(service: PhaseType, arrival: _Interarrival) -> None:
+    rho = service.mean / arrival.mean
+    if not rho < 1:
+        raise ValueError(
+            f"gate must make the queue stable, E[S] < gate + 1/arrival_rate: got load {rho:.6g}"
+        )
+
+
+def _jacobian(service, arrival, a):
+    """(F(a), J, M, parts): F(a) = α Â(T + t a) − a and J[j] = ∂F/∂a_j."""
+    t, alpha = service.exit_rates, service.alpha
+    M = service.T + np.outer(t, a)
+    parts = (arrival._gate_part(M), arrival._exp_part(M))
+    F = alpha @ parts[0][0] @ parts[1][0] - a
+    m = a.size
+    J = np.empty((m, m))
+    for j in range(m):
+        E = np.zeros((m, m))
+        E[:, j] = t
+        J[j] = alpha @ arrival.derivative(M, E, *parts) - np.eye(m)[j]
+    return F, J, M, parts
+
+
+def _solve_fixed_point(service: PhaseType, arrival: _Interarrival):
+    """α_+ by Newton from 0 (once a step is below 1e-9, one more step squares the error
+    below rounding), else the natural iteration; (α_+, steps)."""
+    m = service.phases
+    a, polish = np.zeros(m), False
+    for step in range(1, _NEWTON_STEPS + 1):
+        F, J, _, _ = _jacobian(service, arrival, a)
+        new = a + np.linalg.solve(J.T, -F)
+        if not (np.all(new > -1e-12) and new.sum() < 1):
+            break
+        if polish:
+            return new, step
+        polish = np.abs(new - a).max() <= 1e-9
+        a = new
+    a = np.zeros(m)
+    for step in range(1, _NATURAL_STEPS + 1):
+        M = service.T + np.outer(service.exit_rates, a)
+        new = service.alpha @ arrival.transform(M)
+        if np.abs(new - a).max() <= 1e-15 * new.max():
+            return new, step
+        a = new
+    raise ArithmeticError("the ladder-height fixed point did not converge")
+
+
+def _ladder(service: PhaseType, arrival: _Interarrival) -> LadderHeight:
+    _check_stable(service, arrival)
+    a, steps = _solve_fixed_point(service, arrival)
+    M = service.T + np.outer(service.exit_rates, a)
+    residual = np.abs(service.alpha @ arrival.transform(M) - a).max()
+    mean_wait = float(a @ np.linalg.solve(-M, np.ones(a.size)))
+    return LadderHeight(a, M, mean_wait, float(a.sum()), float(residual), steps)
+
+
+def ladder_height(service: PhaseType, gate: float | PhaseType, arrival_rate: float) -> LadderHeight:
+    r"""The GI/PH/1 waiting time for inter-arrival times gate + Exp(Λ) (module notes).
+
+    Parameters
+    ----------
+    service : PhaseType
+        The service law, used as given.
+    gate : float or PhaseType
+        A deterministic gate τ ≥ 0, or a phase-type gate law.
+    arrival_rate : float
+        Λ > 0, ``inf`` allowed (then A = gate).
+
+    Returns
+    -------
+    LadderHeight
+        α_+, T + tα_+, E[W], P(W > 0), the residual and the steps taken.
+
+    Raises
+    ------
+    ValueError
+        A bad gate or rate, or an unstable queue (E[S] ≥ E[A], naming ``gate``).
+
+    Examples
+    --------
+    M/E2/1 (τ = 0, Λ = 0.5, mean service 1): Pollaczek–Khinchine gives
+    E[W] = 0.5 · 1.5/(2 · 0.5) = 0.75:
+
+    >>> round(ladder_height(erlang(2, rate=2.0), 0.0, 0.5).mean_wait, 12)
+    0.75
+
+    References
+    ----------
+    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed., Springer (2003), Ch. VIII.
+    .. [2] S. Asmussen, "Phase-type representations in random walk and queueing
+       problems", Annals of Probability 20(2):772-789 (1992).
+    """
+    if not isinstance(service, PhaseType):
+        raise TypeError(f"service must be a PhaseType, got {type(service).__name__}")
+    return _ladder(service, _Interarrival(gate, arrival_rate))
+
+
+def _gate_derivative(service, arrival, lh: LadderHeight) -> float:
+    """dE[W]/dτ for a deterministic gate τ (implicit differentiation of the fixed point)."""
+    F, J, M, parts = _jacobian(service, arrival, lh.alpha)
+    dF_dtau = service.alpha @ M @ parts[0][0] @ parts[1][0]  # ∂Â/∂τ = M Â
+    da = np.linalg.solve(J.T, -dF_dtau)
+    ones = np.ones(M.shape[0])
+    x = np.linalg.solve(-M, ones)
+    y = lh.alpha @ np.linalg.inv(-M)
+    return float(da @ x + (y @ service.exit_rates) * (da @ x))
+
+
+def welfare_ga_ph(queue: GatedQueue, gate: float | PhaseType, service: str | PhaseType) -> float:
+    """S_GA = (R − C(E[W] + 1/μ))/(E[gate] + 1/Λ) with phase-type service.
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        Λ, μ, R, C.
+    gate : float or PhaseType
+        τ ≥ 0, or a PH gate law (used as given).
+    service : str or PhaseType
+        The service shape, rescaled to mean 1/μ.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        A bad gate or service, or an unstable queue.
+
+    Examples
+    --------
+    Exponential service gives qtheory.gated.welfare_ga:
+
+    >>> from qtheory.gated import welfare_ga
+    >>> q = GatedQueue(np.inf, 1.0, 3.0, 1.0)
+    >>> abs(welfare_ga_ph(q, 2.0, "exponential") - float(welfare_ga(q, 2.0))) < 1e-13
+    True
+    """
+    law, p = _scaled(queue, service)
+    arrival = _Interarrival(gate, math.inf if p["beta"] == 0 else 1 / p["beta"])
+    lh = _ladder(law, arrival)
+    return (p["R"] - p["C"] * (lh.mean_wait + law.mean)) / arrival.mean
+
+
+@dataclass(frozen=True)
+class PhaseTypeGateOptimum:
+    """The welfare-maximising deterministic gate with phase-type service.
+
+    Attributes
+    ----------
+    gate : float
+        τ* ≥ 0.
+    welfare : float
+        S_GA(τ*).
+    throughput : float
+        1/(τ* + 1/Λ).
+    mean_wait, mean_sojourn : float
+        E[W] and E[W] + 1/μ at τ*.
+    prob_wait : float
+        P(W > 0) at τ*.
+    at_boundary : bool
+        τ* = 0.
+
+    Examples
+    --------
+    >>> opt = optimal_gate_ph(GatedQueue(np.inf, 1.0, 3.0, 1.0), "erlang:2")
+    >>> round(opt.throughput * opt.gate, 12), opt.at_boundary
+    (1.0, False)
+    """
+
+    gate: float
+    welfare: float
+    throughput: float
+    mean_wait: float
+    mean_sojourn: float
+    prob_wait: float
+    at_boundary: bool
+
+
+def optimal_gate_ph(queue: GatedQueue, service: str | PhaseType) -> PhaseTypeGateOptimum:
+    r"""The welfare-maximising gate τ* of GA with phase-type service (module notes).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue; ν = Rμ/C > 1.
+    service : str or PhaseType
+        The service shape, rescaled to mean 1/μ.
+
+    Returns
+    -------
+    PhaseTypeGateOptimum
+
+    Raises
+    ------
+    ValueError
+        ν ≤ 1, or a bad service.
+
+    Examples
+    --------
+    Exponential service reproduces qtheory.gated.optimal_gate; Erlang-4 service (less
+    variable) earns more:
+
+    >>> from qtheory.gated import optimal_gate
+    >>> q = GatedQueue(np.inf, 1.0, 3.0, 1.0)
+    >>> opt = optimal_gate_ph(q, "exponential")
+    >>> round(opt.gate, 9) == round(optimal_gate(q).gate, 9)
+    True
+    >>> optimal_gate_ph(q, "erlang:4").welfare > opt.welfare
+    True
+    """
+    law, p = _scaled(queue, service)
+    queue.require_worthwhile()
+    from scipy.optimize import brentq
+
+    arrival_rate = math.inf if p["beta"] == 0 else 1 / p["beta"]
+
+    def evaluate(tau):
+        arrival = _Interarrival(tau, arrival_rate)
+        lh = _ladder(law, arrival)
+        net = p["R"] - p["C"] * (lh.mean_wait + law.mean)
+        slope = -p["C"] * _gate_derivative(law, arrival, lh)
+        return slope * arrival.mean - net, lh, arrival
+
+    boundary = max(0.0, law.mean - p["beta"])
+    if boundary == 0.0 and law.mean < p["beta"] and evaluate(0.0)[0] <= 0:
+        tau, at_boundary = 0.0, True
+    else:
+        at_boundary = False
+        lo, step = boundary, law.mean
+        if boundary > 0:
+            step = law.mean / 2
+            while evaluate(boundary + step)[0] <= 0:
+                step /= 2
+                if step < 1e-12 * law.mean:
+                    raise ArithmeticError("no gate above the stability boundary improves welfare")
+            lo = boundary + step
+        hi = lo + law.mean
+        while evaluate(hi)[0] >= 0:
+            hi = lo + 2 * (hi - lo)
+        tau = brentq(lambda x: evaluate(x)[0], lo, hi, xtol=1e-15 * hi, rtol=1e-15)
+    _, lh, arrival = evaluate(tau)
+    sojourn = lh.mean_wait + law.mean
+    return PhaseTypeGateOptimum(
+        gate=float(tau), welfare=(p["R"] - p["C"] * sojourn) / arrival.mean,
+        throughput=1.0 / arrival.mean, mean_wait=lh.mean_wait, mean_sojourn=sojourn,
+        prob_wait=lh.prob_wait, at_boundary=at_boundary,
+    )  # fmt: skip
+
+
+def price_of_forgetting_ph(queue: GatedQueue, service: str | PhaseType) -> float:
+    """PoF = S_GA(τ*)/S_RR(λ*) with phase-type service.
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        The queue; ν > 1.
+    service : str or PhaseType
+        The service shape.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        ν ≤ 1, or a bad service.
+
+    Examples
+    --------
+    >>> from qtheory.gated import price_of_forgetting
+    >>> q = GatedQueue(np.inf, 1.0, 4.0, 1.0)
+    >>> abs(price_of_forgetting_ph(q, "exponential") - price_of_forgetting(q)) < 1e-10
+    True
+    """
+    return optimal_gate_ph(queue, service).welfare / optimal_routing_ph(queue, service).welfare
