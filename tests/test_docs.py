@@ -2,7 +2,8 @@
 
 - Every ```python block of README.md and of each docs/*.md page runs as a doctest with
   the installed package (the blocks of one file share a namespace, in order; line
-  numbers in a failure are those of the Markdown file).
+  numbers in a failure are those of the Markdown file); every ``$ qtheory ...`` session
+  of a ```console block of the README is rerun and must print exactly what it shows.
 - Every page the code or the README cites under docs/ exists, and every relative link
   of the README and the pages resolves; every bibliography label a page uses is defined
   in docs/references.md.
@@ -75,6 +76,35 @@ def test_python_examples_run(path):
     runner.run(test, out=report.append)
     assert runner.failures == 0, "".join(report)
     assert runner.tries == len(test.examples) > 0
+
+
+def console_sessions(path: Path) -> list[tuple[int, str, str]]:
+    """(line, command, expected output) of every ``$ qtheory ...`` line of the ```console
+    blocks of ``path``; the output is every line up to the next ``$`` line."""
+    sessions = []
+    for start, text in fenced_blocks(path, "console"):
+        for offset, chunk in enumerate(re.split(r"^\$ ", text, flags=re.MULTILINE)[1:]):
+            command, _, output = chunk.partition("\n")
+            sessions.append((start + offset, command, output))
+    return sessions
+
+
+@pytest.mark.parametrize(
+    ("line", "command", "expected"),
+    console_sessions(README),
+    ids=[command[:60] for _, command, _ in console_sessions(README)],
+)
+def test_readme_console_examples_print_what_the_readme_shows(line, command, expected, capsys):
+    """Every terminal session shown in the README is rerun and prints exactly its text."""
+    import shlex
+
+    from qtheory.cli import main
+
+    words = shlex.split(command)
+    assert words[0] == "qtheory", f"README.md:{line}: a console example runs qtheory"
+    assert main(words[1:]) == 0
+    printed = capsys.readouterr().out
+    assert printed.rstrip("\n") == expected.rstrip("\n"), f"README.md:{line}: {command}"
 
 
 def test_readme_has_python_examples():
