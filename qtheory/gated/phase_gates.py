@@ -778,6 +778,11 @@ class ErlangGateFormulas:
         lim_{m→∞} G*(s) minus GA's e^{−sτ} (the deterministic gate); simplifies to 0.
     gate_of_root_limit_residual : sympy.Expr
         lim_{m→∞} τ_m(w) minus GA's τ(w); simplifies to 0.
+
+    Examples
+    --------
+    >>> derive_erlang_gate().gate_lst
+    (1 + s*tau/m)**(-m)
     """
 
     phases: object
