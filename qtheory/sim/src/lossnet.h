@@ -33,19 +33,20 @@
  *   to idle I is judged on the hypothetical future in which it is admitted, every later
  *   arrival of a better class 1..j-1 is admitted and every later arrival of class j..n
  *   is rejected (n = 2: an L, with every later H admitted and every later L rejected);
- *   call h the hypothetical idle count, h = I - 1 just after the admission.  Boundary conventions:
- *   "the idle count drops below 1" means h = 0 at some instant of the hypothetical
- *   future, including the instant of admission itself (so an L is never admitted with
- *   I <= 1); a better arrival while h = 0 cannot occur before that failure is declared.
+ *   call h the hypothetical idle count, h = I - 1 just after the admission.  Boundary
+ *   conventions: "the idle count drops below 1" means h = 0 at some instant of the
+ *   hypothetical future, including the instant of admission itself (so a class j >= 2
+ *   is never admitted with I <= 1); a better arrival while h = 0 cannot occur before
+ *   that failure is declared.
  *   pfi: admit iff h reaches s = floor(sqrt(N)) (h >= s, possibly already at admission)
  *   before it drops below 1; the failure test comes first, so for N <= 3 (s = 1) a
  *   class j >= 2 is admitted exactly when I >= 2.  The promise is judged on the infinite
  *   future (past the horizon if needed), in O(1) amortised work per event: a threshold
  *   theta_j(m) of the class and the next event index decides (admit iff
- *   I - 1 >= theta_j(m)), computed by a backward
- *   recursion that is exact where its two envelopes meet, and the look-ahead statistics
- *   of the literal scan come from the pending walks followed forward in groups
- *   (lossnet.c, "PFI in O(1) amortised work per event").
+ *   I - 1 >= theta_j(m)), computed by a backward recursion that is exact where its two
+ *   envelopes meet, and the look-ahead statistics of the literal scan come from the
+ *   pending walks followed forward in groups (lossnet.c, "PFI in O(1) amortised work
+ *   per event").
  *   sss(W): admit iff h >= 1 at every instant of [t, t + W] (events at exactly t + W
  *   count).  Only events in the window are scanned, and the scan stops early once the
  *   better arrivals left in the window (prefix counts kept with the buffer) cannot
@@ -107,7 +108,7 @@ typedef struct {
     int64_t servers;
     int32_t classes;                   /* n, 2..QT_LN_MAX_CLASSES */
     double lambda[QT_LN_MAX_CLASSES];  /* per-server rates: class rates are lambda N */
-    double reward[QT_LN_MAX_CLASSES];  /* strictly decreasing */
+    double reward[QT_LN_MAX_CLASSES];  /* r_1 > ... > r_n (the band's certificate uses r_n) */
     double mu;
     double horizon, warmup;
     qt_ln_policy policy;
