@@ -37,7 +37,7 @@ References
 
 from __future__ import annotations
 
-import itertools
+import math
 from dataclasses import dataclass
 from math import comb
 
@@ -144,12 +144,59 @@ class AdmissionMDP:
         return np.isin(policy, [a for a, (admit_h, _) in enumerate(ACTIONS) if admit_h])
 
 
-def _states(servers: int, two_dimensional: bool) -> tuple[np.ndarray, np.ndarray]:
-    if not two_dimensional:
-        return np.arange(servers + 1), np.zeros(servers + 1, dtype=int)
-    high, low = np.meshgrid(np.arange(servers + 1), np.arange(servers + 1), indexing="ij")
-    keep = high + low <= servers
-    return high[keep], low[keep]
+def _class_states(servers: int, n_classes: int) -> np.ndarray:
+    """Every (b_1..b_n) with Σ b_j <= N, in lexicographic order, one row each."""
+    if n_classes == 1:
+        return np.arange(servers + 1)[:, None]
+    return np.vstack(
+        [
+            np.column_stack((np.full(len(rest), first), rest))
+            for first in range(servers + 1)
+            for rest in (_class_states(servers - first, n_classes - 1),)
+        ]
+    )
+
+
+def _admission_ctmdp(busy: np.ndarray, servers: int, dimension, service, arrival, rewards) -> CTMDP:
+    """The admission CTMDP on the states ``busy`` (rows; Σ of a row = busy servers):
+    class j arrives at ``arrival[j]``, pays ``rewards[j]`` and adds one to column
+    ``dimension[j]``; column d empties at ``service[d]`` per job.  Action a admits class j
+    iff bit (n − 1 − j) of a is set; every action is allowed where a server is idle,
+    only action 0 where none is."""
+    index = {tuple(state): i for i, state in enumerate(busy.tolist())}
+    n_states, n_classes = busy.shape[0], len(arrival)
+    has_room = busy.sum(axis=1) < servers
+    room = np.flatnonzero(has_room)
+    unit = np.eye(busy.shape[1], dtype=int)
+    ups = [np.array([index[tuple(busy[i] + unit[d])] for i in room], dtype=int) for d in dimension]
+    downs = []
+    for d in range(busy.shape[1]):
+        rows = np.flatnonzero(busy[:, d] > 0)
+        cols = np.array([index[tuple(busy[i] - unit[d])] for i in rows], dtype=int)
+        downs.append((rows, cols, busy[rows, d] * float(service[d])))
+    actions = 2**n_classes
+    matrices, reward_rates = [], np.zeros((actions, n_states))
+    for a in range(actions):
+        admits = [(a >> (n_classes - 1 - j)) & 1 == 1 for j in range(n_classes)]
+        moves = [
+            *downs,
+            *(
+                (room, ups[j], np.full(room.size, float(arrival[j])))
+                for j in range(n_classes)
+                if admits[j]
+            ),
+        ]
+        rows, cols, rates = (np.concatenate(parts) for parts in zip(*moves, strict=True))
+        matrices.append(
+            sparse.coo_matrix((rates, (rows, cols)), shape=(n_states, n_states)).tocsr()
+        )
+        reward_rates[a, room] = math.fsum(
+            arrival[j] * rewards[j] for j in range(n_classes) if admits[j]
+        )
+    allowed = np.zeros((actions, n_states), dtype=bool)
+    allowed[:, has_room] = True
+    allowed[0] = True  # rejecting everybody is always possible (the only action when full)
+    return CTMDP(tuple(matrices), reward_rates, allowed)
 
 
 def _state_count(net: LossNetwork, two_dimensional: bool) -> int:
@@ -202,49 +249,20 @@ def admission_mdp(net: LossNetwork, service_rate_l: float | None = None) -> Admi
         parameter="net.servers",
         what=f"the admission MDP with {states} states (net.servers = {net.servers})",
     )
-    busy_h, busy_l = _states(net.servers, two_dimensional)
-    index = {state: i for i, state in enumerate(zip(busy_h.tolist(), busy_l.tolist(), strict=True))}
-    n_states = busy_h.size
-    has_room = busy_h + busy_l < net.servers
-    room = np.flatnonzero(has_room)
     if two_dimensional:
-        up_h = np.array([index[(busy_h[i] + 1, busy_l[i])] for i in room])
-        up_l = np.array([index[(busy_h[i], busy_l[i] + 1)] for i in room])
+        busy, dimension = _class_states(net.servers, 2), (0, 1)
     else:
-        up_h = up_l = room + 1
-    departures = [
-        (np.flatnonzero(busy_h > 0), busy_h[busy_h > 0] * mu_h, (-1, 0)),
-        (np.flatnonzero(busy_l > 0), busy_l[busy_l > 0] * mu_l, (0, -1)),
-    ]
-    down_rows, down_cols, down_rates = [], [], []
-    for rows, rates, (dh, dl) in departures:
-        down_rows.append(rows)
-        down_cols.append(
-            np.array([index[(busy_h[i] + dh, busy_l[i] + dl)] for i in rows], dtype=int)
-        )
-        down_rates.append(rates.astype(float))
-    rate_matrices, rewards = [], np.zeros((len(ACTIONS), n_states))
-    for a, (admit_h, admit_l) in enumerate(ACTIONS):
-        rows = [*down_rows, room, room]
-        cols = [*down_cols, up_h, up_l]
-        rates = [
-            *down_rates,
-            np.full(room.size, admit_h * net.arrival_rate_h),
-            np.full(room.size, admit_l * net.arrival_rate_l),
-        ]
-        matrix = sparse.coo_matrix(
-            (np.concatenate(rates), (np.concatenate(rows), np.concatenate(cols))),
-            shape=(n_states, n_states),
-        ).tocsr()
-        matrix.eliminate_zeros()
-        rate_matrices.append(matrix)
-        rewards[a, room] = (
-            admit_h * net.arrival_rate_h * net.r_h + admit_l * net.arrival_rate_l * net.r_l
-        )
-    allowed = np.zeros((len(ACTIONS), n_states), dtype=bool)
-    allowed[:, has_room] = True
-    allowed[0, ~has_room] = True  # full: nothing can be admitted
-    return AdmissionMDP(CTMDP(tuple(rate_matrices), rewards, allowed), busy_h, busy_l, net.servers)
+        busy, dimension = np.arange(net.servers + 1)[:, None], (0, 0)
+    mdp = _admission_ctmdp(
+        busy,
+        net.servers,
+        dimension,
+        (mu_h, mu_l),
+        (net.arrival_rate_h, net.arrival_rate_l),
+        (net.r_h, net.r_l),
+    )
+    busy_l = busy[:, 1] if two_dimensional else np.zeros(busy.shape[0], dtype=int)
+    return AdmissionMDP(mdp, busy[:, 0], busy_l, net.servers)
 
 
 @dataclass(frozen=True)
@@ -457,14 +475,6 @@ class ClassAdmissionMDP:
         return (np.asarray(policy)[:, None] >> bits[None, :]) & 1 == 1
 
 
-def _class_states(servers: int, n_classes: int) -> np.ndarray:
-    """Every (b_1..b_n) with Σ b_j <= N, in lexicographic order."""
-    states = [
-        s for s in itertools.product(range(servers + 1), repeat=n_classes) if sum(s) <= servers
-    ]
-    return np.array(states, dtype=int)
-
-
 def class_admission_mdp(net, service_rates=None) -> ClassAdmissionMDP:
     """Build the n-class admission-control MDP on the number in service of each class.
 
@@ -510,36 +520,8 @@ def class_admission_mdp(net, service_rates=None) -> ClassAdmissionMDP:
         what=f"the {k}-class admission MDP with {states} states (net.servers = {n})",
     )
     busy = _class_states(n, k)
-    index = {tuple(state): i for i, state in enumerate(busy.tolist())}
-    room = np.flatnonzero(busy.sum(axis=1) < n)
-    unit = np.eye(k, dtype=int)
-    ups = [np.array([index[tuple(busy[i] + unit[j])] for i in room], dtype=int) for j in range(k)]
-    down_rows, down_cols, down_rates = [], [], []
-    for j in range(k):
-        rows = np.flatnonzero(busy[:, j] > 0)
-        down_rows.append(rows)
-        down_cols.append(np.array([index[tuple(busy[i] - unit[j])] for i in rows], dtype=int))
-        down_rates.append(busy[rows, j] * service[j])
-    model_states = busy.shape[0]
-    arrival = np.array(net.arrival_rates)
-    rewards = np.zeros((actions, model_states))
-    matrices = []
-    for a in range(actions):
-        admits = [(a >> (k - 1 - j)) & 1 == 1 for j in range(k)]
-        rows = [*down_rows, *(room for j in range(k) if admits[j])]
-        cols = [*down_cols, *(ups[j] for j in range(k) if admits[j])]
-        rates = [*down_rates, *(np.full(room.size, arrival[j]) for j in range(k) if admits[j])]
-        matrices.append(
-            sparse.coo_matrix(
-                (np.concatenate(rates), (np.concatenate(rows), np.concatenate(cols))),
-                shape=(model_states, model_states),
-            ).tocsr()
-        )
-        rewards[a, room] = float(np.dot(arrival * np.array(net.rewards), admits))
-    allowed = np.zeros((actions, model_states), dtype=bool)
-    allowed[:, room] = True
-    allowed[0] = True  # rejecting everybody is always possible (the only action when full)
-    return ClassAdmissionMDP(CTMDP(tuple(matrices), rewards, allowed), busy, n, k)
+    mdp = _admission_ctmdp(busy, n, range(k), service, net.arrival_rates, net.rewards)
+    return ClassAdmissionMDP(mdp, busy, n, k)
 
 
 def _service_rates(net: ClassNetwork, service_rates) -> np.ndarray:
