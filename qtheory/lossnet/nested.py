@@ -58,8 +58,8 @@ admitted iff :math:`r_j - r_m > D_b`.  With the stationary law :math:`\pi` and
 
 evaluated in log space (weights relative to the full state, as in
 :mod:`qtheory.lossnet.online`), each state by the side with less cancellation.  Cost
-O(nN) per iteration; N = 10^6 with n = 4 takes about a second
-(``benchmarks/bench_lossnet_classes.py``).
+O(nN) per iteration; N = 10^6 with n = 4 takes 5 iterations, 2.4 s of CPU (6.4 s wall
+on a shared 2-core machine; ``benchmarks/bench_lossnet_classes.py``).
 
 References
 ----------
