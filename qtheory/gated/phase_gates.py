@@ -368,7 +368,7 @@ class PofByPhases:
         S_m*/S_RR*.
     share : tuple of float
         (S_m* − S_RR*)/(S_GA* − S_RR*): the share of GA's gain over RR recovered by m
-        phases of memory.
+        phases of memory (NaN when GA gains nothing: both admit everybody).
     welfare_rr, welfare_ga, pof_ga : float
         S_RR*, S_GA* and S_GA*/S_RR*.
     ga_at_boundary : bool
@@ -445,7 +445,7 @@ def pof_by_phases(queue: GatedQueue, phases: Iterable[int] = PHASES) -> PofByPha
         phases=ms,
         welfare=welfare,
         pof=tuple(s / rr for s in welfare),
-        share=tuple((s - rr) / (ga - rr) for s in welfare),
+        share=tuple((s - rr) / (ga - rr) if ga > rr else math.nan for s in welfare),
         welfare_rr=rr,
         welfare_ga=ga,
         pof_ga=ga / rr,

@@ -151,6 +151,8 @@ def test_boundary_optimum_admits_everybody():
     opt = optimal_erlang_gate(queue, 4)
     assert opt.at_boundary and opt.gate == 0.0
     assert opt.welfare == pytest.approx(0.5 * (20 - 1 / 0.5), rel=1e-14)
+    table = pof_by_phases(queue, (1, 4))  # RR admits everybody too: no gain to share
+    assert table.ga_at_boundary and table.pof == (1.0, 1.0) and np.isnan(table.share).all()
 
 
 def test_first_order_condition_and_gate_match_sympy():
