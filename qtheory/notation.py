@@ -68,6 +68,11 @@ NOTATION: dict[str, Notation] = {
     "welfare_obs": Notation(r"S_{\mathrm{obs}}", "S_obs"),
     "pof": Notation(r"\mathrm{PoF}", "PoF"),
     "theta_GA": Notation(r"\theta_{\mathrm{GA}}", "θ_GA"),
+    "welfare_gain": Notation(r"S_{\mathrm{GA}}^* - S_{\mathrm{RR}}^*", "S_GA* − S_RR*"),
+    "pof_excess": Notation(r"\mathrm{PoF} - 1", "PoF − 1"),
+    "gate_excess": Notation(r"\tau^* - (1/\mu - 1/\Lambda)", "τ* − (1/μ − 1/Λ)"),
+    "lambda_star": Notation(r"\lambda^*", "λ*"),
+    "E_S": Notation(r"E[S]", "E[S]"),
     # The overloaded loss network.
     "servers": Notation("N", "N"),
     "lambda_h": Notation(r"\lambda_H", "λ_H"),

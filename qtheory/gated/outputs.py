@@ -18,7 +18,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from qtheory import report
+from qtheory import notation, report
 from qtheory.claims import Claim
 from qtheory.gated import asymptotics, derivation
 from qtheory.gated.certified import certified_optimum
@@ -27,6 +27,7 @@ from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate, optimal_routing, welfare_ga
 from qtheory.report.claims import claim_paragraph
+from qtheory.report.plots import legend
 from qtheory.sim import simulate_gated, simulate_random_routing
 from qtheory.stats import replication_seeds
 
@@ -69,12 +70,12 @@ def _formulas(claims: dict[str, Claim]) -> str:
             [
                 ("E[S]", f.mean_sojourn.expr),
                 ("P(S \\le t)", f.sojourn_cdf),
-                ("\\theta_{GA}", f.throughput.expr),
-                ("S_{GA}", f.welfare_ga.expr),
+                ("\\theta_{\\mathrm{GA}}", f.throughput.expr),
+                ("S_{\\mathrm{GA}}", f.welfare_ga.expr),
             ],
             label="eq:gated-welfare",
         ),
-        "With $S_{GA}=N/D$, the optimal gate solves the first-order condition "
+        "With $S_{\\mathrm{GA}}=N/D$, the optimal gate solves the first-order condition "
         "$N'(\\sigma)D(\\sigma) = N(\\sigma)D'(\\sigma)$, where",
         report.align(
             [
@@ -84,26 +85,28 @@ def _formulas(claims: dict[str, Claim]) -> str:
             ],
             label="eq:gated-foc",
         ),
-        "In $w=-\\log\\sigma$ the sign of $S_{GA}'$ is that of a function $G$ that decreases "
+        "In $w=-\\log\\sigma$ the sign of $S_{\\mathrm{GA}}'$ is that of a function $G$ that "
+        "decreases "
         "wherever the net reward is positive, so the critical point is unique and the "
         "optimum is certified by a sign change of $G$ (or $G<0$ at $\\tau=0$) in ball "
         "arithmetic, not assumed (\\texttt{qtheory.gated.certified}).",
         said("gated.unique_optimum", "gated.optimal_gate"),
         "Random routing at rate $\\lambda$ (Edelson--Hildebrand) gives "
-        f"$S_{{RR}}(\\lambda) = {sp.latex(f.welfare_rr.expr)}$, concave on $[0,\\mu)$ with "
+        f"$S_{{\\mathrm{{RR}}}}(\\lambda) = {sp.latex(f.welfare_rr.expr)}$, concave on "
+        "$[0,\\mu)$ with "
         f"stationary point ${stationary}$.  The optimum admits at most $\\Lambda$, so",
         report.align(
             [
                 ("\\lambda^*", f"\\min\\Bigl(\\Lambda,\\ {stationary}\\Bigr)"),
                 (
-                    "S_{RR}(\\lambda^*)",
+                    "S_{\\mathrm{RR}}(\\lambda^*)",
                     "\\begin{cases} "
                     + "C\\left(\\sqrt{\\nu} - 1\\right)^{2}"
                     + f" & \\text{{if }} \\Lambda \\ge {stationary},\\\\ "
                     + everybody
                     + f" & \\text{{if }} \\Lambda < {stationary},\\end{{cases}}",
                 ),
-                ("\\mathrm{PoF}", "S_{GA}(\\tau^*)/S_{RR}(\\lambda^*)"),
+                ("\\mathrm{PoF}", "S_{\\mathrm{GA}}(\\tau^*)/S_{\\mathrm{RR}}(\\lambda^*)"),
             ],
             label="eq:gated-rr",
         ),
@@ -124,7 +127,7 @@ def _formulas(claims: dict[str, Claim]) -> str:
                 (
                     "\\mathrm{PoF}",
                     "\\sim",
-                    "\\frac{C\\hat\\sigma}{S_{RR}^*} \\sim "
+                    "\\frac{C\\hat\\sigma}{S_{\\mathrm{RR}}^*} \\sim "
                     + sp.latex(light.price_of_forgetting_leading),
                 ),
             ],
@@ -148,7 +151,7 @@ def _formulas(claims: dict[str, Claim]) -> str:
                 ),
                 ("\\mathrm{PoF} - 1", "\\sim", sp.latex(2 * (1 - sp.sqrt(m)) / root_nu)),
                 (
-                    "S_{GA}^* - S_{RR}^*",
+                    "S_{\\mathrm{GA}}^* - S_{\\mathrm{RR}}^*",
                     "\\sim",
                     sp.latex(2 * d.cost * (1 - sp.sqrt(m)) * root_nu),
                 ),
@@ -180,7 +183,14 @@ def _optimum_table(quick: bool) -> str:
                 ]
             )
     return report.table(
-        ["$\\Lambda$", "$\\nu$", "$\\tau^*$", "$S_{GA}(\\tau^*)$", "$S_{RR}(\\lambda^*)$", "PoF"],
+        [
+            "$\\Lambda$",
+            "$\\nu$",
+            "$\\tau^*$",
+            "$S_{\\mathrm{GA}}(\\tau^*)$",
+            "$S_{\\mathrm{RR}}(\\lambda^*)$",
+            "PoF",
+        ],
         rows,
         caption="Optimal gate and welfare ($\\mu=C=1$, $R=\\nu$), float64.",
         label="tab:gated-optimum",
@@ -246,19 +256,38 @@ def _certified_table() -> str:
     )
 
 
+#: The quantity labels of :mod:`qtheory.gated.asymptotics` and their notation keys.
+ASYMPTOTIC_QUANTITIES = {
+    "PoF": "pof",
+    "tau*": "tau_star",
+    "S_GA*-S_RR*": "welfare_gain",
+    "PoF-1": "pof_excess",
+    "tau*-tau_min": "gate_excess",
+}
+
+
 def _asymptotic_table(quick: bool) -> str:
     dps = 40 if quick else 60
     points = (4, 16) if quick else (4, 8, 16, 32)
     rows = []
     for exponent in points:
-        for check in asymptotics.check_light_traffic(exponent, dps=dps):
-            rows.append(
-                [check.point, check.quantity, float(check.exact), float(check.relative_error)]
-            )
-        for check in asymptotics.check_heavy_traffic(exponent, dps=dps):
-            rows.append(
-                [check.point, check.quantity, float(check.exact), float(check.relative_error)]
-            )
+        for point, checks in (
+            (
+                f"$\\nu - 1 = 10^{{-{exponent}}}$",
+                asymptotics.check_light_traffic(exponent, dps=dps),
+            ),
+            (f"$\\nu = 10^{{{exponent}}}$", asymptotics.check_heavy_traffic(exponent, dps=dps)),
+        ):
+            for check in checks:
+                quantity = notation.math(ASYMPTOTIC_QUANTITIES[check.quantity])
+                rows.append(
+                    [
+                        report.Latex(point),
+                        report.Latex(quantity),
+                        float(check.exact),
+                        float(check.relative_error),
+                    ]
+                )
     return report.table(
         ["point", "quantity", "exact (mpmath)", "relative error of asymptote"],
         rows,
@@ -328,9 +357,9 @@ def _welfare_figure(figures: Path) -> list[Path]:
     best = max(np.max(line.get_ydata()) for line in ax.lines)
     ax.set_ylim(-0.25 * best, 1.15 * best)
     ax.set_xlabel("gate $\\tau$ ($\\mu=1$)")
-    ax.set_ylabel("welfare $S_{GA}(\\tau)$")
+    ax.set_ylabel(f"welfare ${notation.latex('S_GA')}(\\tau)$")
     ax.set_title("$\\nu=3$; dots: $\\tau^*$, dotted: RR optimum")
-    ax.legend()
+    legend(ax)
     return report.save_figure(fig, figures, "gated_welfare")
 
 
@@ -345,7 +374,7 @@ def _pof_figure(figures: Path, quick: bool) -> list[Path]:
     light = asymptotics.derive_light_traffic()
     small = excess[excess < 0.1]
     for form, style, label in (
-        (light.price_of_forgetting, "--", "$C\\hat\\sigma/S_{RR}^*$"),
+        (light.price_of_forgetting, "--", f"$C\\hat\\sigma/{notation.latex('S_RR')}^*$"),
         (light.price_of_forgetting_leading, ":", "$4/(\\varepsilon\\log(1/\\varepsilon))$"),
     ):
         with mpmath.workdps(60):
@@ -364,9 +393,9 @@ def _pof_figure(figures: Path, quick: bool) -> list[Path]:
                 for e in small
             ]
         ax.loglog(small, values, style, label=label)
-    ax.set_xlabel("$\\nu-1$")
-    ax.set_ylabel("Price of Forgetting")
-    ax.legend()
+    ax.set_xlabel(f"${notation.latex('nu')} - 1$")
+    ax.set_ylabel(f"Price of Forgetting ${notation.latex('pof')}$")
+    legend(ax)
     return report.save_figure(fig, figures, "gated_pof")
 
 
@@ -382,7 +411,7 @@ def _sojourn_figure(figures: Path) -> list[Path]:
     ax.set_xlabel("throughput $\\lambda/\\mu$")
     ax.set_ylabel("mean sojourn $\\mu E[S]$")
     ax.set_title("Equal throughput: GA sojourn is stochastically smaller")
-    ax.legend()
+    legend(ax)
     return report.save_figure(fig, figures, "gated_sojourn")
 
 

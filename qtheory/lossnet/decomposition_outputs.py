@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib import ticker
 
-from qtheory import report
+from qtheory import notation, report
 from qtheory.cache import ResultCache, default_cache_dir
 from qtheory.claims import Claim, Evidence, Origin
 from qtheory.executor import make_executor
@@ -52,6 +52,7 @@ from qtheory.lossnet.decomposition import (
 )
 from qtheory.lossnet.model import LossNetwork
 from qtheory.report.claims import claim_paragraph
+from qtheory.report.plots import legend
 from qtheory.stats import Estimate
 
 if TYPE_CHECKING:
@@ -615,27 +616,33 @@ def _intro(sizes: Plan) -> str:
         [
             "Bray decomposes the regret of the online optimum as",
             report.equation(
-                "R_{fluid} - R_{on}",
-                r"\underbrace{R_{fluid} - R_{off}}_{C_{vol}}"
-                r" + \underbrace{R_{off} - R_W}_{C_{long}}"
-                r" + \underbrace{R_W - R_{on}}_{C_{short}}",
+                "R_{\\mathrm{fluid}} - R_{\\mathrm{on}}",
+                r"\underbrace{R_{\mathrm{fluid}} - R_{\mathrm{off}}}_{C_{\mathrm{vol}}}"
+                r" + \underbrace{R_{\mathrm{off}} - R_W}_{C_{\mathrm{long}}}"
+                r" + \underbrace{R_W - R_{\mathrm{on}}}_{C_{\mathrm{short}}}",
                 label="eq:lossnet-decomposition",
             ),
-            "and claims $C_{vol}=O(1)$, $C_{long}=O(1)$ for a lookahead "
-            "$W\\ge c\\log N/N$, hence $C_{short}=\\Theta(\\log N)$.  In the \\emph{clock} "
+            "and claims $C_{\\mathrm{vol}}=O(1)$, $C_{\\mathrm{long}}=O(1)$ for a lookahead "
+            "$W\\ge c\\log N/N$, hence $C_{\\mathrm{short}}=\\Theta(\\log N)$.  In the "
+            "\\emph{clock} "
             "information model (arrival streams and a uniformised departure clock; the "
             "offline optimum is an exact dynamic programme over the path) we simulate, on "
             "common paths, the offline optimum, PFI, SSS($W$) with $W=c\\log N/N$ and trunk "
-            "reservation at the exact optimal reserve $k^*$, whose exact mean $R_{on}$ makes "
-            "it a control variate.  Per path, $\\hat C_{vol} = (R_{fluid}-R_{on}) - "
-            "(R_{off}-R_{k^*})$, $\\hat C^{+}_{long} = R_{off}-R_{SSS}\\ge C_{long}$ and "
-            "$\\hat C^{-}_{short} = R_{SSS}-R_{k^*}$, an unbiased estimate of "
-            "$R_{SSS}-R_{on}\\le C_{short}$; the three add up to the exact regret on every "
+            "reservation at the exact optimal reserve $k^*$, whose exact mean "
+            "$R_{\\mathrm{on}}$ makes "
+            "it a control variate.  Per path, $\\hat C_{\\mathrm{vol}} = "
+            "(R_{\\mathrm{fluid}}-R_{\\mathrm{on}}) - "
+            "(R_{\\mathrm{off}}-R_{k^*})$, $\\hat C^{+}_{\\mathrm{long}} = "
+            "R_{\\mathrm{off}}-R_{\\mathrm{SSS}}\\ge C_{\\mathrm{long}}$ and "
+            "$\\hat C^{-}_{\\mathrm{short}} = R_{\\mathrm{SSS}}-R_{k^*}$, an unbiased estimate of "
+            "$R_{\\mathrm{SSS}}-R_{\\mathrm{on}}\\le C_{\\mathrm{short}}$; the three add up to "
+            "the exact regret on every "
             "path.  Intervals are 95\\% Student $t$ intervals over replications.  Every run "
             f"starts empty; statistics are taken after a warm-up $T_0={sizes.warmup:g}$ "
             "(window lengths and replications in the captions).  The offline optimum knows "
             "the run ends at $T$, an end bonus of about one unit of reward in total: "
-            "$\\hat C_{vol}$ is biased down and $\\hat C^{+}_{long}$ up by about "
+            "$\\hat C_{\\mathrm{vol}}$ is biased down and $\\hat C^{+}_{\\mathrm{long}}$ up by "
+            "about "
             "$1/(T-T_0)$.",
             "",
             "A heuristic of ours (not the paper's) locates the constant.  SSS admits an L "
@@ -645,7 +652,8 @@ def _intro(sizes: Plan) -> str:
             "the busy period of an M/M/1 queue (arrival rate $\\lambda_H N$, service rate "
             "$\\mu N$), whose tail is about "
             "$t^{-3/2}e^{-N(\\sqrt{\\mu}-\\sqrt{\\lambda_H})^2 t}$; with $\\Theta(N)$ "
-            "admissions per unit time, $R_{off}-R_{SSS}$ exceeds its $O(1)$ floor by about "
+            "admissions per unit time, $R_{\\mathrm{off}}-R_{\\mathrm{SSS}}$ exceeds its $O(1)$ "
+            "floor by about "
             "$N^{1-c/c^*}(c\\log N)^{-3/2}$: growth for $c<c^*$, and a flattening that the "
             "polynomial factor moves well below $c^*$ at moderate $N$, where",
             report.equation(
@@ -685,15 +693,16 @@ def _decomposition_table(result: Sweep) -> str:
             "$N$",
             "$k^*$",
             "regret",
-            "$C_{vol}$",
-            "$C^{+}_{long}$",
-            "$C^{-}_{short}$",
-            "$R_{off}-R_{PFI}$",
+            "$C_{\\mathrm{vol}}$",
+            "$C^{+}_{\\mathrm{long}}$",
+            "$C^{-}_{\\mathrm{short}}$",
+            "$R_{\\mathrm{off}}-R_{\\mathrm{PFI}}$",
             "idle (off)",
         ],
         rows,
         caption=f"Regret decomposition, clock model, set {result.label} "
-        f"({_network_latex(result.net)}): exact regret $R_{{fluid}}-R_{{on}}$, and "
+        f"({_network_latex(result.net)}): exact regret "
+        f"$R_{{\\mathrm{{fluid}}}}-R_{{\\mathrm{{on}}}}$, and "
         f"estimates with 95\\% intervals; SSS at $W = {c:g}\\log N/N$; the last column is "
         f"the offline optimum's mean number of idle servers; {_sizes_text(result.clock)}.",
         label=f"tab:lossnet-decomposition-{result.label}",
@@ -724,10 +733,10 @@ def _fits_table(sweeps: Sequence[Sweep]) -> str:
             "set",
             "$c$",
             "regret",
-            "$C_{vol}$",
+            "$C_{\\mathrm{vol}}$",
             "$\\chi^2/\\nu$",
-            "$C^{+}_{long}$",
-            "$C^{-}_{short}$",
+            "$C^{+}_{\\mathrm{long}}$",
+            "$C^{-}_{\\mathrm{short}}$",
             "flat from",
         ],
         rows,
@@ -737,7 +746,8 @@ def _fits_table(sweeps: Sequence[Sweep]) -> str:
         "The others: least squares weighted by $1/\\mathrm{se}^2$, the slope variance "
         "scaled by $\\max(1,\\chi^2/\\nu)$; $C^{\\pm}$ at the largest lookahead constant.  "
         "``Flat from'': the smallest lookahead constant from which on every fitted "
-        "$C^{+}_{long}$ slope interval contains 0 or lies below it; compare the heuristic "
+        "$C^{+}_{\\mathrm{long}}$ slope interval contains 0 or lies below it; compare the "
+        "heuristic "
         f"$c^*$ of \\eqref{{eq:lossnet-cstar}}: {stars}.",
         label="tab:lossnet-decomposition-fits",
         formats={1: ".4f"},
@@ -752,9 +762,11 @@ def _fits_text(sweeps: Sequence[Sweep]) -> str:
         f = s.fits
         vol = [p.c_vol.mean for p in s.clock if p.servers >= f.min_servers]
         parts.append(
-            f"set {s.label}: $\\hat C_{{vol}}\\in[{min(vol):.2f}, {max(vol):.2f}]$, slope "
+            f"set {s.label}: $\\hat C_{{\\mathrm{{vol}}}}\\in[{min(vol):.2f}, {max(vol):.2f}]$, "
+            "slope "
             f"{f.c_vol.slope.mean / f.regret.slope.mean:+.0%} of the regret's; "
-            f"$\\hat C^-_{{short}}$ slope {f.c_short.slope.mean / f.leading_constant:.0%} "
+            f"$\\hat C^-_{{\\mathrm{{short}}}}$ slope "
+            f"{f.c_short.slope.mean / f.leading_constant:.0%} "
             "of $c$"
         )
     return (
@@ -779,12 +791,18 @@ def _lookahead_table(result: Sweep) -> str:
         for point, (_, fit) in zip(top.lookahead, result.fits.c_long, strict=True)
     ]
     return report.table(
-        ["$c$", "$W$", "$C^{+}_{long}$", "$C^{-}_{short}$", "slope of $C^{+}_{long}$"],
+        [
+            "$c$",
+            "$W$",
+            "$C^{+}_{\\mathrm{long}}$",
+            "$C^{-}_{\\mathrm{short}}$",
+            "slope of $C^{+}_{\\mathrm{long}}$",
+        ],
         rows,
         caption=f"The lookahead curve, set {result.label}, clock model: estimates at "
-        f"$N={top.servers}$ for $W=c\\log N/N$, and the slope of $C^{{+}}_{{long}}$ on "
+        f"$N={top.servers}$ for $W=c\\log N/N$, and the slope of $C^{{+}}_{{\\mathrm{{long}}}}$ on "
         f"$\\log N$ over $N\\ge{result.fits.min_servers}$ (95\\% intervals).  For "
-        f"comparison $R_{{off}}-R_{{PFI}} = {top.pfi_gap.mean:.2f}\\pm"
+        f"comparison $R_{{\\mathrm{{off}}}}-R_{{\\mathrm{{PFI}}}} = {top.pfi_gap.mean:.2f}\\pm"
         f"{top.pfi_gap.halfwidth:.2f}$ at this $N$.",
         label=f"tab:lossnet-lookahead-{result.label}",
         formats={0: "g", 1: ".4g"},
@@ -812,20 +830,21 @@ def _job_table(result: Sweep) -> str:
     return report.table(
         [
             "$N$",
-            "$R_{off}/N$",
-            "$(R_{off}-R_{fluid})/N$",
-            "$v - R_{off}/N$",
-            "$\\frac{E D_{\\theta^*}}{NT'} - \\frac{R_{off}}{N}$",
-            "clock: $-C_{vol}$",
+            "$R_{\\mathrm{off}}/N$",
+            "$(R_{\\mathrm{off}}-R_{\\mathrm{fluid}})/N$",
+            "$v - R_{\\mathrm{off}}/N$",
+            "$\\frac{E D_{\\theta^*}}{NT'} - \\frac{R_{\\mathrm{off}}}{N}$",
+            "clock: $-C_{\\mathrm{vol}}$",
         ],
         rows,
         caption=f"Job model, set {result.label} ({_network_latex(result.net)}): the offline "
         "optimum (min-cost-flow LP, control variate $D_{\\theta^*}$) per server, against "
-        f"the ordinary fluid bound $R_{{fluid}}/N = {top.fluid / top.servers:.4f}$, the "
+        f"the ordinary fluid bound $R_{{\\mathrm{{fluid}}}}/N = {top.fluid / top.servers:.4f}$, "
+        "the "
         f"duration-aware fluid bound $v = {top.duration_bound / top.servers:.4f}$ and its "
         "rigorous finite-window form $E D_{\\theta^*}/(NT')$, which includes the end "
         f"effect: {windows}; {_sizes_text(result.job)}.  The last column is the clock "
-        "model's $R_{off}-R_{fluid}=-C_{vol}$ (not per server).",
+        "model's $R_{\\mathrm{off}}-R_{\\mathrm{fluid}}=-C_{\\mathrm{vol}}$ (not per server).",
         label=f"tab:lossnet-job-{result.label}",
     )
 
@@ -849,17 +868,19 @@ def _rolling_table(result: Sweep) -> str:
             "$N$",
             "$c$",
             "$W$",
-            "$R_{off}-R_{RH}$",
-            "$R_{off}-R_{SSS}$",
-            "$R_{RH}-R_{SSS}$",
-            "$R_{RH}-R_{on}$",
+            "$R_{\\mathrm{off}}-R_{\\mathrm{RH}}$",
+            "$R_{\\mathrm{off}}-R_{\\mathrm{SSS}}$",
+            "$R_{\\mathrm{RH}}-R_{\\mathrm{SSS}}$",
+            "$R_{\\mathrm{RH}}-R_{\\mathrm{on}}$",
         ],
         rows,
         caption=f"The rolling-horizon $W$-lookahead policy RH, set {result.label}, clock "
         "model: at each L arrival, the exact dynamic programme over the path's events in "
         "the next $W=c\\log N/N$ time units with the online optimum's relative values as "
-        "terminal values.  RH sees no further than SSS, so $R_{off}-R_{RH}$ is an upper "
-        "estimate of $C_{long}$ and $R_{RH}-R_{on}$ a lower estimate of $C_{short}$ (95\\% "
+        "terminal values.  RH sees no further than SSS, so $R_{\\mathrm{off}}-R_{\\mathrm{RH}}$ "
+        "is an upper "
+        "estimate of $C_{\\mathrm{long}}$ and $R_{\\mathrm{RH}}-R_{\\mathrm{on}}$ a lower "
+        "estimate of $C_{\\mathrm{short}}$ (95\\% "
         f"intervals; {_sizes_text(result.rolling)}).",
         label=f"tab:lossnet-rolling-{result.label}",
         formats={1: "g", 2: ".4g"},
@@ -883,17 +904,19 @@ def _ordering_text(sweeps: Sequence[Sweep]) -> str:
         for s in sweeps
     ]
     return (
-        "Where the ordering $R_{fluid}\\ge R_{off}$ holds.  Clock model: "
-        f"$\\hat C_{{vol}}$ is significantly positive at {above} of the {len(clock)} points "
+        "Where the ordering $R_{\\mathrm{fluid}}\\ge R_{\\mathrm{off}}$ holds.  Clock model: "
+        f"$\\hat C_{{\\mathrm{{vol}}}}$ is significantly positive at {above} of the "
+        f"{len(clock)} points "
         f"and significantly negative at {below}.  Job model, where the offline policy sees "
-        "every service time and can prefer short jobs: $R_{off}$ exceeds $R_{fluid}$ "
+        "every service time and can prefer short jobs: $R_{\\mathrm{off}}$ exceeds "
+        "$R_{\\mathrm{fluid}}$ "
         f"significantly at {exceed} of the {len(jobs)} points, by a fraction of "
-        "$R_{fluid}$ of (" + "; ".join(lines) + "); the right upper "
+        "$R_{\\mathrm{fluid}}$ of (" + "; ".join(lines) + "); the right upper "
         "bound there is the duration-aware bound, and the offline reward lies below the "
         "path-wise dual bound $D_{\\theta^*}$ on "
         + ("every path." if dual else "\\emph{not} every path (a violation of weak duality).")
-        + "  Over a finite window $R_{off}$ can exceed $Nv$ itself: jobs arriving shortly "
-        "before $T$ use no capacity after $T$, an end effect of order $N/T'$ that "
+        + "  Over a finite window $R_{\\mathrm{off}}$ can exceed $Nv$ itself: jobs arriving "
+        "shortly before $T$ use no capacity after $T$, an end effect of order $N/T'$ that "
         "$E D_{\\theta^*}/(NT')$ includes."
     )
 
@@ -913,7 +936,8 @@ def _section(sweeps: Sequence[Sweep], sizes: Plan, claims: list[Claim]) -> str:
         ),
         report.figure(
             "lossnet_lookahead",
-            f"The lookahead curve, set {sweeps[0].label}: $R_{{off}}-R_{{SSS(W)}}$ against "
+            f"The lookahead curve, set {sweeps[0].label}: "
+            f"$R_{{\\mathrm{{off}}}}-R_{{\\mathrm{{SSS}}(W)}}$ against "
             "$c$ for $W=c\\log N/N$, at several $N$; dotted: the heuristic $c^*$.",
             "fig:lossnet-lookahead",
         ),
@@ -935,9 +959,17 @@ def _decomposition_figure(result: Sweep, figures: Path) -> list[Path]:
     c = result.fits.table_c
     n = np.array([p.servers for p in result.clock], dtype=float)
     series = [
-        ("$C_{vol}$", [p.c_vol for p in result.clock], "o"),
-        (f"$C^{{+}}_{{long}}$ ($c={c:g}$)", [p.at(c).c_long for p in result.clock], "s"),
-        (f"$C^{{-}}_{{short}}$ ($c={c:g}$)", [p.at(c).c_short for p in result.clock], "^"),
+        ("$C_{\\mathrm{vol}}$", [p.c_vol for p in result.clock], "o"),
+        (
+            f"$C^{{+}}_{{\\mathrm{{long}}}}$ ($c={c:g}$)",
+            [p.at(c).c_long for p in result.clock],
+            "s",
+        ),
+        (
+            f"$C^{{-}}_{{\\mathrm{{short}}}}$ ($c={c:g}$)",
+            [p.at(c).c_short for p in result.clock],
+            "^",
+        ),
     ]
     with report.paper_style():
         for label, estimates, marker in series:
@@ -953,7 +985,7 @@ def _decomposition_figure(result: Sweep, figures: Path) -> list[Path]:
         ax.semilogx(n, [p.regret for p in result.clock], "k-", label="regret (exact)")
         ax.set_xlabel("servers $N$")
         ax.set_ylabel("reward per unit time")
-        ax.legend()
+        legend(ax)
     return report.save_figure(fig, figures, "lossnet_decomposition")
 
 
@@ -971,18 +1003,19 @@ def _lookahead_figure(result: Sweep, figures: Path) -> list[Path]:
                 markersize=3,
                 label=f"$N={point.servers}$",
             )
-        ax.axhline(top.pfi_gap.mean, color="black", linestyle="--", linewidth=0.8,
-                   label=f"$R_{{off}}-R_{{PFI}}$, $N={top.servers}$")  # fmt: skip
+        gap = f"${notation.latex('R_off')} - {notation.latex('R_PFI')}$, $N={top.servers}$"
+        ax.axhline(top.pfi_gap.mean, color="black", linestyle="--", linewidth=0.8, label=gap)
         ax.axvline(lookahead_threshold(result.net), color="grey", linestyle=":", label="$c^*$")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
-        ax.yaxis.set_major_formatter(ticker.ScalarFormatter())
+        plain = ticker.StrMethodFormatter("{x:g}")  # 1, 2, 10, not 1.0, 10.0
+        ax.yaxis.set_major_formatter(plain)
         ax.yaxis.set_minor_formatter(ticker.NullFormatter())
-        ax.xaxis.set_major_formatter(ticker.ScalarFormatter())
+        ax.xaxis.set_major_formatter(plain)
         ax.set_xlabel("lookahead constant $c$ ($W = c\\log N/N$)")
-        ax.set_ylabel("$R_{off} - R_{SSS(W)}$")
-        ax.legend()
+        ax.set_ylabel(f"${notation.latex('R_off')} - {notation.latex('R_SSS')}$")
+        legend(ax)
     return report.save_figure(fig, figures, "lossnet_lookahead")
 
 

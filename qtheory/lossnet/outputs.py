@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import sympy as sp
 
-from qtheory import report
+from qtheory import notation, report
 from qtheory.lossnet.claims import lossnet_claims
 from qtheory.lossnet.fluid import derive_fluid
 from qtheory.lossnet.model import LossNetwork
@@ -23,6 +23,7 @@ from qtheory.lossnet.regret import (
     regret_curve,
 )
 from qtheory.report.claims import claim_paragraph
+from qtheory.report.plots import legend
 
 if TYPE_CHECKING:
     from qtheory.report.run import Run
@@ -78,11 +79,11 @@ def _derivation() -> str:
                 caption="Fluid LP by cases ($r_H > r_L > 0$).",
                 label="tab:lossnet-fluid",
             ),
-            report.equation("R_{fluid}", fluid.bound.expr, label="eq:lossnet-fluid"),
+            report.equation("R_{\\mathrm{fluid}}", fluid.bound.expr, label="eq:lossnet-fluid"),
             "Under trunk reservation with reserve $k$ the regret splits exactly as "
             "(claim \\texttt{lossnet.regret\\_identity} below)",
             report.equation(
-                "R_{fluid} - R_k",
+                "R_{\\mathrm{fluid}} - R_k",
                 REGRET_IDENTITY.expr,
                 label="eq:lossnet-identity",
             ),
@@ -104,7 +105,14 @@ def _regret_table(points: list[RegretPoint]) -> str:
         for p in points
     ]
     return report.table(
-        ["$N$", "$R_{fluid}$", "$R_{on}$", "regret", "$k^*$", "regret$/\\log N$"],
+        [
+            "$N$",
+            "$R_{\\mathrm{fluid}}$",
+            "$R_{\\mathrm{on}}$",
+            "regret",
+            "$k^*$",
+            "regret$/\\log N$",
+        ],
         rows,
         caption="Online optimum (best trunk reservation), rounded from the certified "
         "enclosures of claim lossnet.online\\_optimum ($k^*$ certified optimal) for "
@@ -134,8 +142,8 @@ def _regret_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
     fit = fit_log_slope(points, min_servers=10**3)
     ax.semilogx(n, c * np.log(n) + fit.intercept, "--", label=f"$c\\log N + b$, $c={c:.3f}$")
     ax.set_xlabel("servers $N$")
-    ax.set_ylabel("$R_{fluid} - R_{on}$")
-    ax.legend()
+    ax.set_ylabel(notation.math("regret"))
+    legend(ax)
     return report.save_figure(fig, figures, "lossnet_regret")
 
 
@@ -151,7 +159,7 @@ def _threshold_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
     )
     ax.set_xlabel("servers $N$")
     ax.set_ylabel("optimal reserve $k^*$")
-    ax.legend()
+    legend(ax)
     return report.save_figure(fig, figures, "lossnet_threshold")
 
 

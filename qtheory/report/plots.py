@@ -6,12 +6,15 @@ this module never disturbs a user's interactive session.  PDF output is rendered
 matplotlib's PDF backend and PNG output by Agg, both chosen per call by
 :meth:`~matplotlib.figure.Figure.savefig`.
 
-The style (:data:`PAPER_RC`: 8--10 pt sizes that sit well in a 10--11 pt serif
-paper, STIX serif text and mathematics, light grid) is applied with
-:func:`paper_style`, a :func:`matplotlib.rc_context`: :func:`new_figure` creates the
-figure inside it and :func:`save_figure` renders inside it.  Artists that read the
-style when *created* (legends, titles) match it if created inside
-``with paper_style():`` too.
+The style (:data:`PAPER_RC`: 8--10 pt sizes that sit well in a 10--11 pt paper, Computer
+Modern text and mathematics as in the LaTeX document -- ``cmr10`` and mathtext's ``cm``
+set, tick labels in mathtext so that minus signs and powers of ten match -- light grid)
+is applied with :func:`paper_style`, a :func:`matplotlib.rc_context`: :func:`new_figure`
+creates the figure inside it and :func:`save_figure` renders inside it.  Artists that
+read the style when *created* (legends, titles) match it if created inside
+``with paper_style():`` or by :func:`legend`; :func:`save_figure` sets any text still in
+another family (a legend made outside the style) in the paper's family, so that no
+figure mixes serif and sans-serif.
 
 Examples
 --------
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,10 +39,12 @@ from typing import Any
 import matplotlib
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
+from matplotlib.text import Text
 
 from qtheory.report.latex import _write_if_changed
 
-__all__ = ["PAPER_RC", "new_figure", "paper_style", "save_figure"]
+__all__ = ["PAPER_RC", "legend", "new_figure", "paper_style", "save_figure"]
 
 #: Resolution of PNG output (dots per inch).
 PNG_DPI = 200
@@ -46,8 +52,10 @@ PNG_DPI = 200
 #: Style applied by :func:`paper_style` (a subset of ``rcParams``).
 PAPER_RC: dict[str, Any] = {
     "font.family": "serif",
-    "font.serif": ["STIXGeneral", "DejaVu Serif"],
-    "mathtext.fontset": "stix",
+    "font.serif": ["cmr10", "DejaVu Serif"],  # Computer Modern, shipped with matplotlib
+    "mathtext.fontset": "cm",
+    "axes.formatter.use_mathtext": True,  # cmr10 has no minus sign: ticks in mathtext
+    "axes.unicode_minus": True,
     "font.size": 9.0,
     "axes.titlesize": 10.0,
     "axes.labelsize": 9.0,
@@ -126,6 +134,54 @@ def new_figure(width: float = 5.0, height: float = 3.5) -> tuple[Figure, Axes]:
     return fig, ax
 
 
+def legend(ax: Axes, **kwargs: Any) -> Legend:
+    """``ax.legend(**kwargs)`` created inside :func:`paper_style` (the legend's font size
+    and frame are read when it is created).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.legend`.
+
+    Returns
+    -------
+    matplotlib.legend.Legend
+
+    Examples
+    --------
+    >>> fig, ax = new_figure()
+    >>> _ = ax.plot([0, 1], label="a")
+    >>> box = legend(ax)
+    >>> box.get_texts()[0].get_fontsize(), box.get_texts()[0].get_fontfamily()
+    (8.0, ['serif'])
+    """
+    with paper_style():
+        return ax.legend(**kwargs)
+
+
+def _paper_family(fig: Figure) -> None:
+    """Set every text of ``fig`` not already in the paper's family in it (text made
+    outside :func:`paper_style` takes the global default, often sans-serif)."""
+    family = PAPER_RC["font.family"]
+    for text in fig.findobj(Text):
+        if text.get_fontfamily() != [family]:
+            text.set_fontfamily(family)
+
+
+@contextlib.contextmanager
+def _quiet_font_dates() -> Iterator[None]:
+    """Silence fontTools' warning that the Computer Modern fonts' (1997) creation dates
+    "seem very low" while they are subset into a PDF; the logger's level is restored."""
+    logger = logging.getLogger("fontTools.ttLib.tables._h_e_a_d")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def _render(fig: Figure, fmt: str) -> bytes:
     buffer = io.BytesIO()
     if fmt == "pdf":
@@ -140,7 +196,9 @@ def _render(fig: Figure, fmt: str) -> bytes:
 def save_figure(fig: Figure, directory: str | os.PathLike[str], stem: str) -> list[Path]:
     """Write ``stem.pdf`` and ``stem.png`` (200 dpi) into ``directory``.
 
-    The directory is created if needed.  Metadata that changes between runs is
+    The directory is created if needed.  Text in another font family than the paper's
+    (e.g. a legend created outside :func:`paper_style`) is set in the paper's family
+    first.  Metadata that changes between runs is
     left out (PDF ``CreationDate``, PNG ``Software``), so rendering the same figure
     twice gives identical bytes (checked by the tests, also across processes), and
     a file whose bytes did not change is not rewritten (its mtime stays put).
@@ -177,6 +235,10 @@ def save_figure(fig: Figure, directory: str | os.PathLike[str], stem: str) -> li
     if not stem or Path(stem).name != stem or stem in {".", ".."}:
         raise ValueError(f"stem must be a bare file name without folders, got {stem!r}")
     directory = Path(directory)
-    with paper_style():
-        rendered = [(fmt, _render(fig, fmt)) for fmt in ("pdf", "png")]
+    _paper_family(fig)
+    with paper_style(), _quiet_font_dates():
+        # PNG first: constrained layout after an Agg draw is a fixed point of both
+        # backends, while a PDF drawn first lays out differently in the last digit
+        png = _render(fig, "png")
+        rendered = [("pdf", _render(fig, "pdf")), ("png", png)]
     return [_write_if_changed(directory / f"{stem}.{fmt}", data) for fmt, data in rendered]

@@ -13,6 +13,7 @@ half-width of a 95% confidence interval."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,13 +21,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import sympy as sp
 
-from qtheory import limits, report
+from qtheory import limits, notation, report
 from qtheory.cache import ResultCache, default_cache_dir
 from qtheory.claims import Claim, Evidence, Origin
 from qtheory.executor import make_executor
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.regret import leading_constant
 from qtheory.report.claims import claim_paragraph
+from qtheory.report.plots import legend
 from qtheory.sim.lossnet import trace
 from qtheory.stats import Estimate
 from qtheory.walks import certify, chernoff, hitting, ruin, sss
@@ -182,6 +184,95 @@ def _sss_text() -> str:
 # bounds against exact values
 
 
+_RUIN = r"P_i(0 \text{ before } b)"
+_CLIMB = r"E_i[\text{steps to } b]"
+#: The check names of :mod:`qtheory.walks` (ASCII, as the checks and certificates carry
+#: them) as mathematics for the tables; the parameterised families are in
+#: :data:`_BOUND_FAMILIES`.
+BOUND_LATEX = {
+    "P_i(hit 0 before b) <= walk(p_b)": rf"${_RUIN} \le P^{{p_b}}_i(0 \text{{ before }} b)$",
+    "P_i(hit 0 before b) >= walk(p_inf)": (
+        rf"${_RUIN} \ge P^{{p_\infty}}_i(0 \text{{ before }} b)$"
+    ),
+    "P_i(hit 0 before b) <= min(1, q_b/p_b)^i": rf"${_RUIN} \le \min(1, q_b/p_b)^i$",
+    "E_i[steps to b] <= walk(p_b)": rf"${_CLIMB} \le E^{{p_b}}_i[\text{{steps to }} b]$",
+    "E_i[steps to b] >= walk(p_inf)": (rf"${_CLIMB} \ge E^{{p_\infty}}_i[\text{{steps to }} b]$"),
+    "E_i[time to b] <= walk(p_b) / q_min": (
+        r"$E_i[T_b] \le E^{p_b}_i[\text{steps to } b]/q_{\min}$"
+    ),
+    "E_i[time to b] >= walk(p_inf) / q_max": (
+        r"$E_i[T_b] \ge E^{p_\infty}_i[\text{steps to } b]/q_{\max}$"
+    ),
+    "E_i[steps to 0] >= i": r"$E_i[\text{steps to } 0] \ge i$",
+    "E_i[time to 0] >= i/(lambda_H N)": r"$E_i[T_0] \ge i/(\lambda_H N)$",
+    "P(I(W) <= 0)": r"$P(I(W) \le 0)$",
+    "P(T_0 <= W)": r"$P(T_0 \le W)$",
+    SSS_CHECK: r"SSS failure $\max_h \varepsilon_h \le B_1$",
+}
+_RELATIONS = {"<=": r"\le", ">=": r"\ge", ">": ">", "<": "<"}
+_LAWS = {
+    "X ~ Poisson(m)": r"$X \sim \mathrm{Poisson}(m)$",
+    "X = U - D ~ Skellam(u, d)": r"$X = U - D \sim \mathrm{Skellam}(u, d)$",
+    "X = S_n, the walk after n steps": r"$X = S_n$, the walk after $n$ steps",
+}
+_BOUND_FAMILIES = (
+    (
+        re.compile(r"P\(T_b > (?P<k>[0-9.]+) x drift time\), in (?P<clock>jumps|real time)$"),
+        lambda m: rf"$P(T_b > {m['k']}\,t_{{\mathrm{{drift}}}})$, in {m['clock']}",
+    ),
+    (
+        re.compile(r"P\(X (?P<rel>[<>]=) x\), (?P<law>.+)$"),
+        lambda m: rf"$P(X {_RELATIONS[m['rel']]} x)$, {_LAWS[m['law']]}",
+    ),
+    (
+        re.compile(r"P\(events in W (?P<rel>[<>]=) (?P<k>[0-9.]+) M\), M = mean events$"),
+        lambda m: (
+            rf"$P(\text{{events in }} W {_RELATIONS[m['rel']]} {m['k']}M)$, "
+            r"$M$ the mean number of events"
+        ),
+    ),
+)
+
+
+def bound_latex(name: str) -> str:
+    r"""The LaTeX of a :mod:`qtheory.walks` check name (table cells print it verbatim).
+
+    Parameters
+    ----------
+    name : str
+        :attr:`BoundCheck.name`; a ``" via coupling"`` or ``" via Chernoff"`` suffix is
+        kept as words.
+
+    Returns
+    -------
+    str
+        Text with the mathematics in ``$...$``.
+
+    Raises
+    ------
+    KeyError
+        If the name has no LaTeX form (add it to :data:`BOUND_LATEX`).
+
+    Examples
+    --------
+    >>> print(bound_latex("E_i[time to 0] >= i/(lambda_H N)"))
+    $E_i[T_0] \ge i/(\lambda_H N)$
+    >>> print(bound_latex("P(T_b > 2 x drift time), in jumps via Chernoff"))
+    $P(T_b > 2\,t_{\mathrm{drift}})$, in jumps, via Chernoff
+    """
+    base, via, method = name.rpartition(" via ")
+    if not via:
+        base, method = name, ""
+    suffix = f", via {method}" if method else ""
+    if base in BOUND_LATEX:
+        return BOUND_LATEX[base] + suffix
+    for pattern, form in _BOUND_FAMILIES:
+        match = pattern.match(base)
+        if match:
+            return form(match) + suffix
+    raise KeyError(f"no LaTeX for the walks check {name!r}; add it to BOUND_LATEX")
+
+
 def _summaries(checks: list[BoundCheck]) -> list[list]:
     """One row per (bound, direction): count, how many hold, and the tightness range."""
     rows = []
@@ -194,7 +285,7 @@ def _summaries(checks: list[BoundCheck]) -> list[list]:
             ratios = ratios[np.isfinite(ratios)]
             low, high = (ratios.min(), ratios.max()) if ratios.size else (math.nan, math.nan)
             holds = sum(c.holds for c in group)
-            rows.append([name, direction, len(group), holds, low, high])
+            rows.append([report.Latex(bound_latex(name)), direction, len(group), holds, low, high])
     return rows
 
 
@@ -253,15 +344,21 @@ def _pointwise_table(checks: list[BoundCheck], servers: list[int]) -> str:
         start = f"i=1, b={IdleWalk.from_network(net).band}"
         for check in checks:
             if check.servers == n and check.point == start:
-                rows.append([n, check.name, check.direction, check.bound, check.exact])
-        rows.append([n, "SSS failure max_h eps_h (c = 4)", "upper",
+                rows.append([n, report.Latex(bound_latex(check.name)), check.direction,
+                             check.bound, check.exact])  # fmt: skip
+        rows.append([n, report.Latex(r"SSS failure $\max_h \varepsilon_h$ ($c = 4$)"), "upper",
                      sss.failure_bound(net, 4.0).total,
                      float(sss.failure_probabilities(net, 4.0).max())])  # fmt: skip
-        rows.append([n, "H lost per failure kappa", "upper", sss.losses_per_failure_bound(net),
-                     sss.losses_per_failure(net)])  # fmt: skip
+        rows.append([n, report.Latex(r"H jobs lost per failure, $\kappa$"), "upper",
+                     sss.losses_per_failure_bound(net), sss.losses_per_failure(net)])  # fmt: skip
     return report.table(
-        ["$N$", "quantity ($b=\\lfloor\\sqrt N\\rfloor$; from $i=1$ but SSS's maximum)",
-         "side", "bound", "exact"],  # fmt: skip
+        [
+            "$N$",
+            "quantity ($b=\\lfloor\\sqrt N\\rfloor$; from $i=1$ but SSS's maximum)",
+            "side",
+            "bound",
+            "exact",
+        ],  # fmt: skip
         rows,
         caption="Bound and exact value side by side ($\\lambda_H=0.6$, $\\mu=1$).",
         label="tab:walks-pointwise",
@@ -282,9 +379,9 @@ def _ruin_figure(figures: Path) -> list[Path]:
                                                                  "$p_\\infty$")):  # fmt: skip
         ax.semilogy(levels, ruin.walk_ruin_probability(p, levels, b), "--", label=f"walk {name}")
     ax.set_xlabel("start level $i$")
-    ax.set_ylabel("$P_i$(hit 0 before $b$)")
+    ax.set_ylabel("$P_i(0\\ \\mathrm{before}\\ b)$")
     ax.set_title(f"$N = 1000$, $b = {b}$", fontsize=9)
-    ax.legend()
+    legend(ax)
     return report.save_figure(fig, figures, "walks_ruin")
 
 
@@ -334,7 +431,8 @@ def _epochs_table(epochs: list[tuple[int, object]]) -> tuple[str, list[RenewalRe
         "the renewal-reward rates (regenerative estimates; every $\\pm$ is the half-width "
         "of a 95\\% confidence interval).  Cost is "
         "$r_L\\mu\\bar I + (r_H-r_L)\\,$(H-loss rate), an upper estimate of "
-        "$C_{vol} \\le R_{fluid} - R_{PFI}$ up to the timing gain (admissions minus "
+        "$C_{\\mathrm{vol}} \\le R_{\\mathrm{fluid}} - R_{\\mathrm{PFI}}$ up to the timing gain "
+        "(admissions minus "
         "$\\mu\\times$busy per unit time).",
         label="tab:walks-epochs",
         size="scriptsize",
@@ -352,7 +450,7 @@ def _epoch_figure(epochs: list[tuple[int, object]], figures: Path) -> list[Path]
     ax.set_xlabel("epoch length $\\times N$")
     ax.set_ylabel("$P(N L > x)$")
     ax.set_title("PFI: epochs between entrances into 1 idle server", fontsize=9)
-    ax.legend()
+    legend(ax)
     return report.save_figure(fig, figures, "walks_epochs")
 
 
@@ -375,7 +473,7 @@ def _sweep_table(points: list[SweepPoint], cs: list[float]) -> str:
         growth = loss_growth(points, c)
         line = [c]
         for p in sorted((p for p in points if p.c == c), key=lambda p: p.servers):
-            line.append(_pm(p.loss_rate_h, ".3g"))
+            line.append(_rate_cell(p))
         verdict = "bounded" if growth.bounded else "growing" if growth.growing else "undetermined"
         interval = report.Latex(f"$[{_bound_text(growth.lower)}, {_bound_text(growth.upper)}]$")
         rows.append([*line, interval, verdict])
@@ -388,28 +486,94 @@ def _sweep_table(points: list[SweepPoint], cs: list[float]) -> str:
         "profile-likelihood interval of the exponent "
         "$s$ of a Poisson fit rate $= A N^s$ (overdispersion-corrected; zero counts "
         f"included), and the verdict: bounded if $s \\le {TOLERATED_GROWTH}$ is all the "
-        "interval allows, growing if it excludes 0.",
+        "interval allows, growing if it excludes 0.  Where no H job was lost the cell shows "
+        "0 and the one-sided 95\\% Poisson upper bound $-\\log(0.05)/T$ on the rate ($T$: "
+        "the simulated time after warm-up, over the replications).",
         label="tab:walks-sweep",
         size="scriptsize",
     )
+
+
+def _math_number(value: float, digits: int = 3) -> str:
+    """:func:`qtheory.report.number` without its dollars, for use inside math."""
+    return report.number(value, digits).strip("$")
+
+
+def _rate_cell(point: SweepPoint) -> report.Latex:
+    """``mean ± half-width`` of the H-loss rate, or for a point with no loss ``0`` and
+    its one-sided 95% Poisson upper bound."""
+    if point.lost_h == 0:
+        return report.Latex(f"$0$ ($\\le {_math_number(_zero_loss_bound(point), 2)}$)")
+    rate = point.loss_rate_h
+    return report.Latex(f"${_math_number(rate.mean)} \\pm {_math_number(rate.halfwidth)}$")
 
 
 def _bound_text(value: float) -> str:
     return f"{value:.2f}" if math.isfinite(value) else ("-\\infty" if value < 0 else "\\infty")
 
 
+#: One-sided confidence of the upper bound drawn for a (c, N) with no H job lost.
+ZERO_LOSS_CONFIDENCE = 0.95
+
+
+def _zero_loss_bound(point: SweepPoint) -> float:
+    """The one-sided 95% Poisson upper bound -log(0.05)/T on the H-loss rate of a point
+    with no loss in total simulated time T (replications times horizon after warm-up)."""
+    return -math.log(1 - ZERO_LOSS_CONFIDENCE) / (point.reps * (point.horizon - WARMUP))
+
+
 def _sweep_figure(points: list[SweepPoint], figures: Path) -> list[Path]:
+    """Mean H-loss rate with its 95% interval per c; a point with no loss (0 on a log
+    axis) as an open down-triangle at its 95% Poisson upper bound; an interval whose
+    lower end is at or below 0 runs to the bottom edge (the caption says both)."""
     fig, ax = report.new_figure()
+    shown = [p for p in points if p.lost_h > 0]
+    floors = [p.loss_rate_h.mean - p.loss_rate_h.halfwidth for p in shown]
+    tops = [_zero_loss_bound(p) for p in points if p.lost_h == 0]
+    bottom = 0.3 * min([f for f in floors if f > 0] + [p.loss_rate_h.mean for p in shown] + tops)
     for c in sorted({p.c for p in points}):
-        chosen = sorted((p for p in points if p.c == c and p.loss_rate_h.mean > 0),
-                        key=lambda p: p.servers)  # fmt: skip
-        if chosen:
-            ax.loglog([p.servers for p in chosen], [p.loss_rate_h.mean for p in chosen], "o-",
-                      markersize=3, label=f"$c={c:g}$")  # fmt: skip
-    ax.set_xlabel("servers $N$")
+        line = sorted((p for p in points if p.c == c), key=lambda p: p.servers)
+        lost = [p for p in line if p.lost_h > 0]
+        means = np.array([p.loss_rate_h.mean for p in lost])
+        lows = np.maximum(means - [p.loss_rate_h.halfwidth for p in lost], bottom)
+        bar = ax.errorbar(
+            [p.servers for p in lost], means,
+            yerr=[means - lows, [p.loss_rate_h.halfwidth for p in lost]],
+            fmt="o-", markersize=3, capsize=2, label=f"$c={c:g}$",
+        )  # fmt: skip
+        zero = [p for p in line if p.lost_h == 0]
+        if zero:
+            colour = bar.lines[0].get_color()
+            ax.plot([p.servers for p in zero], [_zero_loss_bound(p) for p in zero], "v",
+                    markersize=5, markerfacecolor="none", color=colour)  # fmt: skip
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_ylim(bottom=bottom)
+    ax.set_xlabel(f"servers ${notation.latex('servers')}$")
     ax.set_ylabel("H-loss rate of SSS$(c\\log N/N)$")
-    ax.legend(fontsize=7)
+    legend(ax)
     return report.save_figure(fig, figures, "walks_window_sweep")
+
+
+def _sweep_caption(points: list[SweepPoint]) -> str:
+    """The figure's caption, saying which points are drawn as bounds and why."""
+    zero = sorted((p for p in points if p.lost_h == 0), key=lambda p: (p.c, p.servers))
+    open_low = [p for p in points if 0 < p.loss_rate_h.mean <= p.loss_rate_h.halfwidth]
+    text = (
+        "SSS H-loss rate against $N$ for each $c$ (replication means with 95\\% "
+        "confidence intervals)."
+    )
+    if open_low:
+        text += "  Intervals reaching 0 or below run to the bottom edge."
+    if zero:
+        where = ", ".join(f"$(c, N) = ({p.c:g}, {p.servers})$" for p in zero)
+        text += (
+            f"  No H job was lost at {where}; a rate of 0 has no place on the log axis, so "
+            "each is drawn as an open triangle at its one-sided 95\\% Poisson upper bound "
+            "$-\\log(0.05)/T$ ($T$: the simulated time after warm-up, over the "
+            "replications)."
+        )
+    return text
 
 
 def _constants_text() -> str:
@@ -504,8 +668,7 @@ def _bounds_claims(checks: list[BoundCheck], servers: list[int]) -> list[Claim]:
             "$h = 1, \\dots, b-1$ (so above $\\sup_{h\\ge1}\\varepsilon_h$: "
             "$\\varepsilon_h = 0$ for $h \\ge b$), with $W = c\\log N/N$",
             sss_checks,
-            f"$N \\in {_set_text(servers)}$, $c \\in {_set_text(SSS_CONSTANTS)}$ where "
-            "$B_1 < 1$",
+            f"$N \\in {_set_text(servers)}$, $c \\in {_set_text(SSS_CONSTANTS)}$ where $B_1 < 1$",
         ),
     ]
 
@@ -625,8 +788,7 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
             claim_paragraph(cost),
             _sweep_table(state["points"], grids["cs"]),
             _constants_text(),
-            report.figure("walks_window_sweep", "SSS H-loss rate against $N$ for each $c$.",
-                          "fig:walks-sweep"),
+            report.figure("walks_window_sweep", _sweep_caption(state["points"]), "fig:walks-sweep"),
             claim_paragraph(window),
         ])  # fmt: skip
         text = report.section("Random walks behind PFI and SSS", body, label="sec:walks")

@@ -109,3 +109,22 @@ def test_save_figure_bad_input(tmp_path):
         save_figure(sample_figure(), tmp_path, "sub/f")
     with pytest.raises(ValueError, match="stem must be a bare file name"):
         save_figure(sample_figure(), tmp_path, "")
+
+
+def test_one_font_family_in_saved_figures(tmp_path):
+    """A legend made outside the paper style (sans-serif by matplotlib's default) is set
+    in the paper's Computer Modern family when saved; legend() makes it in the style."""
+    from matplotlib.text import Text
+
+    from qtheory.report.plots import PAPER_RC, legend
+
+    assert PAPER_RC["font.serif"][0] == "cmr10" and PAPER_RC["mathtext.fontset"] == "cm"
+    fig = sample_figure()  # ax.legend() outside the style
+    with matplotlib.rc_context({"font.family": "sans-serif"}):
+        fig.axes[0].set_title("made in sans-serif")
+    assert any(t.get_fontfamily() != ["serif"] for t in fig.findobj(Text))
+    save_figure(fig, tmp_path, "f")
+    assert {tuple(t.get_fontfamily()) for t in fig.findobj(Text)} == {("serif",)}
+    _, ax = new_figure()
+    ax.plot([0, 1], label="a")
+    assert legend(ax).get_texts()[0].get_fontsize() == PAPER_RC["legend.fontsize"]
