@@ -4,7 +4,7 @@ grids, one column per requested quantity.
 Each parameter option takes a comma-separated list; the table has one row per point of
 their Cartesian product, each list in the order given and the model's parameters in the
 order of their constructor, the first varying slowest (Λ, μ, R, C for ``gated``; N,
-λ_H, λ_L, μ, r_H, r_L for ``lossnet``).  Every value is computed as a certified
+λ_H, λ_L, μ, r_H, r_L for ``lossnet``; N, λ_H, μ, i for ``walks``).  Every value is computed as a certified
 enclosure in Arb ball arithmetic (:func:`qtheory.gated.certified.certified_optimum`,
 :func:`qtheory.lossnet.certified.certified_online_optimum`) and rounded to ``--dps``
 significant digits (round half to even) only when both ends of the enclosure round to the
@@ -22,7 +22,8 @@ Examples::
 In LaTeX and Markdown the headers are mathematics (``$\tau^*$``, ``$R_{\mathrm{on}}$``);
 parameters that take a single value are stated in the caption rather than given a
 column.  CSV keeps the plain names (``tau_star``) for programs.  From Python,
-:func:`gated_table` and :func:`lossnet_table` return a pandas DataFrame and
+:func:`gated_table`, :func:`lossnet_table` and :func:`walks_table` return a pandas
+DataFrame and
 :func:`to_latex`, :func:`to_markdown` and :func:`to_csv` write it.
 """
 
@@ -43,11 +44,13 @@ __all__ = [
     "GATED_COLUMNS",
     "LOSSNET_COLUMNS",
     "MAX_ROWS",
+    "WALKS_COLUMNS",
     "TEXT_WIDTH_PT",
     "correctly_rounded",
     "gated_table",
     "lossnet_table",
     "register",
+    "walks_table",
     "run",
     "to_csv",
     "to_latex",
@@ -79,6 +82,19 @@ LOSSNET_COLUMNS = {
     "p_full": ("prob_full", r"$P(\text{all busy})$"),
     "mean_idle": ("mean_idle", r"$E[\text{idle}]$"),
 }
+#: Quantity of ``qtheory table walks`` -> (the bound family and side of
+#: :func:`qtheory.walks.certify.enclose`, LaTeX header).  Band b = ⌊√N⌋, PFI's target.
+WALKS_COLUMNS = {
+    "ruin": (("ruin", "walk_pb", "exact"), r"$P_i(0 \text{ before } b)$"),
+    "ruin_walk_pb": (("ruin", "walk_pb", "bound"), r"walk $p_b$ (upper)"),
+    "ruin_walk_pinf": (("ruin", "walk_pinf", "bound"), r"walk $p_\infty$ (lower)"),
+    "ruin_limit_pb": (("ruin", "limit_pb", "bound"), r"$(q_b/p_b)^i$ (upper)"),
+    "climb_steps": (("climb", "steps_pb", "exact"), r"$E_i[\text{steps to } b]$"),
+    "climb_steps_walk_pb": (("climb", "steps_pb", "bound"), r"walk $p_b$ (upper)"),
+    "climb_steps_walk_pinf": (("climb", "steps_pinf", "bound"), r"walk $p_\infty$ (lower)"),
+    "climb_time": (("climb", "time_pb", "exact"), r"$E_i[T_b]$"),
+    "climb_time_walk_pb": (("climb", "time_pb", "bound"), r"walk $p_b$$/q_{\min}$ (upper)"),
+}
 #: Parameter -> LaTeX symbol.
 PARAMETERS = {
     "arrival_rate": r"\Lambda",
@@ -91,12 +107,16 @@ PARAMETERS = {
     "mu": r"\mu",
     "r_h": "r_H",
     "r_l": "r_L",
+    "level": "i",
 }
 _GATED_PARAMETERS = ("arrival_rate", "service_rate", "reward", "cost")
 _LOSSNET_PARAMETERS = ("servers", "lambda_h", "lambda_l", "mu", "r_h", "r_l")
+_WALKS_PARAMETERS = ("servers", "lambda_h", "mu", "level")
 _MODEL_NAMES = {
     "gated": "Gated admission to the unobservable M/M/1 queue",
     "lossnet": "Online optimum of the overloaded two-class loss network",
+    "walks": "The reject-all-L idle process and the walks that bound it, band $b = "
+    r"\lfloor\sqrt N\rfloor$",
 }
 
 
@@ -359,8 +379,126 @@ def lossnet_table(
     return _frame(rows, "lossnet", _LOSSNET_PARAMETERS, columns, dps)
 
 
+def walks_table(
+    *,
+    servers: Sequence[int] | int,
+    lambda_h: Sequence[float] | float,
+    mu: Sequence[float] | float,
+    level: Sequence[int] | int,
+    columns: Iterable[str] | str = ("ruin", "ruin_walk_pb", "ruin_walk_pinf"),
+    dps: int = 6,
+) -> pd.DataFrame:
+    r"""The random-walk bounds behind PFI and SSS next to the exact values they bound,
+    correctly rounded, over a grid.
+
+    The reject-all-L idle process of N servers (up at rate μ(N − j), down at λ_H N)
+    started at ``level`` i idle servers, with band b = ⌊√N⌋: its ruin probability
+    P_i(0 before b), mean steps and time to climb to b, and the walks with constant
+    up-probability p_b (an upper bound) and p_∞ = μ/(μ + λ_H) (a lower bound).  Values
+    are exact rationals (Arb balls for none of these columns), so every digit is
+    correct.
+
+    Parameters
+    ----------
+    servers : int or sequence of int
+        N >= 4.
+    lambda_h, mu : float or sequence of float
+        λ_H < μ, read as the decimals they print as.
+    level : int or sequence of int
+        i in 1..b − 1.
+    columns : iterable of str or comma-separated str
+        Among :data:`WALKS_COLUMNS`.
+    dps : int, default 6
+        Significant digits.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`gated_table`.
+
+    Raises
+    ------
+    ValueError
+        An unknown column, N < 4, a level outside 1..b − 1, λ_H ≥ μ, or more than
+        :data:`MAX_ROWS` rows.
+
+    Examples
+    --------
+    The exact ruin probability lies between its two walk bounds:
+
+    >>> frame = walks_table(servers=100, lambda_h=0.6, mu=1, level=[1, 3], dps=5)
+    >>> frame[["level", "ruin_walk_pinf", "ruin", "ruin_walk_pb"]].values.tolist()
+    [[1, '5.9757e-1', '6.1183e-1', '6.6078e-1'], [3, '2.1123e-1', '2.3255e-1', '2.8388e-1']]
+    """
+    from qtheory.walks.certify import enclose
+
+    dps = _digits(dps)
+    columns = _columns(columns, WALKS_COLUMNS)
+    points = _grid({"servers": servers, "lambda_h": lambda_h, "mu": mu, "level": level})
+    rows = []
+    for point in points:
+        n, i = point["servers"], point["level"]
+        _require_walk(n, i, point["lambda_h"], point["mu"])
+        sides = {}
+        for column in columns:
+            (family, bound, side), _ = WALKS_COLUMNS[column]
+            spec = {"family": family, "N": n, "i": i, "bound": bound}
+            pair = enclose(spec, point["lambda_h"], point["mu"], point["mu"])
+            sides[column] = _enclosure(pair[0] if side == "bound" else pair[1], dps + 5)
+        values = _rounded_values(lambda _digits, v=sides: _Values(v), columns, _ATTRIBUTES, dps)
+        rows.append({**point, **dict(zip(columns, values, strict=True))})
+    return _frame(rows, "walks", _WALKS_PARAMETERS, columns, dps)
+
+
+class _Values:
+    """Enclosures by column name, read by :func:`_rounded_values` as attributes."""
+
+    def __init__(self, values: dict) -> None:
+        self.__dict__.update(values)
+
+
+#: Column -> (attribute of :class:`_Values`, header), for :func:`_rounded_values`.
+_ATTRIBUTES = {column: (column, header) for column, (_, header) in WALKS_COLUMNS.items()}
+
+
+def _require_walk(n: int, level: int, lambda_h: object, mu: object) -> None:
+    import math
+
+    from qtheory.enclosure import exact
+
+    if not (isinstance(n, int) and n >= 4):
+        raise ValueError(f"servers must be an integer >= 4, got {n!r}")
+    band = math.isqrt(n)
+    if not (isinstance(level, int) and 1 <= level <= band - 1):
+        raise ValueError(
+            f"level must be an integer in 1..{band - 1} (b - 1, b = isqrt(N)), got {level!r}"
+        )
+    if not 0 < exact(lambda_h, name="lambda_h") < exact(mu, name="mu"):
+        raise ValueError(
+            f"lambda_h must be in (0, mu) (the idle process drifts up), got {lambda_h!r}"
+        )
+
+
+def _enclosure(value, digits: int):
+    """An Arb ball or an exact rational as an :class:`~qtheory.enclosure.Enclosure`."""
+    from fractions import Fraction
+
+    import flint
+
+    from qtheory.enclosure import Enclosure
+
+    if isinstance(value, flint.fmpq):
+        exact = Fraction(int(value.p), int(value.q))
+        return Enclosure.from_bounds(exact, exact, digits)
+    return Enclosure.from_arb(value, digits)
+
+
+#: Model -> its quantities.
+_MODELS = {"gated": GATED_COLUMNS, "lossnet": LOSSNET_COLUMNS, "walks": _ATTRIBUTES}
+
+
 def _known(frame: pd.DataFrame) -> dict[str, Any]:
-    return GATED_COLUMNS if frame.attrs.get("model") == "gated" else LOSSNET_COLUMNS
+    return _MODELS[frame.attrs.get("model", "gated")]
 
 
 def _shown_parameters(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
@@ -601,7 +739,7 @@ HELP = (
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """Give ``qtheory table`` its subcommands ``gated`` and ``lossnet`` (see
+    """Give ``qtheory table`` its subcommands ``gated``, ``lossnet`` and ``walks`` (see
     :mod:`qtheory.cli`).
 
     Parameters
@@ -685,6 +823,34 @@ def register(parser: argparse.ArgumentParser) -> None:
             option, required=True, type=_list_arg(real_arg), metavar="LIST", help=what
         )
     _common(lossnet, LOSSNET_COLUMNS, "reserve,online,regret")
+    walks = models.add_parser(
+        "walks",
+        help="random-walk bounds next to the exact values they bound",
+        description="The reject-all-L idle process of N servers started at i idle "
+        "servers, band b = floor(sqrt N): its ruin probability and mean climbing steps "
+        "and time to b, next to the walk bounds with up-probabilities p_b (upper) and "
+        "p_inf (lower); exact rationals, correctly rounded, for every (N, λ_H, μ, i) of "
+        "the lists given.",
+    )
+    walks.add_argument(
+        "--servers",
+        required=True,
+        type=_list_arg(positive_int_arg),
+        metavar="LIST",
+        help="numbers of servers N >= 4, comma-separated",
+    )
+    for option, what in (("--lambda-h", "H arrival rates per server"), ("--mu", "service rates")):
+        walks.add_argument(
+            option, required=True, type=_list_arg(real_arg), metavar="LIST", help=what
+        )
+    walks.add_argument(
+        "--level",
+        required=True,
+        type=_list_arg(positive_int_arg),
+        metavar="LIST",
+        help="start levels i (idle servers), each in 1..b - 1",
+    )
+    _common(walks, WALKS_COLUMNS, "ruin,ruin_walk_pb,ruin_walk_pinf")
 
 
 def _common(parser: argparse.ArgumentParser, known: dict[str, Any], default: str) -> None:
@@ -751,6 +917,15 @@ def run(args: argparse.Namespace) -> int:
             service_rate=args.service_rate,
             reward=args.reward,
             cost=args.cost,
+            columns=args.columns,
+            dps=args.dps,
+        )
+    elif args.model == "walks":
+        frame = walks_table(
+            servers=args.servers,
+            lambda_h=args.lambda_h,
+            mu=args.mu,
+            level=args.level,
             columns=args.columns,
             dps=args.dps,
         )

@@ -269,7 +269,8 @@ def test_grid_size_is_bounded():
 
 
 @pytest.mark.parametrize(
-    "argv", [["table", "--help"], ["table", "gated", "--help"], ["table", "lossnet", "--help"]]
+    "argv",
+    [["table", "--help"], *(["table", model, "--help"] for model in ("gated", "lossnet", "walks"))],
 )
 def test_help_imports_nothing_heavy(argv):
     out, modules = modules_after(f"from qtheory.cli import main\nassert main({argv!r}) == 0")
@@ -293,3 +294,46 @@ def test_a_table_does_not_import_the_report_stack():
     out, modules = modules_after(f"from qtheory.cli import main\nassert main({argv!r}) == 0")
     assert r"\toprule" in out
     assert not {"sympy", "matplotlib", "qtheory.report", "qtheory.report.latex"} & modules
+
+
+def _ruin_reference(servers: int, lam_h: str, mu: str, level: int):
+    """P_i(0 before b) of the idle birth-death chain (up μ(N − j), down λ_H N) by the
+    classical tail-sum formula at 60 digits -- an mpmath route, not the certifier's
+    rationals -- and the walk bounds from the gambler's-ruin closed form."""
+    with mpmath.workdps(60):
+        lam, m = mpmath.mpf(lam_h), mpmath.mpf(mu)
+        band = int(mpmath.floor(mpmath.sqrt(servers)))
+        ratios = [lam * servers / (m * (servers - j)) for j in range(1, band)]
+        rho = [mpmath.mpf(1)]
+        for ratio in ratios:
+            rho.append(rho[-1] * ratio)
+        exact = mpmath.fsum(rho[level:]) / mpmath.fsum(rho)
+
+        def walk(p):
+            r = (1 - p) / p
+            return (r**level - r**band) / (1 - r**band)
+
+        p_b = m * (servers - band) / (m * (servers - band) + lam * servers)
+        return exact, walk(p_b), walk(m / (m + lam))
+
+
+def test_walks_values_are_the_reference_correctly_rounded():
+    frame = tab.walks_table(
+        servers=[100, 2500], lambda_h="0.6", mu="1", level=[1, 4], dps=12,
+        columns="ruin,ruin_walk_pb,ruin_walk_pinf",
+    )  # fmt: skip
+    for row in frame.itertuples():
+        exact, upper, lower = _ruin_reference(row.servers, "0.6", "1", row.level)
+        assert Decimal(row.ruin) == reference_round(exact, 12)
+        assert Decimal(row.ruin_walk_pb) == reference_round(upper, 12)
+        assert Decimal(row.ruin_walk_pinf) == reference_round(lower, 12)
+        assert Decimal(row.ruin_walk_pinf) < Decimal(row.ruin) < Decimal(row.ruin_walk_pb)
+
+
+def test_walks_table_from_the_command_line_and_its_errors():
+    argv = ["table", "walks", "--servers", "100", "--lambda-h", "0.6", "--mu", "1",
+            "--level", "1,2", "--format", "csv", "--columns", "ruin,climb_time"]  # fmt: skip
+    status, out, err = run_cli(argv)
+    assert status == 0 and out.splitlines()[0] == "servers,lambda_h,mu,level,ruin,climb_time"
+    status, out, err = run_cli([*argv[:9], "10", *argv[10:]])  # b = 10: level 10 is out
+    assert status == 2 and "level must be an integer in 1..9" in err
