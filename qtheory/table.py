@@ -4,9 +4,11 @@ grids, one column per requested quantity.
 Each parameter option takes a comma-separated list; the table has one row per point of
 their Cartesian product, each list in the order given and the model's parameters in the
 order of their constructor, the first varying slowest (Λ, μ, R, C for ``gated``; N,
-λ_H, λ_L, μ, r_H, r_L for ``lossnet``; N, λ_H, μ, i for ``walks``).  Every value is computed as a certified
-enclosure in Arb ball arithmetic (:func:`qtheory.gated.certified.certified_optimum`,
-:func:`qtheory.lossnet.certified.certified_online_optimum`) and rounded to ``--dps``
+λ_H, λ_L, μ, r_H, r_L for ``lossnet``; N, λ_H, μ, i for ``walks``).  Every value is
+computed as a certified enclosure in Arb ball arithmetic
+(:func:`qtheory.gated.certified.certified_optimum`,
+:func:`qtheory.lossnet.certified.certified_online_optimum`; the walks' values are exact
+rationals, :func:`qtheory.walks.certify.enclose`) and rounded to ``--dps``
 significant digits (round half to even) only when both ends of the enclosure round to the
 same decimal, so every printed digit is correctly rounded; if a value sits too close to a
 rounding boundary to decide, the precision is raised, and the command fails (exit 1)
