@@ -51,7 +51,7 @@ from qtheory.gated.model import GatedQueue
 from qtheory.gated.welfare import _as_float, _checked_queue, _working_dps
 from qtheory.precision import check_dps, rounded
 
-__all__ = ["ObservableOptimum", "observable_welfare", "optimal_observable"]
+__all__ = ["ObservableOptimum", "observable_claims", "observable_welfare", "optimal_observable"]
 
 
 @dataclass(frozen=True)
@@ -248,3 +248,81 @@ def optimal_observable(queue: GatedQueue, *, dps: int | None = None) -> Observab
     exact = [_evaluate(queue, n, 2 * (17 if dps is None else dps)) for n in neighbours]
     best = neighbours[max(range(len(exact)), key=lambda i: (exact[i].welfare, -i))]
     return _evaluate(queue, best, dps)
+
+
+def observable_claims(quick: bool = False) -> list:
+    r"""The observable bound's claims: its Λ → ∞ limit (identity) and that it is the
+    ceiling of the ladder RR ≤ PH(m) ≤ GA ≤ observable (finite range).
+
+    Parameters
+    ----------
+    quick : bool
+        A smaller grid (the tests); the full one is the report's.
+
+    Returns
+    -------
+    list of qtheory.claims.Claim
+
+    Examples
+    --------
+    >>> [(c.name, c.passed) for c in observable_claims(quick=True)]
+    [('gated.observable.limit', True), ('gated.observable.ceiling', True)]
+    """
+    import numpy as np
+    import sympy as sp
+
+    from qtheory.claims import Claim, Evidence, Origin
+    from qtheory.gated.phase_gates import optimal_erlang_gate
+    from qtheory.gated.welfare import optimal_gate, optimal_routing
+
+    arrival, mu, reward, cost = sp.symbols("Lambda mu R C", positive=True)
+    n = sp.Symbol("n", positive=True, integer=True)
+    rho = arrival / mu
+    # M/M/1/n at n = 1: throughput Λ/(1 + ρ), E[L] = ρ/(1 + ρ)
+    at_one = reward * arrival / (1 + rho) - cost * rho / (1 + rho)
+    limit_residual = sp.limit(at_one, arrival, sp.oo) - (mu * reward - cost)
+    refill = mu * reward - n * cost  # Λ = ∞: n in system always, server always busy
+    limit_ok = (
+        sp.simplify(limit_residual) == 0 and sp.simplify(refill.subs(n, n + 1) - refill + cost) == 0
+    )
+    arrivals = ("inf", 2.0, 0.5) if quick else ("inf", 10.0, 3.0, 1.0, 0.5, 0.2)
+    ratios = (1.5, 5.0) if quick else (1.05, 1.5, 2.0, 5.0, 20.0, 100.0)
+    phases = (1, 8, 64) if quick else (1, 2, 4, 8, 16, 32, 64)
+    slack = []
+    ordered = True
+    for a in arrivals:
+        for nu in ratios:
+            queue = GatedQueue(a, 1, nu, 1)
+            values = [optimal_routing(queue).welfare]
+            values += [optimal_erlang_gate(queue, m).welfare for m in phases]
+            values += [optimal_gate(queue).welfare, optimal_observable(queue).welfare]
+            ordered &= bool(np.all(np.diff(values) >= -1e-12 * values[-1]))
+            slack.append(values[-1] / values[-2] - 1)
+    pairs = ", ".join(f"({a}, {nu})" for a in arrivals for nu in ratios)
+    model = r"unobservable M/M/1 ($\Lambda$, $\mu$, $R$, $C$), $\nu = R\mu/C > 1$"
+    return [
+        Claim(
+            name="gated.observable.limit",
+            statement=r"at $\Lambda = \infty$ threshold $n$ earns $\mu R - nC$, so $n^* = 1$ "
+            r"and $S_{\mathrm{obs}}^* = \mu R - C$, the limit of $S(1)$ as "
+            r"$\Lambda\to\infty$",
+            kind=Evidence.IDENTITY,
+            passed=bool(limit_ok),
+            origin=Origin.PACKAGE,
+            citation="[Nao69]",
+            hypotheses=(model,),
+            quantity=r"$\lim_{\Lambda\to\infty} S(1) - (\mu R - C)$",
+        ),
+        Claim(
+            name="gated.observable.ceiling",
+            statement=r"$S_{RR}^* \le S_1^* \le \dots \le S_m^* \le S_{GA}^* \le "
+            r"S_{\mathrm{obs}}^*$ (Erlang-$m$ gates, Naor's observable optimum)",
+            kind=Evidence.FINITE_RANGE,
+            passed=ordered,
+            origin=Origin.PACKAGE,
+            hypotheses=(model,),
+            scope=f"(Λ, ν) in {{{pairs}}}; m in {phases}; μ = C = 1; float64 optima",
+            quantity=r"smallest $S_{\mathrm{obs}}^*/S_{GA}^* - 1$",
+            value=float(min(slack)),
+        ),
+    ]
