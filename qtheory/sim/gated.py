@@ -1,7 +1,10 @@
 """Simulation of gated admission (GA) and random routing (RR) to a single FIFO server.
 
 Both policies produce a GI/G/1 queue of admitted customers, simulated by the Lindley
-recursion in the C extension :mod:`qtheory.sim._core`.  Both take a
+recursion in the C extension :mod:`qtheory.sim._core`.  Service may be exponential,
+deterministic, Erlang, hyperexponential or any phase-type law
+(:class:`qtheory.phase_type.PhaseType`, rescaled to mean 1/μ), and the gate a fixed
+length or a phase-type law (a random blocking period after each admission).  Both take a
 :class:`qtheory.gated.GatedQueue` (Λ, μ; R and C for the welfare) like the exact routes.
 Every estimate is a :class:`qtheory.stats.Estimate`: a 95% Student-t interval over batch
 means.
@@ -17,12 +20,14 @@ import numpy as np
 from qtheory import limits
 from qtheory._validation import nonnegative, nonnegative_int, positive, positive_int
 from qtheory.gated.model import GatedQueue
+from qtheory.phase_type import PhaseType
 from qtheory.sim import _core
 from qtheory.stats import Estimate
 
 __all__ = ["SojournEstimate", "simulate_gated", "simulate_random_routing"]
 
 HYPEREXP_MAX_SCV = 1e9  # as QT_HYPEREXP_MAX_SCV in src/lindley.h
+PH_MAX_PHASES = 256  # as QT_PH_MAX_PHASES in src/lindley.h
 
 
 @dataclass(frozen=True)
@@ -119,15 +124,16 @@ def _rates(queue: object) -> tuple[float, float]:
 
 def simulate_gated(
     queue: GatedQueue,
-    gate: float,
+    gate: float | PhaseType,
     *,
-    service: str = "exponential",
+    service: str | PhaseType = "exponential",
     customers: int = 1_000_000,
     warmup: int = 10_000,
     batches: int = 50,
     seed: object = None,
 ) -> SojournEstimate:
-    """Simulate gated admission: after each admission the gate stays shut for ``gate``.
+    """Simulate gated admission: after each admission the gate stays shut for ``gate``
+    (a fixed length, or a draw from a phase-type law).
 
     Potential customers arrive as a Poisson process of rate Λ = ``queue.arrival_rate``;
     the first one after the gate reopens is admitted, so admitted inter-arrival times
@@ -143,12 +149,14 @@ def simulate_gated(
     queue : GatedQueue
         Λ (``inf`` allowed) and μ of the queue (its reward and cost are not used here;
         see :meth:`SojournEstimate.welfare`).
-    gate : float
-        Gate length τ ≥ 0; the queue must be stable: ``gate + 1/Λ > 1/μ``.
-    service : str, keyword-only
+    gate : float or PhaseType
+        Gate length τ ≥ 0, or the phase-type law of the blocking period (used as given,
+        at most 256 phases); the queue must be stable: ``E[gate] + 1/Λ > 1/μ``.
+    service : str or PhaseType, keyword-only
         Service-time law with mean ``1/μ``: ``"exponential"``, ``"deterministic"``,
-        ``"erlang:K"`` (K phases, integer >= 1) or ``"hyperexp:SCV"`` (two phases with
-        balanced means, squared coefficient of variation 1 < SCV <= 1e9).
+        ``"erlang:K"`` (K phases, integer >= 1), ``"hyperexp:SCV"`` (two phases with
+        balanced means, squared coefficient of variation 1 < SCV <= 1e9), or a
+        :class:`~qtheory.phase_type.PhaseType` (at most 256 phases) rescaled to mean 1/μ.
     customers : int, keyword-only
         Recorded customers, a multiple of ``batches``.
     warmup : int, keyword-only
@@ -185,6 +193,14 @@ def simulate_gated(
     >>> est.throughput
     0.5
 
+    A phase-type gate and Erlang-2 service as a PhaseType:
+
+    >>> from qtheory.phase_type import erlang
+    >>> est = simulate_gated(GatedQueue(2.0, 1.0, 2.0, 1.0), erlang(3, 3.0),
+    ...                      service=erlang(2, 1.0), customers=20_000, batches=20, seed=1)
+    >>> round(est.throughput, 1)  # 1/(E[gate] + 1/Λ) = 1/1.5
+    0.7
+
     References
     ----------
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
@@ -193,15 +209,20 @@ def simulate_gated(
        Ch. III (the Lindley recursion) and Ch. IV (batch means).
     """
     arrival_rate, service_rate = _rates(queue)
-    gate = nonnegative("gate", gate)
-    return _simulate(gate, arrival_rate, service_rate, service, customers, warmup, batches, seed)
+    if isinstance(gate, PhaseType):
+        gate_law, gate = gate, 0.0
+    else:
+        gate_law, gate = None, nonnegative("gate", gate)
+    return _simulate(
+        gate, arrival_rate, service_rate, service, customers, warmup, batches, seed, gate_law
+    )
 
 
 def simulate_random_routing(
     queue: GatedQueue,
     rate: float,
     *,
-    service: str = "exponential",
+    service: str | PhaseType = "exponential",
     customers: int = 1_000_000,
     warmup: int = 10_000,
     batches: int = 50,
@@ -265,17 +286,25 @@ def _simulate(
     gate: float,
     arrival_rate: float,
     service_rate: float,
-    service: str,
+    service: str | PhaseType,
     customers: int,
     warmup: int,
     batches: int,
     seed: object,
+    gate_law: PhaseType | None = None,
 ) -> SojournEstimate:
     kind, param = _parse_service(service)
     customers = positive_int("customers", customers)
     warmup = nonnegative_int("warmup", warmup)
     batches = positive_int("batches", batches)
     draws = 1 + (param if kind == "erlang" else 2 if kind == "hyperexp" else 1)
+    laws = {}
+    if kind == "ph":
+        draws += _phase_draws(_checked_phases("service", service)) - 1
+        laws |= {"service_alpha": service.alpha, "service_T": service.T}
+    if gate_law is not None:
+        draws += _phase_draws(_checked_phases("gate", gate_law))
+        laws |= {"gate_alpha": gate_law.alpha, "gate_T": gate_law.T}
     limits.require(
         "events", (customers + warmup) * draws, parameter="customers",
         what=f"simulating {customers + warmup} customers ({draws:g} random draws each)",
@@ -286,7 +315,7 @@ def _simulate(
     with bit_generator.lock:  # the C code releases the GIL while it draws
         sojourn, wait, no_wait, interarrival = _core.lindley(
             bit_generator, gate, arrival_rate, kind, service_rate, param,
-            customers, warmup, batches,
+            customers, warmup, batches, **laws,
         )  # fmt: skip
     return SojournEstimate(
         mean_sojourn=Estimate.of(sojourn),
@@ -310,12 +339,30 @@ def _bit_generator(seed: object) -> np.random.BitGenerator:
         ) from None
 
 
-def _parse_service(service: str) -> tuple[str, float]:
-    """Split a service law such as ``"erlang:3"`` into the C kind and its parameter.
+def _checked_phases(name: str, law: PhaseType) -> PhaseType:
+    """``law`` if it has at most ``PH_MAX_PHASES`` phases (the C sampler's limit)."""
+    if law.phases > PH_MAX_PHASES:
+        raise ValueError(f"{name} must have at most {PH_MAX_PHASES} phases, got {law.phases}")
+    return law
+
+
+def _phase_draws(law: PhaseType) -> float:
+    """Expected random draws of one sample of ``law`` in the C sampler: one uniform for the
+    start, then per visited phase an exponential and a uniform.  Phase j is visited
+    (expected time in j) × (rate out of j) times, the time being [α(−T)^{-1}]_j."""
+    time_in = np.linalg.solve(-law.T.T, law.alpha)
+    return 1.0 + 2.0 * float(time_in @ -np.diag(law.T))
+
+
+def _parse_service(service: str | PhaseType) -> tuple[str, float]:
+    """Split a service law such as ``"erlang:3"`` into the C kind and its parameter
+    (a PhaseType is the kind ``"ph"``).
 
     >>> _parse_service("erlang:3"), _parse_service("exponential")
     (('erlang', 3.0), ('exponential', 0.0))
     """
+    if isinstance(service, PhaseType):
+        return "ph", 0.0
     if isinstance(service, str):
         kind, colon, arg = service.partition(":")
         if kind in ("exponential", "deterministic") and not colon:
@@ -325,8 +372,8 @@ def _parse_service(service: str) -> tuple[str, float]:
         if kind == "hyperexp" and 1 < _float_or_nan(arg) <= HYPEREXP_MAX_SCV:
             return kind, float(arg)
     raise ValueError(
-        "service must be 'exponential', 'deterministic', 'erlang:K' with an integer K >= 1 "
-        f"or 'hyperexp:SCV' with 1 < SCV <= {HYPEREXP_MAX_SCV:g}, got {service!r}"
+        "service must be 'exponential', 'deterministic', 'erlang:K' with an integer K >= 1, "
+        f"'hyperexp:SCV' with 1 < SCV <= {HYPEREXP_MAX_SCV:g} or a PhaseType, got {service!r}"
     )
 
 

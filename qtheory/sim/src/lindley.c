@@ -34,11 +34,67 @@ qt_lindley_model qt_lindley_model_make(double gate, double arrival_rate, qt_serv
     return m;
 }
 
-QT_INLINE double draw_interarrival(bitgen_t *rng, const qt_lindley_model *m) {
-    if (!m->random_arrivals) {
-        return m->gate;
+/* Cumulative probabilities of n outcomes (last entry 1): the outcome of a uniform u in
+ * [0, 1), skipping outcomes of probability 0. */
+QT_INLINE int pick(const double *cum, int n, double u) {
+    int j = 0;
+    while (j < n - 1 && u >= cum[j]) {
+        j++;
     }
-    return m->gate + m->arrival_scale * random_standard_exponential(rng);
+    return j;
+}
+
+qt_ph_law qt_ph_law_make(int m, const double *alpha, const double *T, double time_scale,
+                         double *buffer) {
+    double *alpha_cum = buffer;
+    double *jump_cum = buffer + m;
+    double *holding_mean = buffer + m + (size_t)m * (m + 1);
+    double total = 0.0;
+    for (int i = 0; i < m; i++) {
+        total += alpha[i];
+        alpha_cum[i] = total;
+    }
+    alpha_cum[m - 1] = 1.0;
+    for (int i = 0; i < m; i++) {
+        const double *row = T + (size_t)i * m;
+        double out = -row[i]; /* total rate out of phase i (> 0 for a valid law) */
+        double *cum = jump_cum + (size_t)i * (m + 1);
+        double running = 0.0;
+        for (int j = 0; j < m; j++) {
+            running += (j == i) ? 0.0 : row[j] / out;
+            cum[j] = running;
+        }
+        cum[m] = 1.0; /* the rest, t_i / out, is absorption */
+        holding_mean[i] = time_scale / out;
+    }
+    qt_ph_law law = {m, alpha_cum, jump_cum, holding_mean};
+    return law;
+}
+
+/* A draw of the phase-type law: run its absorbing chain. */
+QT_INLINE double draw_ph(bitgen_t *rng, const qt_ph_law *ph) {
+    int m = ph->phases;
+    int phase = pick(ph->alpha_cum, m, next_double(rng));
+    double total = 0.0;
+    for (;;) {
+        total += ph->holding_mean[phase] * random_standard_exponential(rng);
+        int next = pick(ph->jump_cum + (size_t)phase * (m + 1), m + 1, next_double(rng));
+        if (next == m) {
+            return total;
+        }
+        phase = next;
+    }
+}
+
+QT_INLINE double draw_interarrival(bitgen_t *rng, const qt_lindley_model *m) {
+    double t = m->gate;
+    if (m->ph_gate) {
+        t += draw_ph(rng, &m->gate_ph);
+    }
+    if (m->random_arrivals) {
+        t += m->arrival_scale * random_standard_exponential(rng);
+    }
+    return t;
 }
 
 /* `kind` is a compile-time constant at every call site, so the switch folds away. */
@@ -54,6 +110,8 @@ QT_INLINE double draw_service(bitgen_t *rng, const qt_lindley_model *m, qt_servi
         int slow = next_double(rng) < m->hyper_p_slow;
         return (slow ? m->hyper_mean_slow : m->hyper_mean_fast) * random_standard_exponential(rng);
     }
+    case QT_SERVICE_PH:
+        return draw_ph(rng, &m->service_ph);
     }
     return NAN; /* unreachable: the kind is validated */
 }
@@ -107,6 +165,9 @@ static void segment_dispatch(bitgen_t *rng, const qt_lindley_model *m, qt_lindle
         break;
     case QT_SERVICE_HYPEREXP:
         segment(rng, m, QT_SERVICE_HYPEREXP, last, n, sums);
+        break;
+    case QT_SERVICE_PH:
+        segment(rng, m, QT_SERVICE_PH, last, n, sums);
         break;
     }
 }

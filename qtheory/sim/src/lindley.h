@@ -1,8 +1,9 @@
 /*
  * Lindley-recursion simulator of a single-server FIFO queue whose admitted
- * inter-arrival times are T = gate + Exp(arrival_rate) (gated admission; gate = 0 gives
- * a Poisson stream, arrival_rate = inf gives T = gate exactly) and whose i.i.d. service
- * times have mean service_mean:
+ * inter-arrival times are T = gate + G + Exp(arrival_rate) (gated admission; gate = 0 gives
+ * a Poisson stream, arrival_rate = inf gives T = gate exactly; G is an optional
+ * phase-type gate, 0 when absent) and whose i.i.d. service times have mean service_mean
+ * (exponential, deterministic, Erlang, hyper-exponential or phase-type):
  *
  *     W_1 = 0,   W_{n+1} = max(0, W_n + S_n - T_{n+1}),   sojourn_n = W_n + S_n.
  *
@@ -27,7 +28,37 @@ typedef enum {
     QT_SERVICE_DETERMINISTIC,
     QT_SERVICE_ERLANG,   /* parameter: number of phases k >= 1 */
     QT_SERVICE_HYPEREXP, /* parameter: squared coefficient of variation > 1 */
+    QT_SERVICE_PH,       /* a phase-type law (qt_ph_law), rescaled to mean service_mean */
 } qt_service_kind;
+
+/* Most phases of a phase-type law (its mean is found by O(m^3) elimination). */
+#define QT_PH_MAX_PHASES 256
+
+/*
+ * A phase-type law PH(alpha, T) in the form the sampler wants: start in phase i with
+ * probability alpha_i; stay an exponential time of mean holding_mean[i]; then jump to
+ * phase j with probability -T_ij / T_ii or be absorbed with probability t_i / -T_ii
+ * (t = -T 1).  The sample is the total time until absorption.  Both probability rows
+ * are stored cumulatively, their last entry exactly 1.
+ */
+typedef struct {
+    int phases;                 /* m >= 1 */
+    const double *alpha_cum;    /* m entries */
+    const double *jump_cum;     /* m rows of m + 1 entries (entry m: absorption) */
+    const double *holding_mean; /* m entries */
+} qt_ph_law;
+
+/* Doubles of the buffer that qt_ph_law_make fills for m phases. */
+#define QT_PH_BUFFER_SIZE(m) ((size_t)(m) * (size_t)(m) + 3 * (size_t)(m))
+
+/*
+ * Fill `buffer` (QT_PH_BUFFER_SIZE(m) doubles, owned by the caller for the law's life)
+ * from a VALID representation (alpha >= 0 summing to 1, T a sub-generator from whose
+ * every phase absorption is reachable; alpha and T row-major) and return the law of
+ * `time_scale` times a PH(alpha, T) variable.
+ */
+qt_ph_law qt_ph_law_make(int m, const double *alpha, const double *T, double time_scale,
+                         double *buffer);
 
 /* Model parameters in the form the sampling loop wants them. */
 typedef struct {
@@ -40,12 +71,17 @@ typedef struct {
     double hyper_p_slow;    /* probability p2 <= 1/2 of the slow phase (hyper-exponential) */
     double hyper_mean_fast; /* service_mean / (2 p1), p1 = 1 - p2 */
     double hyper_mean_slow; /* service_mean / (2 p2) */
+    qt_ph_law service_ph;   /* QT_SERVICE_PH */
+    int ph_gate;            /* 1: add a draw of gate_ph to every inter-arrival time */
+    qt_ph_law gate_ph;
 } qt_lindley_model;
 
 /*
  * Fill in a model.  service_param is k for Erlang and the squared coefficient of
  * variation for the hyper-exponential law (two phases with balanced means), and is
- * ignored otherwise.  Parameters must already be valid.
+ * ignored otherwise.  Parameters must already be valid.  A phase-type service law or
+ * gate is set afterwards (service_ph, already scaled to mean service_mean; ph_gate and
+ * gate_ph).
  */
 qt_lindley_model qt_lindley_model_make(double gate, double arrival_rate, qt_service_kind kind,
                                        double service_rate, double service_param);

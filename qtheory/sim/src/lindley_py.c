@@ -19,40 +19,47 @@
 
 const char qt_lindley_doc[] =
     "lindley(bit_generator, gate, arrival_rate, service_kind, service_rate, service_param, "
-    "customers, warmup, batches)\n"
+    "customers, warmup, batches, service_alpha=None, service_T=None, gate_alpha=None, "
+    "gate_T=None)\n"
     "--\n\n"
     "Simulate the FIFO single-server queue W_{n+1} = max(0, W_n + S_n - T_{n+1}), W_1 = 0,\n"
-    "with inter-arrival times T = gate + Exp(arrival_rate) (arrival_rate = inf: T = gate)\n"
-    "and service times S of mean 1/service_rate.\n\n"
+    "with inter-arrival times T = gate + G + Exp(arrival_rate) (arrival_rate = inf: no\n"
+    "exponential part; G ~ PH(gate_alpha, gate_T) when both are given, else G = 0) and\n"
+    "service times S of mean 1/service_rate.\n\n"
     "service_kind is 'exponential', 'deterministic', 'erlang' (service_param = number of\n"
-    "phases k, an integer >= 1) or 'hyperexp' (two phases with balanced means,\n"
-    "service_param = squared coefficient of variation in (1, 1e9]); service_param is otherwise\n"
-    "ignored but must not be NaN.  The first `warmup` customers are discarded; the next\n"
-    "`customers` are split into `batches` equal consecutive batches.\n\n"
+    "phases k, an integer >= 1), 'hyperexp' (two phases with balanced means,\n"
+    "service_param = squared coefficient of variation in (1, 1e9]) or 'ph' (the law\n"
+    "PH(service_alpha, service_T) rescaled to mean 1/service_rate); service_param is otherwise\n"
+    "ignored but must not be NaN.  A phase-type law has 1 to 256 phases: alpha >= 0 summing\n"
+    "to 1, T with non-negative off-diagonal rates, negative diagonal, row sums <= 0 and\n"
+    "absorption reachable from every phase.  The first `warmup` customers are discarded;\n"
+    "the next `customers` are split into `batches` equal consecutive batches.\n\n"
     "bit_generator is a numpy.random.BitGenerator; the caller must hold its `lock` during\n"
     "the call (the GIL is released while simulating).\n\n"
     "Returns a tuple of four float64 arrays of length `batches`: per batch the mean\n"
     "sojourn time, the mean waiting time, the fraction of customers who did not wait and\n"
     "the total inter-arrival time.  Raises ValueError on invalid parameters and on an\n"
-    "unstable queue (gate + 1/arrival_rate <= 1/service_rate).";
+    "unstable queue (gate + E[G] + 1/arrival_rate <= 1/service_rate).";
 
 /* ---------------------------------------------------------------- validation */
 
-static int check_rates(double gate, double arrival_rate, double service_rate) {
+static int check_rates(double gate, double gate_ph_mean, double arrival_rate,
+                       double service_rate) {
     if (qt_check_real("gate", gate, gate >= 0.0 && isfinite(gate), "be finite and >= 0") < 0 ||
         qt_check_real("arrival_rate", arrival_rate, arrival_rate > 0.0, "be > 0 (inf allowed)") < 0 ||
         qt_check_real("service_rate", service_rate, service_rate > 0.0 && isfinite(service_rate),
                    "be finite and > 0") < 0) {
         return -1;
     }
-    double mean_interarrival = gate + (isinf(arrival_rate) ? 0.0 : 1.0 / arrival_rate);
+    double mean_interarrival =
+        gate + gate_ph_mean + (isinf(arrival_rate) ? 0.0 : 1.0 / arrival_rate);
     if (!isfinite(mean_interarrival)) {
-        PyErr_SetString(PyExc_ValueError, "gate + 1/arrival_rate must be finite");
+        PyErr_SetString(PyExc_ValueError, "gate + E[G] + 1/arrival_rate must be finite");
         return -1;
     }
     if (!(mean_interarrival > 1.0 / service_rate)) {
         PyErr_SetString(PyExc_ValueError,
-                        "unstable: gate + 1/arrival_rate must exceed 1/service_rate");
+                        "unstable: gate + E[G] + 1/arrival_rate must exceed 1/service_rate");
         return -1;
     }
     return 0;
@@ -67,6 +74,7 @@ static int parse_service_kind(const char *name, qt_service_kind *kind) {
         {"deterministic", QT_SERVICE_DETERMINISTIC},
         {"erlang", QT_SERVICE_ERLANG},
         {"hyperexp", QT_SERVICE_HYPEREXP},
+        {"ph", QT_SERVICE_PH},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (strcmp(name, table[i].name) == 0) {
@@ -76,7 +84,7 @@ static int parse_service_kind(const char *name, qt_service_kind *kind) {
     }
     PyErr_Format(PyExc_ValueError,
                  "service_kind must be one of 'exponential', 'deterministic', 'erlang', "
-                 "'hyperexp', got '%s'",
+                 "'hyperexp', 'ph', got '%s'",
                  name);
     return -1;
 }
@@ -113,6 +121,194 @@ static int check_counts(Py_ssize_t customers, Py_ssize_t warmup, Py_ssize_t batc
         return 0;
     }
     return -1;
+}
+
+/* ---------------------------------------------------------------- phase-type laws */
+
+/* A validated phase-type representation: its arrays (new references) and its mean. */
+typedef struct {
+    PyArrayObject *alpha, *T;
+    int phases;
+    double mean;
+} ph_arg;
+
+static void ph_arg_clear(ph_arg *ph) {
+    Py_CLEAR(ph->alpha);
+    Py_CLEAR(ph->T);
+}
+
+/* 1 if absorption is reachable from every phase of the sub-generator T (m x m). */
+static int absorption_reachable(int m, const double *T, const double *exits, char *reaches) {
+    for (int i = 0; i < m; i++) {
+        reaches[i] = exits[i] > 0.0;
+    }
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < m && !reaches[i]; j++) {
+                if (j != i && reaches[j] && T[(size_t)i * m + j] > 0.0) {
+                    reaches[i] = 1;
+                    grown = 1;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < m; i++) {
+        if (!reaches[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* alpha (-T)^{-1} 1 by Gaussian elimination with partial pivoting on a copy; NaN if
+ * singular. `work` holds m * (m + 1) doubles. */
+static double ph_mean(int m, const double *alpha, const double *T, double *work) {
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < m; j++) {
+            work[(size_t)i * (m + 1) + j] = -T[(size_t)i * m + j];
+        }
+        work[(size_t)i * (m + 1) + m] = 1.0;
+    }
+    for (int k = 0; k < m; k++) {
+        int pivot = k;
+        for (int i = k + 1; i < m; i++) {
+            if (fabs(work[(size_t)i * (m + 1) + k]) > fabs(work[(size_t)pivot * (m + 1) + k])) {
+                pivot = i;
+            }
+        }
+        if (work[(size_t)pivot * (m + 1) + k] == 0.0) {
+            return NAN;
+        }
+        for (int j = 0; j <= m && pivot != k; j++) {
+            double swap = work[(size_t)k * (m + 1) + j];
+            work[(size_t)k * (m + 1) + j] = work[(size_t)pivot * (m + 1) + j];
+            work[(size_t)pivot * (m + 1) + j] = swap;
+        }
+        for (int i = k + 1; i < m; i++) {
+            double factor = work[(size_t)i * (m + 1) + k] / work[(size_t)k * (m + 1) + k];
+            for (int j = k; j <= m; j++) {
+                work[(size_t)i * (m + 1) + j] -= factor * work[(size_t)k * (m + 1) + j];
+            }
+        }
+    }
+    double mean = 0.0;
+    for (int i = m - 1; i >= 0; i--) {
+        double x = work[(size_t)i * (m + 1) + m];
+        for (int j = i + 1; j < m; j++) {
+            x -= work[(size_t)i * (m + 1) + j] * work[(size_t)j * (m + 1) + m];
+        }
+        x /= work[(size_t)i * (m + 1) + i];
+        work[(size_t)i * (m + 1) + m] = x;
+        mean += alpha[i] * x;
+    }
+    return mean;
+}
+
+/* The checks of qtheory.phase_type.PhaseType, repeated here so that no input can crash
+ * the sampler: shapes, finiteness, alpha a distribution, T a sub-generator with negative
+ * diagonal, absorption reachable; the mean finite and > 0.  Names the argument. */
+static int ph_check(const char *alpha_name, const char *T_name, int m, const double *alpha,
+                    const double *T, double *mean) {
+    double alpha_sum = 0.0;
+    for (int i = 0; i < m; i++) {
+        if (!isfinite(alpha[i]) || alpha[i] < 0.0) {
+            return qt_fail_rule(alpha_name, "have finite entries >= 0", alpha[i]);
+        }
+        alpha_sum += alpha[i];
+    }
+    if (!(fabs(alpha_sum - 1.0) <= 1e-12)) {
+        return qt_fail_rule(alpha_name, "sum to 1 (no mass at zero)", alpha_sum);
+    }
+    double *scratch = PyMem_Malloc(((size_t)m * (m + 1) + m) * sizeof(double) + (size_t)m);
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    double *exits = scratch + (size_t)m * (m + 1);
+    char *reaches = (char *)(exits + m);
+    int status = 0;
+    for (int i = 0; i < m && status == 0; i++) {
+        double row = 0.0, out = -T[(size_t)i * m + i];
+        for (int j = 0; j < m && status == 0; j++) {
+            double v = T[(size_t)i * m + j];
+            if (!isfinite(v)) {
+                status = qt_fail_rule(T_name, "have finite entries", v);
+            } else if (j != i && v < 0.0) {
+                status = qt_fail_rule(T_name, "have off-diagonal entries >= 0", v);
+            }
+            row += v;
+        }
+        if (status == 0 && !(out > 0.0)) {
+            status = qt_fail_rule(T_name, "have a negative diagonal", -out);
+        } else if (status == 0 && row > 1e-12 * out) {
+            status = qt_fail_rule(T_name, "have row sums <= 0", row);
+        }
+        exits[i] = -row;
+    }
+    if (status == 0 && !absorption_reachable(m, T, exits, reaches)) {
+        PyErr_Format(PyExc_ValueError, "%s must let every phase reach absorption", T_name);
+        status = -1;
+    }
+    if (status == 0) {
+        *mean = ph_mean(m, alpha, T, scratch);
+        if (!(isfinite(*mean) && *mean > 0.0)) {
+            status = qt_fail_rule(T_name, "give a finite mean > 0", *mean);
+        }
+    }
+    PyMem_Free(scratch);
+    return status;
+}
+
+/* Convert and validate (alpha, T); both None leaves ph->phases = 0.  -1 on error. */
+static int ph_arg_parse(const char *alpha_name, const char *T_name, PyObject *alpha_obj,
+                        PyObject *T_obj, ph_arg *ph) {
+    if (alpha_obj == Py_None && T_obj == Py_None) {
+        return 0;
+    }
+    if (alpha_obj == Py_None || T_obj == Py_None) {
+        PyErr_Format(PyExc_ValueError, "%s and %s must be given together", alpha_name, T_name);
+        return -1;
+    }
+    ph->alpha = (PyArrayObject *)PyArray_FROMANY(alpha_obj, NPY_DOUBLE, 1, 1,
+                                                 NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+    if (ph->alpha == NULL) {
+        PyErr_Format(PyExc_ValueError, "%s must be a 1-d array of real numbers", alpha_name);
+        return -1;
+    }
+    ph->T = (PyArrayObject *)PyArray_FROMANY(T_obj, NPY_DOUBLE, 2, 2,
+                                             NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+    if (ph->T == NULL) {
+        PyErr_Format(PyExc_ValueError, "%s must be a 2-d array of real numbers", T_name);
+        return -1;
+    }
+    npy_intp m = PyArray_DIM(ph->alpha, 0);
+    if (m < 1 || m > QT_PH_MAX_PHASES) {
+        PyErr_Format(PyExc_ValueError, "%s must have 1 to %d phases, got %zd", alpha_name,
+                     QT_PH_MAX_PHASES, (Py_ssize_t)m);
+        return -1;
+    }
+    if (PyArray_DIM(ph->T, 0) != m || PyArray_DIM(ph->T, 1) != m) {
+        PyErr_Format(PyExc_ValueError, "%s must have shape (%zd, %zd) to match %s", T_name,
+                     (Py_ssize_t)m, (Py_ssize_t)m, alpha_name);
+        return -1;
+    }
+    ph->phases = (int)m;
+    return ph_check(alpha_name, T_name, ph->phases, (const double *)PyArray_DATA(ph->alpha),
+                    (const double *)PyArray_DATA(ph->T), &ph->mean);
+}
+
+/* The sampler's form of a parsed law, scaled by time_scale; its storage is *buffer
+ * (PyMem_Malloc'ed; the caller frees it).  -1 on error. */
+static int ph_law_of(const ph_arg *ph, double time_scale, qt_ph_law *law, double **buffer) {
+    *buffer = PyMem_Malloc(QT_PH_BUFFER_SIZE(ph->phases) * sizeof(double));
+    if (*buffer == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *law = qt_ph_law_make(ph->phases, (const double *)PyArray_DATA(ph->alpha),
+                          (const double *)PyArray_DATA(ph->T), time_scale, *buffer);
+    return 0;
 }
 
 /* ---------------------------------------------------------------- simulation */
@@ -160,33 +356,59 @@ static void sums_to_means(PyObject *out[QT_N_OUT], Py_ssize_t batches, double pe
 PyObject *qt_lindley(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"bit_generator", "gate",      "arrival_rate", "service_kind",
                                "service_rate",  "service_param", "customers", "warmup",
-                               "batches",       NULL};
+                               "batches",       "service_alpha", "service_T", "gate_alpha",
+                               "gate_T",        NULL};
     PyObject *bit_generator;
+    PyObject *service_alpha = Py_None, *service_T = Py_None;
+    PyObject *gate_alpha = Py_None, *gate_T = Py_None;
     double gate, arrival_rate, service_rate, service_param;
     const char *kind_name;
     Py_ssize_t customers, warmup, batches;
     qt_service_kind kind;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oddsddnnn:lindley", keywords, &bit_generator,
-                                     &gate, &arrival_rate, &kind_name, &service_rate,
-                                     &service_param, &customers, &warmup, &batches) ||
-        check_rates(gate, arrival_rate, service_rate) < 0 ||
-        parse_service_kind(kind_name, &kind) < 0 || check_service_param(kind, service_param) < 0 ||
-        check_counts(customers, warmup, batches) < 0) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oddsddnnn|OOOO:lindley", keywords,
+                                     &bit_generator, &gate, &arrival_rate, &kind_name,
+                                     &service_rate, &service_param, &customers, &warmup,
+                                     &batches, &service_alpha, &service_T, &gate_alpha,
+                                     &gate_T)) {
         return NULL;
     }
-
-    bitgen_t *rng = NULL;
-    PyObject *capsule = qt_get_bitgen(bit_generator, &rng);
-    if (capsule == NULL) {
-        return NULL;
-    }
+    ph_arg service_ph = {NULL, NULL, 0, 0.0}, gate_ph = {NULL, NULL, 0, 0.0};
+    double *service_buffer = NULL, *gate_buffer = NULL;
+    PyObject *capsule = NULL;
     PyObject *out[QT_N_OUT] = {NULL};
     PyObject *result = NULL;
-    if (new_outputs(batches, out) < 0) {
+    if (parse_service_kind(kind_name, &kind) < 0 ||
+        ph_arg_parse("service_alpha", "service_T", service_alpha, service_T, &service_ph) < 0 ||
+        ph_arg_parse("gate_alpha", "gate_T", gate_alpha, gate_T, &gate_ph) < 0 ||
+        check_rates(gate, gate_ph.mean, arrival_rate, service_rate) < 0 ||
+        check_service_param(kind, service_param) < 0 ||
+        check_counts(customers, warmup, batches) < 0) {
+        goto done;
+    }
+    if ((kind == QT_SERVICE_PH) != (service_ph.phases > 0)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "service_alpha and service_T must be given exactly when service_kind "
+                        "is 'ph'");
+        goto done;
+    }
+    bitgen_t *rng = NULL;
+    capsule = qt_get_bitgen(bit_generator, &rng);
+    if (capsule == NULL || new_outputs(batches, out) < 0) {
         goto done;
     }
     qt_lindley_model model =
         qt_lindley_model_make(gate, arrival_rate, kind, service_rate, service_param);
+    if (kind == QT_SERVICE_PH &&
+        ph_law_of(&service_ph, 1.0 / (service_rate * service_ph.mean), &model.service_ph,
+                  &service_buffer) < 0) {
+        goto done;
+    }
+    if (gate_ph.phases > 0) {
+        if (ph_law_of(&gate_ph, 1.0, &model.gate_ph, &gate_buffer) < 0) {
+            goto done;
+        }
+        model.ph_gate = 1;
+    }
     qt_lindley_run run = {
         .warmup_left = warmup,
         .per_batch = customers / batches,
@@ -205,6 +427,10 @@ done:
     for (int i = 0; i < QT_N_OUT; i++) {
         Py_XDECREF(out[i]);
     }
-    Py_DECREF(capsule);
+    Py_XDECREF(capsule);
+    PyMem_Free(service_buffer);
+    PyMem_Free(gate_buffer);
+    ph_arg_clear(&service_ph);
+    ph_arg_clear(&gate_ph);
     return result;
 }
