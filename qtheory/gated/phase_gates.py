@@ -73,6 +73,7 @@ from qtheory import limits
 from qtheory._validation import positive_int
 from qtheory.claims import Claim, Evidence, Origin
 from qtheory.gated.model import GatedQueue
+from qtheory.gated.root import _mp_value
 from qtheory.gated.welfare import (
     _as_float,
     _checked_queue,
@@ -252,7 +253,7 @@ def welfare_erlang_gate(queue: GatedQueue, gate, phases: int, *, dps: int | None
     digits = _working_dps(queue, 17 if dps is None else dps)
     with mpmath.workdps(digits):
         p = queue.parameters(digits)
-        tau = mpmath.mpf(gate)
+        tau = _mp_value("gate", gate)
         if mpmath.isnan(tau) or not 0 <= tau < mpmath.inf:
             raise ValueError(f"gate must be finite and >= 0, got {gate!r}")
         excess = tau + p["beta"] - 1 / p["mu"]
@@ -262,7 +263,7 @@ def welfare_erlang_gate(queue: GatedQueue, gate, phases: int, *, dps: int | None
         limits.require("dps", digits + 2 * closeness, parameter="dps", what="the Erlang-m root")
     with mpmath.workdps(digits + 2 * closeness):
         p = queue.parameters(digits)
-        w = _log_root_erlang(mpmath.mpf(gate), m, p["mu"], p["beta"], digits - 10)
+        w = _log_root_erlang(_mp_value("gate", gate), m, p["mu"], p["beta"], digits - 10)
         u, _, tau, _ = _erlang_terms(w, m, p["mu"], p["beta"])
         welfare = (p["R"] - p["C"] / u) / (tau + p["beta"])
     return float(welfare) if dps is None else rounded(welfare, dps)

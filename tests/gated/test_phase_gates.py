@@ -224,6 +224,8 @@ def test_coxian_search_finds_nothing_better_than_erlang():
         (lambda: optimal_erlang_gate(GatedQueue("inf", 1, 2, 1), 0), "phases must be"),
         (lambda: optimal_erlang_gate(GatedQueue("inf", 1, 1, 1), 2), "must be > 1"),
         (lambda: welfare_erlang_gate(GatedQueue(2.0, 1, 2, 1), 0.2, 2), "stable"),
+        (lambda: welfare_erlang_gate(GatedQueue(2.0, 1, 2, 1), "x", 2), "gate must be"),
+        (lambda: welfare_erlang_gate(GatedQueue(2.0, 1, 2, 1), -1.0, 2), "gate must be"),
         (lambda: coxian_search(GatedQueue("inf", 1, 2, 1), 1), "phases must be >= 2"),
         (lambda: ph_gate_root(erlang(2, 10.0), math.inf, 1.0), "stable"),
     ],
