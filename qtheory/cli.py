@@ -8,7 +8,7 @@ is imported (``qtheory --help`` imports none), and a command module imports what
 convert their text with the ``type=`` helpers of :mod:`qtheory._cli_types`.
 
 Exit status and messages: 0 on success; 2 for invalid input, with one line on stderr
-naming the option or parameter (a bad option value, or a ``ValueError``, ``TypeError`` or
+naming the subcommand (``qtheory table walks: error: ...``) and the option or parameter (a bad option value, or a ``ValueError``, ``TypeError`` or
 ``OverflowError`` raised by the command); 1 with one line when a numerical method gives up
 (``ArithmeticError``, ``RuntimeError``), memory runs out or a file cannot be written
 (``OSError``); 130 when interrupted (Ctrl-C).  No traceback for any of these; anything
@@ -31,7 +31,7 @@ COMMANDS = {
         "qtheory.gated.command",
         "optimal gate, welfare and Price of Forgetting of the unobservable M/M/1 queue",
     ),
-    "lossnet": ("qtheory.lossnet.command", "the overloaded two-class loss network"),
+    "lossnet": ("qtheory.lossnet.command", "the overloaded loss network (two or n classes)"),
     "walks": ("qtheory.walks.command", "random-walk bounds behind PFI and SSS"),
     "verify": (
         "qtheory.verify.command",
@@ -105,7 +105,18 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
         subparser = subparsers.add_parser(name, help=summary)
         if commands is None or name in commands:
             importlib.import_module(module).register(subparser)
+            _name_errors(subparser)
     return parser
+
+
+def _name_errors(parser: argparse.ArgumentParser) -> None:
+    """Give every (sub)command parser the default ``where`` = its words
+    (``qtheory table walks``), which :func:`main` puts in front of an error."""
+    parser.set_defaults(where=parser.prog)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _name_errors(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -138,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser(argv[:1]).parse_args(argv)
     except SystemExit as exit:  # --help (0) or a usage error (2), already printed
         return _exit_status(exit.code)
-    where = f"qtheory {args.command}"
+    where = getattr(args, "where", f"qtheory {args.command}")
     try:
         return args.run(args)
     except (ValueError, TypeError, OverflowError) as error:  # bad input
