@@ -768,6 +768,8 @@ class ErlangGateFormulas:
         m.
     gate_lst, interarrival_lst : sympy.Expr
         G*(s) = (1 + sτ/m)^{−m} and A*(s) = G*(s)/(1 + βs).
+    root_equation : sympy.Eq
+        σ = A*(μ(1 − σ)) (display symbols, Λ = 1/β).
     gate_of_root : sympy.Expr
         τ_m(w), the mean gate with root e^{−w}.
     root_residual : sympy.Expr
@@ -790,11 +792,14 @@ class ErlangGateFormulas:
     --------
     >>> derive_erlang_gate().gate_lst
     (1 + s*tau/m)**(-m)
+    >>> derive_erlang_gate().root_equation
+    Eq(sigma, 1/((1 + mu*(1 - sigma)/Lambda)*(1 + mu*tau*(1 - sigma)/m)**m))
     """
 
     phases: object
     gate_lst: object
     interarrival_lst: object
+    root_equation: object
     gate_of_root: object
     root_residual: object
     welfare: object
@@ -855,6 +860,7 @@ def derive_erlang_gate() -> ErlangGateFormulas:
         phases=m,
         gate_lst=gate_lst,
         interarrival_lst=lst,
+        root_equation=sp.Eq(d.root, lst.subs(s, mu * (1 - d.root)).subs(beta, 1 / d.arrival_rate)),
         gate_of_root=gate_of_root,
         root_residual=residual,
         welfare=welfare,
