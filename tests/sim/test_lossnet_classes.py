@@ -19,6 +19,9 @@ import math
 
 import numpy as np
 import pytest
+from conftest import FUZZ, anything, assert_clean_outcome
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats as sps
 
 from qtheory.exact.birth_death import birth_death_stationary
@@ -393,3 +396,46 @@ def test_compare_classes_shares_the_events_between_policies():
         assert cmp.difference("offline", other).min_difference >= 0
     result = cmp.results["pfi"]
     assert len(result.admitted) == 4 and result.events > 0 and result.mean_lookahead > 0
+
+
+reals = st.floats(allow_nan=True, allow_infinity=True)
+
+
+@FUZZ
+@given(st.sampled_from(["threshold", "pfi", "sss", "offline", "x"]),
+       st.one_of(anything, st.lists(st.one_of(st.integers(-3, 40), reals), max_size=5)),
+       st.integers(-5, 2 * 10**9), st.lists(reals, max_size=5),
+       st.lists(reals, max_size=5), reals, reals, reals)  # fmt: skip
+def test_core_fuzz(policy, param, servers, lambdas, rewards, mu, horizon, warmup):
+    """The C entry's own checks with the Python layer bypassed: ValueError or TypeError
+    (or MemoryError for a refused allocation), never a crash.  Runs are kept tiny by
+    capping the horizon."""
+    if np.isfinite(horizon) and abs(horizon) * max(servers, 1) * 10 > 1e4:
+        horizon = 1e4 / (10 * max(servers, 1))
+    if np.isfinite(horizon) and policy == "offline" and abs(horizon) * servers**2 * 10 > 1e7:
+        horizon = 1e7 / (10 * servers**2)
+    lambdas = [min(x, 2.0) if np.isfinite(x) else x for x in lambdas]
+    if policy == "sss" and isinstance(param, float) and np.isfinite(param):
+        param = min(param, 1.0)
+    try:
+        _core.lossnet_classes_simulate(np.random.PCG64(0), policy, param, servers, lambdas,
+                                       rewards, mu, horizon, warmup)  # fmt: skip
+    except (ValueError, TypeError, OverflowError, MemoryError) as error:
+        assert str(error) or isinstance(error, MemoryError)
+
+
+@FUZZ
+@given(st.sampled_from([THREE, FOUR, LAST.with_servers(1), LAST.with_servers(2)]),
+       st.sampled_from(["pfi", "offline", "threshold:0,0,0", "threshold:0,1,2",
+                        "threshold:0,0,1,2", "sss:0.05", "sss:3.0", "x", "threshold:"]),
+       st.floats(1e-3, 3.0), st.floats(0.0, 1.0), st.integers(1, 3),
+       st.integers(0, 2**64))  # fmt: skip
+def test_wrappers_fuzz(net, policy, horizon, warmup, reps, seed):
+    result = assert_clean_outcome(simulate_classes, net, policy, horizon=horizon,
+                                  warmup=warmup, reps=reps, seed=seed)  # fmt: skip
+    if result is not None:
+        assert len(result.admitted) == net.n_classes
+        assert np.all(np.isfinite(result.reward_rates))
+    tr = assert_clean_outcome(trace_classes, net, policy, horizon=horizon, seed=seed)
+    if tr is not None:
+        assert np.all((tr.idle >= 0) & (tr.idle <= net.servers))
