@@ -36,7 +36,15 @@ SHAPES = {
     "hyperexp:4": 4.0,
     "fit:0.4": 0.4,
 }
-QUEUES = [(math.inf, 3.0), (math.inf, 1.2), (2.0, 5.0), (0.5, 3.0), (1.2, 50.0), (5.0, 1.05)]
+QUEUES = [
+    (math.inf, 3.0),
+    (math.inf, 1.2),
+    (2.0, 5.0),
+    (0.5, 3.0),
+    (1.2, 50.0),
+    (5.0, 1.05),
+    (1.0, 3.0),
+]
 
 
 @pytest.mark.parametrize(("spec", "scv"), SHAPES.items())
@@ -205,3 +213,13 @@ def test_service_and_queue_types():
         optimal_gate_ph((1.0, 1.0, 3.0, 1.0), "erlang:2")
     with pytest.raises(TypeError, match="service must be a PhaseType"):
         ladder_height("erlang:2", 1.0, 2.0)
+
+
+def test_service_claims_hold_on_the_quick_grid():
+    from qtheory.gated.service import service_claims
+
+    claims = service_claims(quick=True)
+    assert [c.passed for c in claims] == [True] * 4
+    assert len({c.name for c in claims}) == 4
+    dominance, trend = claims[0], claims[1]
+    assert dominance.value > 1 and trend.value == trend.reference == 4
