@@ -27,6 +27,7 @@ from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate, optimal_routing, welfare_ga
 from qtheory.report.claims import claim_paragraph
+from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
 from qtheory.report.plots import legend
 from qtheory.sim import simulate_gated, simulate_random_routing
 from qtheory.stats import replication_seeds
@@ -38,20 +39,110 @@ NU_GRID = (1.01, 1.1, 1.5, 2.0, 3.0, 5.0, 10.0, 100.0, 1e4)
 ARRIVAL_GRID = (np.inf, 2.0, 1.0)
 
 
+#: kappa = 1 + mu/Lambda, the light-traffic shorthand of the display forms.
+KAPPA = sp.Symbol("kappa", positive=True)
+#: m = (1 + mu^2/Lambda^2)/2, the heavy-traffic variability of the display forms.
+VARIABILITY = sp.Symbol("m", positive=True)
+
+
+def display_forms() -> dict[str, DisplayForm]:
+    r"""Every formula of the gated section as printed, with the derivation's expression
+    it equals (checked by Sympy in ``tests/report/test_display_forms.py``).
+
+    The gate :math:`\tau` of the inverse is named, not inlined, in the throughput, the
+    welfare and :math:`D'`; the light-traffic forms use :math:`\kappa = 1 + \mu/\Lambda`
+    and the heavy-traffic ones :math:`m = (1 + \mu^2/\Lambda^2)/2`.
+
+    Returns
+    -------
+    dict of str to DisplayForm
+
+    Examples
+    --------
+    >>> import sympy
+    >>> print(sympy.latex(display_forms()["throughput"].display, **PRINT))
+    \frac{1}{\tau + \frac{1}{\Lambda}}
+    """
+    d, f = derivation, derivation.derive()
+    light, heavy = asymptotics.derive_light_traffic(), asymptotics.derive_heavy_traffic()
+    sigma, lam, mu, tau = d.root, d.arrival_rate, d.service_rate, d.gate
+    reward, cost, nu, eps, m = d.reward, d.cost, d.naor_ratio, asymptotics.excess, VARIABILITY
+    u = mul(mu, add(1, -sigma))  # mu (1 - sigma), the sojourn rate
+    gate = {tau: f.gate_of_root.expr}
+    kappa = {KAPPA: 1 + mu / lam}
+    variability = {m: heavy.variability}
+    rate = f.welfare_rr.args[0]
+    lhs, rhs = d.dominance_identity()
+    a, b = sorted(lhs.free_symbols, key=lambda x: x.name)
+    net = add(reward, -frac(cost, u))
+    cycle = add(tau, frac(1, lam))
+    root_nu = sp.sqrt(nu)
+    (time,) = (x for x in f.sojourn_cdf.free_symbols if x.name == "t")
+    return {
+        "gate": DisplayForm(
+            frac(add(-sp.log(sigma), -sp.log(add(1, frac(u, lam)))), u), f.gate_of_root.expr
+        ),
+        "mean_sojourn": DisplayForm(frac(1, u), f.mean_sojourn.expr),
+        "sojourn_cdf": DisplayForm(add(1, -sp.exp(mul(-1, u, time))), f.sojourn_cdf),
+        "throughput": DisplayForm(frac(1, cycle), f.throughput.expr, gate),
+        "welfare_ga": DisplayForm(frac(net, cycle), f.welfare_ga.expr, gate),
+        "net_reward": DisplayForm(net, f.net_reward),
+        "net_reward_derivative": DisplayForm(
+            -frac(cost, mul(mu, add(1, -sigma) ** 2)), sp.diff(f.net_reward, sigma)
+        ),
+        "cycle_derivative": DisplayForm(
+            frac(add(mul(mu, tau), -frac(1, sigma), frac(mu, add(lam, u))), u),
+            sp.diff(f.cycle, sigma),
+            gate,
+        ),
+        "welfare_rr": DisplayForm(
+            mul(rate, add(reward, -frac(cost, add(mu, -rate)))), f.welfare_rr.expr
+        ),
+        "welfare_rr_everybody": DisplayForm(
+            mul(lam, add(reward, -frac(cost, add(mu, -lam)))), f.welfare_rr.expr.subs(rate, lam)
+        ),
+        "dominance_lhs": DisplayForm(add(mul(add(1, b), sp.exp(a)), -1, -a, -b), lhs),
+        "dominance_rhs": DisplayForm(add(mul(add(sp.exp(a), -1, -a), add(1, b)), mul(a, b)), rhs),
+        "light_shift": DisplayForm(add(KAPPA, -1, -sp.log(KAPPA)), light.shift, kappa),
+        "light_root": DisplayForm(
+            frac(
+                sp.exp(add(KAPPA, sp.LambertW(mul(-1, eps, KAPPA, sp.exp(-KAPPA)), -1))),
+                KAPPA,
+            ),
+            light.root,
+            kappa,
+        ),
+        "light_pof_leading": DisplayForm(
+            frac(4, mul(eps, sp.log(frac(1, eps), evaluate=False))),
+            light.price_of_forgetting_leading,
+        ),
+        "heavy_variability": DisplayForm(frac(add(1, frac(mu**2, lam**2)), 2), heavy.variability),
+        "heavy_gate": DisplayForm(
+            frac(sp.sqrt(m), mul(mu, root_nu)), heavy.gate - (1 / mu - 1 / lam), variability
+        ),
+        "heavy_pof": DisplayForm(
+            frac(mul(2, add(1, -sp.sqrt(m))), root_nu),
+            heavy.price_of_forgetting - 1,
+            variability,
+        ),
+        "heavy_gain": DisplayForm(
+            mul(2, cost, add(1, -sp.sqrt(m)), root_nu), heavy.welfare_gain, variability
+        ),
+    }
+
+
 def _formulas(claims: dict[str, Claim]) -> str:
     """The derivation, with every assertion stated from its claim record."""
     f = derivation.derive()
     d = derivation
-    light = asymptotics.derive_light_traffic()
-    heavy = asymptotics.derive_heavy_traffic()
-    lhs, rhs = d.dominance_identity()
+    forms = {name: form.display for name, form in display_forms().items()}
     # f.rr_optimal_rate as the literature writes it (derivation's doctest checks the form)
     stationary = "\\mu - \\sqrt{\\mu C/R}"
     slow = certified_optimum(GatedQueue("0.5", 1, 10, 1), dps=10)
-    rate = f.welfare_rr.args[0]
-    everybody = sp.latex(f.welfare_rr.expr.subs(rate, d.arrival_rate))
-    root_nu = sp.sqrt(d.naor_ratio)
-    m = sp.Symbol("m", positive=True)
+    ga, rr = notation.latex("S_GA"), notation.latex("S_RR")
+
+    def tex(expr) -> str:
+        return sp.latex(expr, symbol_names=notation.sympy_names(expr.free_symbols), **PRINT)
 
     def said(*names: str) -> str:
         return "\n\n".join(claim_paragraph(claims[name]) for name in names)
@@ -64,49 +155,53 @@ def _formulas(claims: dict[str, Claim]) -> str:
         + "$ as $\\Lambda\\to\\infty$.  The GI/M/1 root $\\sigma\\in(0,1)$ solves",
         report.equation(f.root_equation.lhs, f.root_equation.rhs, label="eq:gated-root"),
         "whose closed-form inverse (solved by Sympy for $\\tau$) is",
-        report.equation(d.gate, f.gate_of_root.expr, label="eq:gated-inverse"),
-        "Sojourn times are $\\mathrm{Exp}(\\mu(1-\\sigma))$, so",
+        report.equation(d.gate, forms["gate"], label="eq:gated-inverse", **PRINT),
+        "Sojourn times are $\\mathrm{Exp}(\\mu(1-\\sigma))$, so, with $\\tau$ of "
+        "\\eqref{eq:gated-inverse},",
         report.align(
             [
-                ("E[S]", f.mean_sojourn.expr),
-                ("P(S \\le t)", f.sojourn_cdf),
-                ("\\theta_{\\mathrm{GA}}", f.throughput.expr),
-                ("S_{\\mathrm{GA}}", f.welfare_ga.expr),
+                ("E[S]", forms["mean_sojourn"]),
+                ("P(S \\le t)", forms["sojourn_cdf"]),
+                (notation.latex("theta_GA"), forms["throughput"]),
+                (ga, forms["welfare_ga"]),
             ],
             label="eq:gated-welfare",
+            **PRINT,
         ),
-        "With $S_{\\mathrm{GA}}=N/D$, the optimal gate solves the first-order condition "
-        "$N'(\\sigma)D(\\sigma) = N(\\sigma)D'(\\sigma)$, where",
+        f"With ${ga}=N/D$, $D = \\tau + 1/\\Lambda$, the optimal gate solves the first-order "
+        "condition $N'(\\sigma)D(\\sigma) = N(\\sigma)D'(\\sigma)$, where",
         report.align(
             [
-                ("N(\\sigma)", f.net_reward),
-                ("N'(\\sigma)", sp.simplify(sp.diff(f.net_reward, d.root))),
-                ("D'(\\sigma)", sp.diff(f.cycle, d.root)),
+                ("N(\\sigma)", forms["net_reward"]),
+                ("N'(\\sigma)", forms["net_reward_derivative"]),
+                ("D'(\\sigma)", forms["cycle_derivative"]),
             ],
             label="eq:gated-foc",
+            **PRINT,
         ),
-        "In $w=-\\log\\sigma$ the sign of $S_{\\mathrm{GA}}'$ is that of a function $G$ that "
-        "decreases "
+        f"In $w=-\\log\\sigma$ the sign of ${ga}'$ is that of a function $G$ that decreases "
         "wherever the net reward is positive, so the critical point is unique and the "
         "optimum is certified by a sign change of $G$ (or $G<0$ at $\\tau=0$) in ball "
         "arithmetic, not assumed (\\texttt{qtheory.gated.certified}).",
         said("gated.unique_optimum", "gated.optimal_gate"),
         "Random routing at rate $\\lambda$ (Edelson--Hildebrand) gives "
-        f"$S_{{\\mathrm{{RR}}}}(\\lambda) = {sp.latex(f.welfare_rr.expr)}$, concave on "
-        "$[0,\\mu)$ with "
+        f"${rr}(\\lambda) = {tex(forms['welfare_rr'])}$, concave on $[0,\\mu)$ with "
         f"stationary point ${stationary}$.  The optimum admits at most $\\Lambda$, so",
         report.align(
             [
                 ("\\lambda^*", f"\\min\\Bigl(\\Lambda,\\ {stationary}\\Bigr)"),
                 (
-                    "S_{\\mathrm{RR}}(\\lambda^*)",
+                    notation.latex("welfare_rr"),
                     "\\begin{cases} "
                     + "C\\left(\\sqrt{\\nu} - 1\\right)^{2}"
                     + f" & \\text{{if }} \\Lambda \\ge {stationary},\\\\ "
-                    + everybody
+                    + tex(forms["welfare_rr_everybody"])
                     + f" & \\text{{if }} \\Lambda < {stationary},\\end{{cases}}",
                 ),
-                ("\\mathrm{PoF}", "S_{\\mathrm{GA}}(\\tau^*)/S_{\\mathrm{RR}}(\\lambda^*)"),
+                (
+                    notation.latex("pof"),
+                    f"{notation.latex('welfare_ga')}/{notation.latex('welfare_rr')}",
+                ),
             ],
             label="eq:gated-rr",
         ),
@@ -116,22 +211,24 @@ def _formulas(claims: dict[str, Claim]) -> str:
         f"{slow.welfare_rr.midpoint:.4g}).",
         said("gated.pof_at_least_one"),
         "GA dominates RR at equal throughput because, with $a=s\\tau$, $b=s/\\Lambda$,",
-        report.equation(lhs, rhs, label="eq:gated-dominance"),
+        report.equation(
+            forms["dominance_lhs"], forms["dominance_rhs"], label="eq:gated-dominance", **PRINT
+        ),
         said("gated.dominance_identity", "gated.dominance"),
         "\\paragraph{As $\\nu=1+\\varepsilon\\downarrow 1$.}  With "
-        f"$K = {sp.latex(light.shift)}$ ($K=0$ for $\\Lambda=\\infty$), the optimal root is "
-        "asymptotically",
+        f"$\\kappa = 1 + \\mu/\\Lambda$ and $K = {tex(forms['light_shift'])}$ ($\\kappa = 1$, "
+        "$K=0$ for $\\Lambda=\\infty$), the optimal root is asymptotically",
         report.align(
             [
-                ("\\hat\\sigma", light.root),
+                ("\\hat\\sigma", forms["light_root"]),
                 (
-                    "\\mathrm{PoF}",
+                    notation.latex("pof"),
                     "\\sim",
-                    "\\frac{C\\hat\\sigma}{S_{\\mathrm{RR}}^*} \\sim "
-                    + sp.latex(light.price_of_forgetting_leading),
+                    f"\\frac{{C\\hat\\sigma}}{{{rr}^*}} \\sim " + tex(forms["light_pof_leading"]),
                 ),
             ],
             label="eq:gated-light",
+            **PRINT,
         ),
         "where the first $\\sim$ holds to the relative accuracy of "
         "Table~\\ref{tab:gated-asymptotics}, and the second has relative remainder "
@@ -141,25 +238,18 @@ def _formulas(claims: dict[str, Claim]) -> str:
         "stays bounded.",
         said("gated.pof_light_rate", "gated.pof_unbounded"),
         "\\paragraph{As $\\nu\\to\\infty$ ($\\Lambda>\\mu$).}  With "
-        f"$m = {sp.latex(heavy.variability)}$,",
+        f"$m = {tex(forms['heavy_variability'])}$,",
         report.align(
             [
-                (
-                    "\\tau^* - \\Bigl(\\frac1\\mu - \\frac1\\Lambda\\Bigr)",
-                    "\\sim",
-                    sp.latex(sp.sqrt(m) / (d.service_rate * root_nu)),
-                ),
-                ("\\mathrm{PoF} - 1", "\\sim", sp.latex(2 * (1 - sp.sqrt(m)) / root_nu)),
-                (
-                    "S_{\\mathrm{GA}}^* - S_{\\mathrm{RR}}^*",
-                    "\\sim",
-                    sp.latex(2 * d.cost * (1 - sp.sqrt(m)) * root_nu),
-                ),
+                (notation.latex("gate_excess"), "\\sim", forms["heavy_gate"]),
+                (notation.latex("pof_excess"), "\\sim", forms["heavy_pof"]),
+                (notation.latex("welfare_gain"), "\\sim", forms["heavy_gain"]),
             ],
             label="eq:gated-heavy",
+            **PRINT,
         ),
-        "each with relative remainder $O(\\nu^{-1/2})$ (Sympy's expansion gives "
-        f"$\\mathrm{{PoF}} = {sp.latex(heavy.price_of_forgetting)} + O(1/\\nu)$).  These "
+        "each with relative remainder $O(\\nu^{-1/2})$; Sympy's expansion gives "
+        f"$\\mathrm{{PoF}} = 1 + {tex(forms['heavy_pof'])} + O(1/\\nu)$.  These "
         "forms are this package's construction; the paper states the limits.",
         said("gated.pof_heavy_rate", "gated.heavy_traffic"),
     ]

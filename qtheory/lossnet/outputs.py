@@ -23,6 +23,7 @@ from qtheory.lossnet.regret import (
     regret_curve,
 )
 from qtheory.report.claims import claim_paragraph
+from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
 from qtheory.report.plots import legend
 
 if TYPE_CHECKING:
@@ -54,48 +55,106 @@ def servers_grid(quick: bool) -> np.ndarray:
     return np.unique(np.round(np.logspace(1, top, count)).astype(int))
 
 
+def display_forms() -> dict[str, DisplayForm]:
+    r"""Every formula of the loss-network section as printed, with the derivation's
+    expression it equals (checked by Sympy in ``tests/report/test_display_forms.py``).
+
+    Returns
+    -------
+    dict of str to DisplayForm
+
+    Examples
+    --------
+    >>> import sympy
+    >>> print(sympy.latex(display_forms()["overloaded_x_l"].display, **PRINT))
+    \mu - \lambda_{H}
+    """
+    fluid, constant = derive_fluid(), derive_leading_constant()
+    symbols = {
+        x.name: x
+        for x in (
+            fluid.bound.expr.free_symbols
+            | REGRET_IDENTITY.expr.free_symbols
+            | constant.constant.expr.free_symbols
+        )
+    }
+    n, mu, lam, r_h, r_l = (symbols[k] for k in ("N", "mu", "lambda_H", "r_H", "r_L"))
+    idle, full = symbols["E_idle"], symbols["P_full"]
+    (overloaded,) = (case for case in fluid.cases if case.name == "overloaded")
+    spare = add(mu, -lam)
+    gap = add(r_h, -r_l)
+    theta = sp.log(frac(mu, lam))
+    return {
+        "overloaded_x_l": DisplayForm(spare, overloaded.admitted_l),
+        "fluid_bound": DisplayForm(mul(n, add(mul(r_h, lam), mul(r_l, spare))), fluid.bound.expr),
+        "regret_identity": DisplayForm(
+            add(mul(r_l, mu, idle), mul(gap, lam, n, full)), REGRET_IDENTITY.expr
+        ),
+        "constant": DisplayForm(frac(mul(r_l, mu), theta), constant.constant.expr),
+    }
+
+
+def _math(expr: sp.Expr) -> report.Latex:
+    """An expression as an inline-math table cell, in the notation and order built."""
+    names = notation.sympy_names(expr.free_symbols)
+    return report.Latex(f"${sp.latex(expr, symbol_names=names, **PRINT)}$")
+
+
 def _derivation() -> str:
     fluid = derive_fluid()
-    constant = derive_leading_constant()
+    forms = {name: form.display for name, form in display_forms().items()}
     rows = [
         [
             case.name,
-            report.Latex(f"${sp.latex(case.condition)}$"),
-            report.Latex(f"${sp.latex(case.admitted_h)}$"),
-            report.Latex(f"${sp.latex(case.admitted_l)}$"),
-            report.Latex(f"${sp.latex(case.capacity_price)}$"),
+            _math(case.condition),
+            _math(case.admitted_h),
+            _math(forms["overloaded_x_l"] if case.name == "overloaded" else case.admitted_l),
+            _math(case.capacity_price),
         ]
         for case in fluid.cases
     ]
+    fluid_bound = notation.latex("R_fluid")
     return "\n".join(
         [
             "The fluid LP per server is $\\max\\{r_H x_H + r_L x_L : x_H + x_L \\le \\mu,\\ "
             "0\\le x_i\\le\\lambda_i\\}$.  Sympy solves it by cases, each with its dual "
             "prices; at the parameters of this run the optimum is certified in exact "
-            "rationals (claim \\texttt{lossnet.fluid} below).",
+            f"rationals (claim {_claim('lossnet.fluid')} below).",
             report.table(
                 ["case", "condition", "$x_H$", "$x_L$", "price $y$ of $x_H + x_L \\le \\mu$"],
                 rows,
                 caption="Fluid LP by cases ($r_H > r_L > 0$).",
                 label="tab:lossnet-fluid",
             ),
-            report.equation("R_{\\mathrm{fluid}}", fluid.bound.expr, label="eq:lossnet-fluid"),
+            report.equation(fluid_bound, forms["fluid_bound"], label="eq:lossnet-fluid", **PRINT),
             "Under trunk reservation with reserve $k$ the regret splits exactly as "
-            "(claim \\texttt{lossnet.regret\\_identity} below)",
+            f"(claim {_claim('lossnet.regret_identity')} below)",
             report.equation(
-                "R_{\\mathrm{fluid}} - R_k",
-                REGRET_IDENTITY.expr,
+                f"{fluid_bound} - R_k",
+                forms["regret_identity"],
                 label="eq:lossnet-identity",
+                **PRINT,
             ),
             "and the heuristic balance of reserved idle servers against H blocking "
-            "($P(\\mathrm{full})\\approx K\\rho^k$; this package's derivation, not a "
-            "theorem, tested on a finite range by claim \\texttt{lossnet.bounded\\_offset}) "
+            f"(${notation.latex('P_full')}\\approx K\\rho^k$; this package's derivation, not "
+            f"a theorem, tested on a finite range by claim {_claim('lossnet.bounded_offset')}) "
             "gives",
             report.align(
-                [("k^*", constant.reserve), ("c", constant.constant.expr)],
+                [("k^*", derive_leading_constant().reserve), ("c", forms["constant"])],
                 label="eq:lossnet-constant",
+                **PRINT,
             ),
         ]
+    )
+
+
+def _claim(name: str) -> str:
+    """A claim's name in typewriter type, breakable after its dots and underscores."""
+    escaped = report.escape(name)
+    return (
+        "\\texttt{"
+        + escaped.replace(".", ".\\allowbreak ").replace("\\_", "\\_\\allowbreak ")
+        + "}"
     )
 
 
@@ -115,7 +174,7 @@ def _regret_table(points: list[RegretPoint]) -> str:
         ],
         rows,
         caption="Online optimum (best trunk reservation), rounded from the certified "
-        "enclosures of claim lossnet.online\\_optimum ($k^*$ certified optimal) for "
+        f"enclosures of claim {_claim('lossnet.online_optimum')} ($k^*$ certified optimal) for "
         "$\\lambda_H=0.6$, $\\lambda_L=0.8$, $\\mu=1$, $r_H=2$, $r_L=1$.",
         label="tab:lossnet-online",
         formats={1: ".10g", 2: ".10g", 3: ".6f", 5: ".4f"},

@@ -28,6 +28,7 @@ from qtheory.executor import make_executor
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.regret import leading_constant
 from qtheory.report.claims import claim_paragraph
+from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
 from qtheory.report.plots import legend
 from qtheory.sim.lossnet import trace
 from qtheory.stats import Estimate
@@ -100,22 +101,84 @@ def _pm(estimate: Estimate, fmt: str) -> report.Latex:
     return report.Latex(f"${estimate.mean:{fmt}} \\pm {estimate.halfwidth:{fmt}}$")
 
 
-def _derivation() -> str:
-    walk_ruin = ruin.derive_walk_ruin()
-    climb = hitting.derive_walk_climb()
+def display_forms() -> dict[str, DisplayForm]:
+    r"""Every formula of the walks section as printed, with the derivation's expression
+    it equals (checked by Sympy in ``tests/report/test_display_forms.py``).
+
+    Returns
+    -------
+    dict of str to DisplayForm
+
+    Examples
+    --------
+    >>> import sympy
+    >>> print(sympy.latex(display_forms()["ruin"].display, **PRINT))
+    \frac{r^{i} - r^{b}}{1 - r^{b}}
+    """
+    walk_ruin, climb = ruin.derive_walk_ruin(), hitting.derive_walk_climb()
     poisson, skellam, walk_tail = (
         chernoff.derive_poisson(),
         chernoff.derive_skellam(),
         chernoff.derive_walk(),
     )
-    p_i, p_inf = sp.Symbol("p(i)"), sp.Symbol("p_\\infty")
+    limit = derive_limit_up_probability()
+
+    def named(*exprs: sp.Expr) -> dict[str, sp.Symbol]:
+        return {x.name: x for e in exprs for x in e.free_symbols}
+
+    up = named(UP_PROBABILITY.expr, limit, climb.leading_time.expr)
+    mu, lam, n, i = up["mu"], up["lambda_H"], up["N"], up["i"]
+    served = mul(mu, add(n, -i))
+    steps = named(climb.solution, walk_ruin.solution)
+    r, b, level = steps["r"], steps["b"], steps["i"]
+    excess = add(r**level, -(r**b))
+    x, m = (named(poisson.exponent.expr)[k] for k in ("x", "m"))
+    w = named(walk_tail.exponent.expr)
+    count, a, p = w["n"], w["a"], w["p"]
+    sk = named(skellam.exponent.expr)
+    y, u, d = sk["x"], sk["u"], sk["d"]
+    root = sp.sqrt(add(y**2, mul(4, u, d)))
+    return {
+        "up": DisplayForm(frac(served, add(served, mul(lam, n))), UP_PROBABILITY.expr),
+        "up_limit": DisplayForm(frac(mu, add(mu, lam)), limit),
+        "ruin": DisplayForm(frac(excess, add(1, -(r**b))), walk_ruin.solution),
+        "climb": DisplayForm(
+            add(
+                frac(mul(add(b, -level), add(1, r)), add(1, -r)),
+                -frac(mul(2, r, excess), add(1, -r) ** 2),
+            ),
+            climb.solution,
+        ),
+        "climb_time": DisplayForm(frac(up["b"], mul(n, add(mu, -lam))), climb.leading_time.expr),
+        "chernoff_poisson": DisplayForm(
+            add(mul(x, sp.log(frac(x, m))), -x, m), poisson.exponent.expr
+        ),
+        "chernoff_walk": DisplayForm(
+            add(
+                mul(frac(add(count, a), 2), sp.log(frac(add(count, a), mul(2, count, p)))),
+                mul(
+                    frac(add(count, -a), 2),
+                    sp.log(frac(add(count, -a), mul(2, count, add(1, -p)))),
+                ),
+            ),
+            walk_tail.exponent.expr,
+        ),
+        "chernoff_skellam": DisplayForm(
+            add(mul(y, sp.log(frac(add(y, root), mul(2, u)))), -root, u, d),
+            skellam.exponent.expr,
+        ),
+    }
+
+
+def _derivation() -> str:
+    forms = {name: form.display for name, form in display_forms().items()}
+    p_i, p_inf = "p(i)", "p_\\infty"
     return "\n\n".join(
         [
             "Under ``reject every L'' the idle count moves up at rate $\\mu(N-I)$ and down "
             "at rate $\\lambda_H N$ ($I\\ge1$).  Its jump chain moves up with probability",
             report.align(
-                [(p_i, UP_PROBABILITY.expr), (p_inf, derive_limit_up_probability())],
-                label="eq:walks-up",
+                [(p_i, forms["up"]), (p_inf, forms["up_limit"])], label="eq:walks-up", **PRINT
             ),
             "($p_\\infty$ is Sympy's limit at $i=\\sqrt N$).  On the band $1\\le i\\le b-1$, "
             "$p_b \\le p(i) \\le p_\\infty$, so the chain is squeezed between two simple "
@@ -127,22 +190,24 @@ def _derivation() -> str:
             "at 0 (in steps), with its leading real-time term:",
             report.align(
                 [
-                    ("P_i(0 \\text{ before } b)", walk_ruin.solution),
-                    ("E_i[\\text{steps to } b]", climb.solution),
-                    ("E_1[T_b]", climb.leading_time.expr),
+                    ("P_i(0 \\text{ before } b)", forms["ruin"]),
+                    ("E_i[\\text{steps to } b]", forms["climb"]),
+                    ("E_1[T_b]", forms["climb_time"]),
                 ],
                 label="eq:walks-ruin",
+                **PRINT,
             ),
             "Chernoff exponents (Legendre transforms derived by Sympy): Poisson count, "
             "simple walk after $n$ steps, and a difference of Poisson counts (Skellam); "
             "the bound is $e^{-\\Lambda^*(x)}$ on the tail side of the mean.",
             report.align(
                 [
-                    ("\\Lambda^*_{Poisson}", poisson.exponent.expr),
-                    ("\\Lambda^*_{walk}", walk_tail.exponent.expr),
-                    ("\\Lambda^*_{Skellam}", skellam.exponent.expr),
+                    ("\\Lambda^*_{\\mathrm{Poisson}}", forms["chernoff_poisson"]),
+                    ("\\Lambda^*_{\\mathrm{walk}}", forms["chernoff_walk"]),
+                    ("\\Lambda^*_{\\mathrm{Skellam}}", forms["chernoff_skellam"]),
                 ],
                 label="eq:walks-chernoff",
+                **PRINT,
             ),
             _sss_text(),
         ]
@@ -321,12 +386,12 @@ def _sss_checks(net: LossNetwork) -> list[BoundCheck]:
 
 def _checks_table(checks: list[BoundCheck], servers: list[int]) -> str:
     return report.table(
-        ["bound", "side", "checks", "hold", "min bound/exact", "max bound/exact"],
+        ["bound", "side", "checks", "hold", "min ratio", "max ratio"],
         _summaries(checks),
         caption="Every bound against the exact value it bounds (float64: exact CTMC first "
         "passage and transient distributions, exact birth--death sums, scipy.stats tails) "
         f"for $N \\in \\{{{', '.join(map(str, servers))}\\}}$ ($\\lambda_H=0.6$, "
-        "$\\mu=1$); tightness is bound/exact.  Each comparison is also decided in ball "
+        "$\\mu=1$); tightness is the ratio bound/exact (min and max over the checks).  Each comparison is also decided in ball "
         "arithmetic (claims \\texttt{walks.bounds} and \\texttt{walks.sss\\_failure\\_bound}).",
         label="tab:walks-checks",
         size="footnotesize",
