@@ -9,8 +9,6 @@ import json
 import math
 from collections.abc import Mapping
 
-import mpmath
-
 from qtheory._cli_types import dps_arg
 
 __all__ = ["add_output_arguments", "render"]
@@ -66,6 +64,7 @@ def render(values: Mapping[str, object], dps: int | None, as_json: bool) -> str:
     >>> print(render({"servers": 10, "rate": 0.25}, None, False))
     servers  10
     rate     0.25
+    >>> import mpmath
     >>> render({"third": mpmath.mpf(1) / 3}, 5, True)
     '{"third": "0.33333"}'
     """
@@ -78,6 +77,8 @@ def render(values: Mapping[str, object], dps: int | None, as_json: bool) -> str:
             if not math.isfinite(shown[name]):
                 raise ValueError(f"{name} overflows float64 for these parameters; use --dps")
         else:
+            import mpmath  # only for --dps output, so that --help stays light
+
             shown[name] = mpmath.nstr(value, dps, strip_zeros=False)
     if as_json:
         return json.dumps(shown, allow_nan=False)

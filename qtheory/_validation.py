@@ -4,13 +4,11 @@ parameter and the rule it broke.  Nothing is ever silently clamped."""
 from __future__ import annotations
 
 import math
-from numbers import Real
-
-import numpy as np
+from numbers import Integral, Real
 
 
 def _as_float(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, Real | np.floating | np.integer):
+    if isinstance(value, bool) or not isinstance(value, Real):
         raise ValueError(f"{name} must be a real number, got {value!r}")
     value = float(value)
     if math.isnan(value):
@@ -110,7 +108,7 @@ def positive_int(name: str, value: object) -> int:
     >>> positive_int("replications", 3)
     3
     """
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+    if isinstance(value, bool) or not isinstance(value, Integral):
         raise ValueError(f"{name} must be an integer, got {value!r}")
     if value < 1:
         raise ValueError(f"{name} must be >= 1, got {value!r}")
@@ -145,7 +143,7 @@ def nonnegative_int(name: str, value: object) -> int:
     ...
     ValueError: warmup must be an integer >= 0, got -1
     """
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
         raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
     return int(value)
 
@@ -182,7 +180,7 @@ def integer_in(name: str, value: object, low: int, high: int, *, bounds: str = "
     ...
     ValueError: reserve must be in 0..servers = 0..10, got 11
     """
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+    if isinstance(value, bool) or not isinstance(value, Integral):
         raise ValueError(f"{name} must be an integer, got {value!r}")
     if not low <= value <= high:
         shown = f"{bounds} = {low}..{high}" if bounds else f"{low}..{high}"

@@ -12,22 +12,22 @@ Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Rese
 
 import importlib
 
-from qtheory.lossnet.classes import ClassNetwork
-from qtheory.lossnet.fluid import (
-    FluidSolution,
-    class_fluid,
-    class_fluid_bound,
-    derive_class_fluid,
-    derive_fluid,
-    fluid_bound,
-    fluid_lp,
-)
-from qtheory.lossnet.model import LossNetwork
-from qtheory.lossnet.online import OnlineOptimum, ThresholdTable, online_optimum, threshold_table
-
-#: Names imported from their module on first use (PEP 562): the Arb certificates and the
-#: regret curve's statistics, which the float64 numbers (and the command line) do not need.
+#: Every public name -> its module, imported on first use (PEP 562), so that importing
+#: a submodule (the command line's model, say) does not load NumPy, SciPy or Arb.
 _LAZY = {
+    "ClassNetwork": "classes",
+    "LossNetwork": "model",
+    "FluidSolution": "fluid",
+    "class_fluid": "fluid",
+    "class_fluid_bound": "fluid",
+    "derive_class_fluid": "fluid",
+    "derive_fluid": "fluid",
+    "fluid_bound": "fluid",
+    "fluid_lp": "fluid",
+    "OnlineOptimum": "online",
+    "ThresholdTable": "online",
+    "online_optimum": "online",
+    "threshold_table": "online",
     "CertifiedFluid": "certified",
     "CertifiedOnlineOptimum": "certified",
     "OptimalityCertificate": "certified",

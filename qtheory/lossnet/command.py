@@ -41,8 +41,6 @@ from qtheory._cli_types import (
 from qtheory._output import add_output_arguments, render
 from qtheory.lossnet.classes import ClassNetwork
 from qtheory.lossnet.model import LossNetwork
-from qtheory.lossnet.online import online_optimum
-from qtheory.precision import check_dps
 
 __all__ = [
     "CERTIFY_DPS",
@@ -246,7 +244,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     >>> args.run is run_online
     True
     """
-    parser.description = __doc__
+    parser.description = (
+        "Single numbers of the overloaded loss network: the exact online optimum "
+        "(online) and simulated policies with confidence intervals (simulate)."
+    )
     commands = parser.add_subparsers(dest="lossnet_command", required=True)
     online = commands.add_parser(
         "online",
@@ -280,7 +281,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_output_arguments(online)
     online.set_defaults(run=run_online)
     simulate = commands.add_parser(
-        "simulate", help="simulate a policy (C extension) with confidence intervals"
+        "simulate",
+        help="simulate a policy (C extension) with confidence intervals",
+        description="Simulate a two-class admission policy with the C simulator over "
+        "independent replications and print its reward rate with a 95%% confidence "
+        "interval: threshold:K (trunk reservation with reserve K), pfi, sss:W (window W) "
+        "or offline (the offline optimum of each path).  The same --seed replays the same "
+        "paths for every policy.",
     )
     network_arguments(simulate)
     simulate.add_argument("--policy", required=True, help="threshold:K | pfi | sss:W | offline")
@@ -349,6 +356,8 @@ def online_values(net: LossNetwork, *, dps: int | None = None) -> dict[str, obje
     >>> values["reserve"], values["threshold"], values["fluid"]
     (4, 4, 160.0)
     """
+    from qtheory.lossnet.online import online_optimum  # NumPy: only when computing
+
     opt = online_optimum(net, dps=dps)
     return {
         "fluid": opt.fluid,
@@ -395,6 +404,7 @@ def certified_online_values(net: LossNetwork, *, dps: int | None = None) -> dict
     True
     """
     from qtheory.lossnet.certified import certified_online_optimum  # Arb: only when certifying
+    from qtheory.precision import check_dps
 
     digits = CERTIFY_DPS if dps is None else check_dps(dps, cost="a certified online optimum")
     opt = certified_online_optimum(net, dps=digits)
