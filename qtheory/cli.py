@@ -8,8 +8,9 @@ is imported (``qtheory --help`` imports none), and a command module imports what
 convert their text with the ``type=`` helpers of :mod:`qtheory._cli_types`.
 
 Exit status and messages: 0 on success; 2 for invalid input, with one line on stderr
-naming the subcommand (``qtheory table walks: error: ...``) and the option or parameter (a bad option value, or a ``ValueError``, ``TypeError`` or
-``OverflowError`` raised by the command); 1 with one line when a numerical method gives up
+naming the subcommand (``qtheory table walks: error: ...``) and the option or parameter
+(a bad option value, or a ``ValueError``, ``TypeError`` or ``OverflowError`` raised by
+the command); 1 with one line when a numerical method gives up
 (``ArithmeticError``, ``RuntimeError``), memory runs out or a file cannot be written
 (``OSError``); 130 when interrupted (Ctrl-C).  No traceback for any of these; anything
 else is a bug and shows its traceback.
