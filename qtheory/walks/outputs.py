@@ -293,7 +293,7 @@ _BOUND_FAMILIES = (
         re.compile(r"P\(events in W (?P<rel>[<>]=) (?P<k>[0-9.]+) M\), M = mean events$"),
         lambda m: (
             rf"$P(\text{{events in }} W {_RELATIONS[m['rel']]} {m['k']}M)$, "
-            r"$M$ the mean number of events"
+            r"$M$ its mean"
         ),
     ),
 )
@@ -391,8 +391,9 @@ def _checks_table(checks: list[BoundCheck], servers: list[int]) -> str:
         caption="Every bound against the exact value it bounds (float64: exact CTMC first "
         "passage and transient distributions, exact birth--death sums, scipy.stats tails) "
         f"for $N \\in \\{{{', '.join(map(str, servers))}\\}}$ ($\\lambda_H=0.6$, "
-        "$\\mu=1$); tightness is the ratio bound/exact (min and max over the checks).  Each comparison is also decided in ball "
-        "arithmetic (claims \\texttt{walks.bounds} and \\texttt{walks.sss\\_failure\\_bound}).",
+        "$\\mu=1$); tightness is the ratio bound/exact (min and max over the checks).  "
+        "Each comparison is also decided in ball arithmetic (claims \\texttt{walks.bounds} "
+        "and \\texttt{walks.sss\\_failure\\_bound}).",
         label="tab:walks-checks",
         size="footnotesize",
         formats={4: ".4g", 5: ".4g"},
@@ -544,16 +545,17 @@ def _sweep_table(points: list[SweepPoint], cs: list[float]) -> str:
         rows.append([*line, interval, verdict])
     servers = sorted({p.servers for p in points})
     return report.table(
-        ["$c$", *[f"$N={n}$" for n in servers], "exponent $s$", "loss rate"],
+        ["$c$", *[f"$N={_number_text(n)}$" for n in servers], "exponent $s$", "loss rate"],
         rows,
         caption="H-loss rate of SSS($c\\log N/N$) (every $\\pm$ is the half-width of a 95\\% "
         "confidence interval over replications on paths shared by every $c$), the 95\\% "
         "profile-likelihood interval of the exponent "
         "$s$ of a Poisson fit rate $= A N^s$ (overdispersion-corrected; zero counts "
         f"included), and the verdict: bounded if $s \\le {TOLERATED_GROWTH}$ is all the "
-        "interval allows, growing if it excludes 0.  Where no H job was lost the cell shows "
-        "0 and the one-sided 95\\% Poisson upper bound $-\\log(0.05)/T$ on the rate ($T$: "
-        "the simulated time after warm-up, over the replications).",
+        "interval allows, growing if it excludes 0.  Half-widths are rounded to 2 significant "
+        "digits, means to the same place.  A cell $\\le x$: no H job was lost, and $x$ is the "
+        "one-sided 95\\% Poisson upper bound $-\\log(0.05)/T$ on the rate ($T$: the "
+        "simulated time after warm-up, over the replications).",
         label="tab:walks-sweep",
         size="scriptsize",
     )
@@ -565,12 +567,24 @@ def _math_number(value: float, digits: int = 3) -> str:
 
 
 def _rate_cell(point: SweepPoint) -> report.Latex:
-    """``mean ± half-width`` of the H-loss rate, or for a point with no loss ``0`` and
-    its one-sided 95% Poisson upper bound."""
+    """``mean ± half-width`` of the H-loss rate, the half-width to 2 significant digits and
+    the mean to the same decimal place; for a point with no loss, ``≤`` its one-sided 95%
+    Poisson upper bound (2 digits).
+
+    Examples
+    --------
+    >>> from qtheory.stats import Estimate
+    >>> rate = Estimate(mean=1970.4, halfwidth=37.2, n=4)
+    >>> print(_rate_cell(SweepPoint(10**6, 2.0, 0.03, 13.0, 4, 9000, rate, rate, rate)))
+    $1970 \\pm 37$
+    """
     if point.lost_h == 0:
-        return report.Latex(f"$0$ ($\\le {_math_number(_zero_loss_bound(point), 2)}$)")
-    rate = point.loss_rate_h
-    return report.Latex(f"${_math_number(rate.mean)} \\pm {_math_number(rate.halfwidth)}$")
+        return report.Latex(f"$\\le {_math_number(_zero_loss_bound(point), 2)}$")
+    mean, halfwidth = point.loss_rate_h.mean, point.loss_rate_h.halfwidth
+    if not (halfwidth > 0 and math.isfinite(halfwidth)):
+        return report.Latex(f"${_math_number(mean)} \\pm {_math_number(halfwidth)}$")
+    decimals = max(0, 1 - math.floor(math.log10(halfwidth)))
+    return report.Latex(f"${mean:.{decimals}f} \\pm {halfwidth:.{decimals}f}$")
 
 
 def _bound_text(value: float) -> str:
