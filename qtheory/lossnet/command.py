@@ -46,7 +46,9 @@ __all__ = [
     "CERTIFY_DPS",
     "TWO_CLASS_OPTIONS",
     "certified_online_values",
+    "class_arguments",
     "class_online_values",
+    "class_simulate_values",
     "network",
     "network_arguments",
     "online_network",
@@ -94,6 +96,43 @@ def network_arguments(parser: argparse.ArgumentParser, *, two_class_required: bo
     parser.add_argument("--mu", required=True, type=real_arg, help="service rate")
     parser.add_argument("--r-h", required=two, type=real_arg, help="reward of an H job")
     parser.add_argument("--r-l", required=two, type=real_arg, help="reward of an L job")
+
+
+def class_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the network options with either form of the classes: the two-class options
+    (optional, :func:`network_arguments`) or ``--lambdas`` and ``--rewards``
+    (comma-separated, :func:`real_list_arg`); :func:`online_network` checks the choice.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser (``online`` and ``simulate``).
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> class_arguments(parser)
+    >>> args = parser.parse_args("--servers 10 --mu 1 --lambdas .3,.9,.6 --rewards 3,2,1".split())
+    >>> online_network(args).marginal
+    1
+    """
+    network_arguments(parser, two_class_required=False)
+    parser.add_argument(
+        "--lambdas",
+        type=real_list_arg,
+        help="arrival rates per server of classes 1..n, comma-separated (with --rewards; "
+        "instead of --lambda-h/--lambda-l)",
+    )
+    parser.add_argument(
+        "--rewards",
+        type=real_list_arg,
+        help="rewards of classes 1..n, strictly decreasing, comma-separated (with --lambdas; "
+        "instead of --r-h/--r-l)",
+    )
 
 
 #: The two-class options that --lambdas/--rewards replace, by attribute name.
@@ -259,19 +298,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "of nested reserves k_1..k_n (class j admitted while more than k_j servers are "
         "idle), computed in float64 (no --dps, no --certify).",
     )
-    network_arguments(online, two_class_required=False)
-    online.add_argument(
-        "--lambdas",
-        type=real_list_arg,
-        help="arrival rates per server of classes 1..n, comma-separated (with --rewards; "
-        "instead of --lambda-h/--lambda-l)",
-    )
-    online.add_argument(
-        "--rewards",
-        type=real_list_arg,
-        help="rewards of classes 1..n, strictly decreasing, comma-separated (with --lambdas; "
-        "instead of --r-h/--r-l)",
-    )
+    class_arguments(online)
     online.add_argument(
         "--certify",
         action="store_true",
@@ -283,14 +310,24 @@ def register(parser: argparse.ArgumentParser) -> None:
     simulate = commands.add_parser(
         "simulate",
         help="simulate a policy (C extension) with confidence intervals",
-        description="Simulate a two-class admission policy with the C simulator over "
+        description="Simulate an admission policy with the C simulator over "
         "independent replications and print its reward rate with a 95%% confidence "
         "interval: threshold:K (trunk reservation with reserve K), pfi, sss:W (window W) "
         "or offline (the offline optimum of each path).  The same --seed replays the same "
-        "paths for every policy.",
+        "paths for every policy.  Two classes (--lambda-h --lambda-l --r-h --r-l) or n "
+        "classes (--lambdas --rewards, comma-separated; mutually exclusive with the "
+        "two-class options; clock model only for n > 2): then threshold takes the nested "
+        "reserves k_1,...,k_n (class j admitted while more than k_j servers are idle), "
+        "pfi and sss:W judge class j on the future in which only better classes are "
+        "admitted, and 'admitted' lists the admissions per class (admitted_h: class 1, "
+        "admitted_l: classes 2..n together).",
     )
-    network_arguments(simulate)
-    simulate.add_argument("--policy", required=True, help="threshold:K | pfi | sss:W | offline")
+    class_arguments(simulate)
+    simulate.add_argument(
+        "--policy",
+        required=True,
+        help="threshold:K (n > 2 classes: threshold:k_1,...,k_n) | pfi | sss:W | offline",
+    )
     simulate.add_argument(
         "--info",
         default="clock",
@@ -543,8 +580,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     Parameters
     ----------
     args : argparse.Namespace
-        The network options, ``policy``, ``info``, ``horizon``, ``warmup``, ``reps``,
-        ``seed`` and ``json``.
+        The network options (either form, :func:`online_network`), ``policy``,
+        ``info``, ``horizon``, ``warmup``, ``reps``, ``seed`` and ``json``.
 
     Returns
     -------
@@ -571,11 +608,21 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     if args.reps < 2:
         raise ValueError(f"reps must be >= 2 for a confidence interval, got {args.reps}")
+    net = online_network(args)
     run = dict(horizon=args.horizon, warmup=args.warmup, reps=args.reps, seed=args.seed)
+    if isinstance(net, ClassNetwork):
+        if args.info != "clock":
+            raise ValueError(
+                f"--info {args.info} needs two classes: {net.n_classes} classes are simulated "
+                "in the clock model only"
+            )
+        values = class_simulate_values(net, args.policy, **run)
+        print(_render_lists(values, args.json))
+        return 0
     if args.info == "job" and args.policy == "offline":
-        result = simulate_offline_job(network(args), **run)
+        result = simulate_offline_job(net, **run)
     else:
-        result = simulate(network(args), args.policy, info=args.info, **run)
+        result = simulate(net, args.policy, info=args.info, **run)
     values = {
         "reward_rate": result.reward_rate.mean,
         "ci_halfwidth": result.reward_rate.halfwidth,
@@ -587,3 +634,62 @@ def run_simulate(args: argparse.Namespace) -> int:
     }
     print(render(values, None, args.json))
     return 0
+
+
+def class_simulate_values(
+    net: ClassNetwork, policy: str, *, horizon: float, warmup: float, reps: int, seed: object
+) -> dict[str, object]:
+    """The numbers ``qtheory lossnet simulate --lambdas … --rewards …`` prints for n > 2
+    (clock model, :func:`qtheory.sim.lossnet_classes.simulate_classes`).
+
+    The keys are those of the two-class output, with class 1 in the place of H and the
+    classes 2..n together in the place of L (the classes the generalised PFI and SSS
+    judge), and one more: ``admitted``, the admissions of each class.
+
+    Parameters
+    ----------
+    net : ClassNetwork
+        The network.
+    policy : str
+        ``threshold:k_1,...,k_n``, ``pfi``, ``sss:W`` or ``offline``.
+    horizon, warmup : float
+        T > 0 and 0 <= T0 < T.
+    reps : int
+        Replications (>= 2).
+    seed : int
+        Root seed.
+
+    Returns
+    -------
+    dict
+        ``reward_rate``, ``ci_halfwidth``, ``events``, ``admitted_h`` (class 1),
+        ``admitted_l`` (classes 2..n), ``admitted`` (list, one count per class),
+        ``mean_idle`` and ``info`` (``"clock"``); counts over (T0, T] summed over the
+        replications.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter (e.g. ``policy``) when it is invalid.
+
+    Examples
+    --------
+    >>> net = ClassNetwork(20, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> values = class_simulate_values(net, "threshold:0,1,20", horizon=10.0, warmup=1.0,
+    ...                                reps=2, seed=1)
+    >>> values["admitted"][2], values["admitted_l"] == values["admitted"][1]
+    (0, True)
+    """
+    from qtheory.sim.lossnet_classes import simulate_classes  # the C extension: when run
+
+    result = simulate_classes(net, policy, horizon=horizon, warmup=warmup, reps=reps, seed=seed)
+    return {
+        "reward_rate": result.reward_rate.mean,
+        "ci_halfwidth": result.reward_rate.halfwidth,
+        "events": result.events,
+        "admitted_h": result.admitted[0],
+        "admitted_l": sum(result.admitted[1:]),
+        "admitted": list(result.admitted),
+        "mean_idle": result.mean_idle.mean,
+        "info": "clock",
+    }
