@@ -99,6 +99,7 @@ __all__ = [
     "LadderHeight",
     "PhaseTypeGateOptimum",
     "balanced_hyperexponential",
+    "fit_three_moments",
     "fit_two_moments",
     "ladder_height",
     "optimal_gate_ph",
@@ -247,6 +248,65 @@ def fit_two_moments(scv: float) -> PhaseType:
     return PhaseType([1 - p, p] + [0.0] * (k - 2), law.T)
 
 
+def fit_three_moments(scv: float, third: float) -> PhaseType:
+    r"""The two-phase hyperexponential law of mean 1 with squared coefficient of variation
+    ``scv`` and third moment ``third`` (E[S³]/E[S]³), when one exists.
+
+    With :math:`a_k = E[S^k]/k!` (:math:`a_0 = a_1 = 1`), an H2 law with means
+    :math:`x_1, x_2` and probabilities :math:`p, 1-p` has :math:`a_k = px_1^k +
+    (1-p)x_2^k`, so :math:`x_1, x_2` are the roots of :math:`x^2 = c_1x + c_0` with
+    :math:`a_2 = c_1a_1 + c_0a_0` and :math:`a_3 = c_1a_2 + c_0a_1` (Prony's method), and
+    :math:`p = (1 - x_2)/(x_1 - x_2)`.  The fit exists exactly when :math:`c^2 > 1` and
+    :math:`E[S^3] > \tfrac32 E[S^2]^2` (Whitt [1]_); at E[S³] = 1.5 E[S²]² one phase has
+    mean 0.
+
+    Parameters
+    ----------
+    scv : float
+        c² > 1.
+    third : float
+        E[S³] > 1.5 (1 + c²)² (mean 1).
+
+    Returns
+    -------
+    PhaseType
+        H2 of mean 1 with these three moments.
+
+    Raises
+    ------
+    ValueError
+        ``scv`` ≤ 1, or ``third`` outside the H2 region (naming the rule).
+
+    Examples
+    --------
+    >>> ph = fit_three_moments(3.0, 40.0)
+    >>> round(ph.mean, 12), round(ph.moment(2) - 1, 10), round(ph.moment(3), 9)
+    (1.0, 3.0, 40.0)
+
+    References
+    ----------
+    .. [1] W. Whitt, "Approximating a point process by a renewal process, I: two basic
+       methods", Operations Research 30(1):125-147 (1982).
+    """
+    scv = positive("scv", scv)
+    third = positive("third", third)
+    if not scv > 1:
+        raise ValueError(f"scv must be > 1 for a hyperexponential three-moment fit, got {scv!r}")
+    second = 1.0 + scv
+    if not third > 1.5 * second**2:
+        raise ValueError(
+            f"third must be > 1.5 * (1 + scv)**2 = {1.5 * second**2!r} (E[S^3] of an H2 law "
+            f"of this scv), got {third!r}"
+        )
+    a2, a3 = second / 2.0, third / 6.0
+    c0 = (a2 * a2 - a3) / (a2 - 1.0)  # solves [[1, 1], [a2, 1]] [c1, c0] = [a2, a3]
+    c1 = a2 - c0
+    root = math.sqrt(c1 * c1 + 4.0 * c0)
+    x1, x2 = (c1 + root) / 2.0, (c1 - root) / 2.0
+    p = (1.0 - x2) / (x1 - x2)
+    return hyperexponential([p, 1.0 - p], [1.0 / x1, 1.0 / x2])
+
+
 def service_law(service: str | PhaseType) -> PhaseType:
     """The service shape, as a phase-type law of mean 1.
 
@@ -254,8 +314,9 @@ def service_law(service: str | PhaseType) -> PhaseType:
     ----------
     service : str or PhaseType
         ``"exponential"``, ``"erlang:K"`` (integer K ≥ 1), ``"hyperexp:SCV"`` (balanced
-        means, 1 < SCV ≤ 1e9), ``"fit:SCV"`` (:func:`fit_two_moments`), or a PhaseType
-        (rescaled to mean 1).
+        means, 1 < SCV ≤ 1e9), ``"fit:SCV"`` (:func:`fit_two_moments`),
+        ``"fit:SCV:THIRD"`` (:func:`fit_three_moments`, THIRD = E[S³]/E[S]³), or a
+        PhaseType (rescaled to mean 1).
 
     Returns
     -------
@@ -274,6 +335,8 @@ def service_law(service: str | PhaseType) -> PhaseType:
     Traceback (most recent call last):
     ...
     ValueError: service must be 'exponential', 'erlang:K', ... or a PhaseType, got 'gamma:2'
+    >>> round(service_law("fit:3:40").moment(3), 9)
+    40.0
     """
     if isinstance(service, PhaseType):
         return service.scaled(1.0 / service.mean)
@@ -285,18 +348,25 @@ def service_law(service: str | PhaseType) -> PhaseType:
             k = positive_int("service (Erlang phases K)", int(arg))
             return erlang(k, rate=float(k))
         if kind in ("hyperexp", "fit") and colon:
-            try:
-                scv = float(arg)
-            except ValueError:
-                scv = math.nan
-            if math.isfinite(scv):
-                return (
-                    balanced_hyperexponential(scv) if kind == "hyperexp" else fit_two_moments(scv)
-                )
+            numbers = [_finite_or_nan(x) for x in arg.split(":")]
+            if all(math.isfinite(x) for x in numbers):
+                if kind == "hyperexp" and len(numbers) == 1:
+                    return balanced_hyperexponential(*numbers)
+                if kind == "fit" and len(numbers) == 1:
+                    return fit_two_moments(*numbers)
+                if kind == "fit" and len(numbers) == 2:
+                    return fit_three_moments(*numbers)
     raise ValueError(
-        "service must be 'exponential', 'erlang:K', 'hyperexp:SCV', 'fit:SCV' or a PhaseType, "
-        f"got {service!r}"
+        "service must be 'exponential', 'erlang:K', 'hyperexp:SCV', 'fit:SCV', "
+        f"'fit:SCV:THIRD' or a PhaseType, got {service!r}"
     )
+
+
+def _finite_or_nan(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
 
 
 def _scaled(queue: GatedQueue, service) -> tuple[PhaseType, dict]:

@@ -61,6 +61,14 @@ def test_two_moment_fit(scv):
     assert law.moment(2) - 1 == pytest.approx(scv, rel=1e-9)
 
 
+@pytest.mark.parametrize(("scv", "third"), [(1.5, 9.4), (3.0, 40.0), (10.0, 1000.0)])
+def test_three_moment_fit(scv, third):
+    law = service_law(f"fit:{scv}:{third}")
+    assert law.mean == pytest.approx(1.0, rel=1e-12)
+    assert law.moment(2) - 1 == pytest.approx(scv, rel=1e-10)
+    assert law.moment(3) == pytest.approx(third, rel=1e-10)
+
+
 def test_a_phase_type_shape_is_rescaled():
     law = service_law(coxian([1.0, 3.0], [0.5]))
     assert law.mean == pytest.approx(1.0, rel=1e-14)
@@ -198,6 +206,9 @@ def test_optimal_gate_is_the_maximum_over_a_grid(service, arrival, reward):
         (lambda: service_law("hyperexp:0.5"), "scv must be > 1"),
         (lambda: service_law("fit:nan"), "service must be"),
         (lambda: fit_two_moments(1e-4), "scv must be in"),
+        (lambda: service_law("fit:0.5:3"), "scv must be > 1 for a hyperexponential"),
+        (lambda: service_law("fit:2:13.4"), "third must be > 1.5"),
+        (lambda: service_law("fit:2:3:4"), "service must be"),
         (lambda: welfare_rr_ph(GatedQueue(0.5, 1.0, 3.0, 1.0), 0.6, "erlang:2"), "rate must be <="),
         (lambda: optimal_gate_ph(GatedQueue(1.0, 1.0, 1.0, 1.0), "erlang:2"), "nu"),
         (lambda: optimal_routing_ph(GatedQueue(1.0, 1.0, 0.5, 1.0), "erlang:2"), "nu"),

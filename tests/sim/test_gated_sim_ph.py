@@ -8,7 +8,8 @@ Statistical checks use fixed seeds and compare each batch-means estimate (20 bat
 Student t with 19 degrees of freedom) with the exact value at the 99.9% level: for a
 random seed one comparison fails wrongly with probability 1e-3, so the 16 comparisons of
 this module fail wrongly with probability at most 1.6% (with these seeds they pass
-deterministically).
+deterministically).  A fuzz test feeds the C code arbitrary phase-type arguments: it must
+raise ValueError or run, never crash.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import math
 
 import numpy as np
 import pytest
-from conftest import assert_estimate_matches
+from conftest import FUZZ, anything, assert_estimate_matches, special_reals
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qtheory.gated import GatedQueue
 from qtheory.gated.service import balanced_hyperexponential, ladder_height
@@ -111,6 +114,7 @@ def core(**overrides):
         ({"service_T": [[0.0, 0.0], [0.0, -1.0]]}, "negative diagonal"),
         ({"service_T": [[-1.0, 1.0], [1.0, -1.0]]}, "reach absorption"),
         ({"service_T": [[-1.0, np.inf], [0.0, -1.0]]}, "service_T must have finite entries"),
+        ({"service_T": [[-1.0, 1.0], [1.0, -1.0 - 1e-9]]}, "at most 1e6 expected phase visits"),
         ({"service_T": None}, "must be given together"),
         ({"service_kind": "exponential"}, "exactly when service_kind is 'ph'"),
         ({"service_alpha": None, "service_T": None}, "exactly when service_kind is 'ph'"),
@@ -139,3 +143,37 @@ def test_wrappers_reject_bad_laws():
         simulate_gated(queue, erlang(2, 20.0), service=erlang(2, 1.0), customers=100, batches=10)
     with pytest.raises(ValueError, match="service must be"):
         simulate_gated(queue, 1.0, service=[1.0], customers=100, batches=10)
+
+
+def small_matrices(size: int):
+    return st.lists(
+        st.lists(st.one_of(special_reals, st.floats(-3, 3)), min_size=size, max_size=size),
+        min_size=size, max_size=size,
+    )  # fmt: skip
+
+
+phase_type_arguments = st.integers(1, 3).flatmap(
+    lambda m: st.tuples(
+        st.one_of(
+            st.lists(st.one_of(special_reals, st.floats(0, 1)), min_size=m, max_size=m),
+            anything,
+        ),
+        st.one_of(small_matrices(m), anything),
+    )
+)
+
+
+@settings(FUZZ, max_examples=200)
+@given(service=phase_type_arguments, gate=phase_type_arguments)
+def test_core_phase_type_arguments_never_crash(service, gate):
+    """Any alpha/T the caller may pass: a ValueError, or a run with finite, sane output."""
+    try:
+        result = core(
+            service_alpha=service[0], service_T=service[1],
+            gate=0.0, gate_alpha=gate[0], gate_T=gate[1],
+        )  # fmt: skip
+    except ValueError:
+        return
+    sojourn, wait, no_wait, interarrival = result
+    assert np.all(np.isfinite(sojourn)) and np.all(wait >= 0) and np.all(interarrival > 0)
+    assert np.all((no_wait >= 0) & (no_wait <= 1))

@@ -33,6 +33,9 @@ typedef enum {
 
 /* Most phases of a phase-type law (its mean is found by O(m^3) elimination). */
 #define QT_PH_MAX_PHASES 256
+/* Most expected phase visits per draw (a draw runs the absorbing chain phase by phase;
+ * nearly-closed loops of phases would make one draw take practically forever). */
+#define QT_PH_MAX_VISITS 1e6
 
 /*
  * A phase-type law PH(alpha, T) in the form the sampler wants: start in phase i with

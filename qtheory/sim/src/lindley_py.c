@@ -31,9 +31,10 @@ const char qt_lindley_doc[] =
     "service_param = squared coefficient of variation in (1, 1e9]) or 'ph' (the law\n"
     "PH(service_alpha, service_T) rescaled to mean 1/service_rate); service_param is otherwise\n"
     "ignored but must not be NaN.  A phase-type law has 1 to 256 phases: alpha >= 0 summing\n"
-    "to 1, T with non-negative off-diagonal rates, negative diagonal, row sums <= 0 and\n"
-    "absorption reachable from every phase.  The first `warmup` customers are discarded;\n"
-    "the next `customers` are split into `batches` equal consecutive batches.\n\n"
+    "to 1, T with non-negative off-diagonal rates, negative diagonal, row sums <= 0,\n"
+    "absorption reachable from every phase and at most 1e6 expected phase visits per\n"
+    "draw.  The first `warmup` customers are discarded; the next `customers` are split\n"
+    "into `batches` equal consecutive batches.\n\n"
     "bit_generator is a numpy.random.BitGenerator; the caller must hold its `lock` during\n"
     "the call (the GIL is released while simulating).\n\n"
     "Returns a tuple of four float64 arrays of length `batches`: per batch the mean\n"
@@ -161,48 +162,47 @@ static int absorption_reachable(int m, const double *T, const double *exits, cha
     return 1;
 }
 
-/* alpha (-T)^{-1} 1 by Gaussian elimination with partial pivoting on a copy; NaN if
- * singular. `work` holds m * (m + 1) doubles. */
-static double ph_mean(int m, const double *alpha, const double *T, double *work) {
+/* The expected time in each phase before absorption, y = alpha (-T)^{-1} (the solution
+ * of (-T)^T y = alpha), by Gaussian elimination with partial pivoting; written to y (m
+ * entries).  Returns -1 if the matrix is singular.  `work` holds m * (m + 1) doubles. */
+static int ph_occupation(int m, const double *alpha, const double *T, double *work, double *y) {
+    const size_t w = (size_t)m + 1;
     for (int i = 0; i < m; i++) {
         for (int j = 0; j < m; j++) {
-            work[(size_t)i * (m + 1) + j] = -T[(size_t)i * m + j];
+            work[i * w + j] = -T[(size_t)j * m + i]; /* transposed */
         }
-        work[(size_t)i * (m + 1) + m] = 1.0;
+        work[i * w + m] = alpha[i];
     }
     for (int k = 0; k < m; k++) {
         int pivot = k;
         for (int i = k + 1; i < m; i++) {
-            if (fabs(work[(size_t)i * (m + 1) + k]) > fabs(work[(size_t)pivot * (m + 1) + k])) {
+            if (fabs(work[i * w + k]) > fabs(work[pivot * w + k])) {
                 pivot = i;
             }
         }
-        if (work[(size_t)pivot * (m + 1) + k] == 0.0) {
-            return NAN;
+        if (work[pivot * w + k] == 0.0) {
+            return -1;
         }
         for (int j = 0; j <= m && pivot != k; j++) {
-            double swap = work[(size_t)k * (m + 1) + j];
-            work[(size_t)k * (m + 1) + j] = work[(size_t)pivot * (m + 1) + j];
-            work[(size_t)pivot * (m + 1) + j] = swap;
+            double swap = work[k * w + j];
+            work[k * w + j] = work[pivot * w + j];
+            work[pivot * w + j] = swap;
         }
         for (int i = k + 1; i < m; i++) {
-            double factor = work[(size_t)i * (m + 1) + k] / work[(size_t)k * (m + 1) + k];
+            double factor = work[i * w + k] / work[k * w + k];
             for (int j = k; j <= m; j++) {
-                work[(size_t)i * (m + 1) + j] -= factor * work[(size_t)k * (m + 1) + j];
+                work[i * w + j] -= factor * work[k * w + j];
             }
         }
     }
-    double mean = 0.0;
     for (int i = m - 1; i >= 0; i--) {
-        double x = work[(size_t)i * (m + 1) + m];
+        double x = work[i * w + m];
         for (int j = i + 1; j < m; j++) {
-            x -= work[(size_t)i * (m + 1) + j] * work[(size_t)j * (m + 1) + m];
+            x -= work[i * w + j] * y[j];
         }
-        x /= work[(size_t)i * (m + 1) + i];
-        work[(size_t)i * (m + 1) + m] = x;
-        mean += alpha[i] * x;
+        y[i] = x / work[i * w + i];
     }
-    return mean;
+    return 0;
 }
 
 /* The checks of qtheory.phase_type.PhaseType, repeated here so that no input can crash
@@ -220,13 +220,15 @@ static int ph_check(const char *alpha_name, const char *T_name, int m, const dou
     if (!(fabs(alpha_sum - 1.0) <= 1e-12)) {
         return qt_fail_rule(alpha_name, "sum to 1 (no mass at zero)", alpha_sum);
     }
-    double *scratch = PyMem_Malloc(((size_t)m * (m + 1) + m) * sizeof(double) + (size_t)m);
+    double *scratch = PyMem_Malloc(((size_t)m * (m + 1) + 2 * (size_t)m) * sizeof(double) +
+                                   (size_t)m);
     if (scratch == NULL) {
         PyErr_NoMemory();
         return -1;
     }
     double *exits = scratch + (size_t)m * (m + 1);
-    char *reaches = (char *)(exits + m);
+    double *occupation = exits + m;
+    char *reaches = (char *)(occupation + m);
     int status = 0;
     for (int i = 0; i < m && status == 0; i++) {
         double row = 0.0, out = -T[(size_t)i * m + i];
@@ -251,9 +253,21 @@ static int ph_check(const char *alpha_name, const char *T_name, int m, const dou
         status = -1;
     }
     if (status == 0) {
-        *mean = ph_mean(m, alpha, T, scratch);
+        /* mean = sum_j y_j; expected phase visits = sum_j y_j * (rate out of j) */
+        double visits = 0.0;
+        *mean = NAN;
+        if (ph_occupation(m, alpha, T, scratch, occupation) == 0) {
+            *mean = 0.0;
+            for (int j = 0; j < m; j++) {
+                *mean += occupation[j];
+                visits += occupation[j] * -T[(size_t)j * m + j];
+            }
+        }
         if (!(isfinite(*mean) && *mean > 0.0)) {
             status = qt_fail_rule(T_name, "give a finite mean > 0", *mean);
+        } else if (!(visits <= QT_PH_MAX_VISITS)) {
+            status = qt_fail_rule(T_name, "give at most 1e6 expected phase visits per draw",
+                                  visits);
         }
     }
     PyMem_Free(scratch);
