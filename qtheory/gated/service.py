@@ -105,6 +105,7 @@ __all__ = [
     "optimal_gate_ph",
     "optimal_routing_ph",
     "pollaczek_khinchine_wait",
+    "memory_ladder_ph_claim",
     "pof_decreases_with_scv_claim",
     "price_of_forgetting_ph",
     "service_claims",
@@ -707,9 +708,18 @@ def ladder_height(service: PhaseType, gate: float | PhaseType, arrival_rate: flo
 
 
 def _gate_derivative(service, arrival, lh: LadderHeight) -> float:
-    """dE[W]/dτ for a deterministic gate τ (implicit differentiation of the fixed point)."""
+    """dE[W]/dτ, τ the gate's mean (implicit differentiation of the fixed point).
+
+    ∂Â/∂τ = MÂ for a deterministic gate; for a PH gate τ·G_1 (G_1 of mean 1),
+    ∂E[e^{MτG_1}]/∂τ = (M/τ)E[G e^{MG}] = (M/τ)(β⊗I)(S⊕M)^{-2}(s⊗I)."""
     F, J, M, parts = _jacobian(service, arrival, lh.alpha)
-    dF_dtau = service.alpha @ M @ parts[0][0] @ parts[1][0]  # ∂Â/∂τ = M Â
+    (gate_factor, cache), (exp_factor, _) = parts
+    if isinstance(arrival.gate, PhaseType):
+        left, N, right = cache
+        d_gate = M @ left @ N @ N @ right / arrival.gate.mean
+    else:
+        d_gate = M @ gate_factor
+    dF_dtau = service.alpha @ d_gate @ exp_factor
     da = np.linalg.solve(J.T, -dF_dtau)
     ones = np.ones(M.shape[0])
     x = np.linalg.solve(-M, ones)
@@ -788,8 +798,14 @@ class PhaseTypeGateOptimum:
     at_boundary: bool
 
 
-def optimal_gate_ph(queue: GatedQueue, service: str | PhaseType) -> PhaseTypeGateOptimum:
+def optimal_gate_ph(
+    queue: GatedQueue, service: str | PhaseType, *, gate_shape: PhaseType | None = None
+) -> PhaseTypeGateOptimum:
     r"""The welfare-maximising gate τ* of GA with phase-type service (module notes).
+
+    The gate is deterministic, or (``gate_shape``) a phase-type blocking period of the
+    given shape and mean τ, e.g. ``erlang(m, m)`` for the Erlang-m gate of
+    :mod:`qtheory.gated.phase_gates`, here with phase-type service.
 
     Parameters
     ----------
@@ -797,6 +813,8 @@ def optimal_gate_ph(queue: GatedQueue, service: str | PhaseType) -> PhaseTypeGat
         The queue; ν = Rμ/C > 1.
     service : str or PhaseType
         The service shape, rescaled to mean 1/μ.
+    gate_shape : PhaseType or None, keyword-only
+        None: a deterministic gate.  A PhaseType: its shape (rescaled to mean τ).
 
     Returns
     -------
@@ -819,6 +837,12 @@ def optimal_gate_ph(queue: GatedQueue, service: str | PhaseType) -> PhaseTypeGat
     True
     >>> optimal_gate_ph(q, "erlang:4").welfare > opt.welfare
     True
+
+    An exponential gate with Λ = ∞ is random routing at rate 1/τ:
+
+    >>> rr = optimal_gate_ph(q, "erlang:4", gate_shape=exponential(1.0))
+    >>> abs(rr.welfare - optimal_routing_ph(q, "erlang:4").welfare) < 1e-12
+    True
     """
     law, p = _scaled(queue, service)
     queue.require_worthwhile()
@@ -826,8 +850,14 @@ def optimal_gate_ph(queue: GatedQueue, service: str | PhaseType) -> PhaseTypeGat
 
     arrival_rate = math.inf if p["beta"] == 0 else 1 / p["beta"]
 
+    if gate_shape is not None:
+        if not isinstance(gate_shape, PhaseType):
+            raise TypeError(f"gate_shape must be a PhaseType, got {type(gate_shape).__name__}")
+        gate_shape = gate_shape.scaled(1.0 / gate_shape.mean)
+
     def evaluate(tau):
-        arrival = _Interarrival(tau, arrival_rate)
+        gate = tau if gate_shape is None or tau == 0 else gate_shape.scaled(tau)
+        arrival = _Interarrival(gate, arrival_rate)
         lh = _ladder(law, arrival)
         net = p["R"] - p["C"] * (lh.mean_wait + law.mean)
         slope = -p["C"] * _gate_derivative(law, arrival, lh)
@@ -1080,9 +1110,69 @@ def simulated_wait_claim(service: str = "hyperexp:4", *, customers: int = 2_000_
     )
 
 
+def memory_ladder_ph_claim(quick: bool = False) -> Claim:
+    r"""With phase-type service, more gate memory earns more: RR ≤ Erlang-1 < Erlang-2 <
+    … < Erlang-32 gate < GA, at ν = 4 for Erlang-3 and H2(4) service and Λ ∈ {∞, 2}.
+
+    Each Erlang-m gate (mean optimised, :func:`optimal_gate_ph` with ``gate_shape``)
+    remembers log₂ m bits; the deterministic gate (GA) is the m → ∞ limit, and the
+    exponential gate with Λ = ∞ is random routing.
+
+    Parameters
+    ----------
+    quick : bool
+        m = 1, 2, 4 only.
+
+    Returns
+    -------
+    qtheory.claims.Claim
+        Finite-range; value: the (service, Λ) pairs where the chain of inequalities holds
+        (reference: all four).
+
+    Examples
+    --------
+    >>> memory_ladder_ph_claim(quick=True).passed
+    True
+    """
+    from qtheory.phase_type import erlang as erlang_law
+
+    phases = (1, 2, 4) if _flag(quick) else (1, 2, 4, 8, 16, 32)
+    held = 0
+    cases = [(s, a) for s in ("erlang:3", "hyperexp:4") for a in (math.inf, 2.0)]
+    for service, arrival in cases:
+        queue = GatedQueue(arrival, 1.0, 4.0, 1.0)
+        rungs = [optimal_routing_ph(queue, service).welfare]
+        rungs += [
+            optimal_gate_ph(queue, service, gate_shape=erlang_law(m, 1.0)).welfare for m in phases
+        ]
+        rungs.append(optimal_gate_ph(queue, service).welfare)
+        slack = 1e-12 * abs(rungs[0])  # RR = Erlang-1 exactly when Λ = ∞
+        held += bool(rungs[0] <= rungs[1] + slack and np.all(np.diff(rungs[1:]) > 0))
+    return Claim(
+        name="gated.service.memory_ladder",
+        statement=(
+            r"with phase-type service, the optimal welfare increases with the gate's memory: "
+            r"$S_{\mathrm{RR}}^* \le S_{\mathrm{Erl}(1)}^* < S_{\mathrm{Erl}(2)}^* < \dots "
+            r"< S_{\mathrm{GA}}^*$ (Erlang-$m$ gates of optimised mean)"
+        ),
+        kind=Evidence.FINITE_RANGE,
+        passed=held == len(cases),
+        origin=Origin.PACKAGE,
+        hypotheses=(MODEL, r"$\nu = R\mu/C > 1$"),
+        scope=(
+            rf"$m \in \{{{', '.join(map(str, phases))}\}}$, $\nu = 4$, $\mu = C = 1$, "
+            r"$\Lambda \in \{\infty, 2\}$, service erlang:3 and hyperexp:4"
+        ),
+        quantity=r"(service, $\Lambda$) pairs where the chain holds",
+        value=float(held),
+        reference=float(len(cases)),
+    )
+
+
 def service_claims(quick: bool = False) -> list[Claim]:
-    """Every claim of this module: dominance and the SCV trend on the grid, and the
-    simulation check for an Erlang and a hyperexponential law.
+    """Every claim of this module: dominance and the SCV trend on the grid, the memory
+    ladder of Erlang-m gates, and the simulation check for an Erlang and a
+    hyperexponential law.
 
     Parameters
     ----------
@@ -1097,12 +1187,13 @@ def service_claims(quick: bool = False) -> list[Claim]:
     --------
     >>> from qtheory.claims import claims_summary
     >>> claims_summary(service_claims(quick=True))
-    '2 statistical, 2 finite-range; 0 fail'
+    '2 statistical, 3 finite-range; 0 fail'
     """
     customers = 400_000 if _flag(quick) else 4_000_000
     return [
         service_dominance_claim(quick),
         pof_decreases_with_scv_claim(quick),
+        memory_ladder_ph_claim(quick),
         simulated_wait_claim("erlang:4", customers=customers),
         simulated_wait_claim("hyperexp:4", customers=customers),
     ]

@@ -14,6 +14,7 @@ from scipy import optimize
 
 from qtheory.exact.matrix_analytic import qbd_solve, qbd_stationary
 from qtheory.gated import GatedQueue, optimal_gate, optimal_routing, price_of_forgetting, welfare_ga
+from qtheory.gated.phase_gates import optimal_erlang_gate
 from qtheory.gated.service import (
     balanced_hyperexponential,
     fit_two_moments,
@@ -103,6 +104,28 @@ def test_boundary_optimum_tau_zero():
     assert opt.at_boundary and opt.gate == 0.0
     assert opt.welfare == pytest.approx(optimal_gate(queue).welfare, rel=1e-12)
     assert optimal_routing_ph(queue, "erlang:3").at_boundary
+
+
+@pytest.mark.parametrize(("arrival", "reward"), [(math.inf, 4.0), (2.0, 5.0), (1.0, 3.0)])
+@pytest.mark.parametrize("phases", [1, 4, 16])
+def test_erlang_gates_with_exponential_service_match_phase_gates(arrival, reward, phases):
+    """The Erlang-m gate's optimum by the ladder-height route equals the scalar GI/M/1
+    root route of qtheory.gated.phase_gates."""
+    queue = GatedQueue(arrival, 1.0, reward, 1.0)
+    opt = optimal_gate_ph(queue, "exponential", gate_shape=erlang(phases, 1.0))
+    reference = optimal_erlang_gate(queue, phases)
+    assert opt.gate == pytest.approx(reference.gate, rel=1e-10)
+    assert opt.welfare == pytest.approx(reference.welfare, rel=1e-10)
+    assert opt.mean_sojourn == pytest.approx(reference.mean_sojourn, rel=1e-10)
+
+
+@pytest.mark.parametrize("service", ["erlang:3", "hyperexp:4"])
+def test_exponential_gate_without_potential_arrival_limit_is_random_routing(service):
+    queue = GatedQueue(math.inf, 1.0, 4.0, 1.0)
+    opt = optimal_gate_ph(queue, service, gate_shape=exponential(2.0))
+    rr = optimal_routing_ph(queue, service)
+    assert opt.throughput == pytest.approx(rr.rate, rel=1e-9)
+    assert opt.welfare == pytest.approx(rr.welfare, rel=1e-12)
 
 
 PK_LAWS = [erlang(3, 3.0), balanced_hyperexponential(4.0), coxian([2.0, 0.8, 5.0], [0.6, 0.3])]
@@ -220,6 +243,8 @@ def test_bad_input_is_a_value_error_naming_the_parameter(call, match):
 
 
 def test_service_and_queue_types():
+    with pytest.raises(TypeError, match="gate_shape must be a PhaseType"):
+        optimal_gate_ph(GatedQueue(2.0, 1.0, 3.0, 1.0), "erlang:2", gate_shape="erlang:2")
     with pytest.raises(TypeError, match="queue must be a GatedQueue"):
         optimal_gate_ph((1.0, 1.0, 3.0, 1.0), "erlang:2")
     with pytest.raises(TypeError, match="service must be a PhaseType"):
@@ -230,7 +255,7 @@ def test_service_claims_hold_on_the_quick_grid():
     from qtheory.gated.service import service_claims
 
     claims = service_claims(quick=True)
-    assert [c.passed for c in claims] == [True] * 4
-    assert len({c.name for c in claims}) == 4
+    assert [c.passed for c in claims] == [True] * 5
+    assert len({c.name for c in claims}) == 5
     dominance, trend = claims[0], claims[1]
     assert dominance.value > 1 and trend.value == trend.reference == 4
