@@ -483,7 +483,7 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
     )
     c, lead = fits.table_c, fits.leading_constant
     window = f"$W = {c:g} \\log N / N$"
-    negligible = f"below $c/10 = {0.1 * lead:.4g}$ over its whole 95\\% confidence interval"
+    negligible = f"below $c/10 = {0.1 * lead:.4g}$ over its whole 95% confidence interval"
     c_vol_highs = [p.c_vol.mean + p.c_vol.halfwidth for p in result.clock]
     worst = min(result.clock, key=lambda p: p.c_vol.mean)
     large = [j for j in result.job if j.servers >= 100] or list(result.job)
@@ -502,7 +502,7 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
             statement=(
                 "the regret $R_{\\mathrm{fluid}} - R_{\\mathrm{on}}$ grows like $c \\log N$ "
                 "with $c = r_L \\mu / \\log(\\mu/\\lambda_H)$: its fitted slope on "
-                "$\\log N$ lies within 5\\% of $c$ over this range"
+                "$\\log N$ lies within 5% of $c$ over this range"
             ),
             kind=Evidence.FINITE_RANGE,
             passed=abs(fits.regret.slope.mean - lead) <= 0.05 * lead,
@@ -541,7 +541,7 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
             f"lossnet.decomposition.c_short_log{tag}",
             "$C_{\\mathrm{short}} = R_W - R_{\\mathrm{on}} = \\Theta(\\log N)$: the slope "
             f"of the lower estimate $R_{{\\mathrm{{SSS}}(W)}} - R_{{\\mathrm{{on}}}}$ ({window}) "
-            "on $\\log N$ has a 95\\% confidence interval above 0",
+            "on $\\log N$ has a 95% confidence interval above 0",
             fits.c_short,
             fits.c_short.lower > 0,
             "WLS slope of $R_{\\mathrm{SSS}(W)} - R_{\\mathrm{on}}$ "
@@ -551,7 +551,7 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
         Claim(
             name=f"lossnet.decomposition.clock_ordering{tag}",
             statement=(
-                "$R_{\\mathrm{fluid}} \\ge R_{\\mathrm{off}}$: no $C_{\\mathrm{vol}}$ 95\\% "
+                "$R_{\\mathrm{fluid}} \\ge R_{\\mathrm{off}}$: no $C_{\\mathrm{vol}}$ 95% "
                 "confidence interval lies entirely below 0"
             ),
             kind=Evidence.STATISTICAL,
@@ -559,7 +559,7 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
             origin=Origin.PAPER,
             citation=BRAY,
             hypotheses=(OVERLOADED, CLOCK),
-            scope=f"{every_n}; one 95\\% interval per $N$",
+            scope=f"{every_n}; one 95% interval per $N$",
             quantity=f"smallest $C_{{\\mathrm{{vol}}}}$ estimate (at $N = {worst.servers}$)",
             value=worst.c_vol.mean,
             reference=0.0,
@@ -569,7 +569,7 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
             name=f"lossnet.decomposition.job_ordering{tag}",
             statement=(
                 "in the job model the offline optimum beats the ordinary fluid bound by "
-                "$\\Theta(N)$ ($R_{\\mathrm{off}} - R_{\\mathrm{fluid}} > 0$ with its 95\\% "
+                "$\\Theta(N)$ ($R_{\\mathrm{off}} - R_{\\mathrm{fluid}} > 0$ with its 95% "
                 f"interval above 0 at every $N \\ge {min(j.servers for j in large)}$), so "
                 "$R_{\\mathrm{fluid}} \\ge R_{\\mathrm{off}}$ is a clock-model statement; and "
                 "$R_{\\mathrm{off}} \\le D_{\\theta^*}$ on every path"
@@ -580,7 +580,7 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
             origin=Origin.PACKAGE,
             citation=DESIGN_NOTE,
             hypotheses=(OVERLOADED, "job information model (docs/information-models.md)"),
-            scope=f"{every_n}; one 95\\% interval per $N$",
+            scope=f"{every_n}; one 95% interval per $N$",
             quantity=(
                 "smallest $(R_{\\mathrm{off}} - R_{\\mathrm{fluid}})/N$ "
                 f"(at $N = {job_low.servers}$)"

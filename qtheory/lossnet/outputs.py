@@ -100,13 +100,33 @@ def _math(expr: sp.Expr) -> report.Latex:
     return report.Latex(f"${sp.latex(expr, symbol_names=names, **PRINT)}$")
 
 
+_RELATIONS = {"<": "<", "<=": "\\le", ">": ">", ">=": "\\ge"}
+
+
+def _condition(condition: sp.Basic) -> report.Latex:
+    """A case condition as a table cell; ``a < b ∧ b < c`` printed as the chain
+    ``a < b < c``."""
+    parts = condition.args if isinstance(condition, sp.And) else ()
+    if (
+        len(parts) == 2
+        and all(isinstance(x, sp.core.relational.Relational) for x in parts)
+        and parts[0].rhs == parts[1].lhs
+    ):
+        names = notation.sympy_names(condition.free_symbols)
+        (a, b), c = parts[0].args, parts[1].rhs
+        a, b, c = (sp.latex(x, symbol_names=names) for x in (a, b, c))
+        first, second = (_RELATIONS[x.rel_op] for x in parts)
+        return report.Latex(f"${a} {first} {b} {second} {c}$")
+    return _math(condition)
+
+
 def _derivation() -> str:
     fluid = derive_fluid()
     forms = {name: form.display for name, form in display_forms().items()}
     rows = [
         [
             case.name,
-            _math(case.condition),
+            _condition(case.condition),
             _math(case.admitted_h),
             _math(forms["overloaded_x_l"] if case.name == "overloaded" else case.admitted_l),
             _math(case.capacity_price),

@@ -437,8 +437,8 @@ def _pointwise_table(checks: list[BoundCheck], servers: list[int]) -> str:
 def _ruin_figure(figures: Path) -> list[Path]:
     walk = IdleWalk(1000, DEFAULT.lambda_h, DEFAULT.mu)
     b = walk.band
-    levels = np.arange(0, b + 1)
-    exact = ruin.chain_ruin_probabilities(walk.up_rates(), walk.down_rates(), b)
+    levels = np.arange(0, b)  # at i = b every probability is 0: not on the log axis
+    exact = ruin.chain_ruin_probabilities(walk.up_rates(), walk.down_rates(), b)[:b]
     fig, ax = report.new_figure()
     ax.semilogy(levels, exact, "o", markersize=3, label="exact (birth-death chain)")
     for p, name in ((walk.coupled_up_probability(), "$p_b$"), (walk.limit_up_probability,
@@ -611,20 +611,21 @@ def _sweep_figure(points: list[SweepPoint], figures: Path) -> list[Path]:
     tops = [_zero_loss_bound(p) for p in points if p.lost_h == 0]
     bottom = 0.3 * min([f for f in floors if f > 0] + [p.loss_rate_h.mean for p in shown] + tops)
     for c in sorted({p.c for p in points}):
-        line = sorted((p for p in points if p.c == c), key=lambda p: p.servers)
-        lost = [p for p in line if p.lost_h > 0]
+        lost = sorted((p for p in shown if p.c == c), key=lambda p: p.servers)
+        if not lost:
+            continue
         means = np.array([p.loss_rate_h.mean for p in lost])
         lows = np.maximum(means - [p.loss_rate_h.halfwidth for p in lost], bottom)
-        bar = ax.errorbar(
+        ax.errorbar(
             [p.servers for p in lost], means,
             yerr=[means - lows, [p.loss_rate_h.halfwidth for p in lost]],
             fmt="o-", markersize=3, capsize=2, label=f"$c={c:g}$",
         )  # fmt: skip
-        zero = [p for p in line if p.lost_h == 0]
-        if zero:
-            colour = bar.lines[0].get_color()
-            ax.plot([p.servers for p in zero], [_zero_loss_bound(p) for p in zero], "v",
-                    markersize=5, markerfacecolor="none", color=colour)  # fmt: skip
+    # the bound depends on N only (same simulated time for every c): one marker per N
+    zero = {p.servers: _zero_loss_bound(p) for p in points if p.lost_h == 0}
+    if zero:
+        ax.plot(list(zero), list(zero.values()), "v", markersize=5, markerfacecolor="none",
+                color="black", label="no H loss: 95% bound")  # fmt: skip
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_ylim(bottom=bottom)
@@ -645,12 +646,15 @@ def _sweep_caption(points: list[SweepPoint]) -> str:
     if open_low:
         text += "  Intervals reaching 0 or below run to the bottom edge."
     if zero:
-        where = ", ".join(f"$(c, N) = ({p.c:g}, {p.servers})$" for p in zero)
+        where = "; ".join(
+            f"$N = {_number_text(n)}$: $c \\in {_set_text([p.c for p in zero if p.servers == n])}$"
+            for n in sorted({p.servers for p in zero})
+        )
         text += (
-            f"  No H job was lost at {where}; a rate of 0 has no place on the log axis, so "
-            "each is drawn as an open triangle at its one-sided 95\\% Poisson upper bound "
-            "$-\\log(0.05)/T$ ($T$: the simulated time after warm-up, over the "
-            "replications)."
+            f"  No H job was lost at {where}.  A rate of 0 has no place on the log axis, so "
+            "these are drawn as open triangles at the one-sided 95\\% Poisson upper bound "
+            "$-\\log(0.05)/T$ on the rate ($T$: the simulated time after warm-up over the "
+            "replications, the same for every $c$ at a given $N$)."
         )
     return text
 
@@ -861,7 +865,9 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
             _pointwise_table(state["checks"], grids["exact"]),
             *(claim_paragraph(c) for c in bound_claims),
             report.figure("walks_ruin", "Ruin probability of the reject-all-L idle process "
-                          "and its two coupled walks.", "fig:walks-ruin"),
+                          "and its two coupled walks, for start levels $0 \\le i < b$ (at "
+                          "$i = b$ every one is 0, which the log axis cannot show).",
+                          "fig:walks-ruin"),
             epochs_text,
             report.figure("walks_epochs", "Tail of PFI's epoch lengths.", "fig:walks-epochs"),
             claim_paragraph(cost),
