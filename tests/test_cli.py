@@ -428,3 +428,38 @@ def test_only_the_invoked_subcommand_is_imported():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "['qtheory.verify.command']"
+
+
+def _parsers(parser, path=("qtheory",)):
+    """Every parser of the command tree with its command words."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _parsers(sub, (*path, name))
+
+
+SPHINX_MARKUP = ("``", ":class:", ":mod:", ":func:", ":data:", ":meth:", ":attr:", ".. ")
+
+
+def test_every_help_is_plain_text_with_a_description_and_its_defaults():
+    """What a person meets: every command and subcommand describes itself in plain text
+    (no Sphinx markup), and every option with a default says what it is."""
+    from qtheory.cli import build_parser
+
+    problems = []
+    for path, parser in _parsers(build_parser()):
+        name = " ".join(path)
+        if not (parser.description or "").strip():
+            problems.append(f"{name}: no description")
+        text = parser.format_help()
+        problems += [f"{name}: help shows {mark!r}" for mark in SPHINX_MARKUP if mark in text]
+        for action in parser._actions:
+            default = action.default
+            if action.help is argparse.SUPPRESS or default in (None, False, argparse.SUPPRESS):
+                continue
+            if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
+                continue
+            if "default" not in (action.help or ""):
+                problems.append(f"{name} {'/'.join(action.option_strings)}: default not shown")
+    assert problems == []
