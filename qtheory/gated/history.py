@@ -42,8 +42,8 @@ next gap is :math:`G = \tau_j + E`, :math:`E \sim \mathrm{Exp}(\Lambda)`, and
 with :math:`F_d(y) = P(\mathrm{Poisson}(y) \le d)` and :math:`(e_1, e_2]` the values of
 :math:`E` that put :math:`G` in bin :math:`j'`.  The stationary law is matrix-geometric
 without truncation of the queue (Neuts 1981): :math:`\pi_M = \pi_0 R^M`, :math:`R` the
-minimal solution of :math:`R = \sum_{d \ge 0} R^d A_d` (found by the U-based fixed
-point and checked by its residual), :math:`\pi_0` stationary for
+minimal solution of :math:`R = \sum_{d \ge 0} R^d A_d` (the U-based fixed point,
+then Newton's method; checked by its residual), :math:`\pi_0` stationary for
 :math:`\sum_M R^M B_M` with :math:`B_M = \sum_{d > M} A_d`, so that
 :math:`E[M] = \pi_0 R (I - R)^{-2}\mathbf 1`.  Welfare is exact up to float64 rounding
 and the tail of D beyond ``d_max`` (below 2e-16).  :func:`optimal_gap_gate`
@@ -129,7 +129,8 @@ References
 .. [4] L. I. Sennott, Stochastic Dynamic Programming and the Control of Queueing
    Systems, Wiley (1999), Chapter 7.
 .. [5] M. F. Neuts, Matrix-Geometric Solutions in Stochastic Models, Johns Hopkins
-   University Press (1981), Chapter 1.
+   University Press (1981), Chapter 1; G. Latouche and V. Ramaswami, Introduction to
+   Matrix Analytic Methods in Stochastic Modeling, SIAM (1999), Chapter 8.
 .. [6] B. Hajek, "The proof of a folk theorem on queuing delay with applications to
    routing in networks", Journal of the ACM 30(4):834-851 (1983).
 .. [7] P. A. Humblet, "Determinism minimizes waiting time in queues", MIT LIDS report
@@ -172,8 +173,8 @@ __all__ = [
 _TAIL_MASS = 1e-16
 #: Residual of R = Σ R^d A_d accepted by the matrix-geometric solver.
 _RESIDUAL = 1e-12
-#: Default number of states K of the capped relaxation, and gate-grid points.
-DEFAULT_STATES = 48
+#: The default cap K of the relaxation is max(48, ⌈5ν/4⌉ + 16), at most 400; grid points.
+DEFAULT_STATES, MAX_DEFAULT_STATES = 48, 400
 DEFAULT_GRID = 2400
 
 
@@ -336,12 +337,13 @@ def _checked_family(thresholds, gates) -> tuple[np.ndarray, np.ndarray]:
     return thresholds, gates
 
 
-def _log_poisson_cdf(d: np.ndarray, mean: np.ndarray) -> np.ndarray:
-    """log P(Poisson(mean) <= d), −inf for an infinite mean."""
-    with np.errstate(invalid="ignore"):
-        return np.where(
-            np.isinf(mean), -np.inf, stats.poisson.logcdf(d, np.where(np.isinf(mean), 0.0, mean))
-        )
+def _log_partial_exponential(size: int, y: np.ndarray) -> np.ndarray:
+    """L[d, ...] = log Σ_{i≤d} y^i/i!, d < size (so that log P(Poisson(y) ≤ d) = L − y),
+    by a running log-sum-exp: no term underflows however large y is."""
+    i = np.arange(size).reshape((size,) + (1,) * y.ndim)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(i == 0, 0.0, i * np.log(y)) - gammaln(i + 1)
+    return np.logaddexp.accumulate(terms, axis=0)
 
 
 def _blocks(thresholds, gates, arrival, mu) -> np.ndarray:
@@ -359,16 +361,17 @@ def _blocks(thresholds, gates, arrival, mu) -> np.ndarray:
         into = (np.arange(gates.size)[None, :] == bins[:, None]).astype(float)
         return stats.poisson.pmf(d, mu * tau) * into[None]
     rate = arrival + mu
-    low = np.maximum(edges[None, None, :-1] - tau, 0.0)
-    high = np.maximum(edges[None, None, 1:] - tau, 0.0)
-    log_low = _log_poisson_cdf(d, rate * (tau + low))
-    log_high = _log_poisson_cdf(d, rate * (tau + high))
-    with np.errstate(invalid="ignore", over="ignore"):
-        difference = -np.expm1(np.where(np.isfinite(log_low), log_high - log_low, 0.0))
-        log_scale = math.log(arrival / rate) + d * math.log(mu / rate) + arrival * tau
-        return np.where(
-            np.isfinite(log_low) & (high > low), np.exp(log_scale + log_low) * difference, 0.0
-        )
+    low = np.maximum(edges[None, :-1] - gates[:, None], 0.0)  # E in (low, high]: bin j'
+    high = np.maximum(edges[None, 1:] - gates[:, None], 0.0)
+    # P(D = d, E ∈ (low, high]) = (Λ/r)(μ/r)^d e^{Λτ} [F_d(r(τ + low)) − F_d(r(τ + high))],
+    # r = Λ + μ, F_d(y) = e^{−y} S_d(y), S_d the partial exponential sum; in logs
+    # e^{Λτ − r(τ + low)} = e^{−μτ − r low} has no cancellation
+    partial_low = _log_partial_exponential(d_max, rate * (gates[:, None] + low))
+    with np.errstate(invalid="ignore"):
+        partial_high = _log_partial_exponential(d_max, rate * (gates[:, None] + high))
+        ratio = np.where(np.isinf(high), -np.inf, partial_high - partial_low - rate * (high - low))
+    log_scale = math.log(arrival / rate) + d * math.log(mu / rate) - mu * tau - rate * low[None]
+    return np.where(high > low, np.exp(log_scale + partial_low) * -np.expm1(ratio), 0.0)
 
 
 def _stationary(matrix: np.ndarray) -> np.ndarray:
@@ -383,23 +386,39 @@ def _stationary(matrix: np.ndarray) -> np.ndarray:
     return np.linalg.solve(system, right)
 
 
+def _tails(blocks: np.ndarray, rate: np.ndarray) -> np.ndarray:
+    """W[i] = Σ_{m≥0} R^m A_{m+i}, i < d_max (W[0] = Σ R^d A_d, Horner from the top)."""
+    tails = np.empty_like(blocks)
+    tails[-1] = blocks[-1]
+    for i in range(blocks.shape[0] - 2, -1, -1):
+        tails[i] = blocks[i] + rate @ tails[i + 1]
+    return tails
+
+
 def _rate_matrix(blocks: np.ndarray) -> np.ndarray:
-    """Minimal R = Σ R^d A_d by the U-based iteration R = A_0 (I − Σ_{d≥1} R^{d−1} A_d)^{-1}."""
+    r"""Minimal R = Σ R^d A_d: twenty steps of the U-based iteration
+    R ← A_0 (I − Σ_{d≥1} R^{d−1} A_d)^{-1} from 0 (monotone towards the minimal
+    solution), then Newton's method, whose derivative
+    E ↦ Σ_i R^i E W_{i+1} − E (W as in :func:`_tails`) is the matrix
+    :math:`\sum_i W_{i+1}^T \otimes R^i - I` on column-stacked E; the residual is
+    checked at the end (Neuts 1981, Sec. 1.6; Latouche and Ramaswami 1999, Ch. 8)."""
     size = blocks.shape[1]
     rate = np.zeros((size, size))
-    for _ in range(100_000):
-        later = blocks[-1]
-        for block in blocks[-2:0:-1]:
-            later = block + rate @ later
-        new = blocks[0] @ np.linalg.inv(np.eye(size) - later)
-        if np.max(np.abs(new - rate)) < 1e-15:
-            rate = new
+    for _ in range(20):
+        rate = blocks[0] @ np.linalg.inv(np.eye(size) - _tails(blocks, rate)[1])
+    for _ in range(60):
+        tails = _tails(blocks, rate)
+        residual = tails[0] - rate
+        if np.max(np.abs(residual)) < 1e-15:
             break
-        rate = new
-    horner = blocks[-1]
-    for block in blocks[-2::-1]:
-        horner = block + rate @ horner
-    if np.max(np.abs(horner - rate)) > _RESIDUAL:
+        power, derivative = np.eye(size), -np.eye(size * size)
+        for tail in tails[1:]:
+            derivative += np.kron(tail.T, power)
+            power = power @ rate
+        step = np.linalg.solve(derivative, -residual.flatten(order="F"))
+        rate = rate + step.reshape((size, size), order="F")
+    residual = np.max(np.abs(_tails(blocks, rate)[0] - rate))
+    if not (residual < _RESIDUAL and np.max(np.abs(np.linalg.eigvals(rate))) < 1):
         raise ArithmeticError("the matrix-geometric rate matrix did not converge")
     return rate
 
@@ -448,6 +467,9 @@ def gap_gate_welfare(queue: GatedQueue, thresholds, gates) -> float:
     thresholds, gates = _checked_family(thresholds, gates)
     arrival, mu, reward, cost = _rates(queue)
     blocks = _blocks(thresholds, gates, arrival, mu)
+    lost = np.max(np.abs(blocks.sum(axis=(0, 2)) - 1.0))
+    if not lost < 1e-12:
+        raise ArithmeticError(f"the blocks A_d lose {lost:.3g} of their mass")
     bins = _stationary(blocks.sum(axis=0))
     cycle = gates + (0.0 if math.isinf(arrival) else 1.0 / arrival)
     mean_gap = float(bins @ cycle)
@@ -538,7 +560,8 @@ def optimal_gap_gate(queue: GatedQueue, *, levels: int = 2) -> GapGate:
     if levels == 1:
         return GapGate((), (float(ga.gate),), float(ga.welfare))
     result = minimize(loss, start, method="Nelder-Mead",
-                      options={"xatol": 1e-7, "fatol": 1e-13, "maxiter": 400 * levels})  # fmt: skip
+                      options={"xatol": 1e-7, "fatol": 1e-13 * abs(ga.welfare),
+                               "maxiter": 400 * levels})  # fmt: skip
     thresholds, gates = unpack(result.x)
     return GapGate(tuple(map(float, thresholds)), tuple(map(float, gates)), -float(result.fun))
 
@@ -969,8 +992,21 @@ class _CappedProblem:
         return high
 
 
+def _default_states(queue: GatedQueue) -> int:
+    """max(48, ⌈5ν/4⌉ + 16), at most 400: the relaxation keeps up to about ν customers
+    when ν is large (and at Λ = ∞ a cap K ≤ ν − 1 makes instantaneous admissions pay)."""
+    wanted = math.ceil(1.25 * queue.naor_ratio) + 16
+    return min(MAX_DEFAULT_STATES, max(DEFAULT_STATES, wanted))
+
+
+def _zeno(queue: GatedQueue, states: int) -> bool:
+    """At Λ = ∞, whether admitting at once into a full capped system (K in it) pays:
+    R − C(K + 1)/μ ≥ 0, i.e. K + 1 ≤ ν; the capped problem then has no finite optimum."""
+    return math.isinf(_rates(queue)[0]) and states + 1 <= queue.naor_ratio
+
+
 def observed_relaxation(
-    queue: GatedQueue, *, states: int = DEFAULT_STATES, grid: int = DEFAULT_GRID
+    queue: GatedQueue, *, states: int | None = None, grid: int = DEFAULT_GRID
 ) -> ObservedRelaxation:
     r"""Upper bound from the controller that also observes the queue at admissions.
 
@@ -982,8 +1018,9 @@ def observed_relaxation(
     ----------
     queue : GatedQueue
         Λ (``inf`` allowed), μ, R, C; ν > 1.
-    states : int, keyword-only
-        K ≥ 2, the cap on the number in system after an admission.
+    states : int or None, keyword-only
+        K ≥ 2, the cap on the number in system after an admission (at Λ = ∞ also
+        K ≥ ν); None: max(48, ⌈5ν/4⌉ + 16), at most 400.
     grid : int, keyword-only
         Points (≥ 16) of the gate grid: three quarters on [0, 4τ* + 6/μ] (τ* GA's
         optimal gate), a quarter on the next 2K/μ, and 64 geometric points beyond.
@@ -997,7 +1034,9 @@ def observed_relaxation(
     TypeError
         ``queue`` not a GatedQueue.
     ValueError
-        ν ≤ 1, ``states`` < 2, ``grid`` < 16.
+        ν ≤ 1, ``states`` < 2 (or, at Λ = ∞, K + 1 ≤ ν: then admitting at once to a
+        full capped system pays and the capped problem has no finite optimum),
+        ``grid`` < 16.
     ArithmeticError
         If policy iteration or the certificate fails (not seen on the tested grids).
 
@@ -1018,12 +1057,17 @@ def observed_relaxation(
        Systems, Wiley (1999), Chapter 7.
     """
     queue = _checked_queue(queue)
-    states = positive_int("states", states)
+    states = _default_states(queue) if states is None else positive_int("states", states)
     grid = positive_int("grid", grid)
     if states < 2:
         raise ValueError(f"states must be >= 2, got {states}")
     if grid < 16:
         raise ValueError(f"grid must be >= 16, got {grid}")
+    if _zeno(queue, states):
+        raise ValueError(
+            f"states must be >= nu - 1 = {queue.naor_ratio - 1:.6g} at arrival_rate = inf "
+            f"(else admitting at once to a full capped system pays), got {states}"
+        )
     arrival, mu = _rates(queue)[:2]
     ga = optimal_gate(queue)
     dense = 4 * ga.gate + 6 / mu
@@ -1038,7 +1082,7 @@ def observed_relaxation(
     v = problem.continuation(bias)
     best_phi = max(float(v[: k + 1].max() - bias[k - 1]) for k in range(1, states + 1))
     far = np.geomspace(middle, max(2 * middle, 1.01 * best_phi / gain), 65)[1:]
-    head = () if math.isinf(arrival) else ((near[:1], problem.counts[:1]),)
+    head = ((near[:1], None),) if math.isinf(arrival) else ()  # τ = 0, left out above
     certificate = _CappedProblem.joined(
         queue, states, *head, (problem.grid, problem.counts), (far, None)
     )
@@ -1076,9 +1120,10 @@ class FullMemoryBracket:
     lower_evidence, upper_evidence : str
         The kind of evidence, ``"exact: ..."``: a closed-form or matrix-geometric value,
         a theorem applied to one, or a certified bound, evaluated in float64.
-    relaxation : ObservedRelaxation
+    relaxation : ObservedRelaxation or None
         The relaxation that observes the queue at admissions (its bound
-        ``relaxation.upper``, its grid policy and cap K).
+        ``relaxation.upper``, its grid policy and cap K); None at Λ = ∞ when the cap
+        is below ν − 1 (ν > 401 with the default cap), where it has no finite optimum.
     gap_gate : GapGate or None
         The best gap-dependent gate at finite Λ (None at Λ = ∞, where GA is optimal).
     belief : BeliefThreshold or None
@@ -1107,7 +1152,7 @@ class FullMemoryBracket:
     lower_policy: str
     lower_evidence: str
     upper_evidence: str
-    relaxation: ObservedRelaxation
+    relaxation: ObservedRelaxation | None
     gap_gate: GapGate | None
     belief: BeliefThreshold | None = None
 
@@ -1122,7 +1167,7 @@ def full_memory_bracket(
     queue: GatedQueue,
     *,
     levels: int = 2,
-    states: int = DEFAULT_STATES,
+    states: int | None = None,
     grid: int = DEFAULT_GRID,
     simulate: bool = False,
 ) -> FullMemoryBracket:
@@ -1142,8 +1187,8 @@ def full_memory_bracket(
         Λ (``inf`` allowed), μ, R, C; ν > 1.
     levels : int, keyword-only
         Gate values of the gap-dependent family (≥ 1; 1 is GA).
-    states : int, keyword-only
-        Cap K ≥ 2 of the relaxation.
+    states : int or None, keyword-only
+        Cap K ≥ 2 of the relaxation (None: its default).
     grid : int, keyword-only
         Gate-grid points (≥ 16) of the relaxation.
     simulate : bool, keyword-only
@@ -1183,10 +1228,13 @@ def full_memory_bracket(
     if not isinstance(simulate, bool):
         raise TypeError(f"simulate must be True or False, got {simulate!r}")
     ga = optimal_gate(queue)
-    relaxation = observed_relaxation(queue, states=states, grid=grid)
+    cap = _default_states(queue) if states is None else positive_int("states", states)
+    relaxation = None  # at Λ = ∞ with ν > 401: the regular bound (= GA) stands alone
+    if not _zeno(queue, cap):
+        relaxation = observed_relaxation(queue, states=cap, grid=grid)
     arrival, mu, reward, cost = _rates(queue)
     regular = float(optimal_gate(GatedQueue(math.inf, mu, reward, cost)).welfare)
-    if regular <= relaxation.upper:
+    if relaxation is None or regular <= relaxation.upper:
         upper, upper_evidence = regular, _REGULAR_EVIDENCE
     else:
         upper, upper_evidence = (
