@@ -50,3 +50,24 @@ def test_the_certified_table_shows_shared_digits():
     table = _certified_table()
     assert "2.0635810683587488784134170\\ldots" in table  # τ* at Λ = ∞, ν = 2
     assert "$0$ & $1$" in table  # Λ = 0.5, ν = 10: τ* = 0 and PoF = 1 exactly
+
+
+def test_formulas_are_printed_in_a_papers_form():
+    """Display forms, not Sympy's canonical rewrites: tau named in the welfare (no nested
+    fractions), 1 - sigma rather than sigma - 1, notation's upright subscripts."""
+    body = text()
+    assert "\\frac{1}{\\tau + \\frac{1}{\\Lambda}}" in body  # theta_GA = 1/(tau + 1/Lambda)
+    assert "\\log{\\left(1 + \\frac{\\mu \\left(1 - \\sigma\\right)}{\\Lambda} \\right)}" in body
+    assert "\\sigma - 1" not in body and "- \\frac{- \\log" not in body
+    assert "S_{\\mathrm{GA}}" in body and "S_{GA}" not in body
+    assert "\\frac{4}{\\varepsilon \\log{\\left(\\frac{1}{\\varepsilon} \\right)}}" in body
+
+
+def test_the_asymptotics_table_is_mathematics():
+    from qtheory.gated.outputs import _asymptotic_table
+
+    table = _asymptotic_table(quick=True)
+    assert "$\\nu - 1 = 10^{-4}$" in table and "$\\nu = 10^{16}$" in table
+    assert "$S_{\\mathrm{GA}}^* - S_{\\mathrm{RR}}^*$" in table
+    for ascii_form in ("nu-1=", "S\\_GA", "tau*", "e+", "e-0"):
+        assert ascii_form not in table, ascii_form

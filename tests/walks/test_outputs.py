@@ -93,3 +93,29 @@ def test_claim_paragraphs_escape_nothing_twice(bound_claims):
     claims = [*claims, outputs._cost_claim(_rates(*(Estimate(4.2, 0.05, 30),) * 2), servers)]
     for claim in claims:
         assert "textbackslash" not in claim_paragraph(claim)
+
+
+def test_every_check_name_is_typeset_as_mathematics(bound_claims):
+    """Each name the checks carry has a LaTeX form without ASCII relations or
+    underscores outside mathematics; an unknown name is an error, not raw text."""
+    checks, _ = bound_claims
+    for name in {c.name for c in checks}:
+        latex = outputs.bound_latex(name)
+        text = re.sub(r"\$[^$]*\$", "", latex)  # outside the mathematics
+        assert not re.search(r"<=|>=|_|\^|lambda|inf\b", text), (name, latex)
+        assert "$" in latex, name
+    with pytest.raises(KeyError, match="add it to BOUND_LATEX"):
+        outputs.bound_latex("P(something new)")
+
+
+def test_sweep_cells_and_caption_show_zero_losses_as_bounds():
+    from qtheory.walks.window_sweep import SweepPoint
+
+    rate = Estimate(0.00536, 0.000897, 4)
+    lost = SweepPoint(100, 23.0, 0.1, 13.0, 4, 12, rate, rate, rate)
+    none = SweepPoint(10_000, 23.0, 0.1, 13.0, 4, 0, Estimate(0.0, 0.0, 4), rate, rate)
+    assert outputs._rate_cell(lost) == "$0.00536 \\pm 0.00090$"
+    # no loss in 4 x 10 time units: the 95% Poisson bound -log(0.05)/40 = 0.0749
+    assert outputs._rate_cell(none) == "$\\le 0.075$"
+    caption = outputs._sweep_caption([lost, none])
+    assert "$N = 10^{4}$: $c \\in \\{23\\}$" in caption and "upper bound" in caption
