@@ -82,6 +82,30 @@ mean is known exactly.  :math:`D_{\theta^*}` is the control variate here:
 :math:`\hat R_{off} = E[D]/T' - \overline{(D/T' - R_{off})}` (intervals 2.5 to 6 times
 narrower than the plain mean's, N = 10 to 10^4).
 
+n classes
+---------
+:class:`ClockDesign`, :func:`decomposition`, :func:`replication` and
+:func:`fit_decomposition` also take an n-class
+:class:`~qtheory.lossnet.classes.ClassNetwork` (clock model): the same sweep, task by
+task through the same executor and cache, with :math:`R_{fluid}`
+(:func:`~qtheory.lossnet.fluid.class_fluid_bound`, the fluid LP's value by the marginal
+class), :math:`R_{on}` and the nested reserves :math:`(k_1, \dots, k_n)`
+(:func:`~qtheory.lossnet.nested.nested_optimum`) exact, and the policies of
+:mod:`qtheory.sim.lossnet_classes` simulated on common paths: the offline dynamic
+programme, PFI and SSS(W) generalised (class j judged on the future in which only the
+classes better than j are admitted) and nested trunk reservation at the optimal reserves
+as the control variate.  The estimators are those above; SSS(W) is still a W-lookahead
+policy, so :math:`\hat C_{long}^{+} \ge C_{long}` and :math:`\hat C_{short}^{-}` is a
+lower estimate of :math:`C_{short}`.  :func:`fit_decomposition` compares the regret's
+slope with :math:`c(n) = r_m\mu/\log(\mu/(\lambda_1 + \dots + \lambda_{m-1}))`
+(:func:`~qtheory.lossnet.regret.class_leading_constant`, m the marginal class).  A
+task of an n-class network holds ``servers``, ``lambdas``, ``rewards`` and ``mu`` in
+place of the six two-class fields (so two-class tasks keep their cache keys).  The job
+model and the rolling-horizon policy stay two-class.  The offline programme of a
+network whose marginal class is not the last runs in full (O(events x N) work, see
+:mod:`qtheory.sim.lossnet_classes`), which bounds the N a sweep can reach (N = 1000
+with a window of 100 is about 3e8 cells per replication).
+
 A stronger lower bound on R_W: the rolling-horizon policy
 --------------------------------------------------------
 :func:`rolling_horizon` (RH) is a W-lookahead policy: at each L arrival it solves the
@@ -152,17 +176,20 @@ from qtheory import _validation, limits
 from qtheory.cache import ResultCache, cached_map
 from qtheory.exact.mdp import evaluate_policy
 from qtheory.executor import Executor, SerialExecutor
+from qtheory.lossnet.classes import ClassNetwork
 from qtheory.lossnet.duration_fluid import (
     duration_fluid_solution,
     expected_dual_bound,
     pathwise_dual_bound,
 )
-from qtheory.lossnet.fluid import fluid_bound
+from qtheory.lossnet.fluid import class_fluid_bound, fluid_bound
 from qtheory.lossnet.mdp import admission_mdp
 from qtheory.lossnet.model import LossNetwork, as_network
+from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.offline_job import simulate_offline_job
 from qtheory.lossnet.online import online_optimum
-from qtheory.lossnet.regret import leading_constant
+from qtheory.lossnet.regret import class_leading_constant, leading_constant
+from qtheory.sim import lossnet as sim_lossnet
 from qtheory.sim.lossnet import (
     clock_path,
     job_path,
@@ -171,6 +198,7 @@ from qtheory.sim.lossnet import (
     require_run,
     simulate,
 )
+from qtheory.sim.lossnet_classes import parse_class_policy, simulate_classes
 from qtheory.stats import Estimate, replication_seed
 
 __all__ = [
@@ -199,28 +227,86 @@ __all__ = [
 #: meaning (see :mod:`qtheory.cache`).
 TASK_VERSION = 1
 NETWORK_FIELDS = ("servers", "lambda_h", "lambda_l", "mu", "r_h", "r_l")
+#: The fields of an n-class network's task (``lambdas`` and ``rewards`` as lists).
+CLASS_NETWORK_FIELDS = ("servers", "lambdas", "rewards", "mu")
 OFFLINE = "offline"
+
+#: A network of the sweeps: two classes, or n classes (clock model only).
+Network = LossNetwork | ClassNetwork
+
+
+# ------------------------------------------------------------ networks
+
+
+def _check_network(net: object) -> Network:
+    """``net`` if it is a :class:`ClassNetwork`, else :func:`as_network` of it."""
+    return net if isinstance(net, ClassNetwork) else as_network(net)
+
+
+def _network_fields(net: Network) -> dict[str, Any]:
+    if isinstance(net, ClassNetwork):
+        return {"servers": net.servers, "lambdas": list(net.lambdas),
+                "rewards": list(net.rewards), "mu": net.mu}  # fmt: skip
+    return {name: getattr(net, name) for name in NETWORK_FIELDS}
+
+
+def _task_network(task: dict[str, Any]) -> Network:
+    """The network of a task: n classes if it has ``lambdas``, else two."""
+    if "lambdas" in task:
+        return ClassNetwork(*(task[name] for name in CLASS_NETWORK_FIELDS))
+    return LossNetwork(*(task[name] for name in NETWORK_FIELDS))
+
+
+def _optimum(net: Network) -> dict[str, Any]:
+    """The exact R_fluid, R_on, regret and optimal reserve: k* (int) of
+    :func:`~qtheory.lossnet.online.online_optimum` for two classes, the nested reserves
+    (k_1, …, k_n) of :func:`~qtheory.lossnet.nested.nested_optimum` for n."""
+    if isinstance(net, ClassNetwork):
+        opt = nested_optimum(net)
+        return {"fluid": class_fluid_bound(net), "online": float(opt.online),
+                "regret": float(opt.regret), "reserve": opt.reserves}  # fmt: skip
+    opt = online_optimum(net)
+    return {"fluid": fluid_bound(net), "online": float(opt.online),
+            "regret": float(opt.regret), "reserve": opt.reserve}  # fmt: skip
+
+
+def _threshold_policy(reserve: int | tuple[int, ...]) -> str:
+    """``threshold:k*`` (two classes) or ``threshold:k_1,...,k_n``."""
+    if isinstance(reserve, tuple):
+        return "threshold:" + ",".join(str(k) for k in reserve)
+    return f"threshold:{reserve}"
+
+
+def _window(net: Network, c: float) -> float:
+    """W = c log N / N by :meth:`LossNetwork.window`, whose rule reads only N (so it
+    serves n classes too)."""
+    return LossNetwork.window(net, c)
+
+
+def _leading_constant(net: Network) -> float:
+    if isinstance(net, ClassNetwork):
+        return class_leading_constant(net)
+    return leading_constant(net)
 
 
 # ------------------------------------------------------------ one replication
 
 
-def _network_fields(net: LossNetwork) -> dict[str, Any]:
-    return {name: getattr(net, name) for name in NETWORK_FIELDS}
-
-
-def _policy_list(policies: object, servers: int) -> list[str]:
+def _policy_list(policies: object, net: Network) -> list[str]:
     if isinstance(policies, str) or not isinstance(policies, Sequence) or not policies:
         raise ValueError(f"policies must be a non-empty list of policy strings, got {policies!r}")
     for policy in policies:
-        parse_policy(policy, servers)
+        if isinstance(net, ClassNetwork):
+            parse_class_policy(policy, net)
+        else:
+            parse_policy(policy, net.servers)
     if len(set(policies)) != len(policies):
         raise ValueError(f"policies must be distinct, got {policies!r}")
     return list(policies)
 
 
 def replication_task(
-    net: LossNetwork,
+    net: Network,
     *,
     info: str,
     horizon: float,
@@ -239,8 +325,9 @@ def replication_task(
 
     Parameters
     ----------
-    net : LossNetwork
-        The network (its six fields go into the task).
+    net : LossNetwork or ClassNetwork
+        The network: its six fields go into the task, or for n classes ``servers``,
+        ``lambdas``, ``rewards`` and ``mu`` (clock model only, no rolling horizon).
     info : {"clock", "job"}
         The information model (``docs/information-models.md``).
     horizon : float
@@ -254,7 +341,7 @@ def replication_task(
         ``default_rng(SeedSequence(seed, spawn_key=(rep,)))``.
     policies : sequence of str
         Distinct, non-empty list of policy strings (:func:`qtheory.sim.lossnet.parse_policy`,
-        plus ``"offline"``).
+        plus ``"offline"``; n classes: :func:`qtheory.sim.lossnet_classes.parse_class_policy`).
     rolling_horizon : sequence of float, default ()
         Windows W > 0 of :func:`rolling_horizon` (clock model only); left out of the
         task when empty, so the tasks of plain runs keep their cache keys.
@@ -270,7 +357,8 @@ def replication_task(
     ValueError
         For an invalid network, ``info``, horizon, warm-up (also ``warmup >= horizon``),
         seed, index, policy list (empty, a string, unknown or repeated policies) or
-        window list, or windows in the job model.
+        window list, or windows in the job model; an n-class network in the job model
+        or with windows.
 
     Examples
     --------
@@ -280,9 +368,11 @@ def replication_task(
     ['horizon', 'info', 'lambda_h', 'lambda_l', 'mu', 'policies', 'r_h', 'r_l', 'rep',
      'seed', 'servers', 'version', 'warmup']
     """
-    as_network(net)
+    net = _check_network(net)
     if not isinstance(info, str) or info not in ("clock", "job"):
         raise ValueError(f"info must be 'clock' or 'job', got {info!r}")
+    if isinstance(net, ClassNetwork) and info != "clock":
+        raise ValueError(f"info must be 'clock' for an n-class network, got {info!r}")
     horizon = _validation.positive("horizon", horizon)
     warmup = _validation.nonnegative("warmup", warmup)
     if not warmup < horizon:
@@ -294,14 +384,14 @@ def replication_task(
         "warmup": warmup,
         "seed": _validation.nonnegative_int("seed", seed),
         "rep": _validation.nonnegative_int("rep", rep),
-        "policies": _policy_list(policies, net.servers),
+        "policies": _policy_list(policies, net),
         "version": TASK_VERSION,
     }
     if isinstance(rolling_horizon, str) or not isinstance(rolling_horizon, Sequence):
         raise ValueError(f"rolling_horizon must be a sequence of windows, got {rolling_horizon!r}")
     if rolling_horizon:  # absent otherwise: the tasks (and cache keys) of plain runs
-        if info != "clock":
-            raise ValueError("rolling_horizon runs in the clock model only")
+        if info != "clock" or isinstance(net, ClassNetwork):
+            raise ValueError("rolling_horizon runs in the two-class clock model only")
         windows = [_validation.positive("rolling_horizon window", w) for w in rolling_horizon]
         task["rolling_horizon"] = windows
     return task
@@ -322,7 +412,8 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
     ----------
     task : dict
         From :func:`replication_task`: the network (``servers``, ``lambda_h``,
-        ``lambda_l``, ``mu``, ``r_h``, ``r_l``), ``info`` (``"clock"`` or ``"job"``),
+        ``lambda_l``, ``mu``, ``r_h``, ``r_l``; n classes: ``servers``, ``lambdas``,
+        ``rewards``, ``mu``), ``info`` (``"clock"`` or ``"job"``),
         ``horizon`` T and ``warmup`` T0, the root ``seed`` and replication index ``rep``
         (path from ``default_rng(SeedSequence(seed, spawn_key=(rep,)))``, see the module
         docstring), the ``policies`` and the task ``version``.
@@ -336,7 +427,10 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
         bound D_θ*/(T - T0) at the optimal price of the duration-aware fluid LP (an upper
         bound on the offline reward rate of this very path).  With rolling-horizon
         windows also ``rolling_horizon``: dict from ``repr(W)`` to the reward rate of
-        :func:`rolling_horizon` with window W on the same path.
+        :func:`rolling_horizon` with window W on the same path.  For an n-class network
+        ``admitted`` (policy to the list of admissions of each class, by
+        :func:`qtheory.sim.lossnet_classes.simulate_classes`) replaces ``admitted_h``
+        and ``admitted_l``.
 
     Raises
     ------
@@ -354,16 +448,27 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
     >>> cmp = compare(net, ["offline", "threshold:2"], horizon=30.0, reps=2, seed=3)
     >>> bool(out["reward_rate"]["offline"] == cmp.results["offline"].reward_rates[1])
     True
+    >>> from qtheory.lossnet.classes import ClassNetwork
+    >>> from qtheory.sim.lossnet_classes import compare_classes
+    >>> three = ClassNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> out = replication(replication_task(three, info="clock", horizon=30.0, warmup=0.0,
+    ...                                    seed=3, rep=1, policies=["offline", "pfi"]))
+    >>> cmp = compare_classes(three, ["offline", "pfi"], horizon=30.0, reps=2, seed=3)
+    >>> bool(out["reward_rate"]["pfi"] == cmp.results["pfi"].reward_rates[1])
+    True
     """
     if not isinstance(task, dict):
         raise ValueError(f"task must be a dict, got {task!r}")
     if task.get("version") != TASK_VERSION:
         raise ValueError(f"task version must be {TASK_VERSION}, got {task.get('version')!r}")
-    missing = [name for name in (*NETWORK_FIELDS, "info", "horizon", "warmup", "seed", "rep",
+    fields = CLASS_NETWORK_FIELDS if "lambdas" in task else NETWORK_FIELDS
+    missing = [name for name in (*fields, "info", "horizon", "warmup", "seed", "rep",
                                  "policies") if name not in task]  # fmt: skip
     if missing:
         raise ValueError(f"task is missing {missing}")
-    net = LossNetwork(*(task[name] for name in NETWORK_FIELDS))
+    net = _task_network(task)
+    if isinstance(net, ClassNetwork):
+        return _class_replication(net, task)
     checked = replication_task(
         net,
         **{name: task[name] for name in ("info", "horizon", "warmup", "seed", "rep", "policies")},
@@ -389,6 +494,22 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
             repr(w): rolling_horizon(net, w, **run)["reward_rate"]
             for w in checked["rolling_horizon"]
         }
+    return out
+
+
+def _class_replication(net: ClassNetwork, task: dict[str, Any]) -> dict[str, Any]:
+    """:func:`replication` of an n-class task (clock model, no rolling horizon)."""
+    names = ("info", "horizon", "warmup", "seed", "rep", "policies")
+    checked = replication_task(net, **{name: task[name] for name in names},
+                               rolling_horizon=task.get("rolling_horizon", ()))  # fmt: skip
+    out: dict[str, Any] = {"reward_rate": {}, "admitted": {}, "mean_idle": {}}
+    root = _replication_root(checked["seed"], checked["rep"])
+    for policy in checked["policies"]:
+        res = simulate_classes(net, policy, horizon=checked["horizon"],
+                               warmup=checked["warmup"], reps=1, seed=root)  # fmt: skip
+        out["reward_rate"][policy] = res.reward_rate.mean
+        out["admitted"][policy] = list(res.admitted)
+        out["mean_idle"][policy] = res.mean_idle.mean
     return out
 
 
@@ -418,15 +539,15 @@ def _lookahead_constants(cs: object) -> tuple[float, ...]:
     return values
 
 
-def _sss_policy(net: LossNetwork, c: float) -> str:
-    return f"sss:{net.window(c)!r}"
+def _sss_policy(net: Network, c: float) -> str:
+    return f"sss:{_window(net, c)!r}"
 
 
 @dataclass(frozen=True)
 class _Design:
     """A sweep point: the network, the run (horizon T, warm-up T0, replications, seed)."""
 
-    net: LossNetwork
+    net: Network
     horizon: float
     warmup: float
     reps: int
@@ -435,7 +556,11 @@ class _Design:
     info = "clock"
 
     def __post_init__(self) -> None:
-        as_network(self.net)
+        _check_network(self.net)
+        if isinstance(self.net, ClassNetwork) and not isinstance(self, ClockDesign):
+            raise ValueError(
+                f"net: an n-class network runs in a ClockDesign only, not a {type(self).__name__}"
+            )
         object.__setattr__(self, "horizon", _validation.positive("horizon", self.horizon))
         object.__setattr__(self, "warmup", _validation.nonnegative("warmup", self.warmup))
         if not self.warmup < self.horizon:
@@ -448,8 +573,9 @@ class _Design:
         object.__setattr__(self, "reps", reps)
         object.__setattr__(self, "seed", _validation.nonnegative_int("seed", self.seed))
 
-    def policies(self, reserve: int) -> list[str]:
-        """The policy strings run in every replication, given the optimal reserve k*."""
+    def policies(self, reserve: int | tuple[int, ...]) -> list[str]:
+        """The policy strings run in every replication, given the optimal reserve k*
+        (n classes: the nested reserves)."""
         raise NotImplementedError
 
     def windows(self) -> list[float]:
@@ -463,7 +589,10 @@ class _Design:
         limits.require("memory", 2e3 * self.reps, parameter="reps",
                        what=f"the task list of {self.reps} replications")  # fmt: skip
         for policy in policies:
-            if self.info == "job" and policy == OFFLINE:
+            if isinstance(self.net, ClassNetwork):
+                name, param = parse_class_policy(policy, self.net)
+                sim_lossnet._require_run(self.net, name, param, "clock", self.horizon)
+            elif self.info == "job" and policy == OFFLINE:
                 require_path(self.net, info="job", horizon=self.horizon)
             else:
                 require_run(self.net, policy, info=self.info, horizon=self.horizon)
@@ -472,7 +601,7 @@ class _Design:
 
     def tasks(self) -> list[dict[str, Any]]:
         """One :func:`replication` task per replication, after :meth:`check_cost`."""
-        policies = self.policies(online_optimum(self.net).reserve)
+        policies = self.policies(_optimum(self.net)["reserve"])
         self.check_cost(policies)
         return [
             replication_task(
@@ -489,17 +618,13 @@ class _Design:
         ]
 
     def _exact(self) -> dict[str, Any]:
-        opt = online_optimum(self.net)
         return {
             "net": self.net,
             "horizon": self.horizon,
             "warmup": self.warmup,
             "reps": self.reps,
             "seed": self.seed,
-            "fluid": fluid_bound(self.net),
-            "online": float(opt.online),
-            "regret": float(opt.regret),
-            "reserve": opt.reserve,
+            **_optimum(self.net),
         }
 
 
@@ -556,9 +681,10 @@ class LookaheadPoint:
 class _SweepResult:
     """What every result of one N holds: the run (network, horizon, warm-up, replications,
     seed) and the exact R_fluid, R_on, regret = R_fluid − R_on and reserve k* (admit L
-    only while more than k* servers are idle)."""
+    only while more than k* servers are idle; n classes: the nested reserves
+    (k_1, …, k_n))."""
 
-    net: LossNetwork
+    net: Network
     horizon: float
     warmup: float
     reps: int
@@ -566,7 +692,7 @@ class _SweepResult:
     fluid: float
     online: float
     regret: float
-    reserve: int
+    reserve: int | tuple[int, ...]
 
     @property
     def servers(self) -> int:
@@ -595,13 +721,17 @@ class ClockDecomposition(_SweepResult):
     net, horizon, warmup, reps, seed
         The run: the network, T, T0, the number of replications and the root seed.
     fluid : float
-        R_fluid (:func:`~qtheory.lossnet.fluid.fluid_bound`), exact.
+        R_fluid (:func:`~qtheory.lossnet.fluid.fluid_bound`; n classes
+        :func:`~qtheory.lossnet.fluid.class_fluid_bound`), exact.
     online : float
         R_on, the reward rate of the online optimum, exact.
     regret : float
         R_fluid − R_on, exact.
-    reserve : int
-        k*: the online optimum admits L only while more than k* servers are idle.
+    reserve : int or tuple of int
+        k*: the online optimum admits L only while more than k* servers are idle.  With
+        n classes the nested reserves (k_1, …, k_n) of
+        :func:`~qtheory.lossnet.nested.nested_optimum`, and R_k* is nested trunk
+        reservation with them.
     offline : qtheory.stats.Estimate
         R_on + mean(R_off − R_k*).
     c_vol : qtheory.stats.Estimate
@@ -694,7 +824,7 @@ class _LookaheadDesign(_Design):
     def __post_init__(self) -> None:
         super().__post_init__()
         object.__setattr__(self, "cs", _lookahead_constants(self.cs))
-        self.net.window(self.cs[0])  # N >= 2
+        _window(self.net, self.cs[0])  # N >= 2
 
     def sss_policies(self) -> list[str]:
         """The SSS(c log N / N) policy strings, one per c."""
@@ -749,19 +879,19 @@ class ClockDesign(_LookaheadDesign):
     ValueError: reps must be >= 2 for confidence intervals, got 1
     """
 
-    def policies(self, reserve: int) -> list[str]:
+    def policies(self, reserve: int | tuple[int, ...]) -> list[str]:
         """Offline, PFI, trunk reservation at ``reserve`` and SSS for each c.
 
         Parameters
         ----------
-        reserve : int
-            k*, the online optimum's reserve.
+        reserve : int or tuple of int
+            k*, the online optimum's reserve (n classes: its nested reserves).
 
         Returns
         -------
         list of str
             ``["offline", "pfi", "threshold:<reserve>", "sss:<W>", ...]``, W = c log N / N
-            for each c.
+            for each c (n classes: ``threshold:k_1,...,k_n``).
 
         Examples
         --------
@@ -770,7 +900,7 @@ class ClockDesign(_LookaheadDesign):
         >>> policies[:3], round(float(policies[3].split(":")[1]), 6)  # log(10) / 10
         (['offline', 'pfi', 'threshold:2'], 0.230259)
         """
-        return [OFFLINE, "pfi", f"threshold:{reserve}", *self.sss_policies()]
+        return [OFFLINE, "pfi", _threshold_policy(reserve), *self.sss_policies()]
 
     def estimate(self, results: Sequence[dict[str, Any]]) -> ClockDecomposition:
         """The estimators from the replications' results (in replication order).
@@ -795,11 +925,11 @@ class ClockDesign(_LookaheadDesign):
         """
         exact = self._exact()
         off = _rates(results, OFFLINE)
-        base = _rates(results, f"threshold:{exact['reserve']}")
+        base = _rates(results, _threshold_policy(exact["reserve"]))
         points = []
         for c in self.cs:
             sss = _rates(results, _sss_policy(self.net, c))
-            window = self.net.window(c)
+            window = _window(self.net, c)
             points.append(
                 LookaheadPoint(c, window, Estimate.of(off - sss), Estimate.of(sss - base))
             )
@@ -1158,7 +1288,7 @@ def _task_cost(task: dict[str, Any]) -> float:
     """Rough seconds of one replication (the offline DP at ~1e9 cells/s, the job LP at
     ~4e-5 s per job, ~1e-7 s per event for the other policies): the most expensive tasks
     are handed out first, so that a pool does not finish on one long task."""
-    net = LossNetwork(*(task[name] for name in NETWORK_FIELDS))
+    net = _task_network(task)
     rate = net.event_rate
     events = rate * task["horizon"]
     cost = 1e-7 * events * len(task["policies"])
@@ -1245,7 +1375,7 @@ def run_designs(
 
 
 def decomposition(
-    net: LossNetwork,
+    net: LossNetwork | ClassNetwork,
     *,
     cs: Sequence[float],
     horizon: float,
@@ -1260,8 +1390,8 @@ def decomposition(
 
     Parameters
     ----------
-    net : LossNetwork
-        N >= 2.
+    net : LossNetwork or ClassNetwork
+        N >= 2 (n classes: see the module docstring).
     cs : sequence of float
         Distinct constants c > 0; SSS runs with W = c log N / N for each.
     horizon, warmup : float
@@ -1290,6 +1420,11 @@ def decomposition(
     >>> d = decomposition(net, cs=[1.0], horizon=13.0, warmup=3.0, reps=2, seed=7)
     >>> d.reserve, len(d.lookahead), d.c_vol.n
     (2, 1, 2)
+    >>> from qtheory.lossnet.classes import ClassNetwork
+    >>> three = ClassNetwork(100, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> d = decomposition(three, cs=[8.0], horizon=13.0, warmup=3.0, reps=2, seed=7)
+    >>> d.reserve, round(d.regret, 4)
+    ((0, 1, 29), 10.0573)
     """
     design = ClockDesign(net, horizon, warmup, reps, seed, cs=cs)
     (result,) = run_designs([design], executor=executor, cache=cache, progress=progress)
@@ -1717,7 +1852,8 @@ class DecompositionFits:
 
     ``regret``: OLS on the exact regret R_fluid − R_on at ``regret_servers`` (a dense log
     grid: it is exact and costs O(N)), to compare with ``leading_constant``
-    c = r_L μ / log(μ/λ_H); ``c_vol`` and ``c_short`` (at ``table_c``): WLS on the
+    c = r_L μ / log(μ/λ_H) (n classes: c(n) = r_m μ / log(μ/(λ_1 + … + λ_{m−1})), m the
+    marginal class); ``c_vol`` and ``c_short`` (at ``table_c``): WLS on the
     estimates; ``c_long``: WLS for each c, as ``(c, fit)`` pairs.
 
     Bray [1]_ claims C_vol = O(1) and, for W = c log N / N with c large enough,
@@ -1731,7 +1867,8 @@ class DecompositionFits:
     table_c : float
         The constant c of the ``c_short`` fit.
     leading_constant : float
-        c = r_L μ / log(μ/λ_H) (:func:`qtheory.lossnet.regret.leading_constant`).
+        c = r_L μ / log(μ/λ_H) (:func:`qtheory.lossnet.regret.leading_constant`); n
+        classes: :func:`qtheory.lossnet.regret.class_leading_constant`.
     regret_servers : tuple of int
         The N of the exact-regret fit.
     regret : SlopeFit
@@ -1901,11 +2038,11 @@ def fit_decomposition(
         raise ValueError(f"regret_top must be > min_servers={min_servers}, got {top}")
     grid = tuple(int(n) for n in np.unique(np.round(np.geomspace(min_servers, top, 40))))
     net = chosen[0].net
-    regret = [float(online_optimum(net.with_servers(n)).regret) for n in grid]
+    regret = [_optimum(net.with_servers(n))["regret"] for n in grid]
     return DecompositionFits(
         min_servers=min_servers,
         table_c=table_c,
-        leading_constant=leading_constant(net),
+        leading_constant=_leading_constant(net),
         regret_servers=grid,
         regret=slope_on_log(grid, regret),
         c_vol=_estimate_fit(chosen, lambda p: p.c_vol),

@@ -28,6 +28,7 @@ from scipy import stats
 from qtheory.cache import ResultCache
 from qtheory.executor import SerialExecutor, make_executor
 from qtheory.lossnet import decomposition_outputs as outputs
+from qtheory.lossnet.classes import ClassNetwork, as_classes
 from qtheory.lossnet.decomposition import (
     ClockDesign,
     JobDesign,
@@ -45,9 +46,11 @@ from qtheory.lossnet.decomposition import (
     slope_on_log,
 )
 from qtheory.lossnet.model import LossNetwork
+from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.online import online_optimum
 from qtheory.report.run import Run
 from qtheory.sim import clock_path, compare
+from qtheory.sim.lossnet_classes import compare_classes
 from qtheory.stats import Estimate, replication_seed
 
 NET = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
@@ -449,3 +452,116 @@ def test_reproduce_steps_write_the_section_and_claims(tmp_path, monkeypatch):
     assert text.count(r"\emph{Evidence:} finite-range") == 4 * len(outputs.PARAMETER_SETS)
     assert len({claim.name for claim in run.claims}) == len(run.claims)
     assert any((tmp_path / "cache").rglob("*.json"))  # the replications were cached
+
+
+# ------------------------------------------------------------------ n classes
+
+#: Three classes with the marginal class in the middle (0.3 < 1 < 0.3 + 0.9), and four
+#: classes with the marginal class last but one.
+THREE = ClassNetwork(30, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+FOUR = ClassNetwork(30, (0.3, 0.5, 0.6, 0.2), (4.0, 3.0, 2.0, 1.0), 1.0)
+
+
+def test_two_classes_as_classes_give_the_two_class_numbers():
+    """The n-class path (n-class simulator, nested optimum, n-class fluid bound) on the
+    two-class network as two classes: the same reward on every path and policy (the
+    n-class simulator replays the two-class events), and the exact values of the
+    two-class route (online_optimum, fluid_bound) to rounding."""
+    kwargs = dict(cs=CS, horizon=20.0, warmup=2.0, reps=3, seed=5)
+    two = decomposition(NET, **kwargs)
+    many = decomposition(as_classes(NET), **kwargs)
+    assert many.reserve == (0, two.reserve)
+    assert many.regret == pytest.approx(two.regret, rel=1e-10)
+    assert many.fluid == pytest.approx(two.fluid, rel=1e-14)
+    assert many.samples["offline"] == two.samples["offline"]
+    assert many.samples["pfi"] == two.samples["pfi"]
+    assert many.samples[f"threshold:0,{two.reserve}"] == two.samples[f"threshold:{two.reserve}"]
+    for c in CS:
+        assert many.at(c).c_long.mean == pytest.approx(two.at(c).c_long.mean, abs=1e-9)
+
+
+@pytest.mark.parametrize("net", [THREE, FOUR], ids=["three", "four"])
+def test_class_estimators_add_up_and_offline_beats_every_policy(net):
+    """Per path C_vol + C_long + C_short = the exact regret; with no warm-up the offline
+    optimum (the path's dynamic programme) earns at least every other policy on every
+    path; the regret is the exact nested optimum's."""
+    d = decomposition(net, cs=(1.0, 8.0), horizon=15.0, warmup=0.0, reps=3, seed=2)
+    assert d.reserve == nested_optimum(net).reserves
+    for c in (1.0, 8.0):
+        total = d.c_vol.mean + d.at(c).c_long.mean + d.at(c).c_short.mean
+        assert total == pytest.approx(d.regret, abs=1e-9)
+    offline = np.array(d.samples["offline"])
+    for policy, rates in d.samples.items():
+        assert np.all(offline >= np.array(rates) - 1e-9), policy
+    assert sorted(d.samples) == sorted(["offline", "pfi", "threshold:" + ",".join(
+        map(str, d.reserve)), *(f"sss:{c * math.log(30) / 30!r}" for c in (1.0, 8.0))])  # fmt: skip
+
+
+def test_class_replications_replay_compare_classes():
+    task = replication_task(THREE, info="clock", horizon=12.0, warmup=2.0, seed=4, rep=2,
+                            policies=["offline", "sss:0.2", "threshold:0,1,9"])  # fmt: skip
+    out = replication(task)
+    cmp = compare_classes(THREE, ["offline", "sss:0.2", "threshold:0,1,9"], horizon=12.0,
+                          warmup=2.0, reps=3, seed=4)  # fmt: skip
+    for policy in task["policies"]:
+        assert out["reward_rate"][policy] == cmp.results[policy].reward_rates[2]
+    assert sorted(task) == ["horizon", "info", "lambdas", "mu", "policies", "rep", "rewards",
+                            "seed", "servers", "version", "warmup"]  # fmt: skip
+
+
+def test_class_threshold_check_contains_zero():
+    """Simulated nested trunk reservation at the optimal reserves against the exact
+    nested optimum (false-failure rate 1e-4: t allowance at ALPHA)."""
+    d = decomposition(FOUR.with_servers(50), cs=(4.0,), horizon=84.0, warmup=4.0, reps=6, seed=9)
+    assert_estimate_matches(d.threshold_check, 0.0)
+
+
+def test_class_cache_and_fit(tmp_path):
+    """The cache path for n classes (nothing recomputed on a rerun), and the fit: the
+    leading constant c = r_m mu / log(mu / (lambda_1 + ... + lambda_{m-1})) in closed
+    form (class 2 of THREE is marginal: 2 / log(1 / 0.3)), the regret grid exact."""
+    cache, executor = ResultCache(tmp_path), CountingExecutor()
+    designs = [ClockDesign(THREE.with_servers(n), 8.0, 2.0, 2, 3, cs=(1.0, 4.0))
+               for n in (10, 20, 40)]  # fmt: skip
+    first = run_designs(designs, executor=executor, cache=cache)
+    assert executor.computed == 6
+    assert run_designs(designs, executor=executor, cache=cache) == first
+    assert executor.computed == 6
+    fits = fit_decomposition(first, min_servers=10, regret_top=200)
+    assert fits.leading_constant == pytest.approx(2.0 / math.log(1 / 0.3), rel=1e-12)
+    n = fits.regret_servers[-1]
+    assert n == 200 and fits.regret.slope.n == len(fits.regret_servers)
+    fits_regret = nested_optimum(THREE.with_servers(n)).regret
+    assert fits.regret.intercept + fits.regret.slope.mean * math.log(n) == pytest.approx(
+        fits_regret, rel=0.05
+    )
+
+
+TASK = dict(horizon=5.0, warmup=0.0, seed=1, rep=0)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: JobDesign(THREE, 8.0, 2.0, 2, 1), "ClockDesign only"),
+        (lambda: RollingHorizonDesign(THREE, 8.0, 2.0, 2, 1, cs=[1.0]), "ClockDesign only"),
+        (
+            lambda: replication_task(THREE, info="job", policies=["offline"], **TASK),
+            "info must be 'clock'",
+        ),
+        (
+            lambda: replication_task(THREE, info="clock", policies=["threshold:2"], **TASK),
+            "3 integer reserves",
+        ),
+        (
+            lambda: replication_task(
+                THREE, info="clock", policies=["pfi"], rolling_horizon=[0.1], **TASK
+            ),
+            "two-class",
+        ),
+        (lambda: ClockDesign(THREE.with_servers(1), 8.0, 2.0, 2, 1, cs=[1.0]), "servers >= 2"),
+    ],
+)
+def test_bad_class_input_raises(make, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make()
