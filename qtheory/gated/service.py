@@ -561,6 +561,32 @@ class LadderHeight:
         return float(self.alpha @ _expm(self.generator * x) @ np.ones(self.alpha.size))
 
 
+def _gate_blocks(gate: PhaseType, M) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The k × k blocks Z_i of (β⊗I)N and Y_i of N(s⊗I), N = (−(S⊕M))^{-1}, for the gate
+    PH(β, S) (g phases, s = −S1) and the k × k matrix M; E[e^{MG}] = Σ_i β_i Y_i.
+
+    Block i of −(S⊕M) Y = s⊗I reads (−S_ii I − M)Y_i − Σ_{j≠i} S_ij Y_j = s_i I: when S
+    is upper triangular (Erlang, Coxian, hyperexponential gates) Y is found by block back
+    substitution and Z by forward substitution, O(g k³ + g² k²); otherwise through the
+    dense gk × gk inverse."""
+    S, s, beta, g, k = gate.T, gate.exit_rates, gate.alpha, gate.phases, M.shape[0]
+    eye = np.eye(k)
+    if not np.any(np.tril(S, -1)):
+        D = [np.linalg.inv(-S[i, i] * eye - M) for i in range(g)]
+        Y, Z = np.empty((g, k, k)), np.empty((g, k, k))
+        for i in reversed(range(g)):
+            later = np.flatnonzero(S[i, i + 1 :]) + i + 1
+            Y[i] = D[i] @ (s[i] * eye + np.tensordot(S[i, later], Y[later], axes=1))
+        for j in range(g):
+            earlier = np.flatnonzero(S[:j, j])
+            Z[j] = (beta[j] * eye + np.tensordot(S[earlier, j], Z[earlier], axes=1)) @ D[j]
+        return Z, Y
+    N = np.linalg.inv(-(np.kron(S, eye) + np.kron(np.eye(g), M)))
+    Z = (np.kron(beta[None, :], eye) @ N).reshape(k, g, k).transpose(1, 0, 2)
+    Y = (N @ np.kron(s[:, None], eye)).reshape(g, k, k)
+    return Z, Y
+
+
 class _Interarrival:
     """A = gate + Exp(Λ) (gate a number τ ≥ 0 or a PhaseType; Λ = inf: no Exp part) and
     its matrix transform Â(M) = E[e^{MA}] with directional derivatives."""
@@ -577,13 +603,10 @@ class _Interarrival:
             raise ValueError("gate + 1/arrival_rate must be > 0 (a gate of 0 needs finite Λ)")
 
     def _gate_part(self, M):
+        """(E[e^{MG}], cache): the cache is (Z, Y) of :func:`_gate_blocks` for a PH gate."""
         if isinstance(self.gate, PhaseType):
-            m, g = M.shape[0], self.gate
-            ksum = np.kron(g.T, np.eye(m)) + np.kron(np.eye(g.phases), M)
-            left = np.kron(g.alpha[None, :], np.eye(m))
-            right = np.kron(g.exit_rates[:, None], np.eye(m))
-            N = np.linalg.inv(-ksum)
-            return left @ N @ right, (left, N, right)
+            Z, Y = _gate_blocks(self.gate, M)
+            return np.tensordot(self.gate.alpha, Y, axes=1), (Z, Y)
         return _expm(self.gate * M), None
 
     def _exp_part(self, M):
@@ -599,9 +622,9 @@ class _Interarrival:
     def derivative(self, M, E, gate_part, exp_part):
         """dÂ(M)[E], given the two factors and their caches."""
         (Gm, gcache), (K, kcache) = gate_part, exp_part
-        if isinstance(self.gate, PhaseType):
-            left, N, right = gcache
-            dG = left @ N @ np.kron(np.eye(self.gate.phases), E) @ N @ right
+        if isinstance(self.gate, PhaseType):  # (β⊗I) N (I⊗E) N (s⊗I) = Σ_i Z_i E Y_i
+            Z, Y = gcache
+            dG = np.einsum("iab,bc,icd->ad", Z, E, Y)
         else:  # the Fréchet derivative of exp at τM in direction τE (Van Loan's block form)
             m = M.shape[0]
             block = np.block([[M, E], [np.zeros_like(M), M]])
@@ -714,9 +737,9 @@ def _gate_derivative(service, arrival, lh: LadderHeight) -> float:
     ∂E[e^{MτG_1}]/∂τ = (M/τ)E[G e^{MG}] = (M/τ)(β⊗I)(S⊕M)^{-2}(s⊗I)."""
     F, J, M, parts = _jacobian(service, arrival, lh.alpha)
     (gate_factor, cache), (exp_factor, _) = parts
-    if isinstance(arrival.gate, PhaseType):
-        left, N, right = cache
-        d_gate = M @ left @ N @ N @ right / arrival.gate.mean
+    if isinstance(arrival.gate, PhaseType):  # (β⊗I) N N (s⊗I) = Σ_i Z_i Y_i
+        Z, Y = cache
+        d_gate = M @ np.einsum("iab,ibc->ac", Z, Y) / arrival.gate.mean
     else:
         d_gate = M @ gate_factor
     dF_dtau = service.alpha @ d_gate @ exp_factor

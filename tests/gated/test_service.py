@@ -27,7 +27,7 @@ from qtheory.gated.service import (
     welfare_ga_ph,
     welfare_rr_ph,
 )
-from qtheory.phase_type import coxian, erlang, exponential
+from qtheory.phase_type import PhaseType, coxian, erlang, exponential
 
 #: SCV of each service shape, in closed form.
 SHAPES = {
@@ -172,11 +172,20 @@ def phph1_mean_wait(gate, arrival_rate, service):
     return law.mean_level() / rate - service.mean
 
 
+#: Gates of mean 0.8: upper-triangular (block substitution) and cyclic (dense route).
+GATES = {
+    "erlang3": erlang(3, 3.0 / 0.8),
+    "cyclic": PhaseType([0.6, 0.4], [[-3.0, 1.0], [2.0, -4.0]]).scaled(1.6),  # mean 0.5 before
+}
+
+
+@pytest.mark.parametrize("gate", GATES, ids=list(GATES))
 @pytest.mark.parametrize(
     "service", [erlang(2, 2.0), balanced_hyperexponential(3.0), coxian([3.0, 1.5], [0.4])]
 )
-def test_ph_gate_matches_the_phph1_qbd(service):
-    gate = erlang(3, 3.0 / 0.8)  # mean 0.8
+def test_ph_gate_matches_the_phph1_qbd(service, gate):
+    gate = GATES[gate]
+    assert gate.mean == pytest.approx(0.8, rel=1e-12)
     lh = ladder_height(service, gate, 2.5)  # E[A] = 1.2
     assert lh.residual < 1e-14
     assert lh.mean_wait == pytest.approx(phph1_mean_wait(gate, 2.5, service), rel=1e-10)
