@@ -139,6 +139,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -531,16 +532,22 @@ def optimal_gap_gate(queue: GatedQueue, *, levels: int = 2) -> GapGate:
     .. [1] J. A. Nelder and R. Mead, "A simplex method for function minimization",
        The Computer Journal 7(4):308-313 (1965).
     """
-    from scipy.optimize import minimize
-
     queue = _checked_queue(queue)
     levels = positive_int("levels", levels)
-    arrival = _rates(queue)[0]
-    if math.isinf(arrival):
+    if math.isinf(_rates(queue)[0]):
         raise ValueError(
             "arrival_rate must be finite for gap-dependent gates (at inf the gaps are the "
             "gates: GA is optimal, see the module notes)"
         )
+    return _optimal_gap_gate(queue, levels)
+
+
+@functools.lru_cache(maxsize=64)
+def _optimal_gap_gate(queue: GatedQueue, levels: int) -> GapGate:
+    """:func:`optimal_gap_gate` after validation (cached: the ladder asks again)."""
+    from scipy.optimize import minimize
+
+    arrival = _rates(queue)[0]
     ga = optimal_gate(queue)
     start_thresholds = ga.gate - np.log1p(-np.arange(1, levels) / levels) / arrival
     start = np.concatenate(
@@ -1068,6 +1075,12 @@ def observed_relaxation(
             f"states must be >= nu - 1 = {queue.naor_ratio - 1:.6g} at arrival_rate = inf "
             f"(else admitting at once to a full capped system pays), got {states}"
         )
+    return _observed_relaxation(queue, states, grid)
+
+
+@functools.lru_cache(maxsize=64)
+def _observed_relaxation(queue: GatedQueue, states: int, grid: int) -> ObservedRelaxation:
+    """:func:`observed_relaxation` after validation (cached: the ladder asks again)."""
     arrival, mu = _rates(queue)[:2]
     ga = optimal_gate(queue)
     dense = 4 * ga.gate + 6 / mu

@@ -202,10 +202,17 @@ def test_gap_gates_obey_the_regular_arrivals_bound():
 
 
 def test_bracket_is_deterministic():
-    """No simulation and no random start: the same queue gives the same record (the
+    """No simulation and no random start: the uncached computations repeat exactly (the
     defaults run in the doctests)."""
-    queue = GatedQueue(3.0, 1.0, 2.0, 1.0)
-    assert full_memory_bracket(queue, **SMALL) == full_memory_bracket(queue, **SMALL)
+    from qtheory.gated.history import _observed_relaxation, _optimal_gap_gate
+
+    queue = GatedQueue(10.0, 1.0, 2.0, 1.0)
+    for cached in (_optimal_gap_gate, _observed_relaxation):
+        cached.cache_clear()
+    first = (_optimal_gap_gate(queue, 2), _observed_relaxation(queue, 24, 400))
+    for cached in (_optimal_gap_gate, _observed_relaxation):
+        cached.cache_clear()
+    assert (_optimal_gap_gate(queue, 2), _observed_relaxation(queue, 24, 400)) == first
 
 
 QUEUE = GatedQueue(3.0, 1.0, 2.0, 1.0)
