@@ -39,29 +39,34 @@ the walk, is a geometric sum of ladder heights, hence
           E[W] = \alpha_+ (-(T + t\alpha_+))^{-1}\mathbf 1, \qquad
           P(W > 0) = \alpha_+\mathbf 1 .
 
-The fixed point is the GI/M/1-type R-matrix equation of the queue seen at arrival epochs
-in another form (Latouche and Ramaswami [3]_, Ch. 5): for exponential service
-:math:`\alpha_+ = \sigma` is the GI/M/1 root, :math:`\sigma = \hat A(-\mu(1-\sigma))`,
-and :math:`E[W] + 1/\mu = 1/(\mu(1-\sigma))`, the results of
-:mod:`qtheory.gated.welfare`.  It is solved by Newton's method from :math:`\alpha_+ = 0`
-(the Jacobian from Fréchet derivatives of the matrix exponential), which increases
-monotonically to the minimal solution as the natural iteration
-:math:`\alpha_+ \leftarrow \alpha\hat A(T+t\alpha_+)` does (the natural iteration is the
-fallback); the residual is returned.  For a PH gate the queue is PH/PH/1, a QBD, and
+For exponential service the fixed point is the GI/M/1 root equation,
+:math:`\alpha_+ = \sigma = \hat A(-\mu(1-\sigma))` (the scalar R of the GI/M/1-type
+chain seen at arrivals, Latouche and Ramaswami [3]_, Ch. 5), and
+:math:`E[W] + 1/\mu = 1/(\mu(1-\sigma))`, the results of :mod:`qtheory.gated.welfare`.
+It is solved by Newton's method from :math:`\alpha_+ = 0` (the Jacobian from Fréchet
+derivatives of the matrix exponential, by Van Loan's block form), whose iterates, like
+those of the natural iteration, were seen to increase to the minimal solution (a step
+that leaves :math:`\{\alpha_+ \ge 0, \alpha_+\mathbf 1 < 1\}` falls back to the
+natural iteration :math:`\alpha_+ \leftarrow \alpha\hat A(T+t\alpha_+)`, monotone from
+0); the residual is returned.  For a PH gate the queue is PH/PH/1, a QBD, and
 :func:`qtheory.exact.matrix_analytic.qbd_solve` gives an independent route (used by the
 tests).
 
 Optimal gate: :math:`S_{GA}(\tau) = (R - C(E[W] + 1/\mu))/(\tau + 1/\Lambda)`; the gate
 :math:`\tau^*` is the root of :math:`g(\tau) = N'(\tau)(\tau + 1/\Lambda) - N(\tau)`,
 :math:`N = R - C(E[W]+1/\mu)`, with :math:`dE[W]/d\tau` from the implicit derivative of the
-fixed point (:math:`\partial\hat A/\partial\tau = M\hat A`), bracketed between the
+fixed point (:math:`\partial\hat A/\partial\tau = M\hat A`; for a PH gate
+:math:`\tau G_1` of mean :math:`\tau`,
+:math:`\partial E[e^{M\tau G_1}]/\partial\tau = (M/\tau)E[Ge^{MG}]`), bracketed between the
 stability boundary (where :math:`E[W]\to\infty`, :math:`g > 0`) and large :math:`\tau`
 (:math:`g \to -(R - C/\mu) < 0`); :math:`\tau^* = 0` if :math:`g(0) \le 0`.  Unlike the
 exponential case, uniqueness of the critical point is not proved here: the tests compare
 with a grid search.
 
-Accuracy: float64 (about 1e-13 relative on E[W] away from heavy traffic; the residual of
-the fixed point is returned).  There is no ``dps`` route.
+Accuracy: float64.  Against Pollaczek–Khinchine (M/PH/1 as the case τ = 0) the relative
+error of E[W] was at most 3e-14 at load ≤ 0.5, 5e-13 at 0.9 and 3e-11 at 0.99 (Erlang-3,
+Erlang-10, a Coxian-3, H2 with SCV 4 and 50); it grows like 1/(1 − ρ) into heavy traffic.
+The residual of the fixed point is returned.  There is no ``dps`` route.
 
 References
 ----------
