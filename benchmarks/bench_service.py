@@ -7,7 +7,8 @@ Run from the repository root:
 
 Writes benchmarks/service.json: per Erlang-k service (k = 1, 2, 4, 8, 16, 32) the time of
 one ladder-height solve (D/E_k/1, load 2/3) and of one optimal gate (ν = 4, Λ = ∞), and
-the Newton steps and residual; the time of qbd_solve (both methods) on E_m/E_m/1 QBDs
+the Newton steps and residual; the time of an optimal Erlang-m gate (m = 2..64) with
+Erlang-4 service; the time of qbd_solve (both methods) on E_m/E_m/1 QBDs
 (m = 2, 4, 6, 8: blocks of size m²) and their residuals; the simulator's customers per second for
 exponential, Erlang-4 (Gamma sampler) and the same law as a PhaseType (phase-by-phase
 sampler), and a PH gate.  Times are the best of R runs, wall clock.
@@ -48,6 +49,20 @@ def bench_ladder(repeats: int) -> list[dict]:
                 max(1, repeats // 3), lambda k=k: optimal_gate_ph(queue, f"erlang:{k}")
             ),
         })  # fmt: skip
+    return rows
+
+
+def bench_erlang_gates(repeats: int) -> list[dict]:
+    """Optimal Erlang-m gate (mean optimised) with Erlang-4 service, ν = 4, Λ = ∞."""
+    queue = GatedQueue(math.inf, 1.0, 4.0, 1.0)
+    rows = []
+    for m in (2, 8, 32, 64):
+        shape = erlang(m, float(m))
+        opt = optimal_gate_ph(queue, "erlang:4", gate_shape=shape)
+        seconds = best_of(
+            repeats, lambda shape=shape: optimal_gate_ph(queue, "erlang:4", gate_shape=shape)
+        )
+        rows.append({"gate_phases": m, "welfare": opt.welfare, "seconds": seconds})
     return rows
 
 
@@ -104,6 +119,7 @@ def main() -> None:
         "machine": platform.machine(),
         "python": platform.python_version(),
         "ladder_height": bench_ladder(args.repeats),
+        "erlang_gate_optimum": bench_erlang_gates(max(1, args.repeats // 3)),
         "qbd_solve": bench_qbd(args.repeats),
         "simulator": bench_simulator(args.repeats),
     }
