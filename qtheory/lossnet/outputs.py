@@ -22,7 +22,7 @@ from qtheory.lossnet.regret import (
     leading_constant,
     regret_curve,
 )
-from qtheory.report.claims import claim_paragraph
+from qtheory.report.claims import claim_name_latex, claim_paragraph
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
 from qtheory.report.plots import legend
 
@@ -139,7 +139,7 @@ def _derivation() -> str:
             "The fluid LP per server is $\\max\\{r_H x_H + r_L x_L : x_H + x_L \\le \\mu,\\ "
             "0\\le x_i\\le\\lambda_i\\}$.  Sympy solves it by cases, each with its dual "
             "prices; at the parameters of this run the optimum is certified in exact "
-            f"rationals (claim {_claim('lossnet.fluid')} below).",
+            f"rationals (claim {claim_name_latex('lossnet.fluid')} below).",
             report.table(
                 ["case", "condition", "$x_H$", "$x_L$", "price $y$ of $x_H + x_L \\le \\mu$"],
                 rows,
@@ -148,7 +148,7 @@ def _derivation() -> str:
             ),
             report.equation(fluid_bound, forms["fluid_bound"], label="eq:lossnet-fluid", **PRINT),
             "Under trunk reservation with reserve $k$ the regret splits exactly as "
-            f"(claim {_claim('lossnet.regret_identity')} below)",
+            f"(claim {claim_name_latex('lossnet.regret_identity')} below)",
             report.equation(
                 f"{fluid_bound} - R_k",
                 forms["regret_identity"],
@@ -157,7 +157,8 @@ def _derivation() -> str:
             ),
             "and the heuristic balance of reserved idle servers against H blocking "
             f"(${notation.latex('P_full')}\\approx K\\rho^k$; this package's derivation, not "
-            f"a theorem, tested on a finite range by claim {_claim('lossnet.bounded_offset')}) "
+            "a theorem, tested on a finite range by claim "
+            f"{claim_name_latex('lossnet.bounded_offset')}) "
             "gives",
             report.align(
                 [("k^*", derive_leading_constant().reserve), ("c", forms["constant"])],
@@ -165,16 +166,6 @@ def _derivation() -> str:
                 **PRINT,
             ),
         ]
-    )
-
-
-def _claim(name: str) -> str:
-    """A claim's name in typewriter type, breakable after its dots and underscores."""
-    escaped = report.escape(name)
-    return (
-        "\\texttt{"
-        + escaped.replace(".", ".\\allowbreak ").replace("\\_", "\\_\\allowbreak ")
-        + "}"
     )
 
 
@@ -194,7 +185,8 @@ def _regret_table(points: list[RegretPoint]) -> str:
         ],
         rows,
         caption="Online optimum (best trunk reservation), rounded from the certified "
-        f"enclosures of claim {_claim('lossnet.online_optimum')} ($k^*$ certified optimal) for "
+        f"enclosures of claim {claim_name_latex('lossnet.online_optimum')} "
+        "($k^*$ certified optimal) for "
         "$\\lambda_H=0.6$, $\\lambda_L=0.8$, $\\mu=1$, $r_H=2$, $r_L=1$.",
         label="tab:lossnet-online",
         formats={1: ".10g", 2: ".10g", 3: ".6f", 5: ".4f"},
