@@ -6,8 +6,9 @@ For μ = C = 1, ν = R ∈ {1.5, 2, 5} and Λ ∈ {∞, 10, 3, 1.5, 0.5}: GA's o
 bracket (lower: best two-level gap-dependent gate; upper: the smaller of the
 relaxation and the regular-arrivals bound), the relaxation's bound and the gain of its
 grid policy (their difference is the certificate's slack), its top-state mass, the
-three-level gap gate, the gains over GA in percent, and the wall time of the default
-call ``full_memory_bracket(queue)``.  Also the relaxation's sensitivity to the cap K
+three-level gap gate, the best belief-threshold policy (simulated: fixed seed, 95%
+half-width), the gains over GA in percent, and the wall time of the default call
+``full_memory_bracket(queue)``.  Also the relaxation's sensitivity to the cap K
 and the grid at one point.  Writes ``benchmarks/history.json``.
 """
 
@@ -19,7 +20,12 @@ import platform
 import time
 from pathlib import Path
 
-from qtheory.gated.history import full_memory_bracket, observed_relaxation, optimal_gap_gate
+from qtheory.gated.history import (
+    full_memory_bracket,
+    observed_relaxation,
+    optimal_belief_threshold,
+    optimal_gap_gate,
+)
 from qtheory.gated.model import GatedQueue
 
 ARRIVALS = (math.inf, 10.0, 3.0, 1.5, 0.5)
@@ -32,6 +38,9 @@ def row(arrival: float, ratio: float) -> dict:
     bracket = full_memory_bracket(queue)
     seconds = time.perf_counter() - start
     three = None if math.isinf(arrival) else optimal_gap_gate(queue, levels=3).welfare
+    start = time.perf_counter()
+    belief = None if math.isinf(arrival) else optimal_belief_threshold(queue)
+    belief_seconds = time.perf_counter() - start
     return {
         "arrival_rate": "inf" if math.isinf(arrival) else arrival,
         "nu": ratio,
@@ -44,6 +53,13 @@ def row(arrival: float, ratio: float) -> dict:
         "relaxation_grid_gain": bracket.relaxation.gain,
         "relaxation_top_mass": bracket.relaxation.top_mass,
         "gap_gate_3_levels": three,
+        "belief_threshold": None if belief is None else belief.threshold,
+        "belief_welfare": None if belief is None else belief.welfare.mean,
+        "belief_halfwidth_95": None if belief is None else belief.welfare.halfwidth,
+        "belief_gain_percent": None
+        if belief is None
+        else 100 * (belief.welfare.mean / bracket.ga - 1),
+        "belief_seconds": belief_seconds,
         "gain_lower_percent": 100 * (bracket.lower / bracket.ga - 1),
         "gain_upper_percent": 100 * (bracket.upper / bracket.ga - 1),
         "lower_policy": bracket.lower_policy,
@@ -77,6 +93,12 @@ def main() -> None:
             f"[{r['lower']:.6f}, {r['upper']:.6f}] ({r['upper_is']}) "
             f"gain {r['gain_lower_percent']:.3f}%..{r['gain_upper_percent']:.3f}% "
             f"relax={r['relaxation_upper']:.6f} {r['seconds']:.1f}s"
+            + (
+                ""
+                if r["belief_welfare"] is None
+                else f" belief x={r['belief_threshold']:.3f}: {r['belief_welfare']:.6f}"
+                f"+-{r['belief_halfwidth_95']:.1g} ({r['belief_gain_percent']:.3f}%)"
+            )
         )
     result = {
         "machine": platform.platform(),

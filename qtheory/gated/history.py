@@ -19,7 +19,8 @@ the pure-death chain: :math:`b_{s+t} = b_s P_t` with
 admission the belief shifts: :math:`b^+(n+1) = b^-(n)`.  With :math:`\Lambda = \infty`
 admissions happen when the gate reopens, so the belief path is a deterministic function
 of the policy.  With :math:`\Lambda < \infty` the realised gap
-:math:`\tau + \mathrm{Exp}(\Lambda)` is information: a long gap means more departures.
+:math:`\tau + \mathrm{Exp}(\Lambda)` is random and moves the belief: a long gap left
+more time for departures.
 
 (a) Gap-dependent gates
 -----------------------
@@ -72,6 +73,8 @@ state :math:`k \ge 1`, action :math:`\tau \ge 0`, expected sojourn
 :math:`r(k, \tau) = R - C(E[(k-D)^+] + 1)/\mu` and next state :math:`(k-D)^+ + 1`,
 :math:`D` the service opportunities in :math:`\tau + \mathrm{Exp}(\Lambda)`.  Naor's
 observable queue can emulate this controller, so it is a looser ceiling still.
+(At :math:`\Lambda = \infty` the gate 0 takes no time; the capped problem below then
+needs :math:`K \ge \nu`, else admitting at once into a full system pays without end.)
 
 *Truncation.*  The *capped* problem keeps :math:`k \le K` by sending
 :math:`(k-D)^+ + 1 = K + 1` to :math:`K` (a customer removed for free).  Its optimum is
@@ -93,11 +96,14 @@ cell: :math:`F(\tau) = N_k(\tau) - g' T(\tau)`, :math:`N_k(\tau) = E\,\varphi_k(
 with :math:`\varphi_k(d) = v((k-d)^+) - h(k)`, :math:`v(m) = R - C(m+1)/\mu +
 h(\min(m+1, K))`, and, because :math:`D_\tau` is a Poisson count,
 :math:`N_k' = \mu E\,\Delta\varphi_k(D_\tau)`, :math:`N_k'' = \mu^2 E\,\Delta^2
-\varphi_k(D_\tau)`.  On a cell :math:`[a, b]` of width :math:`\delta`,
-:math:`F \le \max(F(a), F(b)) + M_2\delta^2/8` and
-:math:`F \le \max(F(a), F(a) + F'(a)\delta + M_2\delta^2/2)` with
-:math:`M_2 = \mu^2\max(0, \max_d \Delta^2\varphi_k(d))` (the second form handles
-:math:`T(0) = 0` at :math:`\Lambda = \infty`); beyond the last grid point
+\varphi_k(D_\tau)`.  On a cell :math:`[a, b]` of width :math:`\delta`, with
+:math:`M_2 = \mu^2\max(0, \max_d \Delta^2\varphi_k(d))\,P(D_a < k) \ge \sup N_k''`
+(:math:`\Delta^2\varphi_k(d) = 0` for :math:`d \ge k`, and :math:`P(D_\tau < k)`
+decreases in :math:`\tau`), :math:`F` is below the smallest of
+:math:`\max(F(a), F(b)) + M_2\delta^2/8`,
+:math:`\max(F(a), F(a) + F'(a)\delta + M_2\delta^2/2)` (which handles
+:math:`T(0) = 0` at :math:`\Lambda = \infty`) and
+:math:`\max_d\varphi_k(d) - g' T(a)`; beyond the last grid point
 :math:`F \le \max_d\varphi_k(d) - g' T(\tau)`.  The bound is exact mathematics
 evaluated in float64 (rounding of order 1e-13 relative is not enclosed).
 
