@@ -579,9 +579,10 @@ def _offline_width(net: object, events: float) -> int:
     widening) when the band runs at all (rewards with exact float64 arithmetic over
     ``events`` events and N > 4 x 32 + 1) and its certificate is expected to hold, else
     N (the full programme).  The certificate (every arrival admitted at more than K idle
-    servers) fails when classes below the marginal class exist: the optimum turns them
-    away at most idle counts, so an n-class network whose marginal class is not the last
-    is expected to run the full programme.  A certificate that keeps failing costs more;
+    servers) fails when classes below the marginal class exist: the offline optimum turns
+    them away at idle counts of order N (the classes above them overload the system), so
+    an n-class network whose marginal class is not the last is expected to run the full
+    programme.  A certificate that keeps failing costs more;
     the C run refuses to exceed the "dp_cells" limit."""
     _, rewards = _classes(net)
     grain = min(_grain_exponent(reward) for reward in rewards)
