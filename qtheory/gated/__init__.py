@@ -18,22 +18,20 @@ Certified: enclosures of relative width <= 10^-dps, the optimum proved unique.
 
 import importlib
 
-from qtheory.gated.model import GatedQueue
-from qtheory.gated.root import log_root, root, root_enclosure
-from qtheory.gated.welfare import (
-    GateOptimum,
-    RoutingOptimum,
-    optimal_gate,
-    optimal_routing,
-    price_of_forgetting,
-    welfare_ga,
-    welfare_rr,
-)
-
-#: Names imported from their module on first use (PEP 562): the Sympy derivation, the
-#: Arb certificates, the phase-type gates and the observable bound, which the float64
-#: numbers of GA and RR (and the command line) do not need.
+#: Every public name -> its module, imported on first use (PEP 562), so that importing a
+#: submodule (the command line's, say) loads neither NumPy nor mpmath nor Sympy.
 _LAZY = {
+    "GatedQueue": "model",
+    "log_root": "root",
+    "root": "root",
+    "root_enclosure": "root",
+    "GateOptimum": "welfare",
+    "RoutingOptimum": "welfare",
+    "optimal_gate": "welfare",
+    "optimal_routing": "welfare",
+    "price_of_forgetting": "welfare",
+    "welfare_ga": "welfare",
+    "welfare_rr": "welfare",
     "CertifiedOptimum": "certified",
     "certified_optimum": "certified",
     "derive": "derivation",

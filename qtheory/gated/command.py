@@ -30,10 +30,10 @@ import math
 
 from qtheory._cli_types import positive_int_arg
 from qtheory._output import add_output_arguments, render
-from qtheory.gated.model import GatedQueue
-from qtheory.gated.root import root
-from qtheory.gated.welfare import optimal_gate, optimal_routing, price_of_forgetting, welfare_ga
-from qtheory.precision import check_dps
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the models load when a command runs, so that --help stays light
+    from qtheory.gated.model import GatedQueue
 
 #: What ``qtheory gated --help`` says (plain text: the module docstring is for the docs).
 DESCRIPTION = """\
@@ -142,6 +142,8 @@ def _queue(args: argparse.Namespace) -> GatedQueue:
     }
     if args.dps is None:
         values = {name: _parse_float(name, text) for name, text in values.items()}
+    from qtheory.gated.model import GatedQueue
+
     return GatedQueue(**values)
 
 
@@ -194,6 +196,15 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
     .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
        processes", Econometrica 43(1):81-92 (1975).
     """
+    from qtheory.gated.root import root
+    from qtheory.gated.welfare import (
+        optimal_gate,
+        optimal_routing,
+        price_of_forgetting,
+        welfare_ga,
+    )
+    from qtheory.precision import check_dps
+
     dps = check_dps(args.dps)
     if getattr(args, "certify", False):
         return certified(args)
@@ -252,6 +263,8 @@ def certified(args: argparse.Namespace) -> dict[str, object]:
     if args.gate is not None:
         raise ValueError("--gate cannot be combined with --certify (only the optimum is certified)")
     from qtheory.gated.certified import certified_optimum  # Arb: only when certifying
+    from qtheory.gated.model import GatedQueue
+    from qtheory.precision import check_dps
 
     dps = CERTIFY_DPS if args.dps is None else check_dps(args.dps)
     queue = GatedQueue(args.arrival_rate, args.service_rate, args.reward, args.cost)
@@ -373,6 +386,7 @@ def render_ladder(lad, as_json: bool) -> str:
     Examples
     --------
     >>> from qtheory.gated.ladder import ladder
+    >>> from qtheory.gated.model import GatedQueue
     >>> text = render_ladder(ladder(GatedQueue("inf", 1, 4, 1), 1, full_memory=False), False)
     >>> print(text.splitlines()[1])
     rr                 1.000000  1.000000  identity      closed form lambda* = min(Lambda, mu - sqrt(mu C/R)) (Sympy derivation)

@@ -483,7 +483,7 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
     --------
     >>> enclosure = root_enclosure(2, "inf", 1, dps=20)
     >>> enclosure.lower[:12], enclosure.upper[:12], enclosure.relative_width < 1e-19
-    ('2.0318787521', '2.0318787521', True)
+    ('2.0318786997', '2.0318786997', True)
     >>> with mpmath.workdps(30):  # -W(-2 exp(-2))/2 (mpmath.lambertw) lies inside
     ...     sigma = -mpmath.lambertw(-2 * mpmath.exp(-2)).real / 2
     >>> enclosure.contains(mpmath.nstr(sigma, 30))
