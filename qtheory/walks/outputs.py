@@ -27,7 +27,7 @@ from qtheory.claims import Claim, Evidence, Origin
 from qtheory.executor import make_executor
 from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.regret import leading_constant
-from qtheory.report.claims import claim_paragraph
+from qtheory.report.claims import claim_name_latex, claim_paragraph
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
 from qtheory.report.plots import legend
 from qtheory.sim.lossnet import trace
@@ -185,7 +185,7 @@ def _derivation() -> str:
             "walks; ruin probabilities and climbing times of the walk with $p_b$ bound the "
             "chain's from above, those with $p_\\infty$ from below (this package's working "
             "of the random-walk comparisons in the proofs of Bray, arXiv:2601.14538; "
-            "checked in the claim \\texttt{walks.bounds} below).  Gambler's ruin "
+            f"checked in the claim {claim_name_latex('walks.bounds')} below).  Gambler's ruin "
             "($r=q/p$; Sympy solves the recurrence) and the mean climb of the walk reflected "
             "at 0 (in steps), with its leading real-time term:",
             report.align(
@@ -392,8 +392,8 @@ def _checks_table(checks: list[BoundCheck], servers: list[int]) -> str:
         "passage and transient distributions, exact birth--death sums, scipy.stats tails) "
         f"for $N \\in \\{{{', '.join(map(str, servers))}\\}}$ ($\\lambda_H=0.6$, "
         "$\\mu=1$); tightness is the ratio bound/exact (min and max over the checks).  "
-        "Each comparison is also decided in ball arithmetic (claims \\texttt{walks.bounds} "
-        "and \\texttt{walks.sss\\_failure\\_bound}).",
+        "Each comparison is also decided in ball arithmetic (claims "
+        f"{claim_name_latex('walks.bounds')} and {claim_name_latex('walks.sss_failure_bound')}).",
         label="tab:walks-checks",
         size="footnotesize",
         formats={4: ".4g", 5: ".4g"},
@@ -671,7 +671,8 @@ def _constants_text() -> str:
         f"$c \\ge c^* = {sss.critical_window_constant(DEFAULT):.2f}$; the busy-period "
         "heuristic of the decomposition section gives $1/(\\sqrt\\mu-\\sqrt{\\lambda_H})^2 = "
         f"{1 / (math.sqrt(DEFAULT.mu) - math.sqrt(DEFAULT.lambda_h)) ** 2:.2f}$.  Where the "
-        "simulated loss rate stops growing is the claim \\texttt{walks.window\\_constant}."
+        "simulated loss rate stops growing is the claim "
+        f"{claim_name_latex('walks.window_constant')}."
     )
 
 
