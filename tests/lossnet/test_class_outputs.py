@@ -1,0 +1,112 @@
+"""The n-class section of ``qtheory reproduce`` (qtheory.lossnet.class_outputs), run in
+isolation on a tiny plan: files, tables, claims and their verdicts."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+
+import pytest
+
+from qtheory.claims import Evidence
+from qtheory.executor import make_executor
+from qtheory.lossnet import class_outputs as outputs
+from qtheory.lossnet.decomposition import ClockDesign, fit_decomposition, run_designs
+from qtheory.report.run import Run
+from qtheory.stats import Estimate
+
+TINY = outputs.ClassPlan(
+    clock=((10, 6.0, 3), (20, 6.0, 3), (40, 6.0, 3)),
+    cs=(4.0, 64.0),
+    warmup=2.0,
+    min_fit_servers=10,
+    regret_top=100,
+    regret_grid=(100, 1000),
+)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """The steps of a quick run with the tiny plan, serially, in a temporary folder."""
+    tmp = tmp_path_factory.mktemp("classes")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(outputs, "plan", lambda size: TINY)
+        patch.setattr(outputs, "make_executor", lambda *a, **k: make_executor(workers=1))
+        patch.setenv("QTHEORY_CACHE_DIR", str(tmp / "cache"))
+        run = Run(tmp / "out", quick=True, seed=3)
+        paths = [path for _, step in outputs.steps(run) for path in step()]
+    return tmp, run, paths
+
+
+def test_steps_write_the_section_figures_and_claims(written):
+    tmp, run, paths = written
+    assert sorted(p.name for p in paths) == [
+        "lossnet_classes.tex",
+        "lossnet_classes_decomposition.pdf",
+        "lossnet_classes_decomposition.png",
+        "lossnet_classes_lookahead.pdf",
+        "lossnet_classes_lookahead.png",
+    ]
+    text = (tmp / "out" / "derivations" / "lossnet_classes.tex").read_text()
+    for label, _ in outputs.PARAMETER_SETS:
+        assert f"tab:lossnet-classes-decomposition-{label}" in text
+    for label in ("fluid", "online", "fits", "lookahead"):
+        assert f"tab:lossnet-classes-{label}" in text
+    assert len(re.findall(r"\\begin\{table\}", text)) == 4 + len(outputs.PARAMETER_SETS)
+    # the Sympy fluid LP reached the table: class 2 marginal serves mu - lambda_1 of class 2
+    assert r"\mu - \lambda_{1}" in text or r"- \lambda_{1} + \mu" in text
+    # every claim stated from its record; names unique (bounded offsets named by set)
+    sets = len(outputs.PARAMETER_SETS)
+    assert len(run.claims) == 2 + sets + 5 * sets
+    assert len({claim.name for claim in run.claims}) == len(run.claims)
+    assert text.count(r"\paragraph{Claim") == len(run.claims)
+    kinds = [claim.kind for claim in run.claims]
+    assert kinds.count(Evidence.IDENTITY) == 2
+    assert kinds.count(Evidence.FINITE_RANGE) == sets + 3 * sets
+    assert kinds.count(Evidence.STATISTICAL) == 2 * sets
+    assert any((tmp / "cache").rglob("*.json"))  # the replications went through the cache
+
+
+def test_the_online_table_against_the_closed_form_constant(written):
+    """c(n) log N printed next to the regret: c(n) = r_m mu / log(mu / Lambda_{m-1}) in
+    closed form for set 3a (class 2 marginal, Lambda_1 = 0.3, r_2 = 2)."""
+    tmp, _, _ = written
+    text = (tmp / "out" / "derivations" / "lossnet_classes.tex").read_text()
+    row = next(line for line in text.splitlines() if line.strip().startswith("3a & 1000 &"))
+    cells = [cell.strip() for cell in row.rstrip("\\ ").split("&")]
+    assert float(cells[4]) == pytest.approx(2 / math.log(1 / 0.3) * math.log(1000), abs=1e-4)
+    assert float(cells[5]) == pytest.approx(float(cells[3]) - float(cells[4]), abs=2e-4)
+
+
+def _tiny_sweep(label_index=0):
+    label, net = outputs.PARAMETER_SETS[label_index]
+    designs = [ClockDesign(net.with_servers(n), 8.0, 2.0, 3, 1, cs=[4.0]) for n in (10, 20, 40)]
+    clock = tuple(run_designs(designs))
+    return outputs.ClassSweep(label, net, clock, fit_decomposition(clock, min_servers=10), ())
+
+
+def test_statistical_claims_can_fail():
+    """A simulated R_k* far from the exact R_on, or a C_vol interval below 0, fails the
+    claims (built from a real sweep with one estimate replaced)."""
+    good = _tiny_sweep()
+    by_name = {c.name.split(".")[-1]: c for c in outputs.class_decomposition_claims(good)}
+    assert by_name["threshold_exact[3a]"].passed and by_name["clock_ordering[3a]"].passed
+    far = Estimate(5.0, 0.1, 3, "t", 2)
+    below = Estimate(-5.0, 0.1, 3, "t", 2)
+    points = list(good.clock)
+    points[1] = dataclasses.replace(points[1], threshold_check=far, c_vol=below)
+    bad = dataclasses.replace(good, clock=tuple(points))
+    by_name = {c.name.split(".")[-1]: c for c in outputs.class_decomposition_claims(bad)}
+    assert not by_name["threshold_exact[3a]"].passed
+    assert not by_name["clock_ordering[3a]"].passed
+    assert by_name["clock_ordering[3a]"].value == -5.0
+
+
+def test_plans():
+    assert [n for n, _, _ in outputs.plan("quick").clock] == [10, 30, 100, 300, 1000]
+    standard, paper = outputs.plan("standard"), outputs.plan("paper")
+    assert standard.regret_grid[0] == 1000 and standard.regret_grid[-1] == 10**6
+    assert paper.clock[-1][0] == 10**4 and len(paper.regret_grid) == 25
+    with pytest.raises(ValueError, match="size must be"):
+        outputs.plan("huge")
