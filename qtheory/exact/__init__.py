@@ -17,6 +17,13 @@ from qtheory.exact.ctmc import (
     mean_hitting_times,
     transient,
 )
+from qtheory.exact.matrix_analytic import (
+    MatrixAnalyticSolution,
+    QBDStationary,
+    gim1_solve,
+    qbd_solve,
+    qbd_stationary,
+)
 from qtheory.exact.mdp import (
     CTMDP,
     MDPSolution,
@@ -27,6 +34,11 @@ from qtheory.exact.mdp import (
 from qtheory.exact.stationary import stationary_ctmc, stationary_dtmc
 
 __all__ = [
+    "MatrixAnalyticSolution",
+    "QBDStationary",
+    "gim1_solve",
+    "qbd_solve",
+    "qbd_stationary",
     "CTMDP",
     "MDPSolution",
     "accumulated_reward",

@@ -16,7 +16,7 @@ Certified: enclosures of relative width <= 10^-dps, the optimum proved unique.
 ('2.176128465232', True)
 """
 
-import importlib
+from qtheory._lazy import lazy_package
 
 #: Every public name -> its module, imported on first use (PEP 562), so that importing a
 #: submodule (the command line's, say) loads neither NumPy nor mpmath nor Sympy.
@@ -32,6 +32,11 @@ _LAZY = {
     "price_of_forgetting": "welfare",
     "welfare_ga": "welfare",
     "welfare_rr": "welfare",
+    "ladder_height": "service",
+    "optimal_gate_ph": "service",
+    "optimal_routing_ph": "service",
+    "price_of_forgetting_ph": "service",
+    "service_law": "service",
     "CertifiedOptimum": "certified",
     "certified_optimum": "certified",
     "derive": "derivation",
@@ -42,6 +47,11 @@ _LAZY = {
 
 __all__ = [
     "CertifiedOptimum",
+    "ladder_height",
+    "optimal_gate_ph",
+    "optimal_routing_ph",
+    "price_of_forgetting_ph",
+    "service_law",
     "GateOptimum",
     "GatedQueue",
     "RoutingOptimum",
@@ -60,12 +70,4 @@ __all__ = [
     "welfare_rr",
 ]
 
-
-def __getattr__(name: str) -> object:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+lazy_package(__name__, _LAZY)

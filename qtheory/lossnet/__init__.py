@@ -10,7 +10,7 @@ Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Rese
 4
 """
 
-import importlib
+from qtheory._lazy import lazy_package
 
 #: Every public name -> its module, imported on first use (PEP 562), so that importing
 #: a submodule (the command line's model, say) does not load NumPy, SciPy or Arb.
@@ -86,12 +86,4 @@ __all__ = [
     "threshold_table",
 ]
 
-
-def __getattr__(name: str) -> object:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+lazy_package(__name__, _LAZY)

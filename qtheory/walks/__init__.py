@@ -16,9 +16,7 @@ mpmath) and checked (against :mod:`qtheory.exact` and the simulator) object here
   arithmetic, and the certificate that :mod:`qtheory.verify.walks` checks again.
 """
 
-import importlib
-import sys
-import types
+from qtheory._lazy import lazy_package
 
 #: Where each public name is defined: imported on first use (PEP 562), so that
 #: ``qtheory walks --help`` does not derive the Chernoff bounds or load the simulator.
@@ -39,25 +37,4 @@ _LAZY = {
 
 __all__ = sorted(_LAZY)
 
-
-def __getattr__(name: str) -> object:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
-
-
-class _Package(types.ModuleType):
-    """This package's type: importing the submodule ``window_sweep`` binds it as the
-    package's attribute, which would hide the function of the same name; the binding of
-    a submodule over a public name is dropped (the submodule stays in ``sys.modules``)."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if not (name in _LAZY and isinstance(value, types.ModuleType)):
-            super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+lazy_package(__name__, _LAZY)
