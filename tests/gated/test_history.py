@@ -234,6 +234,10 @@ QUEUE = GatedQueue(3.0, 1.0, 2.0, 1.0)
         (lambda: optimal_gap_gate(GatedQueue(INF, 1, 2, 1)), "arrival_rate must be finite"),
         (lambda: observed_relaxation(QUEUE, states=1), "states must be >= 2"),
         (lambda: observed_relaxation(QUEUE, grid=8), "grid must be >= 16"),
+        (
+            lambda: observed_relaxation(GatedQueue(INF, 1, 100, 1), states=48),
+            "states must be >= nu - 1 = 99 at arrival_rate = inf",
+        ),
         (lambda: full_memory_bracket(GatedQueue(3, 1, 1, 1)), "must be > 1"),
         (lambda: full_memory_bracket(QUEUE, levels=2.0), "levels must be an integer"),
         (lambda: belief_threshold_welfare(QUEUE, 0.0), "threshold must be > 0"),
