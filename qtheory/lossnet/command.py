@@ -23,6 +23,15 @@ nested trunk reservation (:func:`qtheory.lossnet.nested.nested_optimum`, float64
 ``threshold`` become the list of reserves [k_1, …, k_n] (class j admitted while more
 than k_j servers are idle, k_1 = 0, k_j = N: never; printed ``0,1,43,400091`` in the
 text output) and ``p_full`` is P(all servers busy), class 1's blocking probability.
+
+``qtheory lossnet simulate`` takes the classes either way too.  With n > 2 classes it
+runs the n-class simulator (:func:`qtheory.sim.lossnet_classes.simulate_classes`, clock
+model only: ``--info job`` is refused): ``--policy threshold:k_1,...,k_n`` is nested
+trunk reservation with one reserve per class, ``pfi`` and ``sss:W`` judge class j on
+the future in which only the better classes are admitted, ``offline`` is the path's
+dynamic programme.  The JSON keys are those of two classes, ``admitted_h`` counting
+class 1 and ``admitted_l`` classes 2..n together, plus ``admitted``, the list of
+admissions per class.
 """
 
 from __future__ import annotations
