@@ -320,7 +320,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "simulate",
         help="simulate a policy (C extension) with confidence intervals",
         description="Simulate an admission policy with the C simulator over "
-        "independent replications and print its reward rate with a 95%% confidence "
+        "independent replications and print its reward rate with a 95% confidence "
         "interval: threshold:K (trunk reservation with reserve K), pfi, sss:W (window W) "
         "or offline (the offline optimum of each path).  The same --seed replays the same "
         "paths for every policy.  Two classes (--lambda-h --lambda-l --r-h --r-l) or n "
