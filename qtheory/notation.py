@@ -29,7 +29,16 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-__all__ = ["NOTATION", "Notation", "latex", "math", "sympy_names", "terminal", "text"]
+__all__ = [
+    "NOTATION",
+    "UNICODE_MATH",
+    "Notation",
+    "latex",
+    "math",
+    "sympy_names",
+    "terminal",
+    "text",
+]
 
 
 class Notation(NamedTuple):
@@ -287,6 +296,18 @@ _COMMANDS = {
     "}": "}",
     "%": "%",
     "_": "_",
+}
+#: A Unicode mathematical character -> its LaTeX math command (the inverse of the
+#: one-character entries of ``_COMMANDS``), for text that reaches LaTeX in Unicode.
+UNICODE_MATH = {
+    **{
+        char: f"\\{name}"
+        for name, char in _COMMANDS.items()
+        if len(char) == 1
+        and not char.isascii()
+        and name not in ("leq", "geq", "epsilon", "ldots", "cdots", "sqrt")
+    },
+    "√": r"\surd",
 }
 _COMMAND = re.compile(r"\\([A-Za-z]+|[,;!{}%_])")
 _FRAC = re.compile(r"\\[td]?frac\{([^{}]*)\}\{([^{}]*)\}|\\tfrac(\d)(\d)")

@@ -40,6 +40,7 @@ MODELS = (
     "qtheory.lossnet.outputs",
     "qtheory.lossnet.decomposition_outputs",
     "qtheory.walks.outputs",
+    "qtheory.gated.ladder_outputs",
 )
 
 

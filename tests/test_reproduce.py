@@ -40,6 +40,7 @@ from qtheory.stats import Estimate
 TEX_TOOLS = ("pdflatex", "pdftotext", "pdffonts")
 SECTIONS = (
     "Gated admission to an unobservable queue",
+    "The value of memory",
     "The overloaded loss network: fluid bound and online optimum",
     "Claims report",
 )
@@ -226,6 +227,18 @@ def test_pdf_has_every_section_and_resolves_its_references(pdf):
     assert counts.group(1) in text
     log = pdf.with_suffix(".log").read_text(errors="replace")
     assert "undefined references" not in log
+
+
+def test_pdf_layout_has_no_overfull_box_and_no_float_warning(pdf):
+    """Every line and table fits the page: pdflatex reports no overfull box wider than 1 pt
+    and no float too large for a page."""
+    log = pdf.with_suffix(".log").read_text(errors="replace")
+    overfull = [
+        float(width)
+        for width in re.findall(r"Overfull \\[hv]box \(([\d.]+)pt too (?:wide|high)\)", log)
+    ]
+    assert [w for w in overfull if w > 1.0] == [], log[-3000:]
+    assert "Float too large" not in log
 
 
 def test_pdf_fonts_are_all_scalable(pdf):

@@ -317,11 +317,8 @@ def _exponents(quick: bool) -> tuple[int, ...]:
 
 def _exponent_scope(quick: bool, symbol: str) -> str:
     exponents = _exponents(quick)
-    if quick:
-        listed = ", ".join(f"10^{{{symbol}{k}}}" for k in exponents)
-    else:
-        listed = rf"10^{{{symbol}1}}, 10^{{{symbol}2}}, \dots, 10^{{{symbol}30}}"
-    return f"${listed}$"
+    shown = exponents if quick else (1, 2, "dots", 30)
+    return ", ".join(r"$\dots$" if k == "dots" else f"$10^{{{symbol}{k}}}$" for k in shown)
 
 
 def light_traffic_claims(quick: bool) -> list[Claim]:

@@ -323,6 +323,16 @@ def claims_markdown(claims: Sequence[Claim], *, note: str = "") -> str:
     return "\n".join(["# Claims report", "", summary, "", head, rule, *rows]) + "\n"
 
 
+def _summary_latex(claims: Sequence[Claim]) -> str:
+    """The one-line summary with the failing claims' names breakable (a long list of
+    names must not run into the margin)."""
+    counts, marker, names = claims_summary(claims).partition(" FAIL: ")
+    if not marker:
+        return latex.escape(counts)
+    shown = ", ".join(claim_name_latex(name) for name in names.split(", "))
+    return f"{latex.escape(counts)} FAIL: {shown}"
+
+
 def _latex_claim_cell(claim: Claim) -> str:
     parts = [rf"{claim_name_latex(claim.name)}: {latex_text(claim.statement)}"]
     parts += [rf"\emph{{{label}:}} {text}" for label, text in _evidence_line(claim)[1:]]
@@ -400,7 +410,7 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
         r"\end{longtable}",
         r"\endgroup",
     ]
-    body = f"{latex.escape(claims_summary(claims))}.  {note}".rstrip() + "\n\n" + "\n".join(table)
+    body = f"{_summary_latex(claims)}.  {note}".rstrip() + "\n\n" + "\n".join(table)
     return latex.section("Claims report", body, label="sec:claims")
 
 

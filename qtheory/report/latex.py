@@ -78,6 +78,7 @@ _SPECIAL = {
     "<": r"\textless{}",
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
+    **{char: rf"\ensuremath{{{command}}}" for char, command in notation.UNICODE_MATH.items()},
 }
 _SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _SPECIAL))
 _SCIENTIFIC_RE = re.compile(r"^([+-]?[0-9.,_]*)[eE]([+-]?[0-9]+)$")
@@ -112,12 +113,15 @@ def escape(text: str) -> str:
     str
         Text that typesets as ``text`` (``\``, ``&``, ``%``, ``$``, ``#``, ``_``,
         ``{``, ``}``, ``~``, ``^``, ``<``, ``>``, ``|`` are replaced; in the default OT1
-        font encoding ``<``, ``>`` and ``|`` would print as ``¡``, ``¿`` and a dash).
+        font encoding ``<``, ``>`` and ``|`` would print as ``¡``, ``¿`` and a dash), and
+        Unicode mathematics (``λ``, ``≤``, ``∞``) becomes ``\ensuremath{\lambda}``.
 
     Examples
     --------
     >>> print(escape("R_off - R_SSS: 5% & $3 {x} ~ a^b \\"))
     R\_off - R\_SSS: 5\% \& \$3 \{x\} \textasciitilde{} a\textasciicircum{}b \textbackslash{}
+    >>> print(escape("τ ≤ ∞"))
+    \ensuremath{\tau} \ensuremath{\le} \ensuremath{\infty}
     """
     return _SPECIAL_RE.sub(lambda match: _SPECIAL[match.group(0)], str(text))
 
@@ -560,6 +564,7 @@ def document(title: str, inputs: Iterable[str | PurePath]) -> str:
         r"\documentclass[11pt]{article}",
         *(rf"\usepackage{options}{{{name}}}" for name, options in PACKAGES),
         r"\graphicspath{{../figures/}}",
+        r"\setlength{\emergencystretch}{3em}  % long formulas in text: stretch, not overfull",
         "",
         rf"\title{{{title}}}",
         r"\date{}",

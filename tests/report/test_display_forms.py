@@ -14,12 +14,18 @@ import mpmath
 import pytest
 import sympy
 
+from qtheory.gated import ladder_outputs
 from qtheory.gated import outputs as gated_outputs
 from qtheory.lossnet import outputs as lossnet_outputs
 from qtheory.report.display import PRINT, DisplayForm, add, difference, frac
 from qtheory.walks import outputs as walks_outputs
 
-MODELS = {"gated": gated_outputs, "lossnet": lossnet_outputs, "walks": walks_outputs}
+MODELS = {
+    "gated": gated_outputs,
+    "memory": ladder_outputs,
+    "lossnet": lossnet_outputs,
+    "walks": walks_outputs,
+}
 FORMS = [
     pytest.param(form, id=f"{model}.{name}")
     for model, module in MODELS.items()

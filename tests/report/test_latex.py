@@ -78,6 +78,7 @@ def test_escape_leaves_no_bare_special_character(text):
     # remove the escape sequences; what is left must contain no special character
     stripped = re.sub(
         r"\\(textbackslash|textasciitilde|textasciicircum|textless|textgreater|textbar)\{\}"
+        r"|\\ensuremath\{\\[A-Za-z]+\}"  # Unicode mathematics
         r"|\\[&%$#_{}]",
         "",
         escaped,
