@@ -20,7 +20,19 @@ N from 10 to 3162 with windows of 100 and 8 replications, the nested optimum on 
 from 10^3 to 10^6; paper ten N from 10 to 10^4 (windows of 200, then 100) with 10
 replications and 25 N to 10^6.  The offline dynamic programme of a network whose
 marginal class is not the last runs in full, O(events x N) (about 1e9 cells per second
-here), which is what limits the standard run to N = 3162.
+here), which is what limits the standard run to N = 3162.  Measured on this two-core
+machine, shared with other jobs (``benchmarks/bench_lossnet_class_outputs.py``): quick
+10 s, standard 221 s wall (the sweep 218 s).
+
+What the standard run shows: with the marginal class last (sets 3b, 4b) C_vol stays
+near 3 and C_long^+ near 1 from N = 268 on, while C_short^- carries the regret (slope
+2.79 and 2.83 against c(n) = 2.80).  With the marginal class in the middle (3a, 4a)
+C_vol still rises over N = 100..3162 (3a: 6.4 to 9.2, slope 0.91 ± 0.31, so its
+equivalence claim fails on that range; 4a: 7.6 to 9.4).  The two-class network of 3a
+without its third class (λ = (0.3, 0.9), r = (3, 2)) rises the same way (C_vol 7.1,
+8.8, 9.8, 9.9 at N = 100, 316, 1000, 3162; one run, 6 replications of 100 time units):
+a slow approach to the limit when θ = log(μ/Λ_{m-1}) is large, not an effect of the
+classes below the marginal one.
 
 Seeds: the replications of one point use the root seed
 ``run.seed_sequence(f"lossnet.decomposition/classes/{set}/N={N}")`` reduced to one
