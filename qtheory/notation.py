@@ -110,6 +110,7 @@ NOTATION: dict[str, Notation] = {
     "window": Notation("W", "W"),
     "window_constant": Notation("c", "c"),
     "c_star": Notation("c^*", "c*"),
+    "level": Notation("i", "i"),
 }
 
 

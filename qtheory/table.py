@@ -37,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from typing import TYPE_CHECKING, Any
 
+from qtheory import notation
 from qtheory._cli_types import dps_arg
 
 if TYPE_CHECKING:  # pandas and the report stack load only when a table is made
@@ -65,24 +66,31 @@ TEXT_WIDTH_PT = 450
 #: The largest grid (rows) a table may have.
 MAX_ROWS = 10_000
 
-#: Quantity of ``qtheory table gated`` -> (field of CertifiedOptimum, LaTeX header).
+#: Quantity of ``qtheory table gated`` -> (field of CertifiedOptimum, LaTeX header); the
+#: headers are the quantities' notation (:mod:`qtheory.notation`).
 GATED_COLUMNS = {
-    "sigma_star": ("root", r"$\sigma^*$"),
-    "tau_star": ("gate", r"$\tau^*$"),
-    "throughput_ga": ("throughput", r"$\lambda_{\mathrm{GA}}(\tau^*)$"),
-    "welfare_ga": ("welfare_ga", r"$S_{\mathrm{GA}}(\tau^*)$"),
-    "rate_rr": ("rate_rr", r"$\lambda^*$"),
-    "welfare_rr": ("welfare_rr", r"$S_{\mathrm{RR}}(\lambda^*)$"),
-    "pof": ("price_of_forgetting", r"$\mathrm{PoF}$"),
+    name: (field, notation.math(name))
+    for name, field in (
+        ("sigma_star", "root"),
+        ("tau_star", "gate"),
+        ("throughput_ga", "throughput"),
+        ("welfare_ga", "welfare_ga"),
+        ("rate_rr", "rate_rr"),
+        ("welfare_rr", "welfare_rr"),
+        ("pof", "price_of_forgetting"),
+    )
 }
 #: Quantity of ``qtheory table lossnet`` -> (field of CertifiedOnlineOptimum, LaTeX header).
 LOSSNET_COLUMNS = {
-    "fluid": ("fluid", r"$R_{\mathrm{fluid}}$"),
-    "online": ("online", r"$R_{\mathrm{on}}$"),
-    "regret": ("regret", r"$R_{\mathrm{fluid}} - R_{\mathrm{on}}$"),
-    "reserve": ("reserve", r"$k^*$"),
-    "p_full": ("prob_full", r"$P(\text{all busy})$"),
-    "mean_idle": ("mean_idle", r"$E[\text{idle}]$"),
+    name: (field, notation.math(name))
+    for name, field in (
+        ("fluid", "fluid"),
+        ("online", "online"),
+        ("regret", "regret"),
+        ("reserve", "reserve"),
+        ("p_full", "prob_full"),
+        ("mean_idle", "mean_idle"),
+    )
 }
 #: Quantity of ``qtheory table walks`` -> (the bound family and side of
 #: :func:`qtheory.walks.certify.enclose`, LaTeX header).  Band b = ⌊√N⌋, PFI's target.
@@ -97,20 +105,14 @@ WALKS_COLUMNS = {
     "climb_time": (("climb", "time_pb", "exact"), r"$E_i[T_b]$"),
     "climb_time_walk_pb": (("climb", "time_pb", "bound"), r"walk $p_b$$/q_{\min}$ (upper)"),
 }
-#: Parameter -> LaTeX symbol.
+#: Parameter -> LaTeX symbol (:mod:`qtheory.notation`).
 PARAMETERS = {
-    "arrival_rate": r"\Lambda",
-    "service_rate": r"\mu",
-    "reward": "R",
-    "cost": "C",
-    "servers": "N",
-    "lambda_h": r"\lambda_H",
-    "lambda_l": r"\lambda_L",
-    "mu": r"\mu",
-    "r_h": "r_H",
-    "r_l": "r_L",
-    "level": "i",
-}
+    name: notation.latex(name)
+    for name in (
+        "arrival_rate", "service_rate", "reward", "cost", "servers", "lambda_h", "lambda_l",
+        "mu", "r_h", "r_l", "level",
+    )
+}  # fmt: skip
 _GATED_PARAMETERS = ("arrival_rate", "service_rate", "reward", "cost")
 _LOSSNET_PARAMETERS = ("servers", "lambda_h", "lambda_l", "mu", "r_h", "r_l")
 _WALKS_PARAMETERS = ("servers", "lambda_h", "mu", "level")
