@@ -841,8 +841,8 @@ class ClockDesign(_LookaheadDesign):
 
     Parameters
     ----------
-    net : LossNetwork
-        N >= 2.
+    net : LossNetwork or ClassNetwork
+        N >= 2 (n classes: clock model, see the module docstring).
     horizon : float
         T > 0.
     warmup : float
@@ -1029,7 +1029,8 @@ class JobDesign(_Design):
     Raises
     ------
     ValueError
-        For invalid parameters (as :class:`ClockDesign`).
+        For invalid parameters (as :class:`ClockDesign`) or an n-class network (two
+        classes only).
 
     Examples
     --------
@@ -1191,9 +1192,9 @@ class RollingHorizonDesign(_LookaheadDesign):
     Raises
     ------
     ValueError
-        For invalid parameters (as :class:`ClockDesign`); :func:`run_designs` also
-        refuses a design whose rolling-horizon DP exceeds the ``"dp_cells"`` limit of
-        :mod:`qtheory.limits`.
+        For invalid parameters (as :class:`ClockDesign`) or an n-class network (two
+        classes only); :func:`run_designs` also refuses a design whose rolling-horizon
+        DP exceeds the ``"dp_cells"`` limit of :mod:`qtheory.limits`.
 
     Examples
     --------
