@@ -1480,13 +1480,13 @@ def history_claims(*, quick: bool = False) -> list[Claim]:
             statement=(
                 r"at $\Lambda = \infty$ full memory is worth nothing, $S_{\mathrm{FM}} = "
                 r"S_{\mathrm{GA}}^*$ (the admission process is the policy's own, independent "
-                r"of the services, and regular arrivals minimise the mean delay: Hajek 1983, "
-                r"Theorem 1.1); checked: "
+                r"of the services, and regular arrivals minimise the mean delay); checked: "
                 r"alternating gaps $\tau_a \ne \tau_b$ earn less than GA at their mean gap, "
                 r"for $\tau_a \in \{1.2, 1.6, 2\}$, $\tau_b \in \{2.2, 3, 4.5\}$"
             ),
             passed=all(alternating < constant for alternating, constant in periodic),
             origin=Origin.TEXTBOOK,
+            citation="[Haj83], Theorem 1.1",
             hypotheses=(r"$\Lambda = \infty$", _MODEL),
             quantity="largest S(alternating) - S_GA(mean gap)",
             value=max(a - c for a, c in periodic),
