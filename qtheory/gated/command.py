@@ -47,7 +47,10 @@ of relative width at most 10^-D (D = --dps, default 30; Arb ball arithmetic).
 'qtheory gated ladder' (the same four parameters, and --phases M, default 8) prints the
 value of memory rung by rung: random routing, the Erlang-m gates m = 1..M, GA, the
 full-memory bracket and Naor's observable ceiling, each with its welfare, its PoF and
-the kind of evidence, then the gaps between consecutive rungs (float64)."""
+the kind of evidence, then the gaps between consecutive rungs (float64).  With
+--service LAW (erlang:K, hyperexp:SCV, fit:SCV) service is phase-type: RR, the gates
+and GA by the M/PH/1 and GI/PH/1 routes; the full-memory and observable rungs, which
+assume exponential service, are not computed."""
 
 #: Erlang gates m = 1..DEFAULT_PHASES on the ladder (qtheory.gated.ladder, not imported
 #: here: ``--help`` stays fast).
@@ -117,6 +120,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--phases",
         type=positive_int_arg,
         help=f"ladder only: Erlang gates m = 1..M (default {DEFAULT_PHASES})",
+    )
+    parser.add_argument(
+        "--service",
+        metavar="LAW",
+        help="ladder only: phase-type service of mean 1/mu, e.g. erlang:4, hyperexp:16 "
+        "(balanced H2 with that squared coefficient of variation) or fit:SCV "
+        "(default: exponential)",
     )
     add_output_arguments(parser)
     parser.set_defaults(run=run)
@@ -318,8 +328,9 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "view", None) == "ladder":
         print(render_ladder(compute_ladder(args), args.json))
         return 0
-    if getattr(args, "phases", None) is not None:
-        raise ValueError("--phases applies to 'qtheory gated ladder' only")
+    for option in ("phases", "service"):
+        if getattr(args, option, None) is not None:
+            raise ValueError(f"--{option} applies to 'qtheory gated ladder' only")
     values = compute(args)
     if getattr(args, "certify", False):
         if args.json:
@@ -339,8 +350,8 @@ def compute_ladder(args: argparse.Namespace):
     Parameters
     ----------
     args : argparse.Namespace
-        Parsed ``qtheory gated ladder`` options: the four parameters (strings) and
-        ``phases`` (int or None).
+        Parsed ``qtheory gated ladder`` options: the four parameters (strings),
+        ``phases`` (int or None) and ``service`` (a law's spec or None).
 
     Returns
     -------
@@ -367,7 +378,7 @@ def compute_ladder(args: argparse.Namespace):
     from qtheory.gated.ladder import ladder  # the phase gates and the history: on use
 
     phases = DEFAULT_PHASES if args.phases is None else args.phases
-    return ladder(_queue(args), phases)
+    return ladder(_queue(args), phases, service=args.service)
 
 
 def render_ladder(lad, as_json: bool) -> str:

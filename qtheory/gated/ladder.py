@@ -42,6 +42,7 @@ from qtheory.gated.model import GatedQueue
 from qtheory.gated.observable import optimal_observable
 from qtheory.gated.phase_gates import _phases, optimal_erlang_gate
 from qtheory.gated.welfare import _checked_queue, optimal_gate, optimal_routing
+from qtheory.phase_type import PhaseType
 
 __all__ = ["DEFAULT_PHASES", "Ladder", "Rung", "ladder"]
 
@@ -102,8 +103,8 @@ class Ladder:
     full_memory_lower, full_memory_upper : Rung
         The bracket of the best full-memory policy (``welfare`` None when
         :mod:`qtheory.gated.history` is not available).
-    observable_threshold : int
-        Naor's n*.
+    observable_threshold : int or None
+        Naor's n* (None when the observable rung is not computed).
 
     Examples
     --------
@@ -119,7 +120,7 @@ class Ladder:
     full_memory_lower: Rung
     full_memory_upper: Rung
     observable: Rung
-    observable_threshold: int
+    observable_threshold: int | None
 
     def rungs(self) -> list[Rung]:
         """The rungs in ladder order (RR, PH(1..m), GA, full memory, observable)."""
@@ -157,13 +158,13 @@ class Ladder:
 
     def ordered(self, tolerance: float = ORDER_TOLERANCE) -> bool:
         """True when the computed rungs increase up the ladder (within ``tolerance``
-        relative to the observable ceiling).
+        relative to the highest computed rung).
 
         >>> ladder(GatedQueue(2.0, 1, 5, 1), phases=3, full_memory=False).ordered()
         True
         """
         values = [r.welfare for r in self.rungs() if r.welfare is not None]
-        slack = tolerance * abs(self.observable.welfare)
+        slack = tolerance * abs(max(values))
         return all(low <= high + slack for low, high in zip(values, values[1:], strict=False))
 
     def to_json(self) -> dict[str, object]:
@@ -209,7 +210,11 @@ def _full_memory(queue: GatedQueue, rr: float) -> tuple[Rung, Rung]:
 
 
 def ladder(
-    queue: GatedQueue, phases: int | Iterable[int] = DEFAULT_PHASES, *, full_memory: bool = True
+    queue: GatedQueue,
+    phases: int | Iterable[int] = DEFAULT_PHASES,
+    *,
+    full_memory: bool = True,
+    service: str | PhaseType | None = None,
 ) -> Ladder:
     """Compute every rung of the ladder for ``queue`` (float64).
 
@@ -223,6 +228,12 @@ def ladder(
     full_memory : bool, keyword-only
         Compute the full-memory bracket (if :mod:`qtheory.gated.history` is
         available); False leaves those rungs "not computed".
+    service : str or PhaseType, keyword-only, optional
+        Phase-type service of mean 1/μ (``"erlang:4"``, ``"hyperexp:16"``, any spec of
+        :func:`qtheory.gated.service.service_law`); default exponential.  Then RR is
+        M/PH/1 (Pollaczek–Khinchine), GA and the Erlang gates GI/PH/1 (the ladder-height
+        fixed point, :mod:`qtheory.gated.service`), and the full-memory and observable
+        rungs, whose routes assume exponential service, are "not computed".
 
     Returns
     -------
@@ -233,7 +244,8 @@ def ladder(
     TypeError
         ``queue`` not a GatedQueue.
     ValueError
-        ν ≤ 1, or an m < 1.
+        ν ≤ 1, an m < 1, or a ``service`` that is not a phase-type law (naming
+        ``service``).
 
     Examples
     --------
@@ -256,6 +268,8 @@ def ladder(
     ms = [_phases(m) for m in ms]
     if not ms:
         raise ValueError("phases must name at least one m >= 1")
+    if service is not None:
+        return _phase_type_ladder(queue, ms, service)
     s_rr = optimal_routing(queue).welfare
 
     def rung(name: str, welfare: float, kind: Evidence, method: str) -> Rung:
@@ -309,4 +323,42 @@ def ladder(
             ),
         ),
         observable_threshold=observable.threshold,
+    )
+
+
+def _phase_type_ladder(queue: GatedQueue, ms: list[int], service: str | PhaseType) -> Ladder:
+    """The ladder under phase-type service: RR, the Erlang gates and GA by the GI/PH/1
+    and M/PH/1 routes of :mod:`qtheory.gated.service`; the rungs whose routes assume
+    exponential service are "not computed"."""
+    from qtheory.gated.service import optimal_gate_ph, optimal_routing_ph, service_law
+    from qtheory.phase_type import erlang
+
+    law = service_law(service)
+    s_rr = optimal_routing_ph(queue, law).welfare
+    gi_ph = "GI/PH/1 waiting time by the ladder-height fixed point (float64)"
+
+    def rung(name: str, welfare: float, method: str) -> Rung:
+        return Rung(name, float(welfare), float(welfare) / s_rr, Evidence.NUMERICAL.value, method)
+
+    def missing(name: str) -> Rung:
+        method = "not computed: this route assumes exponential service"
+        return Rung(name, None, None, "not computed", method)
+
+    ph = {
+        m: rung(
+            f"ph[{m}]",
+            optimal_gate_ph(queue, law, gate_shape=erlang(m, m)).welfare,
+            f"Erlang-{m} gate: {gi_ph}",
+        )
+        for m in ms
+    }
+    return Ladder(
+        queue=queue,
+        rr=rung("rr", s_rr, "M/PH/1 by Pollaczek-Khinchine, closed-form optimal rate"),
+        ph=ph,
+        ga=rung("ga", optimal_gate_ph(queue, law).welfare, f"deterministic gate: {gi_ph}"),
+        full_memory_lower=missing("full_memory_lower"),
+        full_memory_upper=missing("full_memory_upper"),
+        observable=missing("observable"),
+        observable_threshold=None,
     )

@@ -124,6 +124,9 @@ def test_plain_gated_command_is_unchanged(capsys):
         (["ladder", *BASE, "--dps", "20"], "--dps"),
         (["ladder", *BASE, "--gate", "2"], "--gate"),
         (["lader", *BASE], "invalid choice"),
+        (["ladder", *BASE, "--service", "erlang:0"], "service"),
+        (["ladder", *BASE, "--service", "gamma:2"], "service"),
+        ([*BASE, "--service", "erlang:3"], "--service"),
     ],
 )
 def test_cli_bad_input_exits_2_naming_the_option(capsys, argv, named, without_history):
@@ -141,3 +144,26 @@ def test_ladder_help_imports_nothing_heavy():
     heavy = {"sympy", "scipy", "qtheory.gated.ladder", "qtheory.gated.phase_gates"}
     assert not heavy & {m if m.startswith("qtheory") else m.split(".")[0] for m in modules}
     assert "ladder" in out.stdout
+
+
+@pytest.mark.parametrize("arrival", ["inf", "2"])
+def test_phase_type_ladder_with_exponential_service_is_the_exponential_ladder(arrival):
+    """Independent routes: Pollaczek-Khinchine and the GI/PH/1 ladder-height fixed point
+    with one exponential phase against the M/M/1 closed form and the GI/M/1 root."""
+    queue = GatedQueue(arrival, 1, 4, 1)
+    plain = ladder(queue, (1, 3), full_memory=False)
+    ph = ladder(queue, (1, 3), service="exponential")
+    for name in ("rr", "ga"):
+        assert getattr(ph, name).welfare == pytest.approx(getattr(plain, name).welfare, rel=1e-9)
+    for m in (1, 3):
+        assert ph.ph[m].welfare == pytest.approx(plain.ph[m].welfare, rel=1e-9)
+    assert ph.observable.welfare is None and ph.full_memory_lower.welfare is None
+
+
+def test_phase_type_ladder_orders_its_rungs_and_less_variable_service_gains_more():
+    queue = GatedQueue("inf", 1, 2, 1)
+    erlang4, h2 = ladder(queue, 4, service="erlang:4"), ladder(queue, 4, service="hyperexp:4")
+    assert erlang4.ordered() and h2.ordered()
+    assert erlang4.ph[1].pof == pytest.approx(1.0, rel=1e-9)  # Lambda = inf: m = 1 is RR
+    assert erlang4.ga.pof > h2.ga.pof > 1
+
