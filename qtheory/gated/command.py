@@ -27,10 +27,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from typing import TYPE_CHECKING
 
 from qtheory._cli_types import positive_int_arg
 from qtheory._output import add_output_arguments, render
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the models load when a command runs, so that --help stays light
     from qtheory.gated.model import GatedQueue
