@@ -16,7 +16,6 @@ from qtheory.executor import check_cluster_address
 __all__ = ["DEFAULT_SEED", "Run"]
 
 
-
 @dataclass(frozen=True)
 class Run:
     """The context every step of ``qtheory reproduce`` reads.

@@ -1807,8 +1807,13 @@ def _window_checks(net: LossNetwork, c: float, delta: float = 0.5) -> list[Bound
             "upper",
             window_event_bound(net, c, delta, tail),
             _scipy_tail(law, rounded(scale * events), tail),
-            spec={"family": "events", "N": net.servers, "c": repr(float(c)),
-                  "delta": repr(float(delta)), "tail": tail},
+            spec={
+                "family": "events",
+                "N": net.servers,
+                "c": repr(float(c)),
+                "delta": repr(float(delta)),
+                "tail": tail,
+            },
         )  # fmt: skip
         for tail, sign, scale, rounded in (
             ("upper", ">=", 1 + delta, math.ceil),

@@ -166,4 +166,3 @@ def test_phase_type_ladder_orders_its_rungs_and_less_variable_service_gains_more
     assert erlang4.ordered() and h2.ordered()
     assert erlang4.ph[1].pof == pytest.approx(1.0, rel=1e-9)  # Lambda = inf: m = 1 is RR
     assert erlang4.ga.pof > h2.ga.pof > 1
-

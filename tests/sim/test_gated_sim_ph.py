@@ -8,8 +8,9 @@ Statistical checks use fixed seeds and compare each batch-means estimate (20 bat
 Student t with 19 degrees of freedom) with the exact value at the 99.9% level: for a
 random seed one comparison fails wrongly with probability 1e-3, so the 17 comparisons of
 this module fail wrongly with probability at most 1.7% (with these seeds they pass
-deterministically; the throughput check allows 1%, over 40 standard errors).  A fuzz test feeds the C code arbitrary phase-type arguments: it must
-raise ValueError or run, never crash.
+deterministically; the throughput check allows 1%, over 40 standard errors).  A fuzz
+test feeds the C code arbitrary phase-type arguments: it must raise ValueError or run,
+never crash.
 """
 
 from __future__ import annotations
