@@ -59,6 +59,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import sympy as sp
+from matplotlib import ticker
 from scipy import stats
 
 from qtheory import notation, report
@@ -680,7 +681,7 @@ def _decomposition_table(result: ClassSweep) -> str:
         f"warm-up $T_0 = {result.clock[0].warmup:g}$, {_sizes_text(result.clock)}.",
         label=f"tab:lossnet-classes-decomposition-{result.label}",
         formats={2: ".3f"},
-        size="small",
+        size="footnotesize",
     )
 
 
@@ -833,6 +834,9 @@ def _lookahead_figure(sweeps: Sequence[ClassSweep], figures: Path) -> list[Path]
             )
         ax.set_xscale("log")
         ax.set_yscale("log")
+        plain = ticker.StrMethodFormatter("{x:g}")  # 1, 10, 100, not 10^0
+        ax.xaxis.set_major_formatter(plain)
+        ax.yaxis.set_major_formatter(plain)
         ax.set_xlabel("lookahead constant $c$ ($W = c\\log N/N$)")
         ax.set_ylabel(f"${notation.latex('R_off')} - {notation.latex('R_SSS')}$")
         legend(ax)
