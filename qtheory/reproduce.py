@@ -39,6 +39,7 @@ MODELS = (
     "qtheory.gated.outputs",
     "qtheory.lossnet.outputs",
     "qtheory.lossnet.decomposition_outputs",
+    "qtheory.lossnet.class_outputs",
     "qtheory.walks.outputs",
     "qtheory.gated.ladder_outputs",
 )
@@ -49,8 +50,9 @@ def _run_note(run: Run) -> str:
         return (
             f"Reproduced by a quick (CI-sized) run with seed {run.seed}.  Its sweeps stop at "
             "N = 1000 with few replications, too little for the slope claims of the "
-            "decomposition (equivalence tests need narrow intervals), which then FAIL for "
-            "lack of power; the standard and paper-grade runs are the test of the claims."
+            "decompositions (two and n classes; equivalence tests need narrow intervals), "
+            "which then FAIL for lack of power; the standard and paper-grade runs are the "
+            "test of the claims."
         )
     if run.paper:
         return f"Reproduced by a paper-grade run (--paper) with seed {run.seed}."

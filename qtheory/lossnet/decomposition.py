@@ -189,7 +189,6 @@ from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.offline_job import simulate_offline_job
 from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.regret import class_leading_constant, leading_constant
-from qtheory.sim import lossnet as sim_lossnet
 from qtheory.sim.lossnet import (
     clock_path,
     job_path,
@@ -198,7 +197,7 @@ from qtheory.sim.lossnet import (
     require_run,
     simulate,
 )
-from qtheory.sim.lossnet_classes import parse_class_policy, simulate_classes
+from qtheory.sim.lossnet_classes import parse_class_policy, require_class_run, simulate_classes
 from qtheory.stats import Estimate, replication_seed
 
 __all__ = [
@@ -590,8 +589,7 @@ class _Design:
                        what=f"the task list of {self.reps} replications")  # fmt: skip
         for policy in policies:
             if isinstance(self.net, ClassNetwork):
-                name, param = parse_class_policy(policy, self.net)
-                sim_lossnet._require_run(self.net, name, param, "clock", self.horizon)
+                require_class_run(self.net, policy, horizon=self.horizon)
             elif self.info == "job" and policy == OFFLINE:
                 require_path(self.net, info="job", horizon=self.horizon)
             else:

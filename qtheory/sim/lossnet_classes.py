@@ -93,6 +93,7 @@ __all__ = [
     "ClassSimulationResult",
     "compare_classes",
     "parse_class_policy",
+    "require_class_run",
     "simulate_classes",
     "trace_classes",
 ]
@@ -144,6 +145,37 @@ class ClassSimulationResult:
     mean_lookahead: float
     mean_lookahead_time: float
     reward_rates: np.ndarray = field(repr=False, compare=False)
+
+
+def require_class_run(net: object, policy: str, *, horizon: float, reps: int = 1):
+    """Refuse, before it starts, an n-class clock-model run above the limits of
+    :mod:`qtheory.limits` (ValueError naming the parameter to reduce); its cost otherwise.
+
+    Parameters
+    ----------
+    net : ClassNetwork
+        The network (read through its attributes).
+    policy : str
+        As :func:`simulate_classes` (``"threshold:k_1,...,k_n"``, ``"pfi"``,
+        ``"sss:W"``, ``"offline"``).
+    horizon : float, keyword-only
+        Simulated time of one replication.
+    reps : int, keyword-only, default 1
+        Replications.
+
+    Returns
+    -------
+    qtheory.sim.lossnet.RunCost
+
+    Examples
+    --------
+    >>> from qtheory.lossnet.classes import ClassNetwork
+    >>> net = ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
+    >>> round(require_class_run(net, "threshold:0,1,29", horizon=10.0).events)
+    3800
+    """
+    name, param = parse_class_policy(policy, net)
+    return lossnet._require_run(net, name, param, "clock", horizon, reps)
 
 
 def parse_class_policy(policy: str, net: object) -> tuple[str, object]:
