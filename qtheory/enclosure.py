@@ -159,13 +159,13 @@ class Enclosure:
 
     Every display shows the width: ``repr`` and ``str`` print both bounds in full (they
     carry enough digits to differ where the exact value is uncertain) and the width,
-    :meth:`latex` typesets both bounds.
+    ``to_json`` adds a ``"width"`` field and :meth:`latex` typesets both bounds.
 
     Examples
     --------
     >>> e = Enclosure("1.5e+0", "2.5e+0")
     >>> round(e.relative_width, 3), e.to_json()
-    (0.667, {'lower': '1.5e+0', 'upper': '2.5e+0'})
+    (0.667, {'lower': '1.5e+0', 'upper': '2.5e+0', 'width': '1e+0'})
     >>> print(Enclosure("3.3333333333e-1", "3.3333333334e-1"))
     [3.3333333333e-1, 3.3333333334e-1] (width 1e-11)
     >>> Enclosure("2", "1")
@@ -208,7 +208,7 @@ class Enclosure:
         >>> Enclosure.from_arb(arb(1) / 3, digits=5)
         Enclosure(lower='3.333333333e-1', upper='3.333333334e-1', width='1e-10')
         >>> Enclosure.from_arb(-arb(1) / 3, digits=2).to_json()
-        {'lower': '-3.333334e-1', 'upper': '-3.333333e-1'}
+        {'lower': '-3.333334e-1', 'upper': '-3.333333e-1', 'width': '1e-7'}
         """
         if not ball.is_finite():
             raise ArithmeticError(f"the ball {ball} is not finite: precision was lost")
@@ -257,8 +257,9 @@ class Enclosure:
         return _rounded(Fraction(self.upper) - Fraction(self.lower), 2, math.ceil)
 
     def to_json(self) -> dict[str, str]:
-        """``{"lower": ..., "upper": ...}``, for certificates and ``--json`` output."""
-        return {"lower": self.lower, "upper": self.upper}
+        """``{"lower": ..., "upper": ..., "width": ...}``, for ``--json`` output (the
+        width is upper − lower rounded up, so a reader sees how tight the bounds are)."""
+        return {"lower": self.lower, "upper": self.upper, "width": self.width}
 
     def latex(self) -> str:
         r"""Both bounds in LaTeX math mode, ``$[a, b]$`` with ``m\times 10^{e}``.

@@ -482,7 +482,7 @@ def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
 
     >>> slow = certified_optimum(GatedQueue(0.2, 1, 3, 1), dps=20)
     >>> slow.at_boundary, slow.gate.to_json(), slow.price_of_forgetting.contains(1)
-    (True, {'lower': '0', 'upper': '0'}, True)
+    (True, {'lower': '0', 'upper': '0', 'width': '0'}, True)
     """
     dps = check_dps(dps, cost="a certified optimum")
     if dps is None:

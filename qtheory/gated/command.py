@@ -8,7 +8,7 @@ refused above ``qtheory.limits`` ``dps`` limit, 1000 unless ``QTHEORY_LIMIT_DPS`
 otherwise).
 
 With ``--certify`` every value is instead a certified enclosure ``[lower, upper]`` (in JSON
-``{"lower": "...", "upper": "..."}``) of relative width at most 10^-D, D = ``--dps``
+``{"lower": "...", "upper": "...", "width": "..."}``) of relative width at most 10^-D, D = ``--dps``
 (default 30), computed in Arb ball arithmetic by :mod:`qtheory.gated.certified`: the
 parameters are read as the exact decimals typed, the optimum is proved unique, and
 ``--json`` output carries the enclosures only (the certificate itself is written by

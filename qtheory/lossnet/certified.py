@@ -490,7 +490,7 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
     --------
     >>> opt = certified_online_optimum(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0), dps=20)
     >>> opt.reserve, opt.fluid.to_json(), opt.regret.lower[:10]
-    (4, {'lower': '1.6e+2', 'upper': '1.6e+2'}, '6.61729032')
+    (4, {'lower': '1.6e+2', 'upper': '1.6e+2', 'width': '0'}, '6.61729032')
     """
     net = as_network(net)
     digits = check_dps(dps, cost="a certified online optimum")

@@ -7,9 +7,10 @@ is printed as ``reserve`` and, with the same value, as ``threshold`` (the older 
 kept as an alias for scripts that read it).
 
 With ``--certify`` the fluid bound, R_on, the regret and P(full) are instead certified
-enclosures ``[lower, upper]`` (in JSON ``{"lower": "...", "upper": "..."}``) of relative
-width below 10^-D, D = ``--dps`` (default 30), and the reserve is certified the unique
-optimal one, trunk reservation with it optimal among all admission policies
+enclosures ``[lower, upper]`` (in JSON ``{"lower": "...", "upper": "...", "width":
+"..."}``, the width rounded up) of relative width below 10^-D, D = ``--dps`` (default
+30), and the reserve is certified the unique optimal one, trunk reservation with it
+optimal among all admission policies
 (:func:`qtheory.lossnet.certified.certified_online_optimum`; the rates and rewards are
 read as the decimals their float64 values print as, 0.6 meaning 3/5).
 
@@ -445,7 +446,7 @@ def certified_online_values(net: LossNetwork, *, dps: int | None = None) -> dict
     --------
     >>> values = certified_online_values(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0), dps=10)
     >>> values["reserve"], values["fluid"].to_json(), values["online"].lower[:12]
-    (4, {'lower': '1.6e+2', 'upper': '1.6e+2'}, '1.5338270967')
+    (4, {'lower': '1.6e+2', 'upper': '1.6e+2', 'width': '0'}, '1.5338270967')
     >>> values["online"].contains("153.3827096713023249928997")
     True
     """
@@ -506,7 +507,7 @@ def run_online(args: argparse.Namespace) -> int:
     0
     >>> run_online(argparse.Namespace(**{**vars(args), "certify": True, "dps": 8}))
     ... # doctest: +ELLIPSIS
-    {"fluid": {"lower": "1.6e+1", "upper": "1.6e+1"}, "online": {"lower": "1.31306274...
+    {"fluid": {"lower": "1.6e+1", "upper": "1.6e+1", "width": "0"}, "online": {...
     0
     """
     net = online_network(args) if hasattr(args, "lambdas") else network(args)
