@@ -75,7 +75,14 @@ from qtheory.lossnet.decomposition import (
     fit_decomposition,
     run_designs,
 )
-from qtheory.lossnet.decomposition_outputs import BRAY, CLOCK, _cache, _pm, _point_seed
+from qtheory.lossnet.decomposition_outputs import (
+    BRAY,
+    CLOCK,
+    _cache,
+    _pm,
+    _point_seed,
+    decomposition_figure,
+)
 from qtheory.lossnet.fluid import derive_class_fluid
 from qtheory.lossnet.regret import (
     ClassRegretPoint,
@@ -783,41 +790,6 @@ def _section(sweeps: Sequence[ClassSweep], claims: Sequence[Claim]) -> str:
 # ------------------------------------------------------------------ figures
 
 
-def _decomposition_figure(result: ClassSweep, figures: Path) -> list[Path]:
-    fig, ax = report.new_figure()
-    c = result.fits.table_c
-    n = np.array([p.servers for p in result.clock], dtype=float)
-    series = [
-        (f"${notation.latex('C_vol')}$", [p.c_vol for p in result.clock], "o"),
-        (
-            f"$C^{{+}}_{{\\mathrm{{long}}}}$ ($c={c:g}$)",
-            [p.at(c).c_long for p in result.clock],
-            "s",
-        ),
-        (
-            f"$C^{{-}}_{{\\mathrm{{short}}}}$ ($c={c:g}$)",
-            [p.at(c).c_short for p in result.clock],
-            "^",
-        ),
-    ]
-    with report.paper_style():
-        for label, estimates, marker in series:
-            ax.errorbar(
-                n,
-                [e.mean for e in estimates],
-                yerr=[e.halfwidth for e in estimates],
-                fmt=marker,
-                capsize=2,
-                markersize=3,
-                label=label,
-            )
-        ax.semilogx(n, [p.regret for p in result.clock], "k-", label="regret (exact)")
-        ax.set_xlabel("servers $N$")
-        ax.set_ylabel("reward per unit time")
-        legend(ax)
-    return report.save_figure(fig, figures, "lossnet_classes_decomposition")
-
-
 def _lookahead_figure(sweeps: Sequence[ClassSweep], figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     with report.paper_style():
@@ -884,5 +856,8 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
 
     yield "lossnet classes: sweep", compute
     yield "lossnet classes: tables and claims", section
-    yield "lossnet classes: figure", lambda: _decomposition_figure(sweeps[0], figures)
+    yield (
+        "lossnet classes: figure",
+        lambda: decomposition_figure(sweeps[0], figures, "lossnet_classes_decomposition"),
+    )
     yield "lossnet classes: lookahead figure", lambda: _lookahead_figure(sweeps, figures)

@@ -63,6 +63,7 @@ __all__ = [
     "Plan",
     "Sweep",
     "decomposition_claims",
+    "decomposition_figure",
     "lookahead_threshold",
     "plan",
     "steps",
@@ -954,7 +955,29 @@ def _section(sweeps: Sequence[Sweep], sizes: Plan, claims: list[Claim]) -> str:
 # ------------------------------------------------------------------ figures
 
 
-def _decomposition_figure(result: Sweep, figures: Path) -> list[Path]:
+def decomposition_figure(result, figures: Path, stem: str) -> list[Path]:
+    """C_vol, C_long⁺ and C_short⁻ (with their 95% intervals) and the exact regret over N,
+    for one sweep of two or n classes, saved as ``figures/STEM.{pdf,png}``.
+
+    Parameters
+    ----------
+    result : Sweep or qtheory.lossnet.class_outputs.ClassSweep
+        A sweep (``clock`` points and ``fits``).
+    figures : pathlib.Path
+        The figures folder.
+    stem : str
+        The file name without suffix.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+
+    Examples
+    --------
+    >>> callable(decomposition_figure)  # drawn by the reproduce step of each section
+    True
+    """
     fig, ax = report.new_figure()
     c = result.fits.table_c
     n = np.array([p.servers for p in result.clock], dtype=float)
@@ -986,7 +1009,7 @@ def _decomposition_figure(result: Sweep, figures: Path) -> list[Path]:
         ax.set_xlabel("servers $N$")
         ax.set_ylabel("reward per unit time")
         legend(ax)
-    return report.save_figure(fig, figures, "lossnet_decomposition")
+    return report.save_figure(fig, figures, stem)
 
 
 def _lookahead_figure(result: Sweep, figures: Path) -> list[Path]:
@@ -1062,5 +1085,8 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
 
     yield "lossnet decomposition: sweep", compute
     yield "lossnet decomposition: tables and claims", section
-    yield "lossnet decomposition: figure", lambda: _decomposition_figure(sweeps[0], figures)
+    yield (
+        "lossnet decomposition: figure",
+        lambda: decomposition_figure(sweeps[0], figures, "lossnet_decomposition"),
+    )
     yield "lossnet decomposition: lookahead figure", lambda: _lookahead_figure(sweeps[0], figures)
