@@ -155,12 +155,12 @@ def _pof_table(rows, size: str) -> str:
         r"over random routing that $m$ phases of memory recover.",
         label="tab:memory-pof",
         alignment="ll" + "r" * (len(shown) + 1),
-        size="footnotesize",
+        size="scriptsize",
     )
 
 
 def _percent(share: float) -> str:
-    return "--" if math.isnan(share) else f"{100 * share:.1f}\\%"
+    return "--" if math.isnan(share) else f"{100 * share:.0f}\\%"
 
 
 def _pof_figure(rows, figures: Path) -> list[Path]:
