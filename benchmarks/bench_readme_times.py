@@ -57,12 +57,29 @@ GATED_ISSUE = [QTHEORY, "gated", "--arrival-rate", "inf", "--service-rate", "1",
                "2", "--cost", "1", "--json"]  # fmt: skip
 LOSSNET = [QTHEORY, "lossnet", "online", "--servers", "1000", "--lambda-h", "0.6",
            "--lambda-l", "0.8", "--mu", "1", "--r-h", "2", "--r-l", "1", "--json"]  # fmt: skip
+
+
+def _command_words() -> list[list[str]]:
+    """The words of the command and of every subcommand of its parser tree (and the
+    ``gated ladder`` view, a positional choice rather than a subparser)."""
+    import argparse
+
+    from qtheory.cli import build_parser
+
+    def walk(parser: argparse.ArgumentParser, words: list[str]):
+        yield words
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from walk(sub, [*words, name])
+
+    return [*walk(build_parser(), []), ["gated", "ladder"]]
+
+
 #: ``--help`` of the command and of each subcommand, by name.
 HELPS = {
-    " ".join(["qtheory", *words]): [QTHEORY, *words, "--help"]
-    for words in ([], ["reproduce"], ["gated"], ["lossnet", "online"], ["lossnet", "simulate"],
-                  ["walks", "sss"], ["verify"])
-}  # fmt: skip
+    " ".join(["qtheory", *words]): [QTHEORY, *words, "--help"] for words in _command_words()
+}
 
 
 def first_output(command: list[str], env: dict[str, str] | None = None) -> float:
