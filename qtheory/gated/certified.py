@@ -82,7 +82,7 @@ import sympy
 from flint import arb, fmpq
 
 from qtheory import limits
-from qtheory.enclosure import Enclosure, exact
+from qtheory.enclosure import Enclosure, binary_fraction, exact
 from qtheory.gated.model import GatedQueue
 from qtheory.precision import check_dps
 
@@ -170,8 +170,7 @@ def _rational(name: str, value: object) -> fmpq | None:
     if isinstance(value, mpmath.mpf):
         if mpmath.isinf(value):
             return None
-        man, exp = value.man_exp
-        fraction = Fraction(int(man)) * Fraction(2) ** int(exp)
+        fraction = binary_fraction(value)
         return fmpq(fraction.numerator, fraction.denominator)
     if isinstance(value, float) and math.isinf(value):
         return None

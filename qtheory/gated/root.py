@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -497,7 +496,7 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
     if dps is None:
         raise ValueError("dps must be an integer >= 1 (significant digits), got None")
     dps = check_dps(dps, cost="a certified enclosure of sigma")
-    from qtheory.enclosure import Enclosure  # python-flint: only when enclosing
+    from qtheory.enclosure import Enclosure, binary_fraction  # python-flint: only here
     from qtheory.gated.derivation import derive  # interval evaluation: Sympy's lambdify
     from qtheory.symbolic import lambdify_interval
 
@@ -522,10 +521,4 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
             raise ArithmeticError("could not certify the enclosure of sigma; raise dps")
     finally:
         iv.dps = saved
-    return Enclosure.from_bounds(_exact(lo), _exact(hi), dps)
-
-
-def _exact(value: mpmath.mpf) -> Fraction:
-    """The exact rational value of a binary mpf."""
-    mantissa, exponent = value.man_exp
-    return Fraction(mantissa) * Fraction(2) ** exponent
+    return Enclosure.from_bounds(binary_fraction(lo), binary_fraction(hi), dps)
