@@ -46,10 +46,13 @@ MODELS = (
 
 
 def _run_note(run: Run) -> str:
+    """What size of run wrote the claims report, as text with inline ``$...$``
+    mathematics (the convention of :func:`qtheory.report.claims.latex_text` and
+    :func:`~qtheory.report.claims.markdown_text`, which typeset it for each report)."""
     if run.quick:
         return (
             f"Reproduced by a quick (CI-sized) run with seed {run.seed}.  Its sweeps stop at "
-            "N = 1000 with few replications, too little for the slope claims of the "
+            "$N = 1000$ with few replications, too little for the slope claims of the "
             "decompositions (two and n classes; equivalence tests need narrow intervals), "
             "which then FAIL for lack of power; the standard and paper-grade runs are the "
             "test of the claims."
@@ -58,20 +61,30 @@ def _run_note(run: Run) -> str:
         return f"Reproduced by a paper-grade run (--paper) with seed {run.seed}."
     return (
         f"Reproduced by a standard run with seed {run.seed} (the job model and the "
-        "rolling horizon at fewer N, the SSS window sweep to N = 10^5; --paper runs "
-        "them to N = 10^4, 100 and 10^6)."
+        "rolling horizon at fewer N, the SSS window sweep to $N = 10^5$; --paper runs "
+        "them to $N = 10^4$, $100$ and $10^6$)."
     )
 
 
 def _write_claims(run: Run, derivations: Path) -> list[Path]:
     from qtheory import report
-    from qtheory.report.claims import claims_latex, claims_markdown, write_certificates
+    from qtheory.report.claims import (
+        claims_latex,
+        claims_markdown,
+        latex_text,
+        markdown_text,
+        write_certificates,
+    )
 
     note = _run_note(run)
     return [
         *write_certificates(run.claims, derivations / "certificates"),
-        report.write_text(derivations / "claims.md", claims_markdown(run.claims, note=note)),
-        report.write_text(derivations / "claims.tex", claims_latex(run.claims, note=note)),
+        report.write_text(
+            derivations / "claims.md", claims_markdown(run.claims, note=markdown_text(note))
+        ),
+        report.write_text(
+            derivations / "claims.tex", claims_latex(run.claims, note=latex_text(note))
+        ),
     ]
 
 

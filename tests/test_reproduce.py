@@ -342,6 +342,28 @@ def test_run_context_reaches_the_steps_and_the_report(tmp_path, monkeypatch):
         assert piece in text
 
 
+@pytest.mark.parametrize("size", ["quick", "standard", "paper"])
+def test_claims_report_of_every_size_compiles(size, tmp_path, monkeypatch):
+    """The run note differs by size (the standard one once had a bare ``10^5`` that
+    stopped pdflatex); the claims report and main.tex of each size compile, and the note's
+    mathematics and command-line options typeset as written."""
+    monkeypatch.setitem(sys.modules, "qtheory_test_fake_model", fake_model([]))
+    monkeypatch.setattr("qtheory.reproduce.MODELS", ("qtheory_test_fake_model",))
+    flags = {"quick": size == "quick", "paper": size == "paper"}
+    run_quietly(reproduce, tmp_path, progress=False, seed=5, **flags)
+    derivations = tmp_path / "derivations"
+    markdown = (derivations / "claims.md").read_text(encoding="utf-8")
+    require_tex()
+    text = pdf_text(compile_pdf(derivations))
+    assert "seed 5" in text and "\\" not in text.replace("\\ >", "")
+    if size != "quick":
+        assert "(--paper)" in text or "; --paper runs" in text
+        assert "--paper" in markdown
+    if size == "standard":
+        # pdftotext sets the exponent of 10^5 on the line as "105"
+        assert "$N = 10^5$" in markdown and "window sweep to N = 105 ; --paper runs" in text
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

@@ -1405,7 +1405,7 @@ def history_claims(*, quick: bool = False) -> list[Claim]:
                 r"at $\Lambda = 3$, $\nu = 2$ the full-memory policy that reopens the gate "
                 r"when $E[N_t \mid \text{history}] \le "
                 f"{BELIEF_THRESHOLD}"
-                r"$ earns more than the best two-level gap-dependent gate (its 95\% "
+                r"$ earns more than the best two-level gap-dependent gate (its 95% "
                 r"interval lies above it): the last gap is not all the memory worth having"
             ),
             kind=Evidence.STATISTICAL,

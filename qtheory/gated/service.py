@@ -1123,7 +1123,7 @@ def simulated_wait_claim(service: str = "hyperexp:4", *, customers: int = 2_000_
         statement=(
             rf"with {service} service at $\nu = 4$, $\Lambda = \infty$, the simulated mean "
             r"wait at the optimal gate $\tau^*$ agrees with the exact GI/PH/1 value (ladder "
-            r"height) within its 99.9\% confidence interval"
+            r"height) within its 99.9% confidence interval"
         ),
         kind=Evidence.STATISTICAL,
         passed=bool(abs(est.mean - opt.mean_wait) <= allowance),

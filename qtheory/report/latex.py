@@ -81,6 +81,9 @@ _SPECIAL = {
     **{char: rf"\ensuremath{{{command}}}" for char, command in notation.UNICODE_MATH.items()},
 }
 _SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _SPECIAL))
+#: A hyphen followed by another: TeX's ligatures would merge ``--`` into an en dash and
+#: ``---`` into an em dash, so ``--paper`` is set as two hyphens (``-{}-paper``).
+_HYPHEN_LIGATURE_RE = re.compile(r"-(?=-)")
 _SCIENTIFIC_RE = re.compile(r"^([+-]?[0-9.,_]*)[eE]([+-]?[0-9]+)$")
 _IMAGE_SUFFIXES = {".pdf", ".png", ".jpg", ".jpeg", ".eps", ".svg"}
 
@@ -112,7 +115,8 @@ def escape(text: str) -> str:
     -------
     str
         Text that typesets as ``text`` (``\``, ``&``, ``%``, ``$``, ``#``, ``_``,
-        ``{``, ``}``, ``~``, ``^``, ``<``, ``>``, ``|`` are replaced; in the default OT1
+        ``{``, ``}``, ``~``, ``^``, ``<``, ``>``, ``|`` are replaced, and a hyphen before
+        another gets ``{}`` so that ``--`` stays two hyphens; in the default OT1
         font encoding ``<``, ``>`` and ``|`` would print as ``¡``, ``¿`` and a dash), and
         Unicode mathematics (``λ``, ``≤``, ``∞``) becomes ``\ensuremath{\lambda}``.
 
@@ -122,8 +126,11 @@ def escape(text: str) -> str:
     R\_off - R\_SSS: 5\% \& \$3 \{x\} \textasciitilde{} a\textasciicircum{}b \textbackslash{}
     >>> print(escape("τ ≤ ∞"))
     \ensuremath{\tau} \ensuremath{\le} \ensuremath{\infty}
+    >>> print(escape("qtheory reproduce --paper"))
+    qtheory reproduce -{}-paper
     """
-    return _SPECIAL_RE.sub(lambda match: _SPECIAL[match.group(0)], str(text))
+    escaped = _SPECIAL_RE.sub(lambda match: _SPECIAL[match.group(0)], str(text))
+    return _HYPHEN_LIGATURE_RE.sub("-{}", escaped)
 
 
 def _is_number(value: object) -> bool:

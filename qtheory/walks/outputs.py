@@ -798,7 +798,7 @@ def _window_claim(points: list[SweepPoint], grids: dict) -> Claim:
         "large enough; the smallest $c$ of the sweep from which on every $c$ is judged "
         "bounded (the 95% profile-likelihood interval of the exponent $s$ of a fit "
         f"rate $= A N^s$ allows only $s \\le {TOLERATED_GROWTH}$) is at most this package's "
-        "Chernoff--coupling constant $c^*$",
+        "Chernoff–coupling constant $c^*$",
         kind=Evidence.FINITE_RANGE,
         passed=bool(measured <= bound),
         origin=Origin.PACKAGE,
