@@ -85,6 +85,7 @@ from qtheory import limits
 from qtheory.enclosure import Enclosure, binary_fraction, exact
 from qtheory.gated.model import GatedQueue
 from qtheory.precision import check_dps
+from qtheory.verify import statements
 
 __all__ = [
     "AsymptoticGrid",
@@ -429,16 +430,6 @@ class CertifiedOptimum:
         return {name: getattr(self, name) for name in VALUE_NAMES}
 
 
-def _statement(params: Parameters) -> str:
-    lam = "\\infty" if params.arrival is None else str(params.arrival)
-    return (
-        f"For $\\Lambda = {lam}$, $\\mu = {params.mu}$, $R = {params.reward}$, "
-        f"$C = {params.cost}$: $S_{{\\mathrm{{GA}}}}$ has a unique maximiser over "
-        "$\\tau \\ge 0$, and $\\sigma^*$, $\\tau^*$, $S_{\\mathrm{GA}}^*$, $\\lambda^*$, "
-        "$S_{\\mathrm{RR}}^*$ and $\\mathrm{PoF}$ lie in the stated intervals"
-    )
-
-
 def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
     """Certified enclosures of σ*, τ*, S_GA*, λ*, S_RR* and PoF (module docstring).
 
@@ -512,12 +503,7 @@ def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
     finally:
         flint.ctx.prec = saved
     data["values"] = {name: [e.lower, e.upper] for name, e in enclosures.items()}
-    certificate = {
-        "claim": "gated.optimum",
-        "statement": _statement(params),
-        "checker": "gated.optimum",
-        "data": data,
-    }
+    certificate = statements.certificate("gated.optimum", "gated.optimum", data)
     return CertifiedOptimum(
         **enclosures,
         at_boundary=boundary,

@@ -85,6 +85,7 @@ from qtheory.enclosure import GUARD_BITS, Enclosure, exact, working_precision
 from qtheory.lossnet.fluid import class_vectors, fluid_lp
 from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.precision import check_dps
+from qtheory.verify.statements import certificate
 
 __all__ = [
     "MAX_EXACT_SERVERS",
@@ -125,7 +126,7 @@ class CertifiedFluid:
     bound_prices : tuple of flint.fmpq
         The dual prices z_i of x_i <= λ_i.
     certificate : dict
-        ``{"claim": "lossnet.fluid_lp", "checker": "lossnet.fluid", "data": {...}}``.
+        ``{"claim": "lossnet.fluid_lp", "statement", "checker": "lossnet.fluid", "data"}``.
 
     Examples
     --------
@@ -236,7 +237,7 @@ def certified_fluid_lp(arrival_rates, rewards, service_rates, servers: int = 1) 
         tuple(x),
         price,
         tuple(z),
-        {"claim": "lossnet.fluid_lp", "checker": "lossnet.fluid", "data": data},
+        certificate("lossnet.fluid_lp", "lossnet.fluid", data),
     )
 
 
@@ -273,7 +274,11 @@ def certified_fluid(net: LossNetwork) -> CertifiedFluid:
     p = _parameters(net)
     if sol.value != net.servers * (p["r_h"] * p["lambda_h"] + p["r_l"] * (p["mu"] - p["lambda_h"])):
         raise ArithmeticError(f"the fluid optimum {sol.value} differs from the closed form")
-    sol.certificate["data"]["closed_form"] = True
+    sol.certificate.update(
+        certificate(
+            "lossnet.fluid_lp", "lossnet.fluid", {**sol.certificate["data"], "closed_form": True}
+        )
+    )
     return sol
 
 
@@ -426,7 +431,7 @@ class CertifiedOnlineOptimum:
     dps : int
         The digits asked for: every enclosure has relative width below 10^-dps.
     certificate : dict
-        ``{"claim": "lossnet.online", "checker": "lossnet.online", "data": {...}}``.
+        ``{"claim": "lossnet.online", "statement", "checker": "lossnet.online", "data"}``.
 
     Examples
     --------
@@ -548,7 +553,7 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
         enclosures["prob_full"],
         enclosures["mean_idle"],
         digits,
-        {"claim": "lossnet.online", "checker": "lossnet.online", "data": data},
+        certificate("lossnet.online", "lossnet.online", data),
     )
 
 
@@ -693,5 +698,5 @@ def trunk_reservation_optimality(
         k,
         gain,
         tuple(bias),
-        {"claim": "lossnet.optimality", "checker": "lossnet.optimality", "data": data},
+        certificate("lossnet.optimality", "lossnet.optimality", data),
     )

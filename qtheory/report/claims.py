@@ -417,9 +417,11 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
 def write_certificates(claims: Sequence[Claim], folder: Path) -> list[Path]:
     """Write one JSON certificate per certified claim into ``folder`` (created).
 
-    Each file holds ``{"claim", "statement", "checker", "data"}`` (see
-    :mod:`qtheory.verify`).  Certificates in ``folder`` of claims that this run did not
-    certify are removed, so that ``qtheory verify`` checks exactly this run's claims.
+    Each file holds ``{"claim", "statement", "checker", "data", "provenance"}`` (see
+    :mod:`qtheory.verify`): the statement rendered from the data by
+    :func:`qtheory.verify.statements.render`, and :func:`qtheory.provenance.provenance`.
+    Certificates in ``folder`` of claims that this run did not certify are removed, so
+    that ``qtheory verify`` checks exactly this run's claims.
 
     Parameters
     ----------
@@ -434,21 +436,34 @@ def write_certificates(claims: Sequence[Claim], folder: Path) -> list[Path]:
     Examples
     --------
     >>> import tempfile
-    >>> from qtheory.claims import Claim, Evidence, Origin
-    >>> claim = Claim(name="demo.c", statement="s", kind=Evidence.CERTIFIED, passed=True,
-    ...               origin=Origin.PACKAGE, certificate={"checker": "demo.c", "data": {}})
+    >>> from qtheory.lossnet.claims import fluid_claim
+    >>> from qtheory.lossnet.model import LossNetwork
+    >>> from qtheory.verify import verify
+    >>> claim = fluid_claim(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     [p.name for p in write_certificates([claim], Path(folder))]
-    ['demo.c.json']
+    ...     written = write_certificates([claim], Path(folder))
+    ...     [p.name for p in written], verify(written[0])
+    (['lossnet.fluid.json'], [])
     """
+    from qtheory.provenance import provenance
+    from qtheory.verify.statements import render
+
     certified = [c for c in claims if c.certificate is not None]
     names = {certificate_filename(c) for c in certified}
+    record = provenance()
     for stale in folder.glob("*.json") if folder.is_dir() else ():
         if stale.name not in names:
             stale.unlink()
     written = []
     for claim in certified:
-        content = {"claim": claim.name, "statement": claim.statement, **claim.certificate}
+        data = claim.certificate["data"]
+        content = {
+            "claim": claim.name,
+            "statement": render(claim.name, data),
+            "checker": claim.certificate["checker"],
+            "data": data,
+            "provenance": record,
+        }
         text = json.dumps(content, indent=1, sort_keys=True) + "\n"
         written.append(latex.write_text(folder / certificate_filename(claim), text))
     return written

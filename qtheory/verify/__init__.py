@@ -3,22 +3,31 @@ r"""``qtheory verify``: re-check the certificates that ``qtheory reproduce`` wri
 A certified claim (:class:`qtheory.claims.Claim` of kind ``certified``) carries a
 certificate: a JSON object ::
 
-    {"claim": "gated.optimum[...]", "statement": "...",
-     "checker": "gated.optimum", "data": {...}}
+    {"claim": "gated.dominance", "statement": "...", "checker": "gated.dominance",
+     "data": {...}, "provenance": {"qtheory": "...", "commit": "...", ...}}
 
 ``qtheory reproduce`` writes one file per certified claim under
-``derivations/certificates/``.  This package decides each certificate again from its
-data alone.  It is deliberately independent of the code that produced the numbers: its
-modules import nothing from ``qtheory`` outside ``qtheory.verify`` (a test checks the
-import graph), only the standard library and python-flint's ball arithmetic, and each
-checker re-derives the few formulas it needs from the mathematics stated in its
-docstring.  It is kept short enough to read in one sitting:
+``derivations/certificates/``, named after its claim (``gated.dominance.json``).
+A certificate holds when its file is named after its claim, the claim pins its checker
+and (for a claim of ``qtheory reproduce``) the exact set it quantifies over
+(:mod:`qtheory.verify.expected`), its statement is the one rendered from its data
+(:mod:`qtheory.verify.statements`), and its checker decides the data.
 
-- :mod:`qtheory.verify._arith`: reading exact rationals and decimal intervals, and
-  deciding "this ball lies inside that interval" rigorously;
-- :mod:`qtheory.verify.expected`: the checker and the pinned data fields each claim
-  name commits to; a certificate under an unknown claim name, run through another
-  checker, or with data contradicting its claim's statement fails;
+This package decides each certificate again from its data alone. It is deliberately
+independent of the code that produced the numbers: its modules import nothing from
+``qtheory`` outside ``qtheory.verify`` (a test checks the import graph), only the
+standard library and python-flint's ball arithmetic, and each checker re-derives the few
+formulas it needs from the mathematics stated in its docstring. It is kept short enough
+to read in one sitting:
+
+- :mod:`qtheory.verify._arith`: reading exact rationals and decimal intervals (of
+  bounded size), and deciding "this ball lies inside that interval" rigorously;
+- :mod:`qtheory.verify._read`: reading a certificate file with its size, encoding and
+  nesting bounded before it is parsed, so that a damaged or hostile file is one failure;
+- :mod:`qtheory.verify.expected`: the checker and the pinned set each claim name
+  commits to; a certificate under an unknown claim name, run through another checker,
+  or quantifying over another set fails;
+- :mod:`qtheory.verify.statements`: each claim's statement, rendered from the data;
 - one module per model (:mod:`qtheory.verify.gated`, :mod:`qtheory.verify.lossnet`,
   :mod:`qtheory.verify.walks`), each with a table ``CHECKS`` of checker functions
   ``check(data) -> None`` that raise :class:`CertificateError` naming what fails.
@@ -27,7 +36,8 @@ The checker named ``"model.kind"`` is ``CHECKS["kind"]`` of ``qtheory.verify.mod
 
 Examples
 --------
->>> check_certificate({"claim": "demo", "checker": "nowhere.thing", "data": {}})
+>>> check_certificate({"claim": "demo", "statement": "", "checker": "nowhere.thing",
+...                    "data": {}})
 Traceback (most recent call last):
 ...
 qtheory.verify.CertificateError: demo: no checker 'nowhere.thing' (known models: ...)
@@ -36,13 +46,21 @@ qtheory.verify.CertificateError: demo: no checker 'nowhere.thing' (known models:
 from __future__ import annotations
 
 import importlib
-import json
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["CertificateError", "certificate_files", "check_certificate", "verify"]
+__all__ = [
+    "CertificateError",
+    "Report",
+    "certificate_files",
+    "check_certificate",
+    "check_file",
+    "verify",
+]
 
 MODELS = ("gated", "lossnet", "walks")
+#: The fields of a certificate (``provenance`` may be absent from a user-level one).
+FIELDS = frozenset({"claim", "statement", "checker", "data", "provenance"})
 
 
 class CertificateError(Exception):
@@ -55,13 +73,46 @@ class CertificateError(Exception):
     """
 
 
-def check_certificate(certificate: Mapping) -> None:
+def _fields(certificate) -> str:
+    """The claim name, after checking the certificate's shape."""
+    if not isinstance(certificate, Mapping):
+        raise CertificateError(
+            f"<unnamed>: a certificate is a JSON object, got {type(certificate).__name__}"
+        )
+    name = certificate.get("claim")
+    if not isinstance(name, str) or not name or len(name) > 200:
+        raise CertificateError("<unnamed>: the certificate names no claim")
+    extra = sorted(set(certificate) - FIELDS)
+    if extra:
+        raise CertificateError(
+            f"{name}: unknown fields {extra} (a certificate has {sorted(FIELDS)})"
+        )
+    if not isinstance(certificate.get("checker"), str):
+        raise CertificateError(f"{name}: the certificate has no 'checker' name")
+    if not isinstance(certificate.get("statement"), str):
+        raise CertificateError(f"{name}: the certificate has no statement")
+    provenance = certificate.get("provenance", {})
+    if not isinstance(provenance, Mapping) or not all(
+        isinstance(v, str) and len(v) <= 200 for v in provenance.values()
+    ):
+        raise CertificateError(f"{name}: provenance must map names to short strings")
+    return name
+
+
+def check_certificate(certificate: Mapping) -> str | None:
     """Decide one certificate; return if it holds.
 
     Parameters
     ----------
     certificate : mapping
-        With ``"claim"``, ``"checker"`` and ``"data"`` (see the module docstring).
+        With ``"claim"``, ``"statement"``, ``"checker"`` and ``"data"`` and optionally
+        ``"provenance"`` (see the module docstring).
+
+    Returns
+    -------
+    str or None
+        For a claim of ``qtheory reproduce``, the run size whose set it certifies
+        (``"quick"`` or ``"full"``); None for a user-level certificate.
 
     Raises
     ------
@@ -70,15 +121,13 @@ def check_certificate(certificate: Mapping) -> None:
 
     Examples
     --------
-    >>> check_certificate({"claim": "demo"})
+    >>> check_certificate({"claim": "demo", "statement": ""})
     Traceback (most recent call last):
     ...
     qtheory.verify.CertificateError: demo: the certificate has no 'checker' name
     """
-    name = str(certificate.get("claim", "<unnamed>"))
-    checker = certificate.get("checker")
-    if not isinstance(checker, str):
-        raise CertificateError(f"{name}: the certificate has no 'checker' name")
+    name = _fields(certificate)
+    checker = certificate["checker"]
     model, _, kind = checker.partition(".")
     checks = importlib.import_module(f"qtheory.verify.{model}").CHECKS if model in MODELS else {}
     if kind not in checks:
@@ -86,19 +135,64 @@ def check_certificate(certificate: Mapping) -> None:
             f"{name}: no checker {checker!r} (known models: {', '.join(MODELS)})"
         )
     expected = importlib.import_module("qtheory.verify.expected")  # as the models: no cycle
+    statements = importlib.import_module("qtheory.verify.statements")
+    data = certificate.get("data")
     try:
-        expected.check_expected(name, checker, certificate.get("data"))
-        checks[kind](certificate.get("data"))
+        size = expected.check_expected(name, checker, data)
+        checks[kind](data)
+        rendered = statements.render(name, data)
+        if certificate["statement"] != rendered:
+            raise CertificateError(
+                "the statement is not the one its data states; the data states: " + rendered
+            )
     except CertificateError as error:
         raise CertificateError(f"{name}: {error}") from None
-    except (KeyError, TypeError, ValueError, ZeroDivisionError) as error:
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError, IndexError,
+            OverflowError, RecursionError) as error:  # fmt: skip
         kind = type(error).__name__
         raise CertificateError(f"{name}: malformed data ({kind}: {error})") from None
+    return size
+
+
+def check_file(path: Path | str) -> tuple[str, str | None, Mapping]:
+    """Read and decide the certificate file ``path``, which must be named after its claim.
+
+    Parameters
+    ----------
+    path : path
+
+    Returns
+    -------
+    (str, str or None, mapping)
+        The claim name, the run size (as :func:`check_certificate`) and the provenance.
+
+    Raises
+    ------
+    CertificateError
+        If the file cannot be read, is not named ``CLAIM.json`` or does not hold.
+
+    Examples
+    --------
+    >>> check_file("/nonexistent/gated.dominance.json")
+    Traceback (most recent call last):
+    ...
+    qtheory.verify.CertificateError: gated.dominance.json: cannot be read (...)
+    """
+    file = Path(path)
+    certificate = importlib.import_module("qtheory.verify._read").read_certificate(file)
+    name = _fields(certificate)
+    if file.name != f"{name}.json":
+        raise CertificateError(
+            f"{file.name}: the file holds the certificate of {name!r}, so it must be named "
+            f"{name}.json"
+        )
+    size = check_certificate(certificate)
+    return name, size, certificate.get("provenance", {})
 
 
 def certificate_files(directory: Path | str) -> list[Path]:
     """The ``*.json`` files of ``directory``'s ``derivations/certificates``, else of its
-    ``certificates``, else of ``directory`` itself (sorted).
+    ``certificates``, else of ``directory`` itself (sorted); a file is itself.
 
     Parameters
     ----------
@@ -113,28 +207,42 @@ def certificate_files(directory: Path | str) -> list[Path]:
     []
     """
     folder = Path(directory)
+    if not folder.is_dir():
+        return [folder] if folder.exists() or folder.is_symlink() else []
     nested = [folder / "derivations" / "certificates", folder / "certificates"]
     here = next((place for place in nested if place.is_dir()), folder)
     return sorted(here.glob("*.json"))
 
 
-def verify(directory: Path | str) -> list[str]:
-    """Check every ``*.json`` certificate under ``directory``.
+class Report(list):
+    """The failures of :func:`verify`, one line each (a list of str), with the
+    ``provenance`` records of the certificates that were read (distinct, in order) and
+    the number of ``files`` checked."""
+
+    def __init__(self, failures=(), provenance=(), files: int = 0):
+        super().__init__(failures)
+        self.provenance = list(provenance)
+        self.files = files
+
+
+def verify(path: Path | str) -> Report:
+    """Check one certificate file, or every ``*.json`` certificate under a folder.
 
     Parameters
     ----------
-    directory : path
-        A folder of certificates (``derivations/certificates``), or a folder that holds
-        ``derivations/certificates`` (the ``--out`` folder of ``qtheory reproduce``) or
-        ``certificates`` (``derivations``).
+    path : path
+        A certificate file; a folder of certificates (``derivations/certificates``); or a
+        folder that holds ``derivations/certificates`` (the ``--out`` folder of
+        ``qtheory reproduce``) or ``certificates`` (``derivations``).
 
     Returns
     -------
-    list of str
-        One line per certificate that fails, ``"claim: reason"``, and, when the folder
-        holds any certificate of ``qtheory reproduce``, one line ``"missing certificate:
-        NAME"`` per reproduced claim whose file ``NAME.json`` is absent; empty when all
-        hold.
+    Report
+        One line per certificate that fails, ``"NAME: reason"`` (NAME: the file's claim,
+        from its name); when the folder holds any certificate of ``qtheory reproduce``,
+        one line ``"missing certificate: NAME"`` per reproduced claim whose file is
+        absent, one per file that is not a reproduced claim's, and one if the
+        certificates are of different run sizes; empty when all hold.
 
     Raises
     ------
@@ -150,22 +258,39 @@ def verify(directory: Path | str) -> list[str]:
     ...
     FileNotFoundError: no certificates (*.json) in ... or its derivations/certificates
     """
-    folder = Path(directory)
-    files = certificate_files(folder)
+    files = certificate_files(path)
     if not files:
         raise FileNotFoundError(
-            f"no certificates (*.json) in {folder} or its derivations/certificates"
+            f"no certificates (*.json) in {path} or its derivations/certificates"
         )
     reproduced = importlib.import_module("qtheory.verify.expected").REPRODUCED
-    present = {file.stem for file in files}
-    failures = []
-    if present & set(reproduced):
+    failures, provenance, sizes = [], [], {}
+    present = {file.name.removesuffix(".json") for file in files}
+    strangers: set[str] = set()
+    if Path(path).is_dir() and present & set(reproduced):
         failures += [f"missing certificate: {name}" for name in reproduced if name not in present]
+        strangers = present - set(reproduced)
+        failures += [
+            f"{name}: not a certificate of qtheory reproduce (a reproduce folder holds only "
+            "its claims' certificates)"
+            for name in sorted(strangers)
+        ]
     for file in files:
+        if file.name.removesuffix(".json") in strangers:
+            continue
         try:
-            check_certificate(json.loads(file.read_text()))
+            name, size, record = check_file(file)
         except CertificateError as error:
             failures.append(str(error))
-        except json.JSONDecodeError as error:
-            failures.append(f"{file.name}: not JSON ({error})")
-    return failures
+            continue
+        except Exception as error:  # noqa: BLE001  a checker that cannot decide: a failure
+            failures.append(f"{file.name}: the checker could not decide it ({error!r:.200})")
+            continue
+        if size is not None:
+            sizes.setdefault(size, []).append(name)
+        if record and record not in provenance:
+            provenance.append(record)
+    if len(sizes) > 1:
+        shown = "; ".join(f"{size}: {', '.join(names)}" for size, names in sizes.items())
+        failures.append(f"the certificates are of different run sizes ({shown})")
+    return Report(failures, provenance, len(files))

@@ -15,10 +15,14 @@ True
 False
 >>> rational("3/5"), rational("1e-3")
 (3/5, 1/1000)
+
+A number is read only when it is short and its exponent is moderate (:data:`MAX_DIGITS`,
+:data:`MAX_EXPONENT`): a certificate cannot make the checker build a huge integer.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
@@ -26,7 +30,14 @@ from fractions import Fraction
 import flint
 from flint import arb, fmpq
 
-__all__ = ["ball", "inside", "interval", "precision", "rational"]
+__all__ = ["ball", "inside", "interval", "narrow", "precision", "rational"]
+
+#: The longest number text read (the longest in a reproduce certificate has about 400).
+MAX_DIGITS = 20_000
+#: The largest decimal exponent read: ``1e-999999999`` would cost the time of building
+#: 10**999999999 before any check could fail.
+MAX_EXPONENT = 100_000
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?(?:/\d+)?")
 
 
 @contextmanager
@@ -64,9 +75,23 @@ def rational(text: str) -> fmpq:
     --------
     >>> rational("0.6") == fmpq(3, 5)
     True
+    >>> rational("1e-999999999")
+    Traceback (most recent call last):
+    ...
+    ValueError: a number's exponent must be at most 100000 in size, got '1e-999999999'
     """
     if not isinstance(text, str):
         raise ValueError(f"a rational must be given as text, got {text!r}")
+    if len(text) > MAX_DIGITS:
+        raise ValueError(f"a number must be at most {MAX_DIGITS} characters, got {len(text)}")
+    match = _NUMBER.fullmatch(text)
+    if match is None:
+        raise ValueError(f"not a decimal or fraction: {text[:40]!r}")
+    exponent = match.group(1)
+    if exponent is not None and (len(exponent) > 8 or abs(int(exponent)) > MAX_EXPONENT):
+        raise ValueError(
+            f"a number's exponent must be at most {MAX_EXPONENT} in size, got {text[:40]!r}"
+        )
     value = Fraction(text)
     return fmpq(value.numerator, value.denominator)
 
@@ -134,3 +159,28 @@ def inside(value: arb, pair: Sequence[str]) -> bool:
         return False
     with precision(max(flint.ctx.prec, value.bits() + 64)):  # lower(), upper() round outward
         return bool(low <= _exact(value.lower()) and _exact(value.upper()) <= high)
+
+
+def narrow(pair: Sequence[str], dps: int) -> bool:
+    """Whether the decimal interval ``pair`` has relative width (upper − lower) /
+    min(|lower|, |upper|) at most 10^−dps, or is exactly ``[0, 0]``.
+
+    Parameters
+    ----------
+    pair : sequence of two str
+    dps : int
+        Significant digits the interval must fix.
+
+    Examples
+    --------
+    >>> narrow(["0.3333", "0.3334"], 3), narrow(["0", "1"], 1), narrow(["0", "0"], 30)
+    (True, False, True)
+    """
+    if not isinstance(dps, int) or isinstance(dps, bool) or not 1 <= dps <= MAX_EXPONENT:
+        raise ValueError(f"digits must be an integer in 1..{MAX_EXPONENT}, got {dps!r}")
+    low, high = (rational(t) for t in pair)
+    if low == high == 0:
+        return True
+    if low <= 0 <= high:
+        return False
+    return bool(high - low <= fmpq(1, 10**dps) * min(abs(low), abs(high)))

@@ -1,7 +1,10 @@
-"""``qtheory verify [DIR]``: re-check every certificate that ``qtheory reproduce`` wrote.
+"""``qtheory verify [PATH]``: re-check every certificate that ``qtheory reproduce`` wrote,
+or one certificate file.
 
 Exit status 0 when every certificate holds; 1 with one line per failing certificate
-(``claim: reason``) otherwise; 2 when ``DIR`` holds no certificates.  Like the rest of
+(``claim: reason``) otherwise; 2 when ``PATH`` holds no certificates.  The provenance
+recorded in the certificates (qtheory version, commit, python-flint version, date) is
+printed with the verdict.  Like the rest of
 :mod:`qtheory.verify` this module imports nothing that produced the numbers.
 """
 
@@ -12,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from qtheory.verify import certificate_files, verify
+from qtheory.verify import verify
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -31,19 +34,19 @@ def register(parser: argparse.ArgumentParser) -> None:
     '.'
     """
     parser.description = (
-        "Re-check every certificate that qtheory reproduce wrote, with a checker that "
-        "imports nothing that produced the numbers.  Exit 0 when every certificate holds; "
-        "1 with one line per failing or missing certificate (claim: reason); 2 when DIR "
-        "holds no certificates."
+        "Re-check every certificate that qtheory reproduce wrote, or one certificate "
+        "file, with a checker that imports nothing that produced the numbers.  Exit 0 when "
+        "every certificate holds; 1 with one line per failing or missing certificate "
+        "(claim: reason); 2 when PATH holds no certificates."
     )
     parser.add_argument(
         "directory",
         nargs="?",
         type=Path,
         default=Path("."),
-        metavar="DIR",
-        help="the --out folder of qtheory reproduce, or a folder of certificates "
-        "(default: the current directory)",
+        metavar="PATH",
+        help="the --out folder of qtheory reproduce, a folder of certificates, or one "
+        "certificate file NAME.json (default: the current directory)",
     )
     parser.set_defaults(run=run)
 
@@ -64,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     Raises
     ------
     ValueError
-        If ``DIR`` holds no certificates (the ``qtheory`` command exits with status 2).
+        If ``PATH`` holds no certificates (the ``qtheory`` command exits with status 2).
 
     Examples
     --------
@@ -73,19 +76,23 @@ def run(args: argparse.Namespace) -> int:
     ...     run(argparse.Namespace(directory=Path(folder)))
     Traceback (most recent call last):
     ...
-    ValueError: DIR: no certificates (*.json) in ... or its derivations/certificates
+    ValueError: PATH: no certificates (*.json) in ... or its derivations/certificates
     """
     start = time.perf_counter()
     try:
-        failures = verify(args.directory)
+        report = verify(args.directory)
     except FileNotFoundError as error:
-        raise ValueError(f"DIR: {error}") from None
-    for line in failures:
+        raise ValueError(f"PATH: {error}") from None
+    for line in report:
         print(f"FAIL {line}", file=sys.stderr)
-    count = len(certificate_files(args.directory))
-    seconds = time.perf_counter() - start
-    if failures:
-        print(f"{len(failures)} of {count} certificates fail ({seconds:.1f} s)")
+    for record in report.provenance:
+        print("written by " + ", ".join(f"{key} {value}" for key, value in record.items()))
+    if not report.provenance:
+        print("no provenance recorded in the certificates")
+    count, seconds = report.files, time.perf_counter() - start
+    noun = "certificate" if count == 1 else "certificates"
+    if report:
+        print(f"{len(report)} failures among {count} {noun} ({seconds:.1f} s)")
         return 1
-    print(f"all {count} certificates hold ({seconds:.1f} s)")
+    print(f"all {count} {noun} hold ({seconds:.1f} s)")
     return 0

@@ -77,12 +77,11 @@ qtheory.verify.CertificateError: S' > 0 is not proved at the lower end of the br
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 
 from flint import arb, fmpq
 
 from qtheory.verify import CertificateError
-from qtheory.verify._arith import ball, inside, precision, rational
+from qtheory.verify._arith import ball, inside, narrow, precision, rational
 
 __all__ = [
     "CHECKS",
@@ -215,14 +214,6 @@ def optimum_balls(data: Mapping) -> dict[str, arb]:
     return balls
 
 
-def _narrow(pair, dps: int) -> bool:
-    """Relative width (upper − lower)/min(|lower|, |upper|) ≤ 10^−dps, or an exact 0."""
-    low, high = (Fraction(t) for t in pair)
-    if low == high == 0:
-        return True
-    return not low <= 0 <= high and high - low <= Fraction(1, 10**dps) * min(abs(low), abs(high))
-
-
 def _digits(data: Mapping) -> int:
     """``data["dps"]``, which must be an integer ≥ 1 (not a bool)."""
     dps = data["dps"]
@@ -279,7 +270,7 @@ def check_optimum(data: Mapping) -> None:
                 raise CertificateError(
                     f"{name}: the checker's enclosure {balls[name].str(12)} is not inside {pair}"
                 )
-            if not _narrow(pair, dps):
+            if not narrow(pair, dps):
                 raise CertificateError(
                     f"{name}: the interval {pair} is wider than 1e-{dps} relative"
                 )

@@ -82,13 +82,12 @@ qtheory.verify.CertificateError: admitted: the capacity sum(x_i / mu_i) = 11/10 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 
 import flint
 from flint import arb, fmpq
 
 from qtheory.verify import CertificateError
-from qtheory.verify._arith import inside, precision, rational
+from qtheory.verify._arith import inside, narrow, precision, rational
 
 __all__ = ["CHECKS", "check_fluid", "check_online", "check_online_case", "check_optimality"]
 
@@ -96,6 +95,8 @@ __all__ = ["CHECKS", "check_fluid", "check_online", "check_online_case", "check_
 #: Largest precision and reserve an ``online`` certificate may ask for: its cost is
 #: O(reserve + bits) ball operations at that precision (a second at the limits).
 MAX_BITS = 20_000
+#: Significant digits of the ``online`` enclosure of an optimality certificate.
+ONLINE_DIGITS = 20
 MAX_RESERVE = 10**6
 
 
@@ -326,18 +327,10 @@ def check_online_case(data: Mapping) -> None:
         if not inside(regret, data["regret"]):
             raise CertificateError(f"regret: {regret} is not inside {data['regret']}")
     for name in ("online", "regret"):
-        if not _narrow(data[name], dps):
+        if not narrow(data[name], dps):
             raise CertificateError(
                 f"{name}: the interval {data[name]} is wider than 1e-{dps} relative"
             )
-
-
-def _narrow(pair, dps: int) -> bool:
-    """Relative width (upper − lower)/min(|lower|, |upper|) ≤ 10^−dps, or an exact 0."""
-    low, high = (Fraction(t) for t in pair)
-    if low == high == 0:
-        return True
-    return not low <= 0 <= high and high - low <= Fraction(1, 10**dps) * min(abs(low), abs(high))
 
 
 def check_optimality(data: Mapping) -> None:
@@ -360,9 +353,10 @@ def check_optimality(data: Mapping) -> None:
     --------
     >>> data = {"servers": 2, "reserve": 0, "lambda_h": "3/5", "lambda_l": "4/5",
     ...         "mu": "1", "r_h": "2", "r_l": "1", "gain": "380/193",
-    ...         "online": ["1.9689119", "1.968912"], "bias": ["0", "-140/193", "-330/193"]}
+    ...         "online": ["1.968911917098445595854", "1.968911917098445595855"],
+    ...         "bias": ["0", "-140/193", "-330/193"]}
     >>> check_optimality(data)
-    >>> check_optimality({**data, "gain": "1.96891192"})
+    >>> check_optimality({**data, "gain": "1.9689119170984455958545"})
     Traceback (most recent call last):
     ...
     qtheory.verify.CertificateError: gain, bias[0..1]: in state b = 0 busy, r + Qh at ... gain
@@ -374,6 +368,10 @@ def check_optimality(data: Mapping) -> None:
     low, high = (rational(t) for t in data["online"])
     if not low <= g <= high:
         raise CertificateError(f"online: the gain is not inside {data['online']}")
+    if not narrow(data["online"], ONLINE_DIGITS):
+        raise CertificateError(
+            f"online: the interval {data['online']} is wider than 1e-{ONLINE_DIGITS} relative"
+        )
     for b in range(n + 1):
         where = f"gain, bias[{max(b - 1, 0)}..{min(b + 1, n)}]: in state b = {b} busy"
         down = b * mu * (h[b - 1] - h[b]) if b else fmpq(0)

@@ -4,7 +4,8 @@ The certificate ``walks.bounds`` lists *items*; each names a bound and the exact
 it bounds for the reject-all-L idle process of a loss network, with the parameters
 (``data``: ``lambda_h``, ``mu``, ``lambda_l`` as exact rationals, ``prec`` bits) and the
 producer's decimal enclosures of both.  For each item this module computes both sides
-again in ball arithmetic, checks that its balls lie in the claimed enclosures, and that
+again in ball arithmetic, checks that its balls lie in the claimed enclosures (each at
+most 10^-12 wide, relative), and that
 ``bound >= exact`` (side ``upper``) or ``bound <= exact`` (``lower``) holds for every
 point of the balls.
 
@@ -55,13 +56,17 @@ import flint
 from flint import arb, arb_mat, fmpq
 
 from qtheory.verify import CertificateError
-from qtheory.verify._arith import inside, precision, rational
+from qtheory.verify._arith import inside, narrow, precision, rational
 
 __all__ = ["CHECKS", "FAMILIES", "LOWER_BOUNDS", "check_bounds", "item_values", "side_of"]
 
 #: The largest N the checker accepts (its exact routes cost O(N) to O(sqrt(N)^3)), and the
 #: most terms of a Poisson series or steps of a walk it sums.
 MAX_SERVERS = 10**5
+#: Working precision the checker accepts (the reproduce certificates ask for 131 bits).
+MAX_BITS = 20_000
+#: Significant digits every claimed enclosure fixes (the statement says so).
+ENCLOSURE_DIGITS = 12
 MAX_TERMS = 10**6
 
 
@@ -550,8 +555,8 @@ def check_bounds(data: dict) -> None:
     Examples
     --------
     >>> item = {"family": "ruin", "N": 100, "i": 1, "bound": "walk_pb", "side": "upper",
-    ...         "bound_enclosure": ["0.6607", "0.6609"],
-    ...         "exact_enclosure": ["0.6117", "0.6119"]}
+    ...         "bound_enclosure": ["6.6078414476518e-1", "6.6078414476519e-1"],
+    ...         "exact_enclosure": ["6.118318810317e-1", "6.1183188103171e-1"]}
     >>> data = {"lambda_h": "3/5", "mu": "1", "lambda_l": "4/5", "prec": 128,
     ...         "items": [item]}
     >>> check_bounds(data)
@@ -569,7 +574,10 @@ def check_bounds(data: dict) -> None:
             "lambda_h, lambda_l, mu: the rates must be positive with "
             f"lambda_h < mu < lambda_h + lambda_l, got {lam}, {lam_l}, {mu}"
         )
-    with precision(int(data["prec"])):
+    bits = data["prec"]
+    if not isinstance(bits, int) or isinstance(bits, bool) or not 16 <= bits <= MAX_BITS:
+        raise CertificateError(f"prec must be an integer of bits in 16..{MAX_BITS}, got {bits!r}")
+    with precision(bits):
         for item in items:
             bound, exact = item_values(data, item)
             label = _label(item)
@@ -581,6 +589,11 @@ def check_bounds(data: dict) -> None:
                     shown = _ball(ball).str(10, radius=False)
                     raise CertificateError(
                         f"{label}: the {what} {shown} is not in the claimed enclosure {item[key]}"
+                    )
+                if not narrow(item[key], ENCLOSURE_DIGITS):
+                    raise CertificateError(
+                        f"{label}: the claimed enclosure {item[key]} of the {what} is wider "
+                        f"than 1e-{ENCLOSURE_DIGITS} relative"
                     )
             side = side_of(item)
             if item.get("side", side) != side:

@@ -10,6 +10,7 @@ from qtheory.gated import GatedQueue
 from qtheory.gated.certified import certified_optimum
 from qtheory.verify import CertificateError, check_certificate
 from qtheory.verify.gated import CHECKS
+from qtheory.verify.statements import certificate as written
 
 CASES = [
     ("inf", 1, 2, 1),
@@ -109,35 +110,36 @@ def test_grid_certificates_fail_naming_the_point():
     from qtheory.gated.certified import certified_asymptotics, certified_dominance
 
     grid = certified_asymptotics("heavy", ("2",), (1, 2), constant="5/2")
-    certificate = {"claim": "gated.pof_heavy_rate", **copy.deepcopy(grid.certificate)}
-    check_certificate(certificate)
-    certificate["data"]["constant"] = "1"
-    _fails(certificate, "constant: the claim fixes 5/2")  # pinned by the claim's name
+    data = copy.deepcopy(grid.certificate["data"])
+    CHECKS["asymptotics"](data)
+    data["constant"] = "1"
     with pytest.raises(CertificateError, match=r"point 0 \(Lambda = 2, R = 10\): \|ratio - 1\|"):
-        CHECKS["asymptotics"](certificate["data"])  # and refuted by the checker itself
-    certificate["data"]["regime"] = "light"
+        CHECKS["asymptotics"](data)  # refuted by the checker itself
+    data["regime"] = "light"
     with pytest.raises(CertificateError, match="nu - 1 >= 1/e|not proved"):
-        CHECKS["asymptotics"](certificate["data"])
-    slow = {"claim": "gated.pof_heavy_rate", **copy.deepcopy(grid.certificate)}
-    slow["data"]["points"] = [
-        certified_optimum(GatedQueue("0.5", 1, 10, 1), dps=5).certificate["data"]
-    ]
-    _fails(slow, "heavy traffic needs Lambda > mu")
+        CHECKS["asymptotics"](data)
+    slow = copy.deepcopy(grid.certificate["data"])
+    slow["points"] = [certified_optimum(GatedQueue("0.5", 1, 10, 1), dps=5).certificate["data"]]
+    with pytest.raises(CertificateError, match="heavy traffic needs Lambda > mu"):
+        CHECKS["asymptotics"](slow)
     _, dominance = certified_dominance(["0.5", "0.9"], ["2"])
-    certificate = {"claim": "gated.dominance", **copy.deepcopy(dominance)}
-    check_certificate(certificate)
-    certificate["data"]["points"][1] = ["9/10", "9/10"]  # τ = 0: random routing itself
-    _fails(certificate, r"point 1 \(load 9/10, Lambda = 9/10\): the gate .* is not positive")
+    data = copy.deepcopy(dominance["data"])
+    CHECKS["dominance"](data)
+    data["points"][1] = ["9/10", "9/10"]  # τ = 0: random routing itself
+    with pytest.raises(CertificateError, match=r"point 1 \(load 9/10, Lambda = 9/10\): the gate"):
+        CHECKS["dominance"](data)
 
 
 def test_the_claims_grid_certificates_fail_when_tampered():
     from qtheory.gated.claims import optimal_gate_claim, pof_at_least_one_claim
 
     produced = pof_at_least_one_claim(quick=True).certificate
-    pof = {"claim": "gated.pof_at_least_one", **copy.deepcopy(produced)}
-    check_certificate(pof)
-    pof["data"]["points"][3]["parameters"]["reward"] = "7"
-    _fails(pof, "point 3 .*: S' [<>] 0 is not proved")
-    optima = {"claim": "gated.optimal_gate", **copy.deepcopy(optimal_gate_claim().certificate)}
-    optima["data"]["points"][0]["values"]["gate"][0] = "2"
-    _fails(optima, "point 0 .*: gate: the checker's enclosure")
+    check_certificate(written("gated.pof_at_least_one", produced["checker"], produced["data"]))
+    data = copy.deepcopy(produced["data"])
+    data["points"][3]["parameters"]["reward"] = "7"
+    with pytest.raises(CertificateError, match="point 3 .*: S' [<>] 0 is not proved"):
+        CHECKS["pof_grid"](data)  # the checker refutes it; the claim's pins too (test_forgery)
+    optima = copy.deepcopy(optimal_gate_claim().certificate["data"])
+    optima["points"][0]["values"]["gate"][0] = "2"
+    with pytest.raises(CertificateError, match="point 0 .*: gate: the checker's enclosure"):
+        CHECKS["optima"](optima)

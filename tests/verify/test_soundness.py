@@ -17,6 +17,8 @@ from qtheory.lossnet.certified import certified_fluid, certified_online_optimum
 from qtheory.lossnet.model import LossNetwork
 from qtheory.verify import CertificateError, check_certificate, verify
 from qtheory.verify.expected import EXPECTED, REPRODUCED
+from qtheory.verify.gated import CHECKS as GATED
+from qtheory.verify.statements import render
 from qtheory.verify.walks import CHECKS as WALKS
 from qtheory.verify.walks import _window_row, side_of
 
@@ -31,6 +33,11 @@ def committed(name: str) -> dict:
 def fails(certificate: dict, message: str) -> None:
     with pytest.raises(CertificateError, match=message):
         check_certificate(certificate)
+
+
+def restated(certificate: dict) -> dict:
+    """The certificate with the statement its (tampered) data states."""
+    return {**certificate, "statement": render(certificate["claim"], certificate["data"])}
 
 
 def small_walks(name: str = "walks.bounds", count: int = 15) -> dict:
@@ -51,7 +58,7 @@ def test_every_reproduced_claim_is_pinned_and_committed():
 
 
 def test_an_unknown_claim_name_fails():
-    genuine = small_walks()
+    genuine = committed("lossnet.fluid")
     check_certificate(genuine)
     fails({**genuine, "claim": "walks.anything"}, "unknown claim name 'walks.anything'")
     fails({**genuine, "claim": "demo"}, "unknown claim name")
@@ -70,7 +77,7 @@ def test_lossnet_fluid_for_another_network_fails():
     other = certified_fluid(NET.with_servers(50)).certificate  # genuine, but N = 50
     check_certificate(other)  # under its own (user-level) name it holds
     data = {**other["data"], "closed_form": True}
-    fails({"claim": "lossnet.fluid", "checker": "lossnet.fluid", "data": data}, "servers")
+    fails(restated({**other, "claim": "lossnet.fluid", "data": data}), r"\['servers'\]")
     genuine = committed("lossnet.fluid")
     no_closed_form = copy.deepcopy(genuine)
     del no_closed_form["data"]["closed_form"]
@@ -83,7 +90,7 @@ def test_trunk_reservation_pinned_reserve_and_rates():
     for key, value in [("reserve", 5), ("servers", 101), ("r_h", "3"), ("lambda_l", "1")]:
         tampered = copy.deepcopy(genuine)
         tampered["data"][key] = value
-        fails(tampered, f"{key}: the claim fixes")
+        fails(restated(tampered), rf"\['{key}'\]: the claim fixes")
 
 
 def test_asymptotic_constants_are_pinned():
@@ -92,35 +99,38 @@ def test_asymptotic_constants_are_pinned():
         check_certificate(genuine)
         looser = copy.deepcopy(genuine)
         looser["data"]["constant"] = "100"  # a much weaker bound the checker would accept
-        fails(looser, f"constant: the claim fixes {constant}")
+        fails(restated(looser), rf"\['constant'\]: the claim fixes '{constant}'")
     swapped = copy.deepcopy(committed("gated.pof_heavy_rate"))
     swapped["data"]["regime"] = "light"
-    fails(swapped, "regime: the claim fixes heavy")
+    fails(restated(swapped), r"\['regime'\]: the claim fixes 'heavy'")
 
 
 def test_minimum_digits_are_pinned():
-    few = certified_optimum(GatedQueue("inf", 1, 2, 1), dps=10).certificate["data"]
+    few = certified_optimum(GatedQueue("inf", 1, 3, 1), dps=10).certificate["data"]
     genuine = committed("gated.optimal_gate")
     tampered = copy.deepcopy(genuine)
-    tampered["data"]["points"][0] = few  # a genuine optimum, at 10 digits, not 30
-    fails(tampered, r"points\[0\]\.dps: the claim needs at least 30")
+    tampered["data"]["points"][0] = few  # a genuine optimum at the point, 10 digits, not 30
+    fails(restated(tampered), r"\['points'\]\[0\]\['dps'\]: the claim fixes 30, the data says 10")
     online = committed("lossnet.online_optimum")
     check_certificate(online)
     case = certified_online_optimum(NET.with_servers(10), dps=10).certificate["data"]
     tampered = copy.deepcopy(online)
     tampered["data"]["cases"][0] = case
-    fails(tampered, r"cases\[0\]\.dps: the claim needs at least 20")
+    fails(restated(tampered), r"\['cases'\]\[0\]\['dps'\]: the claim fixes 20, the data says 10")
     other = copy.deepcopy(online)
     other["data"]["cases"][0]["r_h"] = "3"
-    fails(other, r"cases\[0\]\.r_h: the claim fixes 2")
+    fails(restated(other), r"\['cases'\]\[0\]\['r_h'\]: the claim fixes '2'")
 
 
 def test_walks_pinned_rates_and_sss_family():
-    genuine = small_walks("walks.sss_failure_bound")
+    genuine = committed("walks.sss_failure_bound")
     check_certificate(genuine)
     mixed = copy.deepcopy(genuine)
     mixed["data"]["items"] = small_walks()["data"]["items"]  # other bounds, same rates
-    fails(mixed, r"items\[0\]\.family: the claim is about 'sss'")
+    fails(mixed, r"\['items'\]\[0\]\['c'\]: missing")  # the set is checked first
+    rates = copy.deepcopy(genuine)
+    rates["data"]["lambda_h"] = "0.61"
+    fails(restated(rates), r"\['lambda_h'\]: the claim fixes '3/5'")
 
 
 def test_user_level_names_map_to_their_checkers():
@@ -192,12 +202,10 @@ def test_lossnet_online_widths_are_checked():
 )  # fmt: skip
 def test_dominance_rejects_nonpositive_rates(service_rate, point, message):
     data = {"service_rate": "1", "precision_bits": 64, "points": [["1/2", "2"]]}
-    genuine = {"claim": "gated.dominance", "checker": "gated.dominance", "data": data}
-    check_certificate(genuine)
-    tampered = copy.deepcopy(genuine)
-    tampered["data"]["service_rate"] = service_rate
-    tampered["data"]["points"] = [point]
-    fails(tampered, message)
+    GATED["dominance"](data)
+    tampered = {**data, "service_rate": service_rate, "points": [point]}
+    with pytest.raises((CertificateError, ValueError, ZeroDivisionError), match=message):
+        GATED["dominance"](tampered)
 
 
 # 5. walks rates and sides
@@ -225,21 +233,23 @@ def test_walks_side_is_derived_from_family_and_bound():
     index = next(k for k, i in enumerate(small["data"]["items"]) if i["side"] == "lower")
     flipped = copy.deepcopy(small)
     flipped["data"]["items"][index]["side"] = "upper"
-    fails(flipped, "side must be 'lower' for this bound")
+    with pytest.raises(CertificateError, match="side must be 'lower' for this bound"):
+        WALKS["bounds"](flipped["data"])
     unsided = copy.deepcopy(small)
     for item in unsided["data"]["items"]:
         del item["side"]
-    check_certificate(unsided)  # the checker does not need the certificate's side
+    WALKS["bounds"](unsided["data"])  # the checker does not need the certificate's side
 
 
 # 6. statements checked on a grid say so
 
 
 def test_grid_statements_name_the_grid():
-    for name in ("gated.dominance", "gated.pof_at_least_one"):
-        assert "at every point of the grid" in committed(name)["statement"]
-    for name in ("gated.pof_heavy_rate", "gated.pof_light_rate"):
-        assert "at every grid point" in committed(name)["statement"]
+    for name in ("gated.dominance", "gated.pof_at_least_one", "gated.optimal_gate",
+                 "gated.pof_heavy_rate", "gated.pof_light_rate"):  # fmt: skip
+        points = len(committed(name)["data"]["points"])
+        assert f"At each of the {points} points" in committed(name)["statement"]
+        assert "listed in the certificate" in committed(name)["statement"]
 
 
 # 7. walks idle_window truncation
