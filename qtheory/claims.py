@@ -73,19 +73,19 @@ class Origin(StrEnum):
 
     ``PAPER``: stated in the cited paper.  ``TEXTBOOK``: a classical result.
     ``PACKAGE``: this package's own construction (a bound or form the papers do not
-    state).  ``HEURISTIC``: a heuristic (e.g. a balance argument), confirmed
-    numerically, not proved.
+    state).  ``HEURISTIC``: a heuristic (e.g. a balance argument), not proved; whether
+    the numbers bear it out is the claim's own verdict and kind, not its origin.
 
     Examples
     --------
     >>> str(Origin.HEURISTIC)
-    'heuristic, confirmed numerically'
+    'a heuristic, not proved'
     """
 
     PAPER = "stated in the paper"
     TEXTBOOK = "textbook result"
     PACKAGE = "this package's construction"
-    HEURISTIC = "heuristic, confirmed numerically"
+    HEURISTIC = "a heuristic, not proved"
 
 
 @dataclass(frozen=True, kw_only=True)

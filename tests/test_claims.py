@@ -9,6 +9,8 @@ import re
 import pytest
 
 from qtheory.claims import Claim, Evidence, Origin, claims_summary
+from qtheory.lossnet.claims import fluid_claim
+from qtheory.lossnet.model import LossNetwork
 from qtheory.report.claims import (
     claim_paragraph,
     claims_latex,
@@ -16,6 +18,8 @@ from qtheory.report.claims import (
     write_certificates,
 )
 from qtheory.stats import Estimate
+from qtheory.verify import CertificateError
+from qtheory.verify.statements import render
 
 EXACT = Claim(
     name="a.exact",
@@ -114,7 +118,7 @@ def test_markdown_has_one_row_of_eleven_cells_per_claim():
     assert estimated[3] == "clock model; $\\lambda_H < \\mu$"
     assert estimated[5:10] == ["fitted slope", "1.25 ± 0.031", "1.2", "0.1", "FAIL"]
     assert exact[10] == "stated in the paper (Paper & co)"
-    assert estimated[10] == "heuristic, confirmed numerically"
+    assert estimated[10] == "a heuristic, not proved"
     assert certified[6:9] == ["–", "–", "–"]  # no single number: dashes, not NaN
 
 
@@ -153,18 +157,24 @@ def test_a_paragraph_says_kind_source_and_certificate():
 
 
 def test_certificates_are_written_for_certified_claims_only(tmp_path):
-    [path] = write_certificates(CLAIMS, tmp_path)
-    assert path.name == "c.certified_A_.json"
-    assert json.loads(path.read_text()) == {
-        "claim": "c.certified[A]",
-        "statement": CERTIFIED.statement,
-        "checker": "demo.interval",
-        "data": {"lower": "0.1", "upper": "0.2"},
+    # a real certified claim: a certificate needs its claim's statement template
+    fluid = fluid_claim(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))
+    [path] = write_certificates([EXACT, ESTIMATED, fluid], tmp_path)
+    assert path.name == "lossnet.fluid.json"
+    written = json.loads(path.read_text())
+    assert {k: written[k] for k in ("claim", "checker", "data")} == {
+        "claim": "lossnet.fluid",
+        "checker": "lossnet.fluid",
+        "data": fluid.certificate["data"],
     }
+    assert written["statement"] == render("lossnet.fluid", fluid.certificate["data"])
+    assert sorted(written["provenance"]) == ["commit", "date", "python", "python_flint", "qtheory"]
+    with pytest.raises(CertificateError, match="no statement template for the claim"):
+        write_certificates(CLAIMS, tmp_path)  # a certified claim no checker can state
 
 
 def test_certificates_of_claims_no_longer_made_are_removed(tmp_path):
     (tmp_path / "old.json").write_text("{}")
     (tmp_path / "notes.txt").write_text("kept")
-    write_certificates(CLAIMS, tmp_path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.certified_A_.json", "notes.txt"]
+    write_certificates([fluid_claim(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))], tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lossnet.fluid.json", "notes.txt"]

@@ -53,8 +53,13 @@ GA.
 
 (b) The full-memory bracket
 ---------------------------
-The best policy that knows every past admission time solves an average-reward problem
-on the belief.  :func:`full_memory_bracket` encloses its value :math:`S_{\mathrm{FM}}`:
+The best *full-memory gate policy*, which after each admission closes a gate for a time
+chosen from every past admission time and then admits the first arrival (the model
+above), solves an average-reward problem on the belief.  :func:`full_memory_bracket`
+encloses its value :math:`S_{\mathrm{FM}}`.  A *window rule*, which may also turn away
+arrivals after the gate has opened, is not of this form: the relaxation below does not
+cover it, and only the regular-arrivals bound (Hajek 1983) does, so for window rules the
+bracket's upper end is proved only where that bound is the smaller one.
 
 *Lower bound.*  Any admissible policy's welfare: the best gap-dependent gate of (a),
 evaluated exactly (:math:`\Lambda < \infty`); GA at :math:`\Lambda = \infty`.  On
@@ -64,12 +69,12 @@ with the belief carried along each path and each admission's reward replaced by 
 conditional expectation given the history (so only the Exp(Λ) waits are random and
 the interval is narrow; :func:`belief_threshold_welfare`).
 
-*Upper bound (relaxation).*  Give the controller, in addition, the number
-:math:`k` in the system just after each admission.  Its information contains the
-admission history, so its optimum is :math:`\ge S_{\mathrm{FM}}`; and since service is
-memoryless, :math:`k` is a sufficient state: a semi-Markov decision problem with
-state :math:`k \ge 1`, action :math:`\tau \ge 0`, expected sojourn
-:math:`T(\tau) = \tau + 1/\Lambda`, lump reward
+*Upper bound (relaxation, gate policies only).*  Give the controller, in addition, the
+number :math:`k` in the system just after each admission.  Its information contains the
+admission history and its actions are the same gates, so its optimum is
+:math:`\ge S_{\mathrm{FM}}`; and since service is memoryless, :math:`k` is a
+sufficient state: a semi-Markov decision problem with state :math:`k \ge 1`, action
+:math:`\tau \ge 0`, expected sojourn :math:`T(\tau) = \tau + 1/\Lambda`, lump reward
 :math:`r(k, \tau) = R - C(E[(k-D)^+] + 1)/\mu` and next state :math:`(k-D)^+ + 1`,
 :math:`D` the service opportunities in :math:`\tau + \mathrm{Exp}(\Lambda)`.  Naor's
 observable queue can emulate this controller, so it is a looser ceiling still.
@@ -107,15 +112,16 @@ decreases in :math:`\tau`), :math:`F` is below the smallest of
 :math:`F \le \max_d\varphi_k(d) - g' T(\tau)`.  The bound is exact mathematics
 evaluated in float64 (rounding of order 1e-13 relative is not enclosed).
 
-*Upper bound (regular arrivals).*  Whatever a full-memory policy does, its
-admission process is a function of the Poisson arrivals and of its own past, hence
-independent of the service times.  Among all arrival processes independent of
-exponential services with a given rate λ, constant inter-arrival times minimise the
-average delay (Hajek 1983; Humblet 1982 by convexity of the max in Lindley's recursion
-and Jensen's inequality), so the welfare λ(R − C W) of the policy is at most
-:math:`S_{\mathrm{GA}}(1/\lambda)` computed at :math:`\Lambda = \infty`, and
-:math:`S_{\mathrm{FM}} \le \max_\tau S_{\mathrm{GA}}^{\Lambda=\infty}(\tau)`.  The
-bracket's upper end is the smaller of the two bounds.
+*Upper bound (regular arrivals, every full-memory policy).*  Whatever a full-memory
+policy does, window rules included, its admission process is a function of the Poisson
+arrivals and of its own past, hence independent of the service times.  Among all arrival
+processes independent of exponential services with a given rate λ, constant
+inter-arrival times minimise the average delay (Hajek 1983; Humblet 1982 by convexity of
+the max in Lindley's recursion and Jensen's inequality), so the welfare λ(R − C W) of
+the policy is at most :math:`S_{\mathrm{GA}}(1/\lambda)` computed at
+:math:`\Lambda = \infty`, and :math:`S_{\mathrm{FM}}` (and every window rule's welfare)
+is :math:`\le \max_\tau S_{\mathrm{GA}}^{\Lambda=\infty}(\tau)`.  The bracket's
+upper end is the smaller of the two bounds; for window rules only this one is proved.
 
 *Λ = ∞.*  Then GA attains the regular-arrivals bound, so :math:`S_{\mathrm{FM}} =
 S_{\mathrm{GA}}`: the bracket has width 0, and full memory is worth nothing.  For a
@@ -1121,24 +1127,29 @@ def _observed_relaxation(queue: GatedQueue, states: int, grid: int) -> ObservedR
 
 @dataclass(frozen=True)
 class FullMemoryBracket:
-    """Lower and upper bounds on the welfare of the best full-memory policy.
+    """Lower and upper bounds on the welfare of the best full-memory gate policy (a gate
+    chosen from every past admission time, then the first arrival admitted).
 
     Attributes
     ----------
     lower, upper : float
         Welfare per unit time: an achievable policy's, and the smaller of the two upper
-        bounds (module notes).
+        bounds (module notes).  ``upper`` covers gate policies; a window rule (which may
+        also turn away arrivals after the gate opens) is bounded only by ``regular``.
     width : float
         ``upper - lower`` (0 at Λ = ∞, where GA is optimal).
     ga : float
         GA's optimal welfare (``lower >= ga``).
     regular : float
-        The regular-arrivals bound, GA's optimum at Λ = ∞ (Hajek's theorem).
+        The regular-arrivals bound, GA's optimum at Λ = ∞ (Hajek's theorem): an upper
+        bound for every full-memory policy, window rules included.
     lower_policy : str
         The policy behind ``lower``.
     lower_evidence, upper_evidence : str
-        The kind of evidence, ``"exact: ..."``: a closed-form or matrix-geometric value,
-        a theorem applied to one, or a certified bound, evaluated in float64.
+        How the number was obtained, ``"exact: ..."``: a closed-form or
+        matrix-geometric value, a theorem applied to one, or a Bellman-inequality bound,
+        exact mathematics evaluated in float64 (rounding not enclosed: numerical, not
+        certified), and which policies the upper bound covers.
     relaxation : ObservedRelaxation or None
         The relaxation that observes the queue at admissions (its bound
         ``relaxation.upper``, its grid policy and cap K); None at Λ = ∞ when the cap
@@ -1178,7 +1189,8 @@ class FullMemoryBracket:
 
 _REGULAR_EVIDENCE = (
     "exact: GA's optimum at arrival_rate = inf, an upper bound by Hajek's theorem (regular "
-    "arrivals minimise the mean delay of an exponential server)"
+    "arrivals minimise the mean delay of an exponential server); it covers every "
+    "full-memory policy, window rules included"
 )
 
 
@@ -1190,14 +1202,17 @@ def full_memory_bracket(
     grid: int = DEFAULT_GRID,
     simulate: bool = False,
 ) -> FullMemoryBracket:
-    r"""Bracket the welfare of the best policy that knows every past admission time.
+    r"""Bracket the welfare of the best full-memory gate policy: after each admission a
+    gate chosen from every past admission time, then the first arrival admitted.
 
     Lower: the best gap-dependent gate with ``levels`` values (:func:`optimal_gap_gate`,
     exact welfare) at Λ < ∞, GA at Λ = ∞; with ``simulate=True`` also the best
     belief-threshold policy (:func:`optimal_belief_threshold`, fixed seed), whose
     estimate is the lower end if larger.  Upper: the smaller of
     :func:`observed_relaxation` and the regular-arrivals bound (GA's optimum at
-    Λ = ∞); at Λ = ∞ the two ends meet.  Deterministic; 1-4 s at the defaults (no
+    Λ = ∞); at Λ = ∞ the two ends meet.  The relaxation covers gate policies only: a
+    window rule, which may also turn away arrivals after the gate opens, is bounded only
+    by the regular-arrivals bound (``regular``).  Deterministic; 1-4 s at the defaults (no
     simulation), some 20 s more with ``simulate=True``.
 
     Parameters
@@ -1259,9 +1274,12 @@ def full_memory_bracket(
         upper, upper_evidence = (
             relaxation.upper,
             (
-                "exact: certified bound on the relaxation that also observes the number in "
-                f"system at admissions (capped at K = {relaxation.states}, Bellman inequality "
-                "over all gates; float64)"
+                "exact: Bellman-inequality bound on the relaxation that also observes the "
+                f"number in system at admissions (capped at K = {relaxation.states}, over all "
+                "gates), evaluated in float64 without enclosing the rounding (numerical, not "
+                "certified); it covers gate policies (gate, then the first arrival) only: a "
+                "window rule is bounded only by Hajek's regular-arrivals bound "
+                f"{regular:.6g}"
             ),
         )
     if math.isinf(arrival):
@@ -1332,7 +1350,8 @@ def history_claims(*, quick: bool = False) -> list[Claim]:
     ``gated.history.belief_beats_gap_gate``: at Λ = 3, ν = 2 the belief-threshold
     policy beats the best gap-dependent gate (statistical, 95% interval);
     ``gated.history.bracket``: lower ≤ upper everywhere, with the widths;
-    ``gated.history.relaxation_above_ga``: GA ≤ the relaxation's certified bound;
+    ``gated.history.relaxation_above_ga``: GA ≤ the relaxation's Bellman-inequality
+    bound;
     ``gated.history.memory_gain``: at every finite Λ the best gap-dependent gate beats
     GA (so full memory does), by a relative gain between the stated bounds;
     ``gated.history.no_gain_at_infinity``: at Λ = ∞ full memory is worth nothing
@@ -1424,11 +1443,14 @@ def history_claims(*, quick: bool = False) -> list[Claim]:
         Claim(
             name="gated.history.bracket",
             statement=(
-                r"the welfare $S_{\mathrm{FM}}$ of the best policy that knows every past "
-                r"admission time lies in $[L, U]$ with $L \le U$, $L$ the exact welfare of a "
-                r"gap-dependent gate (GA at $\Lambda = \infty$) and $U$ the smaller of the "
-                r"relaxation that observes the queue at admissions and GA's optimum at "
-                r"$\Lambda = \infty$ (Hajek's regular-arrivals bound); the widths are "
+                r"the welfare $S_{\mathrm{FM}}$ of the best policy that, after each "
+                r"admission, closes a gate for a time chosen from every past admission time "
+                r"and then admits the first arrival lies in $[L, U]$ with $L \le U$, $L$ the "
+                r"exact welfare of a gap-dependent gate (GA at $\Lambda = \infty$) and $U$ "
+                r"the smaller of the relaxation that observes the queue at admissions and "
+                r"GA's optimum at $\Lambda = \infty$ (Hajek's regular-arrivals bound); a "
+                r"window rule, which may also turn away arrivals after the gate opens, is "
+                r"bounded only by the latter [Haj83]; the widths are "
                 + ", ".join(f"{w:.3g}" for w in widths)
             ),
             passed=all(b.lower <= b.upper for b in brackets.values()),
@@ -1442,8 +1464,9 @@ def history_claims(*, quick: bool = False) -> list[Claim]:
         Claim(
             name="gated.history.relaxation_above_ga",
             statement=(
-                r"GA's optimum is at most the certified optimum of the semi-Markov "
-                r"relaxation that observes the number in system at each admission"
+                r"GA's optimum is at most the Bellman-inequality bound (float64) on the "
+                r"optimum of the semi-Markov relaxation that observes the number in system "
+                r"at each admission"
             ),
             passed=all(b.ga <= b.relaxation.upper for b in brackets.values()),
             origin=Origin.PACKAGE,
@@ -1459,7 +1482,8 @@ def history_claims(*, quick: bool = False) -> list[Claim]:
                 r"at every finite $\Lambda$ of the grid full memory beats GA: the best "
                 r"gap-dependent gate gains between "
                 f"{100 * min(gains):.3g}% and {100 * max(gains):.3g}% over GA's optimum, "
-                r"and no full-memory policy gains more than "
+                r"and no full-memory gate policy (a gate, then the first arrival) gains more "
+                r"than "
                 f"{100 * max(ceilings):.3g}% (per point: "
                 + "; ".join(
                     f"Lambda = {a}, nu = {r}: {100 * g:.3g}%..{100 * c:.3g}%"

@@ -7,10 +7,14 @@ except the last, which bounds them all:
 rung                  policy
 ====================  ==============================================================
 ``rr``                random routing: admit a Poisson(λ) thinning (no memory)
-``ph`` (per m)        Erlang-m gate after each admission (m phases of memory)
-``ga``                deterministic gate τ after each admission (GA)
-``full_memory_*``     the best policy that knows every past admission time: a lower
-                      and an upper bound (:mod:`qtheory.gated.history`)
+``ph`` (per m)        Erlang-m gate after each admission (state: open, or closed in
+                      one of m phases; no clock)
+``ga``                deterministic gate τ after each admission (GA: one bit, open or
+                      closed, plus a clock that times the gate)
+``full_memory_*``     the best gate policy that knows every past admission time (a
+                      gate, then the first arrival): a lower and an upper bound
+                      (:mod:`qtheory.gated.history`; window rules, which also turn
+                      away arrivals after the gate opens, only under Hajek's bound)
 ``observable``        Naor's observable queue at its social optimum (the ceiling)
 ====================  ==============================================================
 
@@ -306,8 +310,8 @@ def ladder(
             "ga",
             optimal_gate(queue).welfare,
             Evidence.NUMERICAL,
-            "mpmath root of the first-order condition, rounded to float64 "
-            "(certified enclosure: qtheory gated --certify)",
+            "mpmath root of the first-order condition, rounded to float64 (not certified "
+            "here; qtheory gated --certify prints a certified enclosure)",
         ),
         full_memory_lower=lower,
         full_memory_upper=upper,

@@ -1,12 +1,14 @@
 r"""The value of memory: the ``qtheory reproduce`` section on the ladder of admission
 rules for the unobservable M/M/1 queue.
 
-For the same parameters, from least to most memory: random routing (no memory), gates
-whose blocking period is Erlang with m phases (log₂ m bits,
-:mod:`qtheory.gated.phase_gates`), the deterministic gate GA, the best policy that
-remembers every admission time (bracketed, :mod:`qtheory.gated.history`) and Naor's
-observable queue (:mod:`qtheory.gated.observable`), and GA against RR when service is
-phase-type (:mod:`qtheory.gated.service`).  The section states the Erlang-m root
+For the same parameters, rung by rung: random routing (no memory), gates whose blocking
+period is Erlang with m phases (the gate's state: open, or closed in one of its m
+phases; no clock, :mod:`qtheory.gated.phase_gates`), the deterministic gate GA (the
+source paper's one-bit rule, open or closed, with a clock that times the gate; the
+limit m → ∞ of the Erlang gates), the best gate policy that remembers every admission
+time (bracketed, :mod:`qtheory.gated.history`) and Naor's observable queue
+(:mod:`qtheory.gated.observable`), and GA against RR when service is phase-type
+(:mod:`qtheory.gated.service`).  The section states the Erlang-m root
 equation, tabulates PoF(m) and the share of GA's gain each m recovers, typesets the
 ladder for three (ν, Λ) pairs with every rung's evidence, and reports the claims.
 
@@ -110,7 +112,10 @@ def _derivation() -> str:
     return "\n\n".join(
         [
             "A gate whose blocking period after each admission is Erlang with $m$ phases "
-            r"and mean $\tau$ keeps $\log_2 m$ bits of memory.  Admitted inter-arrival "
+            r"and mean $\tau$ needs no clock: its state is whether it is open and, while "
+            r"it is closed, which of its $m$ exponential phases it is in.  GA, the one-bit "
+            r"rule of the source paper (the gate open or closed, timed by a clock), is its "
+            r"limit $m \to \infty$.  Admitted inter-arrival "
             r"times are the gate plus an $\mathrm{Exp}(\Lambda)$ wait, so the queue is "
             r"GI/M/1 with transform $A^*(s) = (1 + s\tau/m)^{-m}\,\Lambda/(\Lambda + s)$ "
             r"and root $\sigma \in (0, 1)$ of",
@@ -170,7 +175,7 @@ def _pof_figure(rows, figures: Path) -> list[Path]:
         ax.semilogx(table.phases, table.share, marker="o", markersize=3,
                     label=f"$\\nu = {nu}$, $\\Lambda = {lam}$")  # fmt: skip
     ax.axhline(1.0, linestyle=":", color="0.4")
-    ax.set_xlabel("phases $m$ of the Erlang gate (memory $\\log_2 m$ bits)")
+    ax.set_xlabel("phases $m$ of the Erlang gate")
     ax.set_ylabel("share of GA's gain over RR")
     ax.set_ylim(0.0, 1.05)
     legend(ax)

@@ -1143,8 +1143,9 @@ def memory_ladder_ph_claim(quick: bool = False) -> Claim:
     … < Erlang-32 gate < GA, at ν = 4 for Erlang-3 and H2(4) service and Λ ∈ {∞, 2}.
 
     Each Erlang-m gate (mean optimised, :func:`optimal_gate_ph` with ``gate_shape``)
-    remembers log₂ m bits; the deterministic gate (GA) is the m → ∞ limit, and the
-    exponential gate with Λ = ∞ is random routing.
+    needs no clock: its state is whether it is open and, while closed, which of its m
+    phases it is in; the deterministic gate (GA, the one-bit rule timed by a clock) is
+    the m → ∞ limit, and the exponential gate with Λ = ∞ is random routing.
 
     Parameters
     ----------

@@ -424,7 +424,7 @@ def bounded_offset_claim(
     >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> claim = bounded_offset_claim(net, regret_curve(net, [10**4, 10**8, 10**12]))
     >>> claim.passed, str(claim.kind), str(claim.origin), round(claim.value, 3)
-    (True, 'finite-range', 'heuristic, confirmed numerically', 0.015)
+    (True, 'finite-range', 'a heuristic, not proved', 0.015)
     """
     from qtheory import _validation
 
@@ -629,7 +629,7 @@ def class_leading_constant_claim(n: int = 3) -> Claim:
     --------
     >>> claim = class_leading_constant_claim(3)
     >>> claim.passed, str(claim.kind), str(claim.origin)
-    (True, 'identity', 'heuristic, confirmed numerically')
+    (True, 'identity', 'a heuristic, not proved')
     """
     from qtheory.lossnet.symbols import lambda_h, r_l
 

@@ -1863,6 +1863,9 @@ class DecompositionFits:
     ----------
     min_servers : int
         Only points with N >= ``min_servers`` are fitted.
+    fit_servers : tuple of int
+        The N of the points the estimate fits (``c_vol``, ``c_short``, ``c_long``)
+        used: those with N >= ``min_servers``, in the order given.
     table_c : float
         The constant c of the ``c_short`` fit.
     leading_constant : float
@@ -1888,6 +1891,8 @@ class DecompositionFits:
     (8.0, 1.957615, 1.957615)
     >>> fits.regret_servers[0], fits.regret_servers[-1], fits.regret.weighting
     (10, 40, 'ols')
+    >>> fits.fit_servers, fits.c_vol.slope.n
+    ((10, 20, 40), 3)
 
     References
     ----------
@@ -1899,6 +1904,7 @@ class DecompositionFits:
     """
 
     min_servers: int
+    fit_servers: tuple[int, ...]
     table_c: float
     leading_constant: float
     regret_servers: tuple[int, ...]
@@ -2040,6 +2046,7 @@ def fit_decomposition(
     regret = [_optimum(net.with_servers(n))["regret"] for n in grid]
     return DecompositionFits(
         min_servers=min_servers,
+        fit_servers=tuple(p.servers for p in chosen),
         table_c=table_c,
         leading_constant=_leading_constant(net),
         regret_servers=grid,

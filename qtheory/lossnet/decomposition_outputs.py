@@ -425,9 +425,11 @@ def _slope_claim(name: str, statement: str, fit, passed: bool, what: str, scope:
 def decomposition_claims(result: Sweep) -> list[Claim]:
     """The claims of one parameter set, checked on its sweep.
 
-    * regret slope: the OLS slope of the exact regret on log N (N >= the fit minimum)
-      within 5% of c = r_L μ / log(μ/λ_H) (a finite range of N; the asymptotic check to
-      N = 10^12 is ``lossnet.bounded_offset``);
+    * regret slope: the OLS slope of the exact regret on log N (the log-spaced grid of
+      up to 40 N from the fit minimum to the top of the exact-regret grid,
+      :data:`REGRET_TOP` in a reproduce run) within 5% of
+      c = r_L μ / log(μ/λ_H) (a finite range of N; the asymptotic check to N = 10^12 is
+      ``lossnet.bounded_offset``);
     * C_vol = O(1) and C_long = O(1) at the largest c, as an equivalence test: the WLS
       slope's whole 95% interval lies below a tenth of the regret's slope c (at the
       largest c SSS decides almost as PFI does: this C_long claim is the weakest version;
@@ -435,7 +437,12 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
     * C_short = Θ(log N): the WLS slope's 95% interval lies above 0;
     * clock model: no N has a C_vol interval entirely below 0 (R_fluid >= R_off);
     * job model: R_off − R_fluid > 0 (interval above 0) at every N >= 100, i.e. the
-      ordering fails there, while every path's offline reward stays below its dual bound.
+      ordering fails there, while every path's offline reward stays below its dual bound;
+      a finite-range claim (Θ(N) is a statement about a rate) whose scope lists the N.
+
+    The scope of each claim names the sizes its check used: the regret grid for the
+    regret slope, the simulated points of the fits (``fits.fit_servers``) for the three
+    slope claims, and the job-model N for the job claim.
 
     Parameters
     ----------
@@ -478,9 +485,13 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
     (1.957615, False)
     """
     fits, net, tag = result.fits, result.net, f"[{result.label}]"
+    regret_scope = (
+        f"$N = {fits.regret_servers[0]}, \\dots, {fits.regret_servers[-1]}$ "
+        f"({len(fits.regret_servers)} log-spaced sizes, exact regret); {_network_text(net)}"
+    )
     scope = (
-        f"$N = {fits.min_servers}, \\dots, {fits.regret_servers[-1]}$ "
-        f"({len(fits.regret_servers)} sizes); {_network_text(net)}"
+        f"$N = {', '.join(map(str, fits.fit_servers))}$ ({len(fits.fit_servers)} sizes, "
+        f"simulated); {_network_text(net)}"
     )
     c, lead = fits.table_c, fits.leading_constant
     window = f"$W = {c:g} \\log N / N$"
@@ -497,6 +508,11 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
         job_low.offline_minus_fluid.dof,
     )
     every_n = f"every $N$ of the sweep ({_network_text(net)})"
+    job_scope = (
+        f"job model at $N = {', '.join(str(j.servers) for j in result.job)}$, "
+        f"$\\Theta(N)$ checked at $N = {', '.join(str(j.servers) for j in large)}$ "
+        f"({_network_text(net)}); one 95% interval per $N$"
+    )
     return [
         Claim(
             name=f"lossnet.decomposition.regret_slope{tag}",
@@ -511,7 +527,7 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
             citation=f"{XGK} state $\\Theta(\\log N)$; the constant $c$ is a balance "
             "argument of this package",
             hypotheses=(OVERLOADED,),
-            scope=scope,
+            scope=regret_scope,
             quantity="OLS slope of the exact regret on $\\log N$",
             value=fits.regret.slope.mean,
             reference=lead,
@@ -575,13 +591,13 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
                 "$R_{\\mathrm{fluid}} \\ge R_{\\mathrm{off}}$ is a clock-model statement; and "
                 "$R_{\\mathrm{off}} \\le D_{\\theta^*}$ on every path"
             ),
-            kind=Evidence.STATISTICAL,
+            kind=Evidence.FINITE_RANGE,
             passed=all(j.offline_minus_fluid.mean > j.offline_minus_fluid.halfwidth for j in large)
             and all(j.min_dual_slack >= 0 for j in result.job),
             origin=Origin.PACKAGE,
             citation=DESIGN_NOTE,
             hypotheses=(OVERLOADED, "job information model (docs/information-models.md)"),
-            scope=f"{every_n}; one 95% interval per $N$",
+            scope=job_scope,
             quantity=(
                 "smallest $(R_{\\mathrm{off}} - R_{\\mathrm{fluid}})/N$ "
                 f"(at $N = {job_low.servers}$)"

@@ -15,6 +15,7 @@ import math
 import numpy as np
 import pytest
 
+from qtheory.claims import Evidence
 from qtheory.exact import birth_death_stationary, generator, transient
 from qtheory.gated.embedded_chain import service_count_law
 from qtheory.gated.history import (
@@ -186,6 +187,40 @@ def test_bracket(arrival):
     assert (bracket.width == 0) == math.isinf(arrival)
     assert bracket.lower_evidence.startswith("exact")
     assert bracket.upper_evidence.startswith("exact")
+    # numerical evidence (float64) never called certified; the upper end's coverage named
+    assert "certified bound" not in bracket.upper_evidence
+    if bracket.upper == bracket.regular:
+        assert "every full-memory policy, window rules included" in bracket.upper_evidence
+    else:
+        assert "numerical, not certified" in bracket.upper_evidence
+        assert "gate policies (gate, then the first arrival) only" in bracket.upper_evidence
+        assert f"regular-arrivals bound {bracket.regular:.6g}" in bracket.upper_evidence
+
+
+def test_relaxation_is_the_upper_end_at_a_low_arrival_rate():
+    """At Λ = 0.5 the relaxation (gate policies only) is below the regular-arrivals bound,
+    so the bracket's upper end is proved for gate policies, not for window rules."""
+    bracket = full_memory_bracket(GatedQueue(0.5, 1.0, 2.0, 1.0), **SMALL)
+    assert bracket.upper == bracket.relaxation.upper < bracket.regular
+    assert "window rule is bounded only by" in bracket.upper_evidence
+
+
+def test_claims_state_the_policy_class_the_bracket_covers(monkeypatch):
+    """The bracket claim names the gate-then-first-arrival class and leaves window rules
+    to [Haj83]; no numerical claim calls its float64 bound certified (quick sizes, on a
+    grid where the relaxation is the upper end at Λ = 0.5)."""
+    from qtheory.gated import history
+
+    monkeypatch.setattr(history, "_claim_grid", lambda quick: [("inf", "2"), ("0.5", "2")])
+    claims = {c.name.split(".")[-1]: c for c in history_claims(quick=True)}
+    bracket = claims["bracket"].statement
+    assert "knows every past admission time" not in bracket
+    assert "then admits the first arrival" in bracket
+    assert "window rule" in bracket and "[Haj83]" in bracket
+    assert "full-memory gate policy" in claims["memory_gain"].statement
+    for claim in claims.values():
+        if claim.kind is Evidence.NUMERICAL:
+            assert "certified" not in claim.statement
 
 
 def test_gap_gates_obey_the_regular_arrivals_bound():

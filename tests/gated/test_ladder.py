@@ -79,6 +79,37 @@ def test_full_memory_bracket_sits_between_ga_and_the_ceiling():
     assert lad.ordered()
 
 
+def test_rung_methods_say_no_more_than_their_kind():
+    """At Λ = 0.5 the relaxation is the bracket's upper end: that rung is numerical, so
+    its method says "not certified" and never "certified bound", and says that it
+    covers gate policies only (window rules: Hajek's bound); GA's rung is numerical
+    too, its certified enclosure is another command's."""
+    pytest.importorskip("qtheory.gated.history")
+    lad = ladder(GatedQueue(0.5, 1, 2, 1), 2)
+    upper = lad.full_memory_upper
+    assert upper.kind == "numerical" and lad.full_memory_lower.welfare <= upper.welfare
+    assert "not certified" in upper.method and "gate policies" in upper.method
+    assert "window rule" in upper.method and "Hajek" in upper.method
+    for rung in lad.rungs():
+        assert "certified bound" not in rung.method
+        if rung.kind == "numerical" and "certified" in rung.method:
+            assert "not certified" in rung.method
+    assert "not certified here" in lad.ga.method
+
+
+def test_memory_is_described_consistently():
+    """GA is the one-bit rule (open or closed, with a clock); an Erlang-m gate's state is
+    its phase, never "log2 m bits" (which would make GA, its limit, unbounded)."""
+    from qtheory.gated import ladder_outputs
+
+    texts = [ladder_module.__doc__, ladder_outputs.__doc__, ladder_outputs._derivation()]
+    for text in texts:
+        assert "log_2 m" not in text and "log₂ m" not in text and "bits" not in text
+    assert "one bit" in ladder_module.__doc__ and "one-bit" in ladder_outputs.__doc__
+    assert "one-bit" in ladder_outputs._derivation()
+    assert "m phases" in ladder_module.__doc__ and "clock" in ladder_module.__doc__
+
+
 def run(capsys, argv):
     status = main(argv)
     captured = capsys.readouterr()

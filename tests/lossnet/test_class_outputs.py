@@ -103,6 +103,41 @@ def test_statistical_claims_can_fail():
     assert by_name["clock_ordering[3a]"].value == -5.0
 
 
+def test_the_constant_is_called_confirmed_only_where_the_fit_covers_it(written):
+    """The verdict on c(n) is derived from each set's regret fit: "confirmed" where its
+    95% interval covers c(n), "not confirmed" with both numbers otherwise, and the
+    set's bounded-offset verdict next to it; nothing is decided in advance."""
+    tmp, run, _ = written
+    text = (tmp / "out" / "derivations" / "lossnet_classes.tex").read_text()
+    assert "Does the exact regret bear out the heuristic constant" in text
+    sweep = _tiny_sweep()
+    fit = sweep.fits.regret
+    lead = sweep.fits.leading_constant
+    covering = dataclasses.replace(fit, slope=Estimate(lead + 0.01, 0.05, 40, "regression", 38))
+    missing = dataclasses.replace(fit, slope=Estimate(2.175, 0.057, 40, "regression", 38))
+    offset = next(c for c in run.claims if c.name == "lossnet.class_bounded_offset[3a]")
+    for regret, confirmed in ((covering, True), (missing, False)):
+        fits = dataclasses.replace(sweep.fits, regret=regret)
+        verdict = outputs._constant_verdicts([dataclasses.replace(sweep, fits=fits)], [offset])
+        if confirmed:
+            assert "Confirmed: 3a; not confirmed: none." in verdict
+            assert f"covers $c(n) = {lead:.4g}$: confirmed on this range" in verdict
+        else:
+            assert "Confirmed: none; not confirmed: 3a." in verdict
+            assert "slope $2.175 \\pm 0.057$" in verdict
+            assert f"against $c(n) = {lead:.4g}$, outside its 95\\% interval: not" in verdict
+        assert ("holds)" if offset.passed else "fails)") in verdict
+
+
+def test_slope_claims_scope_the_fitted_sizes():
+    """The slope claims' range is the N the fits used (``fits.fit_servers``)."""
+    sweep = _tiny_sweep()
+    assert sweep.fits.fit_servers == (10, 20, 40)
+    for claim in outputs.class_decomposition_claims(sweep)[:3]:
+        assert claim.scope.startswith("$N = 10, 20, 40$ (3 sizes, simulated)")
+        assert claim.estimate.n == 3
+
+
 def test_plans():
     assert [n for n, _, _ in outputs.plan("quick").clock] == [10, 30, 100, 300, 1000]
     standard, paper = outputs.plan("standard"), outputs.plan("paper")

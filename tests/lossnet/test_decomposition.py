@@ -26,6 +26,7 @@ from conftest import assert_estimate_matches, t_tolerance
 from scipy import stats
 
 from qtheory.cache import ResultCache
+from qtheory.claims import Evidence
 from qtheory.executor import SerialExecutor, make_executor
 from qtheory.lossnet import decomposition_outputs as outputs
 from qtheory.lossnet.classes import ClassNetwork, as_classes
@@ -320,6 +321,8 @@ def test_fit_decomposition_on_a_small_sweep():
     assert fits.regret_servers[0] == 10 and fits.regret_servers[-1] == 1000
     assert fits.regret.weighting == "ols" and fits.c_vol.weighting == "wls"
     assert fits.regret.slope.mean == pytest.approx(fits.leading_constant, rel=0.1)
+    # the sizes the estimate fits used: the points with N >= min_servers
+    assert fits.fit_servers == (10, 20, 40) and fits.c_vol.slope.n == 3
     with pytest.raises(ValueError, match="at least 3 points"):
         fit_decomposition(points, min_servers=20)
     with pytest.raises(ValueError, match="table_c"):
@@ -449,9 +452,36 @@ def test_reproduce_steps_write_the_section_and_claims(tmp_path, monkeypatch):
     assert len(run.claims) == 6 * len(outputs.PARAMETER_SETS)
     # every claim is stated in the text from its record, with its kind of evidence
     assert text.count(r"\paragraph{Claim") == len(run.claims)
-    assert text.count(r"\emph{Evidence:} finite-range") == 4 * len(outputs.PARAMETER_SETS)
+    # the three slope claims, the regret slope and the job model's Theta(N)
+    assert text.count(r"\emph{Evidence:} finite-range") == 5 * len(outputs.PARAMETER_SETS)
     assert len({claim.name for claim in run.claims}) == len(run.claims)
     assert any((tmp_path / "cache").rglob("*.json"))  # the replications were cached
+
+
+def test_decomposition_claims_scope_the_sizes_each_check_used():
+    """Each claim's range is the sizes its check used: the slope claims the fitted
+    points only (N >= the fit minimum, not the whole sweep), the regret slope the exact
+    regret grid, the job model's Theta(N) claim (finite-range) the job-model N."""
+    label, net = outputs.PARAMETER_SETS[0]
+    clock = tuple(run_designs([ClockDesign(net.with_servers(n), 13.0, 3.0, 3, 7, cs=(1.0,))
+                               for n in (10, 20, 40, 80)]))  # fmt: skip
+    job = tuple(run_designs([JobDesign(net.with_servers(n), 5.0, 1.0, 2, 2) for n in (10, 20)]))
+    fits = fit_decomposition(clock, min_servers=20, regret_top=200)
+    claims = {
+        c.name.split(".")[-1]: c
+        for c in outputs.decomposition_claims(outputs.Sweep(label, net, clock, job, fits))
+    }
+    for name in ("c_vol_bounded", "c_long_bounded", "c_short_log"):
+        scope = claims[f"{name}[A]"].scope
+        assert scope.startswith("$N = 20, 40, 80$ (3 sizes, simulated)")
+        assert claims[f"{name}[A]"].estimate.n == len(fits.fit_servers) == 3
+    regret = claims["regret_slope[A]"]
+    grid = fits.regret_servers
+    assert regret.scope.startswith(f"$N = 20, \\dots, 200$ ({len(grid)} log-spaced sizes")
+    assert regret.estimate.n == len(grid)
+    job_claim = claims["job_ordering[A]"]
+    assert job_claim.kind is Evidence.FINITE_RANGE
+    assert job_claim.scope.startswith("job model at $N = 10, 20$")
 
 
 # ------------------------------------------------------------------ n classes
