@@ -73,15 +73,16 @@ class CertificateError(Exception):
     """
 
 
-def _fields(certificate) -> str:
-    """The claim name, after checking the certificate's shape."""
+def _fields(certificate, label: str = "<unnamed>") -> str:
+    """The claim name, after checking the certificate's shape (messages start with
+    ``label`` until the name is known)."""
     if not isinstance(certificate, Mapping):
         raise CertificateError(
-            f"<unnamed>: a certificate is a JSON object, got {type(certificate).__name__}"
+            f"{label}: a certificate is a JSON object, got {type(certificate).__name__}"
         )
     name = certificate.get("claim")
     if not isinstance(name, str) or not name or len(name) > 200:
-        raise CertificateError("<unnamed>: the certificate names no claim")
+        raise CertificateError(f"{label}: the certificate names no claim")
     extra = sorted(set(certificate) - FIELDS)
     if extra:
         raise CertificateError(
@@ -176,17 +177,29 @@ def check_file(path: Path | str) -> tuple[str, str | None, Mapping]:
     >>> check_file("/nonexistent/gated.dominance.json")
     Traceback (most recent call last):
     ...
-    qtheory.verify.CertificateError: gated.dominance.json: cannot be read (...)
+    qtheory.verify.CertificateError: gated.dominance: cannot be read (...)
     """
     file = Path(path)
-    certificate = importlib.import_module("qtheory.verify._read").read_certificate(file)
-    name = _fields(certificate)
+    label = file.name.removesuffix(".json")  # a file's name is its claim
+    try:
+        certificate = importlib.import_module("qtheory.verify._read").read_certificate(file)
+        name = _fields(certificate, label)
+    except CertificateError as error:
+        message = str(error)
+        raise CertificateError(
+            message if message.startswith(f"{label}: ") else f"{label}: {message}"
+        ) from None
     if file.name != f"{name}.json":
         raise CertificateError(
-            f"{file.name}: the file holds the certificate of {name!r}, so it must be named "
-            f"{name}.json"
+            f"{label}: the file holds the certificate of {name!r}, so it must be named {name}.json"
         )
-    size = check_certificate(certificate)
+    try:
+        size = check_certificate(certificate)
+    except CertificateError as error:
+        message = str(error)
+        raise CertificateError(
+            message if message.startswith(f"{label}: ") else f"{label}: {message}"
+        ) from None
     return name, size, certificate.get("provenance", {})
 
 
@@ -284,7 +297,8 @@ def verify(path: Path | str) -> Report:
             failures.append(str(error))
             continue
         except Exception as error:  # noqa: BLE001  a checker that cannot decide: a failure
-            failures.append(f"{file.name}: the checker could not decide it ({error!r:.200})")
+            label = file.name.removesuffix(".json")
+            failures.append(f"{label}: the checker could not decide it ({error!r:.200})")
             continue
         if size is not None:
             sizes.setdefault(size, []).append(name)

@@ -16,7 +16,7 @@ Examples
 ...     read_certificate(path)
 Traceback (most recent call last):
 ...
-qtheory.verify.CertificateError: deep.json: nested deeper than 32 levels
+qtheory.verify.CertificateError: nested deeper than 32 levels
 """
 
 from __future__ import annotations
@@ -77,31 +77,28 @@ def read_certificate(path: Path) -> object:
     Raises
     ------
     CertificateError
-        Naming the file, if it is not a regular file of at most :data:`MAX_BYTES`
-        bytes of UTF-8 JSON nested at most :data:`MAX_DEPTH` deep.
+        If it is not a regular file of at most :data:`MAX_BYTES` bytes of UTF-8 JSON
+        nested at most :data:`MAX_DEPTH` deep (the caller names the file).
     """
-    name = path.name
     try:
         info = os.stat(path)  # follows links: a link to a device is a device
         if not stat.S_ISREG(info.st_mode):
-            raise CertificateError(f"{name}: not a regular file")
+            raise CertificateError("not a regular file")
         if info.st_size > MAX_BYTES:
-            raise CertificateError(f"{name}: {info.st_size} bytes, more than {MAX_BYTES}")
+            raise CertificateError(f"{info.st_size} bytes, more than {MAX_BYTES}")
         with open(path, "rb") as file:
             raw = file.read(MAX_BYTES + 1)
     except OSError as error:
-        raise CertificateError(f"{name}: cannot be read ({error.strerror or error})") from None
+        raise CertificateError(f"cannot be read ({error.strerror or error})") from None
     if len(raw) > MAX_BYTES:
-        raise CertificateError(f"{name}: more than {MAX_BYTES} bytes")
+        raise CertificateError(f"more than {MAX_BYTES} bytes")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise CertificateError(
-            f"{name}: not UTF-8 ({error.reason} at byte {error.start})"
-        ) from None
+        raise CertificateError(f"not UTF-8 ({error.reason} at byte {error.start})") from None
     if _depth(text) > MAX_DEPTH:
-        raise CertificateError(f"{name}: nested deeper than {MAX_DEPTH} levels")
+        raise CertificateError(f"nested deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(text, parse_constant=_constant)
     except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
-        raise CertificateError(f"{name}: not JSON ({error})") from None
+        raise CertificateError(f"not JSON ({error})") from None
