@@ -45,9 +45,9 @@ from numbers import Real
 
 import flint
 
-from qtheory.precision import check_dps
+from qtheory.precision import check_dps, decimal_fraction
 
-__all__ = ["Enclosure", "binary_fraction", "exact", "working_precision"]
+__all__ = ["Enclosure", "exact", "working_precision"]
 
 #: Guard bits added to the requested precision: enough for the cancellation of a few
 #: dozen operations; routines that lose more widen their own precision and say so.
@@ -128,35 +128,13 @@ def exact(value: Real | str | Fraction, *, name: str = "value") -> flint.fmpq:
     """
     if isinstance(value, bool) or not isinstance(value, Real | str | Fraction):
         raise ValueError(f"{name} must be a finite real number, got {value!r}")
-    text = repr(float(value)) if isinstance(value, float) else value
     try:
-        fraction = Fraction(text) if not isinstance(text, Fraction) else text
-    except (ValueError, ZeroDivisionError, OverflowError):
-        raise ValueError(f"{name} must be a finite real number, got {value!r}") from None
+        fraction = decimal_fraction(value, name=name)  # the package's one reading
+    except ValueError:
+        fraction = None
+    if fraction is None:
+        raise ValueError(f"{name} must be a finite real number, got {value!r}")
     return flint.fmpq(fraction.numerator, fraction.denominator)
-
-
-def binary_fraction(value) -> Fraction:
-    """The exact rational value of a finite binary ``mpmath.mpf`` (mantissa · 2^exponent).
-
-    Parameters
-    ----------
-    value : mpmath.mpf
-        A finite binary floating-point number.
-
-    Returns
-    -------
-    fractions.Fraction
-
-    Examples
-    --------
-    >>> import mpmath
-    >>> binary_fraction(mpmath.mpf("0.375")), binary_fraction(mpmath.mpf(-6))
-    (Fraction(3, 8), Fraction(-6, 1))
-    """
-    mantissa, exponent = value.man_exp  # the magnitude: man_exp carries no sign
-    magnitude = Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
-    return -magnitude if value < 0 else magnitude
 
 
 def _decimal(mantissa: int, exponent: int) -> str:

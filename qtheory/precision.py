@@ -27,13 +27,19 @@ ValueError: dps must be an integer >= 1 (significant digits), got 2.5
 30
 >>> mpmath.mp.dps, mpmath.nstr(rounded(third, 20), 20)
 (15, '0.33333333333333333333')
+
+Every route reads a parameter the same way (:func:`decimal_fraction`): a float as the
+shortest decimal that prints it (``0.6`` is 3/5), a string as the decimal or fraction it
+spells, an ``mpmath.mpf`` as its exact binary value.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import numbers
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -41,7 +47,15 @@ import numpy as np
 
 from qtheory import limits
 
-__all__ = ["GUARD_DIGITS", "check_dps", "rounded", "working"]
+__all__ = [
+    "GUARD_DIGITS",
+    "INFINITY_WORDS",
+    "binary_fraction",
+    "check_dps",
+    "decimal_fraction",
+    "rounded",
+    "working",
+]
 
 #: Guard digits added by :func:`working` on top of the requested ``dps``.
 GUARD_DIGITS = 10
@@ -148,3 +162,89 @@ def _round(value: Any) -> Any:
         }
         return dataclasses.replace(value, **changes)
     return value
+
+
+#: The words a string may spell +∞ with (any case, an optional ``+``).
+INFINITY_WORDS = ("inf", "infinity")
+
+
+def binary_fraction(value) -> Fraction:
+    """The exact rational value of a finite binary ``mpmath.mpf`` (mantissa · 2^exponent).
+
+    Parameters
+    ----------
+    value : mpmath.mpf
+        A finite binary floating-point number.
+
+    Returns
+    -------
+    fractions.Fraction
+
+    Examples
+    --------
+    >>> binary_fraction(mpmath.mpf("0.375")), binary_fraction(mpmath.mpf(-6))
+    (Fraction(3, 8), Fraction(-6, 1))
+    """
+    mantissa, exponent = value.man_exp  # the magnitude: man_exp carries no sign
+    magnitude = Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
+    return -magnitude if value < 0 else magnitude
+
+
+def decimal_fraction(value: object, *, name: str = "value") -> Fraction | None:
+    """The exact rational a parameter stands for, the same on every route; None for +∞.
+
+    A float (NumPy's included) is the shortest decimal that prints it (``repr``: ``0.6``
+    is 3/5, not the binary 0.59999999999999997779...), an int itself, a string the
+    decimal or fraction it spells (``"1e-3"``, ``"3/5"``, ``"inf"``), a Fraction itself
+    and an ``mpmath.mpf`` its exact binary value.
+
+    Parameters
+    ----------
+    value : float, int, str, fractions.Fraction or mpmath.mpf
+    name : str, keyword-only, default "value"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    fractions.Fraction or None
+        None for +∞ (a float, an mpf or the string ``"inf"``).
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: not a number (text, NaN, a bool), −∞, or a fraction with
+        denominator 0.
+
+    Examples
+    --------
+    >>> decimal_fraction(0.6), decimal_fraction("1e-3"), decimal_fraction("inf")
+    (Fraction(3, 5), Fraction(1, 1000), None)
+    >>> decimal_fraction(mpmath.mpf(0.6)) == Fraction(0.6)  # an mpf: its binary value
+    True
+    >>> decimal_fraction("1/0", name="reward")
+    Traceback (most recent call last):
+    ...
+    ValueError: reward must be a finite real number or inf, got '1/0'
+    """
+    if isinstance(value, bool) or not isinstance(value, str | mpmath.mpf | numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    if isinstance(value, mpmath.mpf):
+        if mpmath.isinf(value) and value > 0:
+            return None
+        if not mpmath.isfinite(value):
+            raise ValueError(f"{name} must be a finite real number or inf, got {value!r}")
+        return binary_fraction(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower().lstrip("+") in INFINITY_WORDS:
+            return None
+    elif isinstance(value, Fraction | numbers.Integral):
+        return Fraction(value)
+    else:  # floats, NumPy's included (their repr is np.float64(...))
+        text = repr(float(value))
+        if text == "inf":
+            return None
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+        raise ValueError(f"{name} must be a finite real number or inf, got {value!r}") from None

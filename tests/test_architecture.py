@@ -21,7 +21,7 @@ PACKAGE = ROOT / "qtheory"
 #: (layer name, module-name patterns), lowest first.
 LAYERS = [
     ("foundation", [r"qtheory\._\w+", r"qtheory\.(limits|precision|stats|numerics|symbolic)",
-                    r"qtheory\.(executor|cache|claims|enclosure|notation|phase_type)",
+                    r"qtheory\.(executor|cache|claims|enclosure|notation|phase_type|provenance)",
                     r"qtheory\.verify(\.\w+)?"]),
     ("model data", [r"qtheory\.gated\.model", r"qtheory\.lossnet\.(model|paths|symbols|classes)"]),
     ("engines", [r"qtheory\.exact\.\w+", r"qtheory\.sim\.\w+"]),

@@ -72,19 +72,17 @@ References
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
-import mpmath
 import sympy
 from flint import arb, fmpq
 
 from qtheory import limits
-from qtheory.enclosure import Enclosure, binary_fraction, exact
+from qtheory.enclosure import Enclosure, exact
 from qtheory.gated.model import GatedQueue
-from qtheory.precision import check_dps
+from qtheory.precision import check_dps, decimal_fraction
 from qtheory.verify import statements
 
 __all__ = [
@@ -165,19 +163,10 @@ class Parameters:
 
 
 def _rational(name: str, value: object) -> fmpq | None:
-    """The exact rational of one queue field; None for an infinite arrival rate."""
-    if isinstance(value, str) and value.strip().lower().lstrip("+") in ("inf", "infinity"):
-        return None
-    if isinstance(value, mpmath.mpf):
-        if mpmath.isinf(value):
-            return None
-        fraction = binary_fraction(value)
-        return fmpq(fraction.numerator, fraction.denominator)
-    if isinstance(value, float) and math.isinf(value):
-        return None
-    if isinstance(value, numbers.Integral):
-        value = int(value)
-    return exact(value, name=name)
+    """The exact rational of one queue field (:func:`qtheory.precision.decimal_fraction`,
+    the reading of every route); None for an infinite arrival rate."""
+    fraction = decimal_fraction(value, name=name)
+    return None if fraction is None else fmpq(fraction.numerator, fraction.denominator)
 
 
 def exact_parameters(queue: GatedQueue) -> Parameters:
@@ -460,6 +449,7 @@ def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
     Λ = ∞, μ = C = 1, R = 2: S_RR* = (√2 − 1)² exactly, and the enclosures contain
     the mpmath values of :func:`qtheory.gated.optimal_gate`:
 
+    >>> import mpmath
     >>> opt = certified_optimum(GatedQueue("inf", 1, 2, 1), dps=40)
     >>> mpmath.mp.dps = 60
     >>> opt.welfare_rr.contains(str((mpmath.sqrt(2) - 1) ** 2))

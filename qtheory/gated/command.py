@@ -7,6 +7,16 @@ working digits, D plus guard digits that grow with log10 ν and log10 1/(ν − 
 refused above ``qtheory.limits`` ``dps`` limit, 1000 unless ``QTHEORY_LIMIT_DPS`` says
 otherwise).
 
+Every route reads the parameters as the decimals typed (:mod:`qtheory.gated.model`):
+``--reward 1.000000000001`` is 1000000000001/10^12 in float64 output, with ``--dps``
+and with ``--certify`` alike (float64 output is the value at those decimals, rounded;
+a value beyond float64 asks for ``--dps``).  A float64 value that the rounding of the
+parameters to float64 leaves with a relative error above 1e-8 (``--gate``'s
+``welfare_at_gate`` when ν − 1 is below about 1e-8) prints one line
+``qtheory gated: warning: ...`` on stderr
+(:class:`~qtheory.gated.model.IllConditionedWarning`), naming the condition number and
+``--dps``.
+
 With ``--certify`` every value is instead a certified enclosure ``[lower, upper]`` (in JSON
 ``{"lower": "...", "upper": "...", "width": "..."}``) of relative width at most 10^-D, D = ``--dps``
 (default 30), computed in Arb ball arithmetic by :mod:`qtheory.gated.certified`: the
@@ -25,8 +35,12 @@ apply).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import sys
+import warnings
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from qtheory._cli_types import positive_int_arg
@@ -143,7 +157,12 @@ def _parse_float(name: str, text: str) -> float:
     return value
 
 
-def _queue(args: argparse.Namespace) -> GatedQueue:
+def _queue(args: argparse.Namespace, *, typed: bool = False) -> GatedQueue:
+    """The queue of the four parameters: float64 values without ``--dps`` (each must be
+    a float64 number), else the text typed.  With ``typed``, a positive finite float64
+    value keeps the text typed, so that the optima (computed in mpmath) read the
+    decimals typed even where float64 cannot hold them; zero, negative and infinite
+    values stay floats and meet the usual checks."""
     values = {
         "arrival_rate": args.arrival_rate,
         "service_rate": args.service_rate,
@@ -151,7 +170,10 @@ def _queue(args: argparse.Namespace) -> GatedQueue:
         "cost": args.cost,
     }
     if args.dps is None:
-        values = {name: _parse_float(name, text) for name, text in values.items()}
+        for name, text in values.items():
+            number = _parse_float(name, text)
+            if not (typed and 0 < number < math.inf):
+                values[name] = number
     from qtheory.gated.model import GatedQueue
 
     return GatedQueue(**values)
@@ -218,7 +240,7 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
     dps = check_dps(args.dps)
     if getattr(args, "certify", False):
         return certified(args)
-    queue = _queue(args)
+    queue = _queue(args, typed=True)
     gate_opt = optimal_gate(queue, dps=dps)
     routing = optimal_routing(queue, dps=dps)
     values = {
@@ -230,8 +252,11 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
         "pof": price_of_forgetting(queue, dps=dps),
     }
     if args.gate is not None:
-        gate = args.gate if dps is not None else _parse_float("gate", args.gate)
-        values["sigma"] = root(gate, queue.arrival_rate, queue.service_rate, dps=dps)
+        if dps is None:  # the float64 root takes float64 numbers
+            gate, rates = _parse_float("gate", args.gate), queue.as_float64()
+        else:
+            gate, rates = args.gate, queue
+        values["sigma"] = root(gate, rates.arrival_rate, rates.service_rate, dps=dps)
         values["welfare_at_gate"] = welfare_ga(queue, gate, dps=dps)
     return values
 
@@ -325,13 +350,17 @@ def run(args: argparse.Namespace) -> int:
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
     """
+    where = getattr(args, "where", "qtheory gated")
     if getattr(args, "view", None) == "ladder":
-        print(render_ladder(compute_ladder(args), args.json))
+        with warning_lines(where):
+            lad = compute_ladder(args)
+        print(render_ladder(lad, args.json))
         return 0
     for option in ("phases", "service"):
         if getattr(args, option, None) is not None:
             raise ValueError(f"--{option} applies to 'qtheory gated ladder' only")
-    values = compute(args)
+    with warning_lines(where):
+        values = compute(args)
     if getattr(args, "certify", False):
         if args.json:
             print(json.dumps({name: value.to_json() for name, value in values.items()}))
@@ -342,6 +371,51 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(render(values, args.dps, args.json))
     return 0
+
+
+@contextlib.contextmanager
+def warning_lines(where: str) -> Iterator[None]:
+    """Print every distinct :class:`~qtheory.gated.model.IllConditionedWarning` raised
+    inside as one line ``WHERE: warning: MESSAGE`` on stderr (no source line, no
+    traceback); other warnings are shown as Python shows them.
+
+    Parameters
+    ----------
+    where : str
+        The command's words, e.g. ``"qtheory gated"``.
+
+    Yields
+    ------
+    None
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> from qtheory.gated.model import GatedQueue
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err), warning_lines("qtheory gated"):
+    ...     for _ in range(2):
+    ...         GatedQueue("inf", 1, "1.000000000001", 1).warn_if_ill_conditioned("S")
+    >>> err.getvalue().count("\\n"), err.getvalue()[:37]
+    (1, 'qtheory gated: warning: S in float64 ')
+    """
+    from qtheory.gated.model import IllConditionedWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", IllConditionedWarning)
+        try:
+            yield
+        finally:
+            others = [w for w in caught if not issubclass(w.category, IllConditionedWarning)]
+            lines = dict.fromkeys(
+                " ".join(str(w.message).split())
+                for w in caught
+                if issubclass(w.category, IllConditionedWarning)
+            )
+    for line in lines:
+        print(f"{where}: warning: {line}", file=sys.stderr)
+    for w in others:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
 
 
 def compute_ladder(args: argparse.Namespace):

@@ -1,5 +1,18 @@
 """Parameters of the unobservable M/M/1 queue with admission control.
 
+How parameters are read (the same on every route): a parameter stands for the decimal
+the user typed.  A float is read as its shortest ``repr`` decimal (``0.6`` is 3/5, not
+the binary number 0.59999999999999997779...), a string as the decimal or fraction it
+spells, ``inf`` (a float or the string ``"inf"``) as ∞, and an ``mpmath.mpf`` as its
+exact binary value.  :func:`to_mpf` does this for the mpmath routes (``dps=D`` and the
+optima, which are always computed in mpmath), and
+:func:`qtheory.gated.certified.exact_parameters` reads the same rationals, so a
+``dps=D`` value is the value at the input that a certified enclosure encloses.  Only
+the vectorised float64 evaluations (:func:`qtheory.gated.welfare.welfare_ga` and
+:func:`~qtheory.gated.welfare.welfare_rr` with ``dps=None``, the GI/M/1 root in
+float64) work with the floats themselves; where that costs digits they say so with an
+:class:`IllConditionedWarning` (:meth:`GatedQueue.warn_if_ill_conditioned`).
+
 References
 ----------
 .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
@@ -12,18 +25,43 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from dataclasses import dataclass
 
 import mpmath
 
 from qtheory import limits
+from qtheory.precision import INFINITY_WORDS
 
 Number = float | int | str | mpmath.mpf
+
+#: Unit roundoff of float64: rounding a number to float64 changes it by at most this
+#: much, relative.
+UNIT_ROUNDOFF = 2.0**-53
+
+#: Relative error bound above which a float64 result warns (:class:`IllConditionedWarning`).
+ILL_CONDITIONED = 1e-8
+
+
+class IllConditionedWarning(UserWarning):
+    """A float64 result that the rounding of its inputs to float64 may change by more
+    than :data:`ILL_CONDITIONED` relative: recompute it with ``dps=D`` (``--dps D``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     GatedQueue("inf", 1, 1 + 1e-12, 1).warn_if_ill_conditioned("S_RR")
+    >>> caught[0].category.__name__, str(caught[0].message)[:34]
+    ('IllConditionedWarning', 'S_RR in float64 is ill-conditioned')
+    """
 
 
 def exact_digits(*values: Number) -> int:
     """Decimal digits that represent every value exactly enough for sums and products
-    of a few of them: a float needs 17, a string its own length, an mpf its precision;
+    of a few of them: a float needs 17 (its ``repr`` decimal has at most 17 significant
+    digits), a string its own length, an mpf its precision;
     a product of values needs the sum of their digits, and a difference of two numbers
     of similar size (the only one that cancels) no more than the longer of them.
 
@@ -58,8 +96,14 @@ def exact_digits(*values: Number) -> int:
 
 
 def to_mpf(value: Number) -> mpmath.mpf:
-    """Convert at the current precision (strings such as ``"0.1"`` or ``"inf"`` keep
-    their decimal meaning up to that precision; floats are exact).
+    """A parameter as an mpf at the current precision, read as the decimal it stands for.
+
+    A float (NumPy's included) is read as its shortest ``repr`` decimal, a string as the
+    decimal or fraction it spells (``"0.1"``, ``"3/5"``, ``"inf"``, ``"infinity"``),
+    both rounded once to the current precision; an mpf keeps its binary value (rounded
+    to the current precision).  This is the rational that
+    :func:`qtheory.gated.certified.exact_parameters` reads, so every route computes at
+    the same input.
 
     Parameters
     ----------
@@ -74,16 +118,31 @@ def to_mpf(value: Number) -> mpmath.mpf:
     Raises
     ------
     ValueError
-        A string that is not a number.
+        A string that is not a number (or a fraction with denominator 0).
 
     Examples
     --------
-    >>> to_mpf("0.5") == to_mpf(0.5)
-    True
+    The float 0.1 and the string "0.1" are the same number, 1/10 (the float's binary
+    value, 0.1000000000000000055511..., is not what was typed):
+
     >>> with mpmath.workdps(30):
-    ...     mpmath.nstr(to_mpf("0.1") - to_mpf(0.1), 3)  # 0.1 is not a float64 number
-    '-5.55e-18'
+    ...     to_mpf(0.1) == to_mpf("0.1") == mpmath.mpf(1) / 10
+    True
+    >>> to_mpf("3/5") == to_mpf(0.6), to_mpf(" Infinity "), to_mpf(mpmath.mpf(0.1)) == 0.1
+    (True, mpf('+inf'), True)
     """
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral | mpmath.mpf):
+        return mpmath.mpf(repr(float(value)))  # float(): NumPy's repr is np.float64(...)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower().lstrip("+") in INFINITY_WORDS:
+            return mpmath.mpf("inf")
+        try:
+            return mpmath.mpf(text)
+        except ZeroDivisionError:
+            raise ValueError(f"{value!r} divides by zero") from None
+    if isinstance(value, numbers.Integral):
+        return mpmath.mpf(int(value))
     return mpmath.mpf(value)
 
 
@@ -100,7 +159,7 @@ def _checked(name: str, value: Number, *, allow_inf: bool = False) -> Number:
     limits.require("dps", exact_digits(value), parameter=name, what=f"reading {name} exactly")
     try:
         with mpmath.workdps(exact_digits(value)):
-            exact = mpmath.mpf(value.strip() if isinstance(value, str) else value)
+            exact = to_mpf(value)
     except (TypeError, ValueError) as error:
         raise ValueError(f"{name} must be a real number, got {value!r}") from error
     if mpmath.isnan(exact):
@@ -117,9 +176,12 @@ class GatedQueue:
     """An unobservable M/M/1 queue with reward and waiting cost.
 
     Parameters may be floats, or strings / ``mpmath.mpf`` that carry more digits than
-    float64: the high-precision routes (``dps=``) read them at their working precision.
-    Fields keep the type given (``"inf"`` stays a string; ints become floats); use
-    :meth:`parameters` for numbers in one type.
+    float64.  Every route reads a parameter as the decimal it stands for (module
+    docstring): a float as its shortest ``repr`` decimal (``0.6`` is 3/5), a string as
+    the decimal or fraction it spells, an mpf as its binary value; the high-precision
+    routes (``dps=``) read that decimal at their working precision.  Fields keep the
+    type given (``"inf"`` stays a string; ints become floats); use :meth:`parameters`
+    for numbers in one type.
 
     Parameters
     ----------
@@ -208,11 +270,14 @@ class GatedQueue:
         return float(self.naor_excess() + 1)
 
     def naor_excess(self) -> mpmath.mpf:
-        """ν − 1 = (Rμ − C)/C, computed exactly enough to know its sign and size.
+        """ν − 1 = (Rμ − C)/C of the parameters' decimals (:func:`to_mpf`), computed
+        exactly enough to know its sign and size.
 
         Rμ − C is formed at enough digits to read the inputs exactly, and again with
         the digits it was seen to cancel, so that the result has the current precision
-        (plus 10 guard digits) relative to itself however close ν is to 1.
+        (plus 10 guard digits) relative to itself however close ν is to 1.  A float
+        reward ``1 + 1e-12`` gives 1e-12 (its decimal 1.000000000001), not the
+        1.000088900582341e-12 of its binary value.
 
         Returns
         -------
@@ -229,6 +294,8 @@ class GatedQueue:
         >>> import mpmath
         >>> mpmath.nstr(GatedQueue("inf", 1, "1.0000000000000000000001", 1).naor_excess(), 3)
         '1.0e-22'
+        >>> mpmath.nstr(GatedQueue("inf", 1, 1 + 1e-12, 1).naor_excess(), 8)
+        '1.0e-12'
         """
         # Reading R, mu and C at `digits` digits errs by about 10^-digits of R mu, so the
         # difference R mu - C keeps digits - log10(R mu / (R mu - C)) of them: a second
@@ -326,6 +393,17 @@ class GatedQueue:
         --------
         >>> GatedQueue(4, 1, 3, 1).parameters()
         {'mu': 1.0, 'beta': 0.25, 'R': 3.0, 'C': 1.0, 'epsilon': 2.0}
+
+        The mpf values are those of the decimals (0.6 is 3/5); the float64 values of
+        float fields are the floats themselves (β = 1/Λ rounded once), and ε is ν − 1
+        of the decimals, rounded:
+
+        >>> q = GatedQueue(0.6, 1, 1 + 1e-12, 1)
+        >>> with mpmath.workdps(30):
+        ...     mpmath.nstr(q.parameters(30)["beta"], 25)  # 1/0.6 = 5/3
+        '1.666666666666666666666667'
+        >>> q.parameters()["R"] == 1 + 1e-12, round(q.parameters()["epsilon"] * 1e12, 12)
+        (True, 1.0)
         """
         arrival = to_mpf(self.arrival_rate)
         values = {
@@ -335,9 +413,96 @@ class GatedQueue:
             "C": to_mpf(self.cost),
             "epsilon": +self.naor_excess(),
         }
-        if dps is None:
-            return {name: _float64(name, value) for name, value in values.items()}
-        return values
+        if dps is not None:
+            return values
+        floats = {name: _float64(name, value) for name, value in values.items()}
+        # float fields are the float64 inputs themselves, not their decimals rounded back
+        for name, field in (("mu", self.service_rate), ("R", self.reward), ("C", self.cost)):
+            if isinstance(field, float):
+                floats[name] = float(field)
+        if isinstance(self.arrival_rate, float):
+            floats["beta"] = 1.0 / float(self.arrival_rate)  # 0.0 for inf
+        return floats
+
+    def condition(self) -> float:
+        """The relative condition number ν/(ν − 1) of ν − 1 in the parameters.
+
+        Rounding R, μ or C by a relative δ changes ν − 1 = (Rμ − C)/C by up to about
+        ν/(ν − 1)·δ relative.  A positive welfare evaluated from the rounded parameters
+        loses at least as much: S_GA and S_RR contain N = R − C/(μ(1 − σ)) and
+        R − C/(μ − λ), at most R − C/μ, whose relative condition (R + C/u)/|N| is then
+        at least ν/(ν − 1).
+
+        Returns
+        -------
+        float
+            ν/(ν − 1) = 1 + 1/(ν − 1) (``inf`` when ν = 1; negative when ν < 1).
+
+        Examples
+        --------
+        >>> GatedQueue("inf", 1, 2, 1).condition()
+        2.0
+        >>> f"{GatedQueue('inf', 1, '1.000000000001', 1).condition():.3g}"
+        '1e+12'
+        """
+        excess = self.naor_excess()
+        if excess == 0:
+            return math.inf
+        with mpmath.workdps(20):
+            return float(1 + 1 / excess)
+
+    def warn_if_ill_conditioned(
+        self, what: str, condition: float | None = None, *, stacklevel: int = 2
+    ) -> None:
+        """Warn (:class:`IllConditionedWarning`) when a float64 evaluation of ``what``
+        from float64 parameters may be wrong by more than :data:`ILL_CONDITIONED`
+        relative: when its relative condition number times the unit roundoff
+        2^-53 ≈ 1.1e-16 exceeds that.
+
+        Parameters
+        ----------
+        what : str
+            The quantity, for the message (e.g. ``"welfare_ga"``).
+        condition : float or None
+            The relative condition number of ``what`` in the parameters; None:
+            ν/(ν − 1) (:meth:`condition`, which bounds it below for a positive
+            welfare).  Not computed again when given, so a caller's cheap float64
+            estimate costs no mpmath.
+        stacklevel : int, keyword-only, default 2
+            As :func:`warnings.warn` (2: the caller's line).
+
+        Returns
+        -------
+        None
+
+        Examples
+        --------
+        ν = 2 does not warn:
+
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("error")
+        ...     GatedQueue("inf", 1, 2, 1).warn_if_ill_conditioned("welfare_rr")
+        """
+        if condition is None:
+            condition = self.condition()
+        condition = abs(condition)
+        bound = condition * UNIT_ROUNDOFF
+        if not bound > ILL_CONDITIONED:
+            return
+        with mpmath.workdps(20):
+            excess = self.naor_excess()
+            nu_condition = math.inf if excess == 0 else float(abs(1 + 1 / excess))
+            excess = mpmath.nstr(excess, 3)
+        warnings.warn(
+            f"{what} in float64 is ill-conditioned: relative condition {condition:.2g} in "
+            f"the parameters (nu - 1 = {excess}, nu/(nu - 1) = {nu_condition:.2g}), so the "
+            f"float64 parameters leave it a relative error of up to about {bound:.1e} "
+            f"(condition times unit roundoff {UNIT_ROUNDOFF:.2g}); for the value at the "
+            "decimal parameters use dps=D (command line: --dps D)",
+            IllConditionedWarning,
+            stacklevel=stacklevel + 1,
+        )
 
     def as_float64(self) -> GatedQueue:
         """The same queue with float fields (``arrival_rate`` may be ``inf``); a
@@ -360,10 +525,18 @@ class GatedQueue:
         """
         return GatedQueue(
             *(
-                _float64(name, to_mpf(getattr(self, name)))
+                _as_float64(name, getattr(self, name))
                 for name in ("arrival_rate", "service_rate", "reward", "cost")
             )
         )
+
+
+def _as_float64(name: str, value: Number) -> float:
+    """A field as float64: a float itself, a string or mpf rounded (at the current
+    precision; a finite value beyond float64 is a ValueError naming ``name``)."""
+    if isinstance(value, float):
+        return float(value)
+    return _float64(name, to_mpf(value))
 
 
 def _float64(name: str, value: mpmath.mpf) -> float:

@@ -32,6 +32,11 @@ Where float64 cannot evaluate that distance (``μ/Λ`` or ``μτ`` beyond float6
 element is solved in mpmath instead and rounded to float64; σ underflows to 0 for
 ``μτ > 800`` (``w`` stays exact in :func:`log_root` while it is a float64 number).
 
+Parameters are read as in :mod:`qtheory.gated.model`: with ``dps=D`` (and in
+:func:`root_enclosure`) a float is its ``repr`` decimal (0.6 = 3/5), a string the
+decimal it spells, an mpf its binary value; the float64 routes solve at the floats
+themselves (their mpmath fallback too).
+
 High precision (``dps=D``): the same equation in mpmath, at ``D`` digits plus guard
 digits for the cancellation near the boundary (``2 log10((τ + 1/Λ)/δ)``, δ the distance
 from it) and for the size of ``w`` (σ = e^{−w} is correct to D digits only if ``w`` is
@@ -254,7 +259,9 @@ def _log_root_float64(gate, arrival_rate, service_rate, *, underflow_ok: bool) -
         if not np.isnan(w[index]):
             continue
         arrival = np.inf if beta[index] == 0 else 1.0 / beta[index]
-        precise = _log_root_mp_checked(gate[index], arrival, mu[index], _FALLBACK_DIGITS)
+        # the float64 inputs themselves (mpf: binary), as the float64 solver sees them
+        binary = (mpmath.mpf(float(v)) for v in (gate[index], arrival, mu[index]))
+        precise = _log_root_mp_checked(*binary, _FALLBACK_DIGITS)
         w[index] = float(precise)
         if not np.isfinite(w[index]):
             raise ValueError(
@@ -440,11 +447,17 @@ def _log_root_mp_checked(gate, arrival_rate, service_rate, dps: int) -> mpmath.m
 
 
 def _interval(value: Number):
-    """An interval that contains the input exactly (decimal strings are enclosed)."""
+    """An interval that contains the input exactly, read as :func:`to_mpf` reads it:
+    decimal strings and the ``repr`` decimals of floats are enclosed, an mpf is exact."""
     iv = mpmath.iv
-    if isinstance(value, str) and value.strip().lower() in ("inf", "+inf", "infinity"):
-        return iv.mpf(mpmath.inf)
-    return iv.mpf(value.strip()) if isinstance(value, str) else iv.mpf(mpmath.mpf(value))
+    if isinstance(value, float):
+        value = repr(float(value))
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower().lstrip("+") in ("inf", "infinity"):
+            return iv.mpf(mpmath.inf)
+        return iv.mpf(text)
+    return iv.mpf(mpmath.mpf(value))
 
 
 def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, dps: int):
@@ -496,8 +509,9 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
     if dps is None:
         raise ValueError("dps must be an integer >= 1 (significant digits), got None")
     dps = check_dps(dps, cost="a certified enclosure of sigma")
-    from qtheory.enclosure import Enclosure, binary_fraction  # python-flint: only here
+    from qtheory.enclosure import Enclosure  # python-flint: only here
     from qtheory.gated.derivation import derive  # interval evaluation: Sympy's lambdify
+    from qtheory.precision import binary_fraction
     from qtheory.symbolic import lambdify_interval
 
     residual = derive().root_residual

@@ -29,7 +29,19 @@ corner, a few milliseconds each; a value beyond float64 is a ``ValueError`` aski
 :func:`qtheory.limits.limit` ``("dps")``.  The RR optimum is evaluated in
 :math:`\varepsilon = \nu - 1` (exact from the inputs), e.g.
 :math:`C(\sqrt\nu-1)^2 = C\varepsilon^2/(\sqrt{1+\varepsilon}+1)^2`, so it never cancels.
-Welfare curves (:func:`welfare_ga`) are vectorised float64, or one value with ``dps``.
+Welfare curves (:func:`welfare_ga`, :func:`welfare_rr`) are vectorised float64, or one
+value with ``dps`` (S_RR, a rational function, exactly at the decimals, then rounded).
+
+Parameters are read as the decimals they stand for on every route
+(:mod:`qtheory.gated.model`: a float as its ``repr``, 0.6 = 3/5), the reading of
+:func:`qtheory.gated.certified.certified_optimum`: the optima, computed in mpmath on
+both routes, are the values at those decimals (float64: rounded once).  The float64
+welfare curves (:func:`welfare_ga` and :func:`welfare_rr` with ``dps=None``) evaluate
+the net reward R − P, P = C/(μ(1 − σ)) or C/(μ − λ), from the float64 parameters: its
+relative condition (R + P)/|R − P|, at least ν/(ν − 1) where the welfare is positive,
+times the unit roundoff 2^-53 is the relative error that rounding the parameters to
+float64 can cause, and above 1e-8 (so wherever the welfare is positive and ν − 1 is
+below about 1.1e-8) they warn (:class:`~qtheory.gated.model.IllConditionedWarning`).
 
 References
 ----------
@@ -44,6 +56,7 @@ References
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import TypeVar
@@ -53,10 +66,15 @@ import numpy as np
 
 from qtheory import limits
 from qtheory.gated import _generated
-from qtheory.gated.model import GatedQueue
+from qtheory.gated.model import (
+    ILL_CONDITIONED,
+    UNIT_ROUNDOFF,
+    GatedQueue,
+    exact_digits,
+)
 from qtheory.gated.root import _log_root_mp_checked, float_array, log_root
 from qtheory.numerics import bracketed_root_mp
-from qtheory.precision import check_dps, rounded
+from qtheory.precision import check_dps, decimal_fraction, rounded
 
 __all__ = [
     "GateOptimum",
@@ -204,6 +222,14 @@ def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):
         Bad ``gate`` or ``dps``, an unstable queue, a parameter beyond float64 with
         ``dps=None``, or a precision above the ``dps`` limit.
 
+    Warns
+    -----
+    IllConditionedWarning
+        With ``dps=None``, when the relative condition (R + P)/|R − P| of the net
+        reward (P = C/(μ(1 − σ)); ≥ ν/(ν − 1) where S_GA > 0) times the unit roundoff
+        exceeds 1e-8 at some gate: the float64 parameters leave S_GA fewer digits
+        than that (use ``dps``).
+
     Examples
     --------
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=3.0, cost=1.0)
@@ -225,6 +251,9 @@ def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):
         p = queue.parameters()
         arrival = math.inf if p["beta"] == 0 else 1 / p["beta"]
         w = log_root(gate, arrival, p["mu"])
+        with np.errstate(divide="ignore", over="ignore"):
+            penalty = p["C"] / (-p["mu"] * np.expm1(-w))  # C/(μ(1 − σ))
+        _warn_if_cancelled(queue, "welfare_ga", p["R"], penalty)
         return _generated.welfare_ga_float64(w, p["mu"], p["beta"], p["R"], p["C"])
     digits = _working_dps(queue, dps)
     w = _log_root_mp_checked(gate, queue.arrival_rate, queue.service_rate, digits)
@@ -233,33 +262,52 @@ def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):
         return rounded(_generated.welfare_ga_mp(w, p["mu"], p["beta"], p["R"], p["C"]), dps)
 
 
-def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:
+def welfare_rr(queue: GatedQueue, rate, *, dps: int | None = None):
     """S_RR(λ) = λ(R − C/(μ − λ)) for 0 ≤ λ < μ, λ ≤ Λ, vectorised over ``rate``.
 
     Parameters
     ----------
     queue : GatedQueue
         The queue (Λ, μ, R, C).
-    rate : float or array_like
+    rate : float or array_like (or str / mpf with ``dps``)
         Admission rate(s) λ of random routing.
+    dps : int or None, keyword-only
+        None: vectorised float64 over ``rate``.  D ≥ 1: one mpf correct to D digits
+        (S_RR is a rational function: evaluated exactly at the decimals, then rounded).
 
     Returns
     -------
-    numpy.ndarray or float
-        S_RR(λ), float64.
+    numpy.ndarray, float or mpmath.mpf
+        S_RR(λ).
 
     Raises
     ------
     TypeError
-        ``queue`` not a GatedQueue, ``rate`` not a number.
+        ``queue`` not a GatedQueue, ``rate`` not a number (or an array with ``dps``).
     ValueError
-        ``rate`` outside [0, min(μ, Λ)] (μ excluded) or a parameter beyond float64.
+        ``rate`` outside [0, min(μ, Λ)] (μ excluded), a bad ``dps``, or (``dps=None``)
+        a parameter beyond float64.
+
+    Warns
+    -----
+    IllConditionedWarning
+        With ``dps=None``, when the relative condition (R + P)/|R − P| of the net
+        reward (P = C/(μ − λ); ≥ ν/(ν − 1) where S_RR > 0) times the unit roundoff
+        exceeds 1e-8 at some rate: the float64 parameters leave S_RR fewer digits
+        than that (use ``dps``).
 
     Examples
     --------
     >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=3.0, cost=1.0)
     >>> float(welfare_rr(q, 0.5))
     0.5
+
+    With ``dps`` the value is exact at the decimals, rounded: at R = 1.000000000001
+    (ν − 1 = 1e-12) and λ = 5e-13 it is 5e-13·(1e-12 − 5e-13/(1 − 5e-13)):
+
+    >>> near = GatedQueue(np.inf, 1.0, 1 + 1e-12, 1.0)
+    >>> mpmath.nstr(welfare_rr(near, 5e-13, dps=20), 20)
+    '2.49999999999875e-25'
 
     References
     ----------
@@ -269,6 +317,9 @@ def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:
        processes", Econometrica 43(1):81-92 (1975).
     """
     queue = _checked_queue(queue)
+    dps = check_dps(dps)
+    if dps is not None:
+        return _welfare_rr_exact(queue, rate, dps)
     p = queue.parameters()
     rate = float_array("rate", rate)
     arrival = math.inf if p["beta"] == 0 else 1 / p["beta"]
@@ -277,7 +328,48 @@ def welfare_rr(queue: GatedQueue, rate) -> np.ndarray:
             "rate must satisfy 0 <= rate < service_rate and rate <= arrival_rate, got "
             f"{rate[~((rate >= 0) & (rate < p['mu']) & (rate <= arrival))][:3]}"
         )
+    with np.errstate(divide="ignore", over="ignore"):
+        penalty = p["C"] / (p["mu"] - rate)
+    _warn_if_cancelled(queue, "welfare_rr", p["R"], penalty)
     return _generated.welfare_rr_float64(rate, p["mu"], p["R"], p["C"])[()]
+
+
+def _warn_if_cancelled(queue: GatedQueue, what: str, reward: float, penalty) -> None:
+    """Warn (``IllConditionedWarning``, at the caller's caller) when the float64 net
+    reward R − P (P = C/u or C/(μ − λ)) is ill-conditioned at some element: its
+    relative condition (R + P)/|R − P| (ν/(ν − 1) where it is exactly 0) times the
+    unit roundoff above 1e-8.  Checked in float64 first, so an ordinary call costs no
+    mpmath."""
+    penalty = np.asarray(penalty, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        net = np.abs(reward - penalty)
+        condition = (abs(reward) + np.abs(penalty)) / net
+    finite = np.isfinite(condition) & (net > 0)
+    worst = float(np.max(condition[finite], initial=1.0))
+    if np.any(net == 0) and worst * UNIT_ROUNDOFF <= ILL_CONDITIONED:
+        worst = max(worst, abs(queue.condition()))  # a zero: ν/(ν − 1) decides
+    if worst * UNIT_ROUNDOFF > ILL_CONDITIONED:
+        queue.warn_if_ill_conditioned(what, worst, stacklevel=3)
+
+
+def _welfare_rr_exact(queue: GatedQueue, rate, dps: int) -> mpmath.mpf:
+    """S_RR(λ) in exact rationals at the decimals
+    (:func:`~qtheory.precision.decimal_fraction`), rounded to ``dps`` digits."""
+    if isinstance(rate, bool) or not isinstance(rate, str | mpmath.mpf | numbers.Real):
+        raise TypeError(f"rate must be a real number, a decimal string or an mpf, got {rate!r}")
+    limits.require("dps", exact_digits(rate), parameter="rate", what="reading rate exactly")
+    lam = decimal_fraction(rate, name="rate")
+    arrival, mu, reward, cost = (
+        decimal_fraction(getattr(queue, name), name=name)
+        for name in ("arrival_rate", "service_rate", "reward", "cost")
+    )
+    if lam is None or not (0 <= lam < mu and (arrival is None or lam <= arrival)):
+        raise ValueError(
+            f"rate must satisfy 0 <= rate < service_rate and rate <= arrival_rate, got {rate!r}"
+        )
+    value = lam * (reward - cost / (mu - lam))
+    with mpmath.workdps(dps + 10):
+        return rounded(mpmath.mpf(value.numerator) / value.denominator, dps)
 
 
 def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:

@@ -22,6 +22,7 @@ from qtheory.gated import (
     root,
     root_enclosure,
     welfare_ga,
+    welfare_rr,
 )
 from qtheory.gated.asymptotics import check_heavy_traffic, check_light_traffic
 
@@ -30,6 +31,7 @@ CALLS = {
     "root": lambda dps: root(3, "inf", 1, dps=dps),
     "root_enclosure": lambda dps: root_enclosure(3, "inf", 1, dps=dps),
     "welfare_ga": lambda dps: welfare_ga(QUEUE, 2, dps=dps),
+    "welfare_rr": lambda dps: welfare_rr(QUEUE, "0.25", dps=dps),
     "optimal_gate": lambda dps: optimal_gate(QUEUE, dps=dps),
     "optimal_routing": lambda dps: optimal_routing(QUEUE, dps=dps),
     "price_of_forgetting": lambda dps: price_of_forgetting(QUEUE, dps=dps),
@@ -59,6 +61,7 @@ def test_huge_dps_is_refused_at_once(name):
     [
         lambda: root(3, "inf", 1, 30),
         lambda: welfare_ga(QUEUE, 2, 30),
+        lambda: welfare_rr(QUEUE, 0.25, 30),
         lambda: optimal_gate(QUEUE, 30),
         lambda: price_of_forgetting(QUEUE, 30),
         lambda: check_light_traffic(4, "inf", 30),
@@ -98,6 +101,13 @@ def test_root_and_welfare_to_d_digits():
         assert close(sigma, dm1_root(mpmath.mpf(3)))
         s2 = dm1_root(mpmath.mpf(2))
         assert close(welfare, (3 - 1 / (1 - s2)) / 2)
+
+
+def test_rr_welfare_to_d_digits_at_the_decimals():
+    """S_RR(0.25) = 0.25 (3 - 1/0.75) = 5/12; the float 0.1 is 1/10 (not its binary)."""
+    with mpmath.workdps(D + 20):
+        assert close(welfare_rr(QUEUE, "0.25", dps=D), mpmath.mpf(5) / 12)
+        assert close(welfare_rr(QUEUE, 0.1, dps=D), (3 - 1 / mpmath.mpf("0.9")) / 10)
 
 
 def test_enclosure_is_d_digits_wide_and_contains_sigma():

@@ -73,7 +73,8 @@ def test_root_underflows_to_zero_and_its_high_precision_value_is_right():
         log_root(1e308, 2, 2)
     sigma = root(1e308, 2, 2, dps=20)
     with mpmath.workdps(400):
-        expected = mpmath.exp(-reference_log_root(1e308, 2, 2, digits=400))
+        # the dps route reads the float 1e308 as the decimal 10^308 (docs/precision.md)
+        expected = mpmath.exp(-reference_log_root("1e308", 2, 2, digits=400))
         assert abs(sigma / expected - 1) < mpmath.mpf(10) ** -19
 
 
@@ -94,8 +95,9 @@ def test_float64_overflow_is_an_error_not_inf():
             optimum(queue)
     routing = optimal_routing(queue, dps=20)
     with mpmath.workdps(40):  # nu = 1e300: lambda* = mu (1 - nu^{-1/2}), S = C (sqrt(nu) - 1)^2
-        nu = mpmath.mpf(1e300) * mpmath.mpf(1e300) / mpmath.mpf(1e300)
-        expected = mpmath.mpf(1e300) * (mpmath.sqrt(nu) - 1) ** 2
+        big = mpmath.mpf("1e300")  # the decimal the float stands for (docs/precision.md)
+        nu = big * big / big
+        expected = big * (mpmath.sqrt(nu) - 1) ** 2
         assert abs(routing.welfare / expected - 1) < mpmath.mpf(10) ** -19
     assert mpmath.isfinite(optimal_gate(queue, dps=20).welfare)
 

@@ -55,9 +55,13 @@ def test_vectorised_shapes_broadcast():
     ],
 )
 def test_hard_corners_against_mpmath(gate, arrival):
+    """The float64 solver against mpmath at the same binary inputs (an mpf is read as its
+    binary value; a float with dps= as its decimal, which near the boundary is another
+    problem: 1 + 1e-15 is 1.000000000000001 there, 1.0000000000000011102... here)."""
     w = float(log_root(gate, arrival, 1.0))
     with mpmath.workdps(40):
-        reference = -mpmath.log(root(gate, arrival, 1.0, dps=40))
+        binary = mpmath.mpf(gate), mpmath.mpf(arrival)
+        reference = -mpmath.log(root(*binary, 1.0, dps=40))
     assert w == pytest.approx(float(reference), rel=1e-13, abs=0)
     assert 0 < np.exp(-w) < 1
 

@@ -12,7 +12,8 @@ import pytest
 from qtheory.claims import Evidence, Origin
 from qtheory.report.claims import claim_paragraph
 from qtheory.stats import Estimate
-from qtheory.verify import CertificateError, check_certificate
+from qtheory.verify import CertificateError
+from qtheory.verify.walks import CHECKS
 from qtheory.walks import outputs
 
 
@@ -28,8 +29,8 @@ def test_bound_claims_are_certified_and_verify(bound_claims):
     for claim in claims:
         assert claim.kind is Evidence.CERTIFIED and claim.origin is Origin.PACKAGE
         assert claim.passed and claim.value == claim.reference > 0
-        check_certificate({"claim": claim.name, "statement": claim.statement,
-                           **claim.certificate})  # fmt: skip
+        CHECKS["bounds"](claim.certificate["data"])  # N = 16, 100: not the claim's pinned set
+        assert claim.certificate["checker"] == "walks.bounds"
     assert sum(c.value for c in claims) == len(checks)  # every check is in one of them
 
 
@@ -39,7 +40,7 @@ def test_an_altered_certificate_fails(bound_claims):
     item = dict(certificate["data"]["items"][0], c="0.5")  # another window constant
     altered = {**certificate, "data": {**certificate["data"], "items": [item]}}
     with pytest.raises(CertificateError, match="family=sss.*c=0.5.*not in the claimed"):
-        check_certificate({"claim": "walks.sss_failure_bound", **altered})
+        CHECKS["bounds"](altered["data"])
 
 
 def test_the_sss_text_bounds_the_supremum_not_eps_1():
