@@ -36,7 +36,7 @@ from qtheory.gated.certified import (
     grid_point,
     uniqueness_identities,
 )
-from qtheory.gated.derivation import dominance_identity
+from qtheory.gated.derivation import dominance_identity, welfare_dominance_identities
 from qtheory.gated.embedded_chain import embedded_chain_law
 from qtheory.gated.model import GatedQueue
 from qtheory.gated.root import root
@@ -45,6 +45,7 @@ from qtheory.gated.welfare import optimal_gate
 __all__ = [
     "dominance_claim",
     "dominance_identity_claim",
+    "pof_identity_claim",
     "embedded_chain_claim",
     "gated_claims",
     "heavy_traffic_claims",
@@ -159,6 +160,49 @@ def dominance_identity_claim() -> Claim:
         passed=bool(sp.simplify(lhs - rhs) == 0),
         origin=Origin.PACKAGE,
         hypotheses=(r"$a, b \ge 0$",),
+    )
+
+
+def pof_identity_claim() -> Claim:
+    r"""Memory never hurts, for all parameters: PoF ≥ 1, by the dominance identity.
+
+    :func:`~qtheory.gated.derivation.welfare_dominance_identities` (Sympy) carries
+    σ_GA < λ/μ at RR's optimal rate λ* to S_GA(1/λ* − 1/Λ) > S_RR(λ*), and τ = 0 covers
+    λ* = Λ; so S_GA* ≥ S_RR* > 0 whenever ν > 1.  This is the proof behind the grid
+    claim ``gated.pof_at_least_one``, which checks the same inequality at the listed
+    points in ball arithmetic.
+
+    Returns
+    -------
+    qtheory.claims.Claim
+        Identity.
+
+    Examples
+    --------
+    >>> claim = pof_identity_claim()
+    >>> claim.name, claim.passed, str(claim.kind)
+    ('gated.pof_identity', True, 'identity')
+    """
+    identities = [*welfare_dominance_identities(), dominance_identity()]
+    return Claim(
+        name="gated.pof_identity",
+        statement=(
+            r"for every $\Lambda \in (0, \infty]$ and $\mu, R, C > 0$ with $\nu > 1$, "
+            r"$\mathrm{PoF} = S_{\mathrm{GA}}^*/S_{\mathrm{RR}}^* \ge 1$: at RR's optimal "
+            r"rate $\lambda^* < \Lambda$ the gate $\tau = 1/\lambda^* - 1/\Lambda$ gives GA "
+            r"the throughput $\lambda^*$; with $s = \mu - \lambda^*$, $a = s\tau$, "
+            r"$b = s/\Lambda$, $1 + a + b = \mu/\lambda^*$ and "
+            r"$e^{a}(1+b) - (1+a+b) = (e^{a} - 1 - a)(1+b) + ab > 0$, so "
+            r"$\sigma_{\mathrm{GA}} < \lambda^*/\mu$ and $S_{\mathrm{GA}}(\tau) - "
+            r"S_{\mathrm{RR}}(\lambda^*) = \lambda^* C(\lambda^* - \mu\sigma)/"
+            r"((\mu - \lambda^*)\mu(1-\sigma)) > 0$; at $\lambda^* = \Lambda$ the gate "
+            r"$\tau = 0$ is RR itself"
+        ),
+        kind=Evidence.IDENTITY,
+        passed=all(sp.simplify(lhs - rhs) == 0 for lhs, rhs in identities),
+        origin=Origin.PAPER,
+        citation=PAPER,
+        hypotheses=(MODEL, NU_ABOVE_ONE),
     )
 
 
@@ -567,7 +611,7 @@ def gated_claims(quick: bool = False) -> list[Claim]:
     Examples
     --------
     >>> [claim.name for claim in gated_claims(quick=True)][:3]
-    ['gated.dominance', 'gated.dominance_identity', 'gated.unique_optimum']
+    ['gated.dominance', 'gated.dominance_identity', 'gated.pof_identity']
 
     References
     ----------
@@ -578,6 +622,7 @@ def gated_claims(quick: bool = False) -> list[Claim]:
     return [
         dominance_claim(),
         dominance_identity_claim(),
+        pof_identity_claim(),
         uniqueness_claim(),
         pof_at_least_one_claim(quick),
         optimal_gate_claim(),

@@ -320,3 +320,41 @@ def dominance_identity() -> tuple[sp.Expr, sp.Expr]:
     """
     a, b = sp.symbols("a b", nonnegative=True)
     return sp.exp(a) * (1 + b) - (1 + a + b), (sp.exp(a) - 1 - a) * (1 + b) + a * b
+
+
+def welfare_dominance_identities() -> list[tuple[sp.Expr, sp.Expr]]:
+    r"""The identities that carry dominance to welfare: PoF ≥ 1 for all parameters.
+
+    Let λ* = min(Λ, μ − √(μC/R)) be RR's optimal rate (ν = Rμ/C > 1, so λ* > 0).  If
+    λ* < Λ, the gate τ = 1/λ* − 1/Λ > 0 gives GA the throughput λ*, and with
+    s = μ − λ*, a = sτ, b = s/Λ (b = 0 for Λ = ∞)
+
+    .. math:: 1 + a + b = \mu/\lambda^*,
+
+    so :func:`dominance_identity` proves σ_GA < λ*/μ; then
+
+    .. math:: S_{GA}(\tau) - S_{RR}(\lambda^*)
+              = \lambda^* C\,\frac{\lambda^* - \mu\sigma}{(\mu - \lambda^*)\,\mu(1 - \sigma)} > 0.
+
+    If λ* = Λ, the gate τ = 0 is random routing itself.  Either way S_GA* ≥ S_RR* > 0,
+    i.e. PoF ≥ 1.  Returns both identities as (lhs, rhs) pairs, in positive symbols
+    (β = 1/Λ ≥ 0 stands for Λ); ``sympy.simplify(lhs - rhs) == 0`` proves each.
+
+    Returns
+    -------
+    list of (sympy.Expr, sympy.Expr)
+
+    Examples
+    --------
+    >>> [sp.simplify(lhs - rhs) for lhs, rhs in welfare_dominance_identities()]
+    [0, 0]
+    """
+    lam, mu, reward, cost, sigma = sp.symbols("lambda mu R C sigma", positive=True)
+    beta = sp.Symbol("beta", nonnegative=True)
+    s = mu - lam
+    tau = 1 / lam - beta
+    throughput = (1 + s * tau + s * beta, mu / lam)
+    ga = lam * (reward - cost / (mu * (1 - sigma)))
+    rr = lam * (reward - cost / (mu - lam))
+    welfare = (ga - rr, lam * cost * (lam - mu * sigma) / ((mu - lam) * mu * (1 - sigma)))
+    return [throughput, welfare]

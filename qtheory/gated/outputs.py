@@ -214,7 +214,7 @@ def _formulas(claims: dict[str, Claim]) -> str:
         report.equation(
             forms["dominance_lhs"], forms["dominance_rhs"], label="eq:gated-dominance", **PRINT
         ),
-        said("gated.dominance_identity", "gated.dominance"),
+        said("gated.dominance_identity", "gated.dominance", "gated.pof_identity"),
         "\\paragraph{As $\\nu=1+\\varepsilon\\downarrow 1$.}  With "
         f"$\\kappa = 1 + \\mu/\\Lambda$ and $K = {tex(forms['light_shift'])}$ ($\\kappa = 1$, "
         "$K=0$ for $\\Lambda=\\infty$), the optimal root is asymptotically",

@@ -15,6 +15,7 @@ from qtheory.verify.statements import certificate
 KINDS = {
     "gated.dominance": Evidence.CERTIFIED,
     "gated.dominance_identity": Evidence.IDENTITY,
+    "gated.pof_identity": Evidence.IDENTITY,
     "gated.unique_optimum": Evidence.IDENTITY,
     "gated.pof_at_least_one": Evidence.CERTIFIED,
     "gated.optimal_gate": Evidence.CERTIFIED,
