@@ -12,6 +12,13 @@ Checkable claims (``--list`` prints the same, one line each):
     certified intervals (Arb).
 ``gated.pof_at_least_one``
     memory never hurts: PoF = S_GA*/S_RR* ≥ 1, certified at the point.
+``gated.pof_light_rate``
+    the light-traffic remainder bound
+    |PoF ε log(1/ε)/4 − 1| ≤ (3/2) log log(1/ε)/log(1/ε), ν = 1 + ε, decided in Arb at
+    the point; claimed for 0 < ε ≤ 1/10 and Λ ≥ 6μ/5 (:mod:`qtheory.gated.remainder`).
+``gated.pof_heavy_rate``
+    the heavy-traffic remainder bound |(PoF − 1)√ν/(2(1 − √m)) − 1| ≤ (5/2)ν^{-1/2},
+    m = (1 + μ²/Λ²)/2, decided in Arb at the point; claimed for ν ≥ 4 and Λ ≥ 2μ.
 ``gated.dominance``
     at equal throughput GA's root is below RR's load, σ_GA < λ/μ (certified), at the
     load ``--load`` or, by default, at the load of GA's optimal throughput.
@@ -195,6 +202,65 @@ def _pof(params, dps):
         reference=1.0,
         certificate={"checker": "gated.pof_grid", "data": {"points": [grid_point(opt)]}},
     )
+
+
+def _remainder(params, dps, regime):
+    from qtheory.gated import remainder
+
+    queue = _queue(params)
+    if regime == "light":
+        remainder.require_light_hypotheses(queue)
+        point = remainder.light_remainder(queue, dps=dps)
+        hypothesis = remainder.LIGHT_HYPOTHESIS
+        bound = (
+            r"$\mathrm{PoF} \sim 4/(\varepsilon\log(1/\varepsilon))$ as "
+            r"$\nu = 1 + \varepsilon \downarrow 1$, with remainder "
+            r"$|\mathrm{PoF}\,\varepsilon\log(1/\varepsilon)/4 - 1| \le "
+            r"\tfrac32 \log\log(1/\varepsilon)/\log(1/\varepsilon)$"
+        )
+    else:
+        remainder.require_heavy_hypotheses(queue)
+        point = remainder.heavy_remainder(queue, dps=dps)
+        hypothesis = remainder.HEAVY_HYPOTHESIS
+        bound = (
+            r"$\mathrm{PoF} = 1 + 2(1-\sqrt{m})/\sqrt{\nu} + O(1/\nu)$ as $\nu \to \infty$, "
+            r"$m = (1 + \mu^2/\Lambda^2)/2$, with remainder "
+            r"$|(\mathrm{PoF} - 1)\sqrt{\nu}/(2(1-\sqrt{m})) - 1| \le \tfrac52 \nu^{-1/2}$"
+        )
+    return _claim(
+        name=f"gated.pof_{regime}_rate",
+        statement=(
+            f"{bound}; certified ({dps} digits): left side in "
+            f"${_interval(point.remainder)}$, right side in ${_interval(point.bound)}$ "
+            rf"($\mathrm{{PoF}} \in {_interval(point.optimum.price_of_forgetting)}$)"
+        ),
+        kind="certified",
+        passed=point.holds,
+        origin="PACKAGE",
+        hypotheses=_gated_hypotheses()[:1] + (hypothesis,),
+        scope=f"{SCOPE}: {_given({n: params[n] for n in _GATED})}",
+        quantity=(
+            r"the remainder $|\mathrm{ratio} - 1|$ (upper end of its enclosure; reference: "
+            "the lower end of the bound's)"
+        ),
+        value=float(Fraction(point.remainder.upper)),
+        reference=float(Fraction(point.bound.lower)),
+        certificate=point.certificate,
+        reason=(
+            ""
+            if point.decided
+            else f"the enclosures of both sides overlap at {dps} digits: not certified "
+            "either way (raise --dps)"
+        ),
+    )
+
+
+def _light_rate(params, dps):
+    return _remainder(params, dps, "light")
+
+
+def _heavy_rate(params, dps):
+    return _remainder(params, dps, "heavy")
 
 
 def _dominance(params, dps):
@@ -399,6 +465,12 @@ CHECKS: dict[str, _Check] = {
         "certified in intervals", _GATED, ("dps",), _optimal_gate),
     "gated.pof_at_least_one": _Check(
         "memory never hurts: PoF = S_GA*/S_RR* >= 1, certified", _GATED, ("dps",), _pof),
+    "gated.pof_light_rate": _Check(
+        "|PoF eps log(1/eps)/4 - 1| <= (3/2) loglog(1/eps)/log(1/eps) for nu = 1 + eps, "
+        "0 < eps <= 1/10, Lambda >= 6mu/5, certified", _GATED, ("dps",), _light_rate),
+    "gated.pof_heavy_rate": _Check(
+        "|(PoF - 1) sqrt(nu)/(2(1 - sqrt m)) - 1| <= (5/2)/sqrt(nu) for nu >= 4, "
+        "Lambda >= 2mu, certified", _GATED, ("dps",), _heavy_rate),
     "gated.dominance": _Check(
         "at equal throughput sigma_GA < lambda/mu (GA's sojourn stochastically smaller), "
         "certified", ("arrival_rate", "service_rate"), ("reward", "cost", "load", "dps"),
@@ -445,7 +517,7 @@ def check(name: str, **params: object) -> Claim:
     ValueError
         Naming the parameter: an unknown name, a missing or unknown parameter, or a value
         out of range (ν ≤ 1, a network that is not overloaded, a level beyond the
-        barrier).
+        barrier, a point outside a remainder bound's hypotheses).
     ArithmeticError
         If a certified route cannot decide at the precision limit.
 

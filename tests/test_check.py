@@ -11,6 +11,7 @@ import subprocess
 import sys
 from fractions import Fraction
 
+import mpmath
 import pytest
 from scipy.optimize import minimize_scalar
 from scipy.special import lambertw
@@ -33,6 +34,22 @@ def sigma_infinite(gate: float, mu: float = 1.0) -> float:
 def welfare_infinite(gate: float, reward: float, mu: float = 1.0, cost: float = 1.0) -> float:
     """S_GA(τ) for Λ = ∞: throughput 1/τ times the net reward R − C/(μ(1 − σ))."""
     return (reward - cost / (mu * (1 - sigma_infinite(gate, mu)))) / gate
+
+
+def pof_infinite_mp(reward: str, dps: int = 50) -> mpmath.mpf:
+    """PoF for Λ = ∞, μ = C = 1, in mpmath: S_GA(σ) = (R(1 − σ) − 1)/(−log σ) is
+    stationary where Rσ log σ + R(1 − σ) = 1 (the left side decreases in σ), and there
+    S_GA* = Rσ*; S_RR* = (√R − 1)²."""
+    with mpmath.workdps(dps):
+        r = mpmath.mpf(Fraction(reward).numerator) / Fraction(reward).denominator
+        lo, hi = mpmath.mpf(0), 1 - 1 / r
+        for _ in range(4 * dps):
+            mid = (lo + hi) / 2
+            if r * mid * mpmath.log(mid) + r * (1 - mid) - 1 > 0:
+                lo = mid
+            else:
+                hi = mid
+        return r * (lo + hi) / 2 / (mpmath.sqrt(r) - 1) ** 2
 
 
 def stationary(n: int, reserve: int) -> list[Fraction]:
@@ -91,6 +108,87 @@ def test_dominance_at_a_given_load_and_at_the_optimum():
     at_optimum = check("gated.dominance", arrival_rate="3", service_rate="1", reward="2", cost="1")
     assert at_optimum.passed and at_optimum.value < at_optimum.reference < 1
     assert at_optimum.certificate["checker"] == "gated.dominance"
+
+
+def test_pof_rates_hold_inside_their_hypotheses_against_mpmath():
+    from qtheory.verify.gated import check_asymptotics
+
+    # light: ε = 1/10 = ε₀, Λ = ∞: |PoF ε log(1/ε)/4 − 1| against (3/2) log log 10/log 10
+    claim = check("gated.pof_light_rate", arrival_rate="inf", service_rate=1, reward="1.1",
+                  cost=1)  # fmt: skip
+    with mpmath.workdps(50):
+        eps, big = mpmath.mpf(1) / 10, mpmath.log(10)
+        true = abs(pof_infinite_mp("1.1") * eps * big / 4 - 1)
+        bound = mpmath.mpf(3) / 2 * mpmath.log(big) / big
+    assert claim.passed and claim.kind is Evidence.CERTIFIED and claim.origin is Origin.PACKAGE
+    assert true < bound and claim.value < claim.reference  # both sides, both routes
+    assert claim.value == pytest.approx(float(true), rel=1e-12)
+    assert claim.reference == pytest.approx(float(bound), rel=1e-12)
+    assert claim.scope.startswith("at the given parameters") and "1/10" in claim.hypotheses[1]
+    check_asymptotics(claim.certificate["data"])
+    # heavy: ν = 4 = ν₀ and ν = 10^30, Λ = ∞ (m = 1/2)
+    for reward, digits in (("4", 50), ("1e30", 90)):
+        claim = check("gated.pof_heavy_rate", arrival_rate="inf", service_rate="1",
+                      reward=reward, cost="1")  # fmt: skip
+        with mpmath.workdps(digits):
+            nu = mpmath.mpf(reward)
+            ratio = (pof_infinite_mp(reward, digits) - 1) * mpmath.sqrt(nu)
+            true = abs(ratio / (2 * (1 - mpmath.sqrt(mpmath.mpf(1) / 2))) - 1)
+            bound = mpmath.mpf(5) / 2 / mpmath.sqrt(nu)
+        assert claim.passed and true < bound and claim.value < claim.reference
+        assert claim.value == pytest.approx(float(true), rel=1e-12)
+        assert claim.reference == pytest.approx(float(bound), rel=1e-12)
+        assert claim.certificate["checker"] == "gated.asymptotics"
+        check_asymptotics(claim.certificate["data"])
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "named"),
+    [  # the README's counterexamples are outside the hypotheses: exit 2, not HOLDS
+        ("gated.pof_light_rate", ("inf", "1", "1.3", "1"), "epsilon = 3/10"),
+        ("gated.pof_heavy_rate", ("2", "1", "3", "1"), "nu = 3"),
+        ("gated.pof_light_rate", ("inf", "1", "1", "1"), "nu"),  # ε = 0
+        ("gated.pof_light_rate", ("0.01", "1", "1.1", "1"), "random routing"),
+        ("gated.pof_light_rate", ("1", "1", "1.05", "1"), "arrival_rate/service_rate"),
+        ("gated.pof_heavy_rate", ("1", "1", "10", "1"), "arrival_rate must be > service_rate"),
+        ("gated.pof_heavy_rate", ("1.5", "1", "100", "1"), "arrival_rate/service_rate"),
+    ],
+)
+def test_pof_rates_outside_their_hypotheses_exit_2(name, params, named, capsys):
+    options = ("--arrival-rate", "--service-rate", "--reward", "--cost")
+    argv = ["check", name, *(x for pair in zip(options, params, strict=True) for x in pair)]
+    assert main(argv) == 2
+    assert named in capsys.readouterr().err
+    with pytest.raises(ValueError, match=named):
+        check(name, **dict(zip(check_module._GATED, params, strict=True)))
+
+
+def test_pof_rates_fail_where_the_bound_is_below_the_remainder(capsys, monkeypatch):
+    # with the hypothesis bypassed, ν = 3, Λ = 2μ reaches the Arb decision: the true
+    # remainder 2.83/√3 (mpmath, tests/gated/test_remainder.py) exceeds 2.5/√3
+    from qtheory.gated import remainder
+
+    monkeypatch.setattr(remainder, "require_heavy_hypotheses", lambda queue: None)
+    argv = ["check", "gated.pof_heavy_rate", "--arrival-rate", "2", "--service-rate", "1",
+            "--reward", "3", "--cost", "1"]  # fmt: skip
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert "verdict:    FAILS" in out and "left side in" in out and "right side in" in out
+    claim = check("gated.pof_heavy_rate", arrival_rate="2", service_rate=1, reward=3, cost=1)
+    assert not claim.passed and claim.value > claim.reference
+    assert claim.value * 3**0.5 == pytest.approx(2.831, abs=1e-3)
+    assert claim.reference * 3**0.5 == pytest.approx(2.5, rel=1e-12)
+
+
+def test_pof_rate_summaries_state_the_thresholds():
+    from qtheory.gated import remainder
+
+    light, heavy = CHECKS["gated.pof_light_rate"].summary, CHECKS["gated.pof_heavy_rate"].summary
+    assert f"eps <= {remainder.LIGHT_EPSILON_MAX}" in light
+    assert f"Lambda >= {remainder.LIGHT_ARRIVAL_RATIO_MIN.numerator}mu/5" in light
+    assert remainder.LIGHT_ARRIVAL_RATIO_MIN.denominator == 5
+    assert f"nu >= {remainder.HEAVY_NU_MIN}" in heavy
+    assert f"Lambda >= {remainder.HEAVY_ARRIVAL_RATIO_MIN}mu" in heavy
 
 
 def test_lossnet_fluid_is_the_closed_form():

@@ -29,6 +29,7 @@ import numpy as np
 import sympy as sp
 
 from qtheory.claims import Claim, Evidence, Origin
+from qtheory.gated import remainder
 from qtheory.gated.certified import (
     certified_asymptotics,
     certified_dominance,
@@ -39,6 +40,7 @@ from qtheory.gated.certified import (
 from qtheory.gated.derivation import dominance_identity, welfare_dominance_identities
 from qtheory.gated.embedded_chain import embedded_chain_law
 from qtheory.gated.model import GatedQueue
+from qtheory.gated.remainder_regions import remainder_region
 from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate
 
@@ -46,6 +48,7 @@ __all__ = [
     "dominance_claim",
     "dominance_identity_claim",
     "pof_identity_claim",
+    "remainder_claim",
     "embedded_chain_claim",
     "gated_claims",
     "heavy_traffic_claims",
@@ -60,8 +63,8 @@ PAPER = "[HR26]"
 ARRIVALS = ("inf", "5", "2", "1.2", "0.5")
 #: Λ of the asymptotic grids (heavy traffic needs Λ > μ).
 ASYMPTOTIC_ARRIVALS = ("inf", "2")
-#: K of |ratio − 1| ≤ K r, as ν ↓ 1 and as ν → ∞.
-LIGHT_CONSTANT, HEAVY_CONSTANT = "3/2", "5/2"
+#: K of |ratio − 1| ≤ K r, as ν ↓ 1 and as ν → ∞ (:mod:`qtheory.gated.remainder`).
+LIGHT_CONSTANT, HEAVY_CONSTANT = str(remainder.LIGHT_CONSTANT), str(remainder.HEAVY_CONSTANT)
 
 NU_ABOVE_ONE = r"$\nu = R\mu/C > 1$"
 MODEL = (
@@ -365,6 +368,107 @@ def _exponent_scope(quick: bool, symbol: str) -> str:
     return ", ".join(r"$\dots$" if k == "dots" else f"$10^{{{symbol}{k}}}$" for k in shown)
 
 
+#: The ranges on which the remainder bounds are proved, by run size: ε = ν − 1 (light)
+#: and ν (heavy).  The bounds hold from ε = 1/10 down and from ν = 4 up
+#: (:mod:`qtheory.gated.remainder`); the other ends are where the proof stops.
+REMAINDER_RANGES = {
+    ("light", True): ("1e-6", str(remainder.LIGHT_EPSILON_MAX)),
+    ("light", False): ("1e-30", str(remainder.LIGHT_EPSILON_MAX)),
+    ("heavy", True): (str(remainder.HEAVY_NU_MIN), "100"),
+    ("heavy", False): (str(remainder.HEAVY_NU_MIN), "1000"),
+}
+
+
+def _range_text(regime: str, low: str, high: str) -> str:
+    def number(text: str) -> str:
+        if "e" in text:
+            mantissa, exponent = text.split("e")
+            return (
+                f"10^{{{int(exponent)}}}"
+                if mantissa == "1"
+                else f"{mantissa}\\cdot 10^{{{int(exponent)}}}"
+            )
+        return text
+
+    symbol = r"\varepsilon = \nu - 1" if regime == "light" else r"\nu"
+    return f"${symbol} \\in [{number(low)}, {number(high)}]$"
+
+
+def remainder_claim(regime: str, quick: bool) -> Claim:
+    r"""The light (``"light"``) or heavy (``"heavy"``) remainder bound of PoF, proved for
+    every value of the range :data:`REMAINDER_RANGES` at Λ ∈ ``ASYMPTOTIC_ARRIVALS``,
+    μ = C = 1, by boxes (:func:`~qtheory.gated.remainder_regions.remainder_region`).
+
+    Parameters
+    ----------
+    regime : {"light", "heavy"}
+    quick : bool
+        The quick run's shorter range.
+
+    Returns
+    -------
+    qtheory.claims.Claim
+        ``gated.pof_light_rate`` or ``gated.pof_heavy_rate``, certified (checker
+        ``regions.remainder``); value: the largest |ratio − 1|/r at the box ends
+        (reference: K).
+
+    Examples
+    --------
+    >>> claim = remainder_claim("heavy", quick=True)
+    >>> claim.name, claim.passed, claim.value < claim.reference
+    ('gated.pof_heavy_rate', True, True)
+    """
+    quick = _flag(quick)
+    low, high = REMAINDER_RANGES[regime, quick]
+    constant = LIGHT_CONSTANT if regime == "light" else HEAVY_CONSTANT
+    regions = [
+        remainder_region(regime, arrival, 1, 1, low, high, constant=constant)
+        for arrival in ASYMPTOTIC_ARRIVALS
+    ]
+    where = (
+        rf"{_range_text(regime, low, high)} at each $\Lambda \in "
+        rf"\{{{_arrivals_text(ASYMPTOTIC_ARRIVALS)}\}}$, $\mu = C = 1$"
+    )
+    boxes = sum(r.boxes for r in regions)
+    if regime == "light":
+        bound = (
+            r"$|\mathrm{PoF}\,\varepsilon\log(1/\varepsilon)/4 - 1| \le "
+            r"\tfrac32 \log\log(1/\varepsilon)/\log(1/\varepsilon)$"
+        )
+        hypotheses = (MODEL, remainder.LIGHT_HYPOTHESIS)
+        quantity = (
+            r"largest $|\mathrm{ratio} - 1| / (\log\log(1/\varepsilon)/\log(1/\varepsilon))$ "
+            "at the box ends"
+        )
+    else:
+        bound = (
+            r"$|(\mathrm{PoF} - 1)\sqrt{\nu}/(2(1-\sqrt{m})) - 1| \le \tfrac52 \nu^{-1/2}$, "
+            r"$m = (1 + \mu^2/\Lambda^2)/2$"
+        )
+        hypotheses = (MODEL, remainder.HEAVY_HYPOTHESIS)
+        quantity = r"largest $|\mathrm{ratio} - 1|\sqrt{\nu}$ at the box ends"
+    return Claim(
+        name=f"gated.pof_{regime}_rate",
+        statement=f"for every {where}: {bound} (proved on {boxes} boxes that tile the range)",
+        kind=Evidence.CERTIFIED,
+        passed=all(r.passed for r in regions),
+        origin=Origin.PACKAGE,
+        hypotheses=hypotheses,
+        scope=f"{where}, the whole range ({boxes} boxes)",
+        quantity=quantity,
+        value=max(r.worst for r in regions),
+        reference=float(Fraction(constant)),
+        certificate={
+            "checker": "regions.remainder",
+            "data": {
+                "regime": regime,
+                "constant": constant,
+                "regions": [r.data for r in regions],
+            },
+        },
+    )
+
+
 def light_traffic_claims(quick: bool) -> list[Claim]:
     r"""As ν = 1 + ε ↓ 1: PoF ~ 4/(ε log(1/ε)) with a certified remainder bound on a
     grid, and PoF → ∞ while the gain S_GA* − S_RR* → 0 (finite range).
@@ -403,7 +507,6 @@ def light_traffic_claims(quick: bool) -> list[Claim]:
         rf"$\varepsilon = \nu - 1 =$ {_exponent_scope(quick, '-')}, "
         rf"$\Lambda \in \{{{_arrivals_text(ASYMPTOTIC_ARRIVALS)}\}}$, $\mu = C = 1$"
     )
-    worst = max(point[5] for point in grid.points)
     smallest = [p for p in grid.points if p[1] == max(_exponents(quick))]
     pof = min(Fraction(p[4].price_of_forgetting.lower) for p in smallest)
     gain = max(Fraction(p[4].welfare_ga.upper) for p in smallest)
@@ -413,26 +516,7 @@ def light_traffic_claims(quick: bool) -> list[Claim]:
         if a[0] == b[0]
     )
     return [
-        Claim(
-            name="gated.pof_light_rate",
-            statement=(
-                r"$\mathrm{PoF} \sim 4/(\varepsilon\log(1/\varepsilon))$ as "
-                r"$\nu = 1 + \varepsilon \downarrow 1$, with remainder "
-                r"$|\mathrm{PoF}\,\varepsilon\log(1/\varepsilon)/4 - 1| \le "
-                r"\tfrac32 \log\log(1/\varepsilon)/\log(1/\varepsilon)$ at every grid point"
-            ),
-            kind=Evidence.CERTIFIED,
-            passed=grid.passed,
-            origin=Origin.PACKAGE,
-            hypotheses=(MODEL, r"$\varepsilon < 1/e$", RR_INTERIOR),
-            scope=scope,
-            quantity=(
-                r"largest $|\mathrm{ratio} - 1| / (\log\log(1/\varepsilon)/\log(1/\varepsilon))$"
-            ),
-            value=worst,
-            reference=float(Fraction(LIGHT_CONSTANT)),
-            certificate=grid.certificate,
-        ),
+        remainder_claim("light", quick),
         Claim(
             name="gated.pof_unbounded",
             statement=(
@@ -491,7 +575,6 @@ def heavy_traffic_claims(quick: bool) -> list[Claim]:
         rf"$\nu =$ {_exponent_scope(quick, '')}, "
         rf"$\Lambda \in \{{{_arrivals_text(ASYMPTOTIC_ARRIVALS)}\}}$, $\mu = C = 1$"
     )
-    worst = max(point[5] for point in grid.points)
     largest = [p for p in grid.points if p[1] == max(_exponents(quick))]
     excess = max(Fraction(p[4].price_of_forgetting.upper) - 1 for p in largest)
     gains_grow = all(
@@ -501,24 +584,7 @@ def heavy_traffic_claims(quick: bool) -> list[Claim]:
         if a[0] == b[0]
     )
     return [
-        Claim(
-            name="gated.pof_heavy_rate",
-            statement=(
-                r"$\mathrm{PoF} = 1 + 2(1-\sqrt{m})/\sqrt{\nu} + O(1/\nu)$ as $\nu \to \infty$, "
-                r"$m = (1 + \mu^2/\Lambda^2)/2$, with remainder "
-                r"$|(\mathrm{PoF} - 1)\sqrt{\nu}/(2(1-\sqrt{m})) - 1| \le \tfrac52 \nu^{-1/2}$ "
-                r"at every grid point"
-            ),
-            kind=Evidence.CERTIFIED,
-            passed=grid.passed,
-            origin=Origin.PACKAGE,
-            hypotheses=(MODEL, r"$\Lambda > \mu$ (so $\Lambda \ge \mu - \sqrt{\mu C/R}$)"),
-            scope=scope,
-            quantity=r"largest $|\mathrm{ratio} - 1|\sqrt{\nu}$",
-            value=worst,
-            reference=float(Fraction(HEAVY_CONSTANT)),
-            certificate=grid.certificate,
-        ),
+        remainder_claim("heavy", quick),
         Claim(
             name="gated.heavy_traffic",
             statement=(
@@ -528,8 +594,7 @@ def heavy_traffic_claims(quick: bool) -> list[Claim]:
             ),
             kind=Evidence.FINITE_RANGE,
             passed=bool(grid.passed and gains_grow and 0 < excess < Fraction(1, 10**14)),
-            origin=Origin.PAPER,
-            citation=PAPER,
+            origin=Origin.PACKAGE,
             hypotheses=(MODEL, r"$\Lambda > \mu$"),
             scope=scope + " (certified enclosures at each point)",
             quantity=r"largest certified $\mathrm{PoF} - 1$ at $\nu = 10^{30}$",

@@ -58,7 +58,7 @@ __all__ = [
     "verify",
 ]
 
-MODELS = ("gated", "lossnet", "walks")
+MODELS = ("gated", "lossnet", "walks", "regions")
 #: The fields of a certificate (``provenance`` may be absent from a user-level one).
 FIELDS = frozenset({"claim", "statement", "checker", "data", "provenance"})
 
@@ -100,7 +100,7 @@ def _fields(certificate, label: str = "<unnamed>") -> str:
     return name
 
 
-def check_certificate(certificate: Mapping) -> str | None:
+def check_certificate(certificate: Mapping) -> frozenset[str] | None:
     """Decide one certificate; return if it holds.
 
     Parameters
@@ -111,9 +111,9 @@ def check_certificate(certificate: Mapping) -> str | None:
 
     Returns
     -------
-    str or None
-        For a claim of ``qtheory reproduce``, the run size whose set it certifies
-        (``"quick"`` or ``"full"``); None for a user-level certificate.
+    frozenset of str, or None
+        For a claim of ``qtheory reproduce``, the run sizes whose set it certifies
+        (``"quick"``, ``"full"``); None for a user-level certificate.
 
     Raises
     ------
@@ -155,7 +155,7 @@ def check_certificate(certificate: Mapping) -> str | None:
     return size
 
 
-def check_file(path: Path | str) -> tuple[str, str | None, Mapping]:
+def check_file(path: Path | str) -> tuple[str, frozenset[str] | None, Mapping]:
     """Read and decide the certificate file ``path``, which must be named after its claim.
 
     Parameters
@@ -165,7 +165,7 @@ def check_file(path: Path | str) -> tuple[str, str | None, Mapping]:
     Returns
     -------
     (str, str or None, mapping)
-        The claim name, the run size (as :func:`check_certificate`) and the provenance.
+        The claim name, the run sizes (as :func:`check_certificate`) and the provenance.
 
     Raises
     ------
@@ -301,10 +301,10 @@ def verify(path: Path | str) -> Report:
             failures.append(f"{label}: the checker could not decide it ({error!r:.200})")
             continue
         if size is not None:
-            sizes.setdefault(size, []).append(name)
+            sizes[name] = size
         if record and record not in provenance:
             provenance.append(record)
-    if len(sizes) > 1:
-        shown = "; ".join(f"{size}: {', '.join(names)}" for size, names in sizes.items())
+    if sizes and not frozenset.intersection(*sizes.values()):
+        shown = "; ".join(f"{name}: {'/'.join(sorted(s))}" for name, s in sizes.items())
         failures.append(f"the certificates are of different run sizes ({shown})")
     return Report(failures, provenance, len(files))

@@ -148,6 +148,43 @@ def _asymptotics(data: Mapping) -> str:
     return f"{_each_queue(data)}, with $\\nu = R\\mu/C$: {bound}"
 
 
+def _range(regime: str, pair) -> str:
+    symbol = r"\varepsilon = \nu - 1" if regime == "light" else r"\nu"
+    return f"${symbol} \\in [{_value(pair[0])}, {_value(pair[1])}]$"
+
+
+def _rates_of(parameters: Mapping) -> str:
+    return ", ".join(
+        f"${symbol} = {_value(parameters[key])}$"
+        for symbol, key in ((r"\Lambda", "arrival_rate"), (r"\mu", "service_rate"), ("C", "cost"))
+    )
+
+
+def _remainder_region(data: Mapping) -> str:
+    regime, constant = data["regime"], _value(data["constant"])
+    regions = data["regions"]
+    if not isinstance(regions, list) or not regions:
+        raise CertificateError("the certificate lists no regions")
+    if regime == "light":
+        bound = (
+            r"$|\mathrm{PoF}\,\varepsilon\log(1/\varepsilon)/4 - 1| \le "
+            rf"{constant}\,\log\log(1/\varepsilon)/\log(1/\varepsilon)$"
+        )
+    elif regime == "heavy":
+        bound = (
+            rf"$|(\mathrm{{PoF}} - 1)\sqrt{{\nu}}/(2(1-\sqrt{{m}})) - 1| \le {constant}\,"
+            r"\nu^{-1/2}$, $m = (1 + \mu^2/\Lambda^2)/2$"
+        )
+    else:
+        raise CertificateError(f"regime must be 'light' or 'heavy', got {regime!r}")
+    parts = [f"{_range(regime, r['range'])} at {_rates_of(r['parameters'])}" for r in regions]
+    boxes = sum(len(r["boxes"]) for r in regions)
+    return (
+        f"For every {'; and for every '.join(parts)}: {bound} "
+        f"(proved on the {boxes} boxes of the certificate, which tile each range)"
+    )
+
+
 def _rates(data: Mapping) -> str:
     symbols = (
         (r"\lambda_H", "lambda_h"),
@@ -254,14 +291,15 @@ TEMPLATES: dict[str, Callable[[Mapping], str]] = {
     "gated.dominance": _dominance,
     "gated.optimal_gate": _optima,
     "gated.pof_at_least_one": _pof_grid,
-    "gated.pof_heavy_rate": _asymptotics,
-    "gated.pof_light_rate": _asymptotics,
+    "gated.pof_heavy_rate": _remainder_region,
+    "gated.pof_light_rate": _remainder_region,
     "lossnet.fluid": _fluid,
     "lossnet.online_optimum": _online,
     "lossnet.trunk_reservation": _optimality,
     "walks.bounds": _bounds,
     "walks.sss_failure_bound": _sss,
     "gated.optimum": _optimum,
+    "gated.asymptotics": _asymptotics,
     "lossnet.fluid_lp": _fluid,
     "lossnet.online": _online,
     "lossnet.optimality": _optimality,

@@ -65,11 +65,13 @@ def test_statements_are_latex_text_not_ascii_math():
 
 
 def test_the_quantitative_forms_are_the_packages_and_limits_finite_range():
-    for name in ("gated.pof_light_rate", "gated.pof_heavy_rate", "gated.unique_optimum"):
+    for name in ("gated.pof_light_rate", "gated.pof_heavy_rate", "gated.unique_optimum",
+                 "gated.heavy_traffic"):  # fmt: skip
         assert claims()[name].origin is Origin.PACKAGE
     for name in ("gated.pof_unbounded", "gated.heavy_traffic"):
         claim = claims()[name]
-        assert claim.origin is Origin.PAPER and claim.scope and claim.certificate is None
+        assert claim.scope and claim.certificate is None and str(claim.kind) == "finite-range"
+    assert claims()["gated.pof_unbounded"].origin is Origin.PAPER
 
 
 def test_remainder_bounds_are_the_stated_constants():

@@ -92,8 +92,6 @@ def test_one_file_verifies_on_its_own(capsys):
     [
         ("gated.dominance", "points", 3),
         ("gated.pof_at_least_one", "points", 2),
-        ("gated.pof_light_rate", "points", 5),
-        ("gated.pof_heavy_rate", "points", 5),
         ("gated.optimal_gate", "points", 1),
         ("lossnet.online_optimum", "cases", 2),
         ("walks.sss_failure_bound", "items", 1),
@@ -107,6 +105,22 @@ def test_dropped_points_fail(folder, capsys, name, key, keep):
     [line] = refused(folder, capsys, name)
     # the first element that differs from the set of the size nearest in count
     assert f"data['{key}'][" in line and "the claim fixes" in line
+
+
+@pytest.mark.parametrize("name", ["gated.pof_light_rate", "gated.pof_heavy_rate"])
+def test_a_region_with_a_box_removed_or_a_range_moved_fails(folder, capsys, name):
+    genuine = committed(name)
+    region = genuine["data"]["regions"][0]
+    for position in (0, len(region["boxes"]) // 2, len(region["boxes"]) - 1):
+        gap = copy.deepcopy(genuine)
+        del gap["data"]["regions"][0]["boxes"][position]
+        write(folder, name, restated(gap))
+        [line] = refused(folder, capsys, name)
+        assert "region 0" in line and ("do not cover" in line or "boxes end at" in line), line
+    wider = copy.deepcopy(genuine)
+    wider["data"]["regions"][0]["range"][0] = "1e-40" if name.endswith("light_rate") else "3"
+    write(folder, name, restated(wider))
+    assert "data['regions'][0]['range'][0]: the claim fixes" in refused(folder, capsys, name)[0]
 
 
 def test_added_swapped_and_edited_points_fail(folder, capsys):

@@ -69,7 +69,7 @@ def test_a_claim_run_through_another_checker_fails():
     check_certificate(genuine)
     # the heavy-rate data run as a PoF >= 1 grid: passes that checker, not the claim
     heavy = committed("gated.pof_heavy_rate")
-    fails({**heavy, "checker": "gated.pof_grid"}, "checked by 'gated.asymptotics'")
+    fails({**heavy, "checker": "gated.pof_grid"}, "checked by 'regions.remainder'")
     fails({**genuine, "checker": "lossnet.online"}, "checked by 'lossnet.fluid'")
 
 
@@ -245,11 +245,13 @@ def test_walks_side_is_derived_from_family_and_bound():
 
 
 def test_grid_statements_name_the_grid():
-    for name in ("gated.dominance", "gated.pof_at_least_one", "gated.optimal_gate",
-                 "gated.pof_heavy_rate", "gated.pof_light_rate"):  # fmt: skip
+    for name in ("gated.dominance", "gated.pof_at_least_one", "gated.optimal_gate"):
         points = len(committed(name)["data"]["points"])
         assert f"At each of the {points} points" in committed(name)["statement"]
         assert "listed in the certificate" in committed(name)["statement"]
+    for name in ("gated.pof_heavy_rate", "gated.pof_light_rate"):  # a whole range
+        statement = committed(name)["statement"]
+        assert statement.startswith("For every") and "boxes of the certificate" in statement
 
 
 # 7. walks idle_window truncation

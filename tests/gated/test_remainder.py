@@ -1,0 +1,265 @@
+"""Remainder bounds of the PoF asymptotics (qtheory.gated.remainder) against an
+independent mpmath route: for each gate τ the GI/M/1 root σ is solved by bracketing,
+S_GA(τ) is maximised over τ ≥ 0 by the root of its derivative (σ differentiated
+implicitly), and S_RR* = λ(R − C/(μ − λ)) at λ = min(Λ, μ − √(μC/R)).  Nothing here
+calls the certified arithmetic under test."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+from mpmath import expm1, log, log1p, mpf, sqrt
+
+from qtheory.gated import remainder
+from qtheory.gated.model import GatedQueue
+from qtheory.gated.remainder import (
+    HEAVY_ARRIVAL_RATIO_MIN,
+    HEAVY_CONSTANT,
+    HEAVY_NU_MIN,
+    LIGHT_ARRIVAL_RATIO_MIN,
+    LIGHT_CONSTANT,
+    LIGHT_EPSILON_MAX,
+    heavy_remainder,
+    light_remainder,
+    require_heavy_hypotheses,
+    require_light_hypotheses,
+)
+from qtheory.verify.gated import check_asymptotics
+
+DPS = 60
+
+
+def _bisect(f, a, b):
+    """The root of f on [a, b] (f(a), f(b) of opposite signs), Illinois steps."""
+    fa, fb, side = f(a), f(b), 0
+    assert fa * fb < 0, (a, b)
+    tol = mpf(2) ** (-mpmath.mp.prec + 12)
+    for _ in range(2000):
+        c = (a * fb - b * fa) / (fb - fa)
+        if not min(a, b) <= c <= max(a, b):
+            c = (a + b) / 2
+        fc = f(c)
+        if fc == 0:
+            return c
+        if fc * fb < 0:
+            a, fa, side = b, fb, 0
+        else:
+            fa, side = (fa / 2 if side else fa), 1
+        b, fb = c, fc
+        if abs(b - a) <= tol * max(abs(a), abs(b)):
+            return b
+    raise AssertionError("no convergence")
+
+
+def gi_m_1_root(tau, lam, mu):
+    """(σ, u = μ(1 − σ)) of σ = e^{−uτ} Λ/(Λ + u) in (0, 1), via s = log σ = −e^t."""
+
+    def excess(t):  # (s + uτ + log(1 + u/Λ)) / (−s): > 0 above the root in t
+        s = -mpmath.exp(t)
+        u = -mu * expm1(s)
+        return (s + u * tau + (0 if lam is None else log1p(u / lam))) / -s
+
+    lo, hi = mpf(0), mpf(0)
+    while excess(lo) <= 0:
+        lo -= 4
+    while excess(hi) >= 0:
+        hi += 4
+    s = -mpmath.exp(_bisect(excess, lo, hi))
+    return mpmath.exp(s), -mu * expm1(s)
+
+
+def _slope(tau, lam, mu, reward, cost):
+    """D² dS_GA/dτ, D = τ + 1/Λ (the sign of S_GA')."""
+    sigma, u = gi_m_1_root(tau, lam, mu)
+    du = -u / (-1 / (mu * sigma) + tau + (0 if lam is None else 1 / (lam + u)))
+    return cost * du * (tau + (0 if lam is None else 1 / lam)) / u**2 - (reward - cost / u)
+
+
+def pof_direct(lam, mu, reward, cost):
+    """PoF = max_τ S_GA(τ) / S_RR(λ*) at the current mpmath precision (Λ None: ∞)."""
+    u0 = cost / reward  # S_GA < 0 below the τ where u = C/R
+    lo = max((-log1p(-u0 / mu) - (0 if lam is None else log1p(u0 / lam))) / u0, mpf(0))
+    if lo == 0 and _slope(lo, lam, mu, reward, cost) <= 0:
+        tau = lo
+    else:
+        x_hi = log(max(lo, 1 / mu))
+        while _slope(lo + mpmath.exp(x_hi), lam, mu, reward, cost) > 0:
+            x_hi += 1
+        x_lo = x_hi - 1
+        while _slope(lo + mpmath.exp(x_lo), lam, mu, reward, cost) <= 0:
+            x_lo -= 2
+        x = _bisect(lambda x: _slope(lo + mpmath.exp(x), lam, mu, reward, cost), x_lo, x_hi)
+        tau = lo + mpmath.exp(x)
+    _, u = gi_m_1_root(tau, lam, mu)
+    ga = (reward - cost / u) / (tau + (0 if lam is None else 1 / lam))
+    rate = mu - sqrt(mu * cost / reward)
+    rate = rate if lam is None or lam >= rate else lam
+    return ga / (rate * (reward - cost / (mu - rate)))
+
+
+def _mp(text):
+    return None if text == "inf" else mpf(Fraction(text).numerator) / Fraction(text).denominator
+
+
+def true_light(arrival, mu, reward, cost):
+    """(|ratio − 1|, K r) of the light bound, independently, at DPS digits."""
+    with mpmath.workdps(DPS):
+        lam, mu, reward, cost = _mp(arrival), *(_mp(str(v)) for v in (mu, reward, cost))
+        eps = (reward * mu - cost) / cost
+        pof, big = pof_direct(lam, mu, reward, cost), log(1 / eps)
+        return abs(pof * eps * big / 4 - 1), mpf(3) / 2 * log(big) / big
+
+
+def true_heavy(arrival, mu, reward, cost):
+    """(|ratio − 1|, K r) of the heavy bound, independently, at DPS digits."""
+    with mpmath.workdps(DPS):
+        lam, mu, reward, cost = _mp(arrival), *(_mp(str(v)) for v in (mu, reward, cost))
+        nu = reward * mu / cost
+        m = (1 + (0 if lam is None else (mu / lam) ** 2)) / 2
+        pof = pof_direct(lam, mu, reward, cost)
+        return abs((pof - 1) * sqrt(nu) / (2 * (1 - sqrt(m))) - 1), mpf(5) / 2 / sqrt(nu)
+
+
+def inside(enclosure, value) -> bool:
+    return (
+        Fraction(enclosure.lower)
+        <= Fraction(mpmath.nstr(value, DPS - 5))
+        <= Fraction(enclosure.upper)
+    )
+
+
+def light_reward(eps: Fraction, mu=1, cost=1) -> str:
+    return str((1 + eps) * Fraction(cost) / Fraction(mu))
+
+
+def test_the_independent_route_against_the_closed_form_at_infinite_arrival_rate():
+    # Λ = ∞: S_GA(σ) = (Rμ(1 − σ) − C)/(−log σ), stationary where Rμσ log σ + Rμ(1 − σ) = C,
+    # and there S_GA* = Rμσ*; R = 2, μ = C = 1: S_RR* = (√2 − 1)².
+    with mpmath.workdps(DPS):
+        sigma = mpmath.findroot(lambda s: 2 * s * log(s) + 2 * (1 - s) - 1, mpf("0.2"))
+        closed = 2 * sigma / (sqrt(2) - 1) ** 2
+        assert abs(pof_direct(None, mpf(1), mpf(2), mpf(1)) / closed - 1) < mpf(10) ** -50
+
+
+LIGHT_POINTS = [
+    (arrival, eps)
+    for arrival in ("inf", "2")
+    for eps in (LIGHT_EPSILON_MAX, Fraction(1, 100), Fraction(1, 10**5), Fraction(1, 10**12),
+                Fraction(1, 10**30))
+] + [("6/5", LIGHT_EPSILON_MAX)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("arrival", "eps"), LIGHT_POINTS)
+def test_light_bound_holds_across_the_stated_range(arrival, eps):
+    queue = GatedQueue(arrival, 1, light_reward(eps), 1)
+    require_light_hypotheses(queue)  # inside the hypotheses
+    point = light_remainder(queue)
+    true, bound = true_light(arrival, 1, light_reward(eps), 1)
+    assert inside(point.remainder, true) and inside(point.bound, bound)
+    assert true < bound and point.holds and point.decided
+    assert point.remainder.relative_width < 1e-19
+    check_asymptotics(point.certificate["data"])  # the independent checker agrees
+
+
+HEAVY_POINTS = [
+    (arrival, nu)
+    for arrival in ("inf", "2")
+    for nu in (HEAVY_NU_MIN, Fraction(10), Fraction(10**3), Fraction(10**10), Fraction(10**30))
+]
+
+
+@pytest.mark.parametrize(("arrival", "nu"), HEAVY_POINTS)
+def test_heavy_bound_holds_across_the_stated_range(arrival, nu):
+    queue = GatedQueue(arrival, 1, str(nu), 1)
+    require_heavy_hypotheses(queue)
+    point = heavy_remainder(queue)
+    true, bound = true_heavy(arrival, 1, str(nu), 1)
+    assert inside(point.remainder, true) and inside(point.bound, bound)
+    assert true < bound and point.holds and point.decided
+    assert point.remainder.relative_width < 1e-19  # the cancellation is paid for
+    check_asymptotics(point.certificate["data"])
+
+
+def test_other_units_give_the_same_ratios():
+    # PoF depends on Λ/μ and ν only: μ = 2, C = 3 at Λ = 2.4 (Λ/μ = 6/5), ν = 21/20, and
+    # Λ = 4 (Λ/μ = 2), ν = 4
+    light = light_remainder(GatedQueue("2.4", 2, light_reward(Fraction(1, 20), 2, 3), 3))
+    unit = light_remainder(GatedQueue("1.2", 1, "1.05", 1))
+    true, _ = true_light("12/5", 2, light_reward(Fraction(1, 20), 2, 3), 3)
+    assert light.holds and inside(light.remainder, true) and inside(unit.remainder, true)
+    heavy = heavy_remainder(GatedQueue("4", 2, "6", 3))
+    true, bound = true_heavy("4", 2, "6", 3)
+    assert heavy.holds and inside(heavy.remainder, true) and inside(heavy.bound, bound)
+
+
+@pytest.mark.parametrize(
+    ("regime", "arrival", "reward"),
+    [
+        ("light", "inf", "1.3"),  # the README's counterexamples: ε = 0.3 ...
+        ("heavy", "2", "3"),  # ... and ν = 3 at Λ = 2μ
+        ("light", "inf", "1.2"),  # ε = 1/5
+        ("light", "2", "1.125"),  # just above ε₀ = 1/10: ε = 1/8
+        ("light", "0.5", "1.1"),  # below Λ = 6μ/5 at ε₀ ...
+        ("light", "0.2", "1." + "0" * 29 + "1"),  # ... and far below, even at ε = 10^-30
+        ("heavy", "2", "3.5"),  # just below ν₀ = 4
+        ("heavy", "1.2", "1e30"),  # below Λ = 1.47μ the constant fails for every ν
+    ],
+)
+def test_outside_the_hypotheses_the_bounds_fail(regime, arrival, reward):
+    queue = GatedQueue(arrival, 1, reward, 1)
+    require = require_light_hypotheses if regime == "light" else require_heavy_hypotheses
+    with pytest.raises(ValueError, match="must be"):
+        require(queue)
+    point = (light_remainder if regime == "light" else heavy_remainder)(queue)
+    true, bound = (true_light if regime == "light" else true_heavy)(arrival, 1, reward, 1)
+    assert inside(point.remainder, true) and inside(point.bound, bound)
+    assert true > bound and not point.holds and point.decided
+
+
+def test_the_stated_counterexamples():
+    # at Λ = ∞, μ = C = 1: |ratio − 1| = 0.583, 0.637, 0.663 against K r = 0.444, 0.231, 0.069
+    for reward, left, right in (("1.2", 0.583, 0.444), ("1.3", 0.637, 0.231),
+                                ("1.35", 0.663, 0.069)):  # fmt: skip
+        true, bound = true_light("inf", 1, reward, 1)
+        assert float(true) == pytest.approx(left, abs=1e-3)
+        assert float(bound) == pytest.approx(right, abs=1e-3)
+    true, bound = true_heavy("2", 1, "3", 1)  # 2.83 ν^{-1/2} > 2.5 ν^{-1/2}
+    assert float(true * sqrt(3)) == pytest.approx(2.831, abs=1e-3) and true > bound
+
+
+def test_the_thresholds_are_the_stated_constants():
+    assert (LIGHT_CONSTANT, HEAVY_CONSTANT) == (Fraction(3, 2), Fraction(5, 2))
+    assert (LIGHT_EPSILON_MAX, LIGHT_ARRIVAL_RATIO_MIN) == (Fraction(1, 10), Fraction(6, 5))
+    assert (HEAVY_NU_MIN, HEAVY_ARRIVAL_RATIO_MIN) == (Fraction(4), Fraction(2))
+    assert remainder.LIGHT_EPSILON_CHECKED_MIN == Fraction(1, 10**30)
+    assert remainder.HEAVY_NU_CHECKED_MAX == Fraction(10**30)
+    assert "1/10" in remainder.LIGHT_HYPOTHESIS and "6/5" in remainder.LIGHT_HYPOTHESIS
+    assert r"\nu \ge 4" in remainder.HEAVY_HYPOTHESIS and "2" in remainder.HEAVY_HYPOTHESIS
+
+
+@pytest.mark.parametrize(
+    ("require", "queue", "named"),
+    [
+        (require_light_hypotheses, GatedQueue("inf", 1, "1.3", 1), "epsilon"),
+        (require_light_hypotheses, GatedQueue("inf", 1, "1", 1), "nu"),  # ε = 0
+        (require_light_hypotheses, GatedQueue("0.01", 1, "1.1", 1), "random routing"),
+        (require_light_hypotheses, GatedQueue("1", 1, "1.1", 1), "arrival_rate/service_rate"),
+        (require_heavy_hypotheses, GatedQueue("1", 1, "10", 1), "arrival_rate must be >"),
+        (require_heavy_hypotheses, GatedQueue("1.5", 1, "10", 1), "arrival_rate/service_rate"),
+        (require_heavy_hypotheses, GatedQueue("2", 1, "3", 1), "nu = 3"),
+    ],
+)
+def test_hypotheses_name_the_rule_broken(require, queue, named):
+    with pytest.raises(ValueError, match=named):
+        require(queue)
+
+
+def test_evaluation_outside_the_domain_raises():
+    with pytest.raises(ValueError, match="epsilon"):
+        light_remainder(GatedQueue("inf", 1, "2", 1))  # ε = 1: log log(1/ε) undefined
+    with pytest.raises(ValueError, match="arrival_rate"):
+        heavy_remainder(GatedQueue("1", 1, "10", 1))  # Λ = μ: 1 − √m = 0
+    with pytest.raises(TypeError, match="GatedQueue"):
+        light_remainder("inf")
