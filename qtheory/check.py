@@ -61,7 +61,16 @@ from qtheory.notation import terminal
 if TYPE_CHECKING:  # qtheory.claims imports scipy.stats: only when a check runs
     from qtheory.claims import Claim
 
-__all__ = ["CHECKS", "check", "claim_json", "claim_text", "register", "run"]
+__all__ = [
+    "CHECKS",
+    "certificate_file",
+    "check",
+    "claim_json",
+    "claim_text",
+    "parse_region",
+    "register",
+    "run",
+]
 
 #: The scope of every claim checked here.
 SCOPE = "at the given parameters"
@@ -73,6 +82,8 @@ class _Check:
     required: tuple[str, ...]
     optional: tuple[str, ...]
     function: Callable[..., Claim]
+    #: (params, region, dps) -> Claim over a region of parameters, where supported.
+    region: Callable[..., Claim] | None = None
 
 
 #: Command-line option and help of every parameter (Python name -> (option, help, type)).
@@ -458,19 +469,227 @@ def _ruin(params, dps):
     )
 
 
+def parse_region(text: str) -> dict[str, tuple[str, str]]:
+    """The ranges of ``--region 'reward=1.001:1000,arrival_rate=0.5:inf'``.
+
+    Parameters
+    ----------
+    text : str
+        Comma-separated ``name=lower:upper`` (names as the Python parameters or the
+        options without ``--``).
+
+    Returns
+    -------
+    dict of str to (str, str)
+
+    Raises
+    ------
+    ValueError
+        Naming ``--region`` and what is wrong.
+
+    Examples
+    --------
+    >>> parse_region("reward=1.001:1000, arrival-rate=0.5:inf")
+    {'reward': ('1.001', '1000'), 'arrival_rate': ('0.5', 'inf')}
+    >>> parse_region("reward=3:2")
+    Traceback (most recent call last):
+    ...
+    ValueError: --region: reward=3:2 needs lower <= upper
+    """
+    from qtheory.precision import decimal_fraction
+
+    ranges: dict[str, tuple[str, str]] = {}
+    for part in (p.strip() for p in str(text).split(",") if p.strip()):
+        name, _, span = part.partition("=")
+        key = name.strip().replace("-", "_")
+        low, colon, high = span.partition(":")
+        if key not in _GATED or not colon:
+            raise ValueError(
+                f"--region: {part!r} must be NAME=LOWER:UPPER with NAME one of {', '.join(_GATED)}"
+            )
+        if key in ranges:
+            raise ValueError(f"--region: {key} is given twice")
+        ends = [decimal_fraction(t, name=f"--region {key}") for t in (low, high)]
+        if ends[0] is None or (ends[1] is not None and ends[1] < ends[0]):
+            raise ValueError(f"--region: {part} needs lower <= upper")
+        ranges[key] = (low.strip(), high.strip())
+    if not ranges:
+        raise ValueError("--region: give at least one NAME=LOWER:UPPER")
+    return ranges
+
+
+def _box(params, region) -> dict[str, list[str]]:
+    """Every gated parameter as a range: the region's, else the fixed value twice."""
+    box = {}
+    for name in _GATED:
+        if name in region:
+            box[name] = list(region[name])
+        elif params.get(name) is not None:
+            box[name] = [str(params[name])] * 2
+        else:
+            raise ValueError(f"{name} is required ({OPTIONS[name][0]} or in --region)")
+    return box
+
+
+def _pof_region(params, region, dps):
+    from qtheory.gated.claims import pof_identity_claim
+    from qtheory.precision import decimal_fraction
+    from qtheory.verify import CertificateError
+    from qtheory.verify.gated import check_pof_region
+    from qtheory.verify.statements import certificate, render
+
+    def exact(text):
+        value = decimal_fraction(text, name="--region")
+        return "inf" if value is None else str(value)
+
+    data = {"box": {k: [exact(t) for t in ends] for k, ends in _box(params, region).items()}}
+    try:
+        check_pof_region(data)
+    except CertificateError as error:
+        raise ValueError(f"the region leaves the hypothesis nu > 1: {error}") from None
+    identity = pof_identity_claim()
+    return _claim(
+        name="gated.pof_at_least_one",
+        statement=render("gated.pof_region", data),
+        kind="identity",
+        passed=identity.passed,
+        origin="PAPER",
+        citation="[HR26]",
+        hypotheses=identity.hypotheses,
+        scope="for all points of the region: "
+        + ", ".join(f"{k} in [{lo}, {hi}]" for k, (lo, hi) in data["box"].items()),
+        certificate=certificate("gated.pof_region", "gated.pof_region", data),
+    )
+
+
+def _remainder_range(params, region, dps, regime):
+    import sys
+
+    from qtheory.gated import remainder
+    from qtheory.gated.remainder_regions import remainder_region
+    from qtheory.precision import decimal_fraction
+    from qtheory.verify.statements import certificate, render
+
+    if set(region) != {"reward"}:
+        raise ValueError(
+            f"--region: gated.pof_{regime}_rate is proved over a range of reward (of nu) "
+            "at fixed arrival_rate, service_rate and cost; give only reward=LOWER:UPPER"
+        )
+    box = _box(params, region)
+    mu, cost = (decimal_fraction(box[k][0], name=k) for k in ("service_rate", "cost"))
+    ends = [decimal_fraction(t, name="reward") for t in box["reward"]]
+    require = getattr(remainder, f"require_{regime}_hypotheses")
+    for reward in box["reward"]:  # the hypotheses are monotone in R: both ends suffice
+        require(_queue({**params, "reward": reward}))
+    nus = [r * mu / cost for r in ends]
+    low, high = ((nu - 1) if regime == "light" else nu for nu in nus)
+    constant = str(getattr(remainder, f"{regime.upper()}_CONSTANT"))
+    proof = remainder_region(regime, box["arrival_rate"][0], mu, cost, low, high,
+                             constant=constant, progress=sys.stderr.isatty())  # fmt: skip
+    variable = "epsilon = nu - 1" if regime == "light" else "nu"
+    scope = f"for all {variable} in [{low}, {high}]: " + _given(
+        {k: box[k][0] for k in ("arrival_rate", "service_rate", "cost")}
+    )
+    hypothesis = getattr(remainder, f"{regime.upper()}_HYPOTHESIS")
+    if not proof.passed:
+        return _claim(
+            name=f"gated.pof_{regime}_rate",
+            statement=f"the {regime}-traffic remainder bound on the whole range",
+            kind="numerical",
+            passed=False,
+            origin="PACKAGE",
+            hypotheses=_gated_hypotheses()[:1] + (hypothesis,),
+            scope=scope,
+            reason=f"a box narrower than 1e-9 relative near {variable} = {proof.failed_at} "
+            "could not be decided: the bound is not proved there",
+        )
+    data = {"regime": regime, "constant": constant, "regions": [proof.data]}
+    return _claim(
+        name=f"gated.pof_{regime}_rate",
+        statement=render("gated.remainder_region", data),
+        kind="certified",
+        passed=True,
+        origin="PACKAGE",
+        hypotheses=_gated_hypotheses()[:1] + (hypothesis,),
+        scope=scope + f" ({proof.boxes} boxes)",
+        quantity=r"largest scaled remainder $|\mathrm{ratio} - 1|/r$ at the box ends "
+        "(reference: the constant K)",
+        value=proof.worst,
+        reference=float(Fraction(constant)),
+        certificate=certificate("gated.remainder_region", "regions.remainder", data),
+    )
+
+
+def _light_range(params, region, dps):
+    return _remainder_range(params, region, dps, "light")
+
+
+def _heavy_range(params, region, dps):
+    return _remainder_range(params, region, dps, "heavy")
+
+
+#: The claim names of the certificates that a check produces without one.
+_CERTIFICATE_NAMES = {
+    "gated.pof_grid": "gated.pof_grid",
+    "gated.dominance": "gated.dominance_grid",
+    "walks.bounds": "walks.bound_items",
+    "lossnet.fluid": "lossnet.fluid_lp",
+    "lossnet.online": "lossnet.online",
+    "lossnet.optimality": "lossnet.optimality",
+}
+
+
+def certificate_file(claim: Claim) -> dict:
+    """The certificate of a checked claim as ``qtheory check --certificate`` writes it:
+    claim name, statement rendered from the data, checker, data and provenance.
+
+    Parameters
+    ----------
+    claim : qtheory.claims.Claim
+        A claim that carries a certificate.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    ValueError
+        If the claim carries no certificate.
+
+    Examples
+    --------
+    >>> claim = check("lossnet.fluid", servers=100, lambda_h=0.6, lambda_l=0.8, mu=1,
+    ...               r_h=2, r_l=1)
+    >>> sorted(certificate_file(claim)), certificate_file(claim)["claim"]
+    (['checker', 'claim', 'data', 'provenance', 'statement'], 'lossnet.fluid_lp')
+    """
+    from qtheory.provenance import provenance
+    from qtheory.verify.statements import certificate
+
+    if claim.certificate is None:
+        raise ValueError(f"--certificate: {claim.name} carries no certificate here")
+    checker, data = claim.certificate["checker"], claim.certificate["data"]
+    name = claim.certificate.get("claim") or _CERTIFICATE_NAMES[checker]
+    return {**certificate(name, checker, data), "provenance": provenance()}
+
+
 #: Name -> the check: one-line summary, required and optional parameters, function.
 CHECKS: dict[str, _Check] = {
     "gated.optimal_gate": _Check(
         "S_GA(tau) has a unique maximiser tau*; sigma*, tau*, S_GA*, lambda*, S_RR*, PoF "
         "certified in intervals", _GATED, ("dps",), _optimal_gate),
     "gated.pof_at_least_one": _Check(
-        "memory never hurts: PoF = S_GA*/S_RR* >= 1, certified", _GATED, ("dps",), _pof),
+        "memory never hurts: PoF = S_GA*/S_RR* >= 1, certified at a point; over a --region "
+        "by the dominance identity", _GATED, ("dps",), _pof, _pof_region),
     "gated.pof_light_rate": _Check(
         "|PoF eps log(1/eps)/4 - 1| <= (3/2) loglog(1/eps)/log(1/eps) for nu = 1 + eps, "
-        "0 < eps <= 1/10, Lambda >= 6mu/5, certified", _GATED, ("dps",), _light_rate),
+        "0 < eps <= 1/10, Lambda >= 6mu/5, certified at a point or over a --region of "
+        "reward", _GATED, ("dps",), _light_rate, _light_range),
     "gated.pof_heavy_rate": _Check(
         "|(PoF - 1) sqrt(nu)/(2(1 - sqrt m)) - 1| <= (5/2)/sqrt(nu) for nu >= 4, "
-        "Lambda >= 2mu, certified", _GATED, ("dps",), _heavy_rate),
+        "Lambda >= 2mu, certified at a point or over a --region of reward", _GATED,
+        ("dps",), _heavy_rate, _heavy_range),
     "gated.dominance": _Check(
         "at equal throughput sigma_GA < lambda/mu (GA's sojourn stochastically smaller), "
         "certified", ("arrival_rate", "service_rate"), ("reward", "cost", "load", "dps"),
@@ -493,8 +712,8 @@ CHECKS: dict[str, _Check] = {
 _DEFAULT_DPS = {"lossnet.regret_identity": 20}
 
 
-def check(name: str, **params: object) -> Claim:
-    """Check the claim ``name`` at the given parameters.
+def check(name: str, *, region: Mapping[str, tuple] | None = None, **params: object) -> Claim:
+    """Check the claim ``name`` at the given parameters, or over a region of them.
 
     Parameters
     ----------
@@ -506,6 +725,11 @@ def check(name: str, **params: object) -> Claim:
         ``lambda_l``, ``mu``, ``r_h``, ``r_l``; ``level``, ``band``; ``dps``).  Numbers or
         decimal strings; the certified routes read them as the exact decimals they print
         as.
+    region : mapping, keyword-only, optional
+        Parameter name -> (lower, upper) (:func:`parse_region`): check the claim for every
+        point of the box, the other parameters fixed by ``params``.  Supported by
+        ``gated.pof_at_least_one`` (by identity) and the two remainder claims (a range
+        of ``reward``, by boxes).
 
     Returns
     -------
@@ -545,9 +769,14 @@ def check(name: str, **params: object) -> Claim:
     for param in given:
         if param not in allowed:
             raise ValueError(f"{param} is not a parameter of {key} (it takes {', '.join(allowed)})")
+    if region is not None and spec.region is None:
+        raise ValueError(f"region: {key} is checked at a point only (no --region)")
     for param in spec.required:
-        if param not in given:
+        if param not in given and param not in (region or {}):
             raise ValueError(f"{param} is required by {key} ({OPTIONS[param][0]})")
+    for param in region or {}:
+        if param in given:
+            raise ValueError(f"{param} is given both as a value and as a range of the region")
     for param in ("servers", "level", "band"):
         if param in given:
             value = given[param]
@@ -565,6 +794,8 @@ def check(name: str, **params: object) -> Claim:
     dps = check_dps(dps)
     if dps is None:
         raise ValueError("dps must be an integer >= 1, got None")
+    if region is not None:
+        return spec.region(given, dict(region), dps)
     return spec.function(given, dps)
 
 
@@ -685,6 +916,17 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", action="store_true", help="list the checkable claims")
     for param, (option, text, kind) in OPTIONS.items():
         parser.add_argument(option, dest=param, type=kind, help=text)
+    parser.add_argument(
+        "--region",
+        metavar="SPEC",
+        help="check over a box of parameters, e.g. 'reward=1.001:1000,arrival_rate=0.5:inf' "
+        "(the others fixed by their options; see --list for the claims that take it)",
+    )
+    parser.add_argument(
+        "--certificate",
+        metavar="FILE",
+        help="write the claim's certificate to FILE, for qtheory verify FILE",
+    )
     parser.add_argument("--json", action="store_true", help="print the record as JSON")
     parser.set_defaults(run=run)
 
@@ -734,9 +976,14 @@ def run(args: argparse.Namespace) -> int:
         if param not in allowed:
             options = ", ".join(OPTIONS[p][0] for p in allowed)
             raise ValueError(f"{OPTIONS[param][0]} is not an option of {key} (it takes {options})")
+    region = parse_region(args.region) if getattr(args, "region", None) else None
     for param in CHECKS[key].required:
-        if param not in given:
+        if param not in given and param not in (region or {}):
             raise ValueError(f"{OPTIONS[param][0]} is required by {key}")
-    claim = check(key, **given)
+    claim = check(key, region=region, **given)
     print(json.dumps(claim_json(claim)) if args.json else claim_text(claim))
+    if getattr(args, "certificate", None):
+        from pathlib import Path
+
+        Path(args.certificate).write_text(json.dumps(certificate_file(claim)) + "\n")
     return 0 if claim.passed else 1

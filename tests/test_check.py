@@ -312,3 +312,69 @@ def test_help_and_list_import_nothing_heavy(argv):
     modules = set(out.rpartition("MODULES ")[2].split())
     heavy = ("sympy", "matplotlib", "scipy.stats", "flint", "qtheory.claims")
     assert not [m for m in modules if any(m == h or m.startswith(h + ".") for h in heavy)]
+
+
+# ---------------------------------------------------------------------------
+# regions and certificate files
+
+GATED_FIXED = ["--service-rate", "1", "--cost", "1"]
+
+
+def test_pof_over_a_region_is_an_identity_whose_certificate_verifies(tmp_path, capsys):
+    file = tmp_path / "F.json"
+    region = "reward=1.001:1000,arrival_rate=0.5:inf"
+    argv = ["check", "gated.pof_at_least_one", "--region", region, *GATED_FIXED,
+            "--certificate", str(file)]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "evidence:   identity" in out and "R ∈ [1001/1000, 1000]" in out
+    assert main(["verify", str(file)]) == 0
+    assert "gated.pof_region: For every point of the box" in capsys.readouterr().out
+    certificate = json.loads(file.read_text())
+    del certificate["data"]["box"]  # the one box removed: nothing is proved
+    file.write_text(json.dumps(certificate))
+    assert main(["verify", str(file)]) == 1
+    # a box reaching nu = 1 leaves the hypothesis: bad input, exit 2
+    assert main(["check", "gated.pof_at_least_one", "--region", "reward=1:10",
+                 "--arrival-rate", "inf", *GATED_FIXED]) == 2  # fmt: skip
+    assert "nu > 1" in capsys.readouterr().err
+
+
+def test_a_remainder_bound_over_a_range_of_reward(tmp_path, capsys):
+    file = tmp_path / "light.json"
+    argv = ["check", "gated.pof_light_rate", "--region", "reward=1.0001:1.1",
+            "--arrival-rate", "inf", *GATED_FIXED, "--certificate", str(file)]  # fmt: skip
+    assert main(argv) == 0
+    assert "for all epsilon = nu - 1 in [1/10000, 1/10]" in capsys.readouterr().out
+    assert main(["verify", str(file)]) == 0
+    # a range leaving the hypothesis (epsilon <= 1/10) is refused, not decided
+    argv[3] = "reward=1.0001:1.3"
+    assert main(argv[:-2]) == 2
+    assert "epsilon" in capsys.readouterr().err
+    # ranges over other parameters, or regions for point-only claims, are refused
+    assert main(["check", "gated.pof_heavy_rate", "--region", "arrival_rate=2:5",
+                 "--reward", "10", *GATED_FIXED]) == 2  # fmt: skip
+    assert "range of reward" in capsys.readouterr().err
+    assert main(["check", "lossnet.fluid", "--region", "reward=1:2", "--servers", "10",
+                 *NET_ARGS]) == 2  # fmt: skip
+    assert "checked at a point only" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["gated.optimal_gate", "--arrival-rate", "inf", "--reward", "2", *GATED_FIXED],
+        ["gated.pof_at_least_one", "--arrival-rate", "3", "--reward", "2", *GATED_FIXED],
+        ["gated.dominance", "--arrival-rate", "3", "--reward", "2", *GATED_FIXED],
+        ["gated.pof_heavy_rate", "--arrival-rate", "inf", "--reward", "10", *GATED_FIXED],
+        ["lossnet.fluid", "--servers", "100", *NET_ARGS],
+        ["lossnet.trunk_reservation", "--servers", "30", *NET_ARGS],
+        ["walks.ruin", "--servers", "400", "--lambda-h", "0.6", "--mu", "1", "--level", "3"],
+    ],
+)
+def test_every_certified_check_writes_a_certificate_that_verifies(argv, tmp_path, capsys):
+    file = tmp_path / "certificate.json"
+    assert main(["check", *argv, "--certificate", str(file)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(file)]) == 0
+    assert "the certificate holds" in capsys.readouterr().out

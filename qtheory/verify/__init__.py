@@ -155,17 +155,24 @@ def check_certificate(certificate: Mapping) -> frozenset[str] | None:
     return size
 
 
-def check_file(path: Path | str) -> tuple[str, frozenset[str] | None, Mapping]:
-    """Read and decide the certificate file ``path``, which must be named after its claim.
+def check_file(
+    path: Path | str, *, named: bool = True
+) -> tuple[str, frozenset[str] | None, Mapping]:
+    """Read and decide the certificate file ``path``, which (``named``) must be named after
+    its claim: in a folder a file's name is its claim, so that no certificate stands in
+    for another's.
 
     Parameters
     ----------
     path : path
+    named : bool, keyword-only, default True
+        Require the file name ``CLAIM.json`` (False for one file verified on its own,
+        whose verdict names the claim it holds).
 
     Returns
     -------
-    (str, str or None, mapping)
-        The claim name, the run sizes (as :func:`check_certificate`) and the provenance.
+    (str, frozenset of str or None, mapping)
+        The claim name, the run sizes (as :func:`check_certificate`) and the certificate.
 
     Raises
     ------
@@ -189,7 +196,7 @@ def check_file(path: Path | str) -> tuple[str, frozenset[str] | None, Mapping]:
         raise CertificateError(
             message if message.startswith(f"{label}: ") else f"{label}: {message}"
         ) from None
-    if file.name != f"{name}.json":
+    if named and file.name != f"{name}.json":
         raise CertificateError(
             f"{label}: the file holds the certificate of {name!r}, so it must be named {name}.json"
         )
@@ -200,7 +207,7 @@ def check_file(path: Path | str) -> tuple[str, frozenset[str] | None, Mapping]:
         raise CertificateError(
             message if message.startswith(f"{label}: ") else f"{label}: {message}"
         ) from None
-    return name, size, certificate.get("provenance", {})
+    return name, size, certificate
 
 
 def certificate_files(directory: Path | str) -> list[Path]:
@@ -229,13 +236,15 @@ def certificate_files(directory: Path | str) -> list[Path]:
 
 class Report(list):
     """The failures of :func:`verify`, one line each (a list of str), with the
-    ``provenance`` records of the certificates that were read (distinct, in order) and
-    the number of ``files`` checked."""
+    ``provenance`` records of the certificates that were read (distinct, in order), the
+    number of ``files`` checked and, for one file verified on its own, the
+    ``statements`` it holds ((claim, statement) pairs)."""
 
-    def __init__(self, failures=(), provenance=(), files: int = 0):
+    def __init__(self, failures=(), provenance=(), files: int = 0, statements=()):
         super().__init__(failures)
         self.provenance = list(provenance)
         self.files = files
+        self.statements = list(statements)
 
 
 def verify(path: Path | str) -> Report:
@@ -277,7 +286,7 @@ def verify(path: Path | str) -> Report:
             f"no certificates (*.json) in {path} or its derivations/certificates"
         )
     reproduced = importlib.import_module("qtheory.verify.expected").REPRODUCED
-    failures, provenance, sizes = [], [], {}
+    failures, provenance, sizes, statements = [], [], {}, []
     present = {file.name.removesuffix(".json") for file in files}
     strangers: set[str] = set()
     if Path(path).is_dir() and present & set(reproduced):
@@ -288,11 +297,12 @@ def verify(path: Path | str) -> Report:
             "its claims' certificates)"
             for name in sorted(strangers)
         ]
+    single = not Path(path).is_dir()
     for file in files:
         if file.name.removesuffix(".json") in strangers:
             continue
         try:
-            name, size, record = check_file(file)
+            name, size, certificate = check_file(file, named=not single)
         except CertificateError as error:
             failures.append(str(error))
             continue
@@ -302,9 +312,12 @@ def verify(path: Path | str) -> Report:
             continue
         if size is not None:
             sizes[name] = size
+        record = certificate.get("provenance", {})
         if record and record not in provenance:
             provenance.append(record)
+        if single:
+            statements.append((name, certificate["statement"]))
     if sizes and not frozenset.intersection(*sizes.values()):
         shown = "; ".join(f"{name}: {'/'.join(sorted(s))}" for name, s in sizes.items())
         failures.append(f"the certificates are of different run sizes ({shown})")
-    return Report(failures, provenance, len(files))
+    return Report(failures, provenance, len(files), statements)

@@ -89,10 +89,13 @@ def run(args: argparse.Namespace) -> int:
         print("written by " + ", ".join(f"{key} {value}" for key, value in record.items()))
     if not report.provenance:
         print("no provenance recorded in the certificates")
+    for name, statement in report.statements:
+        print(f"{name}: {statement}")
     count, seconds = report.files, time.perf_counter() - start
-    noun = "certificate" if count == 1 else "certificates"
     if report:
+        noun = "certificate" if count == 1 else "certificates"
         print(f"{len(report)} failures among {count} {noun} ({seconds:.1f} s)")
         return 1
-    print(f"all {count} {noun} hold ({seconds:.1f} s)")
+    print(f"the certificate holds ({seconds:.1f} s)" if count == 1 else
+          f"all {count} certificates hold ({seconds:.1f} s)")  # fmt: skip
     return 0

@@ -6,7 +6,8 @@ that some checker accepts would pass under any claim's name.  :data:`EXPECTED` m
 claim name that ``qtheory reproduce`` certifies (:data:`REPRODUCED`) and each user-level
 certificate name (``gated.optimum`` from :func:`qtheory.gated.certified_optimum`,
 ``lossnet.fluid_lp``, ``lossnet.online`` and ``lossnet.optimality`` from
-:mod:`qtheory.lossnet.certified`) to a :class:`Spec`: the checker it must use and the
+:mod:`qtheory.lossnet.certified`, and the names of the certificates that
+``qtheory check --certificate`` writes) to a :class:`Spec`: the checker it must use and the
 *index* of its data, the part that says what is claimed (the parameters, every grid
 point, every N, the digits) as opposed to what is computed (the enclosures).
 
@@ -116,6 +117,11 @@ EXPECTED: dict[str, Spec] = {
     # user-level certificates: the checker only
     "gated.optimum": Spec("gated.optimum"),
     "gated.asymptotics": Spec("gated.asymptotics"),
+    "gated.pof_grid": Spec("gated.pof_grid"),
+    "gated.pof_region": Spec("gated.pof_region"),
+    "gated.dominance_grid": Spec("gated.dominance"),
+    "gated.remainder_region": Spec("regions.remainder"),
+    "walks.bound_items": Spec("walks.bounds"),
     "lossnet.fluid_lp": Spec("lossnet.fluid"),
     "lossnet.online": Spec("lossnet.online"),
     "lossnet.optimality": Spec("lossnet.optimality"),

@@ -90,6 +90,7 @@ __all__ = [
     "check_optima",
     "check_optimum",
     "check_pof_grid",
+    "check_pof_region",
     "optimum_balls",
 ]
 
@@ -447,10 +448,65 @@ def check_dominance(data: Mapping) -> None:
                 raise CertificateError(f"{at}: f(load) < 0 is not proved ({residual.str(5)})")
 
 
+def _box(data: Mapping, key: str) -> tuple[fmpq | None, fmpq | None]:
+    """The range [lower, upper] of one parameter of a box (None for ∞)."""
+    low, high = data["box"][key]
+    inf = lambda t: str(t).strip().lower() == "inf"  # noqa: E731
+    lower = None if inf(low) else rational(low)
+    upper = None if inf(high) else rational(high)
+    if lower is None or (upper is not None and not 0 < lower <= upper):
+        raise CertificateError(f"{key}: the range [{low}, {high}] must satisfy 0 < lower <= upper")
+    if upper is None and key != "arrival_rate":
+        raise CertificateError(f"{key}: only the arrival rate may be infinite")
+    return lower, upper
+
+
+def check_pof_region(data: Mapping) -> None:
+    """``gated.pof_region``: the box lies inside the hypotheses of ``gated.pof_identity``.
+
+    PoF ≥ 1 holds for every Λ ∈ (0, ∞], μ, R, C > 0 with ν = Rμ/C > 1 by the dominance
+    identity (e^a(1 + b) − (1 + a + b) = (e^a − 1 − a)(1 + b) + ab with 1 + a + b = μ/λ*
+    at RR's optimal rate; module docstring).  A box of parameters is covered when every
+    range is positive and ν > 1 at its worst corner: R_lo μ_lo > C_hi.
+
+    Parameters
+    ----------
+    data : mapping
+        ``box``: ``arrival_rate``, ``service_rate``, ``reward``, ``cost`` each
+        ``[lower, upper]`` (rationals as text; the arrival rate's upper end may be
+        ``"inf"``).
+
+    Raises
+    ------
+    CertificateError
+        Naming the range that leaves the hypotheses.
+
+    Examples
+    --------
+    >>> box = {"arrival_rate": ["1/2", "inf"], "service_rate": ["1", "1"],
+    ...        "reward": ["1001/1000", "1000"], "cost": ["1", "1"]}
+    >>> check_pof_region({"box": box})
+    >>> check_pof_region({"box": {**box, "reward": ["1", "1000"]}})
+    Traceback (most recent call last):
+    ...
+    qtheory.verify.CertificateError: reward, service_rate, cost: nu = R mu/C = 1 at the ...
+    """
+    keys = ("arrival_rate", "service_rate", "reward", "cost")
+    if not isinstance(data.get("box"), Mapping) or set(data["box"]) != set(keys):
+        raise CertificateError(f"box: needs the ranges of {', '.join(keys)}")
+    ranges = {key: _box(data, key) for key in keys}
+    nu = ranges["reward"][0] * ranges["service_rate"][0] / ranges["cost"][1]
+    if not nu > 1:
+        raise CertificateError(
+            f"reward, service_rate, cost: nu = R mu/C = {nu} at the box's worst corner, not > 1"
+        )
+
+
 CHECKS = {
     "optimum": check_optimum,
     "optima": check_optima,
     "pof_grid": check_pof_grid,
     "asymptotics": check_asymptotics,
     "dominance": check_dominance,
+    "pof_region": check_pof_region,
 }
