@@ -27,6 +27,9 @@ Checkable claims (``--list`` prints the same, one line each):
 ``lossnet.trunk_reservation``
     trunk reservation with k* is optimal among all admission policies (N ≤ 400), by the
     exact optimality equations.
+``lossnet.online_optimum``
+    trunk reservation with the certified reserve k* is optimal among all admission
+    policies and the only optimal reserve, R_on and R_fluid − R_on enclosed, at any N.
 ``lossnet.regret_identity``
     R_fluid − R_on = r_L μ E[idle] + (r_H − r_L) λ_H N P(full) (Sympy identity), both
     sides enclosed at the optimal trunk reserve.
@@ -376,6 +379,15 @@ def _trunk(params, dps):
     return replace(claim, scope=_lossnet_scope(params))
 
 
+def _online(params, dps):
+    from dataclasses import replace
+
+    from qtheory.lossnet.claims import online_optimum_claim
+
+    claim = online_optimum_claim(_network(params), [params["servers"]], dps=dps)
+    return replace(claim, scope=_lossnet_scope(params))
+
+
 def _regret(params, dps):
     from qtheory.enclosure import Enclosure, exact
     from qtheory.lossnet.certified import certified_online_optimum
@@ -700,6 +712,10 @@ CHECKS: dict[str, _Check] = {
     "lossnet.trunk_reservation": _Check(
         "trunk reservation with k* is optimal among all policies (N <= 400), exact "
         "optimality equations", _LOSSNET, (), _trunk),
+    "lossnet.online_optimum": _Check(
+        "trunk reservation with the certified reserve k* is the unique optimum among all "
+        "policies, R_on and the regret enclosed, any N (Arb, O(k* + T) work)", _LOSSNET,
+        ("dps",), _online),
     "lossnet.regret_identity": _Check(
         "R_fluid - R_on = r_L mu E[idle] + (r_H - r_L) lambda_H N P(full) (Sympy identity, "
         "both sides enclosed)", _LOSSNET, ("dps",), _regret),
@@ -709,7 +725,7 @@ CHECKS: dict[str, _Check] = {
         ("band", "lambda_l"), _ruin),
 }  # fmt: skip
 
-_DEFAULT_DPS = {"lossnet.regret_identity": 20}
+_DEFAULT_DPS = {"lossnet.regret_identity": 20, "lossnet.online_optimum": 20}
 
 
 def check(name: str, *, region: Mapping[str, tuple] | None = None, **params: object) -> Claim:

@@ -369,6 +369,7 @@ def test_a_remainder_bound_over_a_range_of_reward(tmp_path, capsys):
         ["gated.pof_heavy_rate", "--arrival-rate", "inf", "--reward", "10", *GATED_FIXED],
         ["lossnet.fluid", "--servers", "100", *NET_ARGS],
         ["lossnet.trunk_reservation", "--servers", "30", *NET_ARGS],
+        ["lossnet.online_optimum", "--servers", "1000000", *NET_ARGS],
         ["walks.ruin", "--servers", "400", "--lambda-h", "0.6", "--mu", "1", "--level", "3"],
     ],
 )
@@ -378,3 +379,33 @@ def test_every_certified_check_writes_a_certificate_that_verifies(argv, tmp_path
     capsys.readouterr()
     assert main(["verify", str(file)]) == 0
     assert "the certificate holds" in capsys.readouterr().out
+
+
+def test_online_optimum_against_every_reserve_by_birth_death_sums():
+    # independent route: the busy count of trunk reservation with reserve k is a birth-death
+    # chain (births lambda_H N + lambda_L N while more than k servers are idle, deaths b mu);
+    # its reward rate by stationary sums in mpmath, maximised over every k
+    n, lam_h, lam_l, mu, r_h, r_l = 60, 0.6, 0.8, 1, 2, 1
+    with mpmath.workdps(40):
+
+        def rate(k):
+            weights, w = [mpmath.mpf(1)], mpmath.mpf(1)
+            for b in range(n):
+                birth = lam_h * n + (lam_l * n if n - b > k else 0)
+                w = w * birth / ((b + 1) * mu)
+                weights.append(w)
+            total = mpmath.fsum(weights)
+            return (
+                mpmath.fsum(
+                    weights[b] * (r_h * lam_h * n + (r_l * lam_l * n if n - b > k else 0))
+                    for b in range(n)
+                )
+                / total
+            )
+
+        rates = [rate(k) for k in range(n + 1)]
+        best = max(range(n + 1), key=lambda k: rates[k])
+        claim = check("lossnet.online_optimum", servers=n, lambda_h=lam_h, lambda_l=lam_l,
+                      mu=mu, r_h=r_h, r_l=r_l)  # fmt: skip
+        assert claim.passed and claim.certificate["data"]["cases"][0]["reserve"] == best
+        assert abs(mpmath.mpf(claim.value) / rates[best] - 1) < 1e-12

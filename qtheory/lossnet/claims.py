@@ -353,11 +353,16 @@ def online_optimum_claim(net: LossNetwork, servers: Sequence[int], *, dps: int =
     if not results:
         raise ArithmeticError(f"no online optimum could be certified at N = {sizes}")
     top = max(results, key=lambda r: r.certificate["data"]["servers"])
+    where = (
+        f"At $N = {_power(sizes[0])}$"
+        if len(sizes) == 1
+        else f"For each of the {len(sizes)} values of $N$ from ${_power(min(sizes))}$ to "
+        f"${_power(max(sizes))}$"
+    )
     return Claim(
         name="lossnet.online_optimum",
         statement=(
-            f"For each of the {len(sizes)} values of $N$ from ${_power(min(sizes))}$ to "
-            f"${_power(max(sizes))}$ ("
+            f"{where} ("
             f"{_rates(net)}), trunk reservation with the reserve $k^*(N)$ of the "
             "certificate is optimal among all admission policies and "
             r"is the only optimal reserve, and $R_{\mathrm{on}}(N)$ and "
