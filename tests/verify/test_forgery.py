@@ -5,7 +5,7 @@ Each case is a tampering a reviewer tried on a copy of ``derivations/certificate
 a certified set, an edited or deleted statement, a valid certificate of another instance
 or of another claim under a claim's file name, claimed enclosures of any width, and
 hostile files.  Every one must make ``qtheory verify`` exit 1 with one ``FAIL`` line per
-failing file that names it, quickly, while the untouched certificates still hold.
+failing file that names it, while the untouched certificates still hold.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import copy
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -58,11 +57,10 @@ def write(folder: Path, name: str, certificate) -> None:
 
 
 def refused(folder: Path, capsys, *names: str) -> list[str]:
-    """``qtheory verify`` exits 1 within 10 s with one FAIL line per name (each line
-    naming its file's claim); the lines."""
-    start = time.perf_counter()
+    """``qtheory verify`` exits 1 with one FAIL line per name (each line naming its
+    file's claim); the lines.  (How long verifying takes is measured by
+    ``benchmarks/bench_certificates.py``, not asserted here.)"""
     assert main(["verify", str(folder)]) == 1
-    assert time.perf_counter() - start < 10
     lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("FAIL ")]
     assert len(lines) == len(names), lines
     for line, name in zip(sorted(lines), sorted(names), strict=True):
@@ -70,10 +68,8 @@ def refused(folder: Path, capsys, *names: str) -> list[str]:
     return lines
 
 
-def test_the_committed_run_verifies_in_under_ten_seconds(capsys):
-    start = time.perf_counter()
+def test_the_committed_run_verifies(capsys):
     assert main(["verify", str(COMMITTED)]) == 0
-    assert time.perf_counter() - start < 10
     out = capsys.readouterr().out
     assert f"all {len(REPRODUCED)} certificates hold" in out
     assert "written by commit" in out and "python_flint" in out  # the provenance
@@ -243,7 +239,7 @@ def test_a_huge_exponent_is_refused_at_once(folder, capsys):
     certificate = committed("walks.sss_failure_bound")
     certificate["data"]["items"][0]["bound_enclosure"] = ["1e-999999999", "1"]
     write(folder, "walks.sss_failure_bound", certificate)
-    line = refused(folder, capsys, "walks.sss_failure_bound")[0]  # in under 10 s
+    line = refused(folder, capsys, "walks.sss_failure_bound")[0]  # at once, not after 60 s
     assert "exponent must be at most" in line
 
 
