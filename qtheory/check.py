@@ -225,26 +225,15 @@ def _remainder(params, dps, regime):
     if regime == "light":
         remainder.require_light_hypotheses(queue)
         point = remainder.light_remainder(queue, dps=dps)
-        hypothesis = remainder.LIGHT_HYPOTHESIS
-        bound = (
-            r"$\mathrm{PoF} \sim 4/(\varepsilon\log(1/\varepsilon))$ as "
-            r"$\nu = 1 + \varepsilon \downarrow 1$, with remainder "
-            r"$|\mathrm{PoF}\,\varepsilon\log(1/\varepsilon)/4 - 1| \le "
-            r"\tfrac32 \log\log(1/\varepsilon)/\log(1/\varepsilon)$"
-        )
+        hypothesis, bound = remainder.LIGHT_HYPOTHESIS, remainder.LIGHT_BOUND
     else:
         remainder.require_heavy_hypotheses(queue)
         point = remainder.heavy_remainder(queue, dps=dps)
-        hypothesis = remainder.HEAVY_HYPOTHESIS
-        bound = (
-            r"$\mathrm{PoF} = 1 + 2(1-\sqrt{m})/\sqrt{\nu} + O(1/\nu)$ as $\nu \to \infty$, "
-            r"$m = (1 + \mu^2/\Lambda^2)/2$, with remainder "
-            r"$|(\mathrm{PoF} - 1)\sqrt{\nu}/(2(1-\sqrt{m})) - 1| \le \tfrac52 \nu^{-1/2}$"
-        )
+        hypothesis, bound = remainder.HEAVY_HYPOTHESIS, remainder.HEAVY_BOUND
     return _claim(
         name=f"gated.pof_{regime}_rate",
         statement=(
-            f"{bound}; certified ({dps} digits): left side in "
+            f"at this point {bound}; certified ({dps} digits): left side in "
             f"${_interval(point.remainder)}$, right side in ${_interval(point.bound)}$ "
             rf"($\mathrm{{PoF}} \in {_interval(point.optimum.price_of_forgetting)}$)"
         ),

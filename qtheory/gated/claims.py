@@ -431,21 +431,13 @@ def remainder_claim(regime: str, quick: bool) -> Claim:
     )
     boxes = sum(r.boxes for r in regions)
     if regime == "light":
-        bound = (
-            r"$|\mathrm{PoF}\,\varepsilon\log(1/\varepsilon)/4 - 1| \le "
-            r"\tfrac32 \log\log(1/\varepsilon)/\log(1/\varepsilon)$"
-        )
-        hypotheses = (MODEL, remainder.LIGHT_HYPOTHESIS)
+        bound, hypotheses = remainder.LIGHT_BOUND, (MODEL, remainder.LIGHT_HYPOTHESIS)
         quantity = (
             r"largest $|\mathrm{ratio} - 1| / (\log\log(1/\varepsilon)/\log(1/\varepsilon))$ "
             "at the box ends"
         )
     else:
-        bound = (
-            r"$|(\mathrm{PoF} - 1)\sqrt{\nu}/(2(1-\sqrt{m})) - 1| \le \tfrac52 \nu^{-1/2}$, "
-            r"$m = (1 + \mu^2/\Lambda^2)/2$"
-        )
-        hypotheses = (MODEL, remainder.HEAVY_HYPOTHESIS)
+        bound, hypotheses = remainder.HEAVY_BOUND, (MODEL, remainder.HEAVY_HYPOTHESIS)
         quantity = r"largest $|\mathrm{ratio} - 1|\sqrt{\nu}$ at the box ends"
     return Claim(
         name=f"gated.pof_{regime}_rate",

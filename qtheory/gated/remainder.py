@@ -127,11 +127,13 @@ from qtheory.verify import statements
 
 __all__ = [
     "HEAVY_ARRIVAL_RATIO_MIN",
+    "HEAVY_BOUND",
     "HEAVY_CONSTANT",
     "HEAVY_HYPOTHESIS",
     "HEAVY_NU_CHECKED_MAX",
     "HEAVY_NU_MIN",
     "LIGHT_ARRIVAL_RATIO_MIN",
+    "LIGHT_BOUND",
     "LIGHT_CONSTANT",
     "LIGHT_EPSILON_CHECKED_MIN",
     "LIGHT_EPSILON_MAX",
@@ -187,6 +189,22 @@ LIGHT_HYPOTHESIS = (
 HEAVY_HYPOTHESIS = (
     rf"$\Lambda \ge {_text(HEAVY_ARRIVAL_RATIO_MIN)}\,\mu$ (so $\Lambda > \mu$) and "
     rf"$\nu \ge {_text(HEAVY_NU_MIN)}$"
+)
+
+
+def _tfrac(value: Fraction) -> str:
+    return rf"\tfrac{{{value.numerator}}}{{{value.denominator}}}"
+
+
+#: The light bound, in LaTeX (from :data:`LIGHT_CONSTANT`).
+LIGHT_BOUND = (
+    r"$|\mathrm{PoF}\,\varepsilon\log(1/\varepsilon)/4 - 1| \le "
+    rf"{_tfrac(LIGHT_CONSTANT)} \log\log(1/\varepsilon)/\log(1/\varepsilon)$"
+)
+#: The heavy bound, in LaTeX (from :data:`HEAVY_CONSTANT`).
+HEAVY_BOUND = (
+    rf"$|(\mathrm{{PoF}} - 1)\sqrt{{\nu}}/(2(1-\sqrt{{m}})) - 1| \le {_tfrac(HEAVY_CONSTANT)} "
+    r"\nu^{-1/2}$, $m = (1 + \mu^2/\Lambda^2)/2$"
 )
 
 

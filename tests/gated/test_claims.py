@@ -76,8 +76,8 @@ def test_the_quantitative_forms_are_the_packages_and_limits_finite_range():
 
 def test_remainder_bounds_are_the_stated_constants():
     light, heavy = claims()["gated.pof_light_rate"], claims()["gated.pof_heavy_rate"]
-    assert "\\tfrac32" in light.statement and light.value <= 1.5 == light.reference
-    assert "\\tfrac52" in heavy.statement and heavy.value <= 2.5 == heavy.reference
+    assert "\\tfrac{3}{2}" in light.statement and light.value <= 1.5 == light.reference
+    assert "\\tfrac{5}{2}" in heavy.statement and heavy.value <= 2.5 == heavy.reference
 
 
 def test_hypotheses_state_the_conditions():
