@@ -33,6 +33,10 @@ Checkable claims (``--list`` prints the same, one line each):
 ``lossnet.regret_identity``
     R_fluid − R_on = r_L μ E[idle] + (r_H − r_L) λ_H N P(full) (Sympy identity), both
     sides enclosed at the optimal trunk reserve.
+``walks.sss_failure_bound``
+    the SSS failure bound B_1 lies above the exact failure probability sup_h ε_h after
+    an admission that leaves h servers idle, for the window W = c log N/N; ball
+    arithmetic (N ≤ 10⁴).
 ``walks.ruin``
     the ruin probability P_i(hit 0 before b) of the idle process lies between the
     bounds of the walks with p_∞ and p_b, and below (q_b/p_b)^i; decided in exact
@@ -104,6 +108,7 @@ OPTIONS = {
     "r_l": ("--r-l", "reward r_L of class L", real_arg),
     "level": ("--level", "walks.ruin: start level i of the idle process", positive_int_arg),
     "band": ("--band", "walks.ruin: barrier b (default floor(sqrt N))", positive_int_arg),
+    "window": ("--window", "walks.sss_failure_bound: c of the window W = c log N/N", real_arg),
     "dps": ("--dps", "digits of the enclosures (default 30; 20 for lossnet)", dps_arg),
 }
 
@@ -675,6 +680,56 @@ def certificate_file(claim: Claim) -> dict:
     return {**certificate(name, checker, data), "provenance": provenance()}
 
 
+#: The largest N of walks.sss_failure_bound (its exact side is a transient of the full
+#: N-server chain; the checker reads up to 10^5).
+SSS_MAX_SERVERS = 10_000
+
+
+def _sss(params, dps):
+    from qtheory.lossnet.model import LossNetwork
+    from qtheory.walks import sss
+    from qtheory.walks.bounds import BoundCheck
+    from qtheory.walks.certify import certify
+
+    n, c = params["servers"], params["window"]
+    if n > SSS_MAX_SERVERS:
+        raise ValueError(
+            f"servers must be <= {SSS_MAX_SERVERS} for walks.sss_failure_bound, got {n}"
+        )
+    if not (math.isfinite(c) and c > 0):
+        raise ValueError(f"window must be a positive number, got {c!r}")
+    net = LossNetwork(n, params["lambda_h"], params["lambda_l"], params["mu"], 2.0, 1.0)
+    bound = sss.failure_bound(net, c)
+    if not bound.total < 1:
+        raise ValueError(
+            f"window: at c = {c:g} and N = {n} the failure bound B_1 is the trivial 1 "
+            "(c N too small); a larger window or N gives a bound that says something"
+        )
+    exact = float(sss.failure_probabilities(net, c).max())
+    spec = {"family": "sss", "N": n, "c": repr(c), "h": 1, "m": bound.level}
+    check_ = BoundCheck("SSS", n, f"c={c:g}", "upper", bound.total, exact, spec=spec)
+    [done], certificate = certify([check_], params["lambda_h"], params["mu"], params["lambda_l"])
+    return _claim(
+        name="walks.sss_failure_bound",
+        statement=(
+            r"the SSS failure bound $B_1$ lies above the exact failure probability "
+            r"$\max_h \varepsilon_h$ after an admission that leaves $h$ servers idle, "
+            rf"window $W = c\log N/N$ with $c = {c:g}$: $B_1 \in {_interval(done.bound)}$, "
+            rf"$\max_h \varepsilon_h \in {_interval(done.exact)}$"
+        ),
+        kind="certified",
+        passed=done.certified,
+        origin="PACKAGE",
+        hypotheses=(r"$\lambda_H < \mu < \lambda_H + \lambda_L$ (overloaded)",),
+        scope=f"{SCOPE}: N = {n}, lambda_h = {params['lambda_h']}, "
+        f"lambda_l = {params['lambda_l']}, mu = {params['mu']}, c = {c:g}",
+        quantity=r"$\max_h \varepsilon_h$ (reference: the bound $B_1$)",
+        value=exact,
+        reference=bound.total,
+        certificate=certificate,
+    )
+
+
 #: Name -> the check: one-line summary, required and optional parameters, function.
 CHECKS: dict[str, _Check] = {
     "gated.optimal_gate": _Check(
@@ -708,6 +763,10 @@ CHECKS: dict[str, _Check] = {
     "lossnet.regret_identity": _Check(
         "R_fluid - R_on = r_L mu E[idle] + (r_H - r_L) lambda_H N P(full) (Sympy identity, "
         "both sides enclosed)", _LOSSNET, ("dps",), _regret),
+    "walks.sss_failure_bound": _Check(
+        "the SSS failure bound B_1 lies above the exact failure probability sup_h eps_h "
+        "(N <= 10^4), ball arithmetic", ("servers", "lambda_h", "lambda_l", "mu", "window"),
+        (), _sss),
     "walks.ruin": _Check(
         "P_i(hit 0 before b) lies between the p_inf and p_b walk bounds and below "
         "(q_b/p_b)^i, exact rationals", ("servers", "lambda_h", "mu", "level"),

@@ -371,6 +371,7 @@ def test_a_remainder_bound_over_a_range_of_reward(tmp_path, capsys):
         ["lossnet.trunk_reservation", "--servers", "30", *NET_ARGS],
         ["lossnet.online_optimum", "--servers", "1000000", *NET_ARGS],
         ["walks.ruin", "--servers", "400", "--lambda-h", "0.6", "--mu", "1", "--level", "3"],
+        ["walks.sss_failure_bound", "--servers", "1000", *NET_ARGS[:6], "--window", "8"],
     ],
 )
 def test_every_certified_check_writes_a_certificate_that_verifies(argv, tmp_path, capsys):
@@ -409,3 +410,11 @@ def test_online_optimum_against_every_reserve_by_birth_death_sums():
                       mu=mu, r_h=r_h, r_l=r_l)  # fmt: skip
         assert claim.passed and claim.certificate["data"]["cases"][0]["reserve"] == best
         assert abs(mpmath.mpf(claim.value) / rates[best] - 1) < 1e-12
+
+
+def test_sss_failure_bound_refuses_a_vacuous_window_and_a_large_n(capsys):
+    base = ["check", "walks.sss_failure_bound", *NET_ARGS[:6]]
+    assert main([*base, "--servers", "100", "--window", "0.5"]) == 2
+    assert "trivial 1" in capsys.readouterr().err
+    assert main([*base, "--servers", "20000", "--window", "8"]) == 2
+    assert "servers must be <= 10000" in capsys.readouterr().err
