@@ -93,6 +93,7 @@ __all__ = [
     "coxian_search",
     "derive_erlang_gate",
     "erlang_gate_of_root",
+    "erlang_order_residuals",
     "optimal_erlang_gate",
     "phase_gate_claims",
     "ph_gate_root",
@@ -875,6 +876,37 @@ def derive_erlang_gate() -> ErlangGateFormulas:
 # ---- claims ------------------------------------------------------------------------------
 
 
+def erlang_order_residuals() -> tuple:
+    r"""The identities behind PoF(m) nondecreasing in m (Sympy; each simplifies to 0).
+
+    At equal mean θ the Erlang-m gate's transform is (1 + θs/m)^{−m} = exp(−m log(1 + x/m))
+    with x = θs > 0; it decreases in m because
+
+    .. math:: \partial_m\,[m\log(1 + x/m)] = k(x/m), \qquad
+              k(y) = \log(1+y) - \frac{y}{1+y}, \quad k(0) = 0, \quad
+              k'(y) = \frac{y}{(1+y)^2} > 0.
+
+    Returns
+    -------
+    tuple of sympy.Expr
+        ∂_m[m log(1 + x/m)] − k(x/m) and k'(y) − y/(1 + y)².
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> [sp.simplify(r) for r in erlang_order_residuals()]
+    [0, 0]
+    """
+    import sympy as sp
+
+    m, x, y = sp.symbols("m x y", positive=True)
+
+    def k(t):
+        return sp.log(1 + t) - t / (1 + t)
+
+    return (sp.diff(m * sp.log(1 + x / m), m) - k(x / m), sp.diff(k(y), y) - y / (1 + y) ** 2)
+
+
 def _identity_claim(name: str, statement: str, residuals, quantity: str) -> Claim:
     import sympy as sp
 
@@ -891,8 +923,9 @@ def _identity_claim(name: str, statement: str, residuals, quantity: str) -> Clai
 
 
 def phase_gate_claims(quick: bool = False) -> list[Claim]:
-    r"""The Erlang-m gate claims: the two limits (identities), m = 1 equal to RR and
-    PoF(m) increasing towards GA's PoF (finite range), and the Erlang gate optimal
+    r"""The Erlang-m gate claims: the two limits (identities), m = 1 equal to RR, PoF(m)
+    nondecreasing in m for all parameters (identity, :func:`erlang_order_residuals`) and
+    increasing towards GA's PoF on a grid (finite range), and the Erlang gate optimal
     among Coxian-m gates (numerical, multi-start local search).
 
     Parameters
@@ -908,7 +941,7 @@ def phase_gate_claims(quick: bool = False) -> list[Claim]:
     --------
     >>> claims = phase_gate_claims(quick=True)
     >>> [c.passed for c in claims], sorted({str(c.kind) for c in claims})
-    ([True, True, True, True, True], ['finite-range', 'identity', 'numerical'])
+    ([True, True, True, True, True, True], ['finite-range', 'identity', 'numerical'])
     """
     f = derive_erlang_gate()
     arrivals, ratios = (("inf", 2.0), (2, 5)) if quick else (("inf", 2.0, 0.5), (1.5, 2, 5, 20))
@@ -961,6 +994,21 @@ def phase_gate_claims(quick: bool = False) -> list[Claim]:
             value=float(max(rr_errors)),
             reference=0.0,
             tolerance=1e-25,
+        ),
+        _identity_claim(
+            "gated.ph.pof_monotone",
+            r"for every $\Lambda$, $\mu$, $R$, $C$ with $\nu > 1$ and every $m \ge 1$, "
+            r"$S_{m+1}^* \ge S_m^*$ and $S_{\mathrm{GA}}^* \ge S_m^*$, so $\mathrm{PoF}(m)$ "
+            r"is nondecreasing in $m$ (strictly where the Erlang-$m$ optimum has a positive "
+            r"gate): at equal mean $\theta$ the gate's transform $(1 + \theta s/m)^{-m}$ "
+            r"decreases in $m$ towards $e^{-\theta s}$ for every $s > 0$, since "
+            r"$\partial_m[m\log(1 + x/m)] = k(x/m)$ with $k(y) = \log(1+y) - y/(1+y)$, "
+            r"$k(0) = 0$, $k'(y) = y/(1+y)^2 > 0$; a pointwise smaller $A^*(s)$ makes the "
+            r"convex residual $A^*(\mu(1-x)) - x$ negative at the old root, so the GI/M/1 "
+            r"root $\sigma$ falls and the welfare at the same throughput rises: "
+            r"$S_{m+1}^* \ge S_{m+1}(\theta_m^*) > S_m(\theta_m^*) = S_m^*$",
+            erlang_order_residuals(),
+            r"$\partial_m[m\log(1+x/m)] - k(x/m)$ and $k'(y) - y/(1+y)^2$",
         ),
         Claim(
             name="gated.ph.pof_increasing",

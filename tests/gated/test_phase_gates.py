@@ -253,3 +253,17 @@ def test_mean_sojourn_at_the_optimum_matches_the_simulator(arrival, nu, m, seed)
     ).mean_sojourn
     stderr = estimate.halfwidth / stats.t.ppf(0.975, 39)
     assert abs(estimate.mean - opt.mean_sojourn) < stats.t.ppf(0.9995, 39) * stderr
+
+
+def test_pof_monotone_in_the_phases_is_an_identity_and_its_lemma_holds_numerically():
+    from qtheory.gated.phase_gates import erlang_order_residuals, phase_gate_claims
+
+    [claim] = [c for c in phase_gate_claims(quick=True) if c.name == "gated.ph.pof_monotone"]
+    assert claim.passed and str(claim.kind) == "identity"
+    assert all(sp.simplify(r) == 0 for r in erlang_order_residuals())
+    # the lemma by an independent route: (1 + x/m)^(-m) decreases in m towards e^(-x)
+    with mpmath.workdps(40):
+        for x in (mpmath.mpf("0.01"), mpmath.mpf(1), mpmath.mpf(30)):
+            values = [(1 + x / m) ** (-m) for m in range(1, 40)]
+            assert all(a > b for a, b in zip(values, values[1:], strict=False))
+            assert values[-1] > mpmath.exp(-x)
