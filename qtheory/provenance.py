@@ -62,6 +62,12 @@ def provenance() -> dict[str, str]:
     dict of str to str
         ``qtheory`` (version), ``commit`` (see above), ``python_flint`` (version),
         ``python`` (version) and ``date`` (UTC, ISO 8601).
+
+    Examples
+    --------
+    >>> import datetime
+    >>> provenance()["date"] == datetime.datetime.now(datetime.UTC).date().isoformat()
+    True
     """
     return {
         "qtheory": _version("qtheory"),

@@ -61,6 +61,12 @@ class Region:
     data : dict
         The region of a ``regions.remainder`` certificate: ``parameters`` (Λ, μ, C),
         ``range``, ``points`` and ``boxes``.
+
+    Examples
+    --------
+    >>> region = remainder_region("heavy", "inf", 1, 1, "4", "10", constant="5/2")
+    >>> region.passed, region.failed_at, sorted(region.data)
+    (True, None, ['boxes', 'parameters', 'points', 'range'])
     """
 
     passed: bool
@@ -138,6 +144,17 @@ def remainder_region(
     ValueError
         If the regime is unknown, the range is empty or not positive, or the proof
         needs more than ``max_boxes`` boxes.
+
+    Examples
+    --------
+    >>> region = remainder_region("light", "2", 1, 1, "1e-3", "1/10", constant="3/2")
+    >>> region.passed, region.data["range"], region.worst < 1.5
+    (True, ['1/1000', '1/10'], True)
+    >>> remainder_region("light", "inf", 1, 1, "1e-30", "1/10", constant="3/2",
+    ...                  max_boxes=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_boxes: proving the light bound on [1e-30, 1/10] needs more than 10 boxes ...
     """
     if regime not in ("light", "heavy"):
         raise ValueError(f"regime must be 'light' or 'heavy', got {regime!r}")

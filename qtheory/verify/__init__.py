@@ -238,7 +238,14 @@ class Report(list):
     """The failures of :func:`verify`, one line each (a list of str), with the
     ``provenance`` records of the certificates that were read (distinct, in order), the
     number of ``files`` checked and, for one file verified on its own, the
-    ``statements`` it holds ((claim, statement) pairs)."""
+    ``statements`` it holds ((claim, statement) pairs).
+
+    Examples
+    --------
+    >>> report = Report(["demo: fails"], files=2)
+    >>> list(report), report.files, bool(Report())
+    (['demo: fails'], 2, False)
+    """
 
     def __init__(self, failures=(), provenance=(), files: int = 0, statements=()):
         super().__init__(failures)

@@ -79,6 +79,19 @@ def read_certificate(path: Path) -> object:
     CertificateError
         If it is not a regular file of at most :data:`MAX_BYTES` bytes of UTF-8 JSON
         nested at most :data:`MAX_DEPTH` deep (the caller names the file).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder, "c.json")
+    ...     _ = path.write_text('{"claim": "demo"}')
+    ...     read_certificate(path)
+    {'claim': 'demo'}
+    >>> read_certificate(Path("/dev/zero"))
+    Traceback (most recent call last):
+    ...
+    qtheory.verify.CertificateError: not a regular file
     """
     try:
         info = os.stat(path)  # follows links: a link to a device is a device

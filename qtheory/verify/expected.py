@@ -50,7 +50,13 @@ SIZES = ("quick", "full")
 
 
 class Spec(NamedTuple):
-    """What a claim name commits a certificate to."""
+    """What a claim name commits a certificate to.
+
+    Examples
+    --------
+    >>> EXPECTED["gated.pof_light_rate"].checker
+    'regions.remainder'
+    """
 
     #: The checker, ``"model.kind"``.
     checker: str

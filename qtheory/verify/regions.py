@@ -60,6 +60,12 @@ def variable(regime: str, point: Mapping) -> fmpq:
     """The asymptotic variable of an optimum's parameters: ε = Rμ/C − 1 (light) or
     ν = Rμ/C (heavy), exactly.
 
+    Parameters
+    ----------
+    regime : {"light", "heavy"}
+    point : mapping
+        With ``parameters`` (Λ, μ, R, C as rationals in text).
+
     Examples
     --------
     >>> point = {"parameters": {"arrival_rate": "inf", "service_rate": "1",
@@ -73,7 +79,22 @@ def variable(regime: str, point: Mapping) -> fmpq:
 
 
 def end_welfares(point: Mapping) -> tuple[arb, arb]:
-    """(S_GA*, S_RR*) of one optimum, decided as :func:`~qtheory.verify.gated.optimum_balls`."""
+    """(S_GA*, S_RR*) of one optimum, decided as :func:`~qtheory.verify.gated.optimum_balls`.
+
+    Parameters
+    ----------
+    point : mapping
+        Optimum data without values (``parameters``, ``precision_bits``, ``case``,
+        ``bracket``, ``routing_case``).
+
+    Examples
+    --------
+    >>> point = {"parameters": {"arrival_rate": "1/5", "service_rate": "1", "reward": "3",
+    ...          "cost": "1"}, "precision_bits": 64, "case": "boundary",
+    ...          "routing_case": "boundary"}
+    >>> [round(float(ball.mid()), 6) for ball in end_welfares(point)]  # 0.2 (3 - 1/0.8)
+    [0.35, 0.35]
+    """
     with precision(int(point["precision_bits"])):
         balls = optimum_balls(point)
         return balls["welfare_ga"], balls["welfare_rr"]
@@ -206,6 +227,13 @@ def check_remainder_region(data: Mapping) -> None:
     ------
     CertificateError
         Naming the region and the first box or point that fails.
+
+    Examples
+    --------
+    >>> check_remainder_region({"regime": "medium", "constant": "1", "regions": []})
+    Traceback (most recent call last):
+    ...
+    qtheory.verify.CertificateError: regime must be 'light' or 'heavy', got 'medium'
     """
     regime = data["regime"]
     if regime not in ("light", "heavy"):
