@@ -94,7 +94,7 @@ from qtheory.lossnet.regret import (
     class_regret_curve,
     derive_class_leading_constant,
 )
-from qtheory.report.claims import claim_name_latex, claim_paragraph
+from qtheory.report.claims import claim_name_latex, claim_paragraph, values_text
 from qtheory.report.display import PRINT
 from qtheory.report.plots import legend
 
@@ -409,7 +409,7 @@ def class_decomposition_claims(result: ClassSweep) -> list[Claim]:
     fits, net, tag = result.fits, result.net, f"[{result.label}]"
     c, lead = fits.table_c, fits.leading_constant
     scope = (
-        f"$N = {', '.join(map(str, fits.fit_servers))}$ ({len(fits.fit_servers)} sizes, "
+        f"{values_text('N', fits.fit_servers)} ({len(fits.fit_servers)} sizes, "
         f"simulated); {_network_text(net)}"
     )
     window = f"$W = {c:g} \\log N / N$"

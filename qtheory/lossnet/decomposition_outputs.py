@@ -51,7 +51,7 @@ from qtheory.lossnet.decomposition import (
     run_designs,
 )
 from qtheory.lossnet.model import LossNetwork
-from qtheory.report.claims import claim_paragraph
+from qtheory.report.claims import claim_paragraph, values_text
 from qtheory.report.plots import legend
 from qtheory.stats import Estimate
 
@@ -490,7 +490,7 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
         f"({len(fits.regret_servers)} log-spaced sizes, exact regret); {_network_text(net)}"
     )
     scope = (
-        f"$N = {', '.join(map(str, fits.fit_servers))}$ ({len(fits.fit_servers)} sizes, "
+        f"{values_text('N', fits.fit_servers)} ({len(fits.fit_servers)} sizes, "
         f"simulated); {_network_text(net)}"
     )
     c, lead = fits.table_c, fits.leading_constant
@@ -509,8 +509,8 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
     )
     every_n = f"every $N$ of the sweep ({_network_text(net)})"
     job_scope = (
-        f"job model at $N = {', '.join(str(j.servers) for j in result.job)}$, "
-        f"$\\Theta(N)$ checked at $N = {', '.join(str(j.servers) for j in large)}$ "
+        f"job model at {values_text('N', (j.servers for j in result.job))}, "
+        f"$\\Theta(N)$ checked at {values_text('N', (j.servers for j in large))} "
         f"({_network_text(net)}); one 95% interval per $N$"
     )
     return [

@@ -39,6 +39,7 @@ __all__ = [
     "claims_markdown",
     "claims_table",
     "latex_text",
+    "values_text",
     "markdown_text",
     "write_certificates",
 ]
@@ -53,6 +54,30 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_|<>\[\]])")
 def _split(text: str) -> list[tuple[bool, str]]:
     """``text`` cut into (is_math, piece) pieces at its ``$...$`` spans."""
     return [(bool(_MATH.fullmatch(p)), p) for p in _MATH.split(text) if p]
+
+
+def values_text(symbol: str, values) -> str:
+    r"""``$N = 10$, $22$, $46$``: a list of values as text with inline mathematics, each
+    value its own formula so that a long list breaks between them (one formula does not
+    break at its commas).
+
+    Parameters
+    ----------
+    symbol : str
+        The mathematics before the first value (LaTeX).
+    values : iterable
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> values_text("N", [10, 100, 1000])
+    '$N = 10$, $100$, $1000$'
+    """
+    first, *rest = [str(v) for v in values]
+    return ", ".join([f"${symbol} = {first}$", *(f"${v}$" for v in rest)])
 
 
 def latex_text(text: str) -> str:

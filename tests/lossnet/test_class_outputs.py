@@ -134,7 +134,7 @@ def test_slope_claims_scope_the_fitted_sizes():
     sweep = _tiny_sweep()
     assert sweep.fits.fit_servers == (10, 20, 40)
     for claim in outputs.class_decomposition_claims(sweep)[:3]:
-        assert claim.scope.startswith("$N = 10, 20, 40$ (3 sizes, simulated)")
+        assert claim.scope.startswith("$N = 10$, $20$, $40$ (3 sizes, simulated)")
         assert claim.estimate.n == 3
 
 

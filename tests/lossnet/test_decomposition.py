@@ -473,7 +473,7 @@ def test_decomposition_claims_scope_the_sizes_each_check_used():
     }
     for name in ("c_vol_bounded", "c_long_bounded", "c_short_log"):
         scope = claims[f"{name}[A]"].scope
-        assert scope.startswith("$N = 20, 40, 80$ (3 sizes, simulated)")
+        assert scope.startswith("$N = 20$, $40$, $80$ (3 sizes, simulated)")
         assert claims[f"{name}[A]"].estimate.n == len(fits.fit_servers) == 3
     regret = claims["regret_slope[A]"]
     grid = fits.regret_servers
@@ -481,7 +481,7 @@ def test_decomposition_claims_scope_the_sizes_each_check_used():
     assert regret.estimate.n == len(grid)
     job_claim = claims["job_ordering[A]"]
     assert job_claim.kind is Evidence.FINITE_RANGE
-    assert job_claim.scope.startswith("job model at $N = 10, 20$")
+    assert job_claim.scope.startswith("job model at $N = 10$, $20$")
 
 
 # ------------------------------------------------------------------ n classes
