@@ -155,6 +155,12 @@ def check_certificate(certificate: Mapping) -> frozenset[str] | None:
     return size
 
 
+def _labelled(label: str, error: CertificateError) -> CertificateError:
+    """``error`` with its message starting ``label: `` (the file's claim)."""
+    message = str(error)
+    return CertificateError(message if message.startswith(f"{label}: ") else f"{label}: {message}")
+
+
 def check_file(
     path: Path | str, *, named: bool = True
 ) -> tuple[str, frozenset[str] | None, Mapping]:
@@ -192,10 +198,7 @@ def check_file(
         certificate = importlib.import_module("qtheory.verify._read").read_certificate(file)
         name = _fields(certificate, label)
     except CertificateError as error:
-        message = str(error)
-        raise CertificateError(
-            message if message.startswith(f"{label}: ") else f"{label}: {message}"
-        ) from None
+        raise _labelled(label, error) from None
     if named and file.name != f"{name}.json":
         raise CertificateError(
             f"{label}: the file holds the certificate of {name!r}, so it must be named {name}.json"
@@ -203,10 +206,7 @@ def check_file(
     try:
         size = check_certificate(certificate)
     except CertificateError as error:
-        message = str(error)
-        raise CertificateError(
-            message if message.startswith(f"{label}: ") else f"{label}: {message}"
-        ) from None
+        raise _labelled(label, error) from None
     return name, size, certificate
 
 

@@ -30,7 +30,7 @@ from fractions import Fraction
 import flint
 from flint import arb, fmpq
 
-__all__ = ["ball", "inside", "interval", "narrow", "precision", "rational"]
+__all__ = ["ball", "inside", "interval", "narrow", "precision", "rate_or_inf", "rational"]
 
 #: The longest number text read (the longest in a reproduce certificate has about 400).
 MAX_DIGITS = 20_000
@@ -184,3 +184,14 @@ def narrow(pair: Sequence[str], dps: int) -> bool:
     if low <= 0 <= high:
         return False
     return bool(high - low <= fmpq(1, 10**dps) * min(abs(low), abs(high)))
+
+
+def rate_or_inf(text) -> fmpq | None:
+    """A rate as an exact rational, None for ``"inf"`` (any case, spaces around).
+
+    Examples
+    --------
+    >>> rate_or_inf("3/5"), rate_or_inf(" Inf ")
+    (3/5, None)
+    """
+    return None if str(text).strip().lower() == "inf" else rational(text)

@@ -81,7 +81,7 @@ from collections.abc import Mapping
 from flint import arb, fmpq
 
 from qtheory.verify import CertificateError
-from qtheory.verify._arith import ball, inside, narrow, precision, rational
+from qtheory.verify._arith import ball, inside, narrow, precision, rate_or_inf, rational
 
 __all__ = [
     "CHECKS",
@@ -108,9 +108,7 @@ NAMES = (
 def _parameters(data: Mapping) -> dict:
     """Exact rationals Λ (None for ∞), μ, R, C from ``data["parameters"]``."""
     p = data["parameters"]
-    arrival = (
-        None if str(p["arrival_rate"]).strip().lower() == "inf" else rational(p["arrival_rate"])
-    )
+    arrival = rate_or_inf(p["arrival_rate"])
     mu, reward, cost = (rational(p[n]) for n in ("service_rate", "reward", "cost"))
     if not (mu > 0 and reward > 0 and cost > 0 and (arrival is None or arrival > 0)):
         raise CertificateError("parameters must be positive")
@@ -451,9 +449,7 @@ def check_dominance(data: Mapping) -> None:
 def _box(data: Mapping, key: str) -> tuple[fmpq | None, fmpq | None]:
     """The range [lower, upper] of one parameter of a box (None for ∞)."""
     low, high = data["box"][key]
-    inf = lambda t: str(t).strip().lower() == "inf"  # noqa: E731
-    lower = None if inf(low) else rational(low)
-    upper = None if inf(high) else rational(high)
+    lower, upper = rate_or_inf(low), rate_or_inf(high)
     if lower is None or (upper is not None and not 0 < lower <= upper):
         raise CertificateError(f"{key}: the range [{low}, {high}] must satisfy 0 < lower <= upper")
     if upper is None and key != "arrival_rate":

@@ -47,7 +47,7 @@ from collections.abc import Mapping
 from flint import arb, fmpq
 
 from qtheory.verify import CertificateError
-from qtheory.verify._arith import precision, rational
+from qtheory.verify._arith import precision, rate_or_inf, rational
 from qtheory.verify.gated import _parameters, optimum_balls
 
 __all__ = ["CHECKS", "box_holds", "check_remainder_region", "end_welfares", "variable"]
@@ -163,7 +163,7 @@ def _region(regime: str, constant: fmpq, region: Mapping, where: str) -> None:
     for index, point in enumerate(points):
         given = point["parameters"]
         for key in ("arrival_rate", "service_rate", "cost"):
-            if rational_or_inf(given[key]) != rational_or_inf(fixed[key]):
+            if rate_or_inf(given[key]) != rate_or_inf(fixed[key]):
                 raise CertificateError(
                     f"{where}: point {index} has {key} = {given[key]}, the region {fixed[key]}"
                 )
@@ -206,11 +206,6 @@ def _region(regime: str, constant: fmpq, region: Mapping, where: str) -> None:
         raise CertificateError(
             f"{where}: the boxes end at {expected}, not at the range's upper end {high}"
         )
-
-
-def rational_or_inf(text) -> fmpq | None:
-    """A rate as an exact rational, None for ``"inf"``."""
-    return None if str(text).strip().lower() == "inf" else rational(text)
 
 
 def check_remainder_region(data: Mapping) -> None:
