@@ -189,6 +189,10 @@ def narrow(pair: Sequence[str], dps: int) -> bool:
 def rate_or_inf(text) -> fmpq | None:
     """A rate as an exact rational, None for ``"inf"`` (any case, spaces around).
 
+    Parameters
+    ----------
+    text : str
+
     Examples
     --------
     >>> rate_or_inf("3/5"), rate_or_inf(" Inf ")
