@@ -28,7 +28,7 @@ from qtheory.gated.history import (
     optimal_belief_threshold,
     optimal_gap_gate,
 )
-from qtheory.gated.model import GatedQueue
+from qtheory.model.gated import GatedQueue
 
 ARRIVALS = (math.inf, 10.0, 3.0, 1.5, 0.5)
 RATIOS = (1.5, 2.0, 5.0)

@@ -1,4 +1,4 @@
-"""The n-class reproduce section (qtheory.lossnet.class_outputs) at one size of run.
+"""The n-class reproduce section (qtheory.report.lossnet_classes) at one size of run.
 
     python benchmarks/bench_lossnet_class_outputs.py [quick|standard|paper] [--cache DIR]
 
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from qtheory.lossnet import class_outputs
+from qtheory.report import lossnet_classes as class_outputs
 from qtheory.report.run import Run
 
 HERE = Path(__file__).parent

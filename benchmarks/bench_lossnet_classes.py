@@ -25,9 +25,9 @@ import numpy as np
 from timing import best_of
 
 from qtheory.lossnet.claims import class_bounded_offset_claim
-from qtheory.lossnet.classes import ClassNetwork
 from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.regret import class_leading_constant, class_regret_curve
+from qtheory.model.classes import ClassNetwork
 
 OUT = Path(__file__).with_name("lossnet_classes.json")
 

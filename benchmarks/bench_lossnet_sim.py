@@ -44,7 +44,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import best_of  # noqa: E402
 
-from qtheory.lossnet.model import LossNetwork  # noqa: E402
+from qtheory.model.lossnet import LossNetwork  # noqa: E402
 from qtheory.sim import _core, simulate  # noqa: E402
 
 BASE = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)

@@ -28,8 +28,8 @@ from pathlib import Path
 import mpmath
 
 from qtheory.gated.ladder import ladder
-from qtheory.gated.model import GatedQueue
 from qtheory.gated.phase_gates import coxian_search, optimal_erlang_gate, pof_by_phases
+from qtheory.model.gated import GatedQueue
 
 ARRIVALS = ("inf", 5.0, 2.0, 0.5)
 RATIOS = (1.5, 2.0, 5.0, 20.0)

@@ -77,9 +77,7 @@ def _command_words() -> list[list[str]]:
 
 
 #: ``--help`` of the command and of each subcommand, by name.
-HELPS = {
-    " ".join(["qtheory", *words]): [QTHEORY, *words, "--help"] for words in _command_words()
-}
+HELPS = {" ".join(["qtheory", *words]): [QTHEORY, *words, "--help"] for words in _command_words()}
 
 
 def first_output(command: list[str], env: dict[str, str] | None = None) -> float:

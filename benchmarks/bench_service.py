@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 from timing import best_of
 
+from qtheory.core.phase_type import erlang
 from qtheory.exact.matrix_analytic import qbd_solve
 from qtheory.gated import GatedQueue
 from qtheory.gated.service import ladder_height, optimal_gate_ph
-from qtheory.phase_type import erlang
 from qtheory.sim import simulate_gated
 
 OUTPUT = Path(__file__).with_name("service.json")

@@ -18,9 +18,9 @@ from pathlib import Path
 import distributed
 from timing import best_of
 
-from qtheory.cache import ResultCache
-from qtheory.executor import SerialExecutor, make_executor
-from qtheory.lossnet.model import LossNetwork
+from qtheory.core.cache import ResultCache
+from qtheory.core.executor import SerialExecutor, make_executor
+from qtheory.model.lossnet import LossNetwork
 from qtheory.walks.window_sweep import window_sweep
 
 NET = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)

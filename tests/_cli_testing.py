@@ -1,6 +1,6 @@
 """Helpers for the command-line tests (tests/test_cli.py, tests/test_fuzz_cli.py).
 
-The commands run in the test process (``qtheory.cli.main``), under a cap on the address
+The commands run in the test process (``qtheory.cli.program.main``), under a cap on the address
 space: a command that tries to allocate for an absurd size (``--reps 10**22``) then gets a
 ``MemoryError`` (exit status 1, which the tests report as a failure) instead of waking
 the kernel's OOM killer, which would kill the test run without a word and could take

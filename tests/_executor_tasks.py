@@ -74,7 +74,7 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
     Imports the simulator here, not at the top, so that workers running only the other,
     trivial tasks start without importing SciPy and the C extension.
     """
-    from qtheory.lossnet.model import LossNetwork
+    from qtheory.model.lossnet import LossNetwork
     from qtheory.sim import simulate
 
     net = LossNetwork(task["servers"], 0.6, 0.8, 1.0, 2.0, 1.0)

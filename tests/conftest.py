@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from qtheory.stats import Estimate
+from qtheory.core.stats import Estimate
 
 #: Default false-failure probability of one statistical comparison.
 ALPHA = 1e-4

@@ -1,9 +1,11 @@
-"""The house's shape: the import graph of ``qtheory`` has no circle and no arrow running
-up a layer, and nothing in the repository cites a file outside it.
+"""The house's shape: the folders of ``qtheory`` are its layers, the import graph has no
+circle and no arrow running up a layer, and nothing in the repository cites a file
+outside it.
 
-Layers, lowest first (``docs/architecture.md``): a module may import modules of its own
-layer or of lower ones, never of a higher one; package ``__init__`` modules only
-re-export their own package.
+The layers, lowest first, are the table of ``docs/architecture.md`` (read here, so the
+page and the check cannot disagree): a module may import modules of its own layer or of
+lower ones, never of a higher one; package ``__init__`` modules only re-export their own
+package (or a parameter record of the model layer, by name in their ``_LAZY`` map).
 """
 
 from __future__ import annotations
@@ -18,26 +20,29 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "qtheory"
 
-#: (layer name, module-name patterns), lowest first.
-LAYERS = [
-    ("foundation", [r"qtheory\._\w+", r"qtheory\.(limits|precision|stats|numerics|symbolic)",
-                    r"qtheory\.(executor|cache|claims|enclosure|notation|phase_type|provenance)",
-                    r"qtheory\.verify(\.\w+)?"]),
-    ("model data", [r"qtheory\.gated\.model", r"qtheory\.lossnet\.(model|paths|symbols|classes)"]),
-    ("engines", [r"qtheory\.exact\.\w+", r"qtheory\.sim\.\w+"]),
-    ("models", [r"qtheory\.gated\.\w+", r"qtheory\.lossnet\.\w+", r"qtheory\.walks\.\w+"]),
-    ("report", [r"qtheory\.report\.\w+", r"qtheory\.\w+\.(\w+_)?outputs",
-                r"qtheory\.\w+\.command", r"qtheory\.(cli|reproduce|table|check)"]),
-]  # fmt: skip
+
+def read_layers() -> list[tuple[str, tuple[str, ...]]]:
+    """(layer name, its folders as dotted package names), lowest first, from the table
+    under ``## Layers`` in ``docs/architecture.md``."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    section = text.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    layers = []
+    for row in re.findall(r"^\| (\d+)\. ([^|]+?) \| ([^|]+) \|", section, re.M):
+        folders = re.findall(r"`(qtheory/\w+)/`", row[2])
+        assert int(row[0]) == len(layers) + 1 and folders, f"malformed layer row {row}"
+        layers.append((row[1], tuple(f.replace("/", ".") for f in folders)))
+    return layers
+
+
+LAYERS = read_layers()
 
 
 def layer_of(module: str) -> int:
-    """The layer of ``module``: report and model-data patterns are tried first (they name
-    modules inside packages whose other modules sit elsewhere)."""
-    for index in (4, 1, 0, 2, 3):
-        if any(re.fullmatch(p, module) for p in LAYERS[index][1]):
+    """The layer of ``module``: the one whose folder holds it."""
+    for index, (_, folders) in enumerate(LAYERS):
+        if any(module == f or module.startswith(f + ".") for f in folders):
             return index
-    raise AssertionError(f"{module} is in no layer of tests/test_architecture.py")
+    raise AssertionError(f"{module} is in no folder of the layer table of docs/architecture.md")
 
 
 def modules() -> dict[str, Path]:
@@ -104,9 +109,9 @@ def test_no_upward_import(module):
 
 
 def test_package_inits_reexport_their_own_package():
-    """(and the lazy-package helper ``qtheory._lazy`` that resolves those names)"""
+    """(and the lazy-package helper ``qtheory.core.lazy`` that resolves those names)"""
     for package in PACKAGES - {"qtheory"}:
-        for target in GRAPH[package] - {"qtheory._lazy"}:
+        for target in GRAPH[package] - {"qtheory.core.lazy"}:
             assert target.startswith(package + "."), f"{package}/__init__ imports {target}"
 
 

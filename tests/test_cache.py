@@ -1,4 +1,4 @@
-"""Tests of qtheory.cache: result files keyed by function, task and version.
+"""Tests of qtheory.core.cache: result files keyed by function, task and version.
 
 References: the key is recomputed here from its specification (SHA-256 of the sorted-key,
 whitespace-free JSON of {"function", "task", "version"}) with hashlib and json directly;
@@ -27,8 +27,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from qtheory import cache as cache_module
-from qtheory.cache import (
+from qtheory.core import cache as cache_module
+from qtheory.core.cache import (
     CACHE_VERSION,
     STALE_SECONDS,
     CacheWarning,
@@ -36,7 +36,7 @@ from qtheory.cache import (
     cached_map,
     default_cache_dir,
 )
-from qtheory.executor import ProcessExecutor, SerialExecutor
+from qtheory.core.executor import ProcessExecutor, SerialExecutor
 
 sys.path.append(str(Path(__file__).resolve().parent))  # worker processes import tasks
 import _executor_tasks as tasks  # noqa: E402

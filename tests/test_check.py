@@ -1,4 +1,4 @@
-"""``qtheory check`` and :func:`qtheory.check.check`: each claim at user parameters
+"""``qtheory check`` and :func:`qtheory.report.check.check`: each claim at user parameters
 against independent references (closed forms, exact rationals), the exit statuses
 (0 holds, 1 fails, 2 bad input naming the option), ``--list``, ``--json`` and a
 ``--help`` that imports nothing heavy."""
@@ -16,10 +16,10 @@ import pytest
 from scipy.optimize import minimize_scalar
 from scipy.special import lambertw
 
-from qtheory import check as check_module
-from qtheory.check import CHECKS, check, claim_json, claim_text
-from qtheory.claims import Claim, Evidence, Origin
 from qtheory.cli import main
+from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.report import check as check_module
+from qtheory.report.check import CHECKS, check, claim_json, claim_text
 
 NET = {"lambda_h": 0.6, "lambda_l": 0.8, "mu": 1.0, "r_h": 2.0, "r_l": 1.0}
 NET_ARGS = ["--lambda-h", "0.6", "--lambda-l", "0.8", "--mu", "1", "--r-h", "2", "--r-l", "1"]
@@ -280,7 +280,9 @@ def test_cli_exit_statuses_and_output(capsys):
 def test_cli_exits_1_when_the_claim_fails(capsys, monkeypatch):
     failed = Claim(name="gated.dominance", statement="s", kind=Evidence.IDENTITY, passed=False,
                    origin=Origin.PAPER)  # fmt: skip
-    monkeypatch.setattr(check_module, "check", lambda name, **params: failed)
+    from qtheory.cli import check as check_command
+
+    monkeypatch.setattr(check_command, "check", lambda name, **params: failed)
     assert main(["check", "gated.dominance", "--arrival-rate", "inf", "--service-rate", "1",
                  "--load", "0.5"]) == 1  # fmt: skip
     assert "verdict:    FAILS" in capsys.readouterr().out
@@ -310,7 +312,7 @@ def test_help_and_list_import_nothing_heavy(argv):
                          check=True).stdout  # fmt: skip
     assert "MODULES " in out and ("usage: qtheory check" in out or "walks.ruin" in out)
     modules = set(out.rpartition("MODULES ")[2].split())
-    heavy = ("sympy", "matplotlib", "scipy.stats", "flint", "qtheory.claims")
+    heavy = ("sympy", "matplotlib", "scipy.stats", "flint", "qtheory.core.claims")
     assert not [m for m in modules if any(m == h or m.startswith(h + ".") for h in heavy)]
 
 

@@ -8,16 +8,16 @@ import re
 
 import pytest
 
-from qtheory.claims import Claim, Evidence, Origin, claims_summary
+from qtheory.core.claims import Claim, Evidence, Origin, claims_summary
+from qtheory.core.stats import Estimate
 from qtheory.lossnet.claims import fluid_claim
-from qtheory.lossnet.model import LossNetwork
+from qtheory.model.lossnet import LossNetwork
 from qtheory.report.claims import (
     claim_paragraph,
     claims_latex,
     claims_markdown,
     write_certificates,
 )
-from qtheory.stats import Estimate
 from qtheory.verify import CertificateError
 from qtheory.verify.statements import render
 

@@ -15,9 +15,10 @@ from _cli_testing import capped_memory
 from scipy.optimize import minimize_scalar
 from scipy.special import lambertw
 
-from qtheory import _cli_types, cli
-from qtheory import executor as executor_module
 from qtheory.cli import main
+from qtheory.cli import program as cli
+from qtheory.core import arguments as _cli_types
+from qtheory.core import executor as executor_module
 from qtheory.exact import birth_death_stationary
 from qtheory.gated import GatedQueue, welfare_ga
 
@@ -410,10 +411,10 @@ def test_help_returns_0(capsys):
 
 
 def test_reproduce_paper_reaches_the_run_and_excludes_quick(capsys, tmp_path, monkeypatch):
-    from qtheory import reproduce as reproduce_module
+    from qtheory.cli import reproduce as reproduce_command
 
     calls = []
-    monkeypatch.setattr(reproduce_module, "reproduce", lambda out, **kw: calls.append(kw) or [])
+    monkeypatch.setattr(reproduce_command, "reproduce", lambda out, **kw: calls.append(kw) or [])
     assert main(["reproduce", "--out", str(tmp_path), "--paper"]) == 0
     assert calls[0]["paper"] is True and calls[0]["quick"] is False
     err = one_line_error(capsys, ["reproduce", "--out", str(tmp_path), "--quick", "--paper"])
@@ -422,9 +423,12 @@ def test_reproduce_paper_reaches_the_run_and_excludes_quick(capsys, tmp_path, mo
 
 def test_only_the_invoked_subcommand_is_imported():
     """``qtheory verify --help`` imports the verify command and no other command module."""
+    commands = ("qtheory.cli.gated", "qtheory.cli.lossnet", "qtheory.cli.walks",
+                "qtheory.cli.check", "qtheory.cli.table", "qtheory.cli.reproduce",
+                "qtheory.report.reproduce", "qtheory.verify.command")  # fmt: skip
     code = (
         "import sys\nfrom qtheory.cli import main\nmain(['verify', '--help'])\n"
-        "print([m for m in sys.modules if m.endswith('.command') or m == 'qtheory.reproduce'])"
+        f"print([m for m in sys.modules if m in {commands!r}])"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "['qtheory.verify.command']"

@@ -18,11 +18,11 @@ import mpmath
 import pytest
 import sympy as sp
 
+from qtheory.core.symbolic import Formula
 from qtheory.gated import _generated as gated_generated
 from qtheory.gated.derivation import derive
 from qtheory.lossnet import _generated as lossnet_generated
 from qtheory.lossnet.fluid import derive_fluid
-from qtheory.symbolic import Formula
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tools" / "generate_evaluators.py"

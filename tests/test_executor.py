@@ -1,4 +1,4 @@
-"""Tests of qtheory.executor: one ``map`` interface over in-process, process-pool and Dask
+"""Tests of qtheory.core.executor: one ``map`` interface over in-process, process-pool and Dask
 backends.
 
 Reference: the task function called directly, ``[fn(task) for task in tasks]`` in this
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from qtheory import executor as executor_module
-from qtheory.executor import (
+from qtheory.core import executor as executor_module
+from qtheory.core.executor import (
     ClusterUnreachableError,
     DaskExecutor,
     ProcessExecutor,
@@ -221,7 +221,7 @@ def test_workers_exit_when_the_caller_is_killed(tmp_path):
         import sys
         sys.path.insert(0, {str(Path(__file__).parent)!r})
         import _executor_tasks as tasks
-        from qtheory.executor import ProcessExecutor
+        from qtheory.core.executor import ProcessExecutor
         work = [{{"wait_for": {str(never)!r}}}] * 2
         ProcessExecutor(workers=2).map(tasks.process_id, work, progress=False)
     """)

@@ -1,5 +1,5 @@
 """Fuzzing the ``qtheory`` command: hypothesis-generated argument lists for every
-subcommand, run in this process (``qtheory.cli.main``).
+subcommand, run in this process (``qtheory.cli.program.main``).
 
 The contract: the exit status is 0, 1 or 2; stderr never holds a traceback, and a failure
 is one line; an option whose value is not a number at all, or a missing required option,

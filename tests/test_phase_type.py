@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from qtheory.phase_type import PhaseType, coxian, erlang, hyperexponential
+from qtheory.core.phase_type import PhaseType, coxian, erlang, hyperexponential
 
 
 @pytest.mark.parametrize("k", [1, 2, 5, 17])

@@ -24,18 +24,18 @@ from pathlib import Path
 import pytest
 
 from qtheory import report
-from qtheory.claims import Claim, Evidence, Origin
 from qtheory.cli import build_parser, main
-from qtheory.executor import SerialExecutor
-from qtheory.gated import outputs as gated_outputs
+from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.core.executor import SerialExecutor
+from qtheory.core.stats import Estimate
 from qtheory.gated.claims import gated_claims
 from qtheory.lossnet.claims import lossnet_claims
-from qtheory.lossnet.outputs import DEFAULT, servers_grid
 from qtheory.lossnet.regret import regret_curve
+from qtheory.report import gated as gated_outputs
 from qtheory.report.claims import claims_markdown
+from qtheory.report.lossnet import DEFAULT, servers_grid
+from qtheory.report.reproduce import reproduce
 from qtheory.report.run import DEFAULT_SEED, Run
-from qtheory.reproduce import reproduce
-from qtheory.stats import Estimate
 
 TEX_TOOLS = ("pdflatex", "pdftotext", "pdffonts")
 SECTIONS = (
@@ -308,7 +308,7 @@ def fake_model(record: list[Run]) -> types.ModuleType:
 def test_run_context_reaches_the_steps_and_the_report(tmp_path, monkeypatch):
     record: list[Run] = []
     monkeypatch.setitem(sys.modules, "qtheory_test_fake_model", fake_model(record))
-    monkeypatch.setattr("qtheory.reproduce.MODELS", ("qtheory_test_fake_model",))
+    monkeypatch.setattr("qtheory.report.reproduce.MODELS", ("qtheory_test_fake_model",))
     probes: list[str] = []  # reproduce reaches the cluster once, before any step runs
 
     def probe(cluster):
@@ -316,7 +316,7 @@ def test_run_context_reaches_the_steps_and_the_report(tmp_path, monkeypatch):
         probes.append(cluster)
         return SerialExecutor()
 
-    monkeypatch.setattr("qtheory.executor.make_executor", probe)
+    monkeypatch.setattr("qtheory.core.executor.make_executor", probe)
     written, printed = run_quietly(
         reproduce, tmp_path, quick=True, progress=False, seed=5, cluster="tcp://127.0.0.1:8786"
     )
@@ -348,7 +348,7 @@ def test_claims_report_of_every_size_compiles(size, tmp_path, monkeypatch):
     stopped pdflatex); the claims report and main.tex of each size compile, and the note's
     mathematics and command-line options typeset as written."""
     monkeypatch.setitem(sys.modules, "qtheory_test_fake_model", fake_model([]))
-    monkeypatch.setattr("qtheory.reproduce.MODELS", ("qtheory_test_fake_model",))
+    monkeypatch.setattr("qtheory.report.reproduce.MODELS", ("qtheory_test_fake_model",))
     flags = {"quick": size == "quick", "paper": size == "paper"}
     run_quietly(reproduce, tmp_path, progress=False, seed=5, **flags)
     derivations = tmp_path / "derivations"

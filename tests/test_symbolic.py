@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from qtheory.symbolic import Formula, generated_module
+from qtheory.core.symbolic import Formula, generated_module
 
 x, y = sp.symbols("x y", positive=True)
 lam = sp.Symbol("lambda", positive=True)

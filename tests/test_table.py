@@ -1,4 +1,4 @@
-"""``qtheory table`` and :mod:`qtheory.table`: correctly rounded values (checked against
+"""``qtheory table`` and :mod:`qtheory.report.tables`: correctly rounded values (checked against
 closed forms and independent mpmath computations at higher precision, and against
 ``qtheory gated --dps``), the LaTeX compiles, and bad input names the option."""
 
@@ -16,9 +16,9 @@ import mpmath
 import pytest
 from test_startup import heavy, modules_after
 
-from qtheory import table as tab
 from qtheory.cli import main
-from qtheory.enclosure import Enclosure
+from qtheory.core.enclosure import Enclosure
+from qtheory.report import tables as tab
 
 GATED = ["table", "gated", "--reward", "1.5,2,4", "--arrival-rate", "inf,3",
          "--columns", "tau_star,welfare_ga,welfare_rr,pof", "--dps", "20"]  # fmt: skip
@@ -293,7 +293,7 @@ def test_a_table_does_not_import_the_report_stack():
     argv = [*LOSSNET, "--format", "latex"]
     out, modules = modules_after(f"from qtheory.cli import main\nassert main({argv!r}) == 0")
     assert r"\toprule" in out
-    assert not {"sympy", "matplotlib", "qtheory.report", "qtheory.report.latex"} & modules
+    assert not {"sympy", "matplotlib", "qtheory.report.latex", "qtheory.report.plots"} & modules
 
 
 def _ruin_reference(servers: int, lam_h: str, mu: str, level: int):

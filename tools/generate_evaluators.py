@@ -6,7 +6,7 @@
 The numerical modules of a model call evaluators from a generated module
 (``qtheory/gated/_generated.py``, ``qtheory/lossnet/_generated.py``) instead of deriving
 their formulas with Sympy on every run: the source of each evaluator is
-:meth:`qtheory.symbolic.Formula.source`, the same code :attr:`Formula.float64` and
+:meth:`qtheory.core.symbolic.Formula.source`, the same code :attr:`Formula.float64` and
 :attr:`Formula.mp` compile, so the derivation stays the one source of every formula.  Run
 this after changing a derivation; ``tests/test_codegen.py`` runs ``--check``.
 """
@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from qtheory.symbolic import Formula, generated_module
+from qtheory.core.symbolic import Formula, generated_module
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,7 +13,7 @@ with :math:`\lambda_i` = ``birth[i]`` and :math:`\mu_{i+1}` = ``death[i]``.  For
 loss system with :math:`10^7` servers the weights span thousands of orders of
 magnitude, far outside float64.  :func:`birth_death_stationary` with ``dps=D`` does the
 product in mpmath, whose exponent range is unbounded, as an independent high-precision
-reference correct to D significant digits (the :mod:`qtheory.precision` convention).
+reference correct to D significant digits (the :mod:`qtheory.core.precision` convention).
 
 Float64 algorithm: products with a separate exponent
 -----------------------------------------------------
@@ -55,7 +55,7 @@ dozen vectorised passes over the states (about 0.4 s for :math:`n = 10^7`; see
 Cost guards: the float64 routes allocate about :data:`FLOAT_BYTES_PER_STATE` bytes per
 state, the mpmath route about :data:`MP_BYTES_PER_STATE` bytes and
 :data:`MP_CELLS_PER_STATE` ``dp_cells`` per state; a call whose estimate exceeds a
-:mod:`qtheory.limits` limit is refused before anything is allocated.
+:mod:`qtheory.core.limits` limit is refused before anything is allocated.
 
 References
 ----------
@@ -71,7 +71,7 @@ import mpmath
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from qtheory import limits, precision
+from qtheory.core import limits, precision
 
 __all__ = ["birth_death_log_weights", "birth_death_stationary"]
 
@@ -238,7 +238,7 @@ def birth_death_log_weights(birth: ArrayLike, death: ArrayLike) -> NDArray[np.fl
     ------
     ValueError
         If the lengths differ, a rate is not finite and > 0, or the estimated memory
-        exceeds the :mod:`qtheory.limits` (checked before any allocation).
+        exceeds the :mod:`qtheory.core.limits` (checked before any allocation).
 
     References
     ----------
@@ -302,7 +302,7 @@ def birth_death_stationary(
     ValueError
         If the lengths differ, a rate is not finite and > 0, ``dps`` is not None or an
         integer >= 1, or the estimated memory (or, with ``dps``, work) exceeds the
-        :mod:`qtheory.limits` (checked before any allocation).
+        :mod:`qtheory.core.limits` (checked before any allocation).
 
     References
     ----------

@@ -81,7 +81,7 @@ from numpy.typing import NDArray
 from scipy.sparse.csgraph import breadth_first_order, reverse_cuthill_mckee
 from scipy.sparse.linalg import splu, spsolve
 
-from qtheory import limits
+from qtheory.core import limits
 from qtheory.exact.stationary import require_gth, stationary_ctmc
 
 __all__ = [
@@ -391,7 +391,7 @@ def stationary(Q, *, method: str = "auto") -> NDArray[np.float64]:
         or the chain is not irreducible (the message names a state that cannot be
         reached from state 0, or from which state 0 cannot be reached), ``method`` is
         unknown, or (GTH) the estimated memory or work exceeds the
-        :mod:`qtheory.limits`.
+        :mod:`qtheory.core.limits`.
 
     References
     ----------
@@ -494,7 +494,7 @@ def _require_uniformisation(
 ) -> None:
     """Refuse (``ValueError`` naming ``times``) a uniformisation whose Poisson weights
     (about ν t + 8 √(ν t) + 20 per distinct step) or matrix-vector products (as many,
-    each touching every stored rate and state) exceed the :mod:`qtheory.limits`."""
+    each touching every stored rate and state) exceed the :mod:`qtheory.core.limits`."""
     jumps = rate * float(times.max(initial=0.0))
     terms = jumps + times.size * (8 * np.sqrt(jumps) + 20)
     n = rates.shape[0]
@@ -575,7 +575,7 @@ def transient(Q, initial, times, *, tolerance: float = DEFAULT_TOLERANCE) -> NDA
     ValueError
         If ``Q`` is not a valid generator, ``initial`` is not a distribution on the
         ``n`` states, a time is negative or not finite, ``tolerance`` is not in
-        (0, 1), or the estimated memory or work exceeds the :mod:`qtheory.limits`.
+        (0, 1), or the estimated memory or work exceeds the :mod:`qtheory.core.limits`.
 
     References
     ----------

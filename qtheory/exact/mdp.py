@@ -68,7 +68,7 @@ from scipy.optimize import linprog
 from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import spsolve
 
-from qtheory import _validation
+from qtheory.core import validation
 
 __all__ = ["CTMDP", "MDPSolution", "evaluate_policy", "linear_program", "policy_iteration"]
 
@@ -598,7 +598,7 @@ def policy_iteration(
     mdp = _check_mdp(mdp)
     n = mdp.n_states
     reference = _check_state("reference_state", reference_state, n)
-    max_iterations = _validation.positive_int("max_iterations", max_iterations)
+    max_iterations = validation.positive_int("max_iterations", max_iterations)
     if not (isinstance(rtol, int | float | np.floating) and 0 <= rtol < 1):
         raise ValueError(f"rtol must be a number in [0, 1), got {rtol!r}")
     if initial_policy is None:

@@ -64,7 +64,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import issparse
 
-from qtheory import limits
+from qtheory.core import limits
 
 __all__ = ["stationary_ctmc", "stationary_dtmc"]
 
@@ -88,7 +88,7 @@ _RESCALE = 1e100
 def require_gth(name: str, n: int) -> None:
     """Refuse (``ValueError`` naming ``name``) a dense GTH solve of ``n`` states whose
     memory (:data:`GTH_BYTES_PER_ENTRY` per entry) or work (2/3 n^3 flops) exceeds the
-    :mod:`qtheory.limits`, before anything is allocated.
+    :mod:`qtheory.core.limits`, before anything is allocated.
 
     The estimates are :math:`32 n^2` bytes and :math:`\tfrac{2}{3} n^3` ``dp_cells``.
 
@@ -107,7 +107,7 @@ def require_gth(name: str, n: int) -> None:
     Raises
     ------
     ValueError
-        If the memory or work estimate exceeds its :mod:`qtheory.limits` limit.
+        If the memory or work estimate exceeds its :mod:`qtheory.core.limits` limit.
 
     Examples
     --------
@@ -298,7 +298,7 @@ def stationary_dtmc(P: ArrayLike) -> NDArray[np.float64]:
     ValueError
         If ``P`` is not square, has NaN/inf or negative entries, has a row not
         summing to 1, is reducible, or the estimated memory or work exceeds the
-        :mod:`qtheory.limits` (see :func:`require_gth`).
+        :mod:`qtheory.core.limits` (see :func:`require_gth`).
     FloatingPointError
         If an escape probability underflows to 0 or the stationary vector
         overflows or underflows (probabilities spanning beyond the float64 range).
@@ -357,7 +357,7 @@ def stationary_ctmc(Q: ArrayLike) -> NDArray[np.float64]:
     ValueError
         If ``Q`` is not square, has NaN/inf entries or negative off-diagonal
         rates, has a row not summing to 0, is reducible, or the estimated memory or
-        work exceeds the :mod:`qtheory.limits` (see :func:`require_gth`).
+        work exceeds the :mod:`qtheory.core.limits` (see :func:`require_gth`).
     FloatingPointError
         If an escape rate underflows to 0 or the stationary vector overflows or
         underflows (probabilities spanning beyond the float64 range).

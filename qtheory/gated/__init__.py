@@ -16,12 +16,12 @@ Certified: enclosures of relative width <= 10^-dps, the optimum proved unique.
 ('2.176128465232', True)
 """
 
-from qtheory._lazy import lazy_package
+from qtheory.core.lazy import lazy_package
 
 #: Every public name -> its module, imported on first use (PEP 562), so that importing a
 #: submodule (the command line's, say) loads neither NumPy nor mpmath nor Sympy.
 _LAZY = {
-    "GatedQueue": "model",
+    "GatedQueue": "qtheory.model.gated",
     "log_root": "root",
     "root": "root",
     "root_enclosure": "root",

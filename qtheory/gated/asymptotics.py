@@ -58,8 +58,9 @@ from functools import cache
 import mpmath
 import sympy as sp
 
-from qtheory import limits
-from qtheory._validation import positive_int
+from qtheory.core import limits
+from qtheory.core.precision import check_dps, rounded
+from qtheory.core.validation import positive_int
 from qtheory.gated.derivation import (
     arrival_rate,
     cost,
@@ -72,9 +73,8 @@ from qtheory.gated.derivation import (
 from qtheory.gated.derivation import (
     naor_excess as excess,  # ε = ν − 1
 )
-from qtheory.gated.model import GatedQueue, to_mpf
 from qtheory.gated.welfare import optimal_gate, optimal_routing
-from qtheory.precision import check_dps, rounded
+from qtheory.model.gated import GatedQueue, to_mpf
 
 __all__ = [
     "AsymptoticCheck",
@@ -497,7 +497,7 @@ def pof_asymptotics(queue: GatedQueue, *, regime: str | None = None, dps: int):
     ------
     TypeError, ValueError
         A bad ``queue``, ``regime`` or ``dps``; ν ≤ 1; Λ ≤ μ in the heavy regime; or a
-        working precision above the ``dps`` limit (:mod:`qtheory.limits`).
+        working precision above the ``dps`` limit (:mod:`qtheory.core.limits`).
 
     Examples
     --------

@@ -79,10 +79,10 @@ import flint
 import sympy
 from flint import arb, fmpq
 
-from qtheory import limits
-from qtheory.enclosure import Enclosure, exact
-from qtheory.gated.model import GatedQueue
-from qtheory.precision import check_dps, decimal_fraction
+from qtheory.core import limits
+from qtheory.core.enclosure import Enclosure, exact
+from qtheory.core.precision import check_dps, decimal_fraction
+from qtheory.model.gated import GatedQueue
 from qtheory.verify import statements
 
 __all__ = [
@@ -163,7 +163,7 @@ class Parameters:
 
 
 def _rational(name: str, value: object) -> fmpq | None:
-    """The exact rational of one queue field (:func:`qtheory.precision.decimal_fraction`,
+    """The exact rational of one queue field (:func:`qtheory.core.precision.decimal_fraction`,
     the reading of every route); None for an infinite arrival rate."""
     fraction = decimal_fraction(value, name=name)
     return None if fraction is None else fmpq(fraction.numerator, fraction.denominator)

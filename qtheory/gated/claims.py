@@ -1,7 +1,7 @@
 r"""The gated-admission claims as checkable records (Hassin and Ravner [HR26]).
 
 Each function computes the quantities behind one statement and returns a
-:class:`qtheory.claims.Claim` that says what kind of evidence decides it:
+:class:`qtheory.core.claims.Claim` that says what kind of evidence decides it:
 
 - ``identity``: Sympy proves it for all parameter values (the dominance identity, the
   identities that make the optimum unique);
@@ -28,7 +28,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from qtheory.claims import Claim, Evidence, Origin
+from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.gated import remainder
 from qtheory.gated.certified import (
     certified_asymptotics,
@@ -39,10 +39,10 @@ from qtheory.gated.certified import (
 )
 from qtheory.gated.derivation import dominance_identity, welfare_dominance_identities
 from qtheory.gated.embedded_chain import embedded_chain_law
-from qtheory.gated.model import GatedQueue
 from qtheory.gated.remainder_regions import remainder_region
 from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate
+from qtheory.model.gated import GatedQueue
 
 __all__ = [
     "dominance_claim",
@@ -99,7 +99,7 @@ def dominance_claim() -> Claim:
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         Certified; value: the number of grid points certified (reference: the grid size).
 
     Examples
@@ -143,7 +143,7 @@ def dominance_identity_claim() -> Claim:
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         Identity.
 
     Examples
@@ -177,7 +177,7 @@ def pof_identity_claim() -> Claim:
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         Identity.
 
     Examples
@@ -218,7 +218,7 @@ def uniqueness_claim() -> Claim:
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         Identity.
 
     Examples
@@ -259,7 +259,7 @@ def pof_at_least_one_claim(quick: bool) -> Claim:
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         Certified; value: the smallest PoF on the grid (lower end of its enclosure).
 
     Raises
@@ -316,7 +316,7 @@ def optimal_gate_claim() -> Claim:
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         Certified (certificate ``gated.optima``).
 
     Examples
@@ -407,7 +407,7 @@ def remainder_claim(regime: str, quick: bool) -> Claim:
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         ``gated.pof_light_rate`` or ``gated.pof_heavy_rate``, certified (checker
         ``regions.remainder``); value: the largest |ratio − 1|/r at the box ends
         (reference: K).
@@ -476,7 +476,7 @@ def light_traffic_claims(quick: bool) -> list[Claim]:
 
     Returns
     -------
-    list of qtheory.claims.Claim
+    list of qtheory.core.claims.Claim
         ``gated.pof_light_rate`` (certified at the grid points) and
         ``gated.pof_unbounded`` (finite-range).
 
@@ -544,7 +544,7 @@ def heavy_traffic_claims(quick: bool) -> list[Claim]:
 
     Returns
     -------
-    list of qtheory.claims.Claim
+    list of qtheory.core.claims.Claim
         ``gated.pof_heavy_rate`` (certified at the grid points) and
         ``gated.heavy_traffic`` (finite-range).
 
@@ -607,7 +607,7 @@ def embedded_chain_claim() -> Claim:
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         Numerical.
 
     Examples
@@ -655,7 +655,7 @@ def gated_claims(quick: bool = False) -> list[Claim]:
 
     Returns
     -------
-    list of qtheory.claims.Claim
+    list of qtheory.core.claims.Claim
         Dominance (certified, identity), uniqueness (identity), PoF ≥ 1 and the optimal
         gate (certified), the light- and heavy-traffic forms (certified at grid points)
         and limits (finite-range), and the embedded chain (numerical).

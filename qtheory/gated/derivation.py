@@ -36,7 +36,7 @@ from functools import cache
 
 import sympy as sp
 
-from qtheory.symbolic import Formula
+from qtheory.core.symbolic import Formula
 
 # Symbols of the paper (display forms) ...
 arrival_rate = sp.Symbol("Lambda", positive=True)  # potential arrival rate Λ
@@ -65,7 +65,7 @@ RR_ARGS = (admission_rate, service_rate, reward, cost)
 class GatedFormulas:
     """Every formula of the gated-admission model, derived by :func:`derive`.
 
-    Fields of type :class:`qtheory.symbolic.Formula` carry a Sympy expression with
+    Fields of type :class:`qtheory.core.symbolic.Formula` carry a Sympy expression with
     float64 and mpmath evaluators in the numerical parametrisation (w, β); the others
     are plain Sympy expressions for display and tests.
 

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from qtheory import limits
-from qtheory._validation import positive_int
+from qtheory.core import limits
+from qtheory.core.validation import positive_int
 from qtheory.exact import stationary_dtmc
 from qtheory.gated.root import float_array, validate_gate_parameters
 

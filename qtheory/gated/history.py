@@ -159,13 +159,13 @@ import numpy as np
 from scipy import stats
 from scipy.special import gammaln
 
-from qtheory._validation import nonnegative, positive, positive_int
-from qtheory.claims import Claim, Evidence, Origin
+from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.core.stats import Estimate
+from qtheory.core.validation import nonnegative, positive, positive_int
 from qtheory.exact import stationary_dtmc
 from qtheory.gated.embedded_chain import service_count_law
-from qtheory.gated.model import GatedQueue
 from qtheory.gated.welfare import optimal_gate, welfare_ga
-from qtheory.stats import Estimate
+from qtheory.model.gated import GatedQueue
 
 __all__ = [
     "BeliefThreshold",
@@ -600,7 +600,7 @@ class BeliefThreshold:
     ----------
     threshold : float
         x > 0.
-    welfare : qtheory.stats.Estimate
+    welfare : qtheory.core.stats.Estimate
         Welfare per unit time with its 95% interval (t over independent paths).
     capped_mass : float
         Largest belief mass a path pushed past the support (the conditional mean it
@@ -1367,7 +1367,7 @@ def history_claims(*, quick: bool = False) -> list[Claim]:
 
     Returns
     -------
-    list of qtheory.claims.Claim
+    list of qtheory.core.claims.Claim
 
     Raises
     ------

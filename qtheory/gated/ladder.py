@@ -41,12 +41,12 @@ import importlib.util
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from qtheory.claims import Evidence
-from qtheory.gated.model import GatedQueue
+from qtheory.core.claims import Evidence
+from qtheory.core.phase_type import PhaseType
 from qtheory.gated.observable import optimal_observable
-from qtheory.gated.phase_gates import _phases, optimal_erlang_gate
-from qtheory.gated.welfare import _checked_queue, optimal_gate, optimal_routing
-from qtheory.phase_type import PhaseType
+from qtheory.gated.phase_gates import checked_phases, optimal_erlang_gate
+from qtheory.gated.welfare import checked_queue, optimal_gate, optimal_routing
+from qtheory.model.gated import GatedQueue
 
 __all__ = ["DEFAULT_PHASES", "Ladder", "Rung", "ladder"]
 
@@ -72,7 +72,7 @@ class Rung:
     pof : float or None
         welfare/S_RR*.
     kind : str
-        The :class:`qtheory.claims.Evidence` kind behind the number, or
+        The :class:`qtheory.core.claims.Evidence` kind behind the number, or
         ``"not computed"``.
     method : str
         How the number was obtained.
@@ -266,10 +266,10 @@ def ladder(
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
     """
-    queue = _checked_queue(queue)
+    queue = checked_queue(queue)
     queue.require_worthwhile()
-    ms = range(1, _phases(phases) + 1) if isinstance(phases, int) else sorted(set(phases))
-    ms = [_phases(m) for m in ms]
+    ms = range(1, checked_phases(phases) + 1) if isinstance(phases, int) else sorted(set(phases))
+    ms = [checked_phases(m) for m in ms]
     if not ms:
         raise ValueError("phases must name at least one m >= 1")
     if service is not None:
@@ -334,8 +334,8 @@ def _phase_type_ladder(queue: GatedQueue, ms: list[int], service: str | PhaseTyp
     """The ladder under phase-type service: RR, the Erlang gates and GA by the GI/PH/1
     and M/PH/1 routes of :mod:`qtheory.gated.service`; the rungs whose routes assume
     exponential service are "not computed"."""
+    from qtheory.core.phase_type import erlang
     from qtheory.gated.service import optimal_gate_ph, optimal_routing_ph, service_law
-    from qtheory.phase_type import erlang
 
     law = service_law(service)
     s_rr = optimal_routing_ph(queue, law).welfare

@@ -45,11 +45,11 @@ from dataclasses import dataclass
 
 import mpmath
 
-from qtheory import limits
-from qtheory._validation import positive_int
-from qtheory.gated.model import GatedQueue
-from qtheory.gated.welfare import _as_float, _checked_queue, _working_dps
-from qtheory.precision import check_dps, rounded
+from qtheory.core import limits
+from qtheory.core.precision import check_dps, rounded
+from qtheory.core.validation import positive_int
+from qtheory.gated.welfare import as_float64, checked_queue, working_dps
+from qtheory.model.gated import GatedQueue
 
 __all__ = ["ObservableOptimum", "observable_claims", "observable_welfare", "optimal_observable"]
 
@@ -116,7 +116,7 @@ def _infinite(p: dict, n: int) -> ObservableOptimum:
 
 
 def _evaluate(queue: GatedQueue, threshold: int, dps: int | None) -> ObservableOptimum:
-    digits = _working_dps(queue, 17 if dps is None else dps)
+    digits = working_dps(queue, 17 if dps is None else dps)
     with mpmath.workdps(digits):
         p = queue.parameters(digits)
         if p["beta"] == 0:
@@ -125,7 +125,7 @@ def _evaluate(queue: GatedQueue, threshold: int, dps: int | None) -> ObservableO
             x = _log_load(p)
             with mpmath.workdps(digits + _guard(x) + math.ceil(math.log10(threshold + 1))):
                 result = _state(queue.parameters(digits), threshold, x)
-    return _as_float(result) if dps is None else rounded(result, dps)
+    return as_float64(result) if dps is None else rounded(result, dps)
 
 
 def observable_welfare(queue: GatedQueue, threshold: int, *, dps: int | None = None):
@@ -166,7 +166,7 @@ def observable_welfare(queue: GatedQueue, threshold: int, *, dps: int | None = N
     .. [1] P. Naor, "The regulation of queue size by levying tolls", Econometrica
        37(1):15-24 (1969).
     """
-    queue = _checked_queue(queue)
+    queue = checked_queue(queue)
     n = positive_int("threshold", threshold)
     return _evaluate(queue, n, check_dps(dps)).welfare
 
@@ -237,10 +237,10 @@ def optimal_observable(queue: GatedQueue, *, dps: int | None = None) -> Observab
        37(1):15-24 (1969).
     .. [2] R. Hassin and M. Haviv, *To Queue or Not to Queue*, Kluwer (2003), Sec. 2.4.
     """
-    queue = _checked_queue(queue)
+    queue = checked_queue(queue)
     dps = check_dps(dps)
     queue.require_worthwhile()
-    digits = _working_dps(queue, 17 if dps is None else dps)
+    digits = working_dps(queue, 17 if dps is None else dps)
     with mpmath.workdps(digits):
         p = queue.parameters(digits)
         candidate = 1 if p["beta"] == 0 else _naor_threshold(p, _log_load(p))
@@ -261,7 +261,7 @@ def observable_claims(quick: bool = False) -> list:
 
     Returns
     -------
-    list of qtheory.claims.Claim
+    list of qtheory.core.claims.Claim
 
     Examples
     --------
@@ -271,7 +271,7 @@ def observable_claims(quick: bool = False) -> list:
     import numpy as np
     import sympy as sp
 
-    from qtheory.claims import Claim, Evidence, Origin
+    from qtheory.core.claims import Claim, Evidence, Origin
     from qtheory.gated.phase_gates import optimal_erlang_gate
     from qtheory.gated.welfare import optimal_gate, optimal_routing
 

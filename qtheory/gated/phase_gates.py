@@ -69,21 +69,21 @@ from functools import cache
 import mpmath
 import numpy as np
 
-from qtheory import limits
-from qtheory._validation import positive_int
-from qtheory.claims import Claim, Evidence, Origin
-from qtheory.gated.model import GatedQueue
-from qtheory.gated.root import _mp_value
+from qtheory.core import limits
+from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.core.numerics import bracketed_root_mp
+from qtheory.core.phase_type import PhaseType, as_phase_type
+from qtheory.core.precision import check_dps, rounded
+from qtheory.core.validation import positive_int
+from qtheory.gated.root import mp_value
 from qtheory.gated.welfare import (
-    _as_float,
-    _checked_queue,
-    _working_dps,
+    as_float64,
+    checked_queue,
     optimal_gate,
     optimal_routing,
+    working_dps,
 )
-from qtheory.numerics import bracketed_root_mp
-from qtheory.phase_type import PhaseType, as_phase_type
-from qtheory.precision import check_dps, rounded
+from qtheory.model.gated import GatedQueue
 
 __all__ = [
     "CoxianSearch",
@@ -113,7 +113,7 @@ MODEL = (
 )
 
 
-def _phases(phases: object) -> int:
+def checked_phases(phases: object) -> int:
     m = positive_int("phases", phases)
     if m > MAX_PHASES:
         raise ValueError(f"phases must be <= {MAX_PHASES}, got {m}")
@@ -202,7 +202,7 @@ def erlang_gate_of_root(w, phases: int, service_rate, beta):
     ----------
     .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
     """
-    m = _phases(phases)
+    m = checked_phases(phases)
     w, mu, beta = (mpmath.mpf(v) for v in (w, service_rate, beta))
     return _erlang_terms(w, m, mu, beta)[2]
 
@@ -248,13 +248,13 @@ def welfare_erlang_gate(queue: GatedQueue, gate, phases: int, *, dps: int | None
     ----------
     .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
     """
-    queue = _checked_queue(queue)
-    m = _phases(phases)
+    queue = checked_queue(queue)
+    m = checked_phases(phases)
     dps = check_dps(dps)
-    digits = _working_dps(queue, 17 if dps is None else dps)
+    digits = working_dps(queue, 17 if dps is None else dps)
     with mpmath.workdps(digits):
         p = queue.parameters(digits)
-        tau = _mp_value("gate", gate)
+        tau = mp_value("gate", gate)
         if mpmath.isnan(tau) or not 0 <= tau < mpmath.inf:
             raise ValueError(f"gate must be finite and >= 0, got {gate!r}")
         excess = tau + p["beta"] - 1 / p["mu"]
@@ -264,7 +264,7 @@ def welfare_erlang_gate(queue: GatedQueue, gate, phases: int, *, dps: int | None
         limits.require("dps", digits + 2 * closeness, parameter="dps", what="the Erlang-m root")
     with mpmath.workdps(digits + 2 * closeness):
         p = queue.parameters(digits)
-        w = _log_root_erlang(_mp_value("gate", gate), m, p["mu"], p["beta"], digits - 10)
+        w = _log_root_erlang(mp_value("gate", gate), m, p["mu"], p["beta"], digits - 10)
         u, _, tau, _ = _erlang_terms(w, m, p["mu"], p["beta"])
         welfare = (p["R"] - p["C"] / u) / (tau + p["beta"])
     return float(welfare) if dps is None else rounded(welfare, dps)
@@ -346,14 +346,14 @@ def optimal_erlang_gate(queue: GatedQueue, phases: int, *, dps: int | None = Non
        queues", arXiv:2606.02464 (2026).
     .. [2] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
     """
-    queue = _checked_queue(queue)
-    m = _phases(phases)
+    queue = checked_queue(queue)
+    m = checked_phases(phases)
     dps = check_dps(dps)
     queue.require_worthwhile()
     digits = 17 if dps is None else dps
-    with mpmath.workdps(_working_dps(queue, digits)):
+    with mpmath.workdps(working_dps(queue, digits)):
         optimum = _optimal_erlang_mp(queue, m, digits)
-    return _as_float(optimum) if dps is None else rounded(optimum, dps)
+    return as_float64(optimum) if dps is None else rounded(optimum, dps)
 
 
 @dataclass(frozen=True)
@@ -437,8 +437,8 @@ def pof_by_phases(queue: GatedQueue, phases: Iterable[int] = PHASES) -> PofByPha
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
     """
-    queue = _checked_queue(queue)
-    ms = tuple(_phases(m) for m in phases)
+    queue = checked_queue(queue)
+    ms = tuple(checked_phases(m) for m in phases)
     rr = optimal_routing(queue).welfare
     ga_optimum = optimal_gate(queue)
     ga = ga_optimum.welfare
@@ -510,7 +510,7 @@ def ph_gate_root(ph: PhaseType, arrival_rate, service_rate, *, dps: int | None =
     --------
     Exp(1/2) gate, Λ = ∞: M/M/1 with λ = 1/2, σ = λ/μ:
 
-    >>> from qtheory.phase_type import exponential
+    >>> from qtheory.core.phase_type import exponential
     >>> round(ph_gate_root(exponential(0.5), float("inf"), 1.0), 12)
     0.5
 
@@ -575,12 +575,12 @@ def welfare_ph_gate(queue: GatedQueue, ph: PhaseType, *, dps: int | None = None)
     --------
     An Erlang-3 gate of mean 2 agrees with the closed form of :func:`welfare_erlang_gate`:
 
-    >>> from qtheory.phase_type import erlang
+    >>> from qtheory.core.phase_type import erlang
     >>> q = GatedQueue("inf", 1, 3, 1)
     >>> round(welfare_ph_gate(q, erlang(3, 1.5)) - welfare_erlang_gate(q, 2.0, 3), 12)
     0.0
     """
-    queue = _checked_queue(queue).as_float64()
+    queue = checked_queue(queue).as_float64()
     sigma = ph_gate_root(ph, queue.arrival_rate, queue.service_rate, dps=dps)
     if dps is None:
         beta = 0.0 if math.isinf(queue.arrival_rate) else 1 / queue.arrival_rate
@@ -614,7 +614,7 @@ class CoxianSearch:
     welfare : float
         The largest welfare found over Coxian-m gates.
     rates, continue_probabilities : tuple of float
-        The best Coxian gate (:func:`qtheory.phase_type.coxian`).
+        The best Coxian gate (:func:`qtheory.core.phase_type.coxian`).
     welfare_erlang : float
         S_m* of the Erlang-m gate (:func:`optimal_erlang_gate`).
     relative_gap : float
@@ -715,8 +715,8 @@ def coxian_search(
     """
     from scipy.optimize import minimize
 
-    queue = _checked_queue(queue)
-    m = _phases(phases)
+    queue = checked_queue(queue)
+    m = checked_phases(phases)
     if m < 2:
         raise ValueError(f"phases must be >= 2 for a Coxian search, got {m}")
     starts = positive_int("starts", starts)
@@ -935,7 +935,7 @@ def phase_gate_claims(quick: bool = False) -> list[Claim]:
 
     Returns
     -------
-    list of qtheory.claims.Claim
+    list of qtheory.core.claims.Claim
 
     Examples
     --------

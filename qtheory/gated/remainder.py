@@ -93,7 +93,7 @@ given point in Arb instead.
 
 Examples
 --------
->>> from qtheory.gated.model import GatedQueue
+>>> from qtheory.model.gated import GatedQueue
 >>> point = light_remainder(GatedQueue("inf", 1, "1.1", 1))
 >>> point.holds, round(point.remainder.midpoint, 4), round(point.bound.midpoint, 4)
 (True, 0.5176, 0.5433)
@@ -114,7 +114,7 @@ from fractions import Fraction
 import flint
 from flint import arb, fmpq
 
-from qtheory.enclosure import Enclosure
+from qtheory.core.enclosure import Enclosure
 from qtheory.gated.certified import (
     CertifiedOptimum,
     Parameters,
@@ -122,7 +122,7 @@ from qtheory.gated.certified import (
     exact_parameters,
     grid_point,
 )
-from qtheory.gated.model import GatedQueue
+from qtheory.model.gated import GatedQueue
 from qtheory.verify import statements
 
 __all__ = [

@@ -33,7 +33,7 @@ from fractions import Fraction
 from flint import arb, fmpq
 
 from qtheory.gated.certified import certified_optimum, grid_point
-from qtheory.gated.model import GatedQueue
+from qtheory.model.gated import GatedQueue
 from qtheory.verify._arith import precision
 from qtheory.verify.regions import box_holds, end_welfares
 

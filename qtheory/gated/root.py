@@ -25,14 +25,14 @@ float64 solver works with the distance from the boundary instead: with
 .. math:: \tau(w) - \Bigl(\frac1\mu - \beta\Bigr)
           = \frac{\bigl(w - (1 - e^{-w})\bigr) + \bigl(\beta u - \log(1+\beta u)\bigr)}{u},
 
-whose two brackets are evaluated by the series kernels of :mod:`qtheory.numerics` (the
+whose two brackets are evaluated by the series kernels of :mod:`qtheory.core.numerics` (the
 tests check this against the Sympy expression ``gate_excess`` in mpmath).  σ = e^{-w} and
 1 − σ = −expm1(−w) then keep full relative accuracy from light traffic to the boundary.
 Where float64 cannot evaluate that distance (``μ/Λ`` or ``μτ`` beyond float64), the
 element is solved in mpmath instead and rounded to float64; σ underflows to 0 for
 ``μτ > 800`` (``w`` stays exact in :func:`log_root` while it is a float64 number).
 
-Parameters are read as in :mod:`qtheory.gated.model`: with ``dps=D`` (and in
+Parameters are read as in :mod:`qtheory.model.gated`: with ``dps=D`` (and in
 :func:`root_enclosure`) a float is its ``repr`` decimal (0.6 = 3/5), a string the
 decimal it spells, an mpf its binary value; the float64 routes solve at the floats
 themselves (their mpmath fallback too).
@@ -41,7 +41,7 @@ High precision (``dps=D``): the same equation in mpmath, at ``D`` digits plus gu
 digits for the cancellation near the boundary (``2 log10((τ + 1/Λ)/δ)``, δ the distance
 from it) and for the size of ``w`` (σ = e^{−w} is correct to D digits only if ``w`` is
 correct to ``D + log10 w``); the estimate is checked against
-:func:`qtheory.limits.limit` ``("dps")`` before any work.
+:func:`qtheory.core.limits.limit` ``("dps")`` before any work.
 
 References
 ----------
@@ -58,11 +58,11 @@ import numbers
 import mpmath
 import numpy as np
 
-from qtheory import limits
+from qtheory.core import limits
+from qtheory.core.numerics import bracketed_root_mp, w_plus_expm1_neg, x_minus_log1p
+from qtheory.core.precision import check_dps, rounded
 from qtheory.gated import _generated
-from qtheory.gated.model import Number, exact_digits, to_mpf
-from qtheory.numerics import bracketed_root_mp, w_plus_expm1_neg, x_minus_log1p
-from qtheory.precision import check_dps, rounded
+from qtheory.model.gated import Number, exact_digits, to_mpf
 
 __all__ = ["log_root", "root", "root_enclosure"]
 
@@ -261,7 +261,7 @@ def _log_root_float64(gate, arrival_rate, service_rate, *, underflow_ok: bool) -
         arrival = np.inf if beta[index] == 0 else 1.0 / beta[index]
         # the float64 inputs themselves (mpf: binary), as the float64 solver sees them
         binary = (mpmath.mpf(float(v)) for v in (gate[index], arrival, mu[index]))
-        precise = _log_root_mp_checked(*binary, _FALLBACK_DIGITS)
+        precise = log_root_at_dps(*binary, _FALLBACK_DIGITS)
         w[index] = float(precise)
         if not np.isfinite(w[index]):
             raise ValueError(
@@ -347,7 +347,7 @@ def root(gate, arrival_rate, service_rate, *, dps: int | None = None):
         For an argument that is not a number (or an array with ``dps=D``).
     ValueError
         For an out-of-range argument or ``dps``, an unstable queue, or a precision
-        (``dps`` plus guard digits) above :func:`qtheory.limits.limit` ``("dps")``.
+        (``dps`` plus guard digits) above :func:`qtheory.core.limits.limit` ``("dps")``.
 
     Examples
     --------
@@ -377,7 +377,7 @@ def root(gate, arrival_rate, service_rate, *, dps: int | None = None):
     return rounded(sigma, dps)
 
 
-def _mp_value(name: str, value: object) -> mpmath.mpf:
+def mp_value(name: str, value: object) -> mpmath.mpf:
     """``value`` (a real number, decimal string or mpf) as mpf at the current precision."""
     if isinstance(value, bool) or not isinstance(value, str | mpmath.mpf | numbers.Real):
         raise TypeError(f"{name} must be a real number, a decimal string or an mpf, got {value!r}")
@@ -390,7 +390,7 @@ def _mp_value(name: str, value: object) -> mpmath.mpf:
 def _mp_parameters(gate: Number, arrival_rate: Number, service_rate: Number):
     """(τ, β, μ, δ) in mpmath at the current precision, validated."""
     tau, arrival, mu = (
-        _mp_value(n, v) for n, v in zip(_NAMES, (gate, arrival_rate, service_rate), strict=True)
+        mp_value(n, v) for n, v in zip(_NAMES, (gate, arrival_rate, service_rate), strict=True)
     )
     if mpmath.isnan(tau) or not 0 <= tau < mpmath.inf:
         raise ValueError(f"gate must be finite and >= 0, got {gate!r}")
@@ -438,7 +438,7 @@ def _log_root_mp(tau, beta, mu, digits: int):
     return bracketed_root_mp(lambda w: gate_of_root(w, mu, beta) - tau, lower, upper, digits)
 
 
-def _log_root_mp_checked(gate, arrival_rate, service_rate, dps: int) -> mpmath.mpf:
+def log_root_at_dps(gate, arrival_rate, service_rate, dps: int) -> mpmath.mpf:
     """w to ``dps`` digits (the float64 fallback), inputs validated, precision guarded."""
     digits, target = _precision(dps, gate, arrival_rate, service_rate)
     with mpmath.workdps(digits):
@@ -480,7 +480,7 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
 
     Returns
     -------
-    qtheory.enclosure.Enclosure
+    qtheory.core.enclosure.Enclosure
         Decimal bounds lower ≤ σ ≤ upper (rounded outward, D + 5 significant digits,
         so that the printed bounds show where they differ) and their ``width``.
 
@@ -509,10 +509,10 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
     if dps is None:
         raise ValueError("dps must be an integer >= 1 (significant digits), got None")
     dps = check_dps(dps, cost="a certified enclosure of sigma")
-    from qtheory.enclosure import Enclosure  # python-flint: only here
+    from qtheory.core.enclosure import Enclosure  # python-flint: only here
+    from qtheory.core.precision import binary_fraction
+    from qtheory.core.symbolic import lambdify_interval
     from qtheory.gated.derivation import derive  # interval evaluation: Sympy's lambdify
-    from qtheory.precision import binary_fraction
-    from qtheory.symbolic import lambdify_interval
 
     residual = derive().root_residual
     evaluate = lambdify_interval(residual.args, residual.numeric_expr)

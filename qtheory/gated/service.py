@@ -4,7 +4,7 @@ Model.  As in :mod:`qtheory.gated.welfare` — potential customers Poisson(:math
 one FIFO server, reward :math:`R` per served customer, cost :math:`C` per unit time in
 the system — but the service time :math:`S` is phase-type, :math:`S\sim
 \mathrm{PH}(\alpha, T)` with :math:`t = -T\mathbf 1`, of mean :math:`1/\mu` (the
-:class:`~qtheory.gated.model.GatedQueue`'s μ sets the mean; the *shape* is given: an
+:class:`~qtheory.model.gated.GatedQueue`'s μ sets the mean; the *shape* is given: an
 Erlang-k, a two-phase hyperexponential with balanced means and a given squared
 coefficient of variation (SCV) :math:`c^2`, a two-moment fit, or any PH law, rescaled).
 
@@ -93,11 +93,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from qtheory._validation import nonnegative, positive, positive_int
-from qtheory.claims import Claim, Evidence, Origin
-from qtheory.gated.model import GatedQueue
+from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.core.phase_type import PhaseType, erlang, exponential, hyperexponential
+from qtheory.core.validation import nonnegative, positive, positive_int
 from qtheory.gated.welfare import RoutingOptimum
-from qtheory.phase_type import PhaseType, erlang, exponential, hyperexponential
+from qtheory.model.gated import GatedQueue
 
 __all__ = [
     "SERVICE_SHAPES",
@@ -1008,7 +1008,7 @@ def service_dominance_claim(quick: bool = False) -> Claim:
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         Finite-range; value: the least PoF on the grid (reference 1).
 
     Examples
@@ -1051,7 +1051,7 @@ def pof_decreases_with_scv_claim(quick: bool = False) -> Claim:
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         Finite-range; value: grid points where PoF decreases strictly in the SCV
         (reference: all of them).
 
@@ -1099,7 +1099,7 @@ def simulated_wait_claim(service: str = "hyperexp:4", *, customers: int = 2_000_
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         Statistical; value: the simulated E[W], reference: the exact one.
 
     Examples
@@ -1154,7 +1154,7 @@ def memory_ladder_ph_claim(quick: bool = False) -> Claim:
 
     Returns
     -------
-    qtheory.claims.Claim
+    qtheory.core.claims.Claim
         Finite-range; value: the (service, Λ) pairs where the chain of inequalities holds
         (reference: all four).
 
@@ -1163,7 +1163,7 @@ def memory_ladder_ph_claim(quick: bool = False) -> Claim:
     >>> memory_ladder_ph_claim(quick=True).passed
     True
     """
-    from qtheory.phase_type import erlang as erlang_law
+    from qtheory.core.phase_type import erlang as erlang_law
 
     phases = (1, 2, 4) if _flag(quick) else (1, 2, 4, 8, 16, 32)
     held = 0
@@ -1210,11 +1210,11 @@ def service_claims(quick: bool = False) -> list[Claim]:
 
     Returns
     -------
-    list of qtheory.claims.Claim
+    list of qtheory.core.claims.Claim
 
     Examples
     --------
-    >>> from qtheory.claims import claims_summary
+    >>> from qtheory.core.claims import claims_summary
     >>> claims_summary(service_claims(quick=True))
     '2 statistical, 3 finite-range; 0 fail'
     """

@@ -25,15 +25,15 @@ requested digits plus guard digits for the cancellation near :math:`\nu = 1` (ab
 with ``dps=None`` at 17 digits and rounded to float64 (full float64 accuracy at every
 corner, a few milliseconds each; a value beyond float64 is a ``ValueError`` asking for
 ``dps``); with ``dps=D`` every returned mpf is correct to D digits and rounded to D
-(:mod:`qtheory.precision`).  The working digits are estimated first and refused above
-:func:`qtheory.limits.limit` ``("dps")``.  The RR optimum is evaluated in
+(:mod:`qtheory.core.precision`).  The working digits are estimated first and refused above
+:func:`qtheory.core.limits.limit` ``("dps")``.  The RR optimum is evaluated in
 :math:`\varepsilon = \nu - 1` (exact from the inputs), e.g.
 :math:`C(\sqrt\nu-1)^2 = C\varepsilon^2/(\sqrt{1+\varepsilon}+1)^2`, so it never cancels.
 Welfare curves (:func:`welfare_ga`, :func:`welfare_rr`) are vectorised float64, or one
 value with ``dps`` (S_RR, a rational function, exactly at the decimals, then rounded).
 
 Parameters are read as the decimals they stand for on every route
-(:mod:`qtheory.gated.model`: a float as its ``repr``, 0.6 = 3/5), the reading of
+(:mod:`qtheory.model.gated`: a float as its ``repr``, 0.6 = 3/5), the reading of
 :func:`qtheory.gated.certified.certified_optimum`: the optima, computed in mpmath on
 both routes, are the values at those decimals (float64: rounded once).  The float64
 welfare curves (:func:`welfare_ga` and :func:`welfare_rr` with ``dps=None``) evaluate
@@ -41,7 +41,7 @@ the net reward R − P, P = C/(μ(1 − σ)) or C/(μ − λ), from the float64 
 relative condition (R + P)/|R − P|, at least ν/(ν − 1) where the welfare is positive,
 times the unit roundoff 2^-53 is the relative error that rounding the parameters to
 float64 can cause, and above 1e-8 (so wherever the welfare is positive and ν − 1 is
-below about 1.1e-8) they warn (:class:`~qtheory.gated.model.IllConditionedWarning`).
+below about 1.1e-8) they warn (:class:`~qtheory.model.gated.IllConditionedWarning`).
 
 References
 ----------
@@ -64,17 +64,17 @@ from typing import TypeVar
 import mpmath
 import numpy as np
 
-from qtheory import limits
+from qtheory.core import limits
+from qtheory.core.numerics import bracketed_root_mp
+from qtheory.core.precision import check_dps, decimal_fraction, rounded
 from qtheory.gated import _generated
-from qtheory.gated.model import (
+from qtheory.gated.root import float_array, log_root, log_root_at_dps
+from qtheory.model.gated import (
     ILL_CONDITIONED,
     UNIT_ROUNDOFF,
     GatedQueue,
     exact_digits,
 )
-from qtheory.gated.root import _log_root_mp_checked, float_array, log_root
-from qtheory.numerics import bracketed_root_mp
-from qtheory.precision import check_dps, decimal_fraction, rounded
 
 __all__ = [
     "GateOptimum",
@@ -163,7 +163,7 @@ class RoutingOptimum:
 Optimum = TypeVar("Optimum", GateOptimum, RoutingOptimum)
 
 
-def _as_float(optimum: Optimum) -> Optimum:
+def as_float64(optimum: Optimum) -> Optimum:
     """The same record with every mpf field converted to float64 (a ValueError names a
     field beyond float64)."""
     values = {}
@@ -184,7 +184,7 @@ def _float64(name: str, value: mpmath.mpf) -> float:
     return result
 
 
-def _working_dps(queue: GatedQueue, dps: int) -> int:
+def working_dps(queue: GatedQueue, dps: int) -> int:
     """Working digits for ``dps`` correct digits: 2 dps + 20 + the queue's guard digits,
     refused above the ``dps`` limit (before any work)."""
     digits = 2 * dps + 20 + queue.guard_digits()
@@ -192,7 +192,7 @@ def _working_dps(queue: GatedQueue, dps: int) -> int:
     return digits
 
 
-def _checked_queue(queue: object) -> GatedQueue:
+def checked_queue(queue: object) -> GatedQueue:
     if not isinstance(queue, GatedQueue):
         raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
     return queue
@@ -245,7 +245,7 @@ def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):
     .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
        processes", Econometrica 43(1):81-92 (1975).
     """
-    queue = _checked_queue(queue)
+    queue = checked_queue(queue)
     dps = check_dps(dps)
     if dps is None:
         p = queue.parameters()
@@ -255,8 +255,8 @@ def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):
             penalty = p["C"] / (-p["mu"] * np.expm1(-w))  # C/(μ(1 − σ))
         _warn_if_cancelled(queue, "welfare_ga", p["R"], penalty)
         return _generated.welfare_ga_float64(w, p["mu"], p["beta"], p["R"], p["C"])
-    digits = _working_dps(queue, dps)
-    w = _log_root_mp_checked(gate, queue.arrival_rate, queue.service_rate, digits)
+    digits = working_dps(queue, dps)
+    w = log_root_at_dps(gate, queue.arrival_rate, queue.service_rate, digits)
     with mpmath.workdps(digits):
         p = queue.parameters(dps)
         return rounded(_generated.welfare_ga_mp(w, p["mu"], p["beta"], p["R"], p["C"]), dps)
@@ -316,7 +316,7 @@ def welfare_rr(queue: GatedQueue, rate, *, dps: int | None = None):
     .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
        processes", Econometrica 43(1):81-92 (1975).
     """
-    queue = _checked_queue(queue)
+    queue = checked_queue(queue)
     dps = check_dps(dps)
     if dps is not None:
         return _welfare_rr_exact(queue, rate, dps)
@@ -354,7 +354,7 @@ def _warn_if_cancelled(queue: GatedQueue, what: str, reward: float, penalty) -> 
 
 def _welfare_rr_exact(queue: GatedQueue, rate, dps: int) -> mpmath.mpf:
     """S_RR(λ) in exact rationals at the decimals
-    (:func:`~qtheory.precision.decimal_fraction`), rounded to ``dps`` digits."""
+    (:func:`~qtheory.core.precision.decimal_fraction`), rounded to ``dps`` digits."""
     if isinstance(rate, bool) or not isinstance(rate, str | mpmath.mpf | numbers.Real):
         raise TypeError(f"rate must be a real number, a decimal string or an mpf, got {rate!r}")
     limits.require("dps", exact_digits(rate), parameter="rate", what="reading rate exactly")
@@ -420,17 +420,17 @@ def _price_of_forgetting_mp(queue: GatedQueue, dps: int) -> mpmath.mpf:
 def _optimum(queue: object, dps: object, compute: Callable[[GatedQueue, int], object]):
     """``compute(queue, digits)`` at the working precision: float64 (``dps=None``) or
     rounded to ``dps`` digits; validation and the cost check come first."""
-    queue = _checked_queue(queue)
+    queue = checked_queue(queue)
     dps = check_dps(dps)
     queue.require_worthwhile()
     digits = FLOAT64_DIGITS if dps is None else dps
-    with mpmath.workdps(_working_dps(queue, digits)):
+    with mpmath.workdps(working_dps(queue, digits)):
         optimum = compute(queue, digits)
     if dps is not None:
         return rounded(optimum, dps)
     if isinstance(optimum, mpmath.mpf):
         return _float64("price_of_forgetting", optimum)
-    return _as_float(optimum)
+    return as_float64(optimum)
 
 
 def optimal_gate(queue: GatedQueue, *, dps: int | None = None) -> GateOptimum:

@@ -10,13 +10,13 @@ Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Rese
 4
 """
 
-from qtheory._lazy import lazy_package
+from qtheory.core.lazy import lazy_package
 
 #: Every public name -> its module, imported on first use (PEP 562), so that importing
 #: a submodule (the command line's model, say) does not load NumPy, SciPy or Arb.
 _LAZY = {
-    "ClassNetwork": "classes",
-    "LossNetwork": "model",
+    "ClassNetwork": "qtheory.model.classes",
+    "LossNetwork": "qtheory.model.lossnet",
     "FluidSolution": "fluid",
     "class_fluid": "fluid",
     "class_fluid_bound": "fluid",

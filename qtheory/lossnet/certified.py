@@ -54,7 +54,7 @@ candidate :math:`k^*` comes from a float64 search on :math:`R_k` from a heuristi
 the certificate does not depend on how it was found.
 
 Parameters are read as the exact rationals they print as
-(:func:`qtheory.enclosure.exact`: 0.6 is 3/5).
+(:func:`qtheory.core.enclosure.exact`: 0.6 is 3/5).
 
 Examples
 --------
@@ -80,11 +80,11 @@ from fractions import Fraction
 import flint
 from flint import arb, fmpq
 
-from qtheory import _validation
-from qtheory.enclosure import GUARD_BITS, Enclosure, exact, working_precision
+from qtheory.core import validation
+from qtheory.core.enclosure import GUARD_BITS, Enclosure, exact, working_precision
+from qtheory.core.precision import check_dps
 from qtheory.lossnet.fluid import class_vectors, fluid_lp
-from qtheory.lossnet.model import LossNetwork, as_network
-from qtheory.precision import check_dps
+from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.verify.statements import certificate
 
 __all__ = [
@@ -201,7 +201,7 @@ def certified_fluid_lp(arrival_rates, rewards, service_rates, servers: int = 1) 
     >>> sol.value, sol.admitted
     (17/5, (3/5, 4/5, 0))
     """
-    servers = _validation.positive_int("servers", servers)
+    servers = validation.positive_int("servers", servers)
     named = {"arrival_rates": arrival_rates, "rewards": rewards, "service_rates": service_rates}
     for name, values in named.items():
         if isinstance(values, str | bytes):
@@ -271,7 +271,7 @@ def certified_fluid(net: LossNetwork) -> CertifiedFluid:
     sol = certified_fluid_lp(
         [net.lambda_h, net.lambda_l], [net.r_h, net.r_l], [net.mu, net.mu], net.servers
     )
-    p = _parameters(net)
+    p = exact_parameters(net)
     if sol.value != net.servers * (p["r_h"] * p["lambda_h"] + p["r_l"] * (p["mu"] - p["lambda_h"])):
         raise ArithmeticError(f"the fluid optimum {sol.value} differs from the closed form")
     sol.certificate.update(
@@ -286,7 +286,7 @@ def certified_fluid(net: LossNetwork) -> CertifiedFluid:
 # the online optimum with Arb balls
 
 
-def _parameters(net: LossNetwork) -> dict[str, fmpq]:
+def exact_parameters(net: LossNetwork) -> dict[str, fmpq]:
     names = ("lambda_h", "lambda_l", "mu", "r_h", "r_l")
     return {name: exact(getattr(net, name), name=name) for name in names}
 
@@ -501,7 +501,7 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
     digits = check_dps(dps, cost="a certified online optimum")
     if digits is None:
         raise ValueError("dps must be an integer >= 1 (significant digits), got None")
-    n, p = net.servers, _parameters(net)
+    n, p = net.servers, exact_parameters(net)
     fluid = n * (p["r_h"] * p["lambda_h"] + p["r_l"] * (p["mu"] - p["lambda_h"]))
     floats = {name: float(Fraction(int(v.p), int(v.q))) for name, v in p.items()}
     k = _climb(n, lambda j: _float_reward(n, floats, j), _start(net))  # float64 candidate
@@ -590,10 +590,10 @@ class OptimalityCertificate:
     certificate: dict
 
 
-def _exact_optimality(net: LossNetwork, k: int) -> tuple[fmpq, list[fmpq], str]:
+def exact_optimality(net: LossNetwork, k: int) -> tuple[fmpq, list[fmpq], str]:
     """Exact gain and bias (h(0) = 0) of reserve ``k``, and what makes it not the unique
     optimum ("" if nothing)."""
-    n, p = net.servers, _parameters(net)
+    n, p = net.servers, exact_parameters(net)
     admit_h, admit_l = p["lambda_h"] * n, p["lambda_l"] * n
     birth = [admit_h + (admit_l if n - b > k else 0) for b in range(n)]
     reward = [admit_h * p["r_h"] + (admit_l * p["r_l"] if n - b > k else 0) for b in range(n)]
@@ -618,7 +618,7 @@ def _exact_optimality(net: LossNetwork, k: int) -> tuple[fmpq, list[fmpq], str]:
     return gain, bias, problem
 
 
-def _optimality_data(net: LossNetwork, k: int, gain: fmpq, bias: list[fmpq]) -> dict:
+def optimality_data(net: LossNetwork, k: int, gain: fmpq, bias: list[fmpq]) -> dict:
     """The data of a ``lossnet.optimality`` certificate, with a 20-digit decimal
     enclosure of the gain (``online``) for readers."""
     with working_precision(20):
@@ -626,7 +626,7 @@ def _optimality_data(net: LossNetwork, k: int, gain: fmpq, bias: list[fmpq]) -> 
     return {
         "servers": net.servers,
         "reserve": k,
-        **{name: _text(value) for name, value in _parameters(net).items()},
+        **{name: _text(value) for name, value in exact_parameters(net).items()},
         "gain": _text(gain),
         "online": [online.lower, online.upper],
         "bias": [_text(h) for h in bias],
@@ -686,14 +686,14 @@ def trunk_reservation_optimality(
     k = (
         certified_online_optimum(net, dps=20).reserve
         if reserve is None
-        else _validation.nonnegative_int("reserve", reserve)
+        else validation.nonnegative_int("reserve", reserve)
     )
     if k > n:
         raise ValueError(f"reserve must be <= net.servers = {n}, got {k}")
-    gain, bias, problem = _exact_optimality(net, k)
+    gain, bias, problem = exact_optimality(net, k)
     if problem:
         raise ValueError(problem)
-    data = _optimality_data(net, k, gain, bias)
+    data = optimality_data(net, k, gain, bias)
     return OptimalityCertificate(
         k,
         gain,

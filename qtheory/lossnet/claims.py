@@ -48,27 +48,27 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from qtheory.claims import Claim, Evidence, Origin
+from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.lossnet.certified import (
-    _exact_optimality,
-    _optimality_data,
-    _parameters,
     certified_fluid_lp,
     certified_online_optimum,
+    exact_optimality,
+    exact_parameters,
+    optimality_data,
 )
-from qtheory.lossnet.classes import ClassNetwork, as_classes
 from qtheory.lossnet.fluid import derive_class_fluid, derive_fluid
-from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.lossnet.online import REGRET_IDENTITY, mean_idle_symbol, prob_full_symbol
 from qtheory.lossnet.regret import (
     ClassRegretPoint,
     RegretPoint,
-    _regret_points,
     class_leading_constant,
     derive_class_leading_constant,
     derive_leading_constant,
     leading_constant,
+    regret_points,
 )
+from qtheory.model.classes import ClassNetwork, as_classes
+from qtheory.model.lossnet import LossNetwork, as_network
 
 __all__ = [
     "OVERLOADED",
@@ -145,7 +145,7 @@ def regret_identity_claim() -> Claim:
     >>> claim.passed, str(claim.kind)
     (True, 'identity')
     """
-    from qtheory.lossnet.symbols import lambda_h, mu, r_h, r_l, servers
+    from qtheory.model.lossnet_symbols import lambda_h, mu, r_h, r_l, servers
 
     admitted = mu * (servers - mean_idle_symbol)  # rate balance: every admitted job leaves
     admitted_h = lambda_h * servers * (1 - prob_full_symbol)  # PASTA
@@ -209,7 +209,7 @@ def fluid_claim(net: LossNetwork) -> Claim:
     sol = certified_fluid_lp(
         [net.lambda_h, net.lambda_l], [net.r_h, net.r_l], [net.mu, net.mu], net.servers
     )
-    p = _parameters(net)
+    p = exact_parameters(net)
     closed = net.servers * (p["r_h"] * p["lambda_h"] + p["r_l"] * (p["mu"] - p["lambda_h"]))
     certificate = {"checker": sol.certificate["checker"],
                    "data": {**sol.certificate["data"], "closed_form": True}}  # fmt: skip
@@ -280,8 +280,8 @@ def trunk_reservation_claim(net: LossNetwork) -> Claim:
             f"certificate, got {net.servers}"
         )
     k = certified_online_optimum(net, dps=20).reserve
-    gain, bias, problem = _exact_optimality(net, k)
-    data = _optimality_data(net, k, gain, bias)
+    gain, bias, problem = exact_optimality(net, k)
+    data = optimality_data(net, k, gain, bias)
     return Claim(
         name="lossnet.trunk_reservation",
         statement=(
@@ -431,11 +431,11 @@ def bounded_offset_claim(
     >>> claim.passed, str(claim.kind), str(claim.origin), round(claim.value, 3)
     (True, 'finite-range', 'a heuristic, not proved', 0.015)
     """
-    from qtheory import _validation
+    from qtheory.core import validation
 
     c = leading_constant(net)
-    points = _regret_points(points)
-    min_servers = _validation.positive_int("min_servers", min_servers)
+    points = regret_points(points)
+    min_servers = validation.positive_int("min_servers", min_servers)
     chosen = [p for p in points if p.servers >= min_servers]
     if not chosen:
         raise ValueError(
@@ -505,7 +505,7 @@ def lossnet_claims(net: LossNetwork, points: Sequence[RegretPoint]) -> list[Clai
      ('lossnet.bounded_offset', True)]
     """
     net = as_network(net)
-    points = _regret_points(points)
+    points = regret_points(points)
     return [
         regret_identity_claim(),
         fluid_claim(net.with_servers(100)),
@@ -636,7 +636,7 @@ def class_leading_constant_claim(n: int = 3) -> Claim:
     >>> claim.passed, str(claim.kind), str(claim.origin)
     (True, 'identity', 'a heuristic, not proved')
     """
-    from qtheory.lossnet.symbols import lambda_h, r_l
+    from qtheory.model.lossnet_symbols import lambda_h, r_l
 
     failures = 0
     for cases in (derive_class_leading_constant(n), derive_class_leading_constant(2)):

@@ -41,7 +41,7 @@ Each simulated reward rate is :math:`\Theta(N)` and fluctuates by
 of admitted H jobs).  On a common path every policy admits almost the same H jobs and
 differs only in a few L decisions near the boundary, so a *difference* of two policies
 fluctuates by far less.  Measured in the full sweep of
-:mod:`qtheory.lossnet.decomposition_outputs` (default network λ_H = 0.6, λ_L = 0.8,
+:mod:`qtheory.report.lossnet_decomposition` (default network λ_H = 0.6, λ_L = 0.8,
 μ = 1, r_H = 2, r_L = 1), the per-path standard deviation times :math:`\sqrt{T'}` is
 about 0.9 (N = 10), 1.8 (100), 3.6 (1000) and 4.4 (10^4) for
 :math:`R_{off} - R_{k^*}`, against about 4, 12, 26 and 100 for :math:`R_{off}` alone:
@@ -86,7 +86,7 @@ n classes
 ---------
 :class:`ClockDesign`, :func:`decomposition`, :func:`replication` and
 :func:`fit_decomposition` also take an n-class
-:class:`~qtheory.lossnet.classes.ClassNetwork` (clock model): the same sweep, task by
+:class:`~qtheory.model.classes.ClassNetwork` (clock model): the same sweep, task by
 task through the same executor and cache, with :math:`R_{fluid}`
 (:func:`~qtheory.lossnet.fluid.class_fluid_bound`, the fluid LP's value by the marginal
 class), :math:`R_{on}` and the nested reserves :math:`(k_1, \dots, k_n)`
@@ -126,7 +126,7 @@ reward (:math:`\overline{R_{off} - R_{RH}} \le 0.02 \pm 0.02`) where SSS(W) stay
 Seeds
 -----
 Replication ``rep`` of root seed ``seed`` draws its path from
-``default_rng(qtheory.stats.replication_seed(seed, rep))`` =
+``default_rng(qtheory.core.stats.replication_seed(seed, rep))`` =
 ``default_rng(SeedSequence(seed, spawn_key=(rep,)))`` -- exactly replication ``rep`` of
 ``simulate(..., reps=R, seed=seed)`` and ``compare(...)`` for any R > rep.  It is run as
 ``simulate(..., reps=1, seed=root)`` with the root whose replication 0 is that seed
@@ -138,7 +138,7 @@ Costs
 -----
 A sweep is a batch of independent, cached replications: every design checks, before
 any task runs, that one replication of each of its policies is within the limits of
-:mod:`qtheory.limits` (:func:`qtheory.sim.lossnet.require_run`; the rolling-horizon
+:mod:`qtheory.core.limits` (:func:`qtheory.sim.lossnet.require_run`; the rolling-horizon
 programme's cells too) and that its task list fits in memory.  Totals over many
 replications are not limited (the full reproduce sweep runs for about half an hour).
 
@@ -172,11 +172,11 @@ from typing import Any
 import numpy as np
 from scipy.stats import linregress
 
-from qtheory import _validation, limits
-from qtheory.cache import ResultCache, cached_map
+from qtheory.core import limits, validation
+from qtheory.core.cache import ResultCache, cached_map
+from qtheory.core.executor import Executor, SerialExecutor
+from qtheory.core.stats import Estimate, replication_seed
 from qtheory.exact.mdp import evaluate_policy
-from qtheory.executor import Executor, SerialExecutor
-from qtheory.lossnet.classes import ClassNetwork
 from qtheory.lossnet.duration_fluid import (
     duration_fluid_solution,
     expected_dual_bound,
@@ -184,11 +184,12 @@ from qtheory.lossnet.duration_fluid import (
 )
 from qtheory.lossnet.fluid import class_fluid_bound, fluid_bound
 from qtheory.lossnet.mdp import admission_mdp
-from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.offline_job import simulate_offline_job
 from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.regret import class_leading_constant, leading_constant
+from qtheory.model.classes import ClassNetwork
+from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.sim.lossnet import (
     clock_path,
     job_path,
@@ -198,7 +199,6 @@ from qtheory.sim.lossnet import (
     simulate,
 )
 from qtheory.sim.lossnet_classes import parse_class_policy, require_class_run, simulate_classes
-from qtheory.stats import Estimate, replication_seed
 
 __all__ = [
     "ClockDecomposition",
@@ -223,7 +223,7 @@ __all__ = [
 ]
 
 #: Part of every task, hence of every cache key: bump it when a task's result changes
-#: meaning (see :mod:`qtheory.cache`).
+#: meaning (see :mod:`qtheory.core.cache`).
 TASK_VERSION = 1
 NETWORK_FIELDS = ("servers", "lambda_h", "lambda_l", "mu", "r_h", "r_l")
 #: The fields of an n-class network's task (``lambdas`` and ``rewards`` as lists).
@@ -320,7 +320,7 @@ def replication_task(
     With ``rolling_horizon`` windows (clock model) the task also runs
     :func:`rolling_horizon` with each.  The task is validated here, so that a bad sweep
     fails before any replication runs, and it is the cache key of the replication
-    (:mod:`qtheory.cache`), together with :data:`TASK_VERSION`.
+    (:mod:`qtheory.core.cache`), together with :data:`TASK_VERSION`.
 
     Parameters
     ----------
@@ -372,8 +372,8 @@ def replication_task(
         raise ValueError(f"info must be 'clock' or 'job', got {info!r}")
     if isinstance(net, ClassNetwork) and info != "clock":
         raise ValueError(f"info must be 'clock' for an n-class network, got {info!r}")
-    horizon = _validation.positive("horizon", horizon)
-    warmup = _validation.nonnegative("warmup", warmup)
+    horizon = validation.positive("horizon", horizon)
+    warmup = validation.nonnegative("warmup", warmup)
     if not warmup < horizon:
         raise ValueError(f"warmup must be < horizon, got warmup={warmup}, horizon={horizon}")
     task = {
@@ -381,8 +381,8 @@ def replication_task(
         "info": info,
         "horizon": horizon,
         "warmup": warmup,
-        "seed": _validation.nonnegative_int("seed", seed),
-        "rep": _validation.nonnegative_int("rep", rep),
+        "seed": validation.nonnegative_int("seed", seed),
+        "rep": validation.nonnegative_int("rep", rep),
         "policies": _policy_list(policies, net),
         "version": TASK_VERSION,
     }
@@ -391,14 +391,14 @@ def replication_task(
     if rolling_horizon:  # absent otherwise: the tasks (and cache keys) of plain runs
         if info != "clock" or isinstance(net, ClassNetwork):
             raise ValueError("rolling_horizon runs in the two-class clock model only")
-        windows = [_validation.positive("rolling_horizon window", w) for w in rolling_horizon]
+        windows = [validation.positive("rolling_horizon window", w) for w in rolling_horizon]
         task["rolling_horizon"] = windows
     return task
 
 
 def _replication_root(seed: int, rep: int) -> np.random.SeedSequence:
     """The root whose replication 0 is replication ``rep`` of ``seed``
-    (:func:`qtheory.stats.replication_seed`): run with ``reps=1``, it replays that path."""
+    (:func:`qtheory.core.stats.replication_seed`): run with ``reps=1``, it replays that path."""
     child = replication_seed(seed, rep)
     *parent, index = child.spawn_key
     return np.random.SeedSequence(child.entropy, spawn_key=tuple(parent), n_children_spawned=index)
@@ -447,7 +447,7 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
     >>> cmp = compare(net, ["offline", "threshold:2"], horizon=30.0, reps=2, seed=3)
     >>> bool(out["reward_rate"]["offline"] == cmp.results["offline"].reward_rates[1])
     True
-    >>> from qtheory.lossnet.classes import ClassNetwork
+    >>> from qtheory.model.classes import ClassNetwork
     >>> from qtheory.sim.lossnet_classes import compare_classes
     >>> three = ClassNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> out = replication(replication_task(three, info="clock", horizon=30.0, warmup=0.0,
@@ -532,7 +532,7 @@ def _lookahead_constants(cs: object) -> tuple[float, ...]:
         raise ValueError(
             f"cs must be a non-empty sequence of constants c > 0 (W = c log N / N), got {cs!r}"
         )
-    values = tuple(_validation.positive(f"cs[{i}]", c) for i, c in enumerate(cs))
+    values = tuple(validation.positive(f"cs[{i}]", c) for i, c in enumerate(cs))
     if len(set(values)) != len(values):
         raise ValueError(f"cs must be distinct, got {list(values)}")
     return values
@@ -560,17 +560,17 @@ class _Design:
             raise ValueError(
                 f"net: an n-class network runs in a ClockDesign only, not a {type(self).__name__}"
             )
-        object.__setattr__(self, "horizon", _validation.positive("horizon", self.horizon))
-        object.__setattr__(self, "warmup", _validation.nonnegative("warmup", self.warmup))
+        object.__setattr__(self, "horizon", validation.positive("horizon", self.horizon))
+        object.__setattr__(self, "warmup", validation.nonnegative("warmup", self.warmup))
         if not self.warmup < self.horizon:
             raise ValueError(
                 f"warmup must be < horizon, got warmup={self.warmup}, horizon={self.horizon}"
             )
-        reps = _validation.positive_int("reps", self.reps)
+        reps = validation.positive_int("reps", self.reps)
         if reps < 2:
             raise ValueError(f"reps must be >= 2 for confidence intervals, got {reps}")
         object.__setattr__(self, "reps", reps)
-        object.__setattr__(self, "seed", _validation.nonnegative_int("seed", self.seed))
+        object.__setattr__(self, "seed", validation.nonnegative_int("seed", self.seed))
 
     def policies(self, reserve: int | tuple[int, ...]) -> list[str]:
         """The policy strings run in every replication, given the optimal reserve k*
@@ -583,7 +583,7 @@ class _Design:
 
     def check_cost(self, policies: Sequence[str]) -> None:
         """Refuse (ValueError, before any task runs) a design one of whose replications
-        exceeds the limits of :mod:`qtheory.limits`, or whose task list does not fit in
+        exceeds the limits of :mod:`qtheory.core.limits`, or whose task list does not fit in
         memory (about 2 kB per replication)."""
         limits.require("memory", 2e3 * self.reps, parameter="reps",
                        what=f"the task list of {self.reps} replications")  # fmt: skip
@@ -646,9 +646,9 @@ class LookaheadPoint:
         The lookahead constant.
     window : float
         W = c log N / N.
-    c_long : qtheory.stats.Estimate
+    c_long : qtheory.core.stats.Estimate
         Mean of R_off − R_SSS over the replications (upper estimate of C_long).
-    c_short : qtheory.stats.Estimate
+    c_short : qtheory.core.stats.Estimate
         Mean of R_SSS − R_k* (lower estimate of C_short; unbiased for R_SSS − R_on).
 
     Examples
@@ -730,17 +730,17 @@ class ClockDecomposition(_SweepResult):
         n classes the nested reserves (k_1, …, k_n) of
         :func:`~qtheory.lossnet.nested.nested_optimum`, and R_k* is nested trunk
         reservation with them.
-    offline : qtheory.stats.Estimate
+    offline : qtheory.core.stats.Estimate
         R_on + mean(R_off − R_k*).
-    c_vol : qtheory.stats.Estimate
+    c_vol : qtheory.core.stats.Estimate
         The control-variate estimate of C_vol = R_fluid − R_off.
-    c_vol_direct : qtheory.stats.Estimate
+    c_vol_direct : qtheory.core.stats.Estimate
         R_fluid − mean(R_off) (unpaired, for comparison).
-    pfi_gap : qtheory.stats.Estimate
+    pfi_gap : qtheory.core.stats.Estimate
         mean(R_off − R_PFI).
-    threshold_check : qtheory.stats.Estimate
+    threshold_check : qtheory.core.stats.Estimate
         mean(R_k*) − R_on (should contain 0).
-    offline_idle : qtheory.stats.Estimate
+    offline_idle : qtheory.core.stats.Estimate
         The offline optimum's time-average number of idle servers.
     lookahead : tuple of LookaheadPoint
         One per c, in the order of ``cs``.
@@ -971,11 +971,11 @@ class JobDecomposition(_SweepResult):
         N v, the duration-aware fluid bound.
     window_bound : float
         E[D_θ*]/T', its rigorous form over the window T' = T − T0.
-    offline, offline_direct : qtheory.stats.Estimate
+    offline, offline_direct : qtheory.core.stats.Estimate
         R_off by the control variate and by the plain mean.
-    offline_minus_fluid, duration_gap, window_gap : qtheory.stats.Estimate
+    offline_minus_fluid, duration_gap, window_gap : qtheory.core.stats.Estimate
         R_off − R_fluid, N v − R_off and E[D]/T' − R_off.
-    offline_minus_online, threshold_check : qtheory.stats.Estimate
+    offline_minus_online, threshold_check : qtheory.core.stats.Estimate
         mean(R_off − R_k*) and mean(R_k*) − R_on.
     min_dual_slack : float
         The smallest D_θ*/T' − R_off over the paths.
@@ -1115,7 +1115,7 @@ class RollingHorizonPoint:
         The lookahead constant.
     window : float
         W = c log N / N.
-    c_long, c_short, sss_c_long, gain_over_sss : qtheory.stats.Estimate
+    c_long, c_short, sss_c_long, gain_over_sss : qtheory.core.stats.Estimate
         The paired estimates above; path by path ``c_long + gain_over_sss =
         sss_c_long``.
 
@@ -1192,7 +1192,7 @@ class RollingHorizonDesign(_LookaheadDesign):
     ValueError
         For invalid parameters (as :class:`ClockDesign`) or an n-class network (two
         classes only); :func:`run_designs` also refuses a design whose rolling-horizon
-        DP exceeds the ``"dp_cells"`` limit of :mod:`qtheory.limits`.
+        DP exceeds the ``"dp_cells"`` limit of :mod:`qtheory.core.limits`.
 
     Examples
     --------
@@ -1311,14 +1311,14 @@ def run_designs(
 
     The replications of all designs go to ``executor`` together (so a pool works on
     several sweep points at once), the most expensive first; with ``cache``
-    (:class:`qtheory.cache.ResultCache`) only the replications it lacks are computed.
+    (:class:`qtheory.core.cache.ResultCache`) only the replications it lacks are computed.
 
     Parameters
     ----------
     designs
         :class:`ClockDesign`, :class:`JobDesign` and :class:`RollingHorizonDesign` points.
     executor
-        From :func:`qtheory.executor.make_executor`; default: in this process.
+        From :func:`qtheory.core.executor.make_executor`; default: in this process.
     cache
         Default: none (everything is computed).
     desc, progress
@@ -1334,7 +1334,7 @@ def run_designs(
     ------
     ValueError
         If ``designs`` is not a sequence of designs, or (before any task runs) a design
-        exceeds the limits of :mod:`qtheory.limits` (:meth:`_Design.check_cost`).
+        exceeds the limits of :mod:`qtheory.core.limits` (:meth:`_Design.check_cost`).
 
     Examples
     --------
@@ -1411,7 +1411,7 @@ def decomposition(
     ------
     ValueError
         For invalid arguments (:class:`ClockDesign`) or a run over the limits of
-        :mod:`qtheory.limits`.
+        :mod:`qtheory.core.limits`.
 
     Examples
     --------
@@ -1419,7 +1419,7 @@ def decomposition(
     >>> d = decomposition(net, cs=[1.0], horizon=13.0, warmup=3.0, reps=2, seed=7)
     >>> d.reserve, len(d.lookahead), d.c_vol.n
     (2, 1, 2)
-    >>> from qtheory.lossnet.classes import ClassNetwork
+    >>> from qtheory.model.classes import ClassNetwork
     >>> three = ClassNetwork(100, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> d = decomposition(three, cs=[8.0], horizon=13.0, warmup=3.0, reps=2, seed=7)
     >>> d.reserve, round(d.regret, 4)
@@ -1465,7 +1465,7 @@ def job_decomposition(
     ------
     ValueError
         For invalid arguments (:class:`JobDesign`) or a run over the limits of
-        :mod:`qtheory.limits`.
+        :mod:`qtheory.core.limits`.
 
     Examples
     --------
@@ -1598,7 +1598,7 @@ def rolling_horizon(
     ------
     ValueError
         For invalid arguments (:func:`replication_task`), a window <= 0, or a DP over
-        the ``"dp_cells"`` limit of :mod:`qtheory.limits`.
+        the ``"dp_cells"`` limit of :mod:`qtheory.core.limits`.
 
     References
     ----------
@@ -1619,7 +1619,7 @@ def rolling_horizon(
     >>> bool(rh["reward_rate"] == replication(task)["reward_rate"]["threshold:2"])
     True
     """
-    window = _validation.positive("window", window)
+    window = validation.positive("window", window)
     task = replication_task(net, info="clock", horizon=horizon, warmup=warmup, seed=seed,
                             rep=rep, policies=["pfi"])  # fmt: skip
     _require_rolling(net, window, task["horizon"])
@@ -1661,7 +1661,7 @@ class SlopeFit:
 
     Attributes
     ----------
-    slope : qtheory.stats.Estimate
+    slope : qtheory.core.stats.Estimate
         The fitted slope with its 95% interval (``method="regression"``, ``n`` points,
         t quantile with ``dof`` = n − 2 degrees of freedom).
     intercept : float
@@ -2038,7 +2038,7 @@ def fit_decomposition(
     if table_c not in cs:
         raise ValueError(f"table_c must be one of {cs}, got {table_c!r}")
     top = max(p.servers for p in chosen) if regret_top is None else regret_top
-    top = _validation.positive_int("regret_top", top)
+    top = validation.positive_int("regret_top", top)
     if top <= min_servers:
         raise ValueError(f"regret_top must be > min_servers={min_servers}, got {top}")
     grid = tuple(int(n) for n in np.unique(np.round(np.geomspace(min_servers, top, 40))))

@@ -70,11 +70,11 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq, linprog
 
-from qtheory import _validation
+from qtheory.core import validation
 from qtheory.lossnet.fluid import class_vectors
-from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.lossnet.offline_job import job_window
-from qtheory.lossnet.symbols import mu
+from qtheory.model.lossnet import LossNetwork, as_network
+from qtheory.model.lossnet_symbols import mu
 
 __all__ = [
     "DurationFluidDerivation",
@@ -174,7 +174,7 @@ def derive_duration_fluid() -> DurationFluidDerivation:
 
 
 def _evaluator(expr: sp.Expr, args: tuple[sp.Symbol, ...]) -> Callable[..., np.ndarray]:
-    # Plain lambdify of the expanded sum of exponentials.  (qtheory.symbolic.Formula's
+    # Plain lambdify of the expanded sum of exponentials.  (qtheory.core.symbolic.Formula's
     # rewriting recombines E[S; S <= c] into (expm1(mu c) - mu c) exp(-mu c), which
     # overflows to nan for mu c > 709; the expanded form only underflows, harmlessly, and
     # loses relative accuracy only where it is below ~1e-8 / mu, far from the root.)
@@ -274,7 +274,7 @@ class DurationFluidSolution:
         >>> bool(abs(sol.dual_per_server(sol.server_price) - sol.per_server) < 1e-12)
         True
         """
-        price = _validation.nonnegative("price", price)
+        price = validation.nonnegative("price", price)
         if price == 0:
             return float(self.arrival_rates @ self.rewards)
         surplus = _evaluators()["surplus"](self.rewards, price, self.mu)
@@ -329,8 +329,8 @@ def duration_aware_fluid(
     0.0
     """
     rates, rewards = class_vectors(arrival_rates=arrival_rates, rewards=rewards)
-    service_rate = _validation.positive("mu", mu)
-    scale = _validation.positive("servers", servers)
+    service_rate = validation.positive("mu", mu)
+    scale = validation.positive("servers", servers)
     ev = _evaluators()
 
     def excess_work(price: float) -> float:
@@ -489,8 +489,8 @@ def discretised_duration_lp(
     (1.7413, 1.7436)
     """
     rates, rewards = class_vectors(arrival_rates=arrival_rates, rewards=rewards)
-    service_rate = _validation.positive("mu", mu)
-    scale = _validation.positive("servers", servers)
+    service_rate = validation.positive("mu", mu)
+    scale = validation.positive("servers", servers)
     grid = np.asarray(grid, dtype=float)
     if grid.ndim != 1 or grid.size < 1 or grid[0] != 0 or not np.all(np.isfinite(grid)):
         raise ValueError("grid must be a finite 1-D array starting at 0")
@@ -578,7 +578,7 @@ def monte_carlo_policy(solution: DurationFluidSolution, rng, samples: int) -> Mo
     >>> bool(abs(mc.reward_per_server - sol.per_server) < 4 * mc.reward_se)
     True
     """
-    samples = _validation.positive_int("samples", samples)
+    samples = validation.positive_int("samples", samples)
     rng = np.random.default_rng(rng)
     total = float(solution.arrival_rates.sum())
     kind = rng.choice(solution.arrival_rates.size, samples, p=solution.arrival_rates / total)
@@ -651,7 +651,7 @@ def pathwise_dual_bound(
     3.5
     """
     jobs = job_window(arrival_times, classes, service_times, servers, r_h, r_l, horizon, warmup)
-    price = _validation.nonnegative("price", price)
+    price = validation.nonnegative("price", price)
     charged = np.minimum(jobs.service, jobs.horizon - jobs.start)
     surplus = np.maximum(jobs.weight - price * charged, 0.0)
     return float(price * jobs.servers * (jobs.horizon - jobs.warmup) + surplus.sum())
@@ -701,8 +701,8 @@ def expected_dual_bound(
     >>> round(bound, 3), round((bound - 100.0 * sol.value) / 50, 6)  # total, e per server
     (8726.724, 0.40329)
     """
-    window = _validation.positive("window", window)
-    price = solution.server_price if price is None else _validation.nonnegative("price", price)
+    window = validation.positive("window", window)
+    price = solution.server_price if price is None else validation.nonnegative("price", price)
     rates, rewards, scale = solution.arrival_rates, solution.rewards, solution.servers
     if price == 0:
         return float(scale * window * (rates @ rewards))

@@ -26,7 +26,7 @@ server, serving :math:`\mu` jobs per unit time, is worth :math:`r_m\mu`) and
 :math:`z_j = (r_j - r_m)^+` for :math:`x_j \le \lambda_j`.  :func:`derive_class_fluid`
 states every case (which class is marginal) with its primal and dual solutions in
 Sympy for a fixed n (3 by default); :func:`class_fluid` solves the LP of a
-:class:`~qtheory.lossnet.classes.ClassNetwork` with HiGHS and reads the marginal class
+:class:`~qtheory.model.classes.ClassNetwork` with HiGHS and reads the marginal class
 off the dual.
 """
 
@@ -39,15 +39,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from qtheory import _validation
+from qtheory.core import validation
 from qtheory.lossnet import _generated
-from qtheory.lossnet.classes import ClassNetwork, as_classes
-from qtheory.lossnet.model import LossNetwork, as_network
+from qtheory.model.classes import ClassNetwork, as_classes
+from qtheory.model.lossnet import LossNetwork, as_network
 
 if TYPE_CHECKING:  # the Sympy side is imported by derive_fluid, when it runs
     import sympy as sp
 
-    from qtheory.symbolic import Formula
+    from qtheory.core.symbolic import Formula
 
 __all__ = [
     "ClassFluid",
@@ -148,14 +148,14 @@ class FluidCase:
     @property
     def value(self) -> sp.Expr:
         """Primal objective per server, r_H x_H + r_L x_L."""
-        from qtheory.lossnet.symbols import r_h, r_l
+        from qtheory.model.lossnet_symbols import r_h, r_l
 
         return r_h * self.admitted_h + r_l * self.admitted_l
 
     @property
     def dual_value(self) -> sp.Expr:
         """Dual objective per server, μ y + λ_H z_H + λ_L z_L."""
-        from qtheory.lossnet.symbols import lambda_h, lambda_l, mu
+        from qtheory.model.lossnet_symbols import lambda_h, lambda_l, mu
 
         return (
             mu * self.capacity_price
@@ -212,8 +212,8 @@ def derive_fluid() -> FluidDerivation:
     """
     import sympy as sp
 
-    from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, r_h, r_l, servers
-    from qtheory.symbolic import Formula
+    from qtheory.core.symbolic import Formula
+    from qtheory.model.lossnet_symbols import lambda_h, lambda_l, mu, r_h, r_l, servers
 
     zero = sp.Integer(0)
     cases = (
@@ -336,7 +336,7 @@ def fluid_lp(arrival_rates, rewards, service_rates, servers: float = 1.0) -> Flu
     rates, rewards, service = class_vectors(
         arrival_rates=arrival_rates, rewards=rewards, service_rates=service_rates
     )
-    servers = _validation.positive("servers", servers)
+    servers = validation.positive("servers", servers)
     result = _highs(rates, rewards, service)
     return FluidSolution(
         value=float(-result.fun * servers),
@@ -597,7 +597,7 @@ def derive_class_fluid(n: int = 3) -> ClassFluidDerivation:
     """
     import sympy as sp
 
-    n = _validation.positive_int("n", n)
+    n = validation.positive_int("n", n)
     if n < 2:
         raise ValueError(f"n must be >= 2, got {n}")
     lambdas = sp.symbols(f"lambda_1:{n + 1}", positive=True)

@@ -15,7 +15,7 @@ Cost: the model has N + 1 states, or (N + 1)(N + 2)/2 with per-class service rat
 (:data:`BYTES_PER_STATE` per state) exceeds the ``memory`` limit, and
 :func:`solve_admission_mdp` one whose solves (about :data:`SOLVE_CELLS_PER_STATE`
 times states^1.5 cells: sparse LU of a grid fills in like n^1.5) exceed ``dp_cells``
-(:mod:`qtheory.limits`).
+(:mod:`qtheory.core.limits`).
 
 With n classes (:func:`class_admission_mdp`, :func:`solve_class_mdp`) the state is the
 number in service of each class, :math:`(b_1, \dots, b_n)` with
@@ -44,11 +44,11 @@ from math import comb
 import numpy as np
 import scipy.sparse as sparse
 
-from qtheory import _validation, limits
+from qtheory.core import limits, validation
 from qtheory.exact.mdp import CTMDP, MDPSolution, linear_program, policy_iteration
-from qtheory.lossnet.classes import ClassNetwork, as_classes
 from qtheory.lossnet.fluid import class_vectors, fluid_lp
-from qtheory.lossnet.model import LossNetwork, as_network
+from qtheory.model.classes import ClassNetwork, as_classes
+from qtheory.model.lossnet import LossNetwork, as_network
 
 __all__ = [
     "AdmissionMDP",
@@ -241,7 +241,7 @@ def admission_mdp(net: LossNetwork, service_rate_l: float | None = None) -> Admi
     net = as_network(net)
     two_dimensional = service_rate_l is not None
     mu_h = net.mu
-    mu_l = _validation.positive("service_rate_l", service_rate_l) if two_dimensional else net.mu
+    mu_l = validation.positive("service_rate_l", service_rate_l) if two_dimensional else net.mu
     states = _state_count(net, two_dimensional)
     limits.require(
         "memory",

@@ -27,7 +27,7 @@ the optimum for small N.
 
 Regret identity
 ---------------
-Let :math:`m` be the marginal class (:mod:`qtheory.lossnet.classes`),
+Let :math:`m` be the marginal class (:mod:`qtheory.model.classes`),
 :math:`B_j` the probability that class j is rejected (PASTA: the fraction of its
 arrivals lost) and :math:`A_j = \lambda_j N(1-B_j)` its admitted rate.  Every admitted
 job leaves at rate :math:`\mu`, so :math:`\sum_j A_j = \mu(N - E[\text{idle}])`; writing
@@ -80,9 +80,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from qtheory import _validation, limits
-from qtheory.lossnet.classes import ClassNetwork, as_classes
+from qtheory.core import limits, validation
 from qtheory.lossnet.fluid import class_fluid_bound
+from qtheory.model.classes import ClassNetwork, as_classes
 
 __all__ = [
     "BYTES_PER_SERVER",
@@ -310,7 +310,7 @@ def _reserves(net: ClassNetwork, admitted: np.ndarray) -> tuple[int, ...]:
 
 def _policy_of(net: ClassNetwork, reserves) -> np.ndarray:
     n = net.servers
-    reserves = [_validation.nonnegative_int("reserves entry", k) for k in reserves]
+    reserves = [validation.nonnegative_int("reserves entry", k) for k in reserves]
     if len(reserves) != net.n_classes:
         raise ValueError(
             f"reserves must hold one reserve per class ({net.n_classes}), got {reserves}"

@@ -65,11 +65,11 @@ import numpy as np
 import scipy.sparse as sparse
 from scipy.optimize import linprog
 
-from qtheory import _validation, limits
-from qtheory.lossnet.model import LossNetwork
-from qtheory.lossnet.paths import JobPath
+from qtheory.core import limits, validation
+from qtheory.core.stats import replication_seeds
+from qtheory.model.lossnet import LossNetwork
+from qtheory.model.paths import JobPath
 from qtheory.sim.lossnet import SimulationResult, job_path, require_path, summarise
-from qtheory.stats import replication_seeds
 
 __all__ = [
     "IntervalSelection",
@@ -209,7 +209,7 @@ def max_weight_interval_selection(starts, ends, weights, tracks: int) -> Interva
     5.0
     """
     starts, ends, weights = _intervals(starts, ends, weights)
-    tracks = _validation.positive_int("tracks", tracks)
+    tracks = validation.positive_int("tracks", tracks)
     selected = np.zeros(starts.size, dtype=bool)
     useful = np.flatnonzero(weights > 0)
     if useful.size == 0:
@@ -335,7 +335,7 @@ def brute_force_selection(starts, ends, weights, tracks: int) -> IntervalSelecti
     5.0
     """
     starts, ends, weights = _intervals(starts, ends, weights)
-    tracks = _validation.positive_int("tracks", tracks)
+    tracks = validation.positive_int("tracks", tracks)
     if starts.size > BRUTE_FORCE_LIMIT:
         raise ValueError(
             f"brute force takes at most {BRUTE_FORCE_LIMIT} intervals, got {starts.size}"
@@ -388,7 +388,7 @@ def sample_job_path(net: LossNetwork, horizon: float, rng) -> JobPath:
     >>> path.arrival_times.size, bool(np.all(np.diff(path.arrival_times) >= 0))
     (601, True)
     """
-    horizon = _validation.positive("horizon", horizon)
+    horizon = validation.positive("horizon", horizon)
     rng = np.random.default_rng(rng)
     total_rate = (net.lambda_h + net.lambda_l) * net.servers
     count = int(rng.poisson(total_rate * horizon))
@@ -498,11 +498,11 @@ def job_window(
         raise ValueError("service_times must be finite and > 0")
     if not np.all((kinds == 0) | (kinds == 1)):
         raise ValueError("classes must be 0 (H) or 1 (L)")
-    servers = _validation.positive_int("servers", servers)
-    r_h = _validation.positive("r_h", r_h)
-    r_l = _validation.positive("r_l", r_l)
-    horizon = _validation._as_float("horizon", horizon)
-    warmup = _validation._as_float("warmup", warmup)
+    servers = validation.positive_int("servers", servers)
+    r_h = validation.positive("r_h", r_h)
+    r_l = validation.positive("r_l", r_l)
+    horizon = validation.real("horizon", horizon)
+    warmup = validation.real("warmup", warmup)
     if not (math.isfinite(horizon) and math.isfinite(warmup) and horizon > warmup):
         raise ValueError(
             f"horizon must be finite and > warmup, got horizon={horizon}, warmup={warmup}"
@@ -695,7 +695,7 @@ def simulate_offline_job(
     reps : int, optional
         Number of replications (default 1).
     seed : object, optional
-        Root seed of the replication seeds (:func:`qtheory.stats.replication_seeds`).
+        Root seed of the replication seeds (:func:`qtheory.core.stats.replication_seeds`).
 
     Returns
     -------
@@ -707,7 +707,7 @@ def simulate_offline_job(
     ------
     ValueError
         For invalid arguments, or when the paths or the LP (about
-        :data:`LP_BYTES_PER_JOB` bytes per job) exceed the :mod:`qtheory.limits`.
+        :data:`LP_BYTES_PER_JOB` bytes per job) exceed the :mod:`qtheory.core.limits`.
 
     References
     ----------

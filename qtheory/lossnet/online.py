@@ -22,13 +22,13 @@ which is also how it is computed (no cancellation between two :math:`O(N)` rewar
 Precision and cost
 ------------------
 :func:`online_optimum` takes ``dps`` (keyword-only; the convention of
-:mod:`qtheory.precision`): ``None`` is float64, an integer ``D >= 1`` returns mpmath
+:mod:`qtheory.core.precision`): ``None`` is float64, an integer ``D >= 1`` returns mpmath
 values correct to ``D`` significant digits.  The high-precision route evaluates the
 chain of the float64 optimum and of its two neighbours with ``D`` + 10 + (digits of
 N) working digits (an N-term product and an N-term sum of positive terms lose at most
 about log10 N digits) and rounds the results to ``D`` digits.  Both routes estimate
 their cost first and refuse, with a ``ValueError`` naming ``net``, what exceeds
-:mod:`qtheory.limits`: :data:`TABLE_BYTES_PER_SERVER` bytes per server for the table,
+:mod:`qtheory.core.limits`: :data:`TABLE_BYTES_PER_SERVER` bytes per server for the table,
 :data:`MP_CELLS_PER_STEP` cells per mpmath step (three reserves of N + 1 steps).
 
 References
@@ -49,10 +49,10 @@ from functools import cache
 import mpmath
 import numpy as np
 
-from qtheory import limits, precision
+from qtheory.core import limits, precision
 from qtheory.lossnet import _generated
 from qtheory.lossnet.fluid import fluid_bound
-from qtheory.lossnet.model import LossNetwork, as_network
+from qtheory.model.lossnet import LossNetwork, as_network
 
 __all__ = [
     "MP_CELLS_PER_STEP",
@@ -148,8 +148,8 @@ def _regret_identity() -> dict[str, object]:
     evaluators the numbers use are generated from it, ``qtheory/lossnet/_generated.py``)."""
     import sympy as sp
 
-    from qtheory.lossnet.symbols import lambda_h, mu, r_h, r_l, servers
-    from qtheory.symbolic import Formula
+    from qtheory.core.symbolic import Formula
+    from qtheory.model.lossnet_symbols import lambda_h, mu, r_h, r_l, servers
 
     mean_idle, prob_full = sp.symbols("E_idle P_full", nonnegative=True)
     identity = Formula(
@@ -165,7 +165,7 @@ def _regret_identity() -> dict[str, object]:
 
 
 def __getattr__(name: str) -> object:
-    """``REGRET_IDENTITY`` (the :class:`~qtheory.symbolic.Formula` R_fluid − R_k =
+    """``REGRET_IDENTITY`` (the :class:`~qtheory.core.symbolic.Formula` R_fluid − R_k =
     r_L μ E[idle] + (r_H − r_L) λ_H N P(full), see the module docstring) and its symbols
     ``mean_idle_symbol``, ``prob_full_symbol``: Sympy objects, made when first asked for so
     that importing this module does not import Sympy."""
@@ -413,7 +413,7 @@ def online_optimum(net: LossNetwork, *, dps: int | None = None) -> OnlineOptimum
         If ``net`` is not a :class:`LossNetwork`.
     ValueError
         If ``dps`` is not None or an integer >= 1 (or is above the ``dps`` limit), or
-        the work exceeds the ``memory`` or ``dp_cells`` limits (:mod:`qtheory.limits`),
+        the work exceeds the ``memory`` or ``dp_cells`` limits (:mod:`qtheory.core.limits`),
         checked before anything is computed.
 
     References

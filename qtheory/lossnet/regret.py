@@ -46,14 +46,14 @@ import sympy as sp
 from scipy import stats as scipy_stats
 from tqdm import tqdm
 
-from qtheory import _validation
+from qtheory.core import validation
+from qtheory.core.stats import Estimate
+from qtheory.core.symbolic import Formula
 from qtheory.lossnet.certified import certified_online_optimum
-from qtheory.lossnet.classes import ClassNetwork, as_classes
-from qtheory.lossnet.model import LossNetwork, as_network
 from qtheory.lossnet.nested import nested_optimum
-from qtheory.lossnet.symbols import lambda_h, mu, r_h, r_l, servers
-from qtheory.stats import Estimate
-from qtheory.symbolic import Formula
+from qtheory.model.classes import ClassNetwork, as_classes
+from qtheory.model.lossnet import LossNetwork, as_network
+from qtheory.model.lossnet_symbols import lambda_h, mu, r_h, r_l, servers
 
 __all__ = [
     "ClassLeadingConstant",
@@ -213,7 +213,7 @@ def derive_class_leading_constant(n: int = 3) -> tuple[ClassLeadingConstant, ...
     >>> derive_class_leading_constant(3)[1].constant.expr
     mu*r_3/log(mu/(lambda_1 + lambda_2))
     """
-    n = _validation.positive_int("n", n)
+    n = validation.positive_int("n", n)
     if n < 2:
         raise ValueError(f"n must be >= 2, got {n}")
     lambdas = sp.symbols(f"lambda_1:{n + 1}", positive=True)
@@ -329,7 +329,7 @@ class RegretPoint:
 def _servers_grid(grid: object) -> list[int]:
     if isinstance(grid, str | bytes) or not isinstance(grid, Sequence | np.ndarray):
         raise TypeError(f"grid must be a sequence of server counts, got {grid!r:.60}")
-    return [_validation.positive_int("grid entry", n) for n in np.asarray(grid).ravel().tolist()]
+    return [validation.positive_int("grid entry", n) for n in np.asarray(grid).ravel().tolist()]
 
 
 def regret_curve(
@@ -507,7 +507,7 @@ class LogFit:
     intercept: float
 
 
-def _regret_points(points: object) -> list[RegretPoint]:
+def regret_points(points: object) -> list[RegretPoint]:
     if isinstance(points, str | bytes) or not isinstance(points, Sequence):
         raise TypeError(f"points must be a sequence of RegretPoint, got {points!r:.60}")
     for p in points:
@@ -533,7 +533,7 @@ def fit_log_slope(points: Sequence[RegretPoint], min_servers: int = 1) -> LogFit
     Returns
     -------
     LogFit
-        The slope as an :class:`~qtheory.stats.Estimate` (``method="regression"``)
+        The slope as an :class:`~qtheory.core.stats.Estimate` (``method="regression"``)
         and the intercept.
 
     Raises
@@ -551,8 +551,8 @@ def fit_log_slope(points: Sequence[RegretPoint], min_servers: int = 1) -> LogFit
     >>> fit.slope.n, fit.slope.dof
     (3, 1)
     """
-    chosen = _regret_points(points)
-    min_servers = _validation.positive_int("min_servers", min_servers)
+    chosen = regret_points(points)
+    min_servers = validation.positive_int("min_servers", min_servers)
     chosen = [p for p in chosen if p.servers >= min_servers]
     if len({p.servers for p in chosen}) < 3:
         raise ValueError(

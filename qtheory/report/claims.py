@@ -1,4 +1,4 @@
-r"""The claims report: :class:`~qtheory.claims.Claim` records as text.
+r"""The claims report: :class:`~qtheory.core.claims.Claim` records as text.
 
 Everything the generated documents assert is rendered from a claim record, so the text
 says what was checked and no more: the statement, the kind of evidence, the hypotheses,
@@ -13,7 +13,7 @@ the range covered, whose statement it is, and the verdict.
 Statements are text with inline ``$...$`` mathematics: the text is escaped, the
 mathematics is kept.  Every ``±`` is the half-width of a 95% confidence interval.
 
->>> from qtheory.claims import Claim, Evidence, Origin
+>>> from qtheory.core.claims import Claim, Evidence, Origin
 >>> claim = Claim(name="demo.sum", statement="$1 + 1 = 2$ for 100% of inputs",
 ...               kind=Evidence.IDENTITY, passed=True, origin=Origin.TEXTBOOK)
 >>> print(latex_text(claim.statement))
@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from qtheory.claims import Claim, Evidence, claims_summary
+from qtheory.core.claims import Claim, Evidence, claims_summary
 from qtheory.report import latex
 
 __all__ = [
@@ -163,7 +163,7 @@ def certificate_filename(claim: Claim) -> str:
 
     Examples
     --------
-    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> from qtheory.core.claims import Claim, Evidence, Origin
     >>> certificate_filename(Claim(name="gated.optimum[nu=2]", statement="s",
     ...     kind=Evidence.CERTIFIED, passed=True, origin=Origin.PAPER,
     ...     certificate={"checker": "gated.optimum", "data": {}}))
@@ -222,7 +222,7 @@ def claim_paragraph(claim: Claim) -> str:
 
     Examples
     --------
-    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> from qtheory.core.claims import Claim, Evidence, Origin
     >>> claim = Claim(name="demo.bound", statement="$B \\ge \\varepsilon_h$ for all $h$",
     ...               kind=Evidence.FINITE_RANGE, passed=True, origin=Origin.PACKAGE,
     ...               scope="$h = 1, \\dots, 10$", quantity="min of $B - \\varepsilon_h$",
@@ -257,7 +257,7 @@ def claims_table(claims: Sequence[Claim], *, caption: str, label: str) -> str:
     ----------
     claims : sequence of Claim
     caption, label : str
-        LaTeX caption (escaped) and ``\\label`` key, as in :func:`qtheory.report.table`.
+        LaTeX caption (escaped) and ``\\label`` key, as in :func:`qtheory.report.latex.table`.
 
     Returns
     -------
@@ -265,7 +265,7 @@ def claims_table(claims: Sequence[Claim], *, caption: str, label: str) -> str:
 
     Examples
     --------
-    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> from qtheory.core.claims import Claim, Evidence, Origin
     >>> claim = Claim(name="m.x", statement="$x = y$", kind=Evidence.IDENTITY, passed=True,
     ...               origin=Origin.TEXTBOOK)
     >>> "pass" in claims_table([claim], caption="Claims.", label="tab:c")
@@ -295,7 +295,7 @@ def claims_table(claims: Sequence[Claim], *, caption: str, label: str) -> str:
 def claims_markdown(claims: Sequence[Claim], *, note: str = "") -> str:
     """The claims report as a Markdown document (a GitHub-flavoured table).
 
-    Above the table the :func:`~qtheory.claims.claims_summary` line (counts by kind)
+    Above the table the :func:`~qtheory.core.claims.claims_summary` line (counts by kind)
     and ``note``; one row per claim: name, kind, statement, hypotheses, range checked,
     the measured quantity and value (``± 95% half-width`` when estimated), reference,
     tolerance, verdict and source.
@@ -312,7 +312,7 @@ def claims_markdown(claims: Sequence[Claim], *, note: str = "") -> str:
 
     Examples
     --------
-    >>> from qtheory.claims import Claim, Evidence, Origin
+    >>> from qtheory.core.claims import Claim, Evidence, Origin
     >>> claim = Claim(name="m.x", statement="x_1 | y", kind=Evidence.NUMERICAL, passed=True,
     ...               origin=Origin.TEXTBOOK, reason="a float solve", value=0.5,
     ...               reference=0.5, tolerance=0.0)
@@ -387,8 +387,8 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
 
     Examples
     --------
-    >>> from qtheory.claims import Claim, Evidence, Origin
-    >>> from qtheory.stats import Estimate
+    >>> from qtheory.core.claims import Claim, Evidence, Origin
+    >>> from qtheory.core.stats import Estimate
     >>> claim = Claim(name="m.x", statement="$x_1 < y$", kind=Evidence.STATISTICAL,
     ...               passed=True, origin=Origin.PAPER, citation="[A1]", value=-0.5,
     ...               reference=0.0, estimate=Estimate(-0.5, 0.25, 10, "t", 9))
@@ -444,7 +444,7 @@ def write_certificates(claims: Sequence[Claim], folder: Path) -> list[Path]:
 
     Each file holds ``{"claim", "statement", "checker", "data", "provenance"}`` (see
     :mod:`qtheory.verify`): the statement rendered from the data by
-    :func:`qtheory.verify.statements.render`, and :func:`qtheory.provenance.provenance`.
+    :func:`qtheory.verify.statements.render`, and :func:`qtheory.core.provenance.provenance`.
     Certificates in ``folder`` of claims that this run did not certify are removed, so
     that ``qtheory verify`` checks exactly this run's claims.
 
@@ -462,7 +462,7 @@ def write_certificates(claims: Sequence[Claim], folder: Path) -> list[Path]:
     --------
     >>> import tempfile
     >>> from qtheory.lossnet.claims import fluid_claim
-    >>> from qtheory.lossnet.model import LossNetwork
+    >>> from qtheory.model.lossnet import LossNetwork
     >>> from qtheory.verify import verify
     >>> claim = fluid_claim(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -470,7 +470,7 @@ def write_certificates(claims: Sequence[Claim], folder: Path) -> list[Path]:
     ...     [p.name for p in written], verify(written[0])
     (['lossnet.fluid.json'], [])
     """
-    from qtheory.provenance import provenance
+    from qtheory.core.provenance import provenance
     from qtheory.verify.statements import render
 
     certified = [c for c in claims if c.certificate is not None]

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from qtheory import notation
+from qtheory.core import notation
 
 __all__ = [
     "Latex",
@@ -320,7 +320,7 @@ def table(
 
 def _tex(side: object, settings: Mapping[str, Any]) -> str:
     r"""A side of an equation: strings as they are, Sympy objects printed with the symbol
-    names of :mod:`qtheory.notation` (``R_fluid`` as :math:`R_{\mathrm{fluid}}`)."""
+    names of :mod:`qtheory.core.notation` (``R_fluid`` as :math:`R_{\mathrm{fluid}}`)."""
     if isinstance(side, str):
         return side
     free = getattr(sympy.sympify(side), "free_symbols", ())
@@ -586,7 +586,7 @@ def document(title: str, inputs: Iterable[str | PurePath]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _write_if_changed(path: str | os.PathLike[str], data: bytes) -> Path:
+def write_if_changed(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write ``data`` to ``path`` (creating parent folders) unless the file already
     holds exactly these bytes; the write is atomic (temporary file + rename)."""
     path = Path(path)
@@ -633,4 +633,4 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
     >>> target.stat().st_mtime_ns == before, target.read_text(encoding="utf-8")
     (True, 'x\\n')
     """
-    return _write_if_changed(path, text.encode("utf-8"))
+    return write_if_changed(path, text.encode("utf-8"))

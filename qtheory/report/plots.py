@@ -42,7 +42,7 @@ from matplotlib.figure import Figure
 from matplotlib.legend import Legend
 from matplotlib.text import Text
 
-from qtheory.report.latex import _write_if_changed
+from qtheory.report.latex import write_if_changed
 
 __all__ = ["PAPER_RC", "legend", "new_figure", "paper_style", "save_figure"]
 
@@ -241,4 +241,4 @@ def save_figure(fig: Figure, directory: str | os.PathLike[str], stem: str) -> li
         # backends, while a PDF drawn first lays out differently in the last digit
         png = _render(fig, "png")
         rendered = [("pdf", _render(fig, "pdf")), ("png", png)]
-    return [_write_if_changed(directory / f"{stem}.{fmt}", data) for fmt, data in rendered]
+    return [write_if_changed(directory / f"{stem}.{fmt}", data) for fmt, data in rendered]

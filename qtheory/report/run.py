@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from qtheory._cli_types import DEFAULT_SEED
-from qtheory.claims import Claim
-from qtheory.executor import check_cluster_address
+from qtheory.core.arguments import DEFAULT_SEED
+from qtheory.core.claims import Claim
+from qtheory.core.executor import check_cluster_address
 
 __all__ = ["DEFAULT_SEED", "Run"]
 
@@ -44,7 +44,7 @@ class Run:
     ValueError
         If ``seed`` is not an integer >= 0, ``quick`` and ``paper`` are both set, or
         ``cluster`` is not a well-formed scheduler address
-        (:func:`qtheory.executor.check_cluster_address`; no connection is tried).
+        (:func:`qtheory.core.executor.check_cluster_address`; no connection is tried).
 
     Examples
     --------

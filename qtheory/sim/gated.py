@@ -3,10 +3,10 @@
 Both policies produce a GI/G/1 queue of admitted customers, simulated by the Lindley
 recursion in the C extension :mod:`qtheory.sim._core`.  Service may be exponential,
 deterministic, Erlang, hyperexponential or any phase-type law
-(:class:`qtheory.phase_type.PhaseType`, rescaled to mean 1/μ), and the gate a fixed
+(:class:`qtheory.core.phase_type.PhaseType`, rescaled to mean 1/μ), and the gate a fixed
 length or a phase-type law (a random blocking period after each admission).  Both take a
 :class:`qtheory.gated.GatedQueue` (Λ, μ; R and C for the welfare) like the exact routes.
-Every estimate is a :class:`qtheory.stats.Estimate`: a 95% Student-t interval over batch
+Every estimate is a :class:`qtheory.core.stats.Estimate`: a 95% Student-t interval over batch
 means.
 """
 
@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from qtheory import limits
-from qtheory._validation import nonnegative, nonnegative_int, positive, positive_int
-from qtheory.gated.model import GatedQueue
-from qtheory.phase_type import PhaseType
+from qtheory.core import limits
+from qtheory.core.phase_type import PhaseType
+from qtheory.core.stats import Estimate
+from qtheory.core.validation import nonnegative, nonnegative_int, positive, positive_int
+from qtheory.model.gated import GatedQueue
 from qtheory.sim import _core
-from qtheory.stats import Estimate
 
 __all__ = ["SojournEstimate", "simulate_gated", "simulate_random_routing"]
 
@@ -34,7 +34,7 @@ PH_MAX_PHASES = 256  # as QT_PH_MAX_PHASES in src/lindley.h
 class SojournEstimate:
     """Batch-means estimates for one simulated queue.
 
-    Every interval is a :class:`qtheory.stats.Estimate` (95%, Student t with
+    Every interval is a :class:`qtheory.core.stats.Estimate` (95%, Student t with
     ``batches - 1`` degrees of freedom over the batch means).
 
     Attributes
@@ -97,7 +97,7 @@ class SojournEstimate:
 
         Examples
         --------
-        >>> from qtheory.stats import Estimate
+        >>> from qtheory.core.stats import Estimate
         >>> sojourn = Estimate(2.0, 0.1, 10, "t", 9)
         >>> record = SojournEstimate(sojourn, sojourn, sojourn, 0.5, 100, 10)
         >>> record.welfare(GatedQueue(1.0, 1.0, 10.0, 1.0))  # 0.5 (10 − 2)
@@ -156,7 +156,7 @@ def simulate_gated(
         Service-time law with mean ``1/μ``: ``"exponential"``, ``"deterministic"``,
         ``"erlang:K"`` (K phases, integer >= 1), ``"hyperexp:SCV"`` (two phases with
         balanced means, squared coefficient of variation 1 < SCV <= 1e9), or a
-        :class:`~qtheory.phase_type.PhaseType` (at most 256 phases) rescaled to mean 1/μ.
+        :class:`~qtheory.core.phase_type.PhaseType` (at most 256 phases) rescaled to mean 1/μ.
     customers : int, keyword-only
         Recorded customers, a multiple of ``batches``.
     warmup : int, keyword-only
@@ -195,7 +195,7 @@ def simulate_gated(
 
     A phase-type gate and Erlang-2 service as a PhaseType:
 
-    >>> from qtheory.phase_type import erlang
+    >>> from qtheory.core.phase_type import erlang
     >>> est = simulate_gated(GatedQueue(2.0, 1.0, 2.0, 1.0), erlang(3, 3.0),
     ...                      service=erlang(2, 1.0), customers=20_000, batches=20, seed=1)
     >>> round(est.throughput, 1)  # 1/(E[gate] + 1/Λ) = 1/1.5

@@ -6,7 +6,7 @@ The sample paths, the policies and the offline optimum run in the C extension
 points of the n-class kernel of :mod:`qtheory.sim.lossnet_classes`); this module parses
 policies, checks what a run will cost before it starts, derives the replications' seeds
 and turns the replications into estimates with 95% confidence intervals
-(:class:`qtheory.stats.Estimate`).  The model and the policies PFI and SSS(W) are
+(:class:`qtheory.core.stats.Estimate`).  The model and the policies PFI and SSS(W) are
 Bray's [1]_; trunk reservation and the logarithmic regret of the online optimum are
 from Xie, Gurvich and Küçükyavuz [2]_.
 
@@ -89,7 +89,7 @@ Every run starts with all servers idle at time 0; statistics are recorded in
 Seeds
 -----
 Replication i of ``simulate(..., seed=s)`` draws its future from the bit generator
-``default_rng(qtheory.stats.replication_seed(s, i))`` (for an integer s:
+``default_rng(qtheory.core.stats.replication_seed(s, i))`` (for an integer s:
 ``SeedSequence(s, spawn_key=(i,))``, the i-th child of ``SeedSequence(s).spawn``), and so
 do :func:`compare`, :mod:`qtheory.lossnet.offline_job` and the decomposition
 (:mod:`qtheory.lossnet.decomposition`).  A ``SeedSequence`` passed as ``seed`` is never
@@ -102,8 +102,8 @@ Costs
 Every entry point estimates what it will cost before anything is allocated
 (:func:`run_cost`, :func:`path_cost`: expected events including the look-ahead scans,
 peak bytes, cells of the offline dynamic programme) and refuses, with a ``ValueError``
-naming the parameter to reduce, what exceeds the limits of :mod:`qtheory.limits`
-("events", "memory", "dp_cells"; lift them with :func:`qtheory.limits.raised`).
+naming the parameter to reduce, what exceeds the limits of :mod:`qtheory.core.limits`
+("events", "memory", "dp_cells"; lift them with :func:`qtheory.core.limits.raised`).
 
 Traces
 ------
@@ -147,12 +147,12 @@ from itertools import combinations
 
 import numpy as np
 
-from qtheory import limits
-from qtheory._validation import nonnegative, positive, positive_int
-from qtheory.lossnet.model import LossNetwork, as_network
-from qtheory.lossnet.paths import ClockPath, JobPath
+from qtheory.core import limits
+from qtheory.core.stats import Estimate, replication_seeds, root_seed
+from qtheory.core.validation import nonnegative, positive, positive_int
+from qtheory.model.lossnet import LossNetwork, as_network
+from qtheory.model.paths import ClockPath, JobPath
 from qtheory.sim import _core
-from qtheory.stats import Estimate, replication_seeds, root_seed
 
 __all__ = [
     "ClockPath",
@@ -192,10 +192,10 @@ class SimulationResult:
         The policy string (normalised, e.g. ``"threshold:3"``) and information model.
     servers, horizon, warmup, reps
         The run: N, T, T0 and the number of replications.
-    reward_rate : qtheory.stats.Estimate
+    reward_rate : qtheory.core.stats.Estimate
         Mean over replications of the reward earned in (T0, T] divided by T - T0, with
         the half-width of its 95% Student t interval (NaN when reps = 1).
-    mean_idle : qtheory.stats.Estimate
+    mean_idle : qtheory.core.stats.Estimate
         Time-average number of idle servers in (T0, T], with its 95% half-width.
     admitted_h, admitted_l, rejected_h, rejected_l : int
         Arrivals in (T0, T], summed over the replications.
@@ -244,7 +244,7 @@ class PairedDifference:
     ----------
     first, second : str
         The two normalised policy strings.
-    difference : qtheory.stats.Estimate
+    difference : qtheory.core.stats.Estimate
         Mean of the per-replication differences with its 95% Student t interval.
     min_difference : float
         The smallest per-replication difference (for path-wise checks).
@@ -543,7 +543,7 @@ class RunCost:
 
 def _classes(net: object) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The per-class rates and rewards of a :class:`LossNetwork`, (lambda_H, lambda_L) and
-    (r_H, r_L), or of an n-class network (``qtheory.lossnet.classes.ClassNetwork``, a
+    (r_H, r_L), or of an n-class network (``qtheory.model.classes.ClassNetwork``, a
     higher layer: read through its attributes ``lambdas`` and ``rewards``)."""
     if isinstance(net, LossNetwork):
         return (net.lambda_h, net.lambda_l), (net.r_h, net.r_l)
@@ -772,7 +772,7 @@ def path_cost(net: LossNetwork, *, info: str, horizon: float) -> RunCost:
 
 def require_path(net: LossNetwork, *, info: str, horizon: float, reps: int = 1) -> RunCost:
     """Refuse ``reps`` paths of :func:`path_cost` whose memory (one at a time) or entries
-    exceed :mod:`qtheory.limits`; for callers that draw paths (:func:`clock_path`,
+    exceed :mod:`qtheory.core.limits`; for callers that draw paths (:func:`clock_path`,
     :func:`job_path`, :mod:`qtheory.lossnet.offline_job`).
 
     Parameters
@@ -826,7 +826,7 @@ def require_run(
     trace: bool = False,
 ) -> RunCost:
     """Refuse, before anything is allocated, a run whose :func:`run_cost` exceeds the
-    limits of :mod:`qtheory.limits` (one replication, then all of them).
+    limits of :mod:`qtheory.core.limits` (one replication, then all of them).
 
     Parameters
     ----------
@@ -908,7 +908,7 @@ def _run_one(
 ) -> dict:
     """One C run on the bit generator ``default_rng(seed)`` (PCG64 on ``seed``): the
     two-class entry point for a :class:`LossNetwork`, the n-class one (clock model, same
-    kernel) for an n-class network (``qtheory.lossnet.classes.ClassNetwork``)."""
+    kernel) for an n-class network (``qtheory.model.classes.ClassNetwork``)."""
     bit_generator = np.random.PCG64(seed)
     max_cells = limits.limit("dp_cells")
     try:
@@ -927,7 +927,7 @@ def _run_one(
             raise
         raise ValueError(
             f"horizon: {error}; the offline programme's certificate failed and a wider one "
-            'would exceed the "dp_cells" limit (lift it with qtheory.limits.raised)'
+            'would exceed the "dp_cells" limit (lift it with qtheory.core.limits.raised)'
         ) from error
 
 
@@ -1038,7 +1038,7 @@ def simulate(
         from one value); :func:`compare` and the command line need 2.
     seed : None, int >= 0, sequence of them, or numpy.random.SeedSequence
         Root seed: replication i draws from ``default_rng(replication_seed(seed, i))``
-        (:func:`qtheory.stats.replication_seed`; replay it with :func:`clock_path`,
+        (:func:`qtheory.core.stats.replication_seed`; replay it with :func:`clock_path`,
         :func:`job_path` or :func:`trace`).  The same seed gives the same paths under
         every policy; a ``SeedSequence`` is not advanced.  Generators are refused.
     workers : int
@@ -1052,7 +1052,7 @@ def simulate(
     ------
     ValueError
         For invalid arguments (naming the parameter), and before anything runs when
-        the expected events, memory or offline-DP cells exceed :mod:`qtheory.limits`
+        the expected events, memory or offline-DP cells exceed :mod:`qtheory.core.limits`
         (see :func:`run_cost`).
 
     References
@@ -1118,7 +1118,7 @@ def compare(
     ------
     ValueError
         For invalid arguments, and when the policies together exceed the limits of
-        :mod:`qtheory.limits` (each is checked as in :func:`simulate`).
+        :mod:`qtheory.core.limits` (each is checked as in :func:`simulate`).
 
     Examples
     --------
@@ -1166,7 +1166,7 @@ def clock_path(net: LossNetwork, horizon: float, seed: object = None) -> ClockPa
         T > 0.
     seed : None, int >= 0, sequence of them, or numpy.random.SeedSequence
         The seed of this path (not a root): pass
-        ``qtheory.stats.replication_seed(s, i)`` to replay replication i of
+        ``qtheory.core.stats.replication_seed(s, i)`` to replay replication i of
         ``simulate(..., seed=s)``.
 
     Returns
@@ -1254,7 +1254,7 @@ def trace(
         T > 0; the trace (about 68 bytes per event at the peak) must fit the "memory"
         limit.
     seed : None, int >= 0, sequence of them, or numpy.random.SeedSequence
-        The seed of this run (not a root): ``qtheory.stats.replication_seed(s, i)``
+        The seed of this run (not a root): ``qtheory.core.stats.replication_seed(s, i)``
         replays replication i of ``simulate(..., seed=s)``.
 
     Returns
@@ -1265,7 +1265,7 @@ def trace(
     ------
     ValueError
         For invalid arguments, or when the run exceeds the limits of
-        :mod:`qtheory.limits` (:func:`run_cost` with ``trace=True``).
+        :mod:`qtheory.core.limits` (:func:`run_cost` with ``trace=True``).
 
     References
     ----------
@@ -1274,7 +1274,7 @@ def trace(
 
     Examples
     --------
-    >>> from qtheory.stats import replication_seed
+    >>> from qtheory.core.stats import replication_seed
     >>> net = LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> res = simulate(net, "threshold:3", horizon=100.0, warmup=10.0, seed=7)
     >>> tr = trace(net, "threshold:3", horizon=100.0, seed=replication_seed(7, 0))

@@ -1,6 +1,6 @@
 r"""Simulation of the overloaded loss network with n customer classes in the clock model.
 
-The n-class network (``qtheory.lossnet.classes.ClassNetwork``: N servers, class
+The n-class network (``qtheory.model.classes.ClassNetwork``: N servers, class
 j = 1..n arriving Poisson(λ_j N) with reward r_j, r_1 > … > r_n, a common service rate
 μ) runs in the same C kernel as the two-class simulator (:mod:`qtheory.sim.lossnet`,
 whose entry points are its n = 2 case: with the same seed a two-class network gives the
@@ -55,7 +55,7 @@ like trunk reservation's.
 Every run starts with all servers idle at time 0; statistics are recorded in
 (warmup, horizon].  Seeds, costs and traces follow :mod:`qtheory.sim.lossnet`
 (replication i of ``seed=s`` draws from ``replication_seed(s, i)``; runs over the limits
-of :mod:`qtheory.limits` are refused before they start).
+of :mod:`qtheory.core.limits` are refused before they start).
 
 References
 ----------
@@ -68,7 +68,7 @@ References
 
 Examples
 --------
->>> from qtheory.lossnet.classes import ClassNetwork
+>>> from qtheory.model.classes import ClassNetwork
 >>> net = ClassNetwork(100, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
 >>> cmp = compare_classes(net, ["threshold:0,3,12", "pfi", "offline"], horizon=20.0,
 ...                       reps=2, seed=1)
@@ -85,9 +85,9 @@ from itertools import combinations
 
 import numpy as np
 
-from qtheory._validation import positive, positive_int
+from qtheory.core.stats import Estimate, replication_seeds, root_seed
+from qtheory.core.validation import positive, positive_int
 from qtheory.sim import lossnet
-from qtheory.stats import Estimate, replication_seeds, root_seed
 
 __all__ = [
     "ClassSimulationResult",
@@ -110,7 +110,7 @@ class ClassSimulationResult:
         The normalised policy string (e.g. ``"threshold:0,2,5"``).
     servers, horizon, warmup, reps
         N, T, T0 and the number of replications.
-    reward_rate, mean_idle : qtheory.stats.Estimate
+    reward_rate, mean_idle : qtheory.core.stats.Estimate
         Mean over replications of the reward earned in (T0, T] per unit of time, and of
         the time-average idle count, with 95% Student t half-widths (NaN for reps = 1).
     admitted, rejected : tuple of int
@@ -125,7 +125,7 @@ class ClassSimulationResult:
 
     Examples
     --------
-    >>> from qtheory.lossnet.classes import ClassNetwork
+    >>> from qtheory.model.classes import ClassNetwork
     >>> net = ClassNetwork(20, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> res = simulate_classes(net, "pfi", horizon=10.0, reps=2, seed=1)
     >>> res.policy, len(res.admitted), res.reward_rates.shape
@@ -149,7 +149,7 @@ class ClassSimulationResult:
 
 def require_class_run(net: object, policy: str, *, horizon: float, reps: int = 1):
     """Refuse, before it starts, an n-class clock-model run above the limits of
-    :mod:`qtheory.limits` (ValueError naming the parameter to reduce); its cost otherwise.
+    :mod:`qtheory.core.limits` (ValueError naming the parameter to reduce); its cost otherwise.
 
     Parameters
     ----------
@@ -169,7 +169,7 @@ def require_class_run(net: object, policy: str, *, horizon: float, reps: int = 1
 
     Examples
     --------
-    >>> from qtheory.lossnet.classes import ClassNetwork
+    >>> from qtheory.model.classes import ClassNetwork
     >>> net = ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
     >>> round(require_class_run(net, "threshold:0,1,29", horizon=10.0).events)
     3800
@@ -202,7 +202,7 @@ def parse_class_policy(policy: str, net: object) -> tuple[str, object]:
 
     Examples
     --------
-    >>> from qtheory.lossnet.classes import ClassNetwork
+    >>> from qtheory.model.classes import ClassNetwork
     >>> net = ClassNetwork(50, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> parse_class_policy("threshold:0,2,7", net), parse_class_policy("sss:0.1", net)
     (('threshold', (0, 2, 7)), ('sss', 0.1))
@@ -234,7 +234,7 @@ def parse_class_policy(policy: str, net: object) -> tuple[str, object]:
     return name, reserves
 
 
-#: What an n-class network offers (``qtheory.lossnet.classes.ClassNetwork``, validated on
+#: What an n-class network offers (``qtheory.model.classes.ClassNetwork``, validated on
 #: construction; a higher layer, so read through its attributes, not imported).
 _NETWORK_ATTRIBUTES = ("servers", "lambdas", "rewards", "mu", "n_classes", "event_rate")
 
@@ -244,8 +244,8 @@ def _check_net(net: object) -> object:
         hasattr(net, name) for name in _NETWORK_ATTRIBUTES
     ):
         raise ValueError(
-            "net must be a qtheory.lossnet.classes.ClassNetwork (for a two-class LossNetwork "
-            f"pass qtheory.lossnet.classes.as_classes(net)), got {type(net).__name__}"
+            "net must be a qtheory.model.classes.ClassNetwork (for a two-class LossNetwork "
+            f"pass qtheory.model.classes.as_classes(net)), got {type(net).__name__}"
         )
     return net
 
@@ -309,8 +309,8 @@ def simulate_classes(
     Parameters
     ----------
     net : ClassNetwork
-        The model (``qtheory.lossnet.classes.ClassNetwork``; a two-class
-        :class:`~qtheory.lossnet.model.LossNetwork` through ``as_classes(net)``).
+        The model (``qtheory.model.classes.ClassNetwork``; a two-class
+        :class:`~qtheory.model.lossnet.LossNetwork` through ``as_classes(net)``).
     policy : str
         ``"threshold:k_1,...,k_n"``, ``"pfi"``, ``"sss:W"`` or ``"offline"`` (module
         docstring).
@@ -330,7 +330,7 @@ def simulate_classes(
     ------
     ValueError
         For invalid arguments (naming the parameter), and before anything runs when the
-        run exceeds the limits of :mod:`qtheory.limits`.
+        run exceeds the limits of :mod:`qtheory.core.limits`.
 
     References
     ----------
@@ -340,7 +340,7 @@ def simulate_classes(
 
     Examples
     --------
-    >>> from qtheory.lossnet.classes import ClassNetwork
+    >>> from qtheory.model.classes import ClassNetwork
     >>> net = ClassNetwork(50, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> res = simulate_classes(net, "threshold:0,2,9", horizon=50.0, warmup=5.0, reps=3,
     ...                        seed=2)
@@ -387,11 +387,11 @@ def compare_classes(
     Raises
     ------
     ValueError
-        For invalid arguments or runs over the limits of :mod:`qtheory.limits`.
+        For invalid arguments or runs over the limits of :mod:`qtheory.core.limits`.
 
     Examples
     --------
-    >>> from qtheory.lossnet.classes import ClassNetwork
+    >>> from qtheory.model.classes import ClassNetwork
     >>> net = ClassNetwork(30, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> cmp = compare_classes(net, ["offline", "sss:0.2"], horizon=20.0, reps=2, seed=4)
     >>> cmp.differences[0].min_difference >= 0
@@ -443,11 +443,11 @@ def trace_classes(
     Raises
     ------
     ValueError
-        For invalid arguments, or a trace over the limits of :mod:`qtheory.limits`.
+        For invalid arguments, or a trace over the limits of :mod:`qtheory.core.limits`.
 
     Examples
     --------
-    >>> from qtheory.lossnet.classes import ClassNetwork
+    >>> from qtheory.model.classes import ClassNetwork
     >>> net = ClassNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> tr = trace_classes(net, "threshold:0,1,4", horizon=5.0, seed=3)
     >>> sorted(set(tr.codes[tr.codes < 0].tolist()))

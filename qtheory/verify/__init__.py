@@ -1,6 +1,6 @@
 r"""``qtheory verify``: re-check the certificates that ``qtheory reproduce`` writes.
 
-A certified claim (:class:`qtheory.claims.Claim` of kind ``certified``) carries a
+A certified claim (:class:`qtheory.core.claims.Claim` of kind ``certified``) carries a
 certificate: a JSON object ::
 
     {"claim": "gated.dominance", "statement": "...", "checker": "gated.dominance",

@@ -19,7 +19,7 @@ from qtheory.verify import verify
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """Give ``qtheory verify`` its argument (see :mod:`qtheory.cli`).
+    """Give ``qtheory verify`` its argument (see :mod:`qtheory.cli.program`).
 
     Parameters
     ----------

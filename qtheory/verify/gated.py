@@ -105,7 +105,7 @@ NAMES = (
 )
 
 
-def _parameters(data: Mapping) -> dict:
+def read_parameters(data: Mapping) -> dict:
     """Exact rationals Λ (None for ∞), μ, R, C from ``data["parameters"]``."""
     p = data["parameters"]
     arrival = rate_or_inf(p["arrival_rate"])
@@ -160,7 +160,7 @@ def optimum_balls(data: Mapping) -> dict[str, arb]:
     >>> balls["gate"], round(float(balls["price_of_forgetting"].mid()), 12)
     (0, 1.0)
     """
-    q = _parameters(data)
+    q = read_parameters(data)
     mu, lam, beta = q["mu"], q["arrival"], q["beta"]
     eps = (q["R"] * mu - q["C"]) / q["C"]
     nu = q["R"] * mu / q["C"]
@@ -381,7 +381,7 @@ def check_asymptotics(data: Mapping) -> None:
                 pof = optimum_balls(point)["price_of_forgetting"]
             except CertificateError as error:
                 raise CertificateError(f"{_at(index, point)}: {error}") from None
-            q = _parameters(point)
+            q = read_parameters(point)
             nu = arb(q["R"] * q["mu"] / q["C"])
             if regime == "light":
                 eps = arb((q["R"] * q["mu"] - q["C"]) / q["C"])

@@ -48,7 +48,7 @@ from flint import arb, fmpq
 
 from qtheory.verify import CertificateError
 from qtheory.verify._arith import precision, rate_or_inf, rational
-from qtheory.verify.gated import _parameters, optimum_balls
+from qtheory.verify.gated import optimum_balls, read_parameters
 
 __all__ = ["CHECKS", "box_holds", "check_remainder_region", "end_welfares", "variable"]
 
@@ -73,7 +73,7 @@ def variable(regime: str, point: Mapping) -> fmpq:
     >>> variable("light", point), variable("heavy", point)
     (1/10, 11/10)
     """
-    q = _parameters(point)
+    q = read_parameters(point)
     nu = q["R"] * q["mu"] / q["C"]
     return nu - 1 if regime == "light" else nu
 
@@ -168,10 +168,10 @@ def _region(regime: str, constant: fmpq, region: Mapping, where: str) -> None:
                     f"{where}: point {index} has {key} = {given[key]}, the region {fixed[key]}"
                 )
     values = [variable(regime, p) for p in points]
-    beta = _parameters(points[0])["beta"]
+    beta = read_parameters(points[0])["beta"]
     if regime == "light" and not (0 < low and arb(high) < arb(-1).exp()):
         raise CertificateError(f"{where}: the light range must lie in (0, 1/e)")
-    if regime == "heavy" and not (beta * _parameters(points[0])["mu"] < 1 and low > 1):
+    if regime == "heavy" and not (beta * read_parameters(points[0])["mu"] < 1 and low > 1):
         raise CertificateError(f"{where}: the heavy bound needs Lambda > mu and nu > 1")
     welfares: dict[int, tuple[arb, arb]] = {}
     expected = low

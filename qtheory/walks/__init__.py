@@ -16,7 +16,7 @@ mpmath) and checked (against :mod:`qtheory.exact` and the simulator) object here
   arithmetic, and the certificate that :mod:`qtheory.verify.walks` checks again.
 """
 
-from qtheory._lazy import lazy_package
+from qtheory.core.lazy import lazy_package
 
 #: Where each public name is defined: imported on first use (PEP 562), so that
 #: ``qtheory walks --help`` does not derive the Chernoff bounds or load the simulator.

@@ -2,10 +2,10 @@ r"""Certified comparisons of the random-walk bounds with the exact values they b
 
 Every :class:`~qtheory.walks.bounds.BoundCheck` made by :mod:`qtheory.walks.ruin`,
 :mod:`qtheory.walks.hitting`, :mod:`qtheory.walks.chernoff` and the SSS checks of
-:mod:`qtheory.walks.outputs` carries a ``spec``: the family of the bound and its
+:mod:`qtheory.report.walks` carries a ``spec``: the family of the bound and its
 arguments (integers and exact rationals).  :func:`enclose` evaluates both sides of the
 spec in Arb ball arithmetic, at the parameters the user typed read as exact rationals
-(:func:`qtheory.enclosure.exact`), and :func:`certify` decides ``bound >= exact``
+(:func:`qtheory.core.enclosure.exact`), and :func:`certify` decides ``bound >= exact``
 (``bound <= exact`` for lower bounds) for every point of the two balls, and writes the
 certificate that :mod:`qtheory.verify.walks` checks again by its own routes.
 
@@ -43,7 +43,7 @@ from functools import lru_cache
 import flint
 from flint import arb, fmpq
 
-from qtheory.enclosure import Enclosure, exact, working_precision
+from qtheory.core.enclosure import Enclosure, exact, working_precision
 from qtheory.walks.bounds import BoundCheck
 
 __all__ = ["CertifiedCheck", "certify", "enclose"]
@@ -442,7 +442,7 @@ def enclose(
     rationals where both are rational: the ruin and climbing families, and the
     descent family's bound).
 
-    Call inside :func:`qtheory.enclosure.working_precision` (or at the ambient Arb
+    Call inside :func:`qtheory.core.enclosure.working_precision` (or at the ambient Arb
     precision).
 
     Parameters
@@ -551,7 +551,7 @@ def certify(
     tuple
         The :class:`CertifiedCheck` of each check with a spec, and the certificate
         ``{"checker": "walks.bounds", "data": {...}}`` (items of the certified
-        comparisons only) for :class:`qtheory.claims.Claim`.
+        comparisons only) for :class:`qtheory.core.claims.Claim`.
 
     Raises
     ------

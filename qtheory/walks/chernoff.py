@@ -55,7 +55,7 @@ non-negative terms:
   of :math:`x` where it is a sum and by its conjugate :math:`4ud/\sigma_\mp` on the other
   (:class:`Auxiliary`);
 - :math:`h(1+\varepsilon) = (1+\varepsilon)\operatorname{log1p}(\varepsilon) - \varepsilon`
-  (the :class:`~qtheory.symbolic.Formula` rewriting) for :math:`|\varepsilon| \ge 1/4`,
+  (the :class:`~qtheory.core.symbolic.Formula` rewriting) for :math:`|\varepsilon| \ge 1/4`,
   and Sympy's Taylor polynomial :data:`CRAMER_SERIES` below, where the closed form would
   lose :math:`\log_{10}(1/|\varepsilon|)` digits.
 
@@ -161,12 +161,12 @@ import numpy as np
 import sympy as sp
 from scipy import stats
 
-from qtheory import _validation, limits
+from qtheory.core import limits, validation
+from qtheory.core.precision import GUARD_DIGITS, check_dps, rounded, working
+from qtheory.core.symbolic import Formula
 from qtheory.exact.ctmc import generator, hitting_time_cdf, transient
-from qtheory.lossnet.model import LossNetwork
-from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, servers
-from qtheory.precision import GUARD_DIGITS, check_dps, rounded, working
-from qtheory.symbolic import Formula
+from qtheory.model.lossnet import LossNetwork
+from qtheory.model.lossnet_symbols import lambda_h, lambda_l, mu, servers
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk, check_walk
 
@@ -1254,7 +1254,7 @@ def log_window_event_bound(net: LossNetwork, c: float, delta: float, tail: str =
     -1.8542129334
     """
     events = window_mean_events(net, c)
-    delta = _validation.positive("delta", delta)
+    delta = validation.positive("delta", delta)
     if _check_tail(tail) == "lower" and delta > 1:
         raise ValueError(f"delta must be <= 1 for the lower tail, got {delta}")
     scale = 1 + delta if tail == "upper" else 1 - delta
@@ -1447,9 +1447,7 @@ def _poisson_upper(mean: float, k: int) -> CoupledBound:
 def _band(walk: IdleWalk, band: int | None, low: int) -> int:
     """The band b (default floor(sqrt N)); b <= N − 1 keeps the coupled rate μ(N − b) > 0."""
     walk = check_walk(walk)
-    return _validation.integer_in(
-        "band", walk.band if band is None else band, low, walk.servers - 1
-    )
+    return validation.integer_in("band", walk.band if band is None else band, low, walk.servers - 1)
 
 
 def _coupled_means(walk: IdleWalk, band: int, time: float) -> tuple[float, float]:
@@ -1502,9 +1500,9 @@ def idle_after_window_bound(
     5.378e-04 <= 3.934e-03
     """
     band = _band(walk, band, 1)
-    start = _validation.integer_in("start", start, 0, band)
-    level = _validation.integer_in("level", level, 0, walk.servers)
-    up, down = _coupled_means(walk, band, _validation.positive("window", window))
+    start = validation.integer_in("start", start, 0, band)
+    level = validation.integer_in("level", level, 0, walk.servers)
+    up, down = _coupled_means(walk, band, validation.positive("window", window))
     return IdleWindowBound(
         drift=_skellam_lower(up, down, level - start),
         escape=_poisson_upper(down, band + 1 - level),
@@ -1556,8 +1554,8 @@ def climb_steps_tail_bound(
     6.557e-04 <= 4.913e-03
     """
     band = _band(walk, band, 1)
-    start = _validation.integer_in("start", start, 0, band - 1)
-    n = _validation.positive_int("steps", steps)
+    start = validation.integer_in("start", start, 0, band - 1)
+    n = validation.positive_int("steps", steps)
     p = walk.coupled_up_probability(band)
     below = band - start - 1
     return CoupledBound(
@@ -1611,8 +1609,8 @@ def climb_time_tail_bound(
     8.637e-04 <= 6.794e-03
     """
     band = _band(walk, band, 1)
-    start = _validation.integer_in("start", start, 0, band - 1)
-    up, down = _coupled_means(walk, band, _validation.positive("time", time))
+    start = validation.integer_in("start", start, 0, band - 1)
+    up, down = _coupled_means(walk, band, validation.positive("time", time))
     return _skellam_lower(up, down, band - 1 - start)
 
 
@@ -1656,8 +1654,8 @@ def hit_zero_time_bound(walk: IdleWalk, start: int, time: float) -> CoupledBound
     9.890e-04 <= 6.869e-03
     """
     walk = check_walk(walk)
-    start = _validation.integer_in("start", start, 1, walk.servers)
-    _, down = _coupled_means(walk, 0, _validation.positive("time", time))
+    start = validation.integer_in("start", start, 1, walk.servers)
+    _, down = _coupled_means(walk, 0, validation.positive("time", time))
     return _poisson_upper(down, start)
 
 
@@ -1925,7 +1923,7 @@ def chernoff_checks(
         If ``net`` is not a LossNetwork or ``c_values`` not a sequence.
     ValueError
         If N < 4, a c is not > 0, or the exact CTMC work exceeds
-        :mod:`qtheory.limits` (``"memory"``, ``"dp_cells"``).
+        :mod:`qtheory.core.limits` (``"memory"``, ``"dp_cells"``).
 
     References
     ----------
@@ -1957,11 +1955,11 @@ def chernoff_checks(
 def _constants(c_values: object) -> list[float]:
     if isinstance(c_values, str) or not isinstance(c_values, Sequence | np.ndarray):
         raise TypeError(f"c_values must be a sequence of numbers, got {c_values!r}")
-    return [_validation.positive("c", c) for c in c_values]
+    return [validation.positive("c", c) for c in c_values]
 
 
 def _require_exact_work(walk: IdleWalk, windows: Sequence[float]) -> None:
-    """Refuse, before any work, exact checks beyond :mod:`qtheory.limits`: every
+    """Refuse, before any work, exact checks beyond :mod:`qtheory.core.limits`: every
     uniformisation step touches the N + 1 levels (about (μ + λ_H) N W steps per window,
     and the climb checks about 4 b (μ + λ_H)/(μ − λ_H) more), and the generator holds
     about 100 bytes per level."""

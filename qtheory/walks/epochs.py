@@ -30,7 +30,7 @@ only checked, not assumed; :func:`renewal_reward` reports both.
 CTMC, :func:`qtheory.exact.ctmc.accumulated_reward`: an independent route from the
 stationary distribution); :func:`epochs_from_trace` cuts a simulated trajectory
 (:func:`qtheory.sim.lossnet.trace`) into epochs and :func:`renewal_reward` turns them into
-rates with regenerative confidence intervals (:class:`qtheory.stats.Estimate`).
+rates with regenerative confidence intervals (:class:`qtheory.core.stats.Estimate`).
 
 References
 ----------
@@ -49,12 +49,12 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sparse
 
-from qtheory import _validation, limits
+from qtheory.core import limits, validation
+from qtheory.core.stats import Estimate
 from qtheory.exact.ctmc import accumulated_reward, generator
 from qtheory.lossnet.fluid import fluid_bound
-from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import REGRET_IDENTITY
-from qtheory.stats import Estimate
+from qtheory.model.lossnet import LossNetwork
 
 __all__ = [
     "EpochMeans",
@@ -190,7 +190,7 @@ class EpochMeans:
         Raises
         ------
         TypeError
-            If ``net`` is not a :class:`~qtheory.lossnet.model.LossNetwork`.
+            If ``net`` is not a :class:`~qtheory.model.lossnet.LossNetwork`.
 
         References
         ----------
@@ -233,7 +233,7 @@ def trunk_reservation_generator(net: LossNetwork, reserve: int) -> sparse.csr_ma
         If ``net`` is not a LossNetwork.
     ValueError
         If ``reserve`` is not an integer in 0..N, or N + 1 levels exceed the memory
-        limit (:mod:`qtheory.limits`).
+        limit (:mod:`qtheory.core.limits`).
 
     References
     ----------
@@ -248,7 +248,7 @@ def trunk_reservation_generator(net: LossNetwork, reserve: int) -> sparse.csr_ma
            [ 0. ,  2.8, -2.8]])
     """
     _require_levels(_network(net))
-    reserve = _validation.integer_in("reserve", reserve, 0, net.servers, bounds="0..servers")
+    reserve = validation.integer_in("reserve", reserve, 0, net.servers, bounds="0..servers")
     n, levels = net.servers, np.arange(net.servers + 1, dtype=float)
     up = net.mu * (n - levels)
     down = net.arrival_rate_h * (levels >= 1) + net.arrival_rate_l * (levels > reserve)
@@ -307,7 +307,7 @@ def markov_epoch_means(net: LossNetwork, reserve: int, *, reset: int = 1) -> Epo
     True
     """
     Q = trunk_reservation_generator(net, reserve)
-    reset = _validation.integer_in("reset", reset, 0, net.servers, bounds="0..servers")
+    reset = validation.integer_in("reset", reset, 0, net.servers, bounds="0..servers")
     levels = np.arange(net.servers + 1, dtype=float)
     rewards = {
         "length": np.ones_like(levels),
@@ -414,8 +414,8 @@ def epochs_from_trace(trace, *, reset: int = 1, warmup: float = 0.0) -> Epochs:
     (True, True)
     """
     servers, horizon, times, codes, decisions, idle = _trace_arrays(trace)
-    reset = _validation.integer_in("reset", reset, 0, servers, bounds="0..servers")
-    warmup = _validation.nonnegative("warmup", warmup)
+    reset = validation.integer_in("reset", reset, 0, servers, bounds="0..servers")
+    warmup = validation.nonnegative("warmup", warmup)
     before = np.concatenate(([servers], idle[:-1]))
     entrances = np.flatnonzero((idle == reset) & (before != reset))
     entrances = entrances[times[entrances] >= warmup]
@@ -444,8 +444,8 @@ def _trace_arrays(trace: object) -> tuple:
             f"trace must be a qtheory.sim.lossnet.Trace (with {', '.join(_TRACE_FIELDS)}), "
             f"got {type(trace).__name__} without {', '.join(missing)}"
         )
-    servers = _validation.positive_int("trace.servers", trace.servers)
-    horizon = _validation.nonnegative("trace.horizon", trace.horizon)
+    servers = validation.positive_int("trace.servers", trace.servers)
+    horizon = validation.nonnegative("trace.horizon", trace.horizon)
     arrays = [np.asarray(getattr(trace, name)) for name in _TRACE_FIELDS[2:]]
     sizes = {a.size for a in arrays}
     if any(a.ndim != 1 for a in arrays) or len(sizes) != 1:
@@ -456,7 +456,7 @@ def _trace_arrays(trace: object) -> tuple:
 
 @dataclass(frozen=True)
 class RenewalReward:
-    r"""Long-run rates from simulated epochs, each an :class:`~qtheory.stats.Estimate`.
+    r"""Long-run rates from simulated epochs, each an :class:`~qtheory.core.stats.Estimate`.
 
     Each rate is a ratio of per-epoch sums; its 95% interval is the delta-method
     (regenerative) interval :math:`z\,s_Z/(ar L\sqrt n)` with

@@ -99,10 +99,10 @@ import numpy as np
 import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
+from qtheory.core.precision import GUARD_DIGITS, check_dps, rounded, working
+from qtheory.core.symbolic import Formula
 from qtheory.exact.birth_death import birth_death_log_weights
-from qtheory.lossnet.symbols import lambda_h, mu, servers
-from qtheory.precision import GUARD_DIGITS, check_dps, rounded, working
-from qtheory.symbolic import Formula
+from qtheory.model.lossnet_symbols import lambda_h, mu, servers
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk, band_level, check_walk
 from qtheory.walks.idle import level as idle_level

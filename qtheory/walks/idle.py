@@ -23,7 +23,7 @@ probabilities and climbing times); with :math:`p_\infty` it is *more* likely (lo
 PFI's band is :math:`b = \lfloor\sqrt N\rfloor`.
 
 The level-indexed arrays (:meth:`IdleWalk.up_rates` and the like) hold all
-:math:`N + 1` levels; past the memory limit of :mod:`qtheory.limits` they are refused
+:math:`N + 1` levels; past the memory limit of :mod:`qtheory.core.limits` they are refused
 with a ``ValueError`` naming ``servers`` (the SSS routes of :mod:`qtheory.walks.sss` only
 need the levels :math:`0..b`).
 
@@ -47,11 +47,11 @@ import numpy as np
 import scipy.sparse as sparse
 import sympy as sp
 
-from qtheory import _validation, limits
+from qtheory.core import limits, validation
+from qtheory.core.symbolic import Formula
 from qtheory.exact.ctmc import generator
-from qtheory.lossnet.model import LossNetwork
-from qtheory.lossnet.symbols import lambda_h, mu, servers
-from qtheory.symbolic import Formula
+from qtheory.model.lossnet import LossNetwork
+from qtheory.model.lossnet_symbols import lambda_h, mu, servers
 
 __all__ = [
     "IdleWalk",
@@ -133,9 +133,9 @@ class IdleWalk:
     mu: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "servers", _validation.positive_int("servers", self.servers))
+        object.__setattr__(self, "servers", validation.positive_int("servers", self.servers))
         for name in ("lambda_h", "mu"):
-            object.__setattr__(self, name, _validation.positive(name, getattr(self, name)))
+            object.__setattr__(self, name, validation.positive(name, getattr(self, name)))
         if not self.lambda_h < self.mu:
             raise ValueError(f"lambda_h must be < mu, got lambda_h={self.lambda_h}, mu={self.mu}")
 
@@ -157,7 +157,7 @@ class IdleWalk:
         Raises
         ------
         TypeError
-            If ``net`` is not a :class:`~qtheory.lossnet.model.LossNetwork`.
+            If ``net`` is not a :class:`~qtheory.model.lossnet.LossNetwork`.
         ValueError
             If ``net.lambda_h >= net.mu`` (see the class).
 
@@ -215,7 +215,7 @@ class IdleWalk:
         ------
         ValueError
             If the arrays over the N + 1 levels are above the memory limit of
-            :mod:`qtheory.limits` (the message names ``servers``).
+            :mod:`qtheory.core.limits` (the message names ``servers``).
 
         Examples
         --------
@@ -236,7 +236,7 @@ class IdleWalk:
         ------
         ValueError
             If the arrays over the N + 1 levels are above the memory limit of
-            :mod:`qtheory.limits` (the message names ``servers``).
+            :mod:`qtheory.core.limits` (the message names ``servers``).
 
         Examples
         --------
@@ -262,7 +262,7 @@ class IdleWalk:
         ------
         ValueError
             If the arrays over the N + 1 levels are above the memory limit of
-            :mod:`qtheory.limits` (the message names ``servers``).
+            :mod:`qtheory.core.limits` (the message names ``servers``).
 
         References
         ----------
@@ -294,7 +294,7 @@ class IdleWalk:
         ------
         ValueError
             If the arrays over the N + 1 levels are above the memory limit of
-            :mod:`qtheory.limits` (the message names ``servers``).
+            :mod:`qtheory.core.limits` (the message names ``servers``).
 
         References
         ----------
@@ -360,7 +360,7 @@ class IdleWalk:
         return self.mu / (self.mu + self.lambda_h)
 
     def _check_band(self, band: object) -> int:
-        band = _validation.positive_int("band", band)
+        band = validation.positive_int("band", band)
         if band > self.servers:
             raise ValueError(f"band must be <= servers = {self.servers}, got {band}")
         return band

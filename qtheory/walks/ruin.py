@@ -90,10 +90,10 @@ import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 from sympy.codegen.cfunctions import log1p
 
-from qtheory import _validation
+from qtheory.core import validation
+from qtheory.core.precision import GUARD_DIGITS, check_dps, rounded, working
+from qtheory.core.symbolic import Formula
 from qtheory.exact.birth_death import birth_death_log_weights
-from qtheory.precision import GUARD_DIGITS, check_dps, rounded, working
-from qtheory.symbolic import Formula
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk, band_level, check_walk
 from qtheory.walks.idle import level as idle_level
@@ -410,7 +410,7 @@ def check_band(band: object, top: int, *, least: int = 1) -> int:
     >>> check_band(3, 10)
     3
     """
-    band = _validation.positive_int("band", band)
+    band = validation.positive_int("band", band)
     if not least <= band <= top:
         raise ValueError(f"band must be in {least}..{top}, got {band}")
     return band
@@ -439,8 +439,8 @@ def mp_rates(rates: NDArray[np.float64]) -> list[mpmath.mpf]:
 
 def loop_guard(dps: int, size: int) -> int:
     """Guard digits for an mpmath loop over ``size`` levels at ``dps`` digits, for
-    :func:`qtheory.precision.working`: enough to hold float64 inputs exactly (at least
-    16 digits in all), the usual :data:`~qtheory.precision.GUARD_DIGITS`, and
+    :func:`qtheory.core.precision.working`: enough to hold float64 inputs exactly (at least
+    16 digits in all), the usual :data:`~qtheory.core.precision.GUARD_DIGITS`, and
     log10(size) more for the roundings of the sums.
 
     Parameters
@@ -549,7 +549,7 @@ def walk_ruin_probability(p: ArrayLike, level: ArrayLike, band: ArrayLike, *, dp
     ValueError
         If ``p`` is not in (0, 1), ``level`` or ``band`` are not integers with
         :math:`0 \le i \le b`, :math:`b \ge 1`, or ``dps`` is not an integer in
-        1..limit (see :func:`qtheory.precision.check_dps`).
+        1..limit (see :func:`qtheory.core.precision.check_dps`).
 
     References
     ----------

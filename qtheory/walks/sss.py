@@ -55,7 +55,7 @@ evaluated, here: at small N (say N < 1000) it is not negligible.
 that formula, which refuses :math:`c \le 0`, :math:`N < 2` and a :math:`W` that
 underflows).  The exact routes work on the levels :math:`0..b` only (memory and time
 :math:`O(\sqrt N)` per uniformisation step) and refuse, before any work, what exceeds
-:mod:`qtheory.limits`.
+:mod:`qtheory.core.limits`.
 
 **The constant.**  With :math:`W = c\log N/N` and :math:`m = y\log N`, as
 :math:`N \to \infty` the two terms are :math:`N^{-c\,S(y/c)}` and
@@ -77,9 +77,9 @@ import scipy.sparse as sparse
 from scipy import optimize
 from scipy.stats import poisson
 
-from qtheory import _validation, limits
+from qtheory.core import limits, validation
 from qtheory.exact.ctmc import accumulated_reward, generator, hitting_probabilities, transient
-from qtheory.lossnet.model import LossNetwork
+from qtheory.model.lossnet import LossNetwork
 from qtheory.walks import chernoff
 from qtheory.walks.idle import IdleWalk
 from qtheory.walks.ruin import walk_ruin_probability
@@ -161,7 +161,7 @@ def failure_probability(net: LossNetwork, c: float, *, start: int = 1) -> float:
         If ``net`` is not a LossNetwork.
     ValueError
         If N < 4, ``c`` <= 0 (or W underflows), ``start`` is out of range, or the
-        uniformisation would exceed :mod:`qtheory.limits` (``"memory"``: about 8 bytes
+        uniformisation would exceed :mod:`qtheory.core.limits` (``"memory"``: about 8 bytes
         per term of the Poisson series, (μ + λ_H) c log N terms; ``"dp_cells"``: terms
         times levels).
 
@@ -223,7 +223,7 @@ def failure_probabilities(net: LossNetwork, c: float) -> np.ndarray:
     TypeError
         If ``net`` is not a LossNetwork.
     ValueError
-        If N < 4, ``c`` <= 0 (or W underflows), or the work exceeds :mod:`qtheory.limits`
+        If N < 4, ``c`` <= 0 (or W underflows), or the work exceeds :mod:`qtheory.core.limits`
         (as for :func:`failure_probability`).
 
     References
@@ -552,7 +552,7 @@ def critical_window_constant(net: LossNetwork) -> float:
 
 
 def _check_start(start: object, band: int) -> int:
-    start = _validation.positive_int("start", start)
+    start = validation.positive_int("start", start)
     if start >= band:
         raise ValueError(f"start must be in 1..band - 1 = 1..{band - 1}, got {start}")
     return start

@@ -27,7 +27,7 @@ undetermined otherwise; :func:`smallest_bounded_constant` returns the smallest
 :math:`c` of the grid from which on every :math:`c` is bounded.
 
 Seeds: replication ``rep`` at ``N`` runs on
-``qtheory.stats.replication_seed(SeedSequence([seed, N]), rep)`` (the package's one
+``qtheory.core.stats.replication_seed(SeedSequence([seed, N]), rep)`` (the package's one
 replication-seed rule), shared by every :math:`c`.  Tasks carry
 :data:`TASK_VERSION`, so results cached under an earlier seed rule are not reused.
 """
@@ -41,13 +41,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from qtheory import _validation, limits
-from qtheory.cache import ResultCache, cached_map
-from qtheory.executor import Executor, make_executor
-from qtheory.lossnet.model import LossNetwork
+from qtheory.core import limits, validation
+from qtheory.core.cache import ResultCache, cached_map
+from qtheory.core.executor import Executor, make_executor
+from qtheory.core.stats import CONFIDENCE, Estimate, replication_seed
 from qtheory.lossnet.online import REGRET_IDENTITY
+from qtheory.model.lossnet import LossNetwork
 from qtheory.sim.lossnet import simulate
-from qtheory.stats import CONFIDENCE, Estimate, replication_seed
 
 __all__ = [
     "TASK_VERSION",
@@ -60,7 +60,9 @@ __all__ = [
     "window_sweep",
 ]
 
-TASK_VERSION = 2  # 2: seeds by qtheory.stats.replication_seed (1: SeedSequence([seed, N, rep]))
+TASK_VERSION = (
+    2  # 2: seeds by qtheory.core.stats.replication_seed (1: SeedSequence([seed, N, rep]))
+)
 WARMUP = 3.0  # the run starts empty; the idle count settles within about 2 time units
 TOLERATED_GROWTH = 0.1  # a loss rate growing no faster than N^0.1 counts as bounded
 _SLOPE_RANGE = 50.0  # |s| beyond this is reported as infinite
@@ -183,7 +185,7 @@ def window_sweep(
         Root seed (an integer >= 0); the results are a function of it.
     executor, cache : optional
         Where the replications run (default: a local process pool) and where their
-        results are kept (default: none; pass a :class:`~qtheory.cache.ResultCache` to
+        results are kept (default: none; pass a :class:`~qtheory.core.cache.ResultCache` to
         compute only what is missing on a rerun).
     progress : bool, optional
         Show a progress bar.
@@ -197,7 +199,7 @@ def window_sweep(
     ------
     ValueError
         If a c or N is out of range, reps < 2, events <= 0, the seed is not an integer
-        >= 0, or the sweep would simulate more events than :mod:`qtheory.limits` allows
+        >= 0, or the sweep would simulate more events than :mod:`qtheory.core.limits` allows
         (``"events"``).
 
     References
@@ -206,7 +208,7 @@ def window_sweep(
 
     Examples
     --------
-    >>> from qtheory.executor import SerialExecutor
+    >>> from qtheory.core.executor import SerialExecutor
     >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> points = window_sweep(net, [1.0, 8.0], [50], events=2e4, executor=SerialExecutor(),
     ...                       progress=False)
@@ -215,13 +217,13 @@ def window_sweep(
     """
     if not isinstance(net, LossNetwork):
         raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
-    cs = [_validation.positive("c", c) for c in _sequence("cs", cs)]
+    cs = [validation.positive("c", c) for c in _sequence("cs", cs)]
     servers = [_check_servers(n) for n in _sequence("servers", servers)]
-    reps = _validation.positive_int("reps", reps)
+    reps = validation.positive_int("reps", reps)
     if reps < 2:
         raise ValueError(f"reps must be >= 2 for confidence intervals, got {reps}")
-    events = _validation.positive("events", events)
-    seed = _validation.nonnegative_int("seed", seed)
+    events = validation.positive("events", events)
+    seed = validation.nonnegative_int("seed", seed)
     for n in servers:
         net.with_servers(n).window(min(cs))  # W = c log N / N must not underflow
     total = sum(_horizon(net.with_servers(n), events) * net.with_servers(n).event_rate
@@ -289,7 +291,7 @@ class LossGrowth:
 
     The interval is a profile-likelihood interval: asymmetric about the slope and
     possibly unbounded (-inf / inf where the data do not bound it), so it is kept as its
-    two ends rather than as a symmetric :class:`~qtheory.stats.Estimate`.
+    two ends rather than as a symmetric :class:`~qtheory.core.stats.Estimate`.
 
     Attributes
     ----------
@@ -499,7 +501,7 @@ def _points(points: object) -> list[SweepPoint]:
 
 
 def _check_servers(n: object) -> int:
-    n = _validation.positive_int("servers", n)
+    n = validation.positive_int("servers", n)
     if n < 2:
         raise ValueError(f"servers must be >= 2 (W = c log N / N), got {n}")
     return n

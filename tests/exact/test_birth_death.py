@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scipy.special import logsumexp
 from scipy.stats import poisson
 
-from qtheory import limits
+from qtheory.core import limits
 from qtheory.exact import (
     birth_death_log_weights,
     birth_death_stationary,

@@ -543,7 +543,7 @@ def test_sparse_first_passage_refuses_what_lu_cannot_resolve():
 
 
 def test_runaway_work_is_refused_before_allocating():
-    from qtheory import limits
+    from qtheory.core import limits
 
     two_state = generator([[0.0, 1.0], [3.0, 0.0]])
     with pytest.raises(ValueError, match="times: uniformisation over about 3e\\+15 jumps"):

@@ -350,7 +350,7 @@ def test_sparse_generator_from_the_ctmc_module_is_accepted():
 def test_huge_dense_solves_are_refused_before_allocating():
     import scipy.sparse as sparse
 
-    from qtheory import limits
+    from qtheory.core import limits
 
     big = sparse.eye(10**5, format="csr")  # a dense copy would need 80 GB
     with pytest.raises(ValueError, match="Q: dense GTH on 100000 states needs"):

@@ -13,7 +13,7 @@ from qtheory.gated.asymptotics import (
     pof_asymptotics,
     service_rate,
 )
-from qtheory.gated.model import GatedQueue
+from qtheory.model.gated import GatedQueue
 
 
 @pytest.mark.parametrize("arrival", ["inf", "3"])

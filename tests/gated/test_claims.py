@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from qtheory.claims import Evidence, Origin
+from qtheory.core.claims import Evidence, Origin
 from qtheory.gated.claims import gated_claims
 from qtheory.verify import check_certificate
 from qtheory.verify.statements import certificate

@@ -9,7 +9,7 @@ from conftest import FUZZ, anything, assert_clean_outcome, dps_values, special_r
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qtheory import limits
+from qtheory.core import limits
 from qtheory.gated import (
     GatedQueue,
     log_root,

@@ -15,7 +15,8 @@ import math
 import numpy as np
 import pytest
 
-from qtheory.claims import Evidence
+from qtheory.core.claims import Evidence
+from qtheory.core.stats import Estimate
 from qtheory.exact import birth_death_stationary, generator, transient
 from qtheory.gated.embedded_chain import service_count_law
 from qtheory.gated.history import (
@@ -32,9 +33,8 @@ from qtheory.gated.history import (
     observed_relaxation,
     optimal_gap_gate,
 )
-from qtheory.gated.model import GatedQueue
 from qtheory.gated.welfare import optimal_gate, welfare_ga
-from qtheory.stats import Estimate
+from qtheory.model.gated import GatedQueue
 
 SMALL = {"states": 24, "grid": 400}
 INF = math.inf

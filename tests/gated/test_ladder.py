@@ -100,7 +100,7 @@ def test_rung_methods_say_no_more_than_their_kind():
 def test_memory_is_described_consistently():
     """GA is the one-bit rule (open or closed, with a clock); an Erlang-m gate's state is
     its phase, never "log2 m bits" (which would make GA, its limit, unbounded)."""
-    from qtheory.gated import ladder_outputs
+    from qtheory.report import gated_ladder as ladder_outputs
 
     texts = [ladder_module.__doc__, ladder_outputs.__doc__, ladder_outputs._derivation()]
     for text in texts:

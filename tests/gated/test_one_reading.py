@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from _cli_testing import run_cli
 
+from qtheory.core.precision import binary_fraction, decimal_fraction
 from qtheory.gated import (
     GatedQueue,
     certified_optimum,
@@ -28,8 +29,7 @@ from qtheory.gated import (
     welfare_rr,
 )
 from qtheory.gated.certified import exact_parameters
-from qtheory.gated.model import IllConditionedWarning, to_mpf
-from qtheory.precision import binary_fraction, decimal_fraction
+from qtheory.model.gated import IllConditionedWarning, to_mpf
 
 SEED = 20260611
 POINTS = 100

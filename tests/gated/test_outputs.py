@@ -5,8 +5,8 @@ import re
 from functools import cache
 
 from qtheory.gated.claims import gated_claims
-from qtheory.gated.outputs import _certified_table, _formulas
 from qtheory.report.claims import claim_paragraph
+from qtheory.report.gated import _certified_table, _formulas
 
 
 @cache
@@ -64,7 +64,7 @@ def test_formulas_are_printed_in_a_papers_form():
 
 
 def test_the_asymptotics_table_is_mathematics():
-    from qtheory.gated.outputs import _asymptotic_table
+    from qtheory.report.gated import _asymptotic_table
 
     table = _asymptotic_table(quick=True)
     assert "$\\nu - 1 = 10^{-4}$" in table and "$\\nu = 10^{16}$" in table

@@ -20,6 +20,7 @@ import pytest
 import sympy as sp
 from scipy import sparse
 
+from qtheory.core.phase_type import coxian, erlang
 from qtheory.exact.ctmc import stationary
 from qtheory.gated import GatedQueue, optimal_gate, optimal_routing
 from qtheory.gated.phase_gates import (
@@ -33,7 +34,6 @@ from qtheory.gated.phase_gates import (
     welfare_erlang_gate,
     welfare_ph_gate,
 )
-from qtheory.phase_type import coxian, erlang
 
 
 def independent_optimum(nu, m, arrival=mpmath.inf, dps=40):

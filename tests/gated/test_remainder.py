@@ -14,7 +14,6 @@ from _pof_reference import DPS, pof_direct, true_heavy, true_light
 from mpmath import log, mpf, sqrt
 
 from qtheory.gated import remainder
-from qtheory.gated.model import GatedQueue
 from qtheory.gated.remainder import (
     HEAVY_ARRIVAL_RATIO_MIN,
     HEAVY_CONSTANT,
@@ -27,6 +26,7 @@ from qtheory.gated.remainder import (
     require_heavy_hypotheses,
     require_light_hypotheses,
 )
+from qtheory.model.gated import GatedQueue
 from qtheory.verify.gated import check_asymptotics
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from scipy import optimize
 
+from qtheory.core.phase_type import PhaseType, coxian, erlang, exponential
 from qtheory.exact.matrix_analytic import qbd_solve, qbd_stationary
 from qtheory.gated import GatedQueue, optimal_gate, optimal_routing, price_of_forgetting, welfare_ga
 from qtheory.gated.phase_gates import optimal_erlang_gate
@@ -27,7 +28,6 @@ from qtheory.gated.service import (
     welfare_ga_ph,
     welfare_rr_ph,
 )
-from qtheory.phase_type import PhaseType, coxian, erlang, exponential
 
 #: SCV of each service shape, in closed form.
 SHAPES = {

@@ -21,8 +21,8 @@ from qtheory.lossnet.certified import (
 )
 from qtheory.lossnet.fluid import fluid_lp
 from qtheory.lossnet.mdp import solve_admission_mdp
-from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import online_optimum
+from qtheory.model.lossnet import LossNetwork
 from qtheory.verify import check_certificate
 
 NET = LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0)

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from qtheory.claims import Evidence, Origin
+from qtheory.core.claims import Evidence, Origin
 from qtheory.lossnet.claims import lossnet_claims, online_optimum_claim
 from qtheory.lossnet.online import online_optimum
-from qtheory.lossnet.outputs import DEFAULT, servers_grid
 from qtheory.lossnet.regret import fit_log_slope, leading_constant, regret_curve
+from qtheory.report.lossnet import DEFAULT, servers_grid
 from qtheory.verify import CertificateError, check_certificate
 from qtheory.verify.statements import certificate
 

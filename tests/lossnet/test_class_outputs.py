@@ -1,4 +1,4 @@
-"""The n-class section of ``qtheory reproduce`` (qtheory.lossnet.class_outputs), run in
+"""The n-class section of ``qtheory reproduce`` (qtheory.report.lossnet_classes), run in
 isolation on a tiny plan: files, tables, claims and their verdicts."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import re
 
 import pytest
 
-from qtheory.claims import Evidence
-from qtheory.executor import make_executor
-from qtheory.lossnet import class_outputs as outputs
+from qtheory.core.claims import Evidence
+from qtheory.core.executor import make_executor
+from qtheory.core.stats import Estimate
 from qtheory.lossnet.decomposition import ClockDesign, fit_decomposition, run_designs
+from qtheory.report import lossnet_classes as outputs
 from qtheory.report.run import Run
-from qtheory.stats import Estimate
 
 TINY = outputs.ClassPlan(
     clock=((10, 6.0, 3), (20, 6.0, 3), (40, 6.0, 3)),

@@ -14,7 +14,6 @@ from qtheory.lossnet.claims import (
     class_leading_constant_claim,
     class_regret_identity_claim,
 )
-from qtheory.lossnet.classes import ClassNetwork
 from qtheory.lossnet.regret import (
     ClassRegretPoint,
     class_leading_constant,
@@ -23,6 +22,7 @@ from qtheory.lossnet.regret import (
     leading_constant,
     regret_curve,
 )
+from qtheory.model.classes import ClassNetwork
 
 #: Three parameter sets: marginal class 3 of 4 (twice: the middle) and 4 of 4 (last).
 NETS = [

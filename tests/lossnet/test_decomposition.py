@@ -1,5 +1,5 @@
 """Tests of the regret decomposition (qtheory.lossnet.decomposition) and its reproduce
-section (qtheory.lossnet.decomposition_outputs).
+section (qtheory.report.lossnet_decomposition).
 
 Independent references:
 - the offline optimum of the clock model is optimal path by path: with warmup = 0 its
@@ -25,11 +25,10 @@ import pytest
 from conftest import assert_estimate_matches, t_tolerance
 from scipy import stats
 
-from qtheory.cache import ResultCache
-from qtheory.claims import Evidence
-from qtheory.executor import SerialExecutor, make_executor
-from qtheory.lossnet import decomposition_outputs as outputs
-from qtheory.lossnet.classes import ClassNetwork, as_classes
+from qtheory.core.cache import ResultCache
+from qtheory.core.claims import Evidence
+from qtheory.core.executor import SerialExecutor, make_executor
+from qtheory.core.stats import Estimate, replication_seed
 from qtheory.lossnet.decomposition import (
     ClockDesign,
     JobDesign,
@@ -46,13 +45,14 @@ from qtheory.lossnet.decomposition import (
     run_designs,
     slope_on_log,
 )
-from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.online import online_optimum
+from qtheory.model.classes import ClassNetwork, as_classes
+from qtheory.model.lossnet import LossNetwork
+from qtheory.report import lossnet_decomposition as outputs
 from qtheory.report.run import Run
 from qtheory.sim import clock_path, compare
 from qtheory.sim.lossnet_classes import compare_classes
-from qtheory.stats import Estimate, replication_seed
 
 NET = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
 CS = (1.0, 4.0, 16.0)

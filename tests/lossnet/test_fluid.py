@@ -8,8 +8,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from qtheory.lossnet import LossNetwork, derive_fluid, fluid, fluid_bound, fluid_lp
-from qtheory.lossnet.classes import ClassNetwork
-from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, r_h, r_l
+from qtheory.model.classes import ClassNetwork
+from qtheory.model.lossnet_symbols import lambda_h, lambda_l, mu, r_h, r_l
 
 SLACK = sp.symbols("s1 s2 p", positive=True)
 # Each case's condition written with positive slacks, so that Sympy's assumptions system

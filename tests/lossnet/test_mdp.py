@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from qtheory.lossnet import LossNetwork, online_optimum
-from qtheory.lossnet.classes import ClassNetwork
 from qtheory.lossnet.mdp import class_admission_mdp, solve_admission_mdp, solve_class_mdp
 from qtheory.lossnet.nested import nested_optimum
+from qtheory.model.classes import ClassNetwork
 
 PARAMS = [(0.6, 0.8, 1.0, 2.0, 1.0), (0.3, 2.0, 0.7, 5.0, 0.5), (0.9, 0.3, 1.0, 1.2, 1.0)]
 

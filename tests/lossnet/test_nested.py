@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from qtheory.exact import birth_death_stationary
 from qtheory.lossnet import LossNetwork, online_optimum
-from qtheory.lossnet.classes import ClassNetwork
 from qtheory.lossnet.fluid import class_fluid
 from qtheory.lossnet.nested import class_regret_of, evaluate_nested, nested_optimum
+from qtheory.model.classes import ClassNetwork
 
 TWO_CLASS = [
     (0.6, 0.8, 1.0, 2.0, 1.0),

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import assert_rejects
 
-from qtheory import limits
+from qtheory.core import limits
 from qtheory.exact import birth_death_stationary, stationary_ctmc
 from qtheory.lossnet import LossNetwork, fluid_bound, online_optimum, threshold_table
 
@@ -89,7 +89,7 @@ def test_large_n_against_the_birth_death_solver(params, servers):
 
 
 # ---------------------------------------------------------------------------
-# precision: the dps convention of qtheory.precision
+# precision: the dps convention of qtheory.core.precision
 
 
 def reward_by_direct_sums(net, reserve, digits):

@@ -14,11 +14,11 @@ import mpmath
 import pytest
 import sympy
 
-from qtheory.gated import ladder_outputs
-from qtheory.gated import outputs as gated_outputs
-from qtheory.lossnet import outputs as lossnet_outputs
+from qtheory.report import gated as gated_outputs
+from qtheory.report import gated_ladder as ladder_outputs
+from qtheory.report import lossnet as lossnet_outputs
+from qtheory.report import walks as walks_outputs
 from qtheory.report.display import PRINT, DisplayForm, add, difference, frac
-from qtheory.walks import outputs as walks_outputs
 
 MODELS = {
     "gated": gated_outputs,

@@ -19,7 +19,7 @@ from qtheory.lossnet.decomposition import (
     rolling_horizon,
     slope_on_log,
 )
-from qtheory.lossnet.model import LossNetwork
+from qtheory.model.lossnet import LossNetwork
 from qtheory.sim import _core
 from qtheory.sim.lossnet import (
     clock_path,

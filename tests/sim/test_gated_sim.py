@@ -4,7 +4,7 @@ Reference values are closed forms computed here, independently of the code under
 M/M/1, Pollaczek-Khinchine (M/G/1), D/M/1 through the Lambert W function and the GI/M/1
 root equation of gated admission solved with brentq.
 
-Statistical checks use fixed seeds.  Each compares an estimate (a qtheory.stats.Estimate
+Statistical checks use fixed seeds.  Each compares an estimate (a qtheory.core.stats.Estimate
 over batch means) with its reference by conftest.assert_estimate_matches: the tolerance
 is t_{1 - ALPHA/2, b-1} standard errors, so that for a random seed each comparison would
 fail wrongly with probability ALPHA (= 1e-4; a test making k comparisons fails wrongly
@@ -29,9 +29,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize, special
 
+from qtheory.core.stats import Estimate
 from qtheory.gated import GatedQueue
 from qtheory.sim import SojournEstimate, _core, simulate_gated, simulate_random_routing
-from qtheory.stats import Estimate
 
 CUSTOMERS = 2_000_000
 BATCHES = 20

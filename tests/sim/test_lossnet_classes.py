@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from qtheory.exact.birth_death import birth_death_stationary
-from qtheory.lossnet.classes import ClassNetwork, as_classes
-from qtheory.lossnet.model import LossNetwork
+from qtheory.model.classes import ClassNetwork, as_classes
+from qtheory.model.lossnet import LossNetwork
 from qtheory.sim import _core
 from qtheory.sim.lossnet import simulate
 from qtheory.sim.lossnet_classes import (

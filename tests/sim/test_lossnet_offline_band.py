@@ -15,8 +15,8 @@ import itertools
 import numpy as np
 import pytest
 
-from qtheory import limits
-from qtheory.lossnet.model import LossNetwork
+from qtheory.core import limits
+from qtheory.model.lossnet import LossNetwork
 from qtheory.sim import _core, simulate
 from qtheory.sim.lossnet import run_cost, trace
 

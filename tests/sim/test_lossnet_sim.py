@@ -29,13 +29,13 @@ import numpy as np
 import pytest
 from conftest import assert_estimate_matches, t_tolerance
 
-from qtheory import limits
+from qtheory.core import limits
+from qtheory.core.stats import replication_seed
 from qtheory.lossnet.fluid import fluid_bound
-from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import threshold_table
+from qtheory.model.lossnet import LossNetwork
 from qtheory.sim import _core, clock_path, compare, job_path, simulate
 from qtheory.sim.lossnet import parse_policy, path_cost, run_cost, trace
-from qtheory.stats import replication_seed
 
 H, L = -1, -2
 

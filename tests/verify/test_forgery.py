@@ -26,7 +26,7 @@ from qtheory.lossnet.certified import (
     certified_online_optimum,
     trunk_reservation_optimality,
 )
-from qtheory.lossnet.model import LossNetwork
+from qtheory.model.lossnet import LossNetwork
 from qtheory.verify import check_certificate, verify
 from qtheory.verify.expected import PINS, REPRODUCED
 from qtheory.verify.statements import render

@@ -16,7 +16,7 @@ from qtheory.lossnet.certified import (
     certified_online_optimum,
     trunk_reservation_optimality,
 )
-from qtheory.lossnet.model import LossNetwork
+from qtheory.model.lossnet import LossNetwork
 from qtheory.verify import CertificateError, check_certificate
 
 NET = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)

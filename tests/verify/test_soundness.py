@@ -14,7 +14,7 @@ from flint import fmpq
 from qtheory.gated import GatedQueue
 from qtheory.gated.certified import certified_optimum
 from qtheory.lossnet.certified import certified_fluid, certified_online_optimum
-from qtheory.lossnet.model import LossNetwork
+from qtheory.model.lossnet import LossNetwork
 from qtheory.verify import CertificateError, check_certificate, verify
 from qtheory.verify.expected import EXPECTED, REPRODUCED
 from qtheory.verify.gated import CHECKS as GATED

@@ -17,7 +17,7 @@ from flint import fmpq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qtheory.lossnet.model import LossNetwork
+from qtheory.model.lossnet import LossNetwork
 from qtheory.verify import CertificateError
 from qtheory.verify._arith import precision
 from qtheory.verify.walks import CHECKS, _inside, item_values

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from qtheory.lossnet.model import LossNetwork
+from qtheory.model.lossnet import LossNetwork
 from qtheory.walks import certify, chernoff, hitting, ruin
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk

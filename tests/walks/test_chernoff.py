@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from qtheory.exact.ctmc import generator, hitting_time_cdf, transient
-from qtheory.lossnet.model import LossNetwork
+from qtheory.model.lossnet import LossNetwork
 from qtheory.walks import chernoff as ch
 from qtheory.walks.idle import IdleWalk
 
@@ -232,7 +232,7 @@ def test_cramer_series_is_the_taylor_polynomial():
 
 def test_window_derivation():
     """M = (λ_H + λ_L + μ) N W with W = c log N / N, and κ log N = Λ*((1 ± δ) M)."""
-    from qtheory.lossnet.symbols import lambda_h, lambda_l, mu, servers
+    from qtheory.model.lossnet_symbols import lambda_h, lambda_l, mu, servers
 
     f = ch.derive_window()
     rate = lambda_h + lambda_l + mu

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from conftest import ALPHA, assert_estimate_matches, assert_rejects, t_tolerance
 
+from qtheory.core.stats import Estimate
 from qtheory.exact.ctmc import stationary
 from qtheory.lossnet.fluid import fluid_bound
-from qtheory.lossnet.model import LossNetwork
 from qtheory.lossnet.online import threshold_table
+from qtheory.model.lossnet import LossNetwork
 from qtheory.sim.lossnet import simulate, trace
-from qtheory.stats import Estimate
 from qtheory.walks.epochs import (
     EpochMeans,
     Epochs,

@@ -11,8 +11,8 @@ from conftest import FUZZ, anything, assert_clean_outcome, dps_values, special_r
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qtheory.lossnet.model import LossNetwork
-from qtheory.stats import Estimate
+from qtheory.core.stats import Estimate
+from qtheory.model.lossnet import LossNetwork
 from qtheory.walks import chernoff, epochs, hitting, ruin, sss
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk

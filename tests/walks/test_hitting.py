@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from qtheory.exact.ctmc import generator, mean_hitting_times
-from qtheory.lossnet.symbols import lambda_h, mu, servers
+from qtheory.model.lossnet_symbols import lambda_h, mu, servers
 from qtheory.walks.hitting import (
     climb_means,
     climb_time_leading_term,

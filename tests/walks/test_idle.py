@@ -7,8 +7,8 @@ import pytest
 import sympy as sp
 from conftest import assert_rejects
 
-from qtheory.lossnet.model import LossNetwork
-from qtheory.lossnet.symbols import lambda_h, mu
+from qtheory.model.lossnet import LossNetwork
+from qtheory.model.lossnet_symbols import lambda_h, mu
 from qtheory.walks.idle import IdleWalk, derive_limit_up_probability
 
 

@@ -1,4 +1,4 @@
-"""The claims of the random-walk section (qtheory.walks.outputs): honest kinds, the SSS
+"""The claims of the random-walk section (qtheory.report.walks): honest kinds, the SSS
 bound stated with sup_h eps_h, certificates that the independent checker accepts."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from qtheory.claims import Evidence, Origin
+from qtheory.core.claims import Evidence, Origin
+from qtheory.core.stats import Estimate
+from qtheory.report import walks as outputs
 from qtheory.report.claims import claim_paragraph
-from qtheory.stats import Estimate
 from qtheory.verify import CertificateError
 from qtheory.verify.walks import CHECKS
-from qtheory.walks import outputs
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """The precision convention in qtheory.walks: every function with ``dps`` takes it keyword
-only, validates it through qtheory.precision.check_dps before any work, and returns mpf
+only, validates it through qtheory.core.precision.check_dps before any work, and returns mpf
 values rounded to ``dps`` significant digits (docs/precision.md)."""
 
 import inspect

@@ -8,9 +8,9 @@ import scipy.linalg
 from conftest import ALPHA, assert_rejects, t_tolerance
 from scipy import optimize
 
-from qtheory.lossnet.model import LossNetwork
+from qtheory.core.stats import Estimate, replication_seeds
+from qtheory.model.lossnet import LossNetwork
 from qtheory.sim.lossnet import simulate
-from qtheory.stats import Estimate, replication_seeds
 from qtheory.walks.idle import IdleWalk
 from qtheory.walks.ruin import chain_ruin_probabilities
 from qtheory.walks.sss import (

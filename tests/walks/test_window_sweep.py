@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from conftest import assert_rejects
 
-from qtheory.cache import ResultCache
-from qtheory.executor import SerialExecutor, make_executor
-from qtheory.lossnet.model import LossNetwork
+from qtheory.core.cache import ResultCache
+from qtheory.core.executor import SerialExecutor, make_executor
+from qtheory.core.stats import Estimate
+from qtheory.model.lossnet import LossNetwork
 from qtheory.sim.lossnet import simulate
-from qtheory.stats import Estimate
 from qtheory.walks.window_sweep import (
     TASK_VERSION,
     SweepPoint,

@@ -205,7 +205,7 @@ static int ph_occupation(int m, const double *alpha, const double *T, double *wo
     return 0;
 }
 
-/* The checks of qtheory.phase_type.PhaseType, repeated here so that no input can crash
+/* The checks of qtheory.core.phase_type.PhaseType, repeated here so that no input can crash
  * the sampler: shapes, finiteness, alpha a distribution, T a sub-generator with negative
  * diagonal, absorption reachable; the mean finite and > 0.  Names the argument. */
 static int ph_check(const char *alpha_name, const char *T_name, int m, const double *alpha,

@@ -1,0 +1,714 @@
+r"""``qtheory table``: LaTeX (booktabs), Markdown and CSV tables for your own parameter
+grids, one column per requested quantity.
+
+Each parameter option takes a comma-separated list; the table has one row per point of
+their Cartesian product, each list in the order given and the model's parameters in the
+order of their constructor, the first varying slowest (Λ, μ, R, C for ``gated``; N,
+λ_H, λ_L, μ, r_H, r_L for ``lossnet``; N, λ_H, μ, i for ``walks``).  Every value is
+computed as a certified enclosure in Arb ball arithmetic
+(:func:`qtheory.gated.certified.certified_optimum`,
+:func:`qtheory.lossnet.certified.certified_online_optimum`; the walks' values are exact
+rationals, :func:`qtheory.walks.certify.enclose`) and rounded to ``--dps``
+significant digits (round half to even) only when both ends of the enclosure round to the
+same decimal, so every printed digit is correctly rounded; if a value sits too close to a
+rounding boundary to decide, the precision is raised, and the command fails (exit 1)
+rather than print a digit it cannot prove.
+
+Examples::
+
+    qtheory table gated --reward 1.5,2,4 --arrival-rate inf,3 \
+        --columns tau_star,welfare_ga,welfare_rr,pof --dps 20 --format latex
+    qtheory table lossnet --servers 100,1000,10000 --lambda-h 0.6 --lambda-l 0.8 \
+        --mu 1 --r-h 2 --r-l 1 --columns reserve,online,regret --format markdown
+
+In LaTeX and Markdown the headers are mathematics (``$\tau^*$``, ``$R_{\mathrm{on}}$``);
+parameters that take a single value are stated in the caption rather than given a
+column.  CSV keeps the plain names (``tau_star``) for programs.  From Python,
+:func:`gated_table`, :func:`lossnet_table` and :func:`walks_table` return a pandas
+DataFrame and
+:func:`to_latex`, :func:`to_markdown` and :func:`to_csv` write it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from typing import TYPE_CHECKING, Any
+
+from qtheory.core import notation
+
+if TYPE_CHECKING:  # pandas and the report stack load only when a table is made
+    import pandas as pd
+
+__all__ = [
+    "GATED_COLUMNS",
+    "LOSSNET_COLUMNS",
+    "MAX_ROWS",
+    "WALKS_COLUMNS",
+    "TEXT_WIDTH_PT",
+    "correctly_rounded",
+    "gated_table",
+    "lossnet_table",
+    "walks_table",
+    "to_csv",
+    "to_latex",
+    "to_markdown",
+]
+
+#: The text width (pt) a LaTeX table is sized for: A4 or US letter with 1-inch margins.
+TEXT_WIDTH_PT = 450
+
+#: The largest grid (rows) a table may have.
+MAX_ROWS = 10_000
+
+#: Quantity of ``qtheory table gated`` -> (field of CertifiedOptimum, LaTeX header); the
+#: headers are the quantities' notation (:mod:`qtheory.core.notation`).
+GATED_COLUMNS = {
+    name: (field, notation.math(name))
+    for name, field in (
+        ("sigma_star", "root"),
+        ("tau_star", "gate"),
+        ("throughput_ga", "throughput"),
+        ("welfare_ga", "welfare_ga"),
+        ("rate_rr", "rate_rr"),
+        ("welfare_rr", "welfare_rr"),
+        ("pof", "price_of_forgetting"),
+    )
+}
+#: Quantity of ``qtheory table lossnet`` -> (field of CertifiedOnlineOptimum, LaTeX header).
+LOSSNET_COLUMNS = {
+    name: (field, notation.math(name))
+    for name, field in (
+        ("fluid", "fluid"),
+        ("online", "online"),
+        ("regret", "regret"),
+        ("reserve", "reserve"),
+        ("p_full", "prob_full"),
+        ("mean_idle", "mean_idle"),
+    )
+}
+#: Quantity of ``qtheory table walks`` -> (the bound family and side of
+#: :func:`qtheory.walks.certify.enclose`, LaTeX header).  Band b = ⌊√N⌋, PFI's target.
+WALKS_COLUMNS = {
+    "ruin": (("ruin", "walk_pb", "exact"), r"$P_i(0 \text{ before } b)$"),
+    "ruin_walk_pb": (("ruin", "walk_pb", "bound"), r"walk $p_b$ (upper)"),
+    "ruin_walk_pinf": (("ruin", "walk_pinf", "bound"), r"walk $p_\infty$ (lower)"),
+    "ruin_limit_pb": (("ruin", "limit_pb", "bound"), r"$(q_b/p_b)^i$ (upper)"),
+    "climb_steps": (("climb", "steps_pb", "exact"), r"$E_i[\text{steps to } b]$"),
+    "climb_steps_walk_pb": (("climb", "steps_pb", "bound"), r"walk $p_b$ (upper)"),
+    "climb_steps_walk_pinf": (("climb", "steps_pinf", "bound"), r"walk $p_\infty$ (lower)"),
+    "climb_time": (("climb", "time_pb", "exact"), r"$E_i[T_b]$"),
+    "climb_time_walk_pb": (("climb", "time_pb", "bound"), r"walk $p_b$$/q_{\min}$ (upper)"),
+}
+#: Parameter -> LaTeX symbol (:mod:`qtheory.core.notation`).
+PARAMETERS = {
+    name: notation.latex(name)
+    for name in (
+        "arrival_rate", "service_rate", "reward", "cost", "servers", "lambda_h", "lambda_l",
+        "mu", "r_h", "r_l", "level",
+    )
+}  # fmt: skip
+_GATED_PARAMETERS = ("arrival_rate", "service_rate", "reward", "cost")
+_LOSSNET_PARAMETERS = ("servers", "lambda_h", "lambda_l", "mu", "r_h", "r_l")
+_WALKS_PARAMETERS = ("servers", "lambda_h", "mu", "level")
+_MODEL_NAMES = {
+    "gated": "Gated admission to the unobservable M/M/1 queue",
+    "lossnet": "Online optimum of the overloaded two-class loss network",
+    "walks": "The reject-all-L idle process and the walks that bound it, band $b = "
+    r"\lfloor\sqrt N\rfloor$",
+}
+
+
+def correctly_rounded(lower: str, upper: str, digits: int) -> str | None:
+    """The decimal of ``digits`` significant digits that every number in
+    [``lower``, ``upper``] rounds to (half to even), or None if they round differently.
+
+    Parameters
+    ----------
+    lower, upper : str
+        Decimal bounds of an enclosure (e.g. :attr:`qtheory.core.enclosure.Enclosure.lower`).
+    digits : int
+        Significant digits, >= 1.
+
+    Returns
+    -------
+    str or None
+        Scientific notation ``'d.ddde+N'`` (``'0'`` for zero).
+
+    Examples
+    --------
+    >>> correctly_rounded("1.41421356e+0", "1.41421357e+0", 5)
+    '1.4142e+0'
+    >>> correctly_rounded("2.4999e+0", "2.5001e+0", 1) is None
+    True
+    >>> correctly_rounded("5e-1", "5e-1", 3)
+    '5.00e-1'
+    """
+    ends = [_round(Decimal(text), digits) for text in (lower, upper)]
+    return ends[0] if ends[0] == ends[1] else None
+
+
+def _round(value: Decimal, digits: int) -> str:
+    if value == 0:
+        return "0"
+    exponent = value.adjusted() - digits + 1
+    with localcontext() as context:
+        context.prec = max(digits + 10, len(value.as_tuple().digits) + 10)
+        rounded = value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_EVEN)
+    if rounded.adjusted() != value.adjusted():  # 9.99 -> 10.0: one digit too many
+        return _round(rounded, digits)
+    return f"{rounded:.{digits - 1}e}".replace("E", "e")
+
+
+def _grid(parameters: dict[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    for name, values in parameters.items():
+        if isinstance(values, str | int | float):
+            parameters[name] = [values]
+        elif len(values) == 0:
+            raise ValueError(f"{name} must have at least one value")
+    size = 1
+    for values in parameters.values():
+        size *= len(values)
+    if size > MAX_ROWS:
+        raise ValueError(f"the grid has {size} rows; at most {MAX_ROWS} are allowed")
+    names = list(parameters)
+    return [
+        dict(zip(names, point, strict=True)) for point in itertools.product(*parameters.values())
+    ]
+
+
+def _digits(dps: object) -> int:
+    """``dps`` checked by :func:`qtheory.core.precision.check_dps` (imported here: NumPy and
+    mpmath load only when a table is computed, not for ``--help``)."""
+    from qtheory.core.precision import check_dps
+
+    return check_dps(dps)
+
+
+def _columns(columns: Iterable[str] | str, known: dict[str, Any]) -> list[str]:
+    if isinstance(columns, str):
+        columns = columns.split(",")
+    columns = [column.strip() for column in columns]
+    if not columns:
+        raise ValueError("columns must name at least one quantity")
+    for column in columns:
+        if column not in known:
+            raise ValueError(
+                f"columns: unknown quantity {column!r}; choose from {', '.join(known)}"
+            )
+    return columns
+
+
+def _rounded_values(compute, columns: list[str], known: dict[str, Any], dps: int) -> list:
+    """Each column's correctly rounded value, raising the precision when undecided (while
+    the ``dps`` limit of :mod:`qtheory.core.limits` allows)."""
+    tried = 0
+    for working in (dps + 5, 2 * dps + 20, 4 * dps + 60):
+        try:
+            optimum = compute(working)
+        except ValueError:
+            if tried == 0:
+                raise  # the requested digits themselves are out of reach
+            break  # a higher precision is above the limit: give up with what we have
+        tried = working
+        values, undecided = [], None
+        for column in columns:
+            value = getattr(optimum, known[column][0])
+            if isinstance(value, int):
+                values.append(value)
+                continue
+            rounded = correctly_rounded(value.lower, value.upper, dps)
+            if rounded is None:
+                undecided = column
+                break
+            values.append(rounded)
+        if undecided is None:
+            return values
+    raise ArithmeticError(
+        f"{undecided} cannot be correctly rounded to {dps} digits "
+        f"(it lies on a rounding boundary to {tried} digits)"
+    )
+
+
+def _frame(
+    rows: list[dict[str, Any]], model: str, parameters: Sequence[str], columns: list[str], dps: int
+) -> pd.DataFrame:
+    import pandas as pd
+
+    frame = pd.DataFrame(rows, columns=[*parameters, *columns])
+    frame.attrs.update(model=model, parameters=list(parameters), columns=columns, dps=dps)
+    return frame
+
+
+def gated_table(
+    *,
+    arrival_rate: Sequence[str] | str,
+    reward: Sequence[str] | str,
+    service_rate: Sequence[str] | str = "1",
+    cost: Sequence[str] | str = "1",
+    columns: Iterable[str] | str = ("tau_star", "welfare_ga", "welfare_rr", "pof"),
+    dps: int = 6,
+) -> pd.DataFrame:
+    r"""Certified, correctly rounded optima of the gated-admission model over a grid.
+
+    Parameters
+    ----------
+    arrival_rate, reward, service_rate, cost : str or sequence of str
+        The values of Λ ('inf' allowed), R, μ (default 1) and C (default 1), read as
+        the exact decimals they spell; the grid is their Cartesian product.
+    columns : iterable of str or comma-separated str
+        Quantities, among :data:`GATED_COLUMNS`: ``sigma_star``, ``tau_star``,
+        ``throughput_ga``, ``welfare_ga``, ``rate_rr``, ``welfare_rr``, ``pof``.
+    dps : int, default 6
+        Significant digits of every value.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per grid point: the parameters as given, then each quantity as a
+        decimal string correctly rounded to ``dps`` digits (``'1.55648e+0'``).
+        ``frame.attrs`` records the model, parameter names, columns and ``dps`` for
+        :func:`to_latex`.
+
+    Raises
+    ------
+    ValueError
+        An unknown column, an invalid parameter (naming it), ν = Rμ/C ≤ 1, ``dps``
+        outside 1..the digit limit, or more than :data:`MAX_ROWS` rows.
+    ArithmeticError
+        If a value cannot be proved to round one way.
+
+    Examples
+    --------
+    ν = 4, Λ = ∞: S_RR* = C(√ν − 1)² = 1 and PoF = S_GA* (see ``qtheory gated``):
+
+    >>> frame = gated_table(arrival_rate="inf", reward=["4", "2"], dps=6)
+    >>> frame[["reward", "welfare_rr", "pof"]].values.tolist()
+    [['4', '1.00000e+0', '1.52961e+0'], ['2', '1.71573e-1', '2.17613e+0']]
+    """
+    from qtheory.gated.certified import certified_optimum
+    from qtheory.model.gated import GatedQueue
+
+    dps = _digits(dps)
+    columns = _columns(columns, GATED_COLUMNS)
+    points = _grid(
+        {"arrival_rate": arrival_rate, "service_rate": service_rate, "reward": reward, "cost": cost}
+    )
+    rows = []
+    for point in points:
+        queue = GatedQueue(**{name: str(value).strip() for name, value in point.items()})
+        values = _rounded_values(
+            lambda digits, q=queue: certified_optimum(q, dps=digits), columns, GATED_COLUMNS, dps
+        )
+        rows.append({**point, **dict(zip(columns, values, strict=True))})
+    return _frame(rows, "gated", _GATED_PARAMETERS, columns, dps)
+
+
+def lossnet_table(
+    *,
+    servers: Sequence[int] | int,
+    lambda_h: Sequence[float] | float,
+    lambda_l: Sequence[float] | float,
+    mu: Sequence[float] | float,
+    r_h: Sequence[float] | float,
+    r_l: Sequence[float] | float,
+    columns: Iterable[str] | str = ("reserve", "online", "regret"),
+    dps: int = 6,
+) -> pd.DataFrame:
+    r"""Certified, correctly rounded online optima of the loss network over a grid.
+
+    Parameters
+    ----------
+    servers : int or sequence of int
+        Numbers of servers N.
+    lambda_h, lambda_l, mu, r_h, r_l : float or sequence of float
+        Per-server arrival rates, service rate and rewards, read as the decimals they
+        print as (0.6 is 3/5); the grid is the Cartesian product of all six.
+    columns : iterable of str or comma-separated str
+        Quantities, among :data:`LOSSNET_COLUMNS`: ``fluid``, ``online``, ``regret``,
+        ``reserve`` (the optimal reserve k*, an integer), ``p_full``, ``mean_idle``.
+    dps : int, default 6
+        Significant digits of every real value.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`gated_table`.
+
+    Raises
+    ------
+    ValueError
+        An unknown column, invalid parameters (naming them), ``dps`` outside 1..the
+        digit limit, or more than :data:`MAX_ROWS` rows.
+    ArithmeticError
+        If a value cannot be proved to round one way.
+
+    Examples
+    --------
+    >>> frame = lossnet_table(servers=[10, 100], lambda_h=0.6, lambda_l=0.8, mu=1,
+    ...                       r_h=2, r_l=1, columns="reserve,fluid,online", dps=8)
+    >>> frame[["servers", "reserve", "fluid", "online"]].values.tolist()
+    [[10, 2, '1.6000000e+1', '1.3130627e+1'], [100, 4, '1.6000000e+2', '1.5338271e+2']]
+    """
+    from qtheory.lossnet.certified import certified_online_optimum
+    from qtheory.model.lossnet import LossNetwork
+
+    dps = _digits(dps)
+    columns = _columns(columns, LOSSNET_COLUMNS)
+    points = _grid(
+        {
+            "servers": servers,
+            "lambda_h": lambda_h,
+            "lambda_l": lambda_l,
+            "mu": mu,
+            "r_h": r_h,
+            "r_l": r_l,
+        }
+    )
+    rows = []
+    for point in points:
+        net = LossNetwork(*(point[name] for name in _LOSSNET_PARAMETERS))
+        values = _rounded_values(
+            lambda digits, n=net: certified_online_optimum(n, dps=digits),
+            columns,
+            LOSSNET_COLUMNS,
+            dps,
+        )
+        rows.append({**point, **dict(zip(columns, values, strict=True))})
+    return _frame(rows, "lossnet", _LOSSNET_PARAMETERS, columns, dps)
+
+
+def walks_table(
+    *,
+    servers: Sequence[int] | int,
+    lambda_h: Sequence[float] | float,
+    mu: Sequence[float] | float,
+    level: Sequence[int] | int,
+    columns: Iterable[str] | str = ("ruin", "ruin_walk_pb", "ruin_walk_pinf"),
+    dps: int = 6,
+) -> pd.DataFrame:
+    r"""The random-walk bounds behind PFI and SSS next to the exact values they bound,
+    correctly rounded, over a grid.
+
+    The reject-all-L idle process of N servers (up at rate μ(N − j), down at λ_H N)
+    started at ``level`` i idle servers, with band b = ⌊√N⌋: its ruin probability
+    P_i(0 before b), mean steps and time to climb to b, and the walks with constant
+    up-probability p_b (an upper bound) and p_∞ = μ/(μ + λ_H) (a lower bound).  Values
+    are exact rationals (Arb balls for none of these columns), so every digit is
+    correct.
+
+    Parameters
+    ----------
+    servers : int or sequence of int
+        N >= 4.
+    lambda_h, mu : float or sequence of float
+        λ_H < μ, read as the decimals they print as.
+    level : int or sequence of int
+        i in 1..b − 1.
+    columns : iterable of str or comma-separated str
+        Among :data:`WALKS_COLUMNS`.
+    dps : int, default 6
+        Significant digits.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`gated_table`.
+
+    Raises
+    ------
+    ValueError
+        An unknown column, N < 4, a level outside 1..b − 1, λ_H ≥ μ, or more than
+        :data:`MAX_ROWS` rows.
+
+    Examples
+    --------
+    The exact ruin probability lies between its two walk bounds:
+
+    >>> frame = walks_table(servers=100, lambda_h=0.6, mu=1, level=[1, 3], dps=5)
+    >>> frame[["level", "ruin_walk_pinf", "ruin", "ruin_walk_pb"]].values.tolist()
+    [[1, '5.9757e-1', '6.1183e-1', '6.6078e-1'], [3, '2.1123e-1', '2.3255e-1', '2.8388e-1']]
+    """
+    from qtheory.walks.certify import enclose
+
+    dps = _digits(dps)
+    columns = _columns(columns, WALKS_COLUMNS)
+    points = _grid({"servers": servers, "lambda_h": lambda_h, "mu": mu, "level": level})
+    rows = []
+    for point in points:
+        n, i = point["servers"], point["level"]
+        _require_walk(n, i, point["lambda_h"], point["mu"])
+        sides = {}
+        for column in columns:
+            (family, bound, side), _ = WALKS_COLUMNS[column]
+            spec = {"family": family, "N": n, "i": i, "bound": bound}
+            pair = enclose(spec, point["lambda_h"], point["mu"], point["mu"])
+            sides[column] = _enclosure(pair[0] if side == "bound" else pair[1], dps + 5)
+        values = _rounded_values(lambda _digits, v=sides: _Values(v), columns, _ATTRIBUTES, dps)
+        rows.append({**point, **dict(zip(columns, values, strict=True))})
+    return _frame(rows, "walks", _WALKS_PARAMETERS, columns, dps)
+
+
+class _Values:
+    """Enclosures by column name, read by :func:`_rounded_values` as attributes."""
+
+    def __init__(self, values: dict) -> None:
+        self.__dict__.update(values)
+
+
+#: Column -> (attribute of :class:`_Values`, header), for :func:`_rounded_values`.
+_ATTRIBUTES = {column: (column, header) for column, (_, header) in WALKS_COLUMNS.items()}
+
+
+def _require_walk(n: int, level: int, lambda_h: object, mu: object) -> None:
+    import math
+
+    from qtheory.core.enclosure import exact
+
+    if not (isinstance(n, int) and n >= 4):
+        raise ValueError(f"servers must be an integer >= 4, got {n!r}")
+    band = math.isqrt(n)
+    if not (isinstance(level, int) and 1 <= level <= band - 1):
+        raise ValueError(
+            f"level must be an integer in 1..{band - 1} (b - 1, b = isqrt(N)), got {level!r}"
+        )
+    if not 0 < exact(lambda_h, name="lambda_h") < exact(mu, name="mu"):
+        raise ValueError(
+            f"lambda_h must be in (0, mu) (the idle process drifts up), got {lambda_h!r}"
+        )
+
+
+def _enclosure(value, digits: int):
+    """An Arb ball or an exact rational as an :class:`~qtheory.core.enclosure.Enclosure`."""
+    from fractions import Fraction
+
+    import flint
+
+    from qtheory.core.enclosure import Enclosure
+
+    if isinstance(value, flint.fmpq):
+        exact = Fraction(int(value.p), int(value.q))
+        return Enclosure.from_bounds(exact, exact, digits)
+    return Enclosure.from_arb(value, digits)
+
+
+#: Model -> its quantities.
+_MODELS = {"gated": GATED_COLUMNS, "lossnet": LOSSNET_COLUMNS, "walks": _ATTRIBUTES}
+
+
+def _known(frame: pd.DataFrame) -> dict[str, Any]:
+    return _MODELS[frame.attrs.get("model", "gated")]
+
+
+def _shown_parameters(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
+    """(parameters that vary, so get a column; parameters fixed, stated in the caption)."""
+    names = frame.attrs.get("parameters", [])
+    varying = [name for name in names if frame[name].astype(str).nunique() > 1]
+    return varying, [name for name in names if name not in varying]
+
+
+def _decimal_tex(text: object) -> str:
+    """A cell as LaTeX: ``'1.5e-4'`` -> ``$1.5\\times 10^{-4}$``, ``inf`` -> ``$\\infty$``."""
+    text = str(text).strip()
+    if text.lower() in ("inf", "+inf", "infinity"):
+        return r"$\infty$"
+    mantissa, _, exponent = text.lower().partition("e")
+    if exponent and -4 <= int(exponent) <= 5:
+        return _fixed(mantissa, int(exponent), tex=True)
+    if exponent:
+        return rf"${mantissa}\times 10^{{{int(exponent)}}}$"
+    return f"${text}$" if text.startswith("-") else text
+
+
+def _fixed(mantissa: str, exponent: int, *, tex: bool = False) -> str:
+    """``d.ddd`` times 10^exponent in positional notation, keeping every digit."""
+    sign, digits = ("-", mantissa[1:]) if mantissa.startswith("-") else ("", mantissa)
+    digits = digits.replace(".", "")
+    point = exponent + 1
+    if point <= 0:
+        body = "0." + "0" * -point + digits
+    elif point >= len(digits):
+        body = digits + "0" * (point - len(digits))
+    else:
+        body = digits[:point] + "." + digits[point:]
+    return f"${sign}{body}$" if tex and sign else sign + body
+
+
+def _plain(text: object) -> str:
+    """A cell for Markdown: positional notation for moderate exponents."""
+    text = str(text).strip()
+    mantissa, _, exponent = text.lower().partition("e")
+    if exponent and -4 <= int(exponent) <= 5:
+        return _fixed(mantissa, int(exponent))
+    return text
+
+
+def _default_caption(frame: pd.DataFrame, fixed: list[str]) -> str:
+    model = frame.attrs.get("model", "gated")
+    settings = ", ".join(
+        f"${PARAMETERS[name]} = {_value_tex(frame[name].iloc[0])}$" for name in fixed
+    )
+    where = f" at {settings}" if settings else ""
+    return (
+        f"{_MODEL_NAMES[model]}{where}; values certified (Arb) and correctly rounded "
+        f"to {frame.attrs.get('dps')} significant digits."
+    )
+
+
+def _value_tex(value: object) -> str:
+    if isinstance(value, float):  # also NumPy's float64, whose repr names its type
+        value = int(value) if value.is_integer() else repr(float(value))
+    cell = _decimal_tex(value)
+    return cell.strip("$")
+
+
+def to_latex(frame: pd.DataFrame, *, caption: str | None = None, label: str | None = None) -> str:
+    r"""A booktabs ``table`` float of a :func:`gated_table` or :func:`lossnet_table` frame.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A frame made by :func:`gated_table` or :func:`lossnet_table`.
+    caption : str, optional
+        LaTeX caption (verbatim); default: the model, the fixed parameters and the digits.
+    label : str, optional
+        ``\label`` key; default ``"tab:gated"`` or ``"tab:lossnet"``.
+
+    Returns
+    -------
+    str
+        Needs ``\usepackage{booktabs}``.  Headers are mathematics; parameters with one
+        value appear in the default caption instead of a column.  A wide table (many
+        digits or columns) is set in the largest of ``\small``, ``\footnotesize`` and
+        ``\scriptsize`` that fits :data:`TEXT_WIDTH_PT` (estimated from its digits).
+
+    Examples
+    --------
+    >>> frame = gated_table(arrival_rate="inf", reward=["4", "2"], dps=6, columns="pof")
+    >>> print(to_latex(frame, caption="PoF.", label="tab:pof"), end="")
+    \begin{table}[htbp]
+      \centering
+      \caption{PoF.}
+      \label{tab:pof}
+      \begin{tabular}{rr}
+        \toprule
+        $R$ & $\mathrm{PoF}$ \\
+        \midrule
+        4 & 1.52961 \\
+        2 & 2.17613 \\
+        \bottomrule
+      \end{tabular}
+    \end{table}
+    """
+    # The float is written here, in the layout of qtheory.report.latex.table, rather than
+    # by that function: its module imports Sympy, which would cost more than the table.
+    varying, fixed = _shown_parameters(frame)
+    known, columns = _known(frame), frame.attrs.get("columns", [])
+    headers = [f"${PARAMETERS[name]}$" for name in varying]
+    headers += [known[column][1] for column in columns]
+    rows = [
+        [_decimal_tex(row[name]) for name in (*varying, *columns)] for _, row in frame.iterrows()
+    ]
+    size = _size(headers, rows)
+    lines = [
+        r"\begin{table}[htbp]",
+        r"  \centering" + (rf"\{size}" if size else ""),
+        rf"  \caption{{{caption or _default_caption(frame, fixed)}}}",
+        rf"  \label{{{label or 'tab:' + frame.attrs.get('model', 'gated')}}}",
+        rf"  \begin{{tabular}}{{{'r' * len(headers)}}}",
+        r"    \toprule",
+        "    " + " & ".join(headers) + r" \\",
+        r"    \midrule",
+        *("    " + " & ".join(row) + r" \\" for row in rows),
+        r"    \bottomrule",
+        r"  \end{tabular}",
+        r"\end{table}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _size(headers: list[str], rows: list[list[str]]) -> str | None:
+    """The largest font size at which the table is estimated to fit :data:`TEXT_WIDTH_PT`:
+    a digit is half an em wide, a header about five digits, a column gap 12 pt."""
+
+    def chars(cell: str) -> int:
+        return (
+            1
+            if "infty" in cell
+            else sum(c.isdigit() or c in ".-" for c in cell) + (4 if "times" in cell else 0)
+        )
+
+    widths = [max([5, *(chars(row[j]) for row in rows)]) for j in range(len(headers))]
+    for size, points in ((None, 10), ("small", 9), ("footnotesize", 8)):
+        if sum(widths) * points / 2 + 12 * len(headers) <= TEXT_WIDTH_PT:
+            return size
+    return "scriptsize"
+
+
+def to_markdown(frame: pd.DataFrame, *, caption: str | None = None) -> str:
+    r"""A Markdown (GitHub) table of a :func:`gated_table` or :func:`lossnet_table` frame.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A frame made by :func:`gated_table` or :func:`lossnet_table`.
+    caption : str, optional
+        A line above the table; default as in :func:`to_latex`.
+
+    Returns
+    -------
+    str
+        Headers as ``$...$`` mathematics (rendered by GitHub), numbers right-aligned.
+
+    Examples
+    --------
+    >>> frame = gated_table(arrival_rate="inf", reward=["4", "2"], dps=6, columns="pof")
+    >>> print(to_markdown(frame, caption="PoF."), end="")
+    PoF.
+    <BLANKLINE>
+    | $R$ | $\mathrm{PoF}$ |
+    | ---: | ---: |
+    | 4 | 1.52961 |
+    | 2 | 2.17613 |
+    """
+    varying, fixed = _shown_parameters(frame)
+    known, columns = _known(frame), frame.attrs.get("columns", [])
+    headers = [f"${PARAMETERS[name]}$" for name in varying]
+    headers += [known[column][1] for column in columns]
+    lines = [
+        caption or _default_caption(frame, fixed),
+        "",
+        "| " + " | ".join(headers) + " |",
+        "| " + " | ".join(["---:"] * len(headers)) + " |",
+    ]
+    for _, row in frame.iterrows():
+        cells = [
+            ("∞" if str(row[n]).strip().lower() == "inf" else _plain(row[n]))
+            for n in (*varying, *columns)
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(frame: pd.DataFrame) -> str:
+    """CSV of every parameter and quantity, headed by their plain names.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A frame made by :func:`gated_table` or :func:`lossnet_table`.
+
+    Returns
+    -------
+    str
+        Values as the frame holds them (correctly rounded decimal strings).
+
+    Examples
+    --------
+    >>> frame = gated_table(arrival_rate="inf", reward="4", dps=6, columns="pof")
+    >>> print(to_csv(frame), end="")
+    arrival_rate,service_rate,reward,cost,pof
+    inf,1,4,1,1.52961e+0
+    """
+    return frame.to_csv(index=False, lineterminator="\n")
