@@ -72,13 +72,12 @@ from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.executor import make_executor
 from qtheory.lossnet.claims import CLASS_OVERLOADED, class_claims
 from qtheory.lossnet.decomposition import (
-    ClockDecomposition,
-    ClockDesign,
     DecompositionFits,
     SlopeFit,
     fit_decomposition,
     run_designs,
 )
+from qtheory.lossnet.designs import ClockDecomposition, ClockDesign
 from qtheory.lossnet.fluid import derive_class_fluid
 from qtheory.lossnet.regret import (
     ClassRegretPoint,

@@ -41,16 +41,14 @@ from qtheory.core.cache import ResultCache, default_cache_dir
 from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.executor import make_executor
 from qtheory.core.stats import Estimate
-from qtheory.lossnet.decomposition import (
+from qtheory.lossnet.decomposition import DecompositionFits, fit_decomposition, run_designs
+from qtheory.lossnet.designs import (
     ClockDecomposition,
     ClockDesign,
-    DecompositionFits,
     JobDecomposition,
     JobDesign,
     RollingHorizonDesign,
     RollingHorizonResult,
-    fit_decomposition,
-    run_designs,
 )
 from qtheory.model.lossnet import LossNetwork
 from qtheory.report.claims import claim_paragraph, values_text

@@ -12,7 +12,8 @@ import pytest
 from qtheory.core.claims import Evidence
 from qtheory.core.executor import make_executor
 from qtheory.core.stats import Estimate
-from qtheory.lossnet.decomposition import ClockDesign, fit_decomposition, run_designs
+from qtheory.lossnet.decomposition import fit_decomposition, run_designs
+from qtheory.lossnet.designs import ClockDesign
 from qtheory.report import lossnet_classes as outputs
 from qtheory.report.run import Run
 

@@ -30,23 +30,18 @@ from qtheory.core.claims import Evidence
 from qtheory.core.executor import SerialExecutor, make_executor
 from qtheory.core.stats import Estimate, replication_seed
 from qtheory.lossnet.decomposition import (
-    ClockDesign,
-    JobDesign,
-    RollingHorizonDesign,
-    _replication_root,
-    _window_values,
     decomposition,
     fit_decomposition,
     job_decomposition,
-    relative_values,
-    replication,
-    replication_task,
-    rolling_horizon,
     run_designs,
     slope_on_log,
 )
+from qtheory.lossnet.designs import ClockDesign, JobDesign, RollingHorizonDesign
 from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.online import online_optimum
+from qtheory.lossnet.replication import _replication_root, replication
+from qtheory.lossnet.rolling_horizon import _window_values, relative_values, rolling_horizon
+from qtheory.lossnet.tasks import replication_task
 from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet import LossNetwork
 from qtheory.report import lossnet_decomposition as outputs

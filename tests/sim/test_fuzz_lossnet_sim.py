@@ -12,13 +12,11 @@ from conftest import FUZZ, anything, assert_clean_outcome
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qtheory.lossnet.decomposition import (
-    ClockDesign,
-    replication,
-    replication_task,
-    rolling_horizon,
-    slope_on_log,
-)
+from qtheory.lossnet.decomposition import slope_on_log
+from qtheory.lossnet.designs import ClockDesign
+from qtheory.lossnet.replication import replication
+from qtheory.lossnet.rolling_horizon import rolling_horizon
+from qtheory.lossnet.tasks import replication_task
 from qtheory.model.lossnet import LossNetwork
 from qtheory.sim import _core
 from qtheory.sim.lossnet import (

@@ -1,0 +1,201 @@
+r"""The tasks of the loss network's sweeps: a task is a dict of plain JSON values (the
+network, the information model, horizon, warm-up, seed, replication and policies), so the
+executor can ship it and the cache can key its result; :func:`replication_task` builds
+and checks one, and the helpers here read the network back and name its exact optimum,
+threshold policy and lookahead window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from qtheory.core import validation
+from qtheory.lossnet.fluid import class_fluid_bound, fluid_bound
+from qtheory.lossnet.nested import nested_optimum
+from qtheory.lossnet.online import online_optimum
+from qtheory.lossnet.regret import class_leading_constant, leading_constant
+from qtheory.model.classes import ClassNetwork
+from qtheory.model.lossnet import LossNetwork, as_network
+from qtheory.sim.lossnet import (
+    parse_policy,
+)
+from qtheory.sim.lossnet_classes import parse_class_policy
+
+__all__ = [
+    "replication_task",
+]
+
+
+#: Part of every task, hence of every cache key: bump it when a task's result changes
+#: meaning (see :mod:`qtheory.core.cache`).
+TASK_VERSION = 1
+NETWORK_FIELDS = ("servers", "lambda_h", "lambda_l", "mu", "r_h", "r_l")
+#: The fields of an n-class network's task (``lambdas`` and ``rewards`` as lists).
+CLASS_NETWORK_FIELDS = ("servers", "lambdas", "rewards", "mu")
+OFFLINE = "offline"
+
+#: A network of the sweeps: two classes, or n classes (clock model only).
+Network = LossNetwork | ClassNetwork
+
+
+# ------------------------------------------------------------ networks
+
+
+def check_network(net: object) -> Network:
+    """``net`` if it is a :class:`ClassNetwork`, else :func:`as_network` of it."""
+    return net if isinstance(net, ClassNetwork) else as_network(net)
+
+
+def _network_fields(net: Network) -> dict[str, Any]:
+    if isinstance(net, ClassNetwork):
+        return {"servers": net.servers, "lambdas": list(net.lambdas),
+                "rewards": list(net.rewards), "mu": net.mu}  # fmt: skip
+    return {name: getattr(net, name) for name in NETWORK_FIELDS}
+
+
+def task_network(task: dict[str, Any]) -> Network:
+    """The network of a task: n classes if it has ``lambdas``, else two."""
+    if "lambdas" in task:
+        return ClassNetwork(*(task[name] for name in CLASS_NETWORK_FIELDS))
+    return LossNetwork(*(task[name] for name in NETWORK_FIELDS))
+
+
+def exact_optimum(net: Network) -> dict[str, Any]:
+    """The exact R_fluid, R_on, regret and optimal reserve: k* (int) of
+    :func:`~qtheory.lossnet.online.online_optimum` for two classes, the nested reserves
+    (k_1, …, k_n) of :func:`~qtheory.lossnet.nested.nested_optimum` for n."""
+    if isinstance(net, ClassNetwork):
+        opt = nested_optimum(net)
+        return {"fluid": class_fluid_bound(net), "online": float(opt.online),
+                "regret": float(opt.regret), "reserve": opt.reserves}  # fmt: skip
+    opt = online_optimum(net)
+    return {"fluid": fluid_bound(net), "online": float(opt.online),
+            "regret": float(opt.regret), "reserve": opt.reserve}  # fmt: skip
+
+
+def threshold_policy(reserve: int | tuple[int, ...]) -> str:
+    """``threshold:k*`` (two classes) or ``threshold:k_1,...,k_n``."""
+    if isinstance(reserve, tuple):
+        return "threshold:" + ",".join(str(k) for k in reserve)
+    return f"threshold:{reserve}"
+
+
+def lookahead_window(net: Network, c: float) -> float:
+    """W = c log N / N by :meth:`LossNetwork.window`, whose rule reads only N (so it
+    serves n classes too)."""
+    return LossNetwork.window(net, c)
+
+
+def network_leading_constant(net: Network) -> float:
+    if isinstance(net, ClassNetwork):
+        return class_leading_constant(net)
+    return leading_constant(net)
+
+
+# ------------------------------------------------------------ one replication
+
+
+def _policy_list(policies: object, net: Network) -> list[str]:
+    if isinstance(policies, str) or not isinstance(policies, Sequence) or not policies:
+        raise ValueError(f"policies must be a non-empty list of policy strings, got {policies!r}")
+    for policy in policies:
+        if isinstance(net, ClassNetwork):
+            parse_class_policy(policy, net)
+        else:
+            parse_policy(policy, net.servers)
+    if len(set(policies)) != len(policies):
+        raise ValueError(f"policies must be distinct, got {policies!r}")
+    return list(policies)
+
+
+def replication_task(
+    net: Network,
+    *,
+    info: str,
+    horizon: float,
+    warmup: float,
+    seed: int,
+    rep: int,
+    policies: Sequence[str],
+    rolling_horizon: Sequence[float] = (),
+) -> dict[str, Any]:
+    """The task (plain JSON values) of one replication of :func:`replication`.
+
+    With ``rolling_horizon`` windows (clock model) the task also runs
+    :func:`rolling_horizon` with each.  The task is validated here, so that a bad sweep
+    fails before any replication runs, and it is the cache key of the replication
+    (:mod:`qtheory.core.cache`), together with :data:`TASK_VERSION`.
+
+    Parameters
+    ----------
+    net : LossNetwork or ClassNetwork
+        The network: its six fields go into the task, or for n classes ``servers``,
+        ``lambdas``, ``rewards`` and ``mu`` (clock model only, no rolling horizon).
+    info : {"clock", "job"}
+        The information model (``docs/information-models.md``).
+    horizon : float
+        T > 0, the end of the run.
+    warmup : float
+        T0 with 0 <= T0 < T; statistics are taken over (T0, T].
+    seed : int
+        Root seed (>= 0).
+    rep : int
+        Replication index (>= 0): the path is drawn from
+        ``default_rng(SeedSequence(seed, spawn_key=(rep,)))``.
+    policies : sequence of str
+        Distinct, non-empty list of policy strings (:func:`qtheory.sim.lossnet.parse_policy`,
+        plus ``"offline"``; n classes: :func:`qtheory.sim.lossnet_classes.parse_class_policy`).
+    rolling_horizon : sequence of float, default ()
+        Windows W > 0 of :func:`rolling_horizon` (clock model only); left out of the
+        task when empty, so the tasks of plain runs keep their cache keys.
+
+    Returns
+    -------
+    dict
+        The network fields, ``info``, ``horizon``, ``warmup``, ``seed``, ``rep``,
+        ``policies``, ``version`` and, if given, ``rolling_horizon``.
+
+    Raises
+    ------
+    ValueError
+        For an invalid network, ``info``, horizon, warm-up (also ``warmup >= horizon``),
+        seed, index, policy list (empty, a string, unknown or repeated policies) or
+        window list, or windows in the job model; an n-class network in the job model
+        or with windows.
+
+    Examples
+    --------
+    >>> task = replication_task(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), info="clock",
+    ...                         horizon=5.0, warmup=1.0, seed=3, rep=0, policies=["pfi"])
+    >>> sorted(task)  # doctest: +NORMALIZE_WHITESPACE
+    ['horizon', 'info', 'lambda_h', 'lambda_l', 'mu', 'policies', 'r_h', 'r_l', 'rep',
+     'seed', 'servers', 'version', 'warmup']
+    """
+    net = check_network(net)
+    if not isinstance(info, str) or info not in ("clock", "job"):
+        raise ValueError(f"info must be 'clock' or 'job', got {info!r}")
+    if isinstance(net, ClassNetwork) and info != "clock":
+        raise ValueError(f"info must be 'clock' for an n-class network, got {info!r}")
+    horizon = validation.positive("horizon", horizon)
+    warmup = validation.nonnegative("warmup", warmup)
+    if not warmup < horizon:
+        raise ValueError(f"warmup must be < horizon, got warmup={warmup}, horizon={horizon}")
+    task = {
+        **_network_fields(net),
+        "info": info,
+        "horizon": horizon,
+        "warmup": warmup,
+        "seed": validation.nonnegative_int("seed", seed),
+        "rep": validation.nonnegative_int("rep", rep),
+        "policies": _policy_list(policies, net),
+        "version": TASK_VERSION,
+    }
+    if isinstance(rolling_horizon, str) or not isinstance(rolling_horizon, Sequence):
+        raise ValueError(f"rolling_horizon must be a sequence of windows, got {rolling_horizon!r}")
+    if rolling_horizon:  # absent otherwise: the tasks (and cache keys) of plain runs
+        if info != "clock" or isinstance(net, ClassNetwork):
+            raise ValueError("rolling_horizon runs in the two-class clock model only")
+        windows = [validation.positive("rolling_horizon window", w) for w in rolling_horizon]
+        task["rolling_horizon"] = windows
+    return task
