@@ -149,3 +149,36 @@ def test_the_certificate_checker_is_independent():
             for name in names:
                 ok = name.split(".")[0] in allowed or re.fullmatch(r"qtheory\.verify(\.\w+)*", name)
                 assert ok, f"{path.relative_to(ROOT)} imports {name}"
+
+
+def _private_uses(path: Path) -> list[str]:
+    """``from M import _x`` and ``m._x`` on an imported qtheory module ``m`` in ``path``
+    (a package's own private modules, ``_generated`` and the C extension ``_core``, are
+    its public parts' implementation and may be imported from the package)."""
+    tree = ast.parse(path.read_text())
+    found, aliases = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("qtheory"):
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                if full in GRAPH:
+                    aliases.add(alias.asname or alias.name)
+                elif alias.name.startswith("_") and alias.name != "__version__":
+                    found.append(f"from {node.module} import {alias.name}")
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
+            found.append(f"{node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_module_uses_another_modules_private_names():
+    offenders = {
+        name: uses for name, path in modules().items() if (uses := _private_uses(path))
+    }
+    assert offenders == {}

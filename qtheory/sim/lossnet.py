@@ -314,10 +314,10 @@ class Comparison:
                 raise ValueError(
                     f"policies must be among the compared {sorted(self.results)}, got {name!r}"
                 )
-        return _paired(self.results[first], self.results[second])
+        return paired_difference(self.results[first], self.results[second])
 
 
-def _paired(first: SimulationResult, second: SimulationResult) -> PairedDifference:
+def paired_difference(first: SimulationResult, second: SimulationResult) -> PairedDifference:
     diff = first.reward_rates - second.reward_rates
     return PairedDifference(first.policy, second.policy, Estimate.of(diff), float(diff.min()))
 
@@ -387,7 +387,7 @@ class Trace:
         >>> tr.mean_idle(), tr.mean_idle(warmup=2.0)  # (2 + 2 + 2) / 4 and (1 + 2) / 2
         (1.5, 1.5)
         """
-        warmup = _check_warmup(warmup, self.horizon)
+        warmup = check_warmup(warmup, self.horizon)
         first = int(np.searchsorted(self.times, warmup, side="right"))  # first t_i > T0
         level = self.idle[first - 1] if first > 0 else self.servers  # I(T0)
         edges = np.append(self.times[first:], self.horizon)
@@ -459,7 +459,7 @@ def parse_policy(policy: str, servers: int) -> tuple[str, float]:
     raise ValueError(f"policy must be 'threshold:K', 'pfi', 'sss:W' or 'offline', got {policy!r}")
 
 
-def _normalise(name: str, param: float | tuple[int, ...]) -> str:
+def normalised_policy(name: str, param: float | tuple[int, ...]) -> str:
     if name == "threshold":
         reserves = param if isinstance(param, tuple) else (int(param),)
         return "threshold:" + ",".join(str(k) for k in reserves)
@@ -482,10 +482,10 @@ def _check_run(net: LossNetwork, info: str, horizon: float, warmup: float) -> tu
     _check_net(net)
     _check_info(info)
     horizon = positive("horizon", horizon)
-    return horizon, _check_warmup(warmup, horizon)
+    return horizon, check_warmup(warmup, horizon)
 
 
-def _check_warmup(warmup: float, horizon: float) -> float:
+def check_warmup(warmup: float, horizon: float) -> float:
     warmup = nonnegative("warmup", warmup)
     if not warmup < horizon:
         raise ValueError(f"warmup must be < horizon, got warmup={warmup}, horizon={horizon}")
@@ -859,10 +859,10 @@ def require_run(
     name, param, info, horizon, reps, workers = _checked_run_arguments(
         net, policy, info, horizon, reps, workers, trace
     )
-    return _require_run(net, name, param, info, horizon, reps, workers, trace)
+    return require_policy_run(net, name, param, info, horizon, reps, workers, trace)
 
 
-def _require_run(
+def require_policy_run(
     net: LossNetwork,
     name: str,
     param: float,
@@ -876,14 +876,14 @@ def _require_run(
     its total cost."""
     one, blame = _replication_cost(net, name, param, info, horizon, trace)
     what = (
-        f"one replication of {_normalise(name, param)!r} ({info} model, N = {net.servers}, "
+        f"one replication of {normalised_policy(name, param)!r} ({info} model, N = {net.servers}, "
         f"horizon = {horizon:g})"
     )
     limits.require("events", one.events, parameter=blame, what=what)
     limits.require("memory", one.memory, parameter=blame, what=what)
     limits.require("dp_cells", one.dp_cells, parameter="horizon", what=f"the offline DP of {what}")
     total = _total_cost(one, reps, workers)
-    what = f"{reps} replications of {_normalise(name, param)!r}"
+    what = f"{reps} replications of {normalised_policy(name, param)!r}"
     limits.require("events", total.events, parameter="reps", what=what)
     limits.require("dp_cells", total.dp_cells, parameter="reps", what=f"the offline DP of {what}")
     parallel = (
@@ -896,7 +896,7 @@ def _require_run(
 # ------------------------------------------------------------------ runs
 
 
-def _run_one(
+def run_one(
     net: LossNetwork,
     name: str,
     param: float,
@@ -931,9 +931,9 @@ def _run_one(
         ) from error
 
 
-def _run_reps(net, name, param, info, horizon, warmup, seeds, workers) -> list[dict]:
+def run_replications(net, name, param, info, horizon, warmup, seeds, workers) -> list[dict]:
     def one(child: np.random.SeedSequence) -> dict:
-        return _run_one(net, name, param, info, horizon, warmup, child)
+        return run_one(net, name, param, info, horizon, warmup, child)
 
     if workers == 1 or len(seeds) == 1:
         return [one(child) for child in seeds]
@@ -1080,10 +1080,10 @@ def simulate(
     workers = positive_int("workers", workers)
     name, param = parse_policy(policy, net.servers)
     _check_job_policy(name, policy, info)
-    _require_run(net, name, param, info, horizon, reps, workers)
+    require_policy_run(net, name, param, info, horizon, reps, workers)
     seeds = replication_seeds(seed, reps)
-    runs = _run_reps(net, name, param, info, horizon, warmup, seeds, workers)
-    return summarise(net, _normalise(name, param), info, horizon, warmup, runs)
+    runs = run_replications(net, name, param, info, horizon, warmup, seeds, workers)
+    return summarise(net, normalised_policy(name, param), info, horizon, warmup, runs)
 
 
 def compare(
@@ -1135,20 +1135,20 @@ def compare(
     if not isinstance(policies, list | tuple) or len(policies) == 0:
         raise ValueError(f"policies must be a non-empty list of policy strings, got {policies!r}")
     parsed = [parse_policy(p, net.servers) for p in policies]
-    names = [_normalise(name, param) for name, param in parsed]
+    names = [normalised_policy(name, param) for name, param in parsed]
     if len(set(names)) != len(names):
         raise ValueError(f"policies must be distinct, got {policies!r}")
     for (name, _), policy in zip(parsed, policies, strict=True):
         _check_job_policy(name, policy, info)
     for name, param in parsed:
-        _require_run(net, name, param, info, horizon, reps, workers)
+        require_policy_run(net, name, param, info, horizon, reps, workers)
     seeds = replication_seeds(seed, reps)
     results = {}
     for key, (name, param) in zip(names, parsed, strict=True):
         # Each policy gets fresh bit generators from the same child seeds: same paths.
-        runs = _run_reps(net, name, param, info, horizon, warmup, seeds, workers)
+        runs = run_replications(net, name, param, info, horizon, warmup, seeds, workers)
         results[key] = summarise(net, key, info, horizon, warmup, runs)
-    differences = [_paired(results[a], results[b]) for a, b in combinations(names, 2)]
+    differences = [paired_difference(results[a], results[b]) for a, b in combinations(names, 2)]
     return Comparison(results, differences)
 
 
@@ -1290,8 +1290,8 @@ def trace(
             f"trace: policy {policy!r} has no event trace in the job model (threshold:K only; "
             "the job-model offline optimum is a min-cost-flow LP solved in Python)"
         )
-    _require_run(net, name, param, info, horizon, trace=True)
-    out = _run_one(net, name, param, info, horizon, 0.0, root_seed(seed), trace=True)
+    require_policy_run(net, name, param, info, horizon, trace=True)
+    out = run_one(net, name, param, info, horizon, 0.0, root_seed(seed), trace=True)
     return Trace(
         times=out["trace_t"],
         codes=out["trace_code"],
@@ -1299,6 +1299,6 @@ def trace(
         idle=np.subtract(net.servers, out["trace_busy"], dtype=np.int32),
         servers=net.servers,
         horizon=horizon,
-        policy=_normalise(name, param),
+        policy=normalised_policy(name, param),
         info=info,
     )

@@ -175,7 +175,7 @@ def require_class_run(net: object, policy: str, *, horizon: float, reps: int = 1
     3800
     """
     name, param = parse_class_policy(policy, net)
-    return lossnet._require_run(net, name, param, "clock", horizon, reps)
+    return lossnet.require_policy_run(net, name, param, "clock", horizon, reps)
 
 
 def parse_class_policy(policy: str, net: object) -> tuple[str, object]:
@@ -254,7 +254,7 @@ def _prepared(net, policy, horizon, warmup, reps, workers) -> tuple:
     """The validated network, policy (name, parameter), horizon, warmup, reps and workers."""
     net = _check_net(net)
     horizon = positive("horizon", horizon)
-    warmup = lossnet._check_warmup(warmup, horizon)
+    warmup = lossnet.check_warmup(warmup, horizon)
     reps = positive_int("reps", reps)
     workers = positive_int("workers", workers)
     name, param = parse_class_policy(policy, net)
@@ -290,8 +290,8 @@ def _summarise(
 
 
 def _runs(net, name, param, horizon, warmup, seeds, reps, workers) -> list[dict]:
-    lossnet._require_run(net, name, param, "clock", horizon, reps, workers)
-    return lossnet._run_reps(net, name, param, "clock", horizon, warmup, seeds, workers)
+    lossnet.require_policy_run(net, name, param, "clock", horizon, reps, workers)
+    return lossnet.run_replications(net, name, param, "clock", horizon, warmup, seeds, workers)
 
 
 def simulate_classes(
@@ -352,7 +352,7 @@ def simulate_classes(
     )
     seeds = replication_seeds(seed, reps)
     runs = _runs(net, name, param, horizon, warmup, seeds, reps, workers)
-    return _summarise(net, lossnet._normalise(name, param), horizon, warmup, runs)
+    return _summarise(net, lossnet.normalised_policy(name, param), horizon, warmup, runs)
 
 
 def compare_classes(
@@ -404,17 +404,17 @@ def compare_classes(
         raise ValueError(f"reps must be >= 2 for paired confidence intervals, got {reps}")
     prepared = [_prepared(net, p, horizon, warmup, reps, workers) for p in policies]
     net, _, _, horizon, warmup, reps, workers = prepared[0]
-    keys = [lossnet._normalise(name, param) for _, name, param, *_ in prepared]
+    keys = [lossnet.normalised_policy(name, param) for _, name, param, *_ in prepared]
     if len(set(keys)) != len(keys):
         raise ValueError(f"policies must be distinct, got {policies!r}")
     for _, name, param, *_ in prepared:
-        lossnet._require_run(net, name, param, "clock", horizon, reps, workers)
+        lossnet.require_policy_run(net, name, param, "clock", horizon, reps, workers)
     seeds = replication_seeds(seed, reps)
     results = {}
     for key, (_, name, param, *_) in zip(keys, prepared, strict=True):
-        runs = lossnet._run_reps(net, name, param, "clock", horizon, warmup, seeds, workers)
+        runs = lossnet.run_replications(net, name, param, "clock", horizon, warmup, seeds, workers)
         results[key] = _summarise(net, key, horizon, warmup, runs)
-    differences = [lossnet._paired(results[a], results[b]) for a, b in combinations(keys, 2)]
+    differences = [lossnet.paired_difference(results[a], results[b]) for a, b in combinations(keys, 2)]
     return lossnet.Comparison(results, differences)
 
 
@@ -454,8 +454,8 @@ def trace_classes(
     [-3, -2, -1]
     """
     net, name, param, horizon, _, _, _ = _prepared(net, policy, horizon, 0.0, 1, 1)
-    lossnet._require_run(net, name, param, "clock", horizon, trace=True)
-    out = lossnet._run_one(net, name, param, "clock", horizon, 0.0, root_seed(seed), trace=True)
+    lossnet.require_policy_run(net, name, param, "clock", horizon, trace=True)
+    out = lossnet.run_one(net, name, param, "clock", horizon, 0.0, root_seed(seed), trace=True)
     return lossnet.Trace(
         times=out["trace_t"],
         codes=out["trace_code"],
@@ -463,6 +463,6 @@ def trace_classes(
         idle=np.subtract(net.servers, out["trace_busy"], dtype=np.int32),
         servers=net.servers,
         horizon=horizon,
-        policy=lossnet._normalise(name, param),
+        policy=lossnet.normalised_policy(name, param),
         info="clock",
     )
