@@ -178,7 +178,5 @@ def _private_uses(path: Path) -> list[str]:
 
 
 def test_no_module_uses_another_modules_private_names():
-    offenders = {
-        name: uses for name, path in modules().items() if (uses := _private_uses(path))
-    }
+    offenders = {name: uses for name, path in modules().items() if (uses := _private_uses(path))}
     assert offenders == {}

@@ -414,7 +414,9 @@ def compare_classes(
     for key, (_, name, param, *_) in zip(keys, prepared, strict=True):
         runs = lossnet.run_replications(net, name, param, "clock", horizon, warmup, seeds, workers)
         results[key] = _summarise(net, key, horizon, warmup, runs)
-    differences = [lossnet.paired_difference(results[a], results[b]) for a, b in combinations(keys, 2)]
+    differences = [
+        lossnet.paired_difference(results[a], results[b]) for a, b in combinations(keys, 2)
+    ]
     return lossnet.Comparison(results, differences)
 
 
