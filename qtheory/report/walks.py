@@ -33,7 +33,7 @@ from qtheory.report.claims import claim_name_latex, claim_paragraph
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
 from qtheory.report.plots import legend
 from qtheory.sim.lossnet import trace
-from qtheory.walks import certify, chernoff, hitting, ruin, sss
+from qtheory.walks import certify, chernoff, chernoff_checks, hitting, ruin, sss
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.epochs import RenewalReward, epochs_from_trace, renewal_reward
 from qtheory.walks.idle import UP_PROBABILITY, IdleWalk, derive_limit_up_probability
@@ -363,7 +363,7 @@ def _exact_checks(servers: list[int]) -> list[BoundCheck]:
         checks += ruin.ruin_checks(walk, levels)
         checks += hitting.hitting_checks(walk, levels)
         if n <= CHERNOFF_LIMIT:  # the exact CTMC transient / first passage of every level
-            checks += chernoff.chernoff_checks(DEFAULT.with_servers(n), CHERNOFF_CONSTANTS)
+            checks += chernoff_checks.chernoff_checks(DEFAULT.with_servers(n), CHERNOFF_CONSTANTS)
         checks += _sss_checks(DEFAULT.with_servers(n))
     return checks
 

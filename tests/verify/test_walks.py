@@ -21,7 +21,7 @@ from qtheory.model.lossnet import LossNetwork
 from qtheory.verify import CertificateError
 from qtheory.verify._arith import precision
 from qtheory.verify.walks import CHECKS, _inside, item_values
-from qtheory.walks import certify, chernoff, hitting, ruin, sss
+from qtheory.walks import certify, chernoff_checks, hitting, ruin, sss
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk
 
@@ -53,7 +53,7 @@ def decide(certificate: dict) -> None:
 def produced():
     walk = IdleWalk.from_network(NET)
     checks = ruin.ruin_checks(walk, [1, 5]) + hitting.hitting_checks(walk, [1, 5])
-    checks += chernoff.chernoff_checks(NET, c_values=[1.0, 4.0]) + [_sss_check(NET, 8.0)]
+    checks += chernoff_checks.chernoff_checks(NET, c_values=[1.0, 4.0]) + [_sss_check(NET, 8.0)]
     done, certificate = certify.certify(checks, NET.lambda_h, NET.mu, NET.lambda_l)
     return checks, done, {"claim": "walks.bounds", "statement": "test", **certificate}
 
@@ -139,7 +139,9 @@ def test_checker_probabilities_against_mpmath_sums():
     # P(T_0 <= W) from i = 5: the same probability by the package's float CTMC route
     _, exact = _values({"family": "hit_zero", "N": 100, "c": "4.0", "i": 5,
                         "route": "coupling"})  # fmt: skip
-    assert exact == pytest.approx(chernoff._exact_hit_zero_time_cdf(walk, 5, window), rel=1e-9)
+    assert exact == pytest.approx(
+        chernoff_checks._exact_hit_zero_time_cdf(walk, 5, window), rel=1e-9
+    )
 
 
 def test_checker_and_producer_agree_on_every_family(produced):
@@ -163,7 +165,7 @@ def small_items():
     net = NET.with_servers(16)
     walk = IdleWalk.from_network(net)
     checks = ruin.ruin_checks(walk, [1]) + hitting.hitting_checks(walk, [1])
-    checks += chernoff.chernoff_checks(net, c_values=[1.0]) + [_sss_check(net, 16.0)]
+    checks += chernoff_checks.chernoff_checks(net, c_values=[1.0]) + [_sss_check(net, 16.0)]
     _, certificate = certify.certify(checks, NET.lambda_h, NET.mu, NET.lambda_l)
     firsts = {}
     for item in certificate["data"]["items"]:

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from qtheory.model.lossnet import LossNetwork
-from qtheory.walks import certify, chernoff, hitting, ruin
+from qtheory.walks import certify, chernoff_checks, hitting, ruin
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk
 
@@ -22,7 +22,7 @@ def _checks(net: LossNetwork) -> list[BoundCheck]:
     return (
         ruin.ruin_checks(walk)
         + hitting.hitting_checks(walk)
-        + chernoff.chernoff_checks(net, c_values=[0.5, 2.0])
+        + chernoff_checks.chernoff_checks(net, c_values=[0.5, 2.0])
     )
 
 

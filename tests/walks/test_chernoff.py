@@ -29,6 +29,7 @@ from scipy import stats
 from qtheory.exact.ctmc import generator, hitting_time_cdf, transient
 from qtheory.model.lossnet import LossNetwork
 from qtheory.walks import chernoff as ch
+from qtheory.walks import chernoff_checks, idle_tails, window_events
 from qtheory.walks.idle import IdleWalk
 
 EPS = np.finfo(float).eps
@@ -234,7 +235,7 @@ def test_window_derivation():
     """M = (λ_H + λ_L + μ) N W with W = c log N / N, and κ log N = Λ*((1 ± δ) M)."""
     from qtheory.model.lossnet_symbols import lambda_h, lambda_l, mu, servers
 
-    f = ch.derive_window()
+    f = window_events.derive_window()
     rate = lambda_h + lambda_l + mu
     events = rate * servers * ch.window_constant * sp.log(servers) / servers
     assert sp.simplify(f.mean_events.expr - events) == 0
@@ -475,20 +476,20 @@ def test_wrong_side_bounds_are_trivial_and_vectorised():
 def test_window_bounds(servers_count, c, delta):
     """N^{-κ} with κ from the derived power, and above the exact Poisson tails."""
     net = LossNetwork(servers_count, 0.6, 0.8, 1.0, 2.0, 1.0)
-    events = ch.window_mean_events(net, c)
+    events = window_events.window_mean_events(net, c)
     assert events == pytest.approx((0.6 + 0.8 + 1.0) * c * math.log(servers_count), rel=1e-14)
-    f = ch.derive_window()
+    f = window_events.derive_window()
     for tail, power, scale, rounded in (
         ("upper", f.upper_power, 1 + delta, math.ceil),
         ("lower", f.lower_power, 1 - delta, math.floor),
     ):
-        log_bound = ch.log_window_event_bound(net, c, delta, tail)
+        log_bound = window_events.log_window_event_bound(net, c, delta, tail)
         if not (tail == "lower" and delta == 1.0):  # log(1 − δ) = −inf in the power
             kappa = float(power.float64(0.6, 0.8, 1.0, c, delta))
             assert log_bound == pytest.approx(-kappa * math.log(servers_count), rel=1e-12)
         k = rounded(scale * events)
         assert _dominates(log_bound, _poisson_tail_mp(events, k, tail))
-    assert ch.window_event_bound(net, c, 1.0, "lower") == pytest.approx(
+    assert window_events.window_event_bound(net, c, 1.0, "lower") == pytest.approx(
         math.exp(-events), rel=1e-13
     )  # P(no event) = e^{-M}: attained
 
@@ -527,7 +528,7 @@ def _jump_chain_survival(walk: IdleWalk, start: int, band: int, jumps: int) -> f
     return float(1.0 - np.linalg.matrix_power(matrix, jumps)[start, band])
 
 
-def _holds(coupled: ch.CoupledBound, exact: float) -> None:
+def _holds(coupled: idle_tails.CoupledBound, exact: float) -> None:
     """exact <= coupled <= Chernoff (1e-9 relative slack for scipy's and the engines'
     rounding; the gaps measured are factors of 1.1 and more)."""
     assert exact <= coupled.coupled * (1 + 1e-9)
@@ -544,7 +545,7 @@ def test_idle_after_window_against_ctmc(servers_count, lam):
         for start in sorted({1, -(-band // 2), band}):
             row = transient(q, start, window, tolerance=TINY)[0]
             for level in sorted({0, start // 2, start - 1}):
-                bound = ch.idle_after_window_bound(walk, window, start, level)
+                bound = idle_tails.idle_after_window_bound(walk, window, start, level)
                 _holds(bound.drift, 0.0)
                 _holds(bound.escape, 0.0)
                 _holds(bound.total, float(row[: level + 1].sum()))
@@ -561,12 +562,12 @@ def test_hitting_time_tails_against_ctmc(servers_count, lam):
         jumps = math.ceil((1.0 + lam) * servers_count * window)
         for start in starts:
             exact = float(hitting_time_cdf(q, 0, start, window, tolerance=TINY)[0])
-            _holds(ch.hit_zero_time_bound(walk, start, window), exact)
+            _holds(idle_tails.hit_zero_time_bound(walk, start, window), exact)
         for start in (s for s in starts if s < band):
             survival = _chain_survival(walk, start, band, window)
-            _holds(ch.climb_time_tail_bound(walk, start, window), survival)
+            _holds(idle_tails.climb_time_tail_bound(walk, start, window), survival)
             survival = _jump_chain_survival(walk, start, band, jumps)
-            _holds(ch.climb_steps_tail_bound(walk, start, jumps), survival)
+            _holds(idle_tails.climb_steps_tail_bound(walk, start, jumps), survival)
 
 
 @pytest.mark.parametrize("servers_count", GRID_SERVERS)
@@ -582,10 +583,10 @@ def test_climb_tails_in_their_own_scale(servers_count, lam):
     drifts_up = drift_time > 0
     for k in (1, 2, 4, 8):
         jumps = math.ceil(k * (band - 1) / drift_jumps) if drifts_up else 4 * k * band
-        steps_bound = ch.climb_steps_tail_bound(walk, 1, jumps)
+        steps_bound = idle_tails.climb_steps_tail_bound(walk, 1, jumps)
         _holds(steps_bound, _jump_chain_survival(walk, 1, band, jumps))
         time = k * (band - 1) / drift_time if drifts_up else k * band / (lam * servers_count)
-        time_bound = ch.climb_time_tail_bound(walk, 1, time)
+        time_bound = idle_tails.climb_time_tail_bound(walk, 1, time)
         _holds(time_bound, _chain_survival(walk, 1, band, time))
         if not drifts_up:
             assert steps_bound.chernoff == time_bound.chernoff == 1.0
@@ -600,7 +601,7 @@ def test_coupled_terms_are_the_stated_distributions():
     walk = IdleWalk(servers_count, lam, mu)
     band, start, level = 20, 12, 3
     up, down = mu * (servers_count - band) * window, lam * servers_count * window
-    bound = ch.idle_after_window_bound(walk, window, start, level, band=band)
+    bound = idle_tails.idle_after_window_bound(walk, window, start, level, band=band)
     assert bound.drift.coupled == pytest.approx(stats.skellam.cdf(level - start, up, down))
     assert bound.escape.coupled == pytest.approx(stats.poisson.sf(band - level, down))
     assert bound.drift.chernoff == pytest.approx(
@@ -611,13 +612,13 @@ def test_coupled_terms_are_the_stated_distributions():
     )
     p_b = mu * (servers_count - band) / (mu * (servers_count - band) + lam * servers_count)
     jumps = 77
-    steps = ch.climb_steps_tail_bound(walk, start, jumps, band=band)
+    steps = idle_tails.climb_steps_tail_bound(walk, start, jumps, band=band)
     below = band - start - 1
     assert steps.coupled == pytest.approx(stats.binom.cdf((jumps + below) // 2, jumps, p_b))
     assert steps.chernoff == pytest.approx(float(ch.walk_tail_bound(jumps, p_b, below, "lower")))
-    climb = ch.climb_time_tail_bound(walk, start, window, band=band)
+    climb = idle_tails.climb_time_tail_bound(walk, start, window, band=band)
     assert climb.coupled == pytest.approx(stats.skellam.cdf(band - 1 - start, up, down))
-    zero = ch.hit_zero_time_bound(walk, start, window)
+    zero = idle_tails.hit_zero_time_bound(walk, start, window)
     assert zero.coupled == pytest.approx(stats.poisson.sf(start - 1, down))
     assert zero.chernoff == pytest.approx(float(ch.poisson_tail_bound(down, start, "upper")))
 
@@ -629,12 +630,14 @@ def test_private_exact_routes_agree_with_the_engine():
     band = walk.band
     for jumps in (5, 60, 400):
         want = _jump_chain_survival(walk, 3, band, jumps)
-        assert ch._exact_climb_steps_survival(walk, 3, band, jumps) == pytest.approx(
+        assert chernoff_checks._exact_climb_steps_survival(walk, 3, band, jumps) == pytest.approx(
             want, rel=1e-12
         )
     for time in (0.01, 0.05, 0.2):
         want = 1.0 - float(hitting_time_cdf(walk.generator(), band, 3, time)[0])
-        assert ch._exact_climb_time_survival(walk, 3, band, time) == pytest.approx(want, rel=1e-10)
+        assert chernoff_checks._exact_climb_time_survival(walk, 3, band, time) == pytest.approx(
+            want, rel=1e-10
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -644,7 +647,7 @@ def test_private_exact_routes_agree_with_the_engine():
 @pytest.mark.parametrize("servers_count", [4, 30, 400])
 def test_chernoff_checks(servers_count):
     net = LossNetwork(servers_count, 0.6, 0.8, 1.0, 2.0, 1.0)
-    checks = ch.chernoff_checks(net)
+    checks = chernoff_checks.chernoff_checks(net)
     assert all(check.holds for check in checks), [c for c in checks if not c.holds]
     assert {check.direction for check in checks} == {"upper"}
     names = " ".join(check.name for check in checks)
@@ -671,51 +674,64 @@ def test_chernoff_checks(servers_count):
         (lambda: ch.skellam_tail_bound(1e-300, 1e300, 1e300), "too far apart"),
         (lambda: ch.poisson_tail_bound([1.0, 2.0], 1.0, dps=20), "with dps the arguments"),
         (lambda: ch.poisson_tail_bound(1.0, 1.0, dps=0), "dps must be an integer >= 1"),
-        (lambda: ch.window_mean_events(IdleWalk(10, 0.6, 1.0), 1.0), "net must be a LossNetwork"),
         (
-            lambda: ch.window_event_bound(
+            lambda: window_events.window_mean_events(IdleWalk(10, 0.6, 1.0), 1.0),
+            "net must be a LossNetwork",
+        ),
+        (
+            lambda: window_events.window_event_bound(
                 LossNetwork(9, 0.6, 0.8, 1.0, 2.0, 1.0), 1.0, 1.5, "lower"
             ),
             "delta must be <= 1",
         ),
         (
-            lambda: ch.window_event_bound(LossNetwork(9, 0.6, 0.8, 1.0, 2.0, 1.0), -1.0, 0.5),
+            lambda: window_events.window_event_bound(
+                LossNetwork(9, 0.6, 0.8, 1.0, 2.0, 1.0), -1.0, 0.5
+            ),
             "c must be > 0",
         ),
         (
-            lambda: ch.idle_after_window_bound(IdleWalk(100, 0.6, 1.0), 0.1, 11, 0),
+            lambda: idle_tails.idle_after_window_bound(IdleWalk(100, 0.6, 1.0), 0.1, 11, 0),
             "start must be in 0..10",
         ),
         (
-            lambda: ch.idle_after_window_bound(IdleWalk(100, 0.6, 1.0), 0.1, 1, 0, band=100),
+            lambda: idle_tails.idle_after_window_bound(
+                IdleWalk(100, 0.6, 1.0), 0.1, 1, 0, band=100
+            ),
             "band must be in 1..99",
         ),
         (
-            lambda: ch.idle_after_window_bound(IdleWalk(100, 0.6, 1.0), 0.0, 1, 0),
+            lambda: idle_tails.idle_after_window_bound(IdleWalk(100, 0.6, 1.0), 0.0, 1, 0),
             "window must be > 0",
         ),
         (
-            lambda: ch.climb_steps_tail_bound(IdleWalk(100, 0.6, 1.0), 10, 5),
+            lambda: idle_tails.climb_steps_tail_bound(IdleWalk(100, 0.6, 1.0), 10, 5),
             "start must be in 0..9",
         ),
         (
-            lambda: ch.climb_time_tail_bound(IdleWalk(100, 0.6, 1.0), 1, 0.1, band=1.5),
+            lambda: idle_tails.climb_time_tail_bound(IdleWalk(100, 0.6, 1.0), 1, 0.1, band=1.5),
             "band must be an integer",
         ),
         (
-            lambda: ch.hit_zero_time_bound(IdleWalk(100, 0.6, 1.0), 0, 0.1),
+            lambda: idle_tails.hit_zero_time_bound(IdleWalk(100, 0.6, 1.0), 0, 0.1),
             "start must be in 1..100",
         ),
         (
-            lambda: ch.hit_zero_time_bound(LossNetwork(9, 0.6, 0.8, 1.0, 2.0, 1.0), 1, 0.1),
+            lambda: idle_tails.hit_zero_time_bound(LossNetwork(9, 0.6, 0.8, 1.0, 2.0, 1.0), 1, 0.1),
             "walk must be an IdleWalk",
         ),
         (
-            lambda: ch.chernoff_checks(LossNetwork(3, 0.6, 0.8, 1.0, 2.0, 1.0)),
+            lambda: chernoff_checks.chernoff_checks(LossNetwork(3, 0.6, 0.8, 1.0, 2.0, 1.0)),
             "servers must be >= 4",
         ),
-        (lambda: ch.chernoff_checks(IdleWalk(30, 0.6, 1.0)), "net must be a LossNetwork"),
-        (lambda: ch.chernoff_checks(LossNetwork(10**9, 0.6, 0.8, 1.0, 2.0, 1.0)), "servers: "),
+        (
+            lambda: chernoff_checks.chernoff_checks(IdleWalk(30, 0.6, 1.0)),
+            "net must be a LossNetwork",
+        ),
+        (
+            lambda: chernoff_checks.chernoff_checks(LossNetwork(10**9, 0.6, 0.8, 1.0, 2.0, 1.0)),
+            "servers: ",
+        ),
     ],
 )
 def test_bad_input_raises(call, message):

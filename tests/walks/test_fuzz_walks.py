@@ -13,7 +13,16 @@ from hypothesis import strategies as st
 
 from qtheory.core.stats import Estimate
 from qtheory.model.lossnet import LossNetwork
-from qtheory.walks import chernoff, epochs, hitting, ruin, sss
+from qtheory.walks import (
+    chernoff,
+    chernoff_checks,
+    epochs,
+    hitting,
+    idle_tails,
+    ruin,
+    sss,
+    window_events,
+)
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk
 from qtheory.walks.window_sweep import (
@@ -94,10 +103,10 @@ def test_birth_death_routes(up, down, band, unit, digits):
 @WALKS
 @given(maybe_walks, anything, anything, anything)
 def test_idle_process_bounds(walk, window, start, level):
-    _check(chernoff.idle_after_window_bound, walk, window, start, level)
-    _check(chernoff.climb_steps_tail_bound, walk, start, level)
-    _check(chernoff.climb_time_tail_bound, walk, start, window)
-    _check(chernoff.hit_zero_time_bound, walk, start, window)
+    _check(idle_tails.idle_after_window_bound, walk, window, start, level)
+    _check(idle_tails.climb_steps_tail_bound, walk, start, level)
+    _check(idle_tails.climb_time_tail_bound, walk, start, window)
+    _check(idle_tails.hit_zero_time_bound, walk, start, window)
     _check(ruin.ruin_checks, walk, None, None)
     _check(hitting.hitting_checks, walk, None, None)
     _check(hitting.climb_time_leading_term, walk)
@@ -121,15 +130,15 @@ def test_sss_and_window_events(net, c, delta):
     _check(sss.losses_per_failure, net)
     _check(sss.losses_per_failure_bound, net)
     _check(sss.critical_window_constant, net)
-    _check(chernoff.window_mean_events, net, c)
-    _check(chernoff.log_window_event_bound, net, c, delta)
-    _check(chernoff.window_event_bound, net, c, delta, "lower")
+    _check(window_events.window_mean_events, net, c)
+    _check(window_events.log_window_event_bound, net, c, delta)
+    _check(window_events.window_event_bound, net, c, delta, "lower")
 
 
 @settings(WALKS, max_examples=5)
 @given(maybe_networks, st.one_of(st.lists(special_reals, max_size=2), anything))
 def test_chernoff_checks(net, c_values):
-    _check(chernoff.chernoff_checks, net, c_values)
+    _check(chernoff_checks.chernoff_checks, net, c_values)
 
 
 @settings(WALKS, max_examples=15)
