@@ -20,14 +20,10 @@ import platform
 import time
 from pathlib import Path
 
-from qtheory.gated.history import (
-    _observed_relaxation,
-    _optimal_gap_gate,
-    full_memory_bracket,
-    observed_relaxation,
-    optimal_belief_threshold,
-    optimal_gap_gate,
-)
+from qtheory.gated.belief import optimal_belief_threshold
+from qtheory.gated.gap_gates import _optimal_gap_gate, optimal_gap_gate
+from qtheory.gated.history import full_memory_bracket
+from qtheory.gated.observed_relaxation import _observed_relaxation, observed_relaxation
 from qtheory.model.gated import GatedQueue
 
 ARRIVALS = (math.inf, 10.0, 3.0, 1.5, 0.5)

@@ -180,3 +180,13 @@ def _private_uses(path: Path) -> list[str]:
 def test_no_module_uses_another_modules_private_names():
     offenders = {name: uses for name, path in modules().items() if (uses := _private_uses(path))}
     assert offenders == {}
+
+
+@pytest.mark.parametrize("package", sorted(PACKAGES - {"qtheory"}))
+def test_every_lazy_name_resolves(package):
+    """Each name of a package's ``_LAZY`` map is defined by the module it names."""
+    import importlib
+
+    module = importlib.import_module(package)
+    for name in getattr(module, "_LAZY", {}):
+        assert getattr(module, name).__name__ == name or not callable(getattr(module, name))

@@ -45,8 +45,8 @@ from qtheory.core.claims import Evidence
 from qtheory.core.phase_type import PhaseType
 from qtheory.gated.observable import optimal_observable
 from qtheory.gated.phase_gates import checked_phases, optimal_erlang_gate
-from qtheory.gated.welfare import checked_queue, optimal_gate, optimal_routing
-from qtheory.model.gated import GatedQueue
+from qtheory.gated.welfare import optimal_gate, optimal_routing
+from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = ["DEFAULT_PHASES", "Ladder", "Rung", "ladder"]
 

@@ -48,8 +48,8 @@ import mpmath
 from qtheory.core import limits
 from qtheory.core.precision import check_dps, rounded
 from qtheory.core.validation import positive_int
-from qtheory.gated.welfare import as_float64, checked_queue, working_dps
-from qtheory.model.gated import GatedQueue
+from qtheory.gated.welfare import as_float64, working_dps
+from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = ["ObservableOptimum", "observable_claims", "observable_welfare", "optimal_observable"]
 

@@ -78,12 +78,11 @@ from qtheory.core.validation import positive_int
 from qtheory.gated.root import mp_value
 from qtheory.gated.welfare import (
     as_float64,
-    checked_queue,
     optimal_gate,
     optimal_routing,
     working_dps,
 )
-from qtheory.model.gated import GatedQueue
+from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
     "CoxianSearch",

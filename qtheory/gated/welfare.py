@@ -73,6 +73,7 @@ from qtheory.model.gated import (
     ILL_CONDITIONED,
     UNIT_ROUNDOFF,
     GatedQueue,
+    checked_queue,
     exact_digits,
 )
 
@@ -190,12 +191,6 @@ def working_dps(queue: GatedQueue, dps: int) -> int:
     digits = 2 * dps + 20 + queue.guard_digits()
     limits.require("dps", digits, parameter="dps", what="the optimum (with guard digits)")
     return digits
-
-
-def checked_queue(queue: object) -> GatedQueue:
-    if not isinstance(queue, GatedQueue):
-        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
-    return queue
 
 
 def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):

@@ -367,6 +367,21 @@ class GatedQueue:
             large = max(0.0, float(mpmath.log10(1 + excess)))
         return math.ceil(near_one) + math.ceil(large)
 
+    def float_rates(self) -> tuple[float, float, float, float]:
+        """(Λ, μ, R, C) as float64 (Λ may be ``inf``), from :meth:`parameters`.
+
+        Returns
+        -------
+        tuple of float
+
+        Examples
+        --------
+        >>> GatedQueue(4, 1, 3, 1).float_rates(), GatedQueue("inf", 1, 3, 1).float_rates()[0]
+        ((4.0, 1.0, 3.0, 1.0), inf)
+        """
+        p = self.parameters()
+        return (math.inf if p["beta"] == 0 else 1 / p["beta"]), p["mu"], p["R"], p["C"]
+
     def parameters(self, dps: int | None = None) -> dict[str, float | mpmath.mpf]:
         """μ, β = 1/Λ, R, C and ε = ν − 1 as float64 (``dps=None``; a ValueError if one
         is beyond float64) or as mpf at the current precision (any ``dps``).
@@ -545,3 +560,40 @@ def _float64(name: str, value: mpmath.mpf) -> float:
     if math.isinf(result) and mpmath.isfinite(value):
         raise ValueError(f"{name} = {mpmath.nstr(value, 5)} overflows float64; use dps=D")
     return result
+
+
+def checked_queue(queue: object, *, worthwhile: bool = False) -> GatedQueue:
+    """``queue`` itself, after checking that it is a :class:`GatedQueue` (and, with
+    ``worthwhile``, that ν > 1: :meth:`GatedQueue.require_worthwhile`).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+    worthwhile : bool, keyword-only
+        Also require Naor's ratio ν = Rμ/C > 1.
+
+    Returns
+    -------
+    GatedQueue
+
+    Raises
+    ------
+    TypeError
+        If ``queue`` is not a :class:`GatedQueue`.
+    ValueError
+        With ``worthwhile``, if ν ≤ 1.
+
+    Examples
+    --------
+    >>> checked_queue(GatedQueue("inf", 1, 2, 1)).reward
+    2.0
+    >>> checked_queue((2, 1, 2, 1))
+    Traceback (most recent call last):
+    ...
+    TypeError: queue must be a GatedQueue, got tuple
+    """
+    if not isinstance(queue, GatedQueue):
+        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+    if worthwhile:
+        queue.require_worthwhile()
+    return queue

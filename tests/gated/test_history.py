@@ -18,21 +18,17 @@ import pytest
 from qtheory.core.claims import Evidence
 from qtheory.core.stats import Estimate
 from qtheory.exact import birth_death_stationary, generator, transient
-from qtheory.gated.embedded_chain import service_count_law
-from qtheory.gated.history import (
+from qtheory.gated.belief import (
     BeliefThreshold,
-    _CappedProblem,
-    _count_table,
     _depleted,
     _poisson_rows,
     belief_threshold_welfare,
     belief_update,
-    full_memory_bracket,
-    gap_gate_welfare,
-    history_claims,
-    observed_relaxation,
-    optimal_gap_gate,
 )
+from qtheory.gated.embedded_chain import service_count_law
+from qtheory.gated.gap_gates import gap_gate_welfare, optimal_gap_gate
+from qtheory.gated.history import full_memory_bracket, history_claims
+from qtheory.gated.observed_relaxation import _CappedProblem, _count_table, observed_relaxation
 from qtheory.gated.welfare import optimal_gate, welfare_ga
 from qtheory.model.gated import GatedQueue
 
@@ -239,7 +235,8 @@ def test_gap_gates_obey_the_regular_arrivals_bound():
 def test_bracket_is_deterministic():
     """No simulation and no random start: the uncached computations repeat exactly (the
     defaults run in the doctests)."""
-    from qtheory.gated.history import _observed_relaxation, _optimal_gap_gate
+    from qtheory.gated.gap_gates import _optimal_gap_gate
+    from qtheory.gated.observed_relaxation import _observed_relaxation
 
     queue = GatedQueue(10.0, 1.0, 2.0, 1.0)
     for cached in (_optimal_gap_gate, _observed_relaxation):
