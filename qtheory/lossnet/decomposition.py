@@ -138,7 +138,7 @@ Costs
 -----
 A sweep is a batch of independent, cached replications: every design checks, before
 any task runs, that one replication of each of its policies is within the limits of
-:mod:`qtheory.core.limits` (:func:`qtheory.sim.lossnet.require_run`; the rolling-horizon
+:mod:`qtheory.core.limits` (:func:`qtheory.sim.lossnet_costs.require_run`; the rolling-horizon
 programme's cells too) and that its task list fits in memory.  Totals over many
 replications are not limited (the full reproduce sweep runs for about half an hour).
 

@@ -30,11 +30,8 @@ from qtheory.lossnet.tasks import (
     threshold_policy,
 )
 from qtheory.model.classes import ClassNetwork
-from qtheory.sim.lossnet import (
-    require_path,
-    require_run,
-)
 from qtheory.sim.lossnet_classes import require_class_run
+from qtheory.sim.lossnet_costs import require_path, require_run
 
 __all__ = [
     "ClockDecomposition",

@@ -69,7 +69,8 @@ from qtheory.core import limits, validation
 from qtheory.core.stats import replication_seeds
 from qtheory.model.lossnet import LossNetwork
 from qtheory.model.paths import JobPath
-from qtheory.sim.lossnet import SimulationResult, job_path, require_path, summarise
+from qtheory.sim.lossnet import SimulationResult, job_path, summarise
+from qtheory.sim.lossnet_costs import require_path
 
 __all__ = [
     "IntervalSelection",

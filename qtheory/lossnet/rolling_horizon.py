@@ -15,10 +15,8 @@ from qtheory.lossnet.mdp import admission_mdp
 from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.tasks import replication_task
 from qtheory.model.lossnet import LossNetwork
-from qtheory.sim.lossnet import (
-    clock_path,
-    require_path,
-)
+from qtheory.sim.lossnet import clock_path
+from qtheory.sim.lossnet_costs import require_path
 
 __all__ = [
     "relative_values",

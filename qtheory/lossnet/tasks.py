@@ -17,10 +17,8 @@ from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.regret import class_leading_constant, leading_constant
 from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork, as_network
-from qtheory.sim.lossnet import (
-    parse_policy,
-)
 from qtheory.sim.lossnet_classes import parse_class_policy
+from qtheory.sim.lossnet_policies import parse_policy
 
 __all__ = [
     "replication_task",
@@ -144,7 +142,8 @@ def replication_task(
         Replication index (>= 0): the path is drawn from
         ``default_rng(SeedSequence(seed, spawn_key=(rep,)))``.
     policies : sequence of str
-        Distinct, non-empty list of policy strings (:func:`qtheory.sim.lossnet.parse_policy`,
+        Distinct, non-empty list of policy strings
+        (:func:`qtheory.sim.lossnet_policies.parse_policy`,
         plus ``"offline"``; n classes: :func:`qtheory.sim.lossnet_classes.parse_class_policy`).
     rolling_horizon : sequence of float, default ()
         Windows W > 0 of :func:`rolling_horizon` (clock model only); left out of the

@@ -87,7 +87,7 @@ import numpy as np
 
 from qtheory.core.stats import Estimate, replication_seeds, root_seed
 from qtheory.core.validation import positive, positive_int
-from qtheory.sim import lossnet
+from qtheory.sim import lossnet, lossnet_policies
 
 __all__ = [
     "ClassSimulationResult",
@@ -165,7 +165,7 @@ def require_class_run(net: object, policy: str, *, horizon: float, reps: int = 1
 
     Returns
     -------
-    qtheory.sim.lossnet.RunCost
+    qtheory.sim.lossnet_costs.RunCost
 
     Examples
     --------
@@ -216,7 +216,7 @@ def parse_class_policy(policy: str, net: object) -> tuple[str, object]:
         raise ValueError(f"policy must be a string, got {policy!r}")
     name, colon, arg = policy.partition(":")
     if name != "threshold":
-        return lossnet.parse_policy(policy, net.servers)
+        return lossnet_policies.parse_policy(policy, net.servers)
     parts = arg.split(",") if colon and len(arg) <= 20 * net.n_classes else []
     if len(parts) != net.n_classes or not all(
         p.isascii() and p.isdigit() and len(p) <= 19 and int(p) <= net.servers for p in parts
@@ -254,7 +254,7 @@ def _prepared(net, policy, horizon, warmup, reps, workers) -> tuple:
     """The validated network, policy (name, parameter), horizon, warmup, reps and workers."""
     net = _check_net(net)
     horizon = positive("horizon", horizon)
-    warmup = lossnet.check_warmup(warmup, horizon)
+    warmup = lossnet_policies.check_warmup(warmup, horizon)
     reps = positive_int("reps", reps)
     workers = positive_int("workers", workers)
     name, param = parse_class_policy(policy, net)
@@ -352,7 +352,7 @@ def simulate_classes(
     )
     seeds = replication_seeds(seed, reps)
     runs = _runs(net, name, param, horizon, warmup, seeds, reps, workers)
-    return _summarise(net, lossnet.normalised_policy(name, param), horizon, warmup, runs)
+    return _summarise(net, lossnet_policies.normalised_policy(name, param), horizon, warmup, runs)
 
 
 def compare_classes(
@@ -404,7 +404,7 @@ def compare_classes(
         raise ValueError(f"reps must be >= 2 for paired confidence intervals, got {reps}")
     prepared = [_prepared(net, p, horizon, warmup, reps, workers) for p in policies]
     net, _, _, horizon, warmup, reps, workers = prepared[0]
-    keys = [lossnet.normalised_policy(name, param) for _, name, param, *_ in prepared]
+    keys = [lossnet_policies.normalised_policy(name, param) for _, name, param, *_ in prepared]
     if len(set(keys)) != len(keys):
         raise ValueError(f"policies must be distinct, got {policies!r}")
     for _, name, param, *_ in prepared:
@@ -465,6 +465,6 @@ def trace_classes(
         idle=np.subtract(net.servers, out["trace_busy"], dtype=np.int32),
         servers=net.servers,
         horizon=horizon,
-        policy=lossnet.normalised_policy(name, param),
+        policy=lossnet_policies.normalised_policy(name, param),
         info="clock",
     )

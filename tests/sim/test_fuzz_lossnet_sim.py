@@ -19,16 +19,9 @@ from qtheory.lossnet.rolling_horizon import rolling_horizon
 from qtheory.lossnet.tasks import replication_task
 from qtheory.model.lossnet import LossNetwork
 from qtheory.sim import _core
-from qtheory.sim.lossnet import (
-    clock_path,
-    compare,
-    job_path,
-    parse_policy,
-    path_cost,
-    run_cost,
-    simulate,
-    trace,
-)
+from qtheory.sim.lossnet import clock_path, compare, job_path, simulate, trace
+from qtheory.sim.lossnet_costs import path_cost, run_cost
+from qtheory.sim.lossnet_policies import parse_policy
 
 NET = LossNetwork(6, 0.6, 0.8, 1.0, 2.0, 1.0)
 

@@ -18,7 +18,8 @@ import pytest
 from qtheory.core import limits
 from qtheory.model.lossnet import LossNetwork
 from qtheory.sim import _core, simulate
-from qtheory.sim.lossnet import run_cost, trace
+from qtheory.sim.lossnet import trace
+from qtheory.sim.lossnet_costs import run_cost
 
 H = -1
 

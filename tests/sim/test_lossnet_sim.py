@@ -35,7 +35,9 @@ from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.online import threshold_table
 from qtheory.model.lossnet import LossNetwork
 from qtheory.sim import _core, clock_path, compare, job_path, simulate
-from qtheory.sim.lossnet import parse_policy, path_cost, run_cost, trace
+from qtheory.sim.lossnet import trace
+from qtheory.sim.lossnet_costs import path_cost, run_cost
+from qtheory.sim.lossnet_policies import parse_policy
 
 H, L = -1, -2
 
