@@ -34,7 +34,8 @@ from qtheory.gated.history import history_claims
 from qtheory.gated.ladder import ladder
 from qtheory.gated.observable import observable_claims
 from qtheory.gated.phase_gates import derive_erlang_gate, phase_gate_claims, pof_by_phases
-from qtheory.gated.service import price_of_forgetting_ph, service_claims
+from qtheory.gated.service import price_of_forgetting_ph
+from qtheory.gated.service_claims import service_claims
 from qtheory.model.gated import GatedQueue
 from qtheory.report.claims import claim_paragraph
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul

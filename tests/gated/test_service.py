@@ -261,7 +261,7 @@ def test_service_and_queue_types():
 
 
 def test_service_claims_hold_on_the_quick_grid():
-    from qtheory.gated.service import service_claims
+    from qtheory.gated.service_claims import service_claims
 
     claims = service_claims(quick=True)
     assert [c.passed for c in claims] == [True] * 5
