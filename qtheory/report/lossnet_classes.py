@@ -88,14 +88,8 @@ from qtheory.lossnet.regret import (
 from qtheory.model.classes import ClassNetwork
 from qtheory.report.claims import claim_name_latex, claim_paragraph, values_text
 from qtheory.report.display import PRINT
-from qtheory.report.lossnet_decomposition import (
-    BRAY,
-    CLOCK,
-    decomposition_figure,
-    plus_minus,
-    point_seed,
-    sweep_cache,
-)
+from qtheory.report.lossnet_decomposition import BRAY, CLOCK, decomposition_figure, plus_minus
+from qtheory.report.lossnet_decomposition_sweep import point_seed, sweep_cache
 from qtheory.report.plots import legend
 
 if TYPE_CHECKING:

@@ -27,8 +27,7 @@ seed ``run.seed_sequence(f"lossnet.decomposition/{info}/{set}/N={N}")`` reduced 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,358 +36,36 @@ from matplotlib import ticker
 
 from qtheory import report
 from qtheory.core import notation
-from qtheory.core.cache import ResultCache, default_cache_dir
 from qtheory.core.claims import Claim, Evidence, Origin
-from qtheory.core.executor import make_executor
 from qtheory.core.stats import Estimate
-from qtheory.lossnet.decomposition import DecompositionFits, fit_decomposition, run_designs
 from qtheory.lossnet.designs import (
     ClockDecomposition,
-    ClockDesign,
     JobDecomposition,
-    JobDesign,
-    RollingHorizonDesign,
     RollingHorizonResult,
 )
 from qtheory.model.lossnet import LossNetwork
 from qtheory.report.claims import claim_paragraph, values_text
+from qtheory.report.lossnet_decomposition_sweep import (
+    DESIGN_NOTE,
+    Plan,
+    Sweep,
+    lookahead_threshold,
+    plan,
+    sweep,
+)
 from qtheory.report.plots import legend
 
 if TYPE_CHECKING:
     from qtheory.report.run import Run
 
 __all__ = [
-    "PARAMETER_SETS",
-    "Plan",
-    "Sweep",
     "decomposition_claims",
     "decomposition_figure",
-    "lookahead_threshold",
-    "plan",
     "steps",
-    "sweep",
 ]
 
 BRAY = "Bray, arXiv:2601.14538"
 XGK = "Xie, Gurvich & Küçükyavuz, Oper. Res. 73(4), 2025"
-#: The regret slope is fitted on the exact regret up to this N in both sizes of run.
-REGRET_TOP = 10**4
-DESIGN_NOTE = "the clock and job information models of docs/information-models.md"
-
-#: The parameter sets (label, network with a placeholder N): the default of the issue,
-#: a lighter H load, and a heavier overload with a larger reward ratio.
-PARAMETER_SETS: tuple[tuple[str, LossNetwork], ...] = (
-    ("A", LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)),
-    ("B", LossNetwork(10, 0.4, 1.2, 1.0, 2.0, 1.0)),
-    ("C", LossNetwork(10, 0.5, 1.5, 1.0, 3.0, 1.0)),
-)
-
-
-@dataclass(frozen=True)
-class Plan:
-    """Sizes of the sweep: ``clock`` maps a parameter-set label to its (N, window
-    T − T0, replications) points, ``job`` lists the job-model points (every set);
-    ``cs`` are the lookahead constants, ``warmup`` is T0, and slopes are fitted over
-    N >= ``min_fit_servers``; ``rolling`` lists the points (set A) of the
-    rolling-horizon policy, run with the constants ``rolling_cs``.
-
-    Attributes
-    ----------
-    clock : mapping of str to tuple of (int, float, int)
-        Per parameter-set label, the clock-model points (N, window T − T0,
-        replications).
-    job : tuple of (int, float, int)
-        The job-model points (run for every set).
-    cs : tuple of float
-        The lookahead constants c (W = c log N / N).
-    warmup : float
-        T0.
-    min_fit_servers : int
-        Slopes are fitted over N >= ``min_fit_servers``.
-    rolling : tuple of (int, float, int), default ()
-        The rolling-horizon points (set A only).
-    rolling_cs : tuple of float, default ()
-        The constants of the rolling-horizon policy.
-
-    Examples
-    --------
-    >>> sizes = plan("quick")
-    >>> sorted(sizes.clock), sizes.clock["A"][0], sizes.cs, sizes.warmup
-    (['A', 'B', 'C'], (10, 30.0, 6), (1.0, 4.0, 16.0, 64.0), 3.0)
-    """
-
-    clock: Mapping[str, tuple[tuple[int, float, int], ...]]
-    job: tuple[tuple[int, float, int], ...]
-    cs: tuple[float, ...]
-    warmup: float
-    min_fit_servers: int
-    rolling: tuple[tuple[int, float, int], ...] = ()
-    rolling_cs: tuple[float, ...] = ()
-
-
-def plan(size: str) -> Plan:
-    """The sweep of a run of the given size.
-
-    Paper (``qtheory reproduce --paper``): ten N from 10 to 10^4; clock windows of 200
-    with 10 replications up to N = 1000, then windows of 100 with 12 replications for
-    set A and 8 for the others; job model at every N (8 replications); the
-    rolling-horizon policy (a NumPy DP per L arrival, the slowest part) for set A up to
-    N = 100.  The per-path standard deviation of R_off − R_k* times sqrt(window) is
-    about 4.4 at N = 10^4 (set A), so the 95% half-width of C_vol is about 0.3 there
-    (set A; 0.2 to 0.45 for the others, see the module docstring).
-
-    Standard (the default): the same clock sweep (the banded offline DP makes the clock
-    model cheap, and the slope claims need its power), the job model (a min-cost-flow
-    LP per path) up to N = 464 with 4 replications, and the rolling horizon at N = 10
-    and 22 with windows of 50 and 3 replications: about 140 s of CPU in all.
-
-    Quick (CI-sized): N in {10, 30, 100, 300, 1000}, windows of 30 with 6 replications
-    (clock), windows of 10 with 4 replications (job), rolling horizon at N = 10 and 30.
-
-    Parameters
-    ----------
-    size : {"quick", "standard", "paper"}
-        The size of run (:attr:`qtheory.report.run.Run.size`).
-
-    Returns
-    -------
-    Plan
-
-    Raises
-    ------
-    ValueError
-        If ``size`` is not one of the three.
-
-    Examples
-    --------
-    >>> [n for n, _, _ in plan("quick").clock["A"]], plan("quick").job[0]
-    ([10, 30, 100, 300, 1000], (10, 10.0, 4))
-    >>> [n for n, _, _ in plan("paper").clock["A"]]
-    [10, 22, 46, 100, 215, 464, 1000, 2154, 4642, 10000]
-    >>> plan("standard").clock == plan("paper").clock, plan("standard").job[-1]
-    (True, (464, 20.0, 4))
-    """
-    labels = [label for label, _ in PARAMETER_SETS]
-    if size == "quick":
-        servers = (10, 30, 100, 300, 1000)
-        return Plan(
-            clock={label: tuple((n, 30.0, 6) for n in servers) for label in labels},
-            job=tuple((n, 10.0, 4) for n in servers),
-            cs=(1.0, 4.0, 16.0, 64.0),
-            warmup=3.0,
-            min_fit_servers=100,
-            rolling=((10, 30.0, 4), (30, 30.0, 4)),
-            rolling_cs=(1.0, 4.0, 16.0),
-        )
-    if size not in ("standard", "paper"):
-        raise ValueError(f"size must be 'quick', 'standard' or 'paper', got {size!r}")
-    servers = tuple(int(n) for n in np.unique(np.round(np.logspace(1, 4, 10))))
-
-    def clock(top_reps: int) -> tuple[tuple[int, float, int], ...]:
-        return tuple((n, 200.0, 10) if n <= 1000 else (n, 100.0, top_reps) for n in servers)
-
-    common = {
-        "clock": {label: clock(12 if label == "A" else 8) for label in labels},
-        "cs": (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0),
-        "warmup": 3.0,
-        "min_fit_servers": 100,
-        "rolling_cs": (1.0, 2.0, 4.0, 8.0, 16.0),
-    }
-    if size == "standard":
-        return Plan(
-            job=tuple((n, 20.0, 4) for n in servers if n <= 464),
-            rolling=tuple((n, 50.0, 3) for n in (10, 22)),
-            **common,
-        )
-    return Plan(
-        job=tuple((n, 20.0, 8) if n <= 1000 else (n, 10.0, 8) for n in servers),
-        rolling=tuple((n, 100.0, 6) for n in (10, 22, 46, 100)),
-        **common,
-    )
-
-
-def lookahead_threshold(net: LossNetwork) -> float:
-    r"""c* = 1 / (√μ − √λ_H)²: a heuristic (ours, not the paper's) for the constant beyond
-    which SSS(c log N / N) keeps R_off − R_SSS bounded.
-
-    SSS admits an L job unless the reject-all-L idle walk (up rate ≈ μN, down rate
-    λ_H N near full) started from it hits 0 within W; an admission whose walk hits 0
-    only after W costs an H job.  Conditioned on reaching 0, the walk has the two rates
-    swapped, so that first passage is the busy period of an M/M/1 queue (arrival rate
-    λ_H N, service rate μN), whose tail is about t^{-3/2} exp(−N(√μ − √λ_H)² t).  With
-    Θ(N) admissions per unit time, R_off − R_SSS exceeds its O(1) floor by about
-    N^{1 − c/c*} (c log N)^{-3/2} for W = c log N / N.
-
-    The busy-period tail is that of the M/M/1 busy period (Kleinrock [1]_, Sec. 5.9);
-    the claim that some c with W = c log N / N suffices is Bray's [2]_.
-
-    Parameters
-    ----------
-    net : LossNetwork
-        The network (only μ and λ_H are used; needs λ_H ≠ μ).
-
-    Returns
-    -------
-    float
-        1 / (√μ − √λ_H)².
-
-    References
-    ----------
-    .. [1] L. Kleinrock, Queueing Systems, Vol. I: Theory, Wiley (1975).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
-
-    Examples
-    --------
-    >>> # set A: 1 / (1 - sqrt(0.6))^2 = 1 / 0.225403^2
-    >>> round(lookahead_threshold(PARAMETER_SETS[0][1]), 2)
-    19.68
-    """
-    return 1.0 / (math.sqrt(net.mu) - math.sqrt(net.lambda_h)) ** 2
-
-
-def point_seed(run: Run, info: str, label: str, servers: int) -> int:
-    stream = run.seed_sequence(f"lossnet.decomposition/{info}/{label}/N={servers}")
-    return int(stream.generate_state(1)[0])
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """The results of one parameter set: clock, job and rolling-horizon points in N
-    order, and the fits of the clock points.
-
-    Attributes
-    ----------
-    label : str
-        The parameter-set label (``"A"``, ``"B"``, ``"C"``).
-    net : LossNetwork
-        The set's network (with the placeholder N of :data:`PARAMETER_SETS`).
-    clock : tuple of ClockDecomposition
-        The clock-model points.
-    job : tuple of JobDecomposition
-        The job-model points.
-    fits : DecompositionFits
-        The fits of the clock points (:func:`~qtheory.lossnet.decomposition.fit_decomposition`).
-    rolling : tuple of RollingHorizonResult, default ()
-        The rolling-horizon points (set A only).
-
-    Examples
-    --------
-    >>> from qtheory.lossnet.decomposition import fit_decomposition, run_designs
-    >>> label, net = PARAMETER_SETS[0]
-    >>> designs = [
-    ...     ClockDesign(net.with_servers(n), 13.0, 3.0, 3, 7, cs=[1.0]) for n in (10, 20, 40)
-    ... ]
-    >>> clock = tuple(run_designs(designs))
-    >>> result = Sweep(label, net, clock, (), fit_decomposition(clock, min_servers=10))
-    >>> [p.servers for p in result.clock], result.fits.min_servers
-    ([10, 20, 40], 10)
-    """
-
-    label: str
-    net: LossNetwork
-    clock: tuple[ClockDecomposition, ...]
-    job: tuple[JobDecomposition, ...]
-    fits: DecompositionFits
-    rolling: tuple[RollingHorizonResult, ...] = ()
-
-
-def _designs(run: Run, sizes: Plan) -> list[ClockDesign | JobDesign | RollingHorizonDesign]:
-    designs: list[ClockDesign | JobDesign | RollingHorizonDesign] = []
-    for index, (label, net) in enumerate(PARAMETER_SETS):
-        for n, window, reps in sizes.clock[label]:
-            seed = point_seed(run, "clock", label, n)
-            horizon = sizes.warmup + window
-            designs.append(
-                ClockDesign(net.with_servers(n), horizon, sizes.warmup, reps, seed, cs=sizes.cs)
-            )
-        for n, window, reps in sizes.job:
-            seed = point_seed(run, "job", label, n)
-            designs.append(
-                JobDesign(net.with_servers(n), sizes.warmup + window, sizes.warmup, reps, seed)
-            )
-        for n, window, reps in sizes.rolling if index == 0 else ():
-            seed = point_seed(run, "rolling", label, n)
-            horizon = sizes.warmup + window
-            designs.append(
-                RollingHorizonDesign(
-                    net.with_servers(n), horizon, sizes.warmup, reps, seed, cs=sizes.rolling_cs
-                )
-            )
-    return designs
-
-
-def sweep_cache(run: Run) -> ResultCache:
-    """The result cache of the sweeps: :func:`~qtheory.core.cache.default_cache_dir` (set
-    ``QTHEORY_CACHE_DIR`` to move it)."""
-    return ResultCache(default_cache_dir())
-
-
-def sweep(run: Run, sizes: Plan | None = None, *, progress: bool = True) -> list[Sweep]:
-    """Run every design of ``sizes`` (default :func:`plan` of ``run.size``) and fit.
-
-    All designs of the three parameter sets go to one executor
-    (``make_executor(run.cluster)``: a local process pool or a Dask cluster) through
-    :func:`~qtheory.lossnet.decomposition.run_designs`, with the on-disk result cache
-    of :func:`~qtheory.core.cache.default_cache_dir`; each set's clock points are then fitted
-    with :func:`~qtheory.lossnet.decomposition.fit_decomposition` (N >=
-    ``sizes.min_fit_servers``, exact regret up to N = :data:`REGRET_TOP`).
-
-    Parameters
-    ----------
-    run : qtheory.report.run.Run
-        The run context (``size``, ``seed``, ``cluster``).
-    sizes : Plan, optional
-        Default ``plan(run.size)``; every set needs at least 3 clock points with
-        N >= ``sizes.min_fit_servers``.
-    progress : bool, default True
-        Show a progress bar.
-
-    Returns
-    -------
-    list of Sweep
-        One per parameter set, in the order of :data:`PARAMETER_SETS`.
-
-    Raises
-    ------
-    ValueError
-        From the designs (invalid sizes, a run over the limits of :mod:`qtheory.core.limits`)
-        or the fits (too few points).
-    qtheory.core.executor.ClusterUnreachableError
-        If ``run.cluster`` names a scheduler that does not answer.
-
-    Examples
-    --------
-    A sweep starts a process pool and takes about 15 s even in the quick size, so this
-    example only shows which sizes the quick run sweeps:
-
-    >>> from qtheory.report.run import Run
-    >>> run = Run("build", quick=True)
-    >>> sizes = plan(run.size)
-    >>> sum(len(points) for points in sizes.clock.values()), len(sizes.job), sizes.rolling
-    (15, 5, ((10, 30.0, 4), (30, 30.0, 4)))
-    """
-    sizes = plan(run.size) if sizes is None else sizes
-    designs = _designs(run, sizes)
-    with make_executor(run.cluster) as executor:
-        results = run_designs(
-            designs,
-            executor=executor,
-            cache=sweep_cache(run),
-            desc="lossnet decomposition",
-            progress=progress,
-        )
-    sweeps = []
-    for label, net in PARAMETER_SETS:
-        mine = [r for r in results if r.net.with_servers(1) == net.with_servers(1)]
-        clock = tuple(r for r in mine if isinstance(r, ClockDecomposition))
-        job = tuple(r for r in mine if isinstance(r, JobDecomposition))
-        rolling = tuple(r for r in mine if isinstance(r, RollingHorizonResult))
-        fits = fit_decomposition(clock, min_servers=sizes.min_fit_servers, regret_top=REGRET_TOP)
-        sweeps.append(Sweep(label, net, clock, job, fits, rolling))
-    return sweeps
-
-
 # ------------------------------------------------------------------- claims
 
 
@@ -468,6 +145,8 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
     1 / log(1 / 0.6) = 1.957615):
 
     >>> from qtheory.lossnet.decomposition import fit_decomposition, run_designs
+    >>> from qtheory.lossnet.designs import ClockDesign, JobDesign
+    >>> from qtheory.report.lossnet_decomposition_sweep import PARAMETER_SETS
     >>> label, net = PARAMETER_SETS[0]
     >>> designs = [
     ...     ClockDesign(net.with_servers(n), 13.0, 3.0, 3, 7, cs=[1.0]) for n in (10, 20, 40)

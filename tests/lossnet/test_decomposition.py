@@ -45,6 +45,7 @@ from qtheory.lossnet.tasks import replication_task
 from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet import LossNetwork
 from qtheory.report import lossnet_decomposition as outputs
+from qtheory.report import lossnet_decomposition_sweep as sweep_module
 from qtheory.report.run import Run
 from qtheory.sim import clock_path, compare
 from qtheory.sim.lossnet_classes import compare_classes
@@ -413,9 +414,9 @@ def test_designs_out_of_all_proportion_are_refused_before_any_task_runs():
 
 
 def test_reproduce_steps_write_the_section_and_claims(tmp_path, monkeypatch):
-    tiny = outputs.Plan(
+    tiny = sweep_module.Plan(
         clock={label: ((10, 8.0, 2), (20, 8.0, 2), (40, 8.0, 2)) for label, _ in
-               outputs.PARAMETER_SETS},
+               sweep_module.PARAMETER_SETS},
         job=((10, 5.0, 2), (20, 5.0, 2)),
         cs=(4.0, 64.0),
         warmup=2.0,
@@ -425,7 +426,7 @@ def test_reproduce_steps_write_the_section_and_claims(tmp_path, monkeypatch):
     )  # fmt: skip
     monkeypatch.setattr(outputs, "plan", lambda size: tiny)
     # In this process (the pool path of run_designs is tested above).
-    monkeypatch.setattr(outputs, "make_executor", lambda cluster: make_executor(workers=1))
+    monkeypatch.setattr(sweep_module, "make_executor", lambda cluster: make_executor(workers=1))
     monkeypatch.setenv("QTHEORY_CACHE_DIR", str(tmp_path / "cache"))
     run = Run(tmp_path / "out", quick=True, seed=3)
     written = [path for _, step in outputs.steps(run) for path in step()]
@@ -444,11 +445,11 @@ def test_reproduce_steps_write_the_section_and_claims(tmp_path, monkeypatch):
     assert "tab:lossnet-decomposition-fits" in text and "tab:lossnet-lookahead-A" in text
     assert "tab:lossnet-rolling-A" in text
     assert len(re.findall(r"\\begin\{table\}", text)) == 9
-    assert len(run.claims) == 6 * len(outputs.PARAMETER_SETS)
+    assert len(run.claims) == 6 * len(sweep_module.PARAMETER_SETS)
     # every claim is stated in the text from its record, with its kind of evidence
     assert text.count(r"\paragraph{Claim") == len(run.claims)
     # the three slope claims, the regret slope and the job model's Theta(N)
-    assert text.count(r"\emph{Evidence:} finite-range") == 5 * len(outputs.PARAMETER_SETS)
+    assert text.count(r"\emph{Evidence:} finite-range") == 5 * len(sweep_module.PARAMETER_SETS)
     assert len({claim.name for claim in run.claims}) == len(run.claims)
     assert any((tmp_path / "cache").rglob("*.json"))  # the replications were cached
 
@@ -457,14 +458,14 @@ def test_decomposition_claims_scope_the_sizes_each_check_used():
     """Each claim's range is the sizes its check used: the slope claims the fitted
     points only (N >= the fit minimum, not the whole sweep), the regret slope the exact
     regret grid, the job model's Theta(N) claim (finite-range) the job-model N."""
-    label, net = outputs.PARAMETER_SETS[0]
+    label, net = sweep_module.PARAMETER_SETS[0]
     clock = tuple(run_designs([ClockDesign(net.with_servers(n), 13.0, 3.0, 3, 7, cs=(1.0,))
                                for n in (10, 20, 40, 80)]))  # fmt: skip
     job = tuple(run_designs([JobDesign(net.with_servers(n), 5.0, 1.0, 2, 2) for n in (10, 20)]))
     fits = fit_decomposition(clock, min_servers=20, regret_top=200)
     claims = {
         c.name.split(".")[-1]: c
-        for c in outputs.decomposition_claims(outputs.Sweep(label, net, clock, job, fits))
+        for c in outputs.decomposition_claims(sweep_module.Sweep(label, net, clock, job, fits))
     }
     for name in ("c_vol_bounded", "c_long_bounded", "c_short_log"):
         scope = claims[f"{name}[A]"].scope
