@@ -191,3 +191,14 @@ def test_every_lazy_name_resolves(package):
     for name in getattr(module, "_LAZY", {}):
         value = getattr(module, name)  # AttributeError when the map names the wrong module
         assert getattr(value, "__name__", name) == name
+
+
+def test_no_module_is_a_folder_in_disguise():
+    """No module over 1000 lines (the generated evaluators aside): a module that large
+    mixes roles and is split by them."""
+    long = {
+        name: n
+        for name, path in modules().items()
+        if path.name != "_generated.py" and (n := len(path.read_text().splitlines())) > 1000
+    }
+    assert long == {}

@@ -33,7 +33,8 @@ from qtheory import report
 from qtheory.gated.history import history_claims
 from qtheory.gated.ladder import ladder
 from qtheory.gated.observable import observable_claims
-from qtheory.gated.phase_gates import derive_erlang_gate, phase_gate_claims, pof_by_phases
+from qtheory.gated.phase_gate_claims import phase_gate_claims
+from qtheory.gated.phase_gates import derive_erlang_gate, pof_by_phases
 from qtheory.gated.service import price_of_forgetting_ph
 from qtheory.gated.service_claims import service_claims
 from qtheory.model.gated import GatedQueue

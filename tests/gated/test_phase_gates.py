@@ -256,7 +256,7 @@ def test_mean_sojourn_at_the_optimum_matches_the_simulator(arrival, nu, m, seed)
 
 
 def test_pof_monotone_in_the_phases_is_an_identity_and_its_lemma_holds_numerically():
-    from qtheory.gated.phase_gates import erlang_order_residuals, phase_gate_claims
+    from qtheory.gated.phase_gate_claims import erlang_order_residuals, phase_gate_claims
 
     [claim] = [c for c in phase_gate_claims(quick=True) if c.name == "gated.ph.pof_monotone"]
     assert claim.passed and str(claim.kind) == "identity"
