@@ -26,7 +26,7 @@ from timing import best_of
 
 from qtheory.lossnet.claims import class_bounded_offset_claim
 from qtheory.lossnet.nested import nested_optimum
-from qtheory.lossnet.regret import class_leading_constant, class_regret_curve
+from qtheory.lossnet.regret import class_regret_curve, leading_constant
 from qtheory.model.classes import ClassNetwork
 
 OUT = Path(__file__).with_name("lossnet_classes.json")
@@ -75,7 +75,7 @@ def offsets(label: str, net: ClassNetwork) -> dict:
     start = time.perf_counter()
     points = class_regret_curve(net, grid)
     seconds = time.perf_counter() - start
-    c = class_leading_constant(net)
+    c = leading_constant(net)
     values = [p.regret - c * math.log(p.servers) for p in points]
     claim = class_bounded_offset_claim(net, points)
     late = class_bounded_offset_claim(net, [p for p in points if p.servers >= 10**4])

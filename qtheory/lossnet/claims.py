@@ -61,7 +61,6 @@ from qtheory.lossnet.online import REGRET_IDENTITY, mean_idle_symbol, prob_full_
 from qtheory.lossnet.regret import (
     ClassRegretPoint,
     RegretPoint,
-    class_leading_constant,
     derive_class_leading_constant,
     derive_leading_constant,
     leading_constant,
@@ -678,7 +677,7 @@ def _class_rates(net: ClassNetwork) -> str:
 
 def class_bounded_offset_claim(net, points: Sequence[ClassRegretPoint]) -> Claim:
     """R_fluid − R_on − c log N of the n-class optimum varies by less than
-    0.2 c log 10 over the points, c from :func:`~qtheory.lossnet.regret.class_leading_constant`.
+    0.2 c log 10 over the points, c from :func:`~qtheory.lossnet.regret.leading_constant`.
 
     The regret is the float64 nested optimum
     (:func:`~qtheory.lossnet.regret.class_regret_curve`), over a finite range of N:
@@ -726,7 +725,7 @@ def class_bounded_offset_claim(net, points: Sequence[ClassRegretPoint]) -> Claim
     sizes = sorted({p.servers for p in points})
     if len(sizes) < 2:
         raise ValueError(f"points must hold at least 2 distinct server counts, got {sizes}")
-    c = class_leading_constant(net)
+    c = leading_constant(net)
     offsets = [p.regret - c * np.log(p.servers) for p in points]
     spread = float(np.ptp(offsets))
     tolerance = 0.2 * c * float(np.log(10.0))

@@ -88,7 +88,7 @@ n classes
 :func:`fit_decomposition` also take an n-class
 :class:`~qtheory.model.classes.ClassNetwork` (clock model): the same sweep, task by
 task through the same executor and cache, with :math:`R_{fluid}`
-(:func:`~qtheory.lossnet.fluid.class_fluid_bound`, the fluid LP's value by the marginal
+(:func:`~qtheory.lossnet.fluid.fluid_bound`, the fluid LP's value by the marginal
 class), :math:`R_{on}` and the nested reserves :math:`(k_1, \dots, k_n)`
 (:func:`~qtheory.lossnet.nested.nested_optimum`) exact, and the policies of
 :mod:`qtheory.sim.lossnet_classes` simulated on common paths: the offline dynamic
@@ -98,7 +98,7 @@ as the control variate.  The estimators are those above; SSS(W) is still a W-loo
 policy, so :math:`\hat C_{long}^{+} \ge C_{long}` and :math:`\hat C_{short}^{-}` is a
 lower estimate of :math:`C_{short}`.  :func:`fit_decomposition` compares the regret's
 slope with :math:`c(n) = r_m\mu/\log(\mu/(\lambda_1 + \dots + \lambda_{m-1}))`
-(:func:`~qtheory.lossnet.regret.class_leading_constant`, m the marginal class).  A
+(:func:`~qtheory.lossnet.regret.leading_constant`, m the marginal class).  A
 task of an n-class network holds ``servers``, ``lambdas``, ``rewards`` and ``mu`` in
 place of the six two-class fields (so two-class tasks keep their cache keys).  The job
 model and the rolling-horizon policy stay two-class.  The offline programme of a
@@ -185,8 +185,9 @@ from qtheory.lossnet.designs import (
     RollingHorizonDesign,
     RollingHorizonResult,
 )
+from qtheory.lossnet.regret import leading_constant
 from qtheory.lossnet.replication import replication
-from qtheory.lossnet.tasks import OFFLINE, exact_optimum, network_leading_constant, task_network
+from qtheory.lossnet.tasks import OFFLINE, exact_optimum, task_network
 from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 
@@ -618,7 +619,7 @@ class DecompositionFits:
         The constant c of the ``c_short`` fit.
     leading_constant : float
         c = r_L μ / log(μ/λ_H) (:func:`qtheory.lossnet.regret.leading_constant`); n
-        classes: :func:`qtheory.lossnet.regret.class_leading_constant`.
+        classes: :func:`qtheory.lossnet.regret.leading_constant`.
     regret_servers : tuple of int
         The N of the exact-regret fit.
     regret : SlopeFit
@@ -796,7 +797,7 @@ def fit_decomposition(
         min_servers=min_servers,
         fit_servers=tuple(p.servers for p in chosen),
         table_c=table_c,
-        leading_constant=network_leading_constant(net),
+        leading_constant=leading_constant(net),
         regret_servers=grid,
         regret=slope_on_log(grid, regret),
         c_vol=_estimate_fit(chosen, lambda p: p.c_vol),

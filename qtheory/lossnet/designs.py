@@ -244,7 +244,7 @@ class ClockDecomposition(_SweepResult):
         The run: the network, T, T0, the number of replications and the root seed.
     fluid : float
         R_fluid (:func:`~qtheory.lossnet.fluid.fluid_bound`; n classes
-        :func:`~qtheory.lossnet.fluid.class_fluid_bound`), exact.
+        :func:`~qtheory.lossnet.fluid.fluid_bound`), exact.
     online : float
         R_on, the reward rate of the online optimum, exact.
     regret : float

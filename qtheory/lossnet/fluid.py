@@ -57,7 +57,6 @@ __all__ = [
     "FluidDerivation",
     "FluidSolution",
     "class_fluid",
-    "class_fluid_bound",
     "class_vectors",
     "derive_class_fluid",
     "derive_fluid",
@@ -238,17 +237,22 @@ def derive_fluid() -> FluidDerivation:
     return FluidDerivation(cases, overloaded, bound)
 
 
-def fluid_bound(net: LossNetwork) -> float:
-    """R_fluid = N [r_H λ_H + r_L (μ − λ_H)] for the overloaded two-class network.
+def fluid_bound(net: LossNetwork | ClassNetwork) -> float:
+    """R_fluid = N [Σ_{j<m} r_j λ_j + r_m (μ − Λ_{m-1})], m the marginal class: the
+    fluid LP's value (the case "class m marginal" of :func:`derive_class_fluid`); for
+    two classes N [r_H λ_H + r_L (μ − λ_H)].
 
-    The float bound; :func:`fluid_lp` gives the LP's details (admission rates, the
-    server's shadow price).  :func:`~qtheory.lossnet.duration_fluid.duration_fluid_bound`
-    follows the same convention.
+    The float bound; :func:`fluid_lp` and :func:`class_fluid` give the LP's details
+    (admission rates, the server's shadow price).
+    :func:`~qtheory.lossnet.duration_fluid.duration_fluid_bound` follows the same
+    convention.
 
     Parameters
     ----------
-    net : LossNetwork
-        The network.
+    net : LossNetwork or ClassNetwork
+        The network: a :class:`LossNetwork` is evaluated by the generated two-class
+        closed form, a :class:`ClassNetwork` by the n-class one summed with
+        ``math.fsum`` (the two agree to rounding at n = 2; tests).
 
     Returns
     -------
@@ -258,7 +262,7 @@ def fluid_bound(net: LossNetwork) -> float:
     Raises
     ------
     TypeError
-        If ``net`` is not a :class:`LossNetwork`.
+        If ``net`` is not a network.
 
     References
     ----------
@@ -266,13 +270,23 @@ def fluid_bound(net: LossNetwork) -> float:
 
     Examples
     --------
-    >>> net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
-    >>> fluid_bound(net)
+    >>> fluid_bound(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))
     160.0
+    >>> round(fluid_bound(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)), 9)
+    230.0
     """
+    if isinstance(net, ClassNetwork):
+        return _class_fluid_bound(net)
     net = as_network(net)
     bound = _generated.fluid_bound_float64(net.servers, net.lambda_h, net.mu, net.r_h, net.r_l)
     return float(bound)
+
+
+def _class_fluid_bound(net: ClassNetwork) -> float:
+    m = net.marginal
+    above = [r * lam for r, lam in zip(net.rewards[:m], net.lambdas[:m], strict=True)]
+    left = math.fsum((net.mu, *(-lam for lam in net.lambdas[:m])))
+    return net.servers * math.fsum((*above, net.rewards[m] * left))
 
 
 @dataclass(frozen=True)
@@ -442,41 +456,6 @@ def class_fluid(net: ClassNetwork | LossNetwork) -> ClassFluid:
         surplus_prices=-np.asarray(result.upper.marginals, dtype=float),
         marginal=marginal,
     )
-
-
-def class_fluid_bound(net: ClassNetwork | LossNetwork) -> float:
-    """R_fluid = N [Σ_{j<m} r_j λ_j + r_m (μ − Λ_{m-1})], the closed form of the case
-    "class m marginal" of :func:`derive_class_fluid`, summed with ``math.fsum``.
-
-    Parameters
-    ----------
-    net : ClassNetwork or LossNetwork
-        The network.
-
-    Returns
-    -------
-    float
-        R_fluid (equal to :func:`class_fluid`'s HiGHS value to rounding).
-
-    Raises
-    ------
-    TypeError
-        If ``net`` is not a network.
-
-    References
-    ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
-
-    Examples
-    --------
-    >>> round(class_fluid_bound(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)), 9)
-    230.0
-    """
-    net = as_classes(net)
-    m = net.marginal
-    above = [r * lam for r, lam in zip(net.rewards[:m], net.lambdas[:m], strict=True)]
-    left = math.fsum((net.mu, *(-lam for lam in net.lambdas[:m])))
-    return net.servers * math.fsum((*above, net.rewards[m] * left))
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from qtheory.core import limits, validation
-from qtheory.lossnet.fluid import class_fluid_bound
+from qtheory.lossnet.fluid import fluid_bound
 from qtheory.model.classes import ClassNetwork, as_classes
 
 __all__ = [
@@ -341,7 +341,7 @@ def _initial_reserves(net: ClassNetwork) -> list[int]:
 
 
 def _result(net: ClassNetwork, admitted: np.ndarray, evaluation: _Evaluation) -> dict:
-    fluid = class_fluid_bound(net)
+    fluid = fluid_bound(net)
     return dict(
         reserves=_reserves(net, admitted),
         fluid=fluid,

@@ -61,7 +61,6 @@ __all__ = [
     "LeadingConstant",
     "LogFit",
     "RegretPoint",
-    "class_leading_constant",
     "class_regret_curve",
     "derive_class_leading_constant",
     "derive_leading_constant",
@@ -230,13 +229,16 @@ def derive_class_leading_constant(n: int = 3) -> tuple[ClassLeadingConstant, ...
     return tuple(cases)
 
 
-def class_leading_constant(net: ClassNetwork | LossNetwork) -> float:
-    """c = r_m μ / log(μ/(λ_1 + … + λ_{m-1})) for the network's marginal class m.
+def leading_constant(net: LossNetwork | ClassNetwork) -> float:
+    """c = r_m μ / log(μ/(λ_1 + … + λ_{m-1})), the slope of the regret in log N, m the
+    network's marginal class; for two classes c = r_L μ / log(μ/λ_H).
 
     Parameters
     ----------
-    net : ClassNetwork or LossNetwork
-        The network (its size N does not enter).
+    net : LossNetwork or ClassNetwork
+        The network (its size N does not enter): a :class:`LossNetwork` is evaluated by
+        :func:`derive_leading_constant`'s formula, a :class:`ClassNetwork` by the case of
+        its marginal class in :func:`derive_class_leading_constant`.
 
     Returns
     -------
@@ -254,43 +256,16 @@ def class_leading_constant(net: ClassNetwork | LossNetwork) -> float:
 
     Examples
     --------
-    >>> net = ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
-    >>> round(class_leading_constant(net), 6)  # 2 / log(1 / 0.8)
-    8.96284
-    """
-    net = as_classes(net)
-    m = net.marginal
-    case = derive_class_leading_constant(net.n_classes)[m - 1]
-    return float(case.constant.float64(net.mu, net.rewards[m], *net.lambdas[:m]))
-
-
-def leading_constant(net: LossNetwork) -> float:
-    """c = r_L μ / log(μ/λ_H), the slope of the regret in log N, for this network.
-
-    Parameters
-    ----------
-    net : LossNetwork
-        The network (its size N does not enter).
-
-    Returns
-    -------
-    float
-        The leading constant c.
-
-    Raises
-    ------
-    TypeError
-        If ``net`` is not a :class:`LossNetwork`.
-
-    References
-    ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
-
-    Examples
-    --------
     >>> round(leading_constant(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)), 6)
     1.957615
+    >>> net = ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
+    >>> round(leading_constant(net), 6)  # 2 / log(1 / 0.8)
+    8.96284
     """
+    if isinstance(net, ClassNetwork):
+        m = net.marginal
+        case = derive_class_leading_constant(net.n_classes)[m - 1]
+        return float(case.constant.float64(net.mu, net.rewards[m], *net.lambdas[:m]))
     net = as_network(net)
     return float(derive_leading_constant().constant.float64(net.mu, net.lambda_h, net.r_l))
 

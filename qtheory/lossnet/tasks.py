@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from qtheory.core import validation
-from qtheory.lossnet.fluid import class_fluid_bound, fluid_bound
+from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.online import online_optimum
-from qtheory.lossnet.regret import class_leading_constant, leading_constant
 from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.sim.lossnet_classes import parse_class_policy
@@ -65,7 +64,7 @@ def exact_optimum(net: Network) -> dict[str, Any]:
     (k_1, …, k_n) of :func:`~qtheory.lossnet.nested.nested_optimum` for n."""
     if isinstance(net, ClassNetwork):
         opt = nested_optimum(net)
-        return {"fluid": class_fluid_bound(net), "online": float(opt.online),
+        return {"fluid": fluid_bound(net), "online": float(opt.online),
                 "regret": float(opt.regret), "reserve": opt.reserves}  # fmt: skip
     opt = online_optimum(net)
     return {"fluid": fluid_bound(net), "online": float(opt.online),
@@ -83,12 +82,6 @@ def lookahead_window(net: Network, c: float) -> float:
     """W = c log N / N by :meth:`LossNetwork.window`, whose rule reads only N (so it
     serves n classes too)."""
     return LossNetwork.window(net, c)
-
-
-def network_leading_constant(net: Network) -> float:
-    if isinstance(net, ClassNetwork):
-        return class_leading_constant(net)
-    return leading_constant(net)
 
 
 # ------------------------------------------------------------ one replication

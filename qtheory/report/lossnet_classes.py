@@ -81,9 +81,9 @@ from qtheory.lossnet.designs import ClockDecomposition, ClockDesign
 from qtheory.lossnet.fluid import derive_class_fluid
 from qtheory.lossnet.regret import (
     ClassRegretPoint,
-    class_leading_constant,
     class_regret_curve,
     derive_class_leading_constant,
+    leading_constant,
 )
 from qtheory.model.classes import ClassNetwork
 from qtheory.report.claims import claim_name_latex, claim_paragraph, values_text
@@ -607,7 +607,7 @@ def _derivation() -> str:
 def _regret_table(sweeps: Sequence[ClassSweep]) -> str:
     rows = []
     for s in sweeps:
-        c = class_leading_constant(s.net)
+        c = leading_constant(s.net)
         shown = [p for p in s.curve if math.log10(p.servers).is_integer()] or list(s.curve)
         for p in shown:
             reserves = ", ".join(map(str, p.reserves))

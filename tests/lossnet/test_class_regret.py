@@ -16,13 +16,12 @@ from qtheory.lossnet.claims import (
 )
 from qtheory.lossnet.regret import (
     ClassRegretPoint,
-    class_leading_constant,
     class_regret_curve,
     derive_class_leading_constant,
     leading_constant,
     regret_curve,
 )
-from qtheory.model.classes import ClassNetwork
+from qtheory.model.classes import ClassNetwork, as_classes
 
 #: Three parameter sets: marginal class 3 of 4 (twice: the middle) and 4 of 4 (last).
 NETS = [
@@ -51,7 +50,7 @@ def test_constant_depends_on_the_marginal_reward_and_the_rate_above_only():
 @pytest.mark.parametrize("params", [(0.6, 0.8, 1.0, 2.0, 1.0), (0.3, 2.0, 0.7, 5.0, 0.5)])
 def test_two_class_constant_and_curve_are_the_two_class_ones(params):
     net = LossNetwork(10, *params)
-    assert class_leading_constant(net) == pytest.approx(leading_constant(net), rel=1e-14)
+    assert leading_constant(as_classes(net)) == pytest.approx(leading_constant(net), rel=1e-14)
     grid = [100, 10**4]
     for ours, certified in zip(class_regret_curve(net, grid), regret_curve(net, grid), strict=True):
         assert ours.reserves == (0, certified.reserve)
@@ -60,9 +59,9 @@ def test_two_class_constant_and_curve_are_the_two_class_ones(params):
 
 def test_constant_against_a_hand_computation():
     # class 3 marginal (0.8 < 1 < 1.4): c = r_3 mu / log(mu / (lambda_1 + lambda_2))
-    assert class_leading_constant(NETS[0]) == pytest.approx(2.0 / math.log(1 / 0.8), rel=1e-14)
+    assert leading_constant(NETS[0]) == pytest.approx(2.0 / math.log(1 / 0.8), rel=1e-14)
     # class 4 marginal (0.7 < 1 < 1.6)
-    assert class_leading_constant(NETS[1]) == pytest.approx(1.0 / math.log(1 / 0.7), rel=1e-14)
+    assert leading_constant(NETS[1]) == pytest.approx(1.0 / math.log(1 / 0.7), rel=1e-14)
 
 
 @pytest.mark.parametrize("net", NETS, ids=lambda net: f"marginal{net.marginal}")
@@ -74,14 +73,14 @@ def test_regret_minus_c_log_n_stays_in_a_narrow_band(net):
     points = class_regret_curve(net, grid)
     claim = class_bounded_offset_claim(net, points)
     assert claim.passed, claim.value
-    c = class_leading_constant(net)
+    c = leading_constant(net)
     growth = points[-1].regret - points[0].regret
     assert growth == pytest.approx(2 * c * math.log(10), rel=0.25)
 
 
 def test_bounded_offset_claim_fails_for_a_wrong_slope():
     net = NETS[0]
-    c = class_leading_constant(net)
+    c = leading_constant(net)
     fake = [
         ClassRegretPoint(n, 0.0, 0.0, 1.5 * c * math.log(n), (0, 0, 0, n), 0.0, (0.0,) * 4)
         for n in (10**3, 10**4, 10**5)

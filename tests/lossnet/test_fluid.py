@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from qtheory.lossnet import LossNetwork, derive_fluid, fluid, fluid_bound, fluid_lp
-from qtheory.model.classes import ClassNetwork
+from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet_symbols import lambda_h, lambda_l, mu, r_h, r_l
 
 SLACK = sp.symbols("s1 s2 p", positive=True)
@@ -181,7 +181,7 @@ def test_highs_class_fluid_matches_the_knapsack_closed_form(n, data, servers):
     sol = fluid.class_fluid(net)
     assert sol.marginal == m == net.marginal
     assert sol.value == pytest.approx(closed, rel=1e-9)
-    assert fluid.class_fluid_bound(net) == pytest.approx(closed, rel=1e-13)
+    assert fluid.fluid_bound(net) == pytest.approx(closed, rel=1e-13)
     assert sol.capacity_price == pytest.approx(rewards[m], rel=1e-9)
     expected_z = [max(r - rewards[m], 0.0) for r in rewards]
     np.testing.assert_allclose(sol.surplus_prices, expected_z, rtol=1e-9, atol=1e-9 * rewards[0])
@@ -193,7 +193,7 @@ def test_class_fluid_of_two_classes_is_the_two_class_bound(params):
     net = LossNetwork(300, lam_h, lam_l, service, reward_h, reward_l)
     sol = fluid.class_fluid(net)
     assert sol.value == pytest.approx(fluid_bound(net), rel=1e-12)
-    assert fluid.class_fluid_bound(net) == pytest.approx(fluid_bound(net), rel=1e-15)
+    assert fluid.fluid_bound(as_classes(net)) == pytest.approx(fluid_bound(net), rel=1e-15)
     assert sol.marginal == 1
     two = fluid_lp([lam_h, lam_l], [reward_h, reward_l], [service, service], 300)
     assert sol.capacity_price * service == pytest.approx(two.server_price, rel=1e-12)
