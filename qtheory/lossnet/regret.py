@@ -43,11 +43,10 @@ from functools import cache
 
 import numpy as np
 import sympy as sp
-from scipy import stats as scipy_stats
 from tqdm import tqdm
 
 from qtheory.core import validation
-from qtheory.core.stats import Estimate
+from qtheory.core.stats import SlopeFit, slope_on_log
 from qtheory.core.symbolic import Formula
 from qtheory.lossnet.certified import certified_online_optimum
 from qtheory.lossnet.nested import nested_optimum
@@ -59,7 +58,6 @@ __all__ = [
     "ClassLeadingConstant",
     "ClassRegretPoint",
     "LeadingConstant",
-    "LogFit",
     "RegretPoint",
     "class_regret_curve",
     "derive_class_leading_constant",
@@ -458,30 +456,6 @@ def class_regret_curve(
     return points
 
 
-@dataclass(frozen=True)
-class LogFit:
-    """A least-squares line regret ≈ slope · log N + intercept.
-
-    Attributes
-    ----------
-    slope : Estimate
-        The fitted slope with its 95% regression interval (``method="regression"``,
-        t quantile with n − 2 degrees of freedom).
-    intercept : float
-        The fitted intercept.
-
-    Examples
-    --------
-    >>> points = regret_curve(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), [10**3, 10**4, 10**5])
-    >>> fit = fit_log_slope(points)
-    >>> fit.slope.method, fit.slope.n, round(fit.slope.mean, 2)
-    ('regression', 3, 1.95)
-    """
-
-    slope: Estimate
-    intercept: float
-
-
 def regret_points(points: object) -> list[RegretPoint]:
     if isinstance(points, str | bytes) or not isinstance(points, Sequence):
         raise TypeError(f"points must be a sequence of RegretPoint, got {points!r:.60}")
@@ -491,7 +465,7 @@ def regret_points(points: object) -> list[RegretPoint]:
     return list(points)
 
 
-def fit_log_slope(points: Sequence[RegretPoint], min_servers: int = 1) -> LogFit:
+def fit_log_slope(points: Sequence[RegretPoint], min_servers: int = 1) -> SlopeFit:
     """Least-squares fit regret ≈ slope · log N + intercept over points with N ≥ min_servers.
 
     The residuals are not independent noise (k* moves in integer steps, so the regret
@@ -507,7 +481,7 @@ def fit_log_slope(points: Sequence[RegretPoint], min_servers: int = 1) -> LogFit
 
     Returns
     -------
-    LogFit
+    SlopeFit
         The slope as an :class:`~qtheory.core.stats.Estimate` (``method="regression"``)
         and the intercept.
 
@@ -534,8 +508,4 @@ def fit_log_slope(points: Sequence[RegretPoint], min_servers: int = 1) -> LogFit
             "points must hold at least 3 distinct servers counts >= min_servers "
             f"(min_servers={min_servers}), got {len(chosen)} points"
         )
-    log_n = np.log([p.servers for p in chosen])
-    fit = scipy_stats.linregress(log_n, [p.regret for p in chosen])
-    n = len(chosen)
-    slope = Estimate.from_stderr(fit.slope, fit.stderr, n, method="regression", dof=n - 2)
-    return LogFit(slope, float(fit.intercept))
+    return slope_on_log([p.servers for p in chosen], [p.regret for p in chosen])

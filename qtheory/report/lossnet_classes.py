@@ -70,13 +70,9 @@ from qtheory import report
 from qtheory.core import notation
 from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.executor import make_executor
+from qtheory.core.stats import SlopeFit
 from qtheory.lossnet.claims import CLASS_OVERLOADED, class_claims
-from qtheory.lossnet.decomposition import (
-    DecompositionFits,
-    SlopeFit,
-    fit_decomposition,
-    run_designs,
-)
+from qtheory.lossnet.decomposition import DecompositionFits, fit_decomposition, run_designs
 from qtheory.lossnet.designs import ClockDecomposition, ClockDesign
 from qtheory.lossnet.fluid import derive_class_fluid
 from qtheory.lossnet.regret import (

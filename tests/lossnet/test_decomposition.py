@@ -28,13 +28,12 @@ from scipy import stats
 from qtheory.core.cache import ResultCache
 from qtheory.core.claims import Evidence
 from qtheory.core.executor import SerialExecutor, make_executor
-from qtheory.core.stats import Estimate, replication_seed
+from qtheory.core.stats import Estimate, replication_seed, slope_on_log
 from qtheory.lossnet.decomposition import (
     decomposition,
     fit_decomposition,
     job_decomposition,
     run_designs,
-    slope_on_log,
 )
 from qtheory.lossnet.designs import ClockDesign, JobDesign, RollingHorizonDesign
 from qtheory.lossnet.nested import nested_optimum

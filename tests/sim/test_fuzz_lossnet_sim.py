@@ -12,7 +12,7 @@ from conftest import FUZZ, anything, assert_clean_outcome
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qtheory.lossnet.decomposition import slope_on_log
+from qtheory.core.stats import slope_on_log
 from qtheory.lossnet.designs import ClockDesign
 from qtheory.lossnet.replication import replication
 from qtheory.lossnet.rolling_horizon import rolling_horizon
