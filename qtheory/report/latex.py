@@ -43,6 +43,7 @@ __all__ = [
     "document",
     "equation",
     "escape",
+    "estimate",
     "figure",
     "number",
     "section",
@@ -193,6 +194,37 @@ def number(x: Real | np.number, digits: int = 6) -> str:
     if special is not None:
         return special
     return _latex_numeral(f"{value:.{int(digits)}g}")
+
+
+def estimate(value: object, fmt: str = ".2f", *, scale: float = 1.0) -> Latex:
+    r"""A table cell ``mean ± half-width`` of an estimate, in math mode: the half-width of
+    its 95% confidence interval, as every caption with such cells says.
+
+    The one formatter of an :class:`~qtheory.core.stats.Estimate` in the report.
+
+    Parameters
+    ----------
+    value : qtheory.core.stats.Estimate
+        Anything with ``mean`` and ``halfwidth``.
+    fmt : str, default ".2f"
+        The format of both numbers (after dividing by ``scale``).
+    scale : float, keyword-only, default 1
+        A divisor of both, e.g. N for a per-server rate.
+
+    Returns
+    -------
+    Latex
+
+    Examples
+    --------
+    >>> from qtheory.core.stats import Estimate
+    >>> print(estimate(Estimate(mean=12.3456, halfwidth=0.789, n=5)))
+    $12.35 \pm 0.79$
+    >>> print(estimate(Estimate(mean=200.0, halfwidth=4.0, n=5), ".3f", scale=100))
+    $2.000 \pm 0.040$
+    """
+    mean, half = value.mean / scale, value.halfwidth / scale
+    return Latex(f"${mean:{fmt}} \\pm {half:{fmt}}$")
 
 
 def _cell(value: object, fmt: str | Callable[[Any], str] | None) -> str:

@@ -84,7 +84,7 @@ from qtheory.lossnet.regret import (
 from qtheory.model.classes import ClassNetwork
 from qtheory.report.claims import claim_name_latex, claim_paragraph, values_text
 from qtheory.report.display import PRINT
-from qtheory.report.lossnet_decomposition import BRAY, CLOCK, decomposition_figure, plus_minus
+from qtheory.report.lossnet_decomposition import BRAY, CLOCK, decomposition_figure
 from qtheory.report.lossnet_decomposition_sweep import point_seed, sweep_cache
 from qtheory.report.plots import legend
 
@@ -653,11 +653,11 @@ def _decomposition_table(result: ClassSweep) -> str:
             p.servers,
             f"({', '.join(map(str, p.reserve))})",
             p.regret,
-            plus_minus(p.c_vol),
-            plus_minus(p.at(c).c_long),
-            plus_minus(p.at(c).c_short),
-            plus_minus(p.pfi_gap),
-            plus_minus(p.threshold_check),
+            report.estimate(p.c_vol),
+            report.estimate(p.at(c).c_long),
+            report.estimate(p.at(c).c_short),
+            report.estimate(p.pfi_gap),
+            report.estimate(p.threshold_check),
         ]
         for p in result.clock
     ]
@@ -695,10 +695,10 @@ def _fits_table(sweeps: Sequence[ClassSweep]) -> str:
                 s.label,
                 f"{s.net.marginal + 1} of {s.net.n_classes}",
                 f.leading_constant,
-                plus_minus(f.regret.slope, 3),
-                plus_minus(f.c_vol.slope, 3),
-                plus_minus(f.c_long_at(f.table_c).slope, 3),
-                plus_minus(f.c_short.slope, 3),
+                report.estimate(f.regret.slope, ".3f"),
+                report.estimate(f.c_vol.slope, ".3f"),
+                report.estimate(f.c_long_at(f.table_c).slope, ".3f"),
+                report.estimate(f.c_short.slope, ".3f"),
                 report.Latex("--" if math.isnan(flat) else f"${flat:g}$"),
             ]
         )
@@ -799,8 +799,8 @@ def _constant_verdicts(sweeps: Sequence[ClassSweep], claims: Sequence[Claim] = (
 
 def _lookahead_table(sweeps: Sequence[ClassSweep]) -> str:
     cs = [point.c for point in sweeps[0].clock[-1].lookahead]
-    rows = [[c, *(plus_minus(s.clock[-1].at(c).c_long) for s in sweeps)] for c in cs]
-    rows.append(["PFI", *(plus_minus(s.clock[-1].pfi_gap) for s in sweeps)])
+    rows = [[c, *(report.estimate(s.clock[-1].at(c).c_long) for s in sweeps)] for c in cs]
+    rows.append(["PFI", *(report.estimate(s.clock[-1].pfi_gap) for s in sweeps)])
     top = sweeps[0].clock[-1].servers
     return report.table(
         ["$c$", *(f"set {s.label}" for s in sweeps)],

@@ -290,13 +290,8 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
 # ------------------------------------------------------------------- LaTeX
 
 
-def plus_minus(estimate: Estimate, digits: int = 2, scale: float = 1.0) -> report.Latex:
-    mean, half = estimate.mean / scale, estimate.halfwidth / scale
-    return report.Latex(f"${mean:.{digits}f} \\pm {half:.{digits}f}$")
-
-
 def _fit_cell(fit, digits: int = 3) -> report.Latex:
-    return plus_minus(fit.slope, digits)
+    return report.estimate(fit.slope, f".{digits}f")
 
 
 def _network_latex(net: LossNetwork) -> str:
@@ -375,11 +370,11 @@ def _decomposition_table(result: Sweep) -> str:
             p.servers,
             p.reserve,
             p.regret,
-            plus_minus(p.c_vol),
-            plus_minus(p.at(c).c_long),
-            plus_minus(p.at(c).c_short),
-            plus_minus(p.pfi_gap),
-            plus_minus(p.offline_idle),
+            report.estimate(p.c_vol),
+            report.estimate(p.at(c).c_long),
+            report.estimate(p.at(c).c_short),
+            report.estimate(p.pfi_gap),
+            report.estimate(p.offline_idle),
         ]
         for p in result.clock
     ]
@@ -479,8 +474,8 @@ def _lookahead_table(result: Sweep) -> str:
         [
             point.c,
             point.window,
-            plus_minus(point.c_long),
-            plus_minus(point.c_short),
+            report.estimate(point.c_long),
+            report.estimate(point.c_short),
             _fit_cell(fit),
         ]
         for point, (_, fit) in zip(top.lookahead, result.fits.c_long, strict=True)
@@ -509,11 +504,13 @@ def _job_table(result: Sweep) -> str:
     rows = [
         [
             j.servers,
-            plus_minus(j.offline, 3, j.servers),
-            plus_minus(j.offline_minus_fluid, 3, j.servers),
-            plus_minus(j.duration_gap, 3, j.servers),
-            plus_minus(j.window_gap, 3, j.servers),
-            plus_minus(clock[j.servers].c_vol.negated(), 2) if j.servers in clock else None,
+            report.estimate(j.offline, ".3f", scale=j.servers),
+            report.estimate(j.offline_minus_fluid, ".3f", scale=j.servers),
+            report.estimate(j.duration_gap, ".3f", scale=j.servers),
+            report.estimate(j.window_gap, ".3f", scale=j.servers),
+            report.estimate(clock[j.servers].c_vol.negated(), ".2f")
+            if j.servers in clock
+            else None,
         ]
         for j in result.job
     ]
@@ -550,10 +547,10 @@ def _rolling_table(result: Sweep) -> str:
             r.servers,
             p.c,
             p.window,
-            plus_minus(p.c_long),
-            plus_minus(p.sss_c_long),
-            plus_minus(p.gain_over_sss),
-            plus_minus(p.c_short),
+            report.estimate(p.c_long),
+            report.estimate(p.sss_c_long),
+            report.estimate(p.gain_over_sss),
+            report.estimate(p.c_short),
         ]
         for r in result.rolling
         for p in r.points

@@ -26,7 +26,6 @@ from qtheory.core import limits, notation
 from qtheory.core.cache import ResultCache, default_cache_dir
 from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.executor import make_executor
-from qtheory.core.stats import Estimate
 from qtheory.lossnet.regret import leading_constant
 from qtheory.model.lossnet import LossNetwork
 from qtheory.report.claims import claim_name_latex, claim_paragraph
@@ -94,12 +93,6 @@ def _grids(size: str) -> dict:
 
 # ---------------------------------------------------------------------------
 # formulas
-
-
-def _pm(estimate: Estimate, fmt: str) -> report.Latex:
-    """A table cell ``mean ± half-width`` (the half-width of its 95% confidence interval,
-    as every table caption with such cells says) in math mode."""
-    return report.Latex(f"${estimate.mean:{fmt}} \\pm {estimate.halfwidth:{fmt}}$")
 
 
 def display_forms() -> dict[str, DisplayForm]:
@@ -477,8 +470,8 @@ def _epochs_table(epochs: list[tuple[int, object]]) -> tuple[str, list[RenewalRe
         rates.append(rr)
         rows.append([
             n, ep.count, rr.mean_length * n, ep.idle_area.mean() * n, ep.rejected_l.mean(),
-            ep.lost_h.mean(), _pm(rr.mean_idle, ".3f"), _pm(rr.identity_cost, ".3f"),
-            _pm(rr.timing_gain, ".3f"),
+            ep.lost_h.mean(), report.estimate(rr.mean_idle, ".3f"),
+            report.estimate(rr.identity_cost, ".3f"), report.estimate(rr.timing_gain, ".3f"),
         ])  # fmt: skip
     text = report.table(
         [
@@ -585,7 +578,7 @@ def _rate_cell(point: SweepPoint) -> report.Latex:
     if not (halfwidth > 0 and math.isfinite(halfwidth)):
         return report.Latex(f"${_math_number(mean)} \\pm {_math_number(halfwidth)}$")
     decimals = max(0, 1 - math.floor(math.log10(halfwidth)))
-    return report.Latex(f"${mean:.{decimals}f} \\pm {halfwidth:.{decimals}f}$")
+    return report.estimate(point.loss_rate_h, f".{decimals}f")
 
 
 def _bound_text(value: float) -> str:
