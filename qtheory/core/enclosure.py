@@ -45,7 +45,7 @@ from numbers import Real
 
 import flint
 
-from qtheory.core.precision import check_dps, decimal_fraction
+from qtheory.core.precision import decimal_fraction, required_dps
 
 __all__ = ["Enclosure", "exact", "working_precision"]
 
@@ -83,9 +83,7 @@ def working_precision(dps: int, guard_bits: int = GUARD_BITS) -> Iterator[int]:
     >>> flint.ctx.prec == before
     True
     """
-    digits = check_dps(dps, cost="a certified evaluation")
-    if digits is None:
-        raise ValueError("dps must be an integer >= 1 (significant digits), got None")
+    digits = required_dps(dps, cost="a certified evaluation")
     saved = flint.ctx.prec
     flint.ctx.prec = math.ceil(digits * math.log2(10)) + guard_bits
     try:

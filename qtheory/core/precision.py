@@ -53,6 +53,7 @@ __all__ = [
     "binary_fraction",
     "check_dps",
     "decimal_fraction",
+    "required_dps",
     "rounded",
     "working",
 ]
@@ -94,6 +95,40 @@ def check_dps(dps: object, *, cost: str = "a high-precision evaluation") -> int 
         raise ValueError(f"dps must be an integer >= 1 (significant digits), got {dps!r}")
     limits.require("dps", int(dps), parameter="dps", what=cost)
     return int(dps)
+
+
+def required_dps(dps: object, *, cost: str = "a high-precision evaluation") -> int:
+    """``dps`` after validation, for a route that has no float64 form: an integer in
+    ``1..limit("dps")`` (``None`` refused, the rule of :func:`check_dps` otherwise).
+
+    Parameters
+    ----------
+    dps : object
+        The caller's ``dps`` argument.
+    cost : str, keyword-only
+        What the digits are for, named in the error raised past the limit.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        Naming ``dps``: ``None``, not an integer >= 1, or above the ``dps`` limit.
+
+    Examples
+    --------
+    >>> required_dps(30)
+    30
+    >>> required_dps(None)
+    Traceback (most recent call last):
+    ...
+    ValueError: dps must be an integer >= 1 (significant digits), got None
+    """
+    if dps is None:
+        raise ValueError("dps must be an integer >= 1 (significant digits), got None")
+    return check_dps(dps, cost=cost)
 
 
 @contextlib.contextmanager

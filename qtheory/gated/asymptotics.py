@@ -59,7 +59,7 @@ import mpmath
 import sympy as sp
 
 from qtheory.core import limits
-from qtheory.core.precision import check_dps, rounded
+from qtheory.core.precision import required_dps, rounded
 from qtheory.core.validation import positive_int
 from qtheory.gated.derivation import (
     arrival_rate,
@@ -513,9 +513,7 @@ def pof_asymptotics(queue: GatedQueue, *, regime: str | None = None, dps: int):
     """  # noqa: E501
     if not isinstance(queue, GatedQueue):
         raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
-    if dps is None:
-        raise ValueError("dps must be an integer >= 1 (significant digits), got None")
-    dps = check_dps(dps, cost="an asymptotic check")
+    dps = required_dps(dps, cost="an asymptotic check")
     queue.require_worthwhile()
     regime = _regime(queue, regime)
     with mpmath.workdps(30):

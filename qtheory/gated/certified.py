@@ -81,7 +81,7 @@ from flint import arb, fmpq
 
 from qtheory.core import limits
 from qtheory.core.enclosure import Enclosure, exact
-from qtheory.core.precision import check_dps, decimal_fraction
+from qtheory.core.precision import decimal_fraction, required_dps
 from qtheory.model.gated import GatedQueue
 from qtheory.verify import statements
 
@@ -464,9 +464,7 @@ def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
     >>> slow.at_boundary, slow.gate.to_json(), slow.price_of_forgetting.contains(1)
     (True, {'lower': '0', 'upper': '0', 'width': '0'}, True)
     """
-    dps = check_dps(dps, cost="a certified optimum")
-    if dps is None:
-        raise ValueError("dps must be an integer >= 1 (significant digits), got None")
+    dps = required_dps(dps, cost="a certified optimum")
     params = exact_parameters(queue)
     guard = _magnitude(params.net / params.cost) + _magnitude(params.nu)
     if params.arrival is not None:

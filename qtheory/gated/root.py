@@ -60,7 +60,7 @@ import numpy as np
 
 from qtheory.core import limits
 from qtheory.core.numerics import bracketed_root_mp, w_plus_expm1_neg, x_minus_log1p
-from qtheory.core.precision import check_dps, rounded
+from qtheory.core.precision import check_dps, required_dps, rounded
 from qtheory.gated import _generated
 from qtheory.model.gated import Number, exact_digits, to_mpf
 
@@ -506,9 +506,7 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
     .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4 (the GI/M/1
        root and the convexity of the residual).
     """
-    if dps is None:
-        raise ValueError("dps must be an integer >= 1 (significant digits), got None")
-    dps = check_dps(dps, cost="a certified enclosure of sigma")
+    dps = required_dps(dps, cost="a certified enclosure of sigma")
     from qtheory.core.enclosure import Enclosure  # python-flint: only here
     from qtheory.core.precision import binary_fraction
     from qtheory.core.symbolic import lambdify_interval

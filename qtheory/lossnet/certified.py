@@ -82,7 +82,7 @@ from flint import arb, fmpq
 
 from qtheory.core import validation
 from qtheory.core.enclosure import GUARD_BITS, Enclosure, exact, working_precision
-from qtheory.core.precision import check_dps
+from qtheory.core.precision import required_dps
 from qtheory.lossnet.fluid import class_vectors, fluid_lp
 from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.verify.statements import certificate
@@ -498,9 +498,7 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
     (4, {'lower': '1.6e+2', 'upper': '1.6e+2', 'width': '0'}, '6.61729032')
     """
     net = as_network(net)
-    digits = check_dps(dps, cost="a certified online optimum")
-    if digits is None:
-        raise ValueError("dps must be an integer >= 1 (significant digits), got None")
+    digits = required_dps(dps, cost="a certified online optimum")
     n, p = net.servers, exact_parameters(net)
     fluid = n * (p["r_h"] * p["lambda_h"] + p["r_l"] * (p["mu"] - p["lambda_h"]))
     floats = {name: float(Fraction(int(v.p), int(v.q))) for name, v in p.items()}

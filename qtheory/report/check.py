@@ -873,11 +873,9 @@ def check(name: str, *, region: Mapping[str, tuple] | None = None, **params: obj
             except ValueError:
                 raise ValueError(f"{param} must be a real number, got {given[param]!r}") from None
     dps = given.pop("dps", _DEFAULT_DPS.get(key, 30))
-    from qtheory.core.precision import check_dps
+    from qtheory.core.precision import required_dps
 
-    dps = check_dps(dps)
-    if dps is None:
-        raise ValueError("dps must be an integer >= 1, got None")
+    dps = required_dps(dps)
     if region is not None:
         return spec.region(given, dict(region), dps)
     return spec.function(given, dps)
