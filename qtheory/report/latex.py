@@ -33,7 +33,6 @@ from pathlib import Path, PurePath
 from typing import Any
 
 import numpy as np
-import sympy
 
 from qtheory.core import notation
 
@@ -355,6 +354,8 @@ def _tex(side: object, settings: Mapping[str, Any]) -> str:
     names of :mod:`qtheory.core.notation` (``R_fluid`` as :math:`R_{\mathrm{fluid}}`)."""
     if isinstance(side, str):
         return side
+    import sympy  # only when an equation is printed: a table needs no Sympy
+
     free = getattr(sympy.sympify(side), "free_symbols", ())
     names = {**notation.sympy_names(free), **settings.get("symbol_names", {})}
     return sympy.latex(side, **{**settings, "symbol_names": names})

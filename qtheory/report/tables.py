@@ -601,8 +601,8 @@ def to_latex(frame: pd.DataFrame, *, caption: str | None = None, label: str | No
       \end{tabular}
     \end{table}
     """
-    # The float is written here, in the layout of qtheory.report.latex.table, rather than
-    # by that function: its module imports Sympy, which would cost more than the table.
+    from qtheory.report.latex import Latex, table  # its Sympy loads only for equations
+
     varying, fixed = _shown_parameters(frame)
     known, columns = _known(frame), frame.attrs.get("columns", [])
     headers = [f"${PARAMETERS[name]}$" for name in varying]
@@ -610,22 +610,14 @@ def to_latex(frame: pd.DataFrame, *, caption: str | None = None, label: str | No
     rows = [
         [_decimal_tex(row[name]) for name in (*varying, *columns)] for _, row in frame.iterrows()
     ]
-    size = _size(headers, rows)
-    lines = [
-        r"\begin{table}[htbp]",
-        r"  \centering" + (rf"\{size}" if size else ""),
-        rf"  \caption{{{caption or _default_caption(frame, fixed)}}}",
-        rf"  \label{{{label or 'tab:' + frame.attrs.get('model', 'gated')}}}",
-        rf"  \begin{{tabular}}{{{'r' * len(headers)}}}",
-        r"    \toprule",
-        "    " + " & ".join(headers) + r" \\",
-        r"    \midrule",
-        *("    " + " & ".join(row) + r" \\" for row in rows),
-        r"    \bottomrule",
-        r"  \end{tabular}",
-        r"\end{table}",
-    ]
-    return "\n".join(lines) + "\n"
+    return table(
+        headers,
+        [[Latex(cell) for cell in row] for row in rows],
+        caption=caption or _default_caption(frame, fixed),
+        label=label or "tab:" + frame.attrs.get("model", "gated"),
+        alignment="r" * len(headers),
+        size=_size(headers, rows),
+    )
 
 
 def _size(headers: list[str], rows: list[list[str]]) -> str | None:
