@@ -76,6 +76,7 @@ from qtheory.core.precision import check_dps, rounded
 from qtheory.core.validation import positive_int
 from qtheory.gated.root import mp_value
 from qtheory.gated.welfare import (
+    GateOptimum,
     as_float64,
     optimal_gate,
     optimal_routing,
@@ -86,7 +87,6 @@ from qtheory.model.gated import GatedQueue, checked_queue
 __all__ = [
     "CoxianSearch",
     "ErlangGateFormulas",
-    "PhaseGateOptimum",
     "PofByPhases",
     "coxian_search",
     "derive_erlang_gate",
@@ -114,44 +114,6 @@ def checked_phases(phases: object) -> int:
     if m > MAX_PHASES:
         raise ValueError(f"phases must be <= {MAX_PHASES}, got {m}")
     return m
-
-
-@dataclass(frozen=True)
-class PhaseGateOptimum:
-    """The welfare-maximising Erlang-m gate and the queue it produces.
-
-    Attributes
-    ----------
-    phases : int
-        m.
-    gate : float or mpmath.mpf
-        The optimal mean gate τ* ≥ 0.
-    root, log_root : float or mpmath.mpf
-        σ at τ* and w = −log σ.
-    welfare : float or mpmath.mpf
-        S_m(τ*), welfare per unit time.
-    throughput : float or mpmath.mpf
-        1/(τ* + 1/Λ).
-    mean_sojourn : float or mpmath.mpf
-        1/(μ(1 − σ)).
-    at_boundary : bool
-        True when τ* = 0.
-
-    Examples
-    --------
-    >>> opt = optimal_erlang_gate(GatedQueue("inf", 1, 4, 1), 1)  # RR: λ* = 1/2
-    >>> round(opt.throughput, 12), round(opt.welfare, 12)
-    (0.5, 1.0)
-    """
-
-    phases: int
-    gate: float | mpmath.mpf
-    root: float | mpmath.mpf
-    log_root: float | mpmath.mpf
-    welfare: float | mpmath.mpf
-    throughput: float | mpmath.mpf
-    mean_sojourn: float | mpmath.mpf
-    at_boundary: bool
 
 
 def _erlang_terms(w, m: int, mu, beta):
@@ -266,7 +228,7 @@ def welfare_erlang_gate(queue: GatedQueue, gate, phases: int, *, dps: int | None
     return float(welfare) if dps is None else rounded(welfare, dps)
 
 
-def _optimal_erlang_mp(queue: GatedQueue, m: int, digits: int) -> PhaseGateOptimum:
+def _optimal_erlang_mp(queue: GatedQueue, m: int, digits: int) -> GateOptimum:
     p = queue.parameters(digits)
     mu, beta, R, C = p["mu"], p["beta"], p["R"], p["C"]
 
@@ -286,8 +248,7 @@ def _optimal_erlang_mp(queue: GatedQueue, m: int, digits: int) -> PhaseGateOptim
             hi = 2 * hi
         w = bracketed_root_mp(slope, lo, hi, digits + 2)
     u, _, tau, _ = _erlang_terms(w, m, mu, beta)
-    return PhaseGateOptimum(
-        phases=m,
+    return GateOptimum(
         gate=mpmath.mpf(0) if at_boundary else tau,
         root=mpmath.exp(-w),
         log_root=w,
@@ -295,6 +256,7 @@ def _optimal_erlang_mp(queue: GatedQueue, m: int, digits: int) -> PhaseGateOptim
         throughput=1 / (tau + beta),
         mean_sojourn=1 / u,
         at_boundary=bool(at_boundary),
+        phases=m,
     )
 
 
@@ -316,7 +278,7 @@ def optimal_erlang_gate(queue: GatedQueue, phases: int, *, dps: int | None = Non
 
     Returns
     -------
-    PhaseGateOptimum
+    GateOptimum
 
     Raises
     ------

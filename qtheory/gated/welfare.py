@@ -109,6 +109,10 @@ class GateOptimum:
         1/(μ(1 − σ)).
     at_boundary : bool
         True when τ* = 0 (the constraint τ ≥ 0 binds).
+    phases : int or None
+        The gate's law: None for GA's deterministic gate, m for an Erlang-m blocking
+        period of mean τ* (:func:`~qtheory.gated.phase_gates.optimal_erlang_gate`; there
+        ``welfare`` is S_m(τ*)).
 
     Examples
     --------
@@ -129,6 +133,7 @@ class GateOptimum:
     throughput: Real
     mean_sojourn: Real
     at_boundary: bool
+    phases: int | None = None
 
 
 @dataclass(frozen=True)
