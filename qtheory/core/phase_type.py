@@ -35,7 +35,21 @@ from numpy.typing import ArrayLike, NDArray
 
 from qtheory.core import validation
 
-__all__ = ["PhaseType", "as_phase_type", "coxian", "erlang", "exponential", "hyperexponential"]
+__all__ = [
+    "MAX_SCV",
+    "SERVICE_FORMS",
+    "PhaseType",
+    "as_phase_type",
+    "balanced_hyperexponential",
+    "coxian",
+    "erlang",
+    "exponential",
+    "fit_three_moments",
+    "fit_two_moments",
+    "hyperexponential",
+    "parse_service",
+    "service_law",
+]
 
 #: Tolerance of the distribution checks (α sums to 1, row sums of T are ≤ 0).
 _TOLERANCE = 1e-12
@@ -335,3 +349,276 @@ def as_phase_type(value: ArrayLike | PhaseType, name: str = "distribution") -> P
     if not isinstance(value, PhaseType):
         raise TypeError(f"{name} must be a PhaseType, got {type(value).__name__} {value!r:.60}")
     return value
+
+
+# ------------------------------------------------------------------ fits and the grammar
+
+#: Largest SCV of the balanced hyperexponential law (its slow phase has probability
+#: about 1/(2 SCV)); the simulator has the same limit (QT_HYPEREXP_MAX_SCV in lindley.h).
+MAX_SCV = 1e9
+
+
+def balanced_hyperexponential(scv: float) -> PhaseType:
+    r"""The two-phase hyperexponential law of mean 1 with balanced means
+    (:math:`p_1/\mu_1 = p_2/\mu_2 = 1/2`) and squared coefficient of variation ``scv``.
+
+    :math:`E[S^2] = 1/(2p_1p_2)`, so :math:`c^2 = 1/(2p_1p_2) - 1` and the slow phase
+    has probability :math:`p_2 = (1 - \sqrt{r})/2 = 1/((c^2+1)(1+\sqrt r))`,
+    :math:`r = (c^2-1)/(c^2+1)` (the second form does not cancel) [1]_.
+
+    Parameters
+    ----------
+    scv : float
+        c² with 1 < c² ≤ 1e9.
+
+    Returns
+    -------
+    PhaseType
+        H2 of mean 1.
+
+    Raises
+    ------
+    ValueError
+        ``scv`` outside (1, 1e9].
+
+    Examples
+    --------
+    >>> h = balanced_hyperexponential(4.0)
+    >>> round(h.mean, 12), round(h.moment(2) - 1, 12)
+    (1.0, 4.0)
+
+    References
+    ----------
+    .. [1] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003), Sec. 2.6.
+    """
+    scv = validation.positive("scv", scv)
+    if not 1 < scv <= MAX_SCV:
+        raise ValueError(f"scv must be > 1 and <= {MAX_SCV:g} (hyperexponential), got {scv!r}")
+    slow = 1.0 / ((scv + 1.0) * (1.0 + math.sqrt((scv - 1.0) / (scv + 1.0))))
+    return hyperexponential([1.0 - slow, slow], [2.0 * (1.0 - slow), 2.0 * slow])
+
+
+def fit_two_moments(scv: float) -> PhaseType:
+    r"""A phase-type law of mean 1 with squared coefficient of variation ``scv``.
+
+    Tijms' fits [1]_: for :math:`c^2 < 1` the mixture of Erlang(k − 1) and Erlang(k) with
+    one rate, :math:`1/k \le c^2 \le 1/(k-1)`, probability
+    :math:`p = (kc^2 - \sqrt{k(1+c^2) - k^2c^2})/(1+c^2)` of the shorter one and rate
+    :math:`k - p`; Exp(1) for :math:`c^2 = 1`; the balanced hyperexponential law for
+    :math:`c^2 > 1`.
+
+    Parameters
+    ----------
+    scv : float
+        c², with 1e-3 ≤ c² ≤ 1e9 (below 1e-3 the fit needs more than 1000 phases).
+
+    Returns
+    -------
+    PhaseType
+        Mean 1, SCV ``scv``.
+
+    Raises
+    ------
+    ValueError
+        ``scv`` out of range.
+
+    Examples
+    --------
+    >>> ph = fit_two_moments(0.4)  # a mix of Erlang-2 and Erlang-3
+    >>> ph.phases, round(ph.mean, 12), round(ph.moment(2) - 1, 12)
+    (3, 1.0, 0.4)
+
+    References
+    ----------
+    .. [1] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003), Sec. 2.6.
+    """
+    scv = validation.positive("scv", scv)
+    if not 1e-3 <= scv <= MAX_SCV:
+        raise ValueError(f"scv must be in [0.001, {MAX_SCV:g}], got {scv!r}")
+    if scv > 1:
+        return balanced_hyperexponential(scv)
+    if scv == 1:
+        return exponential(1.0)
+    k = math.ceil(1.0 / scv - 1e-12)
+    if k == 1:
+        return exponential(1.0)
+    p = (k * scv - math.sqrt(k * (1 + scv) - k * k * scv)) / (1 + scv)
+    p = min(max(p, 0.0), 1.0)  # rounding at the ends c² = 1/k, 1/(k − 1)
+    law = erlang(k, rate=k - p)
+    return PhaseType([1 - p, p] + [0.0] * (k - 2), law.T)
+
+
+def fit_three_moments(scv: float, third: float) -> PhaseType:
+    r"""The two-phase hyperexponential law of mean 1 with squared coefficient of variation
+    ``scv`` and third moment ``third`` (E[S³]/E[S]³), when one exists.
+
+    With :math:`a_k = E[S^k]/k!` (:math:`a_0 = a_1 = 1`), an H2 law with means
+    :math:`x_1, x_2` and probabilities :math:`p, 1-p` has :math:`a_k = px_1^k +
+    (1-p)x_2^k`, so :math:`x_1, x_2` are the roots of :math:`x^2 = c_1x + c_0` with
+    :math:`a_2 = c_1a_1 + c_0a_0` and :math:`a_3 = c_1a_2 + c_0a_1` (Prony's method), and
+    :math:`p = (1 - x_2)/(x_1 - x_2)`.  The fit exists exactly when :math:`c^2 > 1` and
+    :math:`E[S^3] > \tfrac32 E[S^2]^2` (Whitt [1]_); at E[S³] = 1.5 E[S²]² one phase has
+    mean 0.
+
+    Parameters
+    ----------
+    scv : float
+        c² > 1.
+    third : float
+        E[S³] > 1.5 (1 + c²)² (mean 1).
+
+    Returns
+    -------
+    PhaseType
+        H2 of mean 1 with these three moments.
+
+    Raises
+    ------
+    ValueError
+        ``scv`` ≤ 1, or ``third`` outside the H2 region (naming the rule).
+
+    Examples
+    --------
+    >>> ph = fit_three_moments(3.0, 40.0)
+    >>> round(ph.mean, 12), round(ph.moment(2) - 1, 10), round(ph.moment(3), 9)
+    (1.0, 3.0, 40.0)
+
+    References
+    ----------
+    .. [1] W. Whitt, "Approximating a point process by a renewal process, I: two basic
+       methods", Operations Research 30(1):125-147 (1982).
+    """
+    scv = validation.positive("scv", scv)
+    third = validation.positive("third", third)
+    if not scv > 1:
+        raise ValueError(f"scv must be > 1 for a hyperexponential three-moment fit, got {scv!r}")
+    second = 1.0 + scv
+    if not third > 1.5 * second**2:
+        raise ValueError(
+            f"third must be > 1.5 * (1 + scv)**2 = {1.5 * second**2!r} (E[S^3] of an H2 law "
+            f"of this scv), got {third!r}"
+        )
+    a2, a3 = second / 2.0, third / 6.0
+    c0 = (a2 * a2 - a3) / (a2 - 1.0)  # solves [[1, 1], [a2, 1]] [c1, c0] = [a2, a3]
+    c1 = a2 - c0
+    root = math.sqrt(c1 * c1 + 4.0 * c0)
+    x1, x2 = (c1 + root) / 2.0, (c1 - root) / 2.0
+    p = (1.0 - x2) / (x1 - x2)
+    return hyperexponential([p, 1.0 - p], [1.0 / x1, 1.0 / x2])
+
+
+#: The forms of a service-law string (:func:`parse_service`), for error messages.
+SERVICE_FORMS = (
+    "'exponential', 'deterministic', 'erlang:K' (an integer K >= 1), "
+    f"'hyperexp:SCV' (1 < SCV <= {MAX_SCV:g}), 'fit:SCV', 'fit:SCV:THIRD'"
+)
+
+
+def parse_service(text: str) -> tuple[str, tuple[float, ...]]:
+    """The one grammar of a service-law string: its kind and its numbers.
+
+    ``"exponential"`` and ``"deterministic"`` (no numbers), ``"erlang:K"`` (K ≥ 1 an
+    integer), ``"hyperexp:SCV"`` (1 < SCV ≤ :data:`MAX_SCV`, the rule
+    :func:`balanced_hyperexponential` states), ``"fit:SCV"`` and
+    ``"fit:SCV:THIRD"`` (finite numbers; :func:`fit_two_moments` and
+    :func:`fit_three_moments` check their ranges).  The model reads the laws through
+    :func:`service_law`; the simulator samples exponential, deterministic, Erlang and
+    hyperexponential laws natively and the rest as phase-type laws.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    (str, tuple of float)
+
+    Raises
+    ------
+    ValueError
+        Any other text, naming ``service`` and the forms; K < 1 or an SCV out of range,
+        naming the rule.
+
+    Examples
+    --------
+    >>> parse_service("erlang:3"), parse_service("fit:2:9")
+    (('erlang', (3.0,)), ('fit', (2.0, 9.0)))
+    >>> parse_service("gamma:2")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: service must be 'exponential', 'deterministic', ... or a PhaseType, got 'gamma:2'
+    """
+    if isinstance(text, str):
+        kind, colon, arg = text.partition(":")
+        if kind in ("exponential", "deterministic") and not colon:
+            return kind, ()
+        if kind == "erlang" and arg.isascii() and arg.isdigit():
+            return kind, (float(validation.positive_int("service (Erlang phases K)", int(arg))),)
+        numbers = tuple(_finite_or_nan(x) for x in arg.split(":")) if colon else ()
+        if numbers and all(math.isfinite(x) for x in numbers):
+            if kind == "hyperexp" and len(numbers) == 1:
+                if not 1 < numbers[0] <= MAX_SCV:
+                    raise ValueError(
+                        f"service {text!r}: scv must be > 1 and <= {MAX_SCV:g} (hyperexponential)"
+                    )
+                return kind, numbers
+            if kind == "fit" and len(numbers) in (1, 2):
+                return kind, numbers
+    raise ValueError(f"service must be {SERVICE_FORMS} or a PhaseType, got {text!r}")
+
+
+def service_law(service: str | PhaseType) -> PhaseType:
+    """The service shape, as a phase-type law of mean 1.
+
+    Parameters
+    ----------
+    service : str or PhaseType
+        A string of :func:`parse_service` other than ``"deterministic"`` (which has no
+        phase-type law): ``"exponential"``, ``"erlang:K"``, ``"hyperexp:SCV"``
+        (:func:`balanced_hyperexponential`), ``"fit:SCV"`` (:func:`fit_two_moments`),
+        ``"fit:SCV:THIRD"`` (:func:`fit_three_moments`, THIRD = E[S³]/E[S]³); or a
+        PhaseType (rescaled to mean 1).
+
+    Returns
+    -------
+    PhaseType
+
+    Raises
+    ------
+    ValueError
+        Any other string (naming ``service``), ``"deterministic"``, or a bad K or SCV.
+
+    Examples
+    --------
+    >>> service_law("erlang:3").phases, round(service_law("hyperexp:2").moment(2), 12)
+    (3, 3.0)
+    >>> round(service_law("fit:3:40").moment(3), 9)
+    40.0
+    >>> service_law("deterministic")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: service 'deterministic' has no phase-type law ...
+    """
+    if isinstance(service, PhaseType):
+        return service.scaled(1.0 / service.mean)
+    kind, numbers = parse_service(service)
+    if kind == "exponential":
+        return exponential(1.0)
+    if kind == "erlang":
+        k = int(numbers[0])
+        return erlang(k, rate=float(k))
+    if kind == "hyperexp":
+        return balanced_hyperexponential(*numbers)
+    if kind == "fit":
+        return fit_two_moments(*numbers) if len(numbers) == 1 else fit_three_moments(*numbers)
+    raise ValueError(
+        "service 'deterministic' has no phase-type law (the simulator takes it; the "
+        "formulas need a phase-type law)"
+    )
+
+
+def _finite_or_nan(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan

@@ -234,7 +234,7 @@ def ladder(
         available); False leaves those rungs "not computed".
     service : str or PhaseType, keyword-only, optional
         Phase-type service of mean 1/μ (``"erlang:4"``, ``"hyperexp:16"``, any spec of
-        :func:`qtheory.gated.service.service_law`); default exponential.  Then RR is
+        :func:`qtheory.core.phase_type.service_law`); default exponential.  Then RR is
         M/PH/1 (Pollaczek–Khinchine), GA and the Erlang gates GI/PH/1 (the ladder-height
         fixed point, :mod:`qtheory.gated.service`), and the full-memory and observable
         rungs, whose routes assume exponential service, are "not computed".
@@ -334,8 +334,8 @@ def _phase_type_ladder(queue: GatedQueue, ms: list[int], service: str | PhaseTyp
     """The ladder under phase-type service: RR, the Erlang gates and GA by the GI/PH/1
     and M/PH/1 routes of :mod:`qtheory.gated.service`; the rungs whose routes assume
     exponential service are "not computed"."""
-    from qtheory.core.phase_type import erlang
-    from qtheory.gated.service import optimal_gate_ph, optimal_routing_ph, service_law
+    from qtheory.core.phase_type import erlang, service_law
+    from qtheory.gated.service import optimal_gate_ph, optimal_routing_ph
 
     law = service_law(service)
     s_rr = optimal_routing_ph(queue, law).welfare

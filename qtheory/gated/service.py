@@ -92,23 +92,22 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from qtheory.core.phase_type import PhaseType, erlang, exponential, hyperexponential
-from qtheory.core.validation import nonnegative, positive, positive_int
+from qtheory.core.phase_type import (
+    PhaseType,
+    service_law,
+)
+from qtheory.core.validation import nonnegative, positive
 from qtheory.gated.welfare import RoutingOptimum
 from qtheory.model.gated import GatedQueue
 
 __all__ = [
     "LadderHeight",
     "PhaseTypeGateOptimum",
-    "balanced_hyperexponential",
-    "fit_three_moments",
-    "fit_two_moments",
     "ladder_height",
     "optimal_gate_ph",
     "optimal_routing_ph",
     "pollaczek_khinchine_wait",
     "price_of_forgetting_ph",
-    "service_law",
     "welfare_ga_ph",
     "welfare_rr_ph",
 ]
@@ -117,9 +116,6 @@ __all__ = [
 _NEWTON_STEPS = 60
 #: Natural-iteration steps allowed (the fallback).
 _NATURAL_STEPS = 200_000
-#: Largest SCV of the balanced hyperexponential law (its slow phase has probability
-#: about 1/(2 SCV)); the simulator has the same limit.
-MAX_SCV = 1e9
 
 
 #: Padé(13) coefficients of the scaling-and-squaring matrix exponential (Higham 2005).
@@ -151,220 +147,6 @@ def _expm(A: NDArray[np.float64]) -> NDArray[np.float64]:
     for _ in range(squarings):
         E = E @ E
     return E
-
-
-# ------------------------------------------------------------------ service laws
-
-
-def balanced_hyperexponential(scv: float) -> PhaseType:
-    r"""The two-phase hyperexponential law of mean 1 with balanced means
-    (:math:`p_1/\mu_1 = p_2/\mu_2 = 1/2`) and squared coefficient of variation ``scv``.
-
-    :math:`E[S^2] = 1/(2p_1p_2)`, so :math:`c^2 = 1/(2p_1p_2) - 1` and the slow phase
-    has probability :math:`p_2 = (1 - \sqrt{r})/2 = 1/((c^2+1)(1+\sqrt r))`,
-    :math:`r = (c^2-1)/(c^2+1)` (the second form does not cancel) [1]_.
-
-    Parameters
-    ----------
-    scv : float
-        c² with 1 < c² ≤ 1e9.
-
-    Returns
-    -------
-    PhaseType
-        H2 of mean 1.
-
-    Raises
-    ------
-    ValueError
-        ``scv`` outside (1, 1e9].
-
-    Examples
-    --------
-    >>> h = balanced_hyperexponential(4.0)
-    >>> round(h.mean, 12), round(h.moment(2) - 1, 12)
-    (1.0, 4.0)
-
-    References
-    ----------
-    .. [1] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003), Sec. 2.6.
-    """
-    scv = positive("scv", scv)
-    if not 1 < scv <= MAX_SCV:
-        raise ValueError(f"scv must be > 1 and <= {MAX_SCV:g} (hyperexponential), got {scv!r}")
-    slow = 1.0 / ((scv + 1.0) * (1.0 + math.sqrt((scv - 1.0) / (scv + 1.0))))
-    return hyperexponential([1.0 - slow, slow], [2.0 * (1.0 - slow), 2.0 * slow])
-
-
-def fit_two_moments(scv: float) -> PhaseType:
-    r"""A phase-type law of mean 1 with squared coefficient of variation ``scv``.
-
-    Tijms' fits [1]_: for :math:`c^2 < 1` the mixture of Erlang(k − 1) and Erlang(k) with
-    one rate, :math:`1/k \le c^2 \le 1/(k-1)`, probability
-    :math:`p = (kc^2 - \sqrt{k(1+c^2) - k^2c^2})/(1+c^2)` of the shorter one and rate
-    :math:`k - p`; Exp(1) for :math:`c^2 = 1`; the balanced hyperexponential law for
-    :math:`c^2 > 1`.
-
-    Parameters
-    ----------
-    scv : float
-        c², with 1e-3 ≤ c² ≤ 1e9 (below 1e-3 the fit needs more than 1000 phases).
-
-    Returns
-    -------
-    PhaseType
-        Mean 1, SCV ``scv``.
-
-    Raises
-    ------
-    ValueError
-        ``scv`` out of range.
-
-    Examples
-    --------
-    >>> ph = fit_two_moments(0.4)  # a mix of Erlang-2 and Erlang-3
-    >>> ph.phases, round(ph.mean, 12), round(ph.moment(2) - 1, 12)
-    (3, 1.0, 0.4)
-
-    References
-    ----------
-    .. [1] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003), Sec. 2.6.
-    """
-    scv = positive("scv", scv)
-    if not 1e-3 <= scv <= MAX_SCV:
-        raise ValueError(f"scv must be in [0.001, {MAX_SCV:g}], got {scv!r}")
-    if scv > 1:
-        return balanced_hyperexponential(scv)
-    if scv == 1:
-        return exponential(1.0)
-    k = math.ceil(1.0 / scv - 1e-12)
-    if k == 1:
-        return exponential(1.0)
-    p = (k * scv - math.sqrt(k * (1 + scv) - k * k * scv)) / (1 + scv)
-    p = min(max(p, 0.0), 1.0)  # rounding at the ends c² = 1/k, 1/(k − 1)
-    law = erlang(k, rate=k - p)
-    return PhaseType([1 - p, p] + [0.0] * (k - 2), law.T)
-
-
-def fit_three_moments(scv: float, third: float) -> PhaseType:
-    r"""The two-phase hyperexponential law of mean 1 with squared coefficient of variation
-    ``scv`` and third moment ``third`` (E[S³]/E[S]³), when one exists.
-
-    With :math:`a_k = E[S^k]/k!` (:math:`a_0 = a_1 = 1`), an H2 law with means
-    :math:`x_1, x_2` and probabilities :math:`p, 1-p` has :math:`a_k = px_1^k +
-    (1-p)x_2^k`, so :math:`x_1, x_2` are the roots of :math:`x^2 = c_1x + c_0` with
-    :math:`a_2 = c_1a_1 + c_0a_0` and :math:`a_3 = c_1a_2 + c_0a_1` (Prony's method), and
-    :math:`p = (1 - x_2)/(x_1 - x_2)`.  The fit exists exactly when :math:`c^2 > 1` and
-    :math:`E[S^3] > \tfrac32 E[S^2]^2` (Whitt [1]_); at E[S³] = 1.5 E[S²]² one phase has
-    mean 0.
-
-    Parameters
-    ----------
-    scv : float
-        c² > 1.
-    third : float
-        E[S³] > 1.5 (1 + c²)² (mean 1).
-
-    Returns
-    -------
-    PhaseType
-        H2 of mean 1 with these three moments.
-
-    Raises
-    ------
-    ValueError
-        ``scv`` ≤ 1, or ``third`` outside the H2 region (naming the rule).
-
-    Examples
-    --------
-    >>> ph = fit_three_moments(3.0, 40.0)
-    >>> round(ph.mean, 12), round(ph.moment(2) - 1, 10), round(ph.moment(3), 9)
-    (1.0, 3.0, 40.0)
-
-    References
-    ----------
-    .. [1] W. Whitt, "Approximating a point process by a renewal process, I: two basic
-       methods", Operations Research 30(1):125-147 (1982).
-    """
-    scv = positive("scv", scv)
-    third = positive("third", third)
-    if not scv > 1:
-        raise ValueError(f"scv must be > 1 for a hyperexponential three-moment fit, got {scv!r}")
-    second = 1.0 + scv
-    if not third > 1.5 * second**2:
-        raise ValueError(
-            f"third must be > 1.5 * (1 + scv)**2 = {1.5 * second**2!r} (E[S^3] of an H2 law "
-            f"of this scv), got {third!r}"
-        )
-    a2, a3 = second / 2.0, third / 6.0
-    c0 = (a2 * a2 - a3) / (a2 - 1.0)  # solves [[1, 1], [a2, 1]] [c1, c0] = [a2, a3]
-    c1 = a2 - c0
-    root = math.sqrt(c1 * c1 + 4.0 * c0)
-    x1, x2 = (c1 + root) / 2.0, (c1 - root) / 2.0
-    p = (1.0 - x2) / (x1 - x2)
-    return hyperexponential([p, 1.0 - p], [1.0 / x1, 1.0 / x2])
-
-
-def service_law(service: str | PhaseType) -> PhaseType:
-    """The service shape, as a phase-type law of mean 1.
-
-    Parameters
-    ----------
-    service : str or PhaseType
-        ``"exponential"``, ``"erlang:K"`` (integer K ≥ 1), ``"hyperexp:SCV"`` (balanced
-        means, 1 < SCV ≤ 1e9), ``"fit:SCV"`` (:func:`fit_two_moments`),
-        ``"fit:SCV:THIRD"`` (:func:`fit_three_moments`, THIRD = E[S³]/E[S]³), or a
-        PhaseType (rescaled to mean 1).
-
-    Returns
-    -------
-    PhaseType
-
-    Raises
-    ------
-    ValueError
-        Any other string (naming ``service``), or a bad K or SCV.
-
-    Examples
-    --------
-    >>> service_law("erlang:3").phases, round(service_law("hyperexp:2").moment(2), 12)
-    (3, 3.0)
-    >>> service_law("gamma:2")
-    Traceback (most recent call last):
-    ...
-    ValueError: service must be 'exponential', 'erlang:K', ... or a PhaseType, got 'gamma:2'
-    >>> round(service_law("fit:3:40").moment(3), 9)
-    40.0
-    """
-    if isinstance(service, PhaseType):
-        return service.scaled(1.0 / service.mean)
-    if isinstance(service, str):
-        kind, colon, arg = service.partition(":")
-        if kind == "exponential" and not colon:
-            return exponential(1.0)
-        if kind == "erlang" and arg.isascii() and arg.isdigit():
-            k = positive_int("service (Erlang phases K)", int(arg))
-            return erlang(k, rate=float(k))
-        if kind in ("hyperexp", "fit") and colon:
-            numbers = [_finite_or_nan(x) for x in arg.split(":")]
-            if all(math.isfinite(x) for x in numbers):
-                if kind == "hyperexp" and len(numbers) == 1:
-                    return balanced_hyperexponential(*numbers)
-                if kind == "fit" and len(numbers) == 1:
-                    return fit_two_moments(*numbers)
-                if kind == "fit" and len(numbers) == 2:
-                    return fit_three_moments(*numbers)
-    raise ValueError(
-        "service must be 'exponential', 'erlang:K', 'hyperexp:SCV', 'fit:SCV', "
-        f"'fit:SCV:THIRD' or a PhaseType, got {service!r}"
-    )
-
-
-def _finite_or_nan(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        return math.nan
 
 
 def _scaled(queue: GatedQueue, service) -> tuple[PhaseType, dict]:
@@ -405,6 +187,7 @@ def pollaczek_khinchine_wait(rate: float, service: PhaseType) -> float:
     --------
     M/M/1 at ρ = 1/2: E[W] = ρ/(μ − λ) = 1.
 
+    >>> from qtheory.core.phase_type import exponential
     >>> pollaczek_khinchine_wait(0.5, exponential(1.0))
     1.0
 
@@ -523,6 +306,7 @@ class LadderHeight:
 
     Examples
     --------
+    >>> from qtheory.core.phase_type import exponential
     >>> lh = ladder_height(exponential(1.0), 2.0, np.inf)  # D/M/1: α_+ = σ
     >>> round(lh.prob_wait, 12), round(lh.mean_wait * (1 - lh.prob_wait), 12)
     (0.20318786998, 0.20318786998)
@@ -549,6 +333,7 @@ class LadderHeight:
 
         Examples
         --------
+        >>> from qtheory.core.phase_type import exponential
         >>> lh = ladder_height(exponential(1.0), 2.0, np.inf)
         >>> sigma = lh.prob_wait  # D/M/1: P(W > x) = σ e^{−μ(1−σ)x}
         >>> round(lh.wait_tail(1.5) / float(sigma * np.exp(-(1 - sigma) * 1.5)), 12)
@@ -713,6 +498,7 @@ def ladder_height(service: PhaseType, gate: float | PhaseType, arrival_rate: flo
     M/E2/1 (τ = 0, Λ = 0.5, mean service 1): Pollaczek–Khinchine gives
     E[W] = 0.5 · 1.5/(2 · 0.5) = 0.75:
 
+    >>> from qtheory.core.phase_type import erlang
     >>> round(ladder_height(erlang(2, rate=2.0), 0.0, 0.5).mean_wait, 12)
     0.75
 
@@ -860,6 +646,7 @@ def optimal_gate_ph(
 
     An exponential gate with Λ = ∞ is random routing at rate 1/τ:
 
+    >>> from qtheory.core.phase_type import exponential
     >>> rr = optimal_gate_ph(q, "erlang:4", gate_shape=exponential(1.0))
     >>> abs(rr.welfare - optimal_routing_ph(q, "erlang:4").welfare) < 1e-12
     True

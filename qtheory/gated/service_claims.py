@@ -13,11 +13,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.core.phase_type import service_law
 from qtheory.gated.service import (
     optimal_gate_ph,
     optimal_routing_ph,
     price_of_forgetting_ph,
-    service_law,
     squared_cv,
 )
 from qtheory.model.gated import GatedQueue

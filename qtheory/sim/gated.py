@@ -12,13 +12,12 @@ means.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from qtheory.core import limits
-from qtheory.core.phase_type import PhaseType
+from qtheory.core.phase_type import PhaseType, parse_service, service_law
 from qtheory.core.stats import Estimate
 from qtheory.core.validation import nonnegative, nonnegative_int, positive, positive_int
 from qtheory.model.gated import GatedQueue
@@ -26,7 +25,6 @@ from qtheory.sim import _core
 
 __all__ = ["SojournEstimate", "simulate_gated", "simulate_random_routing"]
 
-HYPEREXP_MAX_SCV = 1e9  # as QT_HYPEREXP_MAX_SCV in src/lindley.h
 PH_MAX_PHASES = 256  # as QT_PH_MAX_PHASES in src/lindley.h
 
 
@@ -155,8 +153,11 @@ def simulate_gated(
     service : str or PhaseType, keyword-only
         Service-time law with mean ``1/μ``: ``"exponential"``, ``"deterministic"``,
         ``"erlang:K"`` (K phases, integer >= 1), ``"hyperexp:SCV"`` (two phases with
-        balanced means, squared coefficient of variation 1 < SCV <= 1e9), or a
-        :class:`~qtheory.core.phase_type.PhaseType` (at most 256 phases) rescaled to mean 1/μ.
+        balanced means, squared coefficient of variation 1 < SCV <= 1e9), ``"fit:SCV"``
+        or ``"fit:SCV:THIRD"`` (the grammar of
+        :func:`~qtheory.core.phase_type.parse_service`), or a
+        :class:`~qtheory.core.phase_type.PhaseType` (at most 256 phases) rescaled to mean
+        1/μ.
     customers : int, keyword-only
         Recorded customers, a multiple of ``batches``.
     warmup : int, keyword-only
@@ -293,15 +294,15 @@ def _simulate(
     seed: object,
     gate_law: PhaseType | None = None,
 ) -> SojournEstimate:
-    kind, param = _parse_service(service)
+    kind, param, law = _parse_service(service)
     customers = positive_int("customers", customers)
     warmup = nonnegative_int("warmup", warmup)
     batches = positive_int("batches", batches)
     draws = 1 + (param if kind == "erlang" else 2 if kind == "hyperexp" else 1)
     laws = {}
     if kind == "ph":
-        draws += _phase_draws(_checked_phases("service", service)) - 1
-        laws |= {"service_alpha": service.alpha, "service_T": service.T}
+        draws += _phase_draws(_checked_phases("service", law)) - 1
+        laws |= {"service_alpha": law.alpha, "service_T": law.T}
     if gate_law is not None:
         draws += _phase_draws(_checked_phases("gate", gate_law))
         laws |= {"gate_alpha": gate_law.alpha, "gate_T": gate_law.T}
@@ -354,31 +355,18 @@ def _phase_draws(law: PhaseType) -> float:
     return 1.0 + 2.0 * float(time_in @ -np.diag(law.T))
 
 
-def _parse_service(service: str | PhaseType) -> tuple[str, float]:
-    """Split a service law such as ``"erlang:3"`` into the C kind and its parameter
-    (a PhaseType is the kind ``"ph"``).
+def _parse_service(service: str | PhaseType) -> tuple[str, float, PhaseType | None]:
+    """The C kind of a service law, its parameter and, for a phase-type law (kind
+    ``"ph"``), the law itself: the strings of :func:`qtheory.core.phase_type.parse_service`;
+    exponential, deterministic, Erlang and hyperexponential laws are sampled natively,
+    fitted laws as phase-type laws.
 
     >>> _parse_service("erlang:3"), _parse_service("exponential")
-    (('erlang', 3.0), ('exponential', 0.0))
+    (('erlang', 3.0, None), ('exponential', 0.0, None))
     """
     if isinstance(service, PhaseType):
-        return "ph", 0.0
-    if isinstance(service, str):
-        kind, colon, arg = service.partition(":")
-        if kind in ("exponential", "deterministic") and not colon:
-            return kind, 0.0
-        if kind == "erlang" and arg.isascii() and arg.isdigit() and int(arg) >= 1:
-            return kind, float(int(arg))
-        if kind == "hyperexp" and 1 < _float_or_nan(arg) <= HYPEREXP_MAX_SCV:
-            return kind, float(arg)
-    raise ValueError(
-        "service must be 'exponential', 'deterministic', 'erlang:K' with an integer K >= 1, "
-        f"'hyperexp:SCV' with 1 < SCV <= {HYPEREXP_MAX_SCV:g} or a PhaseType, got {service!r}"
-    )
-
-
-def _float_or_nan(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        return math.nan
+        return "ph", 0.0, service
+    kind, numbers = parse_service(service)
+    if kind == "fit":
+        return "ph", 0.0, service_law(service)
+    return kind, (numbers[0] if numbers else 0.0), None

@@ -12,19 +12,24 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from qtheory.core.phase_type import PhaseType, coxian, erlang, exponential
+from qtheory.core.phase_type import (
+    PhaseType,
+    balanced_hyperexponential,
+    coxian,
+    erlang,
+    exponential,
+    fit_two_moments,
+    service_law,
+)
 from qtheory.exact.matrix_analytic import qbd_solve, qbd_stationary
 from qtheory.gated import GatedQueue, optimal_gate, optimal_routing, price_of_forgetting, welfare_ga
 from qtheory.gated.phase_gates import optimal_erlang_gate
 from qtheory.gated.service import (
-    balanced_hyperexponential,
-    fit_two_moments,
     ladder_height,
     optimal_gate_ph,
     optimal_routing_ph,
     pollaczek_khinchine_wait,
     price_of_forgetting_ph,
-    service_law,
     welfare_ga_ph,
     welfare_rr_ph,
 )

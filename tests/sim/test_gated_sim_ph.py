@@ -23,9 +23,9 @@ from conftest import FUZZ, anything, assert_estimate_matches, special_reals
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qtheory.core.phase_type import PhaseType, coxian, erlang
+from qtheory.core.phase_type import PhaseType, balanced_hyperexponential, coxian, erlang
 from qtheory.gated import GatedQueue
-from qtheory.gated.service import balanced_hyperexponential, ladder_height
+from qtheory.gated.service import ladder_height
 from qtheory.sim import _core, simulate_gated, simulate_random_routing
 
 ALPHA = 1e-3  # 99.9% intervals
