@@ -23,7 +23,7 @@ from pathlib import Path
 from qtheory.gated.belief import optimal_belief_threshold
 from qtheory.gated.gap_gates import _optimal_gap_gate, optimal_gap_gate
 from qtheory.gated.history import full_memory_bracket
-from qtheory.gated.observed_relaxation import _observed_relaxation, observed_relaxation
+from qtheory.gated.relaxation import _observed_relaxation, observed_relaxation
 from qtheory.model.gated import GatedQueue
 
 ARRIVALS = (math.inf, 10.0, 3.0, 1.5, 0.5)

@@ -26,7 +26,7 @@ Evaluators = list[tuple[Formula, str]]
 
 
 def gated() -> Evaluators:
-    """The evaluators :mod:`qtheory.gated.welfare` and :mod:`qtheory.gated.root` call."""
+    """The evaluators :mod:`qtheory.gated.welfare` and :mod:`qtheory.gated.gim1_root` call."""
     from qtheory.gated.derivation import derive
 
     f = derive()

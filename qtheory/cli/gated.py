@@ -229,7 +229,7 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
        processes", Econometrica 43(1):81-92 (1975).
     """
     from qtheory.core.precision import check_dps
-    from qtheory.gated.root import root
+    from qtheory.gated.gim1_root import root
     from qtheory.gated.welfare import (
         optimal_gate,
         optimal_routing,

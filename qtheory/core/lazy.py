@@ -4,8 +4,8 @@ or Arb.
 
 A package calls :func:`lazy_package` with its name -> submodule map.  Importing a
 submodule normally binds it as the package's attribute, which would hide a public
-function of the same name (``qtheory.gated.root`` the function vs the module): such a
-binding is dropped, the submodule stays in ``sys.modules``.
+function of the same name (``qtheory.walks.window_sweep`` the function vs the module):
+such a binding is dropped, the submodule stays in ``sys.modules``.
 """
 
 from __future__ import annotations
@@ -52,10 +52,10 @@ def lazy_package(name: str, lazy: dict[str, str]) -> None:
 
     Examples
     --------
-    >>> import qtheory.gated
-    >>> import qtheory.gated.root  # binding the submodule does not hide the function
-    >>> callable(qtheory.gated.root), qtheory.gated.root.__module__
-    (True, 'qtheory.gated.root')
+    >>> import qtheory.walks
+    >>> import qtheory.walks.window_sweep  # binding the submodule does not hide the function
+    >>> callable(qtheory.walks.window_sweep), qtheory.walks.window_sweep.__module__
+    (True, 'qtheory.walks.window_sweep')
     """
     module = sys.modules[name]
     module._LAZY = lazy

@@ -39,8 +39,8 @@ from qtheory.gated.certified import (
 )
 from qtheory.gated.derivation import dominance_identity, welfare_dominance_identities
 from qtheory.gated.embedded_chain import embedded_chain_law
+from qtheory.gated.gim1_root import root
 from qtheory.gated.remainder_regions import remainder_region
-from qtheory.gated.root import root
 from qtheory.gated.welfare import optimal_gate
 from qtheory.model.gated import GatedQueue
 

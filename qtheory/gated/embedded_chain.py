@@ -36,7 +36,7 @@ from scipy import stats
 from qtheory.core import limits
 from qtheory.core.validation import positive_int
 from qtheory.exact import stationary_dtmc
-from qtheory.gated.root import float_array, validate_gate_parameters
+from qtheory.gated.gim1_root import float_array, validate_gate_parameters
 
 __all__ = ["EmbeddedChainLaw", "embedded_chain_law", "service_count_law"]
 

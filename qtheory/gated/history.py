@@ -24,7 +24,7 @@ bracket's upper end is proved only where that bound is the smaller one.
 (:mod:`qtheory.gated.belief`), which uses the whole history.
 
 *Upper bound (relaxation, gate policies only).*  Give the controller, in addition, the
-number in the system just after each admission: :mod:`qtheory.gated.observed_relaxation`
+number in the system just after each admission: :mod:`qtheory.gated.relaxation`
 solves that problem and certifies its value, an upper bound on every gate policy.
 
 *Upper bound (regular arrivals, every full-memory policy).*  Whatever a full-memory
@@ -64,7 +64,7 @@ from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.validation import positive_int
 from qtheory.gated.belief import BeliefThreshold, belief_threshold_welfare, optimal_belief_threshold
 from qtheory.gated.gap_gates import GapGate, gap_gate_welfare, optimal_gap_gate
-from qtheory.gated.observed_relaxation import (
+from qtheory.gated.relaxation import (
     DEFAULT_GRID,
     ObservedRelaxation,
     default_states,

@@ -74,7 +74,7 @@ from qtheory.core.numerics import bracketed_root_mp
 from qtheory.core.phase_type import PhaseType, as_phase_type
 from qtheory.core.precision import check_dps, rounded
 from qtheory.core.validation import positive_int
-from qtheory.gated.root import mp_value
+from qtheory.gated.gim1_root import mp_value
 from qtheory.gated.welfare import (
     GateOptimum,
     as_float64,

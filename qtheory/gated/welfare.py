@@ -68,7 +68,7 @@ from qtheory.core import limits
 from qtheory.core.numerics import bracketed_root_mp
 from qtheory.core.precision import check_dps, decimal_fraction, rounded
 from qtheory.gated import _generated
-from qtheory.gated.root import float_array, log_root, log_root_at_dps
+from qtheory.gated.gim1_root import float_array, log_root, log_root_at_dps
 from qtheory.model.gated import (
     ILL_CONDITIONED,
     UNIT_ROUNDOFF,

@@ -294,7 +294,7 @@ def _heavy_rate(params, dps):
 def _dominance(params, dps):
     from qtheory.core.enclosure import exact
     from qtheory.gated.certified import certified_dominance
-    from qtheory.gated.root import root
+    from qtheory.gated.gim1_root import root
 
     arrival, mu_text = str(params["arrival_rate"]).strip(), str(params["service_rate"])
     mu = exact(mu_text, name="service_rate")

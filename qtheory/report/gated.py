@@ -25,7 +25,7 @@ from qtheory.core.stats import replication_seeds
 from qtheory.gated import asymptotics, derivation
 from qtheory.gated.certified import certified_optimum
 from qtheory.gated.claims import gated_claims
-from qtheory.gated.root import root
+from qtheory.gated.gim1_root import root
 from qtheory.gated.welfare import optimal_gate, optimal_routing, welfare_ga
 from qtheory.model.gated import GatedQueue
 from qtheory.report.claims import claim_paragraph

@@ -185,7 +185,7 @@ def simulate_gated(
     σ = exp(-2 (1 - σ)) (:func:`qtheory.gated.root`).
 
     >>> import math
-    >>> from qtheory.gated.root import root
+    >>> from qtheory.gated.gim1_root import root
     >>> queue = GatedQueue(math.inf, 1.0, 2.0, 1.0)
     >>> est = simulate_gated(queue, 2.0, customers=200_000, batches=20, seed=1)
     >>> exact = 1 / (1 - float(root(2.0, math.inf, 1.0)))

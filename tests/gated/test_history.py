@@ -28,7 +28,7 @@ from qtheory.gated.belief import (
 from qtheory.gated.embedded_chain import service_count_law
 from qtheory.gated.gap_gates import gap_gate_welfare, optimal_gap_gate
 from qtheory.gated.history import full_memory_bracket, history_claims
-from qtheory.gated.observed_relaxation import _CappedProblem, _count_table, observed_relaxation
+from qtheory.gated.relaxation import _CappedProblem, _count_table, observed_relaxation
 from qtheory.gated.welfare import optimal_gate, welfare_ga
 from qtheory.model.gated import GatedQueue
 
@@ -236,7 +236,7 @@ def test_bracket_is_deterministic():
     """No simulation and no random start: the uncached computations repeat exactly (the
     defaults run in the doctests)."""
     from qtheory.gated.gap_gates import _optimal_gap_gate
-    from qtheory.gated.observed_relaxation import _observed_relaxation
+    from qtheory.gated.relaxation import _observed_relaxation
 
     queue = GatedQueue(10.0, 1.0, 2.0, 1.0)
     for cached in (_optimal_gap_gate, _observed_relaxation):

@@ -123,7 +123,7 @@ def test_boundary_distance_kernel_matches_the_sympy_expression(arrival):
     import sympy as sp
 
     from qtheory.gated import derivation as d
-    from qtheory.gated.root import _boundary_distance
+    from qtheory.gated.gim1_root import _boundary_distance
 
     beta = 0.0 if np.isinf(arrival) else 1 / arrival
     expr = d.derive().gate_excess.subs(d.NUMERIC)
