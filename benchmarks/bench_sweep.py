@@ -21,7 +21,7 @@ from timing import best_of
 from qtheory.core.cache import ResultCache
 from qtheory.core.executor import SerialExecutor, make_executor
 from qtheory.model.lossnet import LossNetwork
-from qtheory.walks.window_sweep import window_sweep
+from qtheory.walks.lookahead_sweep import window_sweep
 
 NET = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
 GRID = {"cs": [2.0, 8.0, 32.0], "servers": [100, 1000, 10_000], "events": 3e6, "reps": 4}

@@ -191,6 +191,8 @@ def test_every_lazy_name_resolves(package):
     for name in getattr(module, "_LAZY", {}):
         value = getattr(module, name)  # AttributeError when the map names the wrong module
         assert getattr(value, "__name__", name) == name
+        # a submodule of the same name, once imported, would hide the public name
+        assert not (PACKAGE / package.split(".", 1)[1].replace(".", "/") / f"{name}.py").exists()
 
 
 def test_no_module_is_a_folder_in_disguise():

@@ -71,14 +71,3 @@ def test_packages_import_sympy_and_arb_only_when_asked(package):
     assert heavy(modules) == []
     _, modules = modules_after(f"import {package} as p\n[getattr(p, n) for n in p.__all__]")
     assert "sympy" in modules and "flint" in modules  # every public name still resolves
-
-
-def test_a_submodule_does_not_hide_the_function_of_its_name():
-    """Importing qtheory.walks.window_sweep (the module) leaves qtheory.walks.window_sweep
-    the function, as when the package imported everything eagerly."""
-    out, _ = modules_after(
-        "import qtheory.walks.window_sweep\nimport qtheory.walks as w\n"
-        "from qtheory.walks import window_sweep\n"
-        "print(callable(w.window_sweep), window_sweep is w.window_sweep)"
-    )
-    assert out.split() == ["True", "True"]

@@ -2,10 +2,9 @@
 submodule (a command's, say) does not import every model and its NumPy, SciPy, Sympy
 or Arb.
 
-A package calls :func:`lazy_package` with its name -> submodule map.  Importing a
-submodule normally binds it as the package's attribute, which would hide a public
-function of the same name (``qtheory.walks.window_sweep`` the function vs the module):
-such a binding is dropped, the submodule stays in ``sys.modules``.
+A package calls :func:`lazy_package` with its name -> submodule map.  No public name
+is also the name of a submodule (``tests/test_architecture.py``): importing the
+submodule binds it as the package's attribute and would hide the name.
 """
 
 from __future__ import annotations
@@ -32,10 +31,6 @@ class _LazyPackage(types.ModuleType):
     def __dir__(self) -> list[str]:
         return sorted({*self.__dict__, *self.__dict__.get("_LAZY", {})})
 
-    def __setattr__(self, name: str, value: object) -> None:
-        if not (name in self.__dict__.get("_LAZY", {}) and isinstance(value, types.ModuleType)):
-            super().__setattr__(name, value)
-
 
 def lazy_package(name: str, lazy: dict[str, str]) -> None:
     """Make package ``name`` import each public name of ``lazy`` from its submodule on
@@ -53,9 +48,8 @@ def lazy_package(name: str, lazy: dict[str, str]) -> None:
     Examples
     --------
     >>> import qtheory.walks
-    >>> import qtheory.walks.window_sweep  # binding the submodule does not hide the function
-    >>> callable(qtheory.walks.window_sweep), qtheory.walks.window_sweep.__module__
-    (True, 'qtheory.walks.window_sweep')
+    >>> qtheory.walks.window_sweep.__module__  # imported on first use
+    'qtheory.walks.lookahead_sweep'
     """
     module = sys.modules[name]
     module._LAZY = lazy

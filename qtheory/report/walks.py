@@ -36,7 +36,7 @@ from qtheory.walks import certify, chernoff, chernoff_checks, hitting, ruin, sss
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.epochs import RenewalReward, epochs_from_trace, renewal_reward
 from qtheory.walks.idle import UP_PROBABILITY, IdleWalk, derive_limit_up_probability
-from qtheory.walks.window_sweep import (
+from qtheory.walks.lookahead_sweep import (
     TOLERATED_GROWTH,
     SweepPoint,
     loss_growth,

@@ -11,7 +11,7 @@ mpmath) and checked (against :mod:`qtheory.exact` and the simulator) object here
 - :mod:`~qtheory.walks.chernoff`: Chernoff bounds and hitting-time tails;
 - :mod:`~qtheory.walks.epochs`: epochs between visits to a level and renewal reward;
 - :mod:`~qtheory.walks.sss`: the failure probability of SSS(W) and its bound;
-- :mod:`~qtheory.walks.window_sweep`: the sweep of SSS(c log N / N) over c and N;
+- :mod:`~qtheory.walks.lookahead_sweep`: the sweep of SSS(c log N / N) over c and N;
 - :mod:`~qtheory.walks.certify`: every bound against its exact value in ball
   arithmetic, and the certificate that :mod:`qtheory.verify.walks` checks again.
 """
@@ -28,11 +28,11 @@ _LAZY = {
     "failure_bound": "sss",
     "failure_probabilities": "sss",
     "failure_probability": "sss",
-    "loss_growth": "window_sweep",
+    "loss_growth": "lookahead_sweep",
     "markov_epoch_means": "epochs",
     "renewal_reward": "epochs",
-    "smallest_bounded_constant": "window_sweep",
-    "window_sweep": "window_sweep",
+    "smallest_bounded_constant": "lookahead_sweep",
+    "window_sweep": "lookahead_sweep",
 }
 
 __all__ = sorted(_LAZY)

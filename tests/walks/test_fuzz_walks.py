@@ -25,7 +25,7 @@ from qtheory.walks import (
 )
 from qtheory.walks.bounds import BoundCheck
 from qtheory.walks.idle import IdleWalk
-from qtheory.walks.window_sweep import (
+from qtheory.walks.lookahead_sweep import (
     SweepPoint,
     loss_growth,
     smallest_bounded_constant,

@@ -110,7 +110,7 @@ def test_every_check_name_is_typeset_as_mathematics(bound_claims):
 
 
 def test_sweep_cells_and_caption_show_zero_losses_as_bounds():
-    from qtheory.walks.window_sweep import SweepPoint
+    from qtheory.walks.lookahead_sweep import SweepPoint
 
     rate = Estimate(0.00536, 0.000897, 4)
     lost = SweepPoint(100, 23.0, 0.1, 13.0, 4, 12, rate, rate, rate)

@@ -11,7 +11,7 @@ from qtheory.core.executor import SerialExecutor, make_executor
 from qtheory.core.stats import Estimate
 from qtheory.model.lossnet import LossNetwork
 from qtheory.sim.lossnet import simulate
-from qtheory.walks.window_sweep import (
+from qtheory.walks.lookahead_sweep import (
     TASK_VERSION,
     SweepPoint,
     loss_growth,
