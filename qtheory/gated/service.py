@@ -92,6 +92,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from qtheory.core.numerics import expm
 from qtheory.core.phase_type import (
     PhaseType,
     service_law,
@@ -116,37 +117,6 @@ __all__ = [
 _NEWTON_STEPS = 60
 #: Natural-iteration steps allowed (the fallback).
 _NATURAL_STEPS = 200_000
-
-
-#: Padé(13) coefficients of the scaling-and-squaring matrix exponential (Higham 2005).
-_PADE13 = (
-    64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
-    129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0,
-    40840800.0, 960960.0, 16380.0, 182.0, 1.0,
-)  # fmt: skip
-_THETA13 = 5.371920351148152
-
-
-def _expm(A: NDArray[np.float64]) -> NDArray[np.float64]:
-    """e^A by scaling and squaring with the [13/13] Padé approximant (N. J. Higham, SIAM
-    J. Matrix Anal. Appl. 26(4):1179-1193, 2005), in NumPy: the matrices here are tiny,
-    and SciPy's ``expm`` calls LAPACK routines whose thread start-up costs milliseconds
-    on a loaded machine."""
-    norm = np.abs(A).sum(axis=0).max()
-    squarings = max(0, math.ceil(math.log2(norm / _THETA13))) if norm > _THETA13 else 0
-    A = A / 2.0**squarings
-    b, eye = _PADE13, np.eye(A.shape[0])
-    A2 = A @ A
-    A4 = A2 @ A2
-    A6 = A4 @ A2
-    U = A @ (
-        A6 @ (b[13] * A6 + b[11] * A4 + b[9] * A2) + b[7] * A6 + b[5] * A4 + b[3] * A2 + b[1] * eye
-    )
-    V = A6 @ (b[12] * A6 + b[10] * A4 + b[8] * A2) + b[6] * A6 + b[4] * A4 + b[2] * A2 + b[0] * eye
-    E = np.linalg.solve(V - U, V + U)
-    for _ in range(squarings):
-        E = E @ E
-    return E
 
 
 def _scaled(queue: GatedQueue, service) -> tuple[PhaseType, dict]:
@@ -340,7 +310,7 @@ class LadderHeight:
         1.0
         """
         x = nonnegative("x", x)
-        return float(self.alpha @ _expm(self.generator * x) @ np.ones(self.alpha.size))
+        return float(self.alpha @ expm(self.generator * x) @ np.ones(self.alpha.size))
 
 
 def _gate_blocks(gate: PhaseType, M) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -389,7 +359,7 @@ class _Interarrival:
         if isinstance(self.gate, PhaseType):
             Z, Y = _gate_blocks(self.gate, M)
             return np.tensordot(self.gate.alpha, Y, axes=1), (Z, Y)
-        return _expm(self.gate * M), None
+        return expm(self.gate * M), None
 
     def _exp_part(self, M):
         m = M.shape[0]
@@ -410,7 +380,7 @@ class _Interarrival:
         else:  # the Fréchet derivative of exp at τM in direction τE (Van Loan's block form)
             m = M.shape[0]
             block = np.block([[M, E], [np.zeros_like(M), M]])
-            dG = _expm(self.gate * block)[:m, m:]
+            dG = expm(self.gate * block)[:m, m:]
         dK = np.zeros_like(M) if kcache is None else self.beta * (kcache @ E @ kcache)
         return dG @ K + Gm @ dK
 
