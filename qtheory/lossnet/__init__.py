@@ -45,6 +45,10 @@ _LAZY = {
     "evaluate_nested": "nested",
     "nested_optimum": "nested",
     "solve_class_mdp": "mdp",
+    "Replay": "policies",
+    "pfi_promise": "policies",
+    "replay": "policies",
+    "sss_promise": "policies",
 }
 
 __all__ = [
@@ -78,6 +82,10 @@ __all__ = [
     "online_optimum",
     "regret_curve",
     "threshold_table",
+    "Replay",
+    "pfi_promise",
+    "replay",
+    "sss_promise",
 ]
 
 lazy_package(__name__, _LAZY)

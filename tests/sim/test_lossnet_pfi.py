@@ -3,9 +3,10 @@
 The C code decides an L arrival from a threshold theta(m) of the next event index,
 computed by a backward recursion that is exact where its two envelopes meet (coupling
 from the past), and reports the look-ahead statistics of the scan it no longer runs by
-following the pending walks forward together.  The slow reference here is the literal
-scan of the definition: admit the L, reject every later L, admit every later H, and ask
-whether the idle count reaches floor(sqrt N) before it is 0.
+following the pending walks forward together.  The slow reference is the literal scan
+of the definition, :func:`qtheory.lossnet.policies.pfi_promise`: admit the L, reject
+every later L, admit every later H, and ask whether the idle count reaches floor(sqrt N)
+before it is 0.
 """
 
 from __future__ import annotations
@@ -15,54 +16,9 @@ import math
 import numpy as np
 import pytest
 
+from qtheory.lossnet.policies import replay
+from qtheory.model.paths import ClockPath
 from qtheory.sim import _core
-
-H, L = -1, -2
-
-
-def scan_pfi(codes, start, idle, servers):
-    """The literal PFI scan from event index ``start``: (decision, events scanned, index
-    of the last event scanned or -1)."""
-    target = math.isqrt(servers)
-    h = idle - 1
-    if h < 1:
-        return 0, 0, -1
-    if h >= target:
-        return 1, 0, -1
-    for m in range(start, len(codes)):
-        code = codes[m]
-        if code == H:
-            h -= 1
-        elif code >= 0 and code < servers - h:
-            h += 1
-        if h == 0:
-            return 0, m - start + 1, m
-        if h >= target:
-            return 1, m - start + 1, m
-    raise AssertionError("path too short to resolve the PFI promise")
-
-
-def replay_pfi(times, codes, n, servers, warmup):
-    """Decisions of the first n events under the literal scan, and the look-ahead sums
-    over the L arrivals after ``warmup`` (accumulated in arrival order, like the C run)."""
-    busy, decisions, scanned, scan_time, scored = 0, [], 0, 0.0, 0
-    for i in range(n):
-        code = codes[i]
-        if code == H:
-            d = int(busy < servers)
-        elif code == L:
-            d, length, last = scan_pfi(codes, i + 1, servers - busy, servers)
-            if times[i] > warmup:
-                scored += 1
-                scanned += length
-                if length > 0:
-                    scan_time += times[last] - times[i]
-        else:
-            d = -1
-            busy -= int(code < busy)
-        busy += max(d, 0)
-        decisions.append(d)
-    return np.array(decisions, dtype=np.int8), scanned, scan_time, scored
 
 
 def c_pfi(servers, lambda_h, lambda_l, mu, horizon, warmup, seed, trace=True):
@@ -103,13 +59,13 @@ def test_pfi_thresholds_match_the_literal_scan(servers, lambda_h, lambda_l, mu, 
     )
     assert np.array_equal(out["trace_t"], times[:n])
     assert np.array_equal(out["trace_code"], codes[:n])
-    decisions, scanned, scan_time, scored = replay_pfi(times, codes, n, servers, warmup)
-    assert np.array_equal(out["trace_decision"], decisions)
-    assert out["lookahead_events"] == scanned
-    assert out["lookahead_time"] == scan_time  # same sums in the same order: bit for bit
-    assert out["l_arrivals_scored"] == scored
+    ref = replay(ClockPath(times, codes), servers, "pfi", events=n, warmup=warmup)
+    assert np.array_equal(out["trace_decision"], ref.decisions)
+    assert out["lookahead_events"] == ref.lookahead_events
+    assert out["lookahead_time"] == ref.lookahead_time  # same sums, same order: bit for bit
+    assert out["l_arrivals_scored"] == ref.scored
     if servers >= 4 and lambda_h < mu:
-        assert scanned > 0 and out["admitted_l"] > 0
+        assert ref.lookahead_events > 0 and out["admitted_l"] > 0
 
 
 def test_pfi_statistics_without_warmup_and_with_everything_in_window():
@@ -118,10 +74,13 @@ def test_pfi_statistics_without_warmup_and_with_everything_in_window():
     out = c_pfi(servers, 0.6, 0.8, 1.0, horizon, 0.0, 7)
     n = out["trace_t"].size
     times, codes = _core.lossnet_path(np.random.PCG64(7), "clock", servers, 0.6, 0.8, 1.0, 60.0)
-    decisions, scanned, scan_time, scored = replay_pfi(times, codes, n, servers, 0.0)
-    assert np.array_equal(out["trace_decision"], decisions)
-    assert (out["lookahead_events"], out["lookahead_time"]) == (scanned, scan_time)
-    assert scored == out["admitted_l"] + out["rejected_l"]
+    ref = replay(ClockPath(times, codes), servers, "pfi", events=n)
+    assert np.array_equal(out["trace_decision"], ref.decisions)
+    assert (out["lookahead_events"], out["lookahead_time"]) == (
+        ref.lookahead_events,
+        ref.lookahead_time,
+    )
+    assert ref.scored == out["admitted_l"] + out["rejected_l"]
 
 
 @pytest.mark.parametrize("servers", [10_000, 1_000_000])

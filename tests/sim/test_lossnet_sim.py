@@ -33,7 +33,9 @@ from qtheory.core import limits
 from qtheory.core.stats import replication_seed
 from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.online import threshold_table
+from qtheory.lossnet.policies import replay
 from qtheory.model.lossnet import LossNetwork
+from qtheory.model.paths import ClockPath
 from qtheory.sim import _core, clock_path, compare, job_path, simulate
 from qtheory.sim.lossnet import trace
 from qtheory.sim.lossnet_costs import path_cost, run_cost
@@ -101,67 +103,6 @@ def test_fluid_bounds_offline_and_ordering_on_common_paths():
 # ------------------------------------------------------------- references on paths
 
 
-def hypothetical_pfi(codes, start, idle, servers):
-    """Literal PFI: admit L, then reject every L, admit every H; does the idle count reach
-    floor(sqrt(N)) before it is 0?  Returns (decision, events scanned)."""
-    target = math.isqrt(servers)
-    h = idle - 1
-    if h < 1:
-        return 0, 0
-    if h >= target:
-        return 1, 0
-    for m in range(start, len(codes)):
-        code = codes[m]
-        if code == H:
-            h -= 1
-        elif code >= 0 and code < servers - h:
-            h += 1
-        if h == 0:
-            return 0, m - start + 1
-        if h >= target:
-            return 1, m - start + 1
-    raise AssertionError("path too short to resolve the PFI promise")
-
-
-def hypothetical_sss(times, codes, start, now, idle, servers, window):
-    """Literal SSS: the idle count stays >= 1 at every event of [now, now + window]."""
-    h = idle - 1
-    if h < 1:
-        return 0
-    for m in range(start, len(codes)):
-        if times[m] > now + window:
-            return 1
-        if codes[m] == H:
-            h -= 1
-        elif codes[m] >= 0 and codes[m] < servers - h:
-            h += 1
-        if h < 1:
-            return 0
-    raise AssertionError("path too short to cover the SSS window")
-
-
-def replay(times, codes, n, servers, policy, window=None):
-    """Decisions for the first n events (1/0 per arrival, -1 per departure) and the summed
-    PFI scan lengths; the hypothetical futures may look past event n."""
-    busy, decisions, scanned = 0, [], 0
-    for i in range(n):
-        code = codes[i]
-        if code == H:
-            d = int(busy < servers)
-        elif code == L:
-            if policy == "pfi":
-                d, s = hypothetical_pfi(codes, i + 1, servers - busy, servers)
-                scanned += s
-            else:
-                d = hypothetical_sss(times, codes, i + 1, times[i], servers - busy, servers, window)
-        else:
-            d = -1
-            busy -= int(code < busy)
-        busy += max(d, 0)
-        decisions.append(d)
-    return np.array(decisions), scanned
-
-
 def c_run(net, policy, param, horizon, seed, info="clock", warmup=0.0):
     bg = np.random.PCG64(seed)
     return _core.lossnet_simulate(
@@ -186,9 +127,9 @@ def test_pfi_matches_python_reference(servers, seed):
     n = out["trace_t"].size
     assert n == out["events"] and np.array_equal(out["trace_t"], times[:n])
     assert np.array_equal(out["trace_code"], codes[:n])
-    decisions, scanned = replay(times, codes, n, servers, "pfi")
-    assert np.array_equal(out["trace_decision"], decisions)
-    assert out["lookahead_events"] == scanned
+    ref = replay(ClockPath(times, codes), servers, "pfi", events=n)
+    assert np.array_equal(out["trace_decision"], ref.decisions)
+    assert out["lookahead_events"] == ref.lookahead_events
     assert out["admitted_l"] > 0 or servers <= 4
 
 
@@ -201,9 +142,24 @@ def test_sss_matches_python_reference(servers, window, seed):
     times, codes = c_path(net, horizon + 10.0, seed)
     n = out["trace_t"].size
     assert np.array_equal(out["trace_code"], codes[:n])
-    decisions, _ = replay(times, codes, n, servers, "sss", window)
-    assert np.array_equal(out["trace_decision"], decisions)
+    ref = replay(ClockPath(times, codes), servers, f"sss:{window}", events=n)
+    assert np.array_equal(out["trace_decision"], ref.decisions)
     assert out["admitted_l"] > 0 and out["rejected_l"] > 0
+
+
+@pytest.mark.parametrize(("servers", "reserve"), [(4, 0), (9, 2), (30, 5), (30, 30)])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_threshold_matches_python_reference(servers, reserve, seed):
+    """Trunk reservation in C against the rule as written (admit L iff more than K
+    idle), decision by decision on the same path."""
+    net = NET.with_servers(servers)
+    out = c_run(net, "threshold", float(reserve), 20.0, seed)
+    times, codes = c_path(net, 20.0, seed)
+    n = out["trace_t"].size
+    assert np.array_equal(out["trace_code"], codes[:n])
+    ref = replay(ClockPath(times, codes), servers, f"threshold:{reserve}", events=n)
+    assert np.array_equal(out["trace_decision"], ref.decisions)
+    assert (out["admitted_l"] > 0) == (reserve < servers)
 
 
 def brute_force(codes, servers, r_h, r_l):
