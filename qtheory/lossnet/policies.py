@@ -1,28 +1,33 @@
-r"""The loss network's admission policies as plain Python decision rules on a clock path.
+r"""The loss network's admission policies as plain Python decision rules on a clock path,
+for two classes or n.
 
 The simulator decides in C (:mod:`qtheory.sim._core`): PFI by an O(1) threshold
 recursion rather than by scanning the future (:mod:`qtheory.sim.lossnet`).  Here each
 policy is written as it is defined, one event at a time, slow and readable: these are
 the oracles the C kernel is tested against, decision by decision (``tests/sim``).
 
-A clock path (:class:`~qtheory.model.paths.ClockPath`) is a stream of events: ``-1`` an
-H arrival, ``-2`` an L arrival, else a potential departure with slot ``c`` in
-0..N-1, which ends a service iff ``c < busy``.  An H is admitted iff a server is idle;
-the policies differ in how they decide an L arriving to I idle servers
-(the strings of :func:`~qtheory.sim.lossnet_policies.parse_policy`):
+A clock path (:class:`~qtheory.model.paths.ClockPath`) is a stream of events: ``-j`` an
+arrival of class j (two classes: ``-1`` H, ``-2`` L), else a potential departure with
+slot ``c`` in 0..N-1, which ends a service iff ``c < busy``.  Class 1 is admitted iff a
+server is idle; the policies differ in how they decide an arrival of class j ≥ 2 to I
+idle servers (the strings of :func:`~qtheory.sim.lossnet_policies.parse_policy` and
+:func:`~qtheory.sim.lossnet_classes.parse_class_policy`):
 
-``threshold:K``
-    Trunk reservation: admit iff I > K [2]_.
+``threshold:K`` (two classes), ``threshold:k_1,...,k_n``
+    (Nested) trunk reservation: admit iff I > k_j, with k_1 = 0 and, for two classes,
+    k_2 = K [2]_.
 ``pfi``
-    Promise of future idleness [1]_: in the hypothetical future where this L is
-    admitted, every later L rejected and every later H admitted, the idle count
-    h = I − 1 reaches ⌊√N⌋ before it reaches 0 (:func:`pfi_promise`).
+    Promise of future idleness [1]_: in the hypothetical future where this arrival is
+    admitted, every later arrival of a better class 1..j−1 admitted and every later one
+    of class j..n rejected, the idle count h = I − 1 reaches ⌊√N⌋ before it reaches 0
+    (:func:`pfi_promise`).
 ``sss:W``
     Single short sensor [1]_: in the same future, h ≥ 1 at every event of
     [t, t + W] (:func:`sss_promise`).
 
-In that hypothetical future an H takes an idle server (h − 1), an L is turned away and
-a departure slot c frees a server iff c < N − h, the hypothetical busy count.
+In that hypothetical future a better arrival takes an idle server (h − 1), the others
+are turned away and a departure slot c frees a server iff c < N − h, the hypothetical
+busy count.
 
 References
 ----------
@@ -35,7 +40,9 @@ Examples
 --------
 >>> from qtheory.model.paths import ClockPath
 >>> path = ClockPath(np.array([0.1, 0.2, 0.3, 0.4]), np.array([-2, -1, -2, 0]))
->>> replay(path, 4, "threshold:2").decisions.tolist()  # idle 4 > 2, H, idle 2 = K
+>>> from qtheory.model.lossnet import LossNetwork
+>>> net = LossNetwork(4, 0.6, 0.8, 1.0, 2.0, 1.0)
+>>> replay(path, net, "threshold:2").decisions.tolist()  # idle 4 > 2, H, idle 2 = K
 [1, 1, 0, -1]
 """
 
@@ -48,26 +55,30 @@ from dataclasses import dataclass
 import numpy as np
 
 from qtheory.core.validation import nonnegative, positive_int
+from qtheory.model.classes import ClassNetwork
+from qtheory.model.lossnet import LossNetwork
 from qtheory.model.paths import ClockPath
+from qtheory.sim.lossnet_classes import parse_class_policy
 from qtheory.sim.lossnet_policies import parse_policy
 
 __all__ = ["Replay", "pfi_promise", "replay", "sss_promise"]
 
-H, L = -1, -2
 
-
-def _step(code: int, idle: int, servers: int) -> int:
-    """The hypothetical idle count after one event of the promise's future."""
-    if code == H:
+def _step(code: int, idle: int, servers: int, klass: int) -> int:
+    """The hypothetical idle count after one event of the future judged for class
+    ``klass``: a better arrival (code −1..−(klass − 1)) takes a server."""
+    if -klass < code < 0:
         return idle - 1
     if code >= 0 and code < servers - idle:
         return idle + 1
     return idle
 
 
-def pfi_promise(codes: Sequence[int], start: int, idle: int, servers: int) -> tuple[bool, int, int]:
-    """PFI's decision for an L arriving to ``idle`` idle servers, by the literal scan of
-    the future from event index ``start``.
+def pfi_promise(
+    codes: Sequence[int], start: int, idle: int, servers: int, klass: int = 2
+) -> tuple[bool, int, int]:
+    """PFI's decision for an arrival of class ``klass`` (default 2: L) to ``idle`` idle
+    servers, by the literal scan of the future from event index ``start``.
 
     Parameters
     ----------
@@ -79,6 +90,8 @@ def pfi_promise(codes: Sequence[int], start: int, idle: int, servers: int) -> tu
         I, the idle servers the L finds.
     servers : int
         N.
+    klass : int, default 2
+        j ≥ 2, the arriving class.
 
     Returns
     -------
@@ -104,7 +117,7 @@ def pfi_promise(codes: Sequence[int], start: int, idle: int, servers: int) -> tu
     if h >= target:
         return True, 0, -1
     for m in range(start, len(codes)):
-        h = _step(int(codes[m]), h, servers)
+        h = _step(int(codes[m]), h, servers, klass)
         if h == 0 or h >= target:
             return h >= target, m - start + 1, m
     raise ValueError("the path ends before the PFI promise is decided; draw a longer path")
@@ -118,9 +131,11 @@ def sss_promise(
     idle: int,
     servers: int,
     window: float,
+    klass: int = 2,
 ) -> bool:
-    """SSS(W)'s decision for an L arriving at ``now`` to ``idle`` idle servers: the
-    hypothetical idle count stays ≥ 1 at every event of [now, now + W].
+    """SSS(W)'s decision for an arrival of class ``klass`` (default 2: L) at ``now`` to
+    ``idle`` idle servers: the hypothetical idle count stays ≥ 1 at every event of
+    [now, now + W].
 
     Parameters
     ----------
@@ -136,6 +151,8 @@ def sss_promise(
         N.
     window : float
         W > 0.
+    klass : int, default 2
+        j ≥ 2, the arriving class.
 
     Returns
     -------
@@ -158,7 +175,7 @@ def sss_promise(
     for m in range(start, len(codes)):
         if times[m] > now + window:
             return True
-        h = _step(int(codes[m]), h, servers)
+        h = _step(int(codes[m]), h, servers, klass)
         if h < 1:
             return False
     raise ValueError("the path ends before the SSS window closes; draw a longer path")
@@ -174,18 +191,20 @@ class Replay:
         1 an arrival admitted, 0 rejected, −1 a departure event (the C trace's
         ``trace_decision``).
     lookahead_events : int
-        PFI: events its promises scanned, over the L arrivals after the warm-up (0 for
-        the other policies).
+        PFI: events its promises scanned, over the arrivals of classes ≥ 2 after the
+        warm-up (0 for the other policies).
     lookahead_time : float
-        PFI: the summed time from each such L to the last event its promise scanned.
+        PFI: the summed time from each such arrival to the last event its promise
+        scanned.
     scored : int
-        The L arrivals after the warm-up.
+        The arrivals of classes ≥ 2 after the warm-up.
 
     Examples
     --------
     >>> from qtheory.model.paths import ClockPath
     >>> path = ClockPath(np.array([0.1, 0.2, 0.3]), np.array([-2, 0, 0]))
-    >>> run = replay(path, 4, "pfi")
+    >>> from qtheory.model.lossnet import LossNetwork
+    >>> run = replay(path, LossNetwork(4, 0.6, 0.8, 1.0, 2.0, 1.0), "pfi")
     >>> run.decisions.tolist(), run.lookahead_events  # h = 3 ≥ ⌊√4⌋: no scan
     ([1, -1, -1], 0)
     """
@@ -198,7 +217,7 @@ class Replay:
 
 def replay(
     path: ClockPath,
-    servers: int,
+    net: LossNetwork | ClassNetwork | int,
     policy: str,
     *,
     events: int | None = None,
@@ -213,14 +232,16 @@ def replay(
     ----------
     path : ClockPath
         The future (e.g. :func:`qtheory.sim.clock_path` over a longer horizon).
-    servers : int
-        N.
+    net : LossNetwork, ClassNetwork or int
+        The network: the rules read only its N (and its n for a nested threshold), so
+        an int N stands for a two-class network of that size whatever its rates.
     policy : str
-        ``"threshold:K"``, ``"pfi"`` or ``"sss:W"``.
+        ``"threshold:K"`` (two classes) or ``"threshold:k_1,...,k_n"``, ``"pfi"`` or
+        ``"sss:W"``.
     events : int, optional
         How many events to decide (default: all of them).
     warmup : float, keyword-only, default 0
-        The look-ahead statistics count the L arrivals after this time.
+        The look-ahead statistics count the arrivals after this time.
 
     Returns
     -------
@@ -234,15 +255,26 @@ def replay(
 
     Examples
     --------
+    >>> from qtheory.model.classes import ClassNetwork
     >>> from qtheory.model.paths import ClockPath
-    >>> path = ClockPath(np.array([0.1, 0.2, 0.3, 5.0]), np.array([-2, -2, -2, -1]))
-    >>> replay(path, 4, "sss:1.0", events=3).decisions.tolist()  # idle 4, 3, then 2
-    [1, 1, 1]
+    >>> net = ClassNetwork(4, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> path = ClockPath(np.array([0.1, 0.2, 0.3, 5.0]), np.array([-3, -2, -3, -1]))
+    >>> replay(path, net, "threshold:0,1,2", events=3).decisions.tolist()  # 4 > 2, 3 > 1, 2
+    [1, 1, 0]
     """
-    servers = positive_int("servers", servers)
-    name, param = parse_policy(policy, servers)
+    if isinstance(net, ClassNetwork):
+        name, param = parse_class_policy(policy, net)
+    elif isinstance(net, LossNetwork | int) and not isinstance(net, bool):
+        servers = positive_int("net", net) if isinstance(net, int) else net.servers
+        name, param = parse_policy(policy, servers)
+        param = (0, int(param)) if name == "threshold" else param
+    else:
+        raise TypeError(
+            f"net must be a LossNetwork, a ClassNetwork or an int N, got {type(net).__name__}"
+        )
     if name == "offline":
         raise ValueError("policy 'offline' is the offline optimum, not a decision rule")
+    servers = net if isinstance(net, int) else net.servers
     warmup = nonnegative("warmup", warmup)
     times, codes = np.asarray(path.times).tolist(), np.asarray(path.codes).tolist()
     n = len(codes) if events is None else positive_int("events", events)
@@ -252,26 +284,24 @@ def replay(
     scanned, scan_time, scored = 0, 0.0, 0
     for i in range(n):
         code = codes[i]
-        if code == H:
-            decision = int(busy < servers)
-        elif code == L:
-            idle = servers - busy
-            if name == "threshold":
-                decision = int(idle > param)
-            elif name == "sss":
-                decision = int(sss_promise(times, codes, i + 1, times[i], idle, servers, param))
-            else:
-                admit, length, last = pfi_promise(codes, i + 1, idle, servers)
-                decision = int(admit)
-                if times[i] > warmup:
-                    scored += 1
-                    scanned += length
-                    scan_time += times[last] - times[i] if length else 0.0
-        else:
-            decision = -1
+        if code >= 0:
+            decisions[i] = -1
             busy -= int(code < busy)
-        busy += max(decision, 0)
-        decisions[i] = decision
-    if name != "pfi":
-        scored = sum(1 for i in range(n) if codes[i] == L and times[i] > warmup)
+            continue
+        klass, idle = -code, servers - busy
+        if name == "threshold":
+            admit = idle > param[klass - 1]
+        elif klass == 1:
+            admit = idle > 0
+        elif name == "sss":
+            admit = sss_promise(times, codes, i + 1, times[i], idle, servers, param, klass)
+        else:
+            admit, length, last = pfi_promise(codes, i + 1, idle, servers, klass)
+            if times[i] > warmup:
+                scanned += length
+                scan_time += times[last] - times[i] if length else 0.0
+        if klass >= 2 and times[i] > warmup:
+            scored += 1
+        busy += int(admit)
+        decisions[i] = int(admit)
     return Replay(decisions, scanned, float(scan_time), scored)

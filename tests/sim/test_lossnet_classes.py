@@ -5,9 +5,10 @@ qtheory.sim.lossnet_classes) against independent references.
   traced event must be identical for the same seed.
 - Nested trunk reservation: its long-run reward rate is that of a birth-death chain on
   the busy count, computed here from the stationary law (qtheory.exact.birth_death).
-- PFI and SSS(W): a literal, slow scan of the hypothetical future written from the
-  definition (better classes admitted, the arriving class and worse ones rejected),
-  decision by decision on a path exported by a trace.
+- PFI, SSS(W) and nested trunk reservation: the rules as defined, in plain Python
+  (qtheory.lossnet.policies: for the look-ahead rules the literal, slow scan of the
+  hypothetical future, better classes admitted, the arriving class and worse ones
+  rejected), decision by decision on a path exported by a trace.
 - Offline: >= every online policy on the same events, and equal to the best of all
   admit/reject sequences on tiny paths.
 """
@@ -25,8 +26,10 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from qtheory.exact.birth_death import birth_death_stationary
+from qtheory.lossnet.policies import replay
 from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet import LossNetwork
+from qtheory.model.paths import ClockPath
 from qtheory.sim import _core
 from qtheory.sim.lossnet import simulate
 from qtheory.sim.lossnet_classes import (
@@ -134,62 +137,6 @@ def test_trunk_reservation_matches_the_birth_death_reward_rate(net, servers, res
 # ------------------------------------------------------------------ PFI and SSS
 
 
-def literal_lookahead(times, codes, i, idle, servers, klass, window):
-    """The definition, scanned event by event from event i + 1: class ``klass`` >= 2 is
-    admitted into I idle servers, leaving h = I - 1 hypothetically idle; later arrivals
-    of classes 1..klass-1 are admitted (h - 1), later arrivals of klass..n rejected, and a
-    potential departure of slot c ends a hypothetical service iff c < N - h (h + 1).
-    PFI (window None): admit iff h reaches floor(sqrt N) before it is 0 (h = 0 at once
-    rejects).  SSS(W): admit iff h stays >= 1 over (t_i, t_i + W].  Returns (decision,
-    events scanned: the resolving event included, 0 when decided without a scan, and the
-    index of the last scanned event)."""
-    target = math.isqrt(servers)
-    h = idle - 1
-    if h < 1:
-        return 0, 0, -1
-    if window is None and h >= target:
-        return 1, 0, -1
-    m = i + 1
-    while True:
-        if m >= len(codes):
-            raise AssertionError("the exported path is too short for this look-ahead")
-        if window is not None and times[m] > times[i] + window:
-            return 1, None, -1
-        code = codes[m]
-        if code < 0 and -code < klass:
-            h -= 1
-        elif code >= 0 and code < servers - h:
-            h += 1
-        if h == 0:
-            return 0, m - i, m
-        if window is None and h >= target:
-            return 1, m - i, m
-        m += 1
-
-
-def literal_run(times, codes, count, servers, window):
-    """Decisions of the first ``count`` events (-1 for departures) and the PFI look-ahead
-    sums over arrivals of classes >= 2, accumulated in arrival order."""
-    busy, decisions, scanned, scan_time = 0, [], 0, 0.0
-    for i in range(count):
-        code = codes[i]
-        if code >= 0:
-            busy -= int(code < busy)
-            decisions.append(-1)
-            continue
-        if code == -1:
-            d = int(busy < servers)
-        else:
-            d, length, last = literal_lookahead(times, codes, i, servers - busy, servers, -code,
-                                                window)  # fmt: skip
-            if length:
-                scanned += length
-                scan_time += times[last] - times[i]
-        busy += d
-        decisions.append(d)
-    return np.array(decisions), scanned, scan_time
-
-
 @pytest.mark.parametrize("net", [THREE, FOUR, LAST], ids=["three", "four", "last"])
 @pytest.mark.parametrize("servers", [4, 10, 25])
 @pytest.mark.parametrize("policy", ["pfi", "sss:0.15", "sss:0.6"])
@@ -199,7 +146,6 @@ def test_lookahead_decisions_match_the_literal_scan(net, servers, policy):
     net = net.with_servers(servers)
     horizon = 400.0 / net.event_rate
     name, param = parse_class_policy(policy, net)
-    window = param if name == "sss" else None
     lookahead_arrivals = 0
     for seed in range(4):
         path = trace_classes(net, "threshold:" + ",".join("0" * net.n_classes),
@@ -207,14 +153,28 @@ def test_lookahead_decisions_match_the_literal_scan(net, servers, policy):
         out = c_classes(net, name, param, horizon, seed, trace=True)
         count = out["trace_code"].size
         assert np.array_equal(out["trace_code"], path.codes[:count])
-        decisions, scanned, scan_time = literal_run(path.times, path.codes, count, servers, window)
-        assert np.array_equal(out["trace_decision"], decisions)
+        ref = replay(ClockPath(path.times, path.codes), net, policy, events=count)
+        assert np.array_equal(out["trace_decision"], ref.decisions)
         if name == "pfi":
-            assert out["lookahead_events"] == scanned
-            assert math.isclose(out["lookahead_time"], scan_time, rel_tol=1e-12, abs_tol=1e-12)
+            assert out["lookahead_events"] == ref.lookahead_events
+            assert math.isclose(out["lookahead_time"], ref.lookahead_time, rel_tol=1e-12,
+                                abs_tol=1e-12)  # fmt: skip
         lookahead_arrivals += int(np.sum(out["trace_code"] < -1))
         assert out["arrivals_scored"] == np.sum(out["trace_code"] < -1)
     assert lookahead_arrivals > 200
+
+
+@pytest.mark.parametrize("net", [THREE, FOUR, LAST], ids=["three", "four", "last"])
+@pytest.mark.parametrize("servers", [4, 25])
+def test_nested_threshold_decisions_match_the_rule(net, servers):
+    """Nested trunk reservation in C against the rule as written (admit class j iff more
+    than k_j servers are idle), decision by decision."""
+    net = net.with_servers(servers)
+    policy = "threshold:" + ",".join(str(min(k, servers)) for k in (0, 1, 3, 6)[: net.n_classes])
+    for seed in range(2):
+        tr = trace_classes(net, policy, horizon=300.0 / net.event_rate, seed=seed)
+        ref = replay(ClockPath(tr.times, tr.codes), net, policy)
+        assert np.array_equal(tr.decisions, ref.decisions)
 
 
 def test_lookahead_admits_better_classes_more_readily():
