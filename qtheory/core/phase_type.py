@@ -391,9 +391,7 @@ def balanced_hyperexponential(scv: float) -> PhaseType:
     ----------
     .. [1] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003), Sec. 2.6.
     """
-    scv = validation.positive("scv", scv)
-    if not 1 < scv <= MAX_SCV:
-        raise ValueError(f"scv must be > 1 and <= {MAX_SCV:g} (hyperexponential), got {scv!r}")
+    scv = _hyperexponential_scv(validation.positive("scv", scv))
     slow = 1.0 / ((scv + 1.0) * (1.0 + math.sqrt((scv - 1.0) / (scv + 1.0))))
     return hyperexponential([1.0 - slow, slow], [2.0 * (1.0 - slow), 2.0 * slow])
 
@@ -557,11 +555,7 @@ def parse_service(text: str) -> tuple[str, tuple[float, ...]]:
         numbers = tuple(_finite_or_nan(x) for x in arg.split(":")) if colon else ()
         if numbers and all(math.isfinite(x) for x in numbers):
             if kind == "hyperexp" and len(numbers) == 1:
-                if not 1 < numbers[0] <= MAX_SCV:
-                    raise ValueError(
-                        f"service {text!r}: scv must be > 1 and <= {MAX_SCV:g} (hyperexponential)"
-                    )
-                return kind, numbers
+                return kind, (_hyperexponential_scv(numbers[0], f"service {text!r}: "),)
             if kind == "fit" and len(numbers) in (1, 2):
                 return kind, numbers
     raise ValueError(f"service must be {SERVICE_FORMS} or a PhaseType, got {text!r}")
@@ -615,6 +609,16 @@ def service_law(service: str | PhaseType) -> PhaseType:
         "service 'deterministic' has no phase-type law (the simulator takes it; the "
         "formulas need a phase-type law)"
     )
+
+
+def _hyperexponential_scv(scv: float, where: str = "") -> float:
+    """``scv`` if a balanced hyperexponential law has it (1 < SCV <= MAX_SCV): the one
+    statement of the rule, for the law and for the grammar."""
+    if not 1 < scv <= MAX_SCV:
+        raise ValueError(
+            f"{where}scv must be > 1 and <= {MAX_SCV:g} (hyperexponential), got {scv!r}"
+        )
+    return scv
 
 
 def _finite_or_nan(text: str) -> float:

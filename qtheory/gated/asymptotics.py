@@ -74,7 +74,7 @@ from qtheory.gated.derivation import (
     naor_excess as excess,  # ε = ν − 1
 )
 from qtheory.gated.welfare import optimal_gate, optimal_routing
-from qtheory.model.gated import GatedQueue, to_mpf
+from qtheory.model.gated import GatedQueue, checked_queue, to_mpf
 
 __all__ = [
     "AsymptoticCheck",
@@ -511,8 +511,7 @@ def pof_asymptotics(queue: GatedQueue, *, regime: str | None = None, dps: int):
     tau* at nu-1=1e-30: exact 36.52561238, asymptotic 36.52561238, relative error 2.73e-32 (remainder O(ε/log(1/ε)), observed)
     S_GA*-S_RR* at nu-1=1e-30: exact 4.029483745e-32, asymptotic 4.029483745e-32, relative error 1.36e-32 (remainder O(ε/log(1/ε)), observed)
     """  # noqa: E501
-    if not isinstance(queue, GatedQueue):
-        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+    queue = checked_queue(queue)
     dps = required_dps(dps, cost="an asymptotic check")
     queue.require_worthwhile()
     regime = _regime(queue, regime)

@@ -82,7 +82,7 @@ from flint import arb, fmpq
 from qtheory.core import limits
 from qtheory.core.enclosure import Enclosure, exact
 from qtheory.core.precision import decimal_fraction, required_dps
-from qtheory.model.gated import GatedQueue
+from qtheory.model.gated import GatedQueue, checked_queue
 from qtheory.verify import statements
 
 __all__ = [
@@ -198,8 +198,7 @@ def exact_parameters(queue: GatedQueue) -> Parameters:
     >>> p.arrival, p.reward, p.nu, p.beta
     (3/5, 3/2, 3/2, 5/3)
     """
-    if not isinstance(queue, GatedQueue):
-        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+    queue = checked_queue(queue)
     params = Parameters(
         _rational("arrival_rate", queue.arrival_rate),
         *(_rational(n, getattr(queue, n)) for n in ("service_rate", "reward", "cost")),

@@ -99,7 +99,7 @@ from qtheory.core.phase_type import (
 )
 from qtheory.core.validation import nonnegative, positive
 from qtheory.gated.welfare import RoutingOptimum
-from qtheory.model.gated import GatedQueue
+from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
     "LadderHeight",
@@ -121,8 +121,7 @@ _NATURAL_STEPS = 200_000
 
 def _scaled(queue: GatedQueue, service) -> tuple[PhaseType, dict]:
     """The service law of mean 1/μ and the queue's float64 parameters."""
-    if not isinstance(queue, GatedQueue):
-        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+    queue = checked_queue(queue)
     p = queue.parameters()
     return service_law(service).scaled(1.0 / p["mu"]), p
 

@@ -263,6 +263,7 @@ def replay(
     [1, 1, 0]
     """
     if isinstance(net, ClassNetwork):
+        servers = net.servers
         name, param = parse_class_policy(policy, net)
     elif isinstance(net, LossNetwork | int) and not isinstance(net, bool):
         servers = positive_int("net", net) if isinstance(net, int) else net.servers
@@ -274,7 +275,6 @@ def replay(
         )
     if name == "offline":
         raise ValueError("policy 'offline' is the offline optimum, not a decision rule")
-    servers = net if isinstance(net, int) else net.servers
     warmup = nonnegative("warmup", warmup)
     times, codes = np.asarray(path.times).tolist(), np.asarray(path.codes).tolist()
     n = len(codes) if events is None else positive_int("events", events)

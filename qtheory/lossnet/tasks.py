@@ -64,11 +64,12 @@ def exact_optimum(net: Network) -> dict[str, Any]:
     (k_1, …, k_n) of :func:`~qtheory.lossnet.nested.nested_optimum` for n."""
     if isinstance(net, ClassNetwork):
         opt = nested_optimum(net)
-        return {"fluid": fluid_bound(net), "online": float(opt.online),
-                "regret": float(opt.regret), "reserve": opt.reserves}  # fmt: skip
-    opt = online_optimum(net)
+        reserve = opt.reserves
+    else:
+        opt = online_optimum(net)
+        reserve = opt.reserve
     return {"fluid": fluid_bound(net), "online": float(opt.online),
-            "regret": float(opt.regret), "reserve": opt.reserve}  # fmt: skip
+            "regret": float(opt.regret), "reserve": reserve}  # fmt: skip
 
 
 def threshold_policy(reserve: int | tuple[int, ...]) -> str:

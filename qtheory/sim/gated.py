@@ -20,7 +20,7 @@ from qtheory.core import limits
 from qtheory.core.phase_type import PhaseType, parse_service, service_law
 from qtheory.core.stats import Estimate
 from qtheory.core.validation import nonnegative, nonnegative_int, positive, positive_int
-from qtheory.model.gated import GatedQueue
+from qtheory.model.gated import GatedQueue, checked_queue
 from qtheory.sim import _core
 
 __all__ = ["SojournEstimate", "simulate_gated", "simulate_random_routing"]
@@ -106,16 +106,14 @@ class SojournEstimate:
         .. [1] R. Hassin and L. Ravner, "Using memory to control admission to
            unobservable queues", arXiv:2606.02464 (2026).
         """
-        if not isinstance(queue, GatedQueue):
-            raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+        queue = checked_queue(queue)
         floats = queue.as_float64()
         return self.throughput * (floats.reward - floats.cost * self.mean_sojourn.mean)
 
 
 def _rates(queue: object) -> tuple[float, float]:
     """(Λ, μ) of ``queue`` as float64."""
-    if not isinstance(queue, GatedQueue):
-        raise TypeError(f"queue must be a GatedQueue, got {type(queue).__name__}")
+    queue = checked_queue(queue)
     floats = queue.as_float64()
     return floats.arrival_rate, floats.service_rate
 
