@@ -66,7 +66,7 @@ def test_a_changed_formula_is_stale_until_regenerated(tmp_path, monkeypatch):
     assert generator.stale() == []
 
     origin, evaluators = generator.TARGETS["qtheory/lossnet/_generated.py"]
-    bound = derive_fluid().bound
+    bound = derive_fluid().bound(1)
     changed = Formula(bound.name, 2 * bound.expr, bound.args)
 
     def changed_evaluators():

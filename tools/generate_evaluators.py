@@ -49,7 +49,7 @@ def lossnet() -> Evaluators:
     from qtheory.lossnet.fluid import derive_fluid
     from qtheory.lossnet.online import REGRET_IDENTITY
 
-    bound = derive_fluid().bound
+    bound = derive_fluid().bound(1)
     return [
         (bound, "float64"),
         (bound, "mp"),

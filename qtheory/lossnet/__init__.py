@@ -1,5 +1,5 @@
 """Model 2: the overloaded loss network, two classes (:class:`LossNetwork`) or n
-(:class:`ClassNetwork`: fluid LP :func:`class_fluid`, nested optimum
+(:class:`ClassNetwork`: fluid LP :func:`fluid_lp`, nested optimum
 :func:`nested_optimum`, full MDP :func:`solve_class_mdp`).
 
 Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Research 73(4),
@@ -18,8 +18,6 @@ _LAZY = {
     "ClassNetwork": "qtheory.model.classes",
     "LossNetwork": "qtheory.model.lossnet",
     "FluidSolution": "fluid",
-    "class_fluid": "fluid",
-    "derive_class_fluid": "fluid",
     "derive_fluid": "fluid",
     "fluid_bound": "fluid",
     "fluid_lp": "fluid",
@@ -55,9 +53,7 @@ __all__ = [
     "CertifiedFluid",
     "ClassNetwork",
     "NestedOptimum",
-    "class_fluid",
     "class_regret_curve",
-    "derive_class_fluid",
     "derive_class_leading_constant",
     "evaluate_nested",
     "nested_optimum",

@@ -56,7 +56,7 @@ from qtheory.lossnet.certified import (
     exact_parameters,
     optimality_data,
 )
-from qtheory.lossnet.fluid import derive_class_fluid, derive_fluid
+from qtheory.lossnet.fluid import derive_fluid
 from qtheory.lossnet.online import REGRET_IDENTITY, mean_idle_symbol, prob_full_symbol
 from qtheory.lossnet.regret import (
     ClassRegretPoint,
@@ -149,7 +149,7 @@ def regret_identity_claim() -> Claim:
     admitted = mu * (servers - mean_idle_symbol)  # rate balance: every admitted job leaves
     admitted_h = lambda_h * servers * (1 - prob_full_symbol)  # PASTA
     reward = r_h * admitted_h + r_l * (admitted - admitted_h)
-    difference = sp.simplify(derive_fluid().bound.expr - reward - REGRET_IDENTITY.expr)
+    difference = sp.simplify(derive_fluid().bound(1).expr - reward - REGRET_IDENTITY.expr)
     return Claim(
         name="lossnet.regret_identity",
         statement=(
@@ -529,7 +529,7 @@ def class_regret_identity_claim(n: int = 3) -> Claim:
     Σ_j A_j = μ (N − E[idle]), Sympy simplifies
     R_fluid − Σ_j r_j A_j − [r_m μ E[idle] + N Σ_{j<m} (r_j − r_m) λ_j B_j
     + N Σ_{j>m} (r_m − r_j) λ_j (1 − B_j)] to 0, R_fluid the case "class m marginal" of
-    :func:`~qtheory.lossnet.fluid.derive_class_fluid`, for m = 2..n.
+    :func:`~qtheory.lossnet.fluid.derive_fluid`, for m = 2..n.
 
     Parameters
     ----------
@@ -557,7 +557,7 @@ def class_regret_identity_claim(n: int = 3) -> Claim:
     >>> claim.passed, str(claim.kind), claim.value
     (True, 'identity', 0.0)
     """
-    derivation = derive_class_fluid(n)
+    derivation = derive_fluid(n)
     lambdas, rewards, mu = derivation.lambdas, derivation.rewards, derivation.mu
     servers = sp.Symbol("N", positive=True)
     blocking = sp.symbols(f"B_1:{n + 1}", nonnegative=True)

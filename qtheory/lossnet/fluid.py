@@ -6,10 +6,10 @@ keeps :math:`x_i/\mu_i` of the servers busy, so
 .. math:: R_{fluid} = N \max\Bigl\{\sum_i r_i x_i :\ \sum_i x_i/\mu_i \le 1,\
           0 \le x_i \le \lambda_i\Bigr\}.
 
-For the two-class network with a common :math:`\mu` Sympy solves it symbolically by
-cases (:func:`derive_fluid`) and certifies each case by a dual solution with the same
-objective (LP strong duality); :func:`fluid_lp` solves the general many-class LP, with
-optional per-class service rates, with scipy's HiGHS.  In the overloaded case
+With a common :math:`\mu` Sympy solves it symbolically by cases (:func:`derive_fluid`)
+and certifies each case by a dual solution with the same objective (LP strong duality);
+:func:`fluid_lp` solves it numerically with scipy's HiGHS for a network or for per-class
+vectors (optionally with per-class service rates).  For two classes, in the overloaded case
 :math:`\lambda_H<\mu<\lambda_H+\lambda_L`,
 :math:`R_{fluid} = N[r_H\lambda_H + r_L(\mu-\lambda_H)]`.
 
@@ -23,11 +23,9 @@ below :math:`m`, so
 
 the dual prices are :math:`y = r_m` for the capacity :math:`\sum_j x_j \le \mu` (one
 server, serving :math:`\mu` jobs per unit time, is worth :math:`r_m\mu`) and
-:math:`z_j = (r_j - r_m)^+` for :math:`x_j \le \lambda_j`.  :func:`derive_class_fluid`
-states every case (which class is marginal) with its primal and dual solutions in
-Sympy for a fixed n (3 by default); :func:`class_fluid` solves the LP of a
-:class:`~qtheory.model.classes.ClassNetwork` with HiGHS and reads the marginal class
-off the dual.
+:math:`z_j = (r_j - r_m)^+` for :math:`x_j \le \lambda_j`.  :func:`derive_fluid`
+states every case (which class is marginal) with its primal and dual solutions for a
+fixed n (2 by default), and :func:`fluid_lp` reads the marginal class off HiGHS's dual.
 """
 
 from __future__ import annotations
@@ -50,15 +48,10 @@ if TYPE_CHECKING:  # the Sympy side is imported by derive_fluid, when it runs
     from qtheory.core.symbolic import Formula
 
 __all__ = [
-    "ClassFluid",
-    "ClassFluidCase",
-    "ClassFluidDerivation",
     "FluidCase",
     "FluidDerivation",
     "FluidSolution",
-    "class_fluid",
     "class_vectors",
-    "derive_class_fluid",
     "derive_fluid",
     "fluid_bound",
     "fluid_lp",
@@ -117,49 +110,57 @@ def class_vectors(**named: object) -> tuple[np.ndarray, ...]:
 
 @dataclass(frozen=True)
 class FluidCase:
-    """One regime of the two-class fluid LP, with its primal and dual solutions.
+    """One case of the fluid LP (common μ): which class is marginal, with the primal
+    point and the dual prices that certify it.
 
     Attributes
     ----------
     name : str
-        The regime.
+        ``"class j marginal"`` (1-based j) or ``"underloaded"``; with two classes the
+        cases are called ``"H saturates"``, ``"overloaded"`` and ``"underloaded"``.
+    marginal : int or None
+        The 0-based marginal class (None when everybody fits).
     condition : sympy.Boolean
-        Where it applies.
-    admitted_h, admitted_l : sympy.Expr
-        Primal solution x_H, x_L (per server).
-    capacity_price, surplus_price_h, surplus_price_l : sympy.Expr
-        Dual prices of x_H + x_L <= μ, x_H <= λ_H and x_L <= λ_L.
+        Where the case applies: Λ_{m-1} < μ < Λ_m (class 1: λ_1 >= μ).
+    admitted : tuple of sympy.Expr
+        x_1, …, x_n per server.
+    capacity_price : sympy.Expr
+        y, the dual price of Σ x_j <= μ.
+    surplus_prices : tuple of sympy.Expr
+        z_1, …, z_n, the dual prices of x_j <= λ_j.
+    lambdas, rewards : tuple of sympy.Symbol
+        The symbols λ_j and r_j the expressions use.
+    mu : sympy.Symbol
+        The service rate's symbol.
 
     Examples
     --------
-    >>> derive_fluid().overloaded.admitted_l
-    -lambda_H + mu
+    >>> derive_fluid(3).cases[1].admitted
+    (lambda_1, -lambda_1 + mu, 0)
+    >>> derive_fluid().case(1).admitted
+    (lambda_H, -lambda_H + mu)
     """
 
     name: str
+    marginal: int | None
     condition: sp.Boolean
-    admitted_h: sp.Expr  # x_H
-    admitted_l: sp.Expr  # x_L
-    capacity_price: sp.Expr  # dual of sum x_i <= mu
-    surplus_price_h: sp.Expr  # dual of x_H <= lambda_H
-    surplus_price_l: sp.Expr  # dual of x_L <= lambda_L
+    admitted: tuple[sp.Expr, ...]
+    capacity_price: sp.Expr
+    surplus_prices: tuple[sp.Expr, ...]
+    lambdas: tuple[sp.Symbol, ...]
+    rewards: tuple[sp.Symbol, ...]
+    mu: sp.Symbol
 
     @property
     def value(self) -> sp.Expr:
-        """Primal objective per server, r_H x_H + r_L x_L."""
-        from qtheory.model.lossnet_symbols import r_h, r_l
-
-        return r_h * self.admitted_h + r_l * self.admitted_l
+        """Primal objective per server, Σ r_j x_j."""
+        return sum(r * x for r, x in zip(self.rewards, self.admitted, strict=True))
 
     @property
     def dual_value(self) -> sp.Expr:
-        """Dual objective per server, μ y + λ_H z_H + λ_L z_L."""
-        from qtheory.model.lossnet_symbols import lambda_h, lambda_l, mu
-
-        return (
-            mu * self.capacity_price
-            + lambda_h * self.surplus_price_h
-            + (lambda_l * self.surplus_price_l)
+        """Dual objective per server, μ y + Σ λ_j z_j."""
+        return self.mu * self.capacity_price + sum(
+            lam * z for lam, z in zip(self.lambdas, self.surplus_prices, strict=True)
         )
 
 
@@ -170,35 +171,81 @@ class FluidDerivation:
     Attributes
     ----------
     cases : tuple of FluidCase
-        H saturates, overloaded, underloaded.
-    overloaded : FluidCase
-        The paper's regime λ_H < μ < λ_H + λ_L.
-    bound : Formula
-        R_fluid = N (r_H λ_H + r_L (μ − λ_H)), in (N, λ_H, μ, r_H, r_L).
+        Class 1, …, class n marginal, then underloaded.
+    lambdas, rewards : tuple of sympy.Symbol
+        λ_1..λ_n and r_1..r_n (λ_H, λ_L and r_H, r_L for two classes).
+    mu : sympy.Symbol
+        μ.
 
     Examples
     --------
+    >>> [case.name for case in derive_fluid(3).cases]
+    ['class 1 marginal', 'class 2 marginal', 'class 3 marginal', 'underloaded']
     >>> [case.name for case in derive_fluid().cases]
     ['H saturates', 'overloaded', 'underloaded']
     """
 
     cases: tuple[FluidCase, ...]
-    overloaded: FluidCase
-    bound: Formula  # N (r_H λ_H + r_L (μ - λ_H)), in (N, λ_H, μ, r_H, r_L)
+    lambdas: tuple[sp.Symbol, ...]
+    rewards: tuple[sp.Symbol, ...]
+    mu: sp.Symbol
+
+    def case(self, marginal: int) -> FluidCase:
+        """The case in which the 0-based class ``marginal`` is marginal."""
+        n = len(self.rewards)
+        if isinstance(marginal, bool) or not isinstance(marginal, int) or not 0 <= marginal < n:
+            raise ValueError(f"marginal must be a class index in 0..{n - 1}, got {marginal!r}")
+        return self.cases[marginal]
+
+    def bound(self, marginal: int) -> Formula:
+        """R_fluid = N [Σ_{j<m} r_j λ_j + r_m (μ − Λ_{m-1})] when class ``marginal`` (m,
+        0-based) is marginal, as a :class:`~qtheory.core.symbolic.Formula` in
+        (N, λ_1..λ_{m-1}, μ, r_1..r_m), the symbols it uses; with two classes and
+        ``marginal=1``, N (r_H λ_H + r_L (μ − λ_H)) in (N, λ_H, μ, r_H, r_L).
+
+        >>> derive_fluid().bound(1).args
+        (N, lambda_H, mu, r_H, r_L)
+        """
+        from qtheory.core.symbolic import Formula
+        from qtheory.model.lossnet_symbols import servers
+
+        case = self.case(marginal)
+        m = case.marginal
+        args = (servers, *self.lambdas[:m], self.mu, *self.rewards[: m + 1])
+        return Formula("fluid_bound", servers * case.value, args)
+
+
+#: The two-class names of the cases (class H marginal, class L marginal).
+_TWO_CLASS_CASES = ("H saturates", "overloaded")
 
 
 @cache
-def derive_fluid() -> FluidDerivation:
-    """Solve the two-class fluid LP by cases (r_H > r_L > 0, common μ).
+def derive_fluid(n: int = 2) -> FluidDerivation:
+    """The fluid LP (r_1 > … > r_n > 0, common μ) by cases, in Sympy.
 
-    Each case lists a primal point and dual prices; the tests let Sympy check primal
-    feasibility, dual feasibility (y + z_H ≥ r_H, y + z_L ≥ r_L, all prices ≥ 0) and
-    equal objectives under the case's condition, which proves optimality.
+    Case "class m marginal" (Λ_{m-1} < μ < Λ_m): x_j = λ_j above m, x_m = μ − Λ_{m-1},
+    0 below; y = r_m, z_j = r_j − r_m above m, 0 otherwise.  Primal feasibility, dual
+    feasibility (y + z_j >= r_j, prices >= 0) and equal objectives under the case's
+    condition prove optimality (the tests let Sympy check all three); the dual is
+    unique inside each case, so the marginal class is the one whose reward is the
+    capacity price.  With two classes (the default) the symbols are λ_H, λ_L, r_H, r_L
+    of :mod:`qtheory.model.lossnet_symbols` and the case "class 2 marginal" is the
+    overloaded regime λ_H < μ < λ_H + λ_L.
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of classes, >= 2 (default 2).
 
     Returns
     -------
     FluidDerivation
-        The cases, the overloaded one, and the bound as a :class:`Formula`.
+        The n + 1 cases.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 2.
 
     References
     ----------
@@ -206,43 +253,65 @@ def derive_fluid() -> FluidDerivation:
 
     Examples
     --------
-    >>> derive_fluid().overloaded.value
+    >>> derive_fluid().case(1).value
     lambda_H*r_H + r_L*(-lambda_H + mu)
+    >>> case = derive_fluid(3).cases[2]
+    >>> case.condition
+    (lambda_1 + lambda_2 < mu) & (mu < lambda_1 + lambda_2 + lambda_3)
+    >>> case.value
+    lambda_1*r_1 + lambda_2*r_2 + r_3*(-lambda_1 - lambda_2 + mu)
     """
     import sympy as sp
 
-    from qtheory.core.symbolic import Formula
-    from qtheory.model.lossnet_symbols import lambda_h, lambda_l, mu, r_h, r_l, servers
+    from qtheory.model import lossnet_symbols
 
+    n = validation.positive_int("n", n)
+    if n < 2:
+        raise ValueError(f"n must be >= 2, got {n}")
+    mu = lossnet_symbols.mu
+    if n == 2:
+        lambdas = (lossnet_symbols.lambda_h, lossnet_symbols.lambda_l)
+        rewards = (lossnet_symbols.r_h, lossnet_symbols.r_l)
+        names = _TWO_CLASS_CASES
+    else:
+        lambdas = sp.symbols(f"lambda_1:{n + 1}", positive=True)
+        rewards = sp.symbols(f"r_1:{n + 1}", positive=True)
+        names = tuple(f"class {m + 1} marginal" for m in range(n))
     zero = sp.Integer(0)
-    cases = (
-        FluidCase(  # H alone saturates the servers
-            "H saturates", sp.Ge(lambda_h, mu), mu, zero, r_h, zero, zero
-        ),
-        FluidCase(  # the paper's regime: all H, L fills the rest
-            "overloaded",
-            sp.And(sp.Lt(lambda_h, mu), sp.Lt(mu, lambda_h + lambda_l)),
-            lambda_h,
-            mu - lambda_h,
-            r_l,
-            r_h - r_l,
-            zero,
-        ),
-        FluidCase(  # everybody fits
-            "underloaded", sp.Le(lambda_h + lambda_l, mu), lambda_h, lambda_l, zero, r_h, r_l
-        ),
+    partial = [sum(lambdas[:j], zero) for j in range(n + 1)]  # Λ_0 = 0, …, Λ_n
+    cases = []
+    for m in range(n):
+        above = sp.Lt(partial[m], mu) if m else sp.true
+        condition = sp.And(above, sp.Lt(mu, partial[m + 1])) if m else sp.Ge(lambdas[0], mu)
+        cases.append(
+            FluidCase(
+                names[m],
+                m,
+                condition,
+                tuple(
+                    lambdas[j] if j < m else mu - partial[m] if j == m else zero for j in range(n)
+                ),
+                rewards[m],
+                tuple(rewards[j] - rewards[m] if j < m else zero for j in range(n)),
+                lambdas,
+                rewards,
+                mu,
+            )
+        )
+    cases.append(
+        FluidCase(
+            "underloaded", None, sp.Le(partial[n], mu), lambdas, zero, rewards, lambdas, rewards, mu
+        )
     )
-    overloaded = cases[1]
-    bound = Formula("fluid_bound", servers * overloaded.value, (servers, lambda_h, mu, r_h, r_l))
-    return FluidDerivation(cases, overloaded, bound)
+    return FluidDerivation(tuple(cases), lambdas, rewards, mu)
 
 
 def fluid_bound(net: LossNetwork | ClassNetwork) -> float:
     """R_fluid = N [Σ_{j<m} r_j λ_j + r_m (μ − Λ_{m-1})], m the marginal class: the
-    fluid LP's value (the case "class m marginal" of :func:`derive_class_fluid`); for
+    fluid LP's value (the case "class m marginal" of :func:`derive_fluid`); for
     two classes N [r_H λ_H + r_L (μ − λ_H)].
 
-    The float bound; :func:`fluid_lp` and :func:`class_fluid` give the LP's details
+    The float bound; :func:`fluid_lp` gives the LP's details
     (admission rates, the server's shadow price).
     :func:`~qtheory.lossnet.duration_fluid.duration_fluid_bound` follows the same
     convention.
@@ -291,8 +360,8 @@ def _class_fluid_bound(net: ClassNetwork) -> float:
 
 @dataclass(frozen=True)
 class FluidSolution:
-    """Optimal fluid LP: total reward rate, admission rates (per class, total) and the
-    shadow price of one server.
+    """The optimal fluid LP: total reward rate, admission rates, the dual prices and the
+    marginal class.
 
     Attributes
     ----------
@@ -301,41 +370,59 @@ class FluidSolution:
     admission_rates : numpy.ndarray
         x_i N, the admitted rate of each class.
     server_price : float
-        The dual price of the capacity constraint.
+        y, the dual price of the capacity Σ x_i/μ_i <= 1 (one server's worth); with a
+        common μ it is r_m μ, m the marginal class.
+    bound_prices : numpy.ndarray
+        z_i, the dual prices of x_i <= λ_i: (r_i − y/μ_i)^+.
+    marginal : int or None
+        The 0-based marginal class, the one whose reward per server r_i μ_i is the
+        server price; None when the capacity is slack (everybody fits).
 
     Examples
     --------
-    >>> fluid_lp([0.6, 0.8], [2.0, 1.0], [1.0, 1.0]).server_price
-    1.0
+    >>> sol = fluid_lp(ClassNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
+    >>> sol.marginal, round(sol.server_price, 9), round(sol.value, 9)
+    (1, 2.0, 23.0)
     """
 
     value: float
     admission_rates: np.ndarray
     server_price: float
+    bound_prices: np.ndarray
+    marginal: int | None
 
 
-def fluid_lp(arrival_rates, rewards, service_rates, servers: float = 1.0) -> FluidSolution:
-    """Solve the single-pool, many-class fluid LP with HiGHS.
+def fluid_lp(
+    arrival_rates, rewards=None, service_rates=None, servers: float | None = None
+) -> FluidSolution:
+    """Solve the single-pool fluid LP with HiGHS and read the marginal class off its dual.
+
+    Two input forms: a network (a :class:`LossNetwork` or :class:`ClassNetwork`, common
+    μ, its N servers), or the per-class vectors with optional per-class service rates.
 
     Parameters
     ----------
-    arrival_rates, rewards, service_rates
-        Per-class λ_i (per server), r_i and μ_i, equal lengths, all > 0.
-    servers
-        N > 0; arrival rates scale as λ_i N.
+    arrival_rates : LossNetwork, ClassNetwork or array_like
+        The network, or the per-class λ_i (per server).
+    rewards, service_rates : array_like
+        With vectors: r_i and μ_i, of the length of ``arrival_rates``, all > 0.
+    servers : float, optional
+        With vectors: N > 0 (default 1); arrival rates scale as λ_i N.
 
     Returns
     -------
     FluidSolution
-        The optimum, admission rates and the server's shadow price.
+        The optimum, admission rates, dual prices and the marginal class.
 
     Raises
     ------
     ValueError
         If a vector is empty, not 1-D, has a non-finite or non-positive entry, the
-        lengths differ, or ``servers`` is not a finite number > 0.
+        lengths differ, ``servers`` is not a finite number > 0, or a network comes with
+        vectors.
     RuntimeError
-        If HiGHS fails.
+        If HiGHS fails, or (for a network) its dual names no class as marginal (the
+        server price is no class's r_i μ_i to 1e-9 relative).
 
     References
     ----------
@@ -346,16 +433,42 @@ def fluid_lp(arrival_rates, rewards, service_rates, servers: float = 1.0) -> Flu
     >>> sol = fluid_lp([0.6, 0.8], [2.0, 1.0], [1.0, 1.0], servers=100)
     >>> round(sol.value, 9), sol.admission_rates.round(9).tolist(), round(sol.server_price, 9)
     (160.0, [60.0, 40.0], 1.0)
+    >>> sol = fluid_lp(ClassNetwork(100, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0))
+    >>> sol.marginal, sol.admission_rates.round(9).tolist()
+    (2, [30.0, 50.0, 20.0, 0.0])
     """
-    rates, rewards, service = class_vectors(
-        arrival_rates=arrival_rates, rewards=rewards, service_rates=service_rates
-    )
-    servers = validation.positive("servers", servers)
+    network = isinstance(arrival_rates, LossNetwork | ClassNetwork)
+    if network:
+        if rewards is not None or service_rates is not None or servers is not None:
+            raise ValueError(
+                "rewards, service_rates, servers: give a network or the vectors, not both"
+            )
+        net = as_classes(arrival_rates)
+        rates, rewards = np.array(net.lambdas), np.array(net.rewards)
+        service, servers = np.full(rates.size, net.mu), float(net.servers)
+    else:
+        rates, rewards, service = class_vectors(
+            arrival_rates=arrival_rates, rewards=rewards, service_rates=service_rates
+        )
+        servers = 1.0 if servers is None else validation.positive("servers", servers)
     result = _highs(rates, rewards, service)
+    # The minimisation's marginals are <= 0: minus them are the maximisation's prices.
+    price = float(-result.ineqlin.marginals[0])
+    worth = rewards * service  # r_i μ_i, one server's reward rate on class i
+    gaps = np.abs(worth - price)
+    marginal = int(np.argmin(gaps))
+    if not (price > 0 and gaps[marginal] <= 1e-9 * worth.max()):
+        if network:
+            raise RuntimeError(
+                f"HiGHS's server price {price} is no class's reward rate r_i mu = {worth}"
+            )
+        marginal = None
     return FluidSolution(
         value=float(-result.fun * servers),
         admission_rates=result.x * servers,
-        server_price=float(-result.ineqlin.marginals[0]),
+        server_price=price,
+        bound_prices=-np.asarray(result.upper.marginals, dtype=float),
+        marginal=marginal,
     )
 
 
@@ -375,245 +488,3 @@ def _highs(rates: np.ndarray, rewards: np.ndarray, service: np.ndarray):
     if not result.success:
         raise RuntimeError(f"HiGHS failed on the fluid LP: {result.message}")
     return result
-
-
-@dataclass(frozen=True)
-class ClassFluid:
-    """The fluid LP of an n-class network (common μ), solved by HiGHS, with its dual.
-
-    Attributes
-    ----------
-    value : float
-        R_fluid = N max Σ r_j x_j.
-    admission_rates : numpy.ndarray
-        x_j N, the admitted rate of each class.
-    capacity_price : float
-        y, the dual price of Σ x_j <= μ; it equals r_m, the marginal class's reward.
-    surplus_prices : numpy.ndarray
-        z_j, the dual prices of x_j <= λ_j (r_j − r_m above the marginal class, else 0).
-    marginal : int
-        The 0-based marginal class m: the class whose reward is the capacity price.
-
-    Examples
-    --------
-    >>> sol = class_fluid(ClassNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
-    >>> sol.marginal, round(sol.capacity_price, 9), round(sol.value, 9)
-    (1, 2.0, 23.0)
-    """
-
-    value: float
-    admission_rates: np.ndarray
-    capacity_price: float
-    surplus_prices: np.ndarray
-    marginal: int
-
-
-def class_fluid(net: ClassNetwork | LossNetwork) -> ClassFluid:
-    """Solve the fluid LP of an n-class network with HiGHS and read the marginal class
-    off the dual: the class whose reward equals the capacity price y.
-
-    Parameters
-    ----------
-    net : ClassNetwork or LossNetwork
-        The network (a :class:`LossNetwork` is read as classes (H, L)).
-
-    Returns
-    -------
-    ClassFluid
-        Value, admission rates, the dual prices and the marginal class.
-
-    Raises
-    ------
-    TypeError
-        If ``net`` is not a network.
-    RuntimeError
-        If HiGHS fails, or its dual names no class as marginal (the capacity price is
-        no class's reward to 1e-9 relative).
-
-    References
-    ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
-
-    Examples
-    --------
-    >>> sol = class_fluid(ClassNetwork(100, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0))
-    >>> sol.marginal, sol.admission_rates.round(9).tolist()
-    (2, [30.0, 50.0, 20.0, 0.0])
-    """
-    net = as_classes(net)
-    rates, rewards = np.array(net.lambdas), np.array(net.rewards)
-    result = _highs(rates, rewards, np.full(rates.size, net.mu))
-    # The minimisation's marginals are <= 0: minus them are the maximisation's prices.
-    price = float(-result.ineqlin.marginals[0]) / net.mu  # per unit of Σ x_j, not per server
-    gaps = np.abs(rewards - price)
-    marginal = int(np.argmin(gaps))
-    if not gaps[marginal] <= 1e-9 * rewards[0]:
-        raise RuntimeError(f"HiGHS's capacity price {price} is no class's reward {net.rewards}")
-    return ClassFluid(
-        value=float(-result.fun * net.servers),
-        admission_rates=result.x * net.servers,
-        capacity_price=price,
-        surplus_prices=-np.asarray(result.upper.marginals, dtype=float),
-        marginal=marginal,
-    )
-
-
-@dataclass(frozen=True)
-class ClassFluidCase:
-    """One case of the n-class fluid LP (common μ): which class is marginal, with the
-    primal point and dual prices that certify it.
-
-    Attributes
-    ----------
-    name : str
-        ``"class j marginal"`` (1-based j) or ``"underloaded"``.
-    marginal : int or None
-        The 0-based marginal class (None when everybody fits).
-    condition : sympy.Boolean
-        Where the case applies: Λ_{m-1} < μ < Λ_m (class 1: λ_1 >= μ).
-    admitted : tuple of sympy.Expr
-        x_1, …, x_n per server.
-    capacity_price : sympy.Expr
-        y, the dual price of Σ x_j <= μ.
-    surplus_prices : tuple of sympy.Expr
-        z_1, …, z_n, the dual prices of x_j <= λ_j.
-    lambdas, rewards : tuple of sympy.Symbol
-        The symbols λ_j and r_j the expressions use.
-    mu : sympy.Symbol
-        The service rate's symbol.
-
-    Examples
-    --------
-    >>> derive_class_fluid(3).cases[1].admitted
-    (lambda_1, -lambda_1 + mu, 0)
-    """
-
-    name: str
-    marginal: int | None
-    condition: sp.Boolean
-    admitted: tuple[sp.Expr, ...]
-    capacity_price: sp.Expr
-    surplus_prices: tuple[sp.Expr, ...]
-    lambdas: tuple[sp.Symbol, ...]
-    rewards: tuple[sp.Symbol, ...]
-    mu: sp.Symbol
-
-    @property
-    def value(self) -> sp.Expr:
-        """Primal objective per server, Σ r_j x_j."""
-        return sum(r * x for r, x in zip(self.rewards, self.admitted, strict=True))
-
-    @property
-    def dual_value(self) -> sp.Expr:
-        """Dual objective per server, μ y + Σ λ_j z_j."""
-        return self.mu * self.capacity_price + sum(
-            lam * z for lam, z in zip(self.lambdas, self.surplus_prices, strict=True)
-        )
-
-
-@dataclass(frozen=True)
-class ClassFluidDerivation:
-    """The n-class fluid LP solved by cases (:func:`derive_class_fluid`).
-
-    Attributes
-    ----------
-    cases : tuple of ClassFluidCase
-        Class 1, …, class n marginal, then underloaded.
-    lambdas, rewards : tuple of sympy.Symbol
-        λ_1..λ_n and r_1..r_n.
-    mu : sympy.Symbol
-        μ.
-
-    Examples
-    --------
-    >>> [case.name for case in derive_class_fluid(3).cases]
-    ['class 1 marginal', 'class 2 marginal', 'class 3 marginal', 'underloaded']
-    """
-
-    cases: tuple[ClassFluidCase, ...]
-    lambdas: tuple[sp.Symbol, ...]
-    rewards: tuple[sp.Symbol, ...]
-    mu: sp.Symbol
-
-
-@cache
-def derive_class_fluid(n: int = 3) -> ClassFluidDerivation:
-    """The n-class fluid LP (r_1 > … > r_n > 0, common μ) by cases, in Sympy.
-
-    Case "class m marginal" (Λ_{m-1} < μ < Λ_m): x_j = λ_j above m, x_m = μ − Λ_{m-1},
-    0 below; y = r_m, z_j = r_j − r_m above m, 0 otherwise.  Primal feasibility, dual
-    feasibility (y + z_j >= r_j, prices >= 0) and equal objectives under the case's
-    condition prove optimality (the tests let Sympy check all three); the dual is
-    unique inside each case, so the marginal class is the one whose reward is the
-    capacity price.
-
-    Parameters
-    ----------
-    n : int, optional
-        The number of classes, >= 2 (default 3).
-
-    Returns
-    -------
-    ClassFluidDerivation
-        The n + 1 cases.
-
-    Raises
-    ------
-    ValueError
-        If ``n`` is not an integer >= 2.
-
-    References
-    ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
-
-    Examples
-    --------
-    >>> case = derive_class_fluid(3).cases[2]
-    >>> case.condition
-    (lambda_1 + lambda_2 < mu) & (mu < lambda_1 + lambda_2 + lambda_3)
-    >>> case.value
-    lambda_1*r_1 + lambda_2*r_2 + r_3*(-lambda_1 - lambda_2 + mu)
-    """
-    import sympy as sp
-
-    n = validation.positive_int("n", n)
-    if n < 2:
-        raise ValueError(f"n must be >= 2, got {n}")
-    lambdas = sp.symbols(f"lambda_1:{n + 1}", positive=True)
-    rewards = sp.symbols(f"r_1:{n + 1}", positive=True)
-    mu = sp.Symbol("mu", positive=True)
-    zero = sp.Integer(0)
-    partial = [sum(lambdas[:j], zero) for j in range(n + 1)]  # Λ_0 = 0, …, Λ_n
-    cases = []
-    for m in range(n):
-        above = sp.Lt(partial[m], mu) if m else sp.true
-        condition = sp.And(above, sp.Lt(mu, partial[m + 1])) if m else sp.Ge(lambdas[0], mu)
-        cases.append(
-            ClassFluidCase(
-                f"class {m + 1} marginal",
-                m,
-                condition,
-                tuple(
-                    lambdas[j] if j < m else mu - partial[m] if j == m else zero for j in range(n)
-                ),
-                rewards[m],
-                tuple(rewards[j] - rewards[m] if j < m else zero for j in range(n)),
-                lambdas,
-                rewards,
-                mu,
-            )
-        )
-    cases.append(
-        ClassFluidCase(
-            "underloaded",
-            None,
-            sp.Le(partial[n], mu),
-            lambdas,
-            zero,
-            rewards,
-            lambdas,
-            rewards,
-            mu,
-        )
-    )
-    return ClassFluidDerivation(tuple(cases), lambdas, rewards, mu)

@@ -74,20 +74,20 @@ def display_forms() -> dict[str, DisplayForm]:
     symbols = {
         x.name: x
         for x in (
-            fluid.bound.expr.free_symbols
+            fluid.bound(1).expr.free_symbols
             | REGRET_IDENTITY.expr.free_symbols
             | constant.constant.expr.free_symbols
         )
     }
     n, mu, lam, r_h, r_l = (symbols[k] for k in ("N", "mu", "lambda_H", "r_H", "r_L"))
     idle, full = symbols["E_idle"], symbols["P_full"]
-    (overloaded,) = (case for case in fluid.cases if case.name == "overloaded")
+    overloaded = fluid.case(1)
     spare = add(mu, -lam)
     gap = add(r_h, -r_l)
     theta = sp.log(frac(mu, lam))
     return {
-        "overloaded_x_l": DisplayForm(spare, overloaded.admitted_l),
-        "fluid_bound": DisplayForm(mul(n, add(mul(r_h, lam), mul(r_l, spare))), fluid.bound.expr),
+        "overloaded_x_l": DisplayForm(spare, overloaded.admitted[1]),
+        "fluid_bound": DisplayForm(mul(n, add(mul(r_h, lam), mul(r_l, spare))), fluid.bound(1).expr),
         "regret_identity": DisplayForm(
             add(mul(r_l, mu, idle), mul(gap, lam, n, full)), REGRET_IDENTITY.expr
         ),
@@ -128,8 +128,8 @@ def _derivation() -> str:
         [
             case.name,
             _condition(case.condition),
-            _math(case.admitted_h),
-            _math(forms["overloaded_x_l"] if case.name == "overloaded" else case.admitted_l),
+            _math(case.admitted[0]),
+            _math(forms["overloaded_x_l"] if case.name == "overloaded" else case.admitted[1]),
             _math(case.capacity_price),
         ]
         for case in fluid.cases

@@ -74,7 +74,7 @@ from qtheory.core.stats import SlopeFit
 from qtheory.lossnet.claims import CLASS_OVERLOADED, class_claims
 from qtheory.lossnet.decomposition import DecompositionFits, fit_decomposition, run_designs
 from qtheory.lossnet.designs import ClockDecomposition, ClockDesign
-from qtheory.lossnet.fluid import derive_class_fluid
+from qtheory.lossnet.fluid import derive_fluid
 from qtheory.lossnet.regret import (
     ClassRegretPoint,
     class_regret_curve,
@@ -507,7 +507,7 @@ def _claim_ref(name: str) -> str:
 
 
 def _fluid_table() -> str:
-    derivation = derive_class_fluid(3)
+    derivation = derive_fluid(3)
     names = notation.sympy_names(set(derivation.lambdas) | set(derivation.rewards))
 
     def cell(expr: sp.Expr) -> report.Latex:

@@ -25,20 +25,9 @@ CASE_PARAMETRISATION = {
 def test_each_case_is_certified_optimal(case):
     """Primal feasible, dual feasible, equal objectives => optimal (weak duality)."""
     within = {**CASE_PARAMETRISATION[case.name], r_h: r_l + SLACK[2]}
-    primal = [
-        case.admitted_h,
-        case.admitted_l,
-        lambda_h - case.admitted_h,
-        lambda_l - case.admitted_l,
-        mu - case.admitted_h - case.admitted_l,
-    ]
-    dual = [
-        case.capacity_price,
-        case.surplus_price_h,
-        case.surplus_price_l,
-        case.capacity_price + case.surplus_price_h - r_h,
-        case.capacity_price + case.surplus_price_l - r_l,
-    ]
+    (x_h, x_l), (z_h, z_l), y = case.admitted, case.surplus_prices, case.capacity_price
+    primal = [x_h, x_l, lambda_h - x_h, lambda_l - x_l, mu - x_h - x_l]
+    dual = [y, z_h, z_l, y + z_h - r_h, y + z_l - r_l]
     for expression in primal + dual:
         assert sp.simplify(expression.subs(within)).is_nonnegative, expression
     assert sp.simplify(case.value - case.dual_value) == 0
@@ -128,7 +117,7 @@ def _class_parametrisation(derivation, case):
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_every_class_case_is_certified_optimal(n):
     """Each case: primal feasible, dual feasible, equal objectives, under its condition."""
-    derivation = fluid.derive_class_fluid(n)
+    derivation = fluid.derive_fluid(n)
     assert len(derivation.cases) == n + 1
     for case in derivation.cases:
         within = _class_parametrisation(derivation, case)
@@ -142,20 +131,24 @@ def test_every_class_case_is_certified_optimal(n):
         assert sp.simplify(case.condition.subs(within)) == sp.true, case.name
 
 
-def test_two_class_case_is_the_overloaded_two_class_solution():
-    derivation = fluid.derive_class_fluid(2)
-    (lam1, lam2), (r1, r2) = derivation.lambdas, derivation.rewards
-    rename = {lam1: lambda_h, lam2: lambda_l, r1: r_h, r2: r_l, derivation.mu: mu}
-    case = derivation.cases[1]
-    overloaded = derive_fluid().overloaded
-    assert sp.simplify(case.value.subs(rename) - overloaded.value) == 0
-    assert case.capacity_price.subs(rename) == overloaded.capacity_price
-    assert sp.simplify(case.condition.subs(rename)) == sp.simplify(overloaded.condition)
+def test_two_class_overloaded_case_is_the_closed_form():
+    """Class L marginal is the overloaded regime, with the bound written here by hand."""
+    from qtheory.model.lossnet_symbols import servers
+
+    overloaded = derive_fluid().case(1)
+    assert overloaded.name == "overloaded"
+    assert overloaded.condition == sp.And(sp.Lt(lambda_h, mu), sp.Lt(mu, lambda_h + lambda_l))
+    assert sp.expand(overloaded.value - (r_h * lambda_h + r_l * (mu - lambda_h))) == 0
+    bound = derive_fluid().bound(1)
+    assert bound.args == (servers, lambda_h, mu, r_h, r_l)
+    assert sp.expand(bound.expr - servers * (r_h * lambda_h + r_l * (mu - lambda_h))) == 0
 
 
-def test_derive_class_fluid_refuses_one_class():
+def test_derive_fluid_refuses_one_class_and_a_bad_marginal():
     with pytest.raises(ValueError, match="n must be >= 2"):
-        fluid.derive_class_fluid(1)
+        fluid.derive_fluid(1)
+    with pytest.raises(ValueError, match="marginal must be a class index in 0..1, got 2"):
+        derive_fluid().case(2)
 
 
 @settings(max_examples=40, deadline=None)
@@ -164,7 +157,7 @@ def test_derive_class_fluid_refuses_one_class():
     data=st.data(),
     servers=st.integers(1, 10**6),
 )
-def test_highs_class_fluid_matches_the_knapsack_closed_form(n, data, servers):
+def test_highs_fluid_of_n_classes_matches_the_knapsack_closed_form(n, data, servers):
     """HiGHS against the closed form (written here from the partial sums) and its dual
     against y = r_m, z_j = (r_j - r_m)^+."""
     rates = data.draw(st.lists(st.floats(0.05, 2.0), min_size=n, max_size=n))
@@ -178,22 +171,35 @@ def test_highs_class_fluid_matches_the_knapsack_closed_form(n, data, servers):
     closed = servers * (
         sum(rewards[j] * rates[j] for j in range(m)) + rewards[m] * (mu_value - partial[m - 1])
     )
-    sol = fluid.class_fluid(net)
+    sol = fluid.fluid_lp(net)
     assert sol.marginal == m == net.marginal
     assert sol.value == pytest.approx(closed, rel=1e-9)
     assert fluid.fluid_bound(net) == pytest.approx(closed, rel=1e-13)
-    assert sol.capacity_price == pytest.approx(rewards[m], rel=1e-9)
+    assert sol.server_price == pytest.approx(rewards[m] * mu_value, rel=1e-9)
     expected_z = [max(r - rewards[m], 0.0) for r in rewards]
-    np.testing.assert_allclose(sol.surplus_prices, expected_z, rtol=1e-9, atol=1e-9 * rewards[0])
+    np.testing.assert_allclose(sol.bound_prices, expected_z, rtol=1e-9, atol=1e-9 * rewards[0])
 
 
 @pytest.mark.parametrize("params", [(0.6, 0.8, 1.0, 2.0, 1.0), (1.323, 3.237, 1.36, 32.499, 2.14)])
-def test_class_fluid_of_two_classes_is_the_two_class_bound(params):
+def test_fluid_lp_of_a_two_class_network_is_the_two_class_bound(params):
     lam_h, lam_l, service, reward_h, reward_l = params
     net = LossNetwork(300, lam_h, lam_l, service, reward_h, reward_l)
-    sol = fluid.class_fluid(net)
+    sol = fluid.fluid_lp(net)
     assert sol.value == pytest.approx(fluid_bound(net), rel=1e-12)
     assert fluid.fluid_bound(as_classes(net)) == pytest.approx(fluid_bound(net), rel=1e-15)
     assert sol.marginal == 1
     two = fluid_lp([lam_h, lam_l], [reward_h, reward_l], [service, service], 300)
-    assert sol.capacity_price * service == pytest.approx(two.server_price, rel=1e-12)
+    assert sol.server_price == pytest.approx(two.server_price, rel=1e-12)
+    assert sol.server_price == pytest.approx(reward_l * service, rel=1e-9)  # r_L μ
+
+
+def test_fluid_lp_takes_a_network_or_vectors_not_both():
+    net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    with pytest.raises(ValueError, match="give a network or the vectors, not both"):
+        fluid.fluid_lp(net, servers=10)
+
+
+def test_fluid_lp_of_vectors_names_no_marginal_class_when_everybody_fits():
+    sol = fluid_lp([0.2, 0.1], [2.0, 1.0], [1.0, 1.0])
+    assert sol.marginal is None and sol.server_price == 0
+    np.testing.assert_allclose(sol.bound_prices, [2.0, 1.0], rtol=1e-12)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from qtheory.exact import birth_death_stationary
 from qtheory.lossnet import LossNetwork, online_optimum
-from qtheory.lossnet.fluid import class_fluid
+from qtheory.lossnet.fluid import fluid_lp
 from qtheory.lossnet.nested import class_regret_of, evaluate_nested, nested_optimum
 from qtheory.model.classes import ClassNetwork
 
@@ -76,7 +76,7 @@ def test_three_classes_beat_every_nested_policy_by_direct_search(net, servers):
 @pytest.mark.parametrize("net", THREE_CLASS, ids=lambda net: f"marginal{net.marginal}")
 def test_evaluation_and_regret_identity_against_the_direct_reward(net):
     net = net.with_servers(25)
-    fluid = class_fluid(net).value
+    fluid = fluid_lp(net).value
     for reserves in [(0, 0, 0), (0, 2, 5), (0, 1, 25), (0, 25, 25), (0, 3, 3)]:
         reward, blocking, idle = direct(net, reserves)
         policy = evaluate_nested(net, reserves)
@@ -111,7 +111,7 @@ def test_the_regret_identity_is_not_the_reward_difference_for_a_wrong_marginal()
     reward, blocking, idle = direct(net, (0, 2, 6))
     wrong = ClassNetwork(20, net.lambdas, (3, 2.5, 1), net.mu)  # same m, other r_2
     assert class_regret_of(wrong, idle, blocking) != pytest.approx(
-        class_fluid(net).value - reward, rel=1e-3
+        fluid_lp(net).value - reward, rel=1e-3
     )
 
 
