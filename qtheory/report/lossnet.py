@@ -70,24 +70,23 @@ def display_forms() -> dict[str, DisplayForm]:
     >>> print(sympy.latex(display_forms()["overloaded_x_l"].display, **PRINT))
     \mu - \lambda_{H}
     """
-    fluid, constant = derive_fluid(), derive_leading_constant()
+    fluid, constant = derive_fluid().bound(1), derive_leading_constant()
     symbols = {
         x.name: x
         for x in (
-            fluid.bound(1).expr.free_symbols
+            fluid.expr.free_symbols
             | REGRET_IDENTITY.expr.free_symbols
             | constant.constant.expr.free_symbols
         )
     }
     n, mu, lam, r_h, r_l = (symbols[k] for k in ("N", "mu", "lambda_H", "r_H", "r_L"))
     idle, full = symbols["E_idle"], symbols["P_full"]
-    overloaded = fluid.case(1)
     spare = add(mu, -lam)
     gap = add(r_h, -r_l)
     theta = sp.log(frac(mu, lam))
     return {
-        "overloaded_x_l": DisplayForm(spare, overloaded.admitted[1]),
-        "fluid_bound": DisplayForm(mul(n, add(mul(r_h, lam), mul(r_l, spare))), fluid.bound(1).expr),
+        "overloaded_x_l": DisplayForm(spare, derive_fluid().case(1).admitted[1]),
+        "fluid_bound": DisplayForm(mul(n, add(mul(r_h, lam), mul(r_l, spare))), fluid.expr),
         "regret_identity": DisplayForm(
             add(mul(r_l, mu, idle), mul(gap, lam, n, full)), REGRET_IDENTITY.expr
         ),
