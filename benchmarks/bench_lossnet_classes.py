@@ -26,7 +26,7 @@ from timing import best_of
 
 from qtheory.lossnet.claims import class_bounded_offset_claim
 from qtheory.lossnet.nested import nested_optimum
-from qtheory.lossnet.regret import class_regret_curve, leading_constant
+from qtheory.lossnet.regret import leading_constant, regret_curve
 from qtheory.model.classes import ClassNetwork
 
 OUT = Path(__file__).with_name("lossnet_classes.json")
@@ -73,7 +73,7 @@ def speed() -> list[dict]:
 def offsets(label: str, net: ClassNetwork) -> dict:
     grid = np.unique(np.round(np.logspace(3, 6, 13)).astype(int)).tolist()
     start = time.perf_counter()
-    points = class_regret_curve(net, grid)
+    points = regret_curve(net, grid)
     seconds = time.perf_counter() - start
     c = leading_constant(net)
     values = [p.regret - c * math.log(p.servers) for p in points]

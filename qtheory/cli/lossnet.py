@@ -49,7 +49,7 @@ from qtheory.core.arguments import (
     real_arg,
     seed_arg,
 )
-from qtheory.model.classes import ClassNetwork
+from qtheory.model.classes import ClassNetwork, as_two_class
 from qtheory.model.lossnet import LossNetwork
 
 __all__ = [
@@ -239,10 +239,7 @@ def online_network(args: argparse.Namespace) -> LossNetwork | ClassNetwork:
     if lambdas is None or rewards is None:
         raise ValueError(f"{'--lambdas' if lambdas is None else '--rewards'} is required too")
     net = ClassNetwork(args.servers, lambdas, rewards, args.mu)
-    if net.n_classes == 2:
-        (lambda_h, lambda_l), (r_h, r_l) = net.lambdas, net.rewards
-        return LossNetwork(net.servers, lambda_h, lambda_l, net.mu, r_h, r_l)
-    return net
+    return as_two_class(net) if net.n_classes == 2 else net
 
 
 def network(args: argparse.Namespace) -> LossNetwork:

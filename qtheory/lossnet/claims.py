@@ -24,7 +24,7 @@ With n classes (:func:`class_claims`; :mod:`qtheory.lossnet.nested`):
   (1-B_j)` with m the marginal class, by Sympy from rate balance, every marginal class
   of a symbolic n-class network.
 - ``lossnet.class_leading_constant`` (identity, heuristic): the balance of
-  :func:`~qtheory.lossnet.regret.derive_class_leading_constant` gives
+  :func:`~qtheory.lossnet.regret.derive_leading_constant` gives
   :math:`c = r_m\mu/\log(\mu/\Lambda_{m-1})` for every marginal class, and the
   two-class constant at n = 2.
 - ``lossnet.class_bounded_offset`` (finite-range, heuristic): regret
@@ -59,9 +59,7 @@ from qtheory.lossnet.certified import (
 from qtheory.lossnet.fluid import derive_fluid
 from qtheory.lossnet.online import REGRET_IDENTITY, mean_idle_symbol, prob_full_symbol
 from qtheory.lossnet.regret import (
-    ClassRegretPoint,
     RegretPoint,
-    derive_class_leading_constant,
     derive_leading_constant,
     leading_constant,
     regret_points,
@@ -604,9 +602,9 @@ def class_leading_constant_claim(n: int = 3) -> Claim:
     """The heuristic leading constant c = r_m μ / log(μ/Λ_{m-1}), by Sympy, and its
     two-class case.
 
-    Sympy's balance (:func:`~qtheory.lossnet.regret.derive_class_leading_constant`)
+    Sympy's balance (:func:`~qtheory.lossnet.regret.derive_leading_constant`)
     is compared with the closed form for every marginal class m = 2..n, and at n = 2
-    with :func:`~qtheory.lossnet.regret.derive_leading_constant`'s r_L μ / log(μ/λ_H).
+    (in the two-class symbols) with r_L μ / log(μ/λ_H).
     The balance itself is a heuristic (origin heuristic); what is proved is that it
     yields this constant, which depends only on r_m, μ and λ_1 + … + λ_{m-1}.
 
@@ -635,19 +633,15 @@ def class_leading_constant_claim(n: int = 3) -> Claim:
     >>> claim.passed, str(claim.kind), str(claim.origin)
     (True, 'identity', 'a heuristic, not proved')
     """
-    from qtheory.model.lossnet_symbols import lambda_h, r_l
+    from qtheory.model.lossnet_symbols import lambda_h, mu, r_l
 
     failures = 0
-    for cases in (derive_class_leading_constant(n), derive_class_leading_constant(2)):
-        for case in cases:
-            mu, r_m, *above = case.constant.args
-            closed = r_m * mu / sp.log(mu / sum(above))
-            failures += sp.simplify(case.constant.expr - closed) != 0
-    (two,) = derive_class_leading_constant(2)
-    _, r_2, lambda_1 = two.constant.args
-    two_class = derive_leading_constant().constant.expr
-    renamed = two.constant.expr.subs({r_2: r_l, lambda_1: lambda_h})  # the same mu
-    failures += sp.simplify(renamed - two_class) != 0
+    for case in derive_leading_constant(n):
+        _, r_m, *above = case.constant.args
+        closed = r_m * mu / sp.log(mu / sum(above))
+        failures += sp.simplify(case.constant.expr - closed) != 0
+    (two,) = derive_leading_constant(2)  # in the two-class symbols
+    failures += sp.simplify(two.constant.expr - r_l * mu / sp.log(mu / lambda_h)) != 0
     return Claim(
         name="lossnet.class_leading_constant",
         statement=(
@@ -675,12 +669,12 @@ def _class_rates(net: ClassNetwork) -> str:
     return rf"$\lambda = ({numbers})$, $r = ({rewards})$, $\mu = {net.mu:g}$"
 
 
-def class_bounded_offset_claim(net, points: Sequence[ClassRegretPoint]) -> Claim:
+def class_bounded_offset_claim(net, points: Sequence[RegretPoint]) -> Claim:
     """R_fluid − R_on − c log N of the n-class optimum varies by less than
     0.2 c log 10 over the points, c from :func:`~qtheory.lossnet.regret.leading_constant`.
 
     The regret is the float64 nested optimum
-    (:func:`~qtheory.lossnet.regret.class_regret_curve`), over a finite range of N:
+    (:func:`~qtheory.lossnet.regret.regret_curve`), over a finite range of N:
     ``finite-range`` evidence, origin heuristic.  The tolerance, a fifth of what c log N
     gains per decade, allows the O(1) wobble of integer reserves.
 
@@ -688,7 +682,7 @@ def class_bounded_offset_claim(net, points: Sequence[ClassRegretPoint]) -> Claim
     ----------
     net : ClassNetwork or LossNetwork
         Rates and rewards.
-    points : sequence of ClassRegretPoint
+    points : sequence of RegretPoint
         At least two, with distinct N.
 
     Returns
@@ -700,7 +694,7 @@ def class_bounded_offset_claim(net, points: Sequence[ClassRegretPoint]) -> Claim
     Raises
     ------
     TypeError
-        If ``net`` is not a network or ``points`` does not hold ClassRegretPoint.
+        If ``net`` is not a network or ``points`` does not hold RegretPoint.
     ValueError
         If fewer than two distinct N are given.
 
@@ -710,18 +704,14 @@ def class_bounded_offset_claim(net, points: Sequence[ClassRegretPoint]) -> Claim
 
     Examples
     --------
-    >>> from qtheory.lossnet.regret import class_regret_curve
+    >>> from qtheory.lossnet.regret import regret_curve
     >>> net = ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
-    >>> claim = class_bounded_offset_claim(net, class_regret_curve(net, [10**3, 10**4]))
+    >>> claim = class_bounded_offset_claim(net, regret_curve(net, [10**3, 10**4]))
     >>> claim.passed, str(claim.kind), round(claim.value, 2)
     (True, 'finite-range', 0.1)
     """
     net = as_classes(net)
-    if isinstance(points, str | bytes) or not isinstance(points, Sequence):
-        raise TypeError(f"points must be a sequence of ClassRegretPoint, got {points!r:.60}")
-    for p in points:
-        if not isinstance(p, ClassRegretPoint):
-            raise TypeError(f"points must hold ClassRegretPoint records, got {p!r:.60}")
+    points = regret_points(points)
     sizes = sorted({p.servers for p in points})
     if len(sizes) < 2:
         raise ValueError(f"points must hold at least 2 distinct server counts, got {sizes}")
@@ -758,8 +748,8 @@ def class_claims(curves) -> list[Claim]:
 
     Parameters
     ----------
-    curves : mapping of network to sequence of ClassRegretPoint
-        From :func:`~qtheory.lossnet.regret.class_regret_curve`, one curve per network.
+    curves : mapping of network to sequence of RegretPoint
+        From :func:`~qtheory.lossnet.regret.regret_curve`, one curve per network.
 
     Returns
     -------
@@ -774,9 +764,9 @@ def class_claims(curves) -> list[Claim]:
 
     Examples
     --------
-    >>> from qtheory.lossnet.regret import class_regret_curve
+    >>> from qtheory.lossnet.regret import regret_curve
     >>> net = ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
-    >>> claims = class_claims({net: class_regret_curve(net, [10**3, 10**4])})
+    >>> claims = class_claims({net: regret_curve(net, [10**3, 10**4])})
     >>> [(claim.name, claim.passed) for claim in claims]  # doctest: +NORMALIZE_WHITESPACE
     [('lossnet.class_regret_identity', True), ('lossnet.class_leading_constant', True),
      ('lossnet.class_bounded_offset', True)]

@@ -269,14 +269,8 @@ def derive_fluid(n: int = 2) -> FluidDerivation:
     if n < 2:
         raise ValueError(f"n must be >= 2, got {n}")
     mu = lossnet_symbols.mu
-    if n == 2:
-        lambdas = (lossnet_symbols.lambda_h, lossnet_symbols.lambda_l)
-        rewards = (lossnet_symbols.r_h, lossnet_symbols.r_l)
-        names = _TWO_CLASS_CASES
-    else:
-        lambdas = sp.symbols(f"lambda_1:{n + 1}", positive=True)
-        rewards = sp.symbols(f"r_1:{n + 1}", positive=True)
-        names = tuple(f"class {m + 1} marginal" for m in range(n))
+    lambdas, rewards = lossnet_symbols.class_symbols(n)
+    names = _TWO_CLASS_CASES if n == 2 else tuple(f"class {m + 1} marginal" for m in range(n))
     zero = sp.Integer(0)
     partial = [sum(lambdas[:j], zero) for j in range(n + 1)]  # Λ_0 = 0, …, Λ_n
     cases = []

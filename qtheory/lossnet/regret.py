@@ -22,8 +22,8 @@ finite range of N; :func:`fit_log_slope` gives a least-squares slope for compari
 With n classes and marginal class m the same balance, on the reserve of class m with
 the classes above it admitted, gives :math:`c = r_m\mu/\log(\mu/\Lambda_{m-1})`,
 :math:`\Lambda_{m-1} = \lambda_1 + \dots + \lambda_{m-1}`
-(:func:`derive_class_leading_constant`): it depends on the marginal reward, μ and the
-total rate above the marginal class only.  :func:`class_regret_curve` gives the regret
+(:func:`derive_leading_constant`): it depends on the marginal reward, μ and the
+total rate above the marginal class only.  :func:`regret_curve` gives the regret
 of the nested optimum (:mod:`qtheory.lossnet.nested`, float64); the claim
 ``lossnet.class_bounded_offset`` checks regret :math:`- c\log N` on it.
 
@@ -50,17 +50,13 @@ from qtheory.core.stats import SlopeFit, slope_on_log
 from qtheory.core.symbolic import Formula
 from qtheory.lossnet.certified import certified_online_optimum
 from qtheory.lossnet.nested import nested_optimum
-from qtheory.model.classes import ClassNetwork, as_classes
-from qtheory.model.lossnet import LossNetwork, as_network
-from qtheory.model.lossnet_symbols import lambda_h, mu, r_h, r_l, servers
+from qtheory.model.classes import ClassNetwork, as_classes, as_two_class
+from qtheory.model.lossnet import LossNetwork
+from qtheory.model.lossnet_symbols import class_symbols, mu, servers
 
 __all__ = [
-    "ClassLeadingConstant",
-    "ClassRegretPoint",
     "LeadingConstant",
     "RegretPoint",
-    "class_regret_curve",
-    "derive_class_leading_constant",
     "derive_leading_constant",
     "fit_log_slope",
     "leading_constant",
@@ -70,36 +66,72 @@ __all__ = [
 
 @dataclass(frozen=True)
 class LeadingConstant:
-    """The heuristic balance of :func:`derive_leading_constant`, in Sympy.
+    """The heuristic balance when class m is marginal (:func:`derive_leading_constant`).
 
     Attributes
     ----------
+    marginal : int
+        The 0-based marginal class m (>= 1).
     reserve : sympy.Expr
-        k*(N) minimising the heuristic regret.
+        k_m*(N), the marginal class's reserve minimising the heuristic regret.
     regret : sympy.Expr
-        The heuristic regret at k*(N).
+        The heuristic regret at k_m*(N).
     constant : Formula
-        c = lim regret / log N = r_L μ / log(μ/λ_H), in (μ, λ_H, r_L).
+        c = lim regret / log N = r_m μ / log(μ/(λ_1 + … + λ_{m-1})), in
+        (μ, r_m, λ_1, …, λ_{m-1}): the symbols it depends on.
 
     Examples
     --------
-    >>> derive_leading_constant().constant.args
-    (mu, lambda_H, r_L)
+    >>> [case.constant.args for case in derive_leading_constant(3)]
+    [(mu, r_2, lambda_1), (mu, r_3, lambda_1, lambda_2)]
+    >>> derive_leading_constant()[0].constant.args
+    (mu, r_L, lambda_H)
     """
 
+    marginal: int
     reserve: sp.Expr
     regret: sp.Expr
     constant: Formula
 
 
 @cache
-def derive_leading_constant() -> LeadingConstant:
-    """Sympy minimises the heuristic regret over k and takes lim regret/log N.
+def derive_leading_constant(n: int = 2) -> tuple[LeadingConstant, ...]:
+    r"""The leading constant of the regret, one case per marginal class, by Sympy.
+
+    Heuristic (module docstring).  With class m marginal the optimum admits the classes
+    above m almost always (their reserves stay O(1); numerically 0 or 1) and keeps a
+    reserve :math:`k` for class m; inside it only classes :math:`1..m-1` are admitted,
+    so near full the idle count drifts up at rate about :math:`\mu N` and down at
+    :math:`\Lambda_{m-1}N`, and class j < m is lost with probability about
+    :math:`K_j e^{-\theta k}`, :math:`\theta = \log(\mu/\Lambda_{m-1})`.  Classes
+    below m are admitted only with a fraction of the servers idle (reserves of order
+    N), which costs O(1).  By the regret identity of :mod:`qtheory.lossnet.nested`
+
+    .. math:: \text{regret}(k) \approx r_m\mu k
+              + N e^{-\theta k}\sum_{j<m}(r_j - r_m)\lambda_j K_j,
+
+    and Sympy minimises over k and takes lim regret/log N:
+    :math:`c = r_m\mu/\log(\mu/\Lambda_{m-1})`.  It depends on the marginal class's
+    reward, μ and the *total* rate of the classes above it, and on nothing else: not
+    on their rewards or how the rate is split, nor on the classes below m.  For two
+    classes (the default; symbols λ_H, r_H, r_L and one scale K) it is
+    c = r_L μ / log(μ/λ_H).
+
+    Parameters
+    ----------
+    n : int, optional
+        The number of classes, >= 2 (default 2).
 
     Returns
     -------
-    LeadingConstant
-        k*(N), its regret, and c = r_L μ / log(μ/λ_H) as a :class:`Formula`.
+    tuple of LeadingConstant
+        Marginal class m = 1, …, n − 1 (0-based; class 1 alone fits, so it is never
+        marginal in an overloaded network).
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 2.
 
     References
     ----------
@@ -107,16 +139,23 @@ def derive_leading_constant() -> LeadingConstant:
 
     Examples
     --------
-    >>> derive_leading_constant().constant.expr
+    >>> derive_leading_constant()[0].constant.expr
     mu*r_L/log(mu/lambda_H)
+    >>> derive_leading_constant(3)[1].constant.expr
+    mu*r_3/log(mu/(lambda_1 + lambda_2))
     """
-    scale = sp.Symbol("K", positive=True)
-    reserve, optimal, constant = _balance(r_l * mu, (r_h - r_l) * lambda_h * scale, mu / lambda_h)
-    return LeadingConstant(
-        reserve=reserve,
-        regret=optimal,
-        constant=Formula("regret_constant", constant, (mu, lambda_h, r_l)),
-    )
+    n = validation.positive_int("n", n)
+    if n < 2:
+        raise ValueError(f"n must be >= 2, got {n}")
+    lambdas, rewards, scales = class_symbols(n, "K")
+    cases = []
+    for m in range(1, n):
+        loss = sum((rewards[j] - rewards[m]) * lambdas[j] * scales[j] for j in range(m))
+        reserve, regret, constant = _balance(rewards[m] * mu, loss, mu / sum(lambdas[:m]))
+        args = (mu, rewards[m], *lambdas[:m])
+        formula = Formula(f"regret_constant_{m + 1}", constant, args)
+        cases.append(LeadingConstant(m, reserve, regret, formula))
+    return tuple(cases)
 
 
 def _balance(idle_price: sp.Expr, loss: sp.Expr, ratio: sp.Expr) -> tuple[sp.Expr, ...]:
@@ -136,97 +175,6 @@ def _balance(idle_price: sp.Expr, loss: sp.Expr, ratio: sp.Expr) -> tuple[sp.Exp
     )
 
 
-@dataclass(frozen=True)
-class ClassLeadingConstant:
-    """The heuristic balance for n classes when class m is marginal
-    (:func:`derive_class_leading_constant`).
-
-    Attributes
-    ----------
-    marginal : int
-        The 0-based marginal class m (>= 1).
-    reserve : sympy.Expr
-        k_m*(N), the marginal class's reserve minimising the heuristic regret.
-    constant : Formula
-        c = r_m μ / log(μ/(λ_1 + … + λ_{m-1})), in (μ, r_m, λ_1, …, λ_{m-1}): the
-        symbols it depends on.
-
-    Examples
-    --------
-    >>> [case.constant.args for case in derive_class_leading_constant(3)]
-    [(mu, r_2, lambda_1), (mu, r_3, lambda_1, lambda_2)]
-    """
-
-    marginal: int
-    reserve: sp.Expr
-    constant: Formula
-
-
-@cache
-def derive_class_leading_constant(n: int = 3) -> tuple[ClassLeadingConstant, ...]:
-    r"""The leading constant of the n-class regret, one case per marginal class, by Sympy.
-
-    Heuristic (as for two classes, module docstring).  With class m marginal the optimum
-    admits the classes above m almost always (their reserves stay O(1); numerically
-    0 or 1) and keeps a reserve :math:`k` for class m; inside it only classes
-    :math:`1..m-1` are admitted, so near full the idle count drifts up at rate about
-    :math:`\mu N` and down at :math:`\Lambda_{m-1}N`, and class j < m is lost with
-    probability about :math:`K_j e^{-	heta k}`, :math:`	heta = \log(\mu/\Lambda_{m-1})`.
-    Classes below m are admitted only with a fraction of the servers idle (reserves of
-    order N), which costs O(1).  By the regret identity of
-    :mod:`qtheory.lossnet.nested`
-
-    .. math:: 	ext{regret}(k) pprox r_m\mu k
-              + N e^{-	heta k}\sum_{j<m}(r_j - r_m)\lambda_j K_j,
-
-    and Sympy minimises over k and takes lim regret/log N:
-    :math:`c = r_m\mu/\log(\mu/\Lambda_{m-1})`.  It depends on the marginal class's
-    reward, μ and the *total* rate of the classes above it, and on nothing else: not
-    on their rewards or how the rate is split, nor on the classes below m.  For n = 2
-    it is :func:`derive_leading_constant`'s c = r_L μ / log(μ/λ_H).
-
-    Parameters
-    ----------
-    n : int, optional
-        The number of classes, >= 2 (default 3).
-
-    Returns
-    -------
-    tuple of ClassLeadingConstant
-        Marginal class m = 1, …, n − 1 (0-based; class 1 alone fits, so it is never
-        marginal in an overloaded network).
-
-    Raises
-    ------
-    ValueError
-        If ``n`` is not an integer >= 2.
-
-    References
-    ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
-
-    Examples
-    --------
-    >>> derive_class_leading_constant(3)[1].constant.expr
-    mu*r_3/log(mu/(lambda_1 + lambda_2))
-    """
-    n = validation.positive_int("n", n)
-    if n < 2:
-        raise ValueError(f"n must be >= 2, got {n}")
-    lambdas = sp.symbols(f"lambda_1:{n + 1}", positive=True)
-    rewards = sp.symbols(f"r_1:{n + 1}", positive=True)
-    scales = sp.symbols(f"K_1:{n + 1}", positive=True)
-    cases = []
-    for m in range(1, n):
-        loss = sum((rewards[j] - rewards[m]) * lambdas[j] * scales[j] for j in range(m))
-        reserve, _, constant = _balance(rewards[m] * mu, loss, mu / sum(lambdas[:m]))
-        args = (mu, rewards[m], *lambdas[:m])
-        cases.append(
-            ClassLeadingConstant(m, reserve, Formula(f"regret_constant_{m + 1}", constant, args))
-        )
-    return tuple(cases)
-
-
 def leading_constant(net: LossNetwork | ClassNetwork) -> float:
     """c = r_m μ / log(μ/(λ_1 + … + λ_{m-1})), the slope of the regret in log N, m the
     network's marginal class; for two classes c = r_L μ / log(μ/λ_H).
@@ -234,9 +182,8 @@ def leading_constant(net: LossNetwork | ClassNetwork) -> float:
     Parameters
     ----------
     net : LossNetwork or ClassNetwork
-        The network (its size N does not enter): a :class:`LossNetwork` is evaluated by
-        :func:`derive_leading_constant`'s formula, a :class:`ClassNetwork` by the case of
-        its marginal class in :func:`derive_class_leading_constant`.
+        The network (its size N does not enter), evaluated by the formula of its
+        marginal class in :func:`derive_leading_constant`.
 
     Returns
     -------
@@ -260,12 +207,10 @@ def leading_constant(net: LossNetwork | ClassNetwork) -> float:
     >>> round(leading_constant(net), 6)  # 2 / log(1 / 0.8)
     8.96284
     """
-    if isinstance(net, ClassNetwork):
-        m = net.marginal
-        case = derive_class_leading_constant(net.n_classes)[m - 1]
-        return float(case.constant.float64(net.mu, net.rewards[m], *net.lambdas[:m]))
-    net = as_network(net)
-    return float(derive_leading_constant().constant.float64(net.mu, net.lambda_h, net.r_l))
+    net = as_classes(net)
+    m = net.marginal
+    case = derive_leading_constant(net.n_classes)[m - 1]
+    return float(case.constant.float64(net.mu, net.rewards[m], *net.lambdas[:m]))
 
 
 @dataclass(frozen=True)
@@ -278,25 +223,26 @@ class RegretPoint:
         N.
     fluid, online, regret : float
         R_fluid, R_on(N) and R_fluid − R_on(N).
-    reserve : int
-        The optimal reserve k*.
-    prob_full, mean_idle : float
-        P(all busy) and E[idle] under k*.
+    reserves : tuple of int
+        The optimal nested reserves k_1 = 0 <= k_2 <= … <= k_n; for two classes
+        (0, k*), k* the reserve of class L.
+    mean_idle, prob_full : float
+        E[idle] and P(all busy) (class 1's blocking probability) under them.
 
     Examples
     --------
     >>> point = regret_curve(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), [50])[0]
-    >>> point.servers, point.reserve
-    (50, 3)
+    >>> point.servers, point.reserves
+    (50, (0, 3))
     """
 
     servers: int
     fluid: float
     online: float
     regret: float
-    reserve: int
-    prob_full: float
+    reserves: tuple[int, ...]
     mean_idle: float
+    prob_full: float
 
 
 def _servers_grid(grid: object) -> list[int]:
@@ -306,19 +252,21 @@ def _servers_grid(grid: object) -> list[int]:
 
 
 def regret_curve(
-    net: LossNetwork, grid: Sequence[int], *, progress: bool = False
+    net: LossNetwork | ClassNetwork, grid: Sequence[int], *, progress: bool = False
 ) -> list[RegretPoint]:
-    """R_fluid, R_on, regret and k* for each N in ``grid``, certified.
+    """R_fluid, R_on, regret and the optimal reserves for each N in ``grid``.
 
-    Each point is rounded to float64 from the enclosures of
+    Two classes: certified.  Each point is rounded to float64 from the enclosures of
     :func:`~qtheory.lossnet.certified.certified_online_optimum` (17 digits, so every
     value is the float nearest to the exact one up to one rounding, and k* is certified
     the optimal reserve); the cost is O(k* + T) per N with T independent of N, so
-    N = 10^7 takes milliseconds.
+    N = 10^7 takes milliseconds.  More classes: float64, from
+    :func:`~qtheory.lossnet.nested.nested_optimum` (O(nN) per N: about 2 s at
+    N = 10^6 with n = 4), not certified.
 
     Parameters
     ----------
-    net : LossNetwork
+    net : LossNetwork or ClassNetwork
         Rates and rewards (its own N is ignored).
     grid : sequence of int
         The server counts N >= 1.
@@ -333,11 +281,12 @@ def regret_curve(
     Raises
     ------
     TypeError
-        If ``net`` is not a :class:`LossNetwork` or ``grid`` not a sequence.
+        If ``net`` is not a network or ``grid`` not a sequence.
     ValueError
-        If an entry of ``grid`` is not an integer >= 1.
+        If an entry of ``grid`` is not an integer >= 1, or (n > 2) exceeds the memory
+        limit.
     ArithmeticError
-        If a reserve cannot be certified (an exact tie between two reserves).
+        If a two-class reserve cannot be certified (an exact tie between two reserves).
 
     References
     ----------
@@ -346,117 +295,47 @@ def regret_curve(
     Examples
     --------
     >>> points = regret_curve(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), [10, 100, 1000])
-    >>> [p.reserve for p in points]
+    >>> [p.reserves[1] for p in points]
     [2, 4, 8]
-    """
-    net = as_network(net)
-    sizes = _servers_grid(grid)
-    points = []
-    for n in tqdm(sizes, desc="online optimum", unit="N", disable=not progress):
-        opt = certified_online_optimum(net.with_servers(n), dps=17)
-        values = (opt.fluid, opt.online, opt.regret)
-        fluid, online, regret = (value.midpoint for value in values)
-        points.append(
-            RegretPoint(
-                n,
-                fluid,
-                online,
-                regret,
-                opt.reserve,
-                opt.prob_full.midpoint,
-                opt.mean_idle.midpoint,
-            )
-        )
-    return points
-
-
-@dataclass(frozen=True)
-class ClassRegretPoint:
-    """The n-class online optimum at one N (float64, from
-    :func:`~qtheory.lossnet.nested.nested_optimum`).
-
-    Attributes
-    ----------
-    servers : int
-        N.
-    fluid, online, regret : float
-        R_fluid, R_on(N) and R_fluid − R_on(N).
-    reserves : tuple of int
-        The optimal nested reserves k_1..k_n.
-    mean_idle : float
-        E[idle] under them.
-    blocking : tuple of float
-        Each class's blocking probability under them.
-
-    Examples
-    --------
-    >>> net = ClassNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
-    >>> class_regret_curve(net, [100])[0].reserves
-    (0, 1, 29)
-    """
-
-    servers: int
-    fluid: float
-    online: float
-    regret: float
-    reserves: tuple[int, ...]
-    mean_idle: float
-    blocking: tuple[float, ...]
-
-
-def class_regret_curve(
-    net: ClassNetwork | LossNetwork, grid: Sequence[int], *, progress: bool = False
-) -> list[ClassRegretPoint]:
-    """R_fluid, R_on, regret and the optimal reserves of the n-class network for each N.
-
-    Float64 (:func:`~qtheory.lossnet.nested.nested_optimum`, O(nN) per N: about 2 s at
-    N = 10^6 with n = 4); not certified, unlike :func:`regret_curve`.
-
-    Parameters
-    ----------
-    net : ClassNetwork or LossNetwork
-        Rates and rewards (its own N is ignored).
-    grid : sequence of int
-        The server counts N >= 1.
-    progress : bool, keyword-only
-        Show a tqdm progress bar (default False).
-
-    Returns
-    -------
-    list of ClassRegretPoint
-        One per entry of ``grid``, in order.
-
-    Raises
-    ------
-    TypeError
-        If ``net`` is not a network or ``grid`` not a sequence.
-    ValueError
-        If an entry of ``grid`` is not an integer >= 1 or exceeds the memory limit.
-
-    References
-    ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
-
-    Examples
-    --------
     >>> net = ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
-    >>> [p.reserves[2] for p in class_regret_curve(net, [10, 100, 1000])]
+    >>> [p.reserves[2] for p in regret_curve(net, [10, 100, 1000])]
     [2, 6, 13]
     """
-    net = as_classes(net)
+    classes = as_classes(net)
     sizes = _servers_grid(grid)
-    points = []
-    for n in tqdm(sizes, desc="nested optimum", unit="N", disable=not progress):
-        opt = nested_optimum(net.with_servers(n))
-        points.append(
-            ClassRegretPoint(
-                n, opt.fluid, opt.online, opt.regret, opt.reserves, opt.mean_idle, opt.blocking
-            )
-        )
-    return points
+    point = _certified_point if classes.n_classes == 2 else _nested_point
+    label = "online optimum" if classes.n_classes == 2 else "nested optimum"
+    return [point(classes, n) for n in tqdm(sizes, desc=label, unit="N", disable=not progress)]
+
+
+def _certified_point(net: ClassNetwork, servers: int) -> RegretPoint:
+    """The two-class point, rounded from the certified optimum."""
+    opt = certified_online_optimum(as_two_class(net).with_servers(servers), dps=17)
+    fluid, online, regret = (value.midpoint for value in (opt.fluid, opt.online, opt.regret))
+    reserves = (0, opt.reserve)
+    return RegretPoint(
+        servers, fluid, online, regret, reserves, opt.mean_idle.midpoint, opt.prob_full.midpoint
+    )
+
+
+def _nested_point(net: ClassNetwork, servers: int) -> RegretPoint:
+    """The n-class point, from the float64 nested optimum."""
+    opt = nested_optimum(net.with_servers(servers))
+    return RegretPoint(
+        servers, opt.fluid, opt.online, opt.regret, opt.reserves, opt.mean_idle, opt.prob_full
+    )
 
 
 def regret_points(points: object) -> list[RegretPoint]:
+    """``points`` as a list, checked to hold :class:`RegretPoint` records.
+
+    >>> regret_points(())
+    []
+    >>> regret_points([1])
+    Traceback (most recent call last):
+    ...
+    TypeError: points must hold RegretPoint records, got 1
+    """
     if isinstance(points, str | bytes) or not isinstance(points, Sequence):
         raise TypeError(f"points must be a sequence of RegretPoint, got {points!r:.60}")
     for p in points:

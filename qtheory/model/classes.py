@@ -13,7 +13,8 @@ A partial sum equal to μ (a degenerate fluid LP, whose dual is not unique) is r
 
 With n = 2 this is :class:`qtheory.model.lossnet.LossNetwork` (class H = 1, L = 2);
 :func:`as_classes` turns either into a :class:`ClassNetwork`, so that every n-class
-routine also accepts the two-class network.
+routine also accepts the two-class network, and :func:`as_two_class` turns a two-class
+:class:`ClassNetwork` into a :class:`LossNetwork` (for the two-class closed forms).
 
 References
 ----------
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from qtheory.core import validation
 from qtheory.model.lossnet import LossNetwork
 
-__all__ = ["ClassNetwork", "as_classes"]
+__all__ = ["ClassNetwork", "as_classes", "as_two_class"]
 
 
 def _rates(name: str, values: object) -> tuple[float, ...]:
@@ -202,3 +203,38 @@ def as_classes(net: object, name: str = "net") -> ClassNetwork:
     raise TypeError(
         f"{name} must be a LossNetwork or ClassNetwork, got {type(net).__name__} {net!r:.60}"
     )
+
+
+def as_two_class(net: object, name: str = "net") -> LossNetwork:
+    """``net`` as a two-class :class:`LossNetwork`: a :class:`ClassNetwork` of two classes
+    becomes the network with classes (H, L) = (1, 2); a :class:`LossNetwork` is returned
+    as it is.
+
+    Parameters
+    ----------
+    net : LossNetwork or ClassNetwork
+        The value passed by the caller.
+    name : str, optional
+        The parameter's name, for the error message (default ``"net"``).
+
+    Returns
+    -------
+    LossNetwork
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is neither network.
+    ValueError
+        If ``net`` has more than two classes.
+
+    Examples
+    --------
+    >>> as_two_class(ClassNetwork(100, (0.6, 0.8), (2.0, 1.0), 1.0))
+    LossNetwork(servers=100, lambda_h=0.6, lambda_l=0.8, mu=1.0, r_h=2.0, r_l=1.0)
+    """
+    net = as_classes(net, name)
+    if net.n_classes != 2:
+        raise ValueError(f"{name} must have two classes, got {net.n_classes}")
+    (lambda_h, lambda_l), (r_h, r_l) = net.lambdas, net.rewards
+    return LossNetwork(net.servers, lambda_h, lambda_l, net.mu, r_h, r_l)

@@ -15,6 +15,9 @@ r_h, r_l : sympy.Symbol
 servers : sympy.Symbol
     N, the number of servers (a positive integer).
 
+With n classes :func:`class_symbols` gives λ_1..λ_n and r_1..r_n (for n = 2 the names
+H and L above).
+
 References
 ----------
 .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
@@ -33,7 +36,41 @@ True
 
 import sympy as sp
 
-__all__ = ["lambda_h", "lambda_l", "mu", "r_h", "r_l", "servers"]
+__all__ = ["class_symbols", "lambda_h", "lambda_l", "mu", "r_h", "r_l", "servers"]
 
 lambda_h, lambda_l, mu, r_h, r_l = sp.symbols("lambda_H lambda_L mu r_H r_L", positive=True)
 servers = sp.Symbol("N", positive=True, integer=True)
+
+
+def class_symbols(n: int, name: str = "") -> tuple[tuple[sp.Symbol, ...], ...]:
+    """The per-class symbols of an n-class network: (λ_1..λ_n, r_1..r_n), and with
+    ``name`` a third tuple name_1..name_n; for two classes the classes are H and L.
+
+    Parameters
+    ----------
+    n : int
+        The number of classes, >= 2.
+    name : str, optional
+        A further per-class symbol (positive), e.g. ``"K"`` for a scale constant; for two
+        classes its H symbol is ``name`` alone, the one the two-class formulas print.
+
+    Returns
+    -------
+    tuple of tuple of sympy.Symbol
+        The lambdas and rewards (and the named symbols).
+
+    Examples
+    --------
+    >>> class_symbols(2)
+    ((lambda_H, lambda_L), (r_H, r_L))
+    >>> class_symbols(3, "K")[2]
+    (K_1, K_2, K_3)
+    """
+    if n == 2:
+        lambdas, rewards = (lambda_h, lambda_l), (r_h, r_l)
+        named = sp.symbols(f"{name} {name}_L", positive=True) if name else None
+    else:
+        lambdas = sp.symbols(f"lambda_1:{n + 1}", positive=True)
+        rewards = sp.symbols(f"r_1:{n + 1}", positive=True)
+        named = sp.symbols(f"{name}_1:{n + 1}", positive=True) if name else None
+    return (lambdas, rewards) if named is None else (lambdas, rewards, named)

@@ -70,7 +70,7 @@ def display_forms() -> dict[str, DisplayForm]:
     >>> print(sympy.latex(display_forms()["overloaded_x_l"].display, **PRINT))
     \mu - \lambda_{H}
     """
-    fluid, constant = derive_fluid().bound(1), derive_leading_constant()
+    fluid, (constant,) = derive_fluid().bound(1), derive_leading_constant()
     symbols = {
         x.name: x
         for x in (
@@ -161,7 +161,7 @@ def _derivation() -> str:
             f"{claim_name_latex('lossnet.bounded_offset')}) "
             "gives",
             report.align(
-                [("k^*", derive_leading_constant().reserve), ("c", forms["constant"])],
+                [("k^*", derive_leading_constant()[0].reserve), ("c", forms["constant"])],
                 label="eq:lossnet-constant",
                 **PRINT,
             ),
@@ -171,7 +171,7 @@ def _derivation() -> str:
 
 def _regret_table(points: list[RegretPoint]) -> str:
     rows = [
-        [p.servers, p.fluid, p.online, p.regret, p.reserve, p.regret / np.log(p.servers)]
+        [p.servers, p.fluid, p.online, p.regret, p.reserves[1], p.regret / np.log(p.servers)]
         for p in points
     ]
     return report.table(
@@ -221,7 +221,7 @@ def _regret_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
 def _threshold_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     n = np.array([p.servers for p in points], dtype=float)
-    ax.semilogx(n, [p.reserve for p in points], "o-", markersize=3, label="$k^*(N)$ (exact)")
+    ax.semilogx(n, [p.reserves[1] for p in points], "o-", markersize=3, label="$k^*(N)$ (exact)")
     ax.semilogx(
         n,
         np.log(n) / np.log(DEFAULT.mu / DEFAULT.lambda_h),

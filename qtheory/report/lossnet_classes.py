@@ -5,7 +5,7 @@ decomposition of Bray (arXiv:2601.14538) for three and four classes.
 Four parameter sets (:data:`PARAMETER_SETS`), two with three classes and two with four,
 one of each with the marginal class in the middle (classes below it exist) and one with
 it last.  For each: the exact nested optimum
-(:func:`~qtheory.lossnet.regret.class_regret_curve`) on a log grid of N, and the
+(:func:`~qtheory.lossnet.regret.regret_curve`) on a log grid of N, and the
 clock-model decomposition :math:`C_{vol}`, :math:`C_{long}^{+}`, :math:`C_{short}^{-}`
 (:mod:`qtheory.lossnet.decomposition`, which takes an n-class network) through one
 executor (``make_executor(run.cluster)``: a local process pool or a Dask cluster) and
@@ -76,10 +76,10 @@ from qtheory.lossnet.decomposition import DecompositionFits, fit_decomposition, 
 from qtheory.lossnet.designs import ClockDecomposition, ClockDesign
 from qtheory.lossnet.fluid import derive_fluid
 from qtheory.lossnet.regret import (
-    ClassRegretPoint,
-    class_regret_curve,
-    derive_class_leading_constant,
+    RegretPoint,
+    derive_leading_constant,
     leading_constant,
+    regret_curve,
 )
 from qtheory.model.classes import ClassNetwork
 from qtheory.report.claims import claim_name_latex, claim_paragraph, values_text
@@ -219,7 +219,7 @@ class ClassSweep:
         The decomposition points, in N order.
     fits : DecompositionFits
         Their slopes on log N (:func:`~qtheory.lossnet.decomposition.fit_decomposition`).
-    curve : tuple of ClassRegretPoint
+    curve : tuple of RegretPoint
         The exact nested optimum on :attr:`ClassPlan.regret_grid`.
 
     Examples
@@ -229,7 +229,7 @@ class ClassSweep:
     ...            for n in (10, 20, 40)]
     >>> clock = tuple(run_designs(designs))
     >>> result = ClassSweep(label, net, clock, fit_decomposition(clock, min_servers=10),
-    ...                     tuple(class_regret_curve(net, [100, 1000])))
+    ...                     tuple(regret_curve(net, [100, 1000])))
     >>> result.clock[0].reserve, result.curve[-1].reserves
     ((0, 0, 5), (0, 3, 215))
     """
@@ -238,7 +238,7 @@ class ClassSweep:
     net: ClassNetwork
     clock: tuple[ClockDecomposition, ...]
     fits: DecompositionFits
-    curve: tuple[ClassRegretPoint, ...]
+    curve: tuple[RegretPoint, ...]
 
 
 def _designs(run: Run, sizes: ClassPlan) -> list[ClockDesign]:
@@ -319,7 +319,7 @@ def sweep(run: Run, sizes: ClassPlan | None = None, *, progress: bool = True) ->
         fits = fit_decomposition(
             clock, min_servers=sizes.min_fit_servers, regret_top=sizes.regret_top
         )
-        curve = tuple(class_regret_curve(net, sizes.regret_grid))
+        curve = tuple(regret_curve(net, sizes.regret_grid))
         sweeps.append(ClassSweep(label, net, clock, fits, curve))
     return sweeps
 
@@ -542,7 +542,7 @@ def _fluid_table() -> str:
 
 
 def _derivation() -> str:
-    constants = derive_class_leading_constant(3)
+    constants = derive_leading_constant(3)
     names = notation.sympy_names(
         set().union(*(case.constant.expr.free_symbols for case in constants))
     )

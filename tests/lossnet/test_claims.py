@@ -92,7 +92,7 @@ def test_bounded_offset_against_the_float_table():
 def test_regret_curve_agrees_with_the_float_table():
     for p in points():
         table = online_optimum(DEFAULT.with_servers(p.servers))
-        assert p.reserve == table.reserve
+        assert p.reserves == (0, table.reserve)
         assert p.regret == pytest.approx(table.regret, rel=1e-12)
         assert p.online == pytest.approx(table.online, rel=1e-14)
         assert p.prob_full == pytest.approx(table.prob_full, rel=1e-12)
@@ -102,7 +102,7 @@ def test_regret_curve_agrees_with_the_float_table():
 def test_online_claim_certifies_every_grid_point():
     cases = claims()["lossnet.online_optimum"].certificate["data"]["cases"]
     assert [case["servers"] for case in cases] == [p.servers for p in points()]
-    assert [case["reserve"] for case in cases] == [p.reserve for p in points()]
+    assert [case["reserve"] for case in cases] == [p.reserves[1] for p in points()]
 
 
 def test_online_claim_certificate_with_a_wrong_reserve_fails():

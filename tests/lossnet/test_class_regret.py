@@ -14,10 +14,10 @@ from qtheory.lossnet.claims import (
     class_leading_constant_claim,
     class_regret_identity_claim,
 )
+from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.regret import (
-    ClassRegretPoint,
-    class_regret_curve,
-    derive_class_leading_constant,
+    RegretPoint,
+    derive_leading_constant,
     leading_constant,
     regret_curve,
 )
@@ -33,7 +33,7 @@ NETS = [
 
 def test_constant_depends_on_the_marginal_reward_and_the_rate_above_only():
     for n in (3, 4):
-        for case in derive_class_leading_constant(n):
+        for case in derive_leading_constant(n):
             m = case.marginal
             names = {s.name for s in case.constant.expr.free_symbols}
             assert names == {"mu", f"r_{m + 1}", *(f"lambda_{j + 1}" for j in range(m))}
@@ -49,11 +49,15 @@ def test_constant_depends_on_the_marginal_reward_and_the_rate_above_only():
 
 @pytest.mark.parametrize("params", [(0.6, 0.8, 1.0, 2.0, 1.0), (0.3, 2.0, 0.7, 5.0, 0.5)])
 def test_two_class_constant_and_curve_are_the_two_class_ones(params):
+    """Two classes: c against r_L mu / log(mu / lambda_H) written here, and the nested
+    policy iteration (the n-class route) against the certified two-class curve."""
+    lam_h, _, mu, _, r_l = params
     net = LossNetwork(10, *params)
-    assert leading_constant(as_classes(net)) == pytest.approx(leading_constant(net), rel=1e-14)
+    assert leading_constant(net) == pytest.approx(r_l * mu / math.log(mu / lam_h), rel=1e-14)
     grid = [100, 10**4]
-    for ours, certified in zip(class_regret_curve(net, grid), regret_curve(net, grid), strict=True):
-        assert ours.reserves == (0, certified.reserve)
+    for n, certified in zip(grid, regret_curve(net, grid), strict=True):
+        ours = nested_optimum(as_classes(net).with_servers(n))
+        assert ours.reserves == certified.reserves
         assert ours.regret == pytest.approx(certified.regret, rel=1e-9)
 
 
@@ -70,7 +74,7 @@ def test_regret_minus_c_log_n_stays_in_a_narrow_band(net):
     regret - c log N stays below 0.2 c log 10, while the regret itself grows by more than
     c log 10 per decade would allow a wrong slope to hide."""
     grid = np.unique(np.round(np.logspace(3, 5, 5)).astype(int)).tolist()
-    points = class_regret_curve(net, grid)
+    points = regret_curve(net, grid)
     claim = class_bounded_offset_claim(net, points)
     assert claim.passed, claim.value
     c = leading_constant(net)
@@ -82,7 +86,7 @@ def test_bounded_offset_claim_fails_for_a_wrong_slope():
     net = NETS[0]
     c = leading_constant(net)
     fake = [
-        ClassRegretPoint(n, 0.0, 0.0, 1.5 * c * math.log(n), (0, 0, 0, n), 0.0, (0.0,) * 4)
+        RegretPoint(n, 0.0, 0.0, 1.5 * c * math.log(n), (0, 0, 0, n), 0.0, 0.0)
         for n in (10**3, 10**4, 10**5)
     ]
     claim = class_bounded_offset_claim(net, fake)
@@ -90,10 +94,10 @@ def test_bounded_offset_claim_fails_for_a_wrong_slope():
 
 
 def test_bounded_offset_claim_refuses_bad_points():
-    with pytest.raises(TypeError, match="ClassRegretPoint"):
+    with pytest.raises(TypeError, match="RegretPoint"):
         class_bounded_offset_claim(NETS[0], [1, 2])
     with pytest.raises(ValueError, match="at least 2 distinct"):
-        class_bounded_offset_claim(NETS[0], class_regret_curve(NETS[0], [100]))
+        class_bounded_offset_claim(NETS[0], regret_curve(NETS[0], [100]))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -104,7 +108,7 @@ def test_identity_and_constant_claims_pass(n):
 
 def test_class_claims_lists_every_claim():
     net = NETS[1]
-    claims = class_claims({net: class_regret_curve(net, [10**3, 10**4])})
+    claims = class_claims({net: regret_curve(net, [10**3, 10**4])})
     assert [c.name for c in claims] == [
         "lossnet.class_regret_identity",
         "lossnet.class_leading_constant",
