@@ -5,7 +5,7 @@
 Writes ``benchmarks/lossnet_classes.json``:
 
 - ``speed``: wall-clock (best of 3) and CPU time of
-  :func:`qtheory.lossnet.nested.nested_optimum` for n = 4 at N = 10^5, 10^6 (target:
+  :func:`qtheory.lossnet.online.online_optimum` for n = 4 at N = 10^5, 10^6 (target:
   under 10 s at 10^6), with the policy-iteration count and the reserves.
 - ``offset``: for each parameter set, regret − c log N of the nested optimum on 13
   log-spaced N from 10^3 to 10^6, c = r_m μ / log(μ/Λ_{m-1}); the range (max − min)
@@ -25,7 +25,7 @@ import numpy as np
 from timing import best_of
 
 from qtheory.lossnet.claims import class_bounded_offset_claim
-from qtheory.lossnet.nested import nested_optimum
+from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.regret import leading_constant, regret_curve
 from qtheory.model.classes import ClassNetwork
 
@@ -49,9 +49,9 @@ def speed() -> list[dict]:
     for n in (10**5, 10**6):
         scaled = net.with_servers(n)
         cpu = time.process_time()
-        opt = nested_optimum(scaled)
+        opt = online_optimum(scaled)
         cpu = time.process_time() - cpu
-        wall = best_of(3, lambda: nested_optimum(scaled))  # noqa: B023
+        wall = best_of(3, lambda: online_optimum(scaled))  # noqa: B023
         rows.append(
             {
                 "servers": n,

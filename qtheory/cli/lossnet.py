@@ -19,7 +19,7 @@ n classes: ``qtheory lossnet online`` takes ``--lambdas 0.3,0.5,0.6 --rewards 3,
 strictly decreasing) instead of ``--lambda-h --lambda-l --r-h --r-l``; the two forms
 are mutually exclusive and ``--servers`` and ``--mu`` are needed with either.  With two
 classes the output is that of the two-class options.  With n > 2 classes the optimum is
-nested trunk reservation (:func:`qtheory.lossnet.nested.nested_optimum`, float64: no
+nested trunk reservation (:func:`qtheory.lossnet.online.online_optimum`, float64: no
 ``--dps`` or ``--certify``); the JSON keys are the same, ``reserve`` and its alias
 ``threshold`` become the list of reserves [k_1, …, k_n] (class j admitted while more
 than k_j servers are idle, k_1 = 0, k_j = N: never; printed ``0,1,43,400091`` in the
@@ -541,7 +541,7 @@ def class_online_values(net: ClassNetwork) -> dict[str, object]:
     Raises
     ------
     TypeError, ValueError, ArithmeticError
-        As :func:`~qtheory.lossnet.nested.nested_optimum`.
+        As :func:`~qtheory.lossnet.online.online_optimum`.
 
     References
     ----------
@@ -553,9 +553,9 @@ def class_online_values(net: ClassNetwork) -> dict[str, object]:
     >>> values["reserve"], round(values["fluid"], 9)
     ([0, 1, 29], 230.0)
     """
-    from qtheory.lossnet.nested import nested_optimum  # HiGHS and the chain: when run
+    from qtheory.lossnet.online import online_optimum  # HiGHS and the chain: when run
 
-    opt = nested_optimum(net)
+    opt = online_optimum(net)
     reserves = list(opt.reserves)
     return {
         "fluid": opt.fluid,

@@ -1,6 +1,7 @@
 """Model 2: the overloaded loss network, two classes (:class:`LossNetwork`) or n
-(:class:`ClassNetwork`: fluid LP :func:`fluid_lp`, nested optimum
-:func:`nested_optimum`, full MDP :func:`solve_class_mdp`).
+(:class:`ClassNetwork`): one fluid LP :func:`fluid_lp`, one online optimum
+:func:`online_optimum` (trunk reservation; nested for n classes), one regret curve
+:func:`regret_curve`, and the full MDP :func:`solve_class_mdp`.
 
 Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Research 73(4),
 2025; Miller, Management Science 1969 (optimality of trunk reservation).
@@ -21,7 +22,8 @@ _LAZY = {
     "derive_fluid": "fluid",
     "fluid_bound": "fluid",
     "fluid_lp": "fluid",
-    "OnlineOptimum": "online",
+    "OnlineOptimum": "nested",
+    "regret_of": "online",
     "ThresholdTable": "online",
     "online_optimum": "online",
     "threshold_table": "online",
@@ -37,9 +39,7 @@ _LAZY = {
     "fit_log_slope": "regret",
     "leading_constant": "regret",
     "regret_curve": "regret",
-    "NestedOptimum": "nested",
     "evaluate_nested": "nested",
-    "nested_optimum": "nested",
     "solve_class_mdp": "mdp",
     "Replay": "policies",
     "pfi_promise": "policies",
@@ -50,9 +50,7 @@ _LAZY = {
 __all__ = [
     "CertifiedFluid",
     "ClassNetwork",
-    "NestedOptimum",
     "evaluate_nested",
-    "nested_optimum",
     "solve_class_mdp",
     "CertifiedOnlineOptimum",
     "OptimalityCertificate",
@@ -72,6 +70,7 @@ __all__ = [
     "fluid_lp",
     "leading_constant",
     "online_optimum",
+    "regret_of",
     "regret_curve",
     "threshold_table",
     "Replay",

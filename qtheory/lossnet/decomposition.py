@@ -90,7 +90,7 @@ n classes
 task through the same executor and cache, with :math:`R_{fluid}`
 (:func:`~qtheory.lossnet.fluid.fluid_bound`, the fluid LP's value by the marginal
 class), :math:`R_{on}` and the nested reserves :math:`(k_1, \dots, k_n)`
-(:func:`~qtheory.lossnet.nested.nested_optimum`) exact, and the policies of
+(:func:`~qtheory.lossnet.online.online_optimum`) exact, and the policies of
 :mod:`qtheory.sim.lossnet_classes` simulated on common paths: the offline dynamic
 programme, PFI and SSS(W) generalised (class j judged on the future in which only the
 classes better than j are admitted) and nested trunk reservation at the optimal reserves

@@ -252,7 +252,7 @@ class ClockDecomposition(_SweepResult):
     reserve : int or tuple of int
         k*: the online optimum admits L only while more than k* servers are idle.  With
         n classes the nested reserves (k_1, …, k_n) of
-        :func:`~qtheory.lossnet.nested.nested_optimum`, and R_k* is nested trunk
+        :func:`~qtheory.lossnet.online.online_optimum`, and R_k* is nested trunk
         reservation with them.
     offline : qtheory.core.stats.Estimate
         R_on + mean(R_off − R_k*).

@@ -86,11 +86,10 @@ from qtheory.model.classes import ClassNetwork, as_classes
 
 __all__ = [
     "BYTES_PER_SERVER",
-    "NestedOptimum",
     "NestedPolicy",
-    "class_regret_of",
+    "OnlineOptimum",
     "evaluate_nested",
-    "nested_optimum",
+    "policy_iteration",
 ]
 
 #: Peak memory per server and class, in bytes (about a dozen float64 arrays of N + 1
@@ -148,71 +147,40 @@ class NestedPolicy:
 
 
 @dataclass(frozen=True)
-class NestedOptimum(NestedPolicy):
-    """The optimal nested trunk reservation (:func:`nested_optimum`).
+class OnlineOptimum(NestedPolicy):
+    """The optimal online (non-anticipating) policy: nested trunk reservation with the
+    best reserves (:func:`qtheory.lossnet.online.online_optimum`).
 
     Attributes
     ----------
     iterations : int
-        Policy evaluations until the policy stopped changing.
-    (the attributes of :class:`NestedPolicy`)
+        Policy evaluations of :func:`policy_iteration` until the policy stopped changing
+        (0 when the two-class table of every reserve found it).
+    (the attributes of :class:`NestedPolicy`; with ``dps`` the values are mpmath numbers)
 
     Examples
     --------
-    >>> opt = nested_optimum(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
+    >>> opt = policy_iteration(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
     >>> opt.reserves, round(opt.regret, 4)
     ((0, 1, 29), 10.0573)
     """
 
     iterations: int = 0
 
+    @property
+    def reserve(self) -> int:
+        """k*, the reserve of class L of a two-class network: admit L only while more
+        than k* servers are idle.
 
-def class_regret_of(net, mean_idle, blocking):
-    """R_fluid − R by the n-class regret identity (module docstring).
-
-    Parameters
-    ----------
-    net : ClassNetwork or LossNetwork
-        The network.
-    mean_idle : float or numpy.ndarray
-        E[idle servers].
-    blocking : sequence of float or numpy.ndarray
-        B_1, …, B_n (first axis the class; arrays broadcast with ``mean_idle``).
-
-    Returns
-    -------
-    float or numpy.ndarray
-        r_m μ E[idle] + N Σ_{j<m} (r_j − r_m) λ_j B_j + N Σ_{j>m} (r_m − r_j) λ_j (1 − B_j).
-
-    Raises
-    ------
-    TypeError
-        If ``net`` is not a network.
-    ValueError
-        If ``blocking`` does not hold one entry per class.
-
-    Examples
-    --------
-    Class 2 is marginal (0.3 < 1 < 0.3 + 0.9): 2·1·2 + 10·1·0.3·0.1 + 10·1·0.6·(1 − 0.9).
-
-    >>> net = ClassNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
-    >>> round(float(class_regret_of(net, 2.0, [0.1, 0.5, 0.9])), 12)
-    4.9
-    """
-    net = as_classes(net)
-    blocking = [np.asarray(b, dtype=float) for b in blocking]
-    if len(blocking) != net.n_classes:
-        raise ValueError(
-            f"blocking must hold one probability per class ({net.n_classes}), got {len(blocking)}"
-        )
-    m, r_m = net.marginal, net.rewards[net.marginal]
-    regret = r_m * net.mu * np.asarray(mean_idle, dtype=float)
-    for j, (rate, reward, lost) in enumerate(zip(net.lambdas, net.rewards, blocking, strict=True)):
-        if j < m:
-            regret = regret + net.servers * (reward - r_m) * rate * lost
-        elif j > m:
-            regret = regret + net.servers * (r_m - reward) * rate * (1.0 - lost)
-    return regret
+        >>> policy_iteration(ClassNetwork(50, (0.6, 0.8), (2.0, 1.0), 1.0)).reserve
+        3
+        """
+        if len(self.reserves) != 2:
+            raise AttributeError(
+                f"reserve is the reserve of class L of two classes; with "
+                f"{len(self.reserves)} classes read reserves, {self.reserves}"
+            )
+        return self.reserves[1]
 
 
 def _require_memory(net: ClassNetwork) -> None:
@@ -387,9 +355,10 @@ def evaluate_nested(net, reserves) -> NestedPolicy:
     return NestedPolicy(**_result(net, admitted, _evaluate(net, admitted)))
 
 
-def nested_optimum(net, *, max_iterations: int = 100) -> NestedOptimum:
+def policy_iteration(net, *, max_iterations: int = 100) -> OnlineOptimum:
     """The optimal admission policy of the n-class network (common μ): nested trunk
-    reservation, by policy iteration on the busy-server chain (module docstring).
+    reservation, by policy iteration on the busy-server chain (module docstring); the
+    route of :func:`qtheory.lossnet.online.online_optimum` for more than two classes.
 
     Parameters
     ----------
@@ -400,7 +369,7 @@ def nested_optimum(net, *, max_iterations: int = 100) -> NestedOptimum:
 
     Returns
     -------
-    NestedOptimum
+    OnlineOptimum
         The reserves k_j, R_fluid, R_on, the regret, E[idle], the blocking
         probabilities and the number of iterations.
 
@@ -421,7 +390,7 @@ def nested_optimum(net, *, max_iterations: int = 100) -> NestedOptimum:
 
     Examples
     --------
-    >>> opt = nested_optimum(ClassNetwork(1000, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0))
+    >>> opt = policy_iteration(ClassNetwork(1000, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0))
     >>> opt.reserves, round(opt.online / opt.fluid, 4)
     ((0, 1, 13, 431), 0.9896)
     """
@@ -432,6 +401,6 @@ def nested_optimum(net, *, max_iterations: int = 100) -> NestedOptimum:
         evaluation = _evaluate(net, admitted)
         improved = _improve(net, admitted, evaluation.shifted_bias)
         if np.array_equal(improved, admitted):
-            return NestedOptimum(**_result(net, admitted, evaluation), iterations=iteration)
+            return OnlineOptimum(**_result(net, admitted, evaluation), iterations=iteration)
         admitted = improved
     raise ArithmeticError(f"policy iteration did not converge in {max_iterations} iterations")

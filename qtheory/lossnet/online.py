@@ -1,5 +1,10 @@
 r"""The online optimum: trunk reservation with the best reserve, found exactly.
 
+:func:`online_optimum` takes two classes or n; with two the table below finds the
+reserve (float64 or mpmath), with more the policy iteration of
+:mod:`qtheory.lossnet.nested` finds the nested reserves k_1 = 0 <= … <= k_n, and
+:func:`regret_of` is the regret identity for either.
+
 Under trunk reservation with reserve :math:`k` (admit L only while more than :math:`k`
 servers are idle, admit H whenever a server is idle; Miller 1969 shows a policy of this
 form is optimal) the number of busy servers :math:`b` is a birth–death chain with birth
@@ -52,6 +57,8 @@ import numpy as np
 from qtheory.core import limits, precision
 from qtheory.lossnet import _generated
 from qtheory.lossnet.fluid import fluid_bound
+from qtheory.lossnet.nested import OnlineOptimum, policy_iteration
+from qtheory.model.classes import ClassNetwork, as_classes, as_two_class
 from qtheory.model.lossnet import LossNetwork, as_network
 
 __all__ = [
@@ -108,40 +115,6 @@ class ThresholdTable:
     regret: np.ndarray
 
 
-@dataclass(frozen=True)
-class OnlineOptimum:
-    """The best trunk-reservation policy and its long-run reward rate.
-
-    Attributes
-    ----------
-    reserve : int
-        k*: admit L only while more than k* servers are idle.
-    fluid : float or mpmath.mpf
-        R_fluid, the fluid upper bound.
-    online : float or mpmath.mpf
-        R_on(N) = R_fluid − regret, the optimal long-run reward rate.
-    regret : float or mpmath.mpf
-        R_fluid − R_on(N).
-    prob_full : float or mpmath.mpf
-        P(all servers busy) under reserve k*.
-    mean_idle : float or mpmath.mpf
-        E[idle servers] under reserve k*.
-
-    Examples
-    --------
-    >>> opt = online_optimum(LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0))
-    >>> opt.reserve, round(opt.online, 6)
-    (3, 74.64947)
-    """
-
-    reserve: int
-    fluid: float | mpmath.mpf
-    online: float | mpmath.mpf
-    regret: float | mpmath.mpf
-    prob_full: float | mpmath.mpf
-    mean_idle: float | mpmath.mpf
-
-
 @cache
 def _regret_identity() -> dict[str, object]:
     """:data:`REGRET_IDENTITY` and its two symbols, built with Sympy on first use (the
@@ -174,27 +147,37 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def regret_of(net: LossNetwork, mean_idle, prob_full):
-    """R_fluid − R of a policy with this mean idleness and blocking, by
-    :data:`REGRET_IDENTITY` in float64 (exact for every non-anticipating policy, whose
-    admitted rate equals its departure rate μ E[busy]).
+def regret_of(net: LossNetwork | ClassNetwork, mean_idle, blocking):
+    """R_fluid − R of a policy with this mean idleness and blocking, by the regret
+    identity (exact for every non-anticipating policy, whose admitted rate equals its
+    departure rate μ E[busy]):
+
+    r_m μ E[idle] + N Σ_{j<m} (r_j − r_m) λ_j B_j + N Σ_{j>m} (r_m − r_j) λ_j (1 − B_j),
+
+    m the marginal class; for two classes r_L μ E[idle] + (r_H − r_L) λ_H N P(full)
+    (:data:`REGRET_IDENTITY`, by its generated evaluator; B_L does not enter).
 
     Parameters
     ----------
-    net : LossNetwork
+    net : LossNetwork or ClassNetwork
         The network.
-    mean_idle, prob_full : float or numpy.ndarray
-        E[idle servers] and P(all busy) (arrays broadcast).
+    mean_idle : float or numpy.ndarray
+        E[idle servers].
+    blocking : sequence of float or numpy.ndarray
+        B_1, …, B_n, each class's blocking probability (first axis the class; arrays
+        broadcast with ``mean_idle``); B_1 = P(full).
 
     Returns
     -------
     float or numpy.ndarray
-        r_L μ E[idle] + (r_H − r_L) λ_H N P(full).
+        The regret.
 
     Raises
     ------
     TypeError
-        If ``net`` is not a :class:`LossNetwork`.
+        If ``net`` is not a network.
+    ValueError
+        If ``blocking`` does not hold one entry per class.
 
     References
     ----------
@@ -205,10 +188,35 @@ def regret_of(net: LossNetwork, mean_idle, prob_full):
     Examples
     --------
     >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
-    >>> round(float(regret_of(net, 2.0, 0.1)), 12)  # 1 * 1 * 2 + 1 * 0.6 * 10 * 0.1
+    >>> round(float(regret_of(net, 2.0, (0.1, 0.5))), 12)  # 1 * 1 * 2 + 1 * 0.6 * 10 * 0.1
     2.6
+
+    Class 2 is marginal (0.3 < 1 < 0.3 + 0.9): 2·1·2 + 10·1·0.3·0.1 + 10·1·0.6·(1 − 0.9).
+
+    >>> net = ClassNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
+    >>> round(float(regret_of(net, 2.0, [0.1, 0.5, 0.9])), 12)
+    4.9
     """
-    net = as_network(net)
+    net = as_classes(net)
+    blocking = [np.asarray(b, dtype=float) for b in blocking]
+    if len(blocking) != net.n_classes:
+        raise ValueError(
+            f"blocking must hold one probability per class ({net.n_classes}), got {len(blocking)}"
+        )
+    if net.n_classes == 2:
+        return _two_class_regret(as_two_class(net), mean_idle, blocking[0])
+    m, r_m = net.marginal, net.rewards[net.marginal]
+    regret = r_m * net.mu * np.asarray(mean_idle, dtype=float)
+    for j, (rate, reward, lost) in enumerate(zip(net.lambdas, net.rewards, blocking, strict=True)):
+        if j < m:
+            regret = regret + net.servers * (reward - r_m) * rate * lost
+        elif j > m:
+            regret = regret + net.servers * (r_m - reward) * rate * (1.0 - lost)
+    return regret
+
+
+def _two_class_regret(net: LossNetwork, mean_idle, prob_full):
+    """:data:`REGRET_IDENTITY` in float64, by its generated evaluator."""
     return _generated.regret_identity_float64(
         mean_idle, prob_full, net.mu, net.lambda_h, net.servers, net.r_h, net.r_l
     )
@@ -304,7 +312,7 @@ def threshold_table(net: LossNetwork) -> ThresholdTable:
     prob_full = np.exp(shift + h[n] - log_norm)
     mean_idle = np.exp(np.logaddexp(below_idle, above_idle) - log_norm)
     prob_admit_l = np.exp(below - log_norm)
-    regret = regret_of(net, mean_idle, prob_full)
+    regret = _two_class_regret(net, mean_idle, prob_full)
     if not np.all(np.isfinite(regret)):
         raise ArithmeticError("the threshold table overflowed float64 for these parameters")
     reverse = slice(None, None, -1)  # index by k = N - m
@@ -328,20 +336,23 @@ def _decimal_parameters(net: LossNetwork) -> dict[str, mpmath.mpf]:
     return {name: _decimal(getattr(net, name)) for name in names}
 
 
-def _reserve_mp(net: LossNetwork, reserve: int) -> tuple[mpmath.mpf, mpmath.mpf]:
-    """Mean idleness and blocking of one reserve, in mpmath at the current precision
-    (the weights w_b by their product recursion, N + 1 steps)."""
+def _reserve_mp(net: LossNetwork, reserve: int) -> tuple[mpmath.mpf, ...]:
+    """Mean idleness, P(full) and class L's blocking P(idle <= k) of one reserve k, in
+    mpmath at the current precision (the weights w_b by their product recursion, N + 1
+    steps)."""
     n, m = net.servers, net.servers - reserve
     p = _decimal_parameters(net)
     rate_all = (p["lambda_h"] + p["lambda_l"]) * n / p["mu"]
     rate_h = p["lambda_h"] * n / p["mu"]
-    weight, norm, idle = mpmath.mpf(1), mpmath.mpf(0), mpmath.mpf(0)
+    weight, norm, idle, blocked = mpmath.mpf(1), mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)
     for b in range(n + 1):
         if b > 0:
             weight *= (rate_all if b <= m else rate_h) / b
         norm += weight
         idle += (n - b) * weight
-    return idle / norm, weight / norm
+        if b >= m:
+            blocked += weight
+    return idle / norm, weight / norm, blocked / norm
 
 
 def _optimum_mp(net: LossNetwork, guess: int, dps: int) -> OnlineOptimum:
@@ -351,13 +362,14 @@ def _optimum_mp(net: LossNetwork, guess: int, dps: int) -> OnlineOptimum:
     with precision.working(dps, guard=precision.GUARD_DIGITS + len(str(net.servers + 1))):
         candidates = {}
         for k in neighbours:
-            mean_idle, prob_full = _reserve_mp(net, k)
-            candidates[k] = (_regret_mp(net, mean_idle, prob_full), mean_idle, prob_full)
+            mean_idle, prob_full, blocked_l = _reserve_mp(net, k)
+            regret = _regret_mp(net, mean_idle, prob_full)
+            candidates[k] = (regret, mean_idle, (prob_full, blocked_l))
         best = min(candidates, key=lambda k: candidates[k][0])
-        regret, mean_idle, prob_full = candidates[best]
+        regret, mean_idle, blocking = candidates[best]
         p = _decimal_parameters(net)
         fluid = _generated.fluid_bound_mp(net.servers, p["lambda_h"], p["mu"], p["r_h"], p["r_l"])
-        optimum = OnlineOptimum(best, fluid, fluid - regret, regret, prob_full, mean_idle)
+        optimum = OnlineOptimum((0, best), fluid, fluid - regret, regret, mean_idle, blocking)
     return precision.rounded(optimum, dps)
 
 
@@ -381,40 +393,57 @@ def _best_reserve(net: LossNetwork, regret: np.ndarray) -> int:
     return best
 
 
-def online_optimum(net: LossNetwork, *, dps: int | None = None) -> OnlineOptimum:
-    """The optimal reserve k* and R_on(N) = R_fluid − regret, exactly.
+def online_optimum(
+    net: LossNetwork | ClassNetwork, *, dps: int | None = None, method: str = "auto"
+) -> OnlineOptimum:
+    """The optimal online policy (nested trunk reservation), its reserves and
+    R_on(N) = R_fluid − regret, exactly.
 
-    Every reserve is evaluated by :func:`threshold_table` (float64, O(N)) and the best
-    kept.  Where the optimum is so flat that another reserve's float64 regret comes
-    within :data:`TIE_GAP` (relative) of the best, float64 cannot tell them apart
-    (found with λ_H close to μ, where neighbouring rewards differ by 1e-21 relative) and
-    :func:`~qtheory.lossnet.certified.certified_online_optimum` decides the reserve.
-    With ``dps`` the values are recomputed in mpmath: k* from that search, confirmed
-    against its neighbours k* ± 1, with guard digits for the N-term sums (see the
-    module docstring); practical to N ≈ 10^5 - 10^6.
+    Two routes (``method``):
+
+    - ``"table"`` (two classes): every reserve is evaluated by :func:`threshold_table`
+      (float64, O(N)) and the best kept.  Where the optimum is so flat that another
+      reserve's float64 regret comes within :data:`TIE_GAP` (relative) of the best,
+      float64 cannot tell them apart (found with λ_H close to μ, where neighbouring
+      rewards differ by 1e-21 relative) and
+      :func:`~qtheory.lossnet.certified.certified_online_optimum` decides the reserve.
+      With ``dps`` the values are recomputed in mpmath: k* from that search, confirmed
+      against its neighbours k* ± 1, with guard digits for the N-term sums (see the
+      module docstring); practical to N ≈ 10^5 - 10^6.
+    - ``"policy-iteration"`` (any number of classes, float64):
+      :func:`~qtheory.lossnet.nested.policy_iteration` on the busy-server chain.
+
+    ``"auto"`` (the default) takes the table for two classes and policy iteration for
+    more.
 
     Parameters
     ----------
-    net : LossNetwork
+    net : LossNetwork or ClassNetwork
         The network.
     dps : int or None, keyword-only
-        None (default): float64.  An integer D >= 1: mpmath values correct to D
-        significant digits, with the rates and rewards read as the decimals they
-        print as (0.6 means 6/10).
+        None (default): float64.  An integer D >= 1 (two classes, the table route):
+        mpmath values correct to D significant digits, with the rates and rewards read
+        as the decimals they print as (0.6 means 6/10).
+    method : {"auto", "table", "policy-iteration"}, keyword-only
+        The route (default ``"auto"``).
 
     Returns
     -------
     OnlineOptimum
-        The reserve k*, R_fluid, R_on, the regret, P(full) and E[idle] under k*.
+        The reserves (k_1, …, k_n) = (0, k*) for two classes, R_fluid, R_on, the
+        regret, E[idle] and the blocking probabilities under them.
 
     Raises
     ------
     TypeError
-        If ``net`` is not a :class:`LossNetwork`.
+        If ``net`` is not a network.
     ValueError
-        If ``dps`` is not None or an integer >= 1 (or is above the ``dps`` limit), or
-        the work exceeds the ``memory`` or ``dp_cells`` limits (:mod:`qtheory.core.limits`),
+        If ``dps`` is not None or an integer >= 1 (or is above the ``dps`` limit),
+        ``method`` is unknown or does not take this network or ``dps``, or the work
+        exceeds the ``memory`` or ``dp_cells`` limits (:mod:`qtheory.core.limits`),
         checked before anything is computed.
+    ArithmeticError
+        If policy iteration does not converge or finds a non-monotone policy.
 
     References
     ----------
@@ -430,9 +459,32 @@ def online_optimum(net: LossNetwork, *, dps: int | None = None) -> OnlineOptimum
     >>> precise = online_optimum(LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0), dps=30)
     >>> mpmath.nstr(precise.online, 12)
     '74.6494696017'
+    >>> online_optimum(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)).reserves
+    (0, 1, 29)
     """
-    net = as_network(net)
+    classes = as_classes(net)
     dps = precision.check_dps(dps, cost="the online optimum in mpmath")
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
+    if method == "auto":
+        method = "table" if classes.n_classes == 2 else "policy-iteration"
+    if method == "policy-iteration":
+        if dps is not None:
+            raise ValueError(f"dps: method 'policy-iteration' is float64 only, got dps={dps}")
+        return policy_iteration(classes)
+    if classes.n_classes != 2:
+        raise ValueError(
+            f"method 'table' takes two classes, got {classes.n_classes}; use 'policy-iteration'"
+        )
+    return _table_optimum(as_two_class(classes), dps)
+
+
+#: The routes of :func:`online_optimum`.
+_METHODS = ("auto", "table", "policy-iteration")
+
+
+def _table_optimum(net: LossNetwork, dps: int | None) -> OnlineOptimum:
+    """The two-class optimum from the table of every reserve (and mpmath with ``dps``)."""
     _require_table_memory(net)
     if dps is not None:
         limits.require(
@@ -447,11 +499,7 @@ def online_optimum(net: LossNetwork, *, dps: int | None = None) -> OnlineOptimum
         return _optimum_mp(net, best, dps)
     fluid = fluid_bound(net)
     regret = float(table.regret[best])
+    blocking = (float(table.prob_full[best]), 1.0 - float(table.prob_admit_l[best]))
     return OnlineOptimum(
-        best,
-        fluid,
-        fluid - regret,
-        regret,
-        float(table.prob_full[best]),
-        float(table.mean_idle[best]),
+        (0, best), fluid, fluid - regret, regret, float(table.mean_idle[best]), blocking
     )

@@ -12,7 +12,6 @@ from typing import Any
 
 from qtheory.core import validation
 from qtheory.lossnet.fluid import fluid_bound
-from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.online import online_optimum
 from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork, as_network
@@ -59,15 +58,11 @@ def task_network(task: dict[str, Any]) -> Network:
 
 
 def exact_optimum(net: Network) -> dict[str, Any]:
-    """The exact R_fluid, R_on, regret and optimal reserve: k* (int) of
-    :func:`~qtheory.lossnet.online.online_optimum` for two classes, the nested reserves
-    (k_1, …, k_n) of :func:`~qtheory.lossnet.nested.nested_optimum` for n."""
-    if isinstance(net, ClassNetwork):
-        opt = nested_optimum(net)
-        reserve = opt.reserves
-    else:
-        opt = online_optimum(net)
-        reserve = opt.reserve
+    """The exact R_fluid, R_on, regret and optimal reserve of
+    :func:`~qtheory.lossnet.online.online_optimum`: k* (int) for a two-class
+    :class:`LossNetwork`, the nested reserves (k_1, …, k_n) for a :class:`ClassNetwork`."""
+    opt = online_optimum(net)
+    reserve = opt.reserves if isinstance(net, ClassNetwork) else opt.reserve
     return {"fluid": fluid_bound(net), "online": float(opt.online),
             "regret": float(opt.regret), "reserve": reserve}  # fmt: skip
 

@@ -14,7 +14,7 @@ from qtheory.lossnet.claims import (
     class_leading_constant_claim,
     class_regret_identity_claim,
 )
-from qtheory.lossnet.nested import nested_optimum
+from qtheory.lossnet.nested import policy_iteration
 from qtheory.lossnet.regret import (
     RegretPoint,
     derive_leading_constant,
@@ -56,7 +56,7 @@ def test_two_class_constant_and_curve_are_the_two_class_ones(params):
     assert leading_constant(net) == pytest.approx(r_l * mu / math.log(mu / lam_h), rel=1e-14)
     grid = [100, 10**4]
     for n, certified in zip(grid, regret_curve(net, grid), strict=True):
-        ours = nested_optimum(as_classes(net).with_servers(n))
+        ours = policy_iteration(as_classes(net).with_servers(n))
         assert ours.reserves == certified.reserves
         assert ours.regret == pytest.approx(certified.regret, rel=1e-9)
 

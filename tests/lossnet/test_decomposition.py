@@ -36,7 +36,6 @@ from qtheory.lossnet.decomposition import (
     run_designs,
 )
 from qtheory.lossnet.designs import ClockDesign, JobDesign, RollingHorizonDesign
-from qtheory.lossnet.nested import nested_optimum
 from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.replication import _replication_root, replication
 from qtheory.lossnet.rolling_horizon import _window_values, relative_values, rolling_horizon
@@ -511,7 +510,7 @@ def test_class_estimators_add_up_and_offline_beats_every_policy(net):
     optimum (the path's dynamic programme) earns at least every other policy on every
     path; the regret is the exact nested optimum's."""
     d = decomposition(net, cs=(1.0, 8.0), horizon=15.0, warmup=0.0, reps=3, seed=2)
-    assert d.reserve == nested_optimum(net).reserves
+    assert d.reserve == online_optimum(net).reserves
     for c in (1.0, 8.0):
         total = d.c_vol.mean + d.at(c).c_long.mean + d.at(c).c_short.mean
         assert total == pytest.approx(d.regret, abs=1e-9)
@@ -556,7 +555,7 @@ def test_class_cache_and_fit(tmp_path):
     assert fits.leading_constant == pytest.approx(2.0 / math.log(1 / 0.3), rel=1e-12)
     n = fits.regret_servers[-1]
     assert n == 200 and fits.regret.slope.n == len(fits.regret_servers)
-    fits_regret = nested_optimum(THREE.with_servers(n)).regret
+    fits_regret = online_optimum(THREE.with_servers(n)).regret
     assert fits.regret.intercept + fits.regret.slope.mean * math.log(n) == pytest.approx(
         fits_regret, rel=0.05
     )

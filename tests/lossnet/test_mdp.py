@@ -6,7 +6,6 @@ import pytest
 
 from qtheory.lossnet import LossNetwork, online_optimum
 from qtheory.lossnet.mdp import class_admission_mdp, solve_admission_mdp, solve_class_mdp
-from qtheory.lossnet.nested import nested_optimum
 from qtheory.model.classes import ClassNetwork
 
 PARAMS = [(0.6, 0.8, 1.0, 2.0, 1.0), (0.3, 2.0, 0.7, 5.0, 0.5), (0.9, 0.3, 1.0, 1.2, 1.0)]
@@ -74,7 +73,7 @@ def test_full_three_class_mdp_equals_the_nested_optimum(net, servers):
     reservation with the reserves policy iteration on the busy count finds."""
     net = net.with_servers(servers)
     full = solve_class_mdp(net)
-    nested = nested_optimum(net)
+    nested = online_optimum(net)
     assert full.online == pytest.approx(nested.online, rel=1e-10)
     assert full.regret == pytest.approx(nested.regret, rel=1e-8, abs=1e-10)
     assert full.nested_reserves == nested.reserves

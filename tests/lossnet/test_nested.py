@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from qtheory.exact import birth_death_stationary
 from qtheory.lossnet import LossNetwork, online_optimum
 from qtheory.lossnet.fluid import fluid_lp
-from qtheory.lossnet.nested import class_regret_of, evaluate_nested, nested_optimum
+from qtheory.lossnet.nested import evaluate_nested
+from qtheory.lossnet.online import regret_of
 from qtheory.model.classes import ClassNetwork
 
 TWO_CLASS = [
@@ -34,13 +35,14 @@ THREE_CLASS = [
 @pytest.mark.parametrize("servers", [1, 2, 9, 60, 300, 5000])
 def test_two_classes_reproduce_the_threshold_table_optimum(params, servers):
     net = LossNetwork(servers, *params)
-    expected = online_optimum(net)
-    got = nested_optimum(net)
-    assert got.reserves == (0, expected.reserve)
+    expected = online_optimum(net, method="table")
+    got = online_optimum(net, method="policy-iteration")
+    assert got.reserves == expected.reserves == (0, expected.reserve)
     assert got.online == pytest.approx(expected.online, rel=1e-12)
     assert got.regret == pytest.approx(expected.regret, rel=1e-9, abs=1e-12)
     assert got.prob_full == pytest.approx(expected.prob_full, rel=1e-9)
     assert got.mean_idle == pytest.approx(expected.mean_idle, rel=1e-9)
+    assert got.blocking == pytest.approx(expected.blocking, rel=1e-9, abs=1e-300)
 
 
 def direct(net, reserves):
@@ -68,7 +70,7 @@ def test_three_classes_beat_every_nested_policy_by_direct_search(net, servers):
     net = net.with_servers(servers)
     rewards = {k: direct(net, k)[0] for k in nested_vectors(3, servers)}
     best = max(rewards, key=rewards.get)
-    opt = nested_optimum(net)
+    opt = online_optimum(net)
     assert opt.online == pytest.approx(rewards[best], rel=1e-12)
     assert rewards[opt.reserves] == pytest.approx(rewards[best], rel=1e-12)
 
@@ -85,7 +87,7 @@ def test_evaluation_and_regret_identity_against_the_direct_reward(net):
         np.testing.assert_allclose(policy.blocking, blocking, rtol=1e-10, atol=1e-300)
         assert policy.mean_idle == pytest.approx(idle, rel=1e-12)
         # the identity itself, fed the direct blocking and idleness
-        assert class_regret_of(net, idle, blocking) == pytest.approx(fluid - reward, rel=1e-10)
+        assert regret_of(net, idle, blocking) == pytest.approx(fluid - reward, rel=1e-10)
 
 
 @pytest.mark.parametrize("servers", [2000, 100_000])
@@ -93,7 +95,7 @@ def test_four_classes_at_large_n_are_locally_optimal(servers):
     """No single reserve moved by one improves on the optimum (direct chain), and the
     thresholds are nested and monotone with classes below the marginal one far out."""
     net = ClassNetwork(servers, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
-    opt = nested_optimum(net)
+    opt = online_optimum(net)
     assert opt.reserves[0] == 0 and list(opt.reserves) == sorted(opt.reserves)
     assert opt.online == pytest.approx(direct(net, opt.reserves)[0], rel=1e-12)
     for j in range(1, 4):
@@ -110,9 +112,7 @@ def test_the_regret_identity_is_not_the_reward_difference_for_a_wrong_marginal()
     net = THREE_CLASS[0].with_servers(20)
     reward, blocking, idle = direct(net, (0, 2, 6))
     wrong = ClassNetwork(20, net.lambdas, (3, 2.5, 1), net.mu)  # same m, other r_2
-    assert class_regret_of(wrong, idle, blocking) != pytest.approx(
-        fluid_lp(net).value - reward, rel=1e-3
-    )
+    assert regret_of(wrong, idle, blocking) != pytest.approx(fluid_lp(net).value - reward, rel=1e-3)
 
 
 @pytest.mark.parametrize(
@@ -131,14 +131,20 @@ def test_bad_reserves_are_refused(reserves, match):
 
 def test_bad_blocking_and_networks_are_refused():
     with pytest.raises(ValueError, match="blocking must hold one probability per class"):
-        class_regret_of(THREE_CLASS[0], 1.0, [0.1, 0.2])
+        regret_of(THREE_CLASS[0], 1.0, [0.1, 0.2])
     with pytest.raises(TypeError, match="net must be a LossNetwork or ClassNetwork"):
-        nested_optimum((10, 0.6, 0.8))
+        online_optimum((10, 0.6, 0.8))
+    with pytest.raises(ValueError, match="method must be one of auto, table, policy-iteration"):
+        online_optimum(THREE_CLASS[0], method="nested")
+    with pytest.raises(ValueError, match="method 'table' takes two classes, got 3"):
+        online_optimum(THREE_CLASS[0], method="table")
+    with pytest.raises(ValueError, match="dps: method 'policy-iteration' is float64 only"):
+        online_optimum(THREE_CLASS[0], dps=20)
 
 
 def test_huge_networks_are_refused_before_allocating():
     assert_rejects(
-        nested_optimum, THREE_CLASS[0].with_servers(10**9), match=r"net\.servers: .* bytes"
+        online_optimum, THREE_CLASS[0].with_servers(10**9), match=r"net\.servers: .* bytes"
     )
 
 
@@ -153,7 +159,7 @@ def test_random_networks_give_monotone_locally_optimal_reserves(data, n_classes,
     mu = data.draw(st.floats(0.05, 0.95)) * partial[-1]
     assume(rates[0] < mu and np.all(np.abs(partial - mu) > 1e-3))
     net = ClassNetwork(servers, rates, np.cumsum(steps)[::-1].tolist(), mu)
-    opt = nested_optimum(net)
+    opt = online_optimum(net)
     best = direct(net, opt.reserves)[0]
     assert opt.online == pytest.approx(best, rel=1e-11)
     for j in range(1, n_classes):
