@@ -37,8 +37,10 @@ SERVICE_RATE_L = 1.5
 
 
 def admission(servers: int, service_rate_l: float | None = None) -> CTMDP:
-    """The loss network's admission MDP (qtheory.lossnet.mdp) at N servers."""
-    return admission_mdp(NET.with_servers(servers), service_rate_l).mdp
+    """The loss network's admission MDP (qtheory.lossnet.mdp) at N servers, per-class
+    state when L has its own service rate."""
+    rates = None if service_rate_l is None else [NET.mu, service_rate_l]
+    return admission_mdp(NET.with_servers(servers), rates).mdp
 
 
 def bench_birth_death(sizes) -> None:

@@ -1,7 +1,7 @@
 """Model 2: the overloaded loss network, two classes (:class:`LossNetwork`) or n
 (:class:`ClassNetwork`): one fluid LP :func:`fluid_lp`, one online optimum
 :func:`online_optimum` (trunk reservation; nested for n classes), one regret curve
-:func:`regret_curve`, and the full MDP :func:`solve_class_mdp`.
+:func:`regret_curve`, and the full MDP :func:`solve_admission_mdp`.
 
 Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Research 73(4),
 2025; Miller, Management Science 1969 (optimality of trunk reservation).
@@ -40,7 +40,7 @@ _LAZY = {
     "leading_constant": "regret",
     "regret_curve": "regret",
     "evaluate_nested": "nested",
-    "solve_class_mdp": "mdp",
+    "solve_admission_mdp": "mdp",
     "Replay": "policies",
     "pfi_promise": "policies",
     "replay": "policies",
@@ -51,7 +51,7 @@ __all__ = [
     "CertifiedFluid",
     "ClassNetwork",
     "evaluate_nested",
-    "solve_class_mdp",
+    "solve_admission_mdp",
     "CertifiedOnlineOptimum",
     "OptimalityCertificate",
     "certified_fluid",
