@@ -26,7 +26,7 @@ than k_j servers are idle, k_1 = 0, k_j = N: never; printed ``0,1,43,400091`` in
 text output) and ``p_full`` is P(all servers busy), class 1's blocking probability.
 
 ``qtheory lossnet simulate`` takes the classes either way too.  With n > 2 classes it
-runs the n-class simulator (:func:`qtheory.sim.lossnet_classes.simulate_classes`, clock
+runs the n-class simulator (:func:`qtheory.sim.lossnet.simulate`, clock
 model only: ``--info job`` is refused): ``--policy threshold:k_1,...,k_n`` is nested
 trunk reservation with one reserve per class, ``pfi`` and ``sss:W`` judge class j on
 the future in which only the better classes are admitted, ``offline`` is the path's
@@ -647,7 +647,7 @@ def class_simulate_values(
     net: ClassNetwork, policy: str, *, horizon: float, warmup: float, reps: int, seed: object
 ) -> dict[str, object]:
     """The numbers ``qtheory lossnet simulate --lambdas … --rewards …`` prints for n > 2
-    (clock model, :func:`qtheory.sim.lossnet_classes.simulate_classes`).
+    (clock model, :func:`qtheory.sim.lossnet.simulate`).
 
     The keys are those of the two-class output, with class 1 in the place of H and the
     classes 2..n together in the place of L (the classes the generalised PFI and SSS
@@ -687,9 +687,9 @@ def class_simulate_values(
     >>> values["admitted"][2], values["admitted_l"] == values["admitted"][1]
     (0, True)
     """
-    from qtheory.sim.lossnet_classes import simulate_classes  # the C extension: when run
+    from qtheory.sim.lossnet import simulate  # the C extension: when run
 
-    result = simulate_classes(net, policy, horizon=horizon, warmup=warmup, reps=reps, seed=seed)
+    result = simulate(net, policy, horizon=horizon, warmup=warmup, reps=reps, seed=seed)
     return {
         "reward_rate": result.reward_rate.mean,
         "ci_halfwidth": result.reward_rate.halfwidth,

@@ -91,7 +91,7 @@ task through the same executor and cache, with :math:`R_{fluid}`
 (:func:`~qtheory.lossnet.fluid.fluid_bound`, the fluid LP's value by the marginal
 class), :math:`R_{on}` and the nested reserves :math:`(k_1, \dots, k_n)`
 (:func:`~qtheory.lossnet.online.online_optimum`) exact, and the policies of
-:mod:`qtheory.sim.lossnet_classes` simulated on common paths: the offline dynamic
+:mod:`qtheory.sim.lossnet` simulated on common paths: the offline dynamic
 programme, PFI and SSS(W) generalised (class j judged on the future in which only the
 classes better than j are admitted) and nested trunk reservation at the optimal reserves
 as the control variate.  The estimators are those above; SSS(W) is still a W-lookahead
@@ -103,7 +103,7 @@ task of an n-class network holds ``servers``, ``lambdas``, ``rewards`` and ``mu`
 place of the six two-class fields (so two-class tasks keep their cache keys).  The job
 model and the rolling-horizon policy stay two-class.  The offline programme of a
 network whose marginal class is not the last runs in full (O(events x N) work, see
-:mod:`qtheory.sim.lossnet_classes`), which bounds the N a sweep can reach (N = 1000
+:mod:`qtheory.sim.lossnet`), which bounds the N a sweep can reach (N = 1000
 with a window of 100 is about 3e8 cells per replication).
 
 A stronger lower bound on R_W: the rolling-horizon policy

@@ -30,7 +30,6 @@ from qtheory.lossnet.tasks import (
     threshold_policy,
 )
 from qtheory.model.classes import ClassNetwork
-from qtheory.sim.lossnet_classes import require_class_run
 from qtheory.sim.lossnet_costs import require_path, require_run
 
 __all__ = [
@@ -110,7 +109,7 @@ class Design:
                        what=f"the task list of {self.reps} replications")  # fmt: skip
         for policy in policies:
             if isinstance(self.net, ClassNetwork):
-                require_class_run(self.net, policy, horizon=self.horizon)
+                require_run(self.net, policy, horizon=self.horizon)
             elif self.info == "job" and policy == OFFLINE:
                 require_path(self.net, info="job", horizon=self.horizon)
             else:

@@ -10,8 +10,7 @@ A clock path (:class:`~qtheory.model.paths.ClockPath`) is a stream of events: ``
 arrival of class j (two classes: ``-1`` H, ``-2`` L), else a potential departure with
 slot ``c`` in 0..N-1, which ends a service iff ``c < busy``.  Class 1 is admitted iff a
 server is idle; the policies differ in how they decide an arrival of class j ≥ 2 to I
-idle servers (the strings of :func:`~qtheory.sim.lossnet_policies.parse_policy` and
-:func:`~qtheory.sim.lossnet_classes.parse_class_policy`):
+idle servers (the strings of :func:`~qtheory.sim.lossnet_policies.parse_policy`):
 
 ``threshold:K`` (two classes), ``threshold:k_1,...,k_n``
     (Nested) trunk reservation: admit iff I > k_j, with k_1 = 0 and, for two classes,
@@ -58,7 +57,6 @@ from qtheory.core.validation import nonnegative, positive_int
 from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 from qtheory.model.paths import ClockPath
-from qtheory.sim.lossnet_classes import parse_class_policy
 from qtheory.sim.lossnet_policies import parse_policy
 
 __all__ = ["Replay", "pfi_promise", "replay", "sss_promise"]
@@ -264,7 +262,7 @@ def replay(
     """
     if isinstance(net, ClassNetwork):
         servers = net.servers
-        name, param = parse_class_policy(policy, net)
+        name, param = parse_policy(policy, net)
     elif isinstance(net, LossNetwork | int) and not isinstance(net, bool):
         servers = positive_int("net", net) if isinstance(net, int) else net.servers
         name, param = parse_policy(policy, servers)

@@ -31,7 +31,6 @@ from qtheory.sim.lossnet import (
     job_path,
     simulate,
 )
-from qtheory.sim.lossnet_classes import simulate_classes
 
 __all__ = [
     "replication",
@@ -70,7 +69,7 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
         windows also ``rolling_horizon``: dict from ``repr(W)`` to the reward rate of
         :func:`rolling_horizon` with window W on the same path.  For an n-class network
         ``admitted`` (policy to the list of admissions of each class, by
-        :func:`qtheory.sim.lossnet_classes.simulate_classes`) replaces ``admitted_h``
+        :func:`qtheory.sim.lossnet.simulate`) replaces ``admitted_h``
         and ``admitted_l``.
 
     Raises
@@ -90,11 +89,11 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
     >>> bool(out["reward_rate"]["offline"] == cmp.results["offline"].reward_rates[1])
     True
     >>> from qtheory.model.classes import ClassNetwork
-    >>> from qtheory.sim.lossnet_classes import compare_classes
+    >>> from qtheory.sim.lossnet import compare
     >>> three = ClassNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> out = replication(replication_task(three, info="clock", horizon=30.0, warmup=0.0,
     ...                                    seed=3, rep=1, policies=["offline", "pfi"]))
-    >>> cmp = compare_classes(three, ["offline", "pfi"], horizon=30.0, reps=2, seed=3)
+    >>> cmp = compare(three, ["offline", "pfi"], horizon=30.0, reps=2, seed=3)
     >>> bool(out["reward_rate"]["pfi"] == cmp.results["pfi"].reward_rates[1])
     True
     """
@@ -146,7 +145,7 @@ def _class_replication(net: ClassNetwork, task: dict[str, Any]) -> dict[str, Any
     out: dict[str, Any] = {"reward_rate": {}, "admitted": {}, "mean_idle": {}}
     root = _replication_root(checked["seed"], checked["rep"])
     for policy in checked["policies"]:
-        res = simulate_classes(net, policy, horizon=checked["horizon"],
+        res = simulate(net, policy, horizon=checked["horizon"],
                                warmup=checked["warmup"], reps=1, seed=root)  # fmt: skip
         out["reward_rate"][policy] = res.reward_rate.mean
         out["admitted"][policy] = list(res.admitted)

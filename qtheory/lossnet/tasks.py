@@ -15,7 +15,6 @@ from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.online import online_optimum
 from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork, as_network
-from qtheory.sim.lossnet_classes import parse_class_policy
 from qtheory.sim.lossnet_policies import parse_policy
 
 __all__ = [
@@ -87,10 +86,7 @@ def _policy_list(policies: object, net: Network) -> list[str]:
     if isinstance(policies, str) or not isinstance(policies, Sequence) or not policies:
         raise ValueError(f"policies must be a non-empty list of policy strings, got {policies!r}")
     for policy in policies:
-        if isinstance(net, ClassNetwork):
-            parse_class_policy(policy, net)
-        else:
-            parse_policy(policy, net.servers)
+        parse_policy(policy, net)
     if len(set(policies)) != len(policies):
         raise ValueError(f"policies must be distinct, got {policies!r}")
     return list(policies)
@@ -132,8 +128,7 @@ def replication_task(
         ``default_rng(SeedSequence(seed, spawn_key=(rep,)))``.
     policies : sequence of str
         Distinct, non-empty list of policy strings
-        (:func:`qtheory.sim.lossnet_policies.parse_policy`,
-        plus ``"offline"``; n classes: :func:`qtheory.sim.lossnet_classes.parse_class_policy`).
+        (:func:`qtheory.sim.lossnet_policies.parse_policy`, ``"offline"`` included).
     rolling_horizon : sequence of float, default ()
         Windows W > 0 of :func:`rolling_horizon` (clock model only); left out of the
         task when empty, so the tasks of plain runs keep their cache keys.

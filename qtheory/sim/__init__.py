@@ -14,15 +14,8 @@ from qtheory.sim.lossnet import (
     simulate,
     trace,
 )
-from qtheory.sim.lossnet_classes import (
-    ClassSimulationResult,
-    compare_classes,
-    simulate_classes,
-    trace_classes,
-)
 
 __all__ = [
-    "ClassSimulationResult",
     "ClockPath",
     "Comparison",
     "JobPath",
@@ -32,12 +25,9 @@ __all__ = [
     "Trace",
     "clock_path",
     "compare",
-    "compare_classes",
     "job_path",
     "simulate",
-    "simulate_classes",
     "simulate_gated",
     "simulate_random_routing",
     "trace",
-    "trace_classes",
 ]

@@ -1,14 +1,16 @@
-"""Simulation of the overloaded two-class loss network (docs/loss-network.md,
+"""Simulation of the overloaded loss network, two classes (:class:`LossNetwork`) or n
+(:class:`~qtheory.model.classes.ClassNetwork`) (docs/loss-network.md,
 docs/information-models.md).
 
 The sample paths, the policies and the offline optimum run in the C extension
-:mod:`qtheory.sim._core` (``lossnet_simulate``, ``lossnet_path``: the two-class entry
-points of the n-class kernel of :mod:`qtheory.sim.lossnet_classes`); this module parses
-policies, checks what a run will cost before it starts, derives the replications' seeds
-and turns the replications into estimates with 95% confidence intervals
-(:class:`qtheory.core.stats.Estimate`).  The model and the policies PFI and SSS(W) are
-Bray's [1]_; trunk reservation and the logarithmic regret of the online optimum are
-from Xie, Gurvich and Küçükyavuz [2]_.
+:mod:`qtheory.sim._core` (one n-class kernel; ``lossnet_simulate`` and ``lossnet_path``
+are its two-class entry points, which also run the job model, and with the same seed a
+two-class network gives the same events, decisions and statistics through either entry
+point); this module parses policies, checks what a run will cost before it starts,
+derives the replications' seeds and turns the replications into estimates with 95%
+confidence intervals (:class:`qtheory.core.stats.Estimate`).  The model and the policies
+PFI and SSS(W) are Bray's [1]_; trunk reservation and the logarithmic regret of the
+online optimum are from Xie, Gurvich and Küçükyavuz [2]_.
 
 Information models
 ------------------
@@ -83,6 +85,42 @@ Policies
     ``warmup=0`` the offline reward is >= every policy's on every path (exactly); with a
     warm-up the window rewards can differ in either direction by O(1) per path.
 
+n classes
+---------
+With n classes (class j = 1..n arriving Poisson(λ_j N) with reward r_j, r_1 > … > r_n,
+a common μ; clock model only, arrivals of class j have event code -j) the policies are:
+
+``threshold:k_1,...,k_n``
+    Nested trunk reservation: admit class j iff more than k_j servers are idle, with
+    integers 0 <= k_1 <= k_2 <= … <= k_n <= N (k_1 = 0: class 1 takes any idle
+    server).  The optimal online policy is of this form [2]_ [4]_.
+``pfi``
+    Promise of future idleness, generalised.  Class 1 is admitted iff a server is idle.
+    An arrival of class j >= 2 to I idle servers is judged on the hypothetical future in
+    which it is admitted, every later arrival of a *better* class 1..j-1 is admitted and
+    every later arrival of class j..n is rejected; with h = I - 1, admit iff h reaches
+    floor(sqrt(N)) before it drops below 1, as for two classes.
+``sss:W``
+    Single short sensor, generalised the same way: admit class j >= 2 iff in that same
+    hypothetical future h >= 1 at every instant of [t, t + W].
+``offline``
+    The same backward programme over (event, busy count), V_i(b) = max(V_{i+1}(b),
+    r_j + V_{i+1}(b + 1)) at an arrival of class j, with the band certificate using the
+    smallest reward r_n where two classes use r_L.  The certificate (every arrival
+    admitted at more than K idle servers) holds when the marginal class is the last one;
+    when classes below it exist the optimum turns them away at idle counts of order N
+    and the full programme runs (O(events x N) work; the cost estimate expects it).
+
+For n = 2 the look-ahead rules are Bray's PFI and SSS(W) (better class: H).  The
+hypothetical future is the fluid LP's priority order: the LP serves classes in reward
+order, so from class j's point of view the classes 1..j-1 are those the system would
+keep serving and j..n those it would turn away first.  In that future h drifts by
+N(μ - λ_1 - … - λ_{j-1}): upward for every class up to the marginal class m, so
+classes above m are admitted more readily than m itself, and downward for the classes
+below m, whose promise fails unless about √N servers are already idle (the fluid LP
+serves them not at all).  The hypothetical walks are monotone in the class, so the
+admission thresholds are nested like trunk reservation's.
+
 Every run starts with all servers idle at time 0; statistics are recorded in
 (warmup, horizon].
 
@@ -125,6 +163,8 @@ References
 .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable resources:
    logarithmic regret in overloaded networks", Operations Research 73(4) (2025).
 .. [3] S. Asmussen, Applied Probability and Queues, 2nd ed., Springer (2003).
+.. [4] B. L. Miller, "A queueing reward system with several customer classes",
+   Management Science 16(3):234-245 (1969).
 
 Examples
 --------
@@ -150,7 +190,8 @@ import numpy as np
 from qtheory.core import limits
 from qtheory.core.stats import Estimate, replication_seeds, root_seed
 from qtheory.core.validation import positive_int
-from qtheory.model.lossnet import LossNetwork
+from qtheory.model.classes import ClassNetwork, as_classes
+from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.model.paths import ClockPath, JobPath
 from qtheory.sim import _core
 from qtheory.sim.lossnet_costs import require_path, require_policy_run
@@ -198,16 +239,17 @@ class SimulationResult:
         the half-width of its 95% Student t interval (NaN when reps = 1).
     mean_idle : qtheory.core.stats.Estimate
         Time-average number of idle servers in (T0, T], with its 95% half-width.
-    admitted_h, admitted_l, rejected_h, rejected_l : int
-        Arrivals in (T0, T], summed over the replications.
+    admitted, rejected : tuple of int
+        Arrivals of each class 1..n (H, L for two classes) in (T0, T], summed over the
+        replications.
     events : int
-        Events processed in (0, T], summed over the replications (clock model: H, L and
-        potential departures; job model: arrivals and departures).
+        Events processed in (0, T], summed over the replications (clock model: arrivals
+        and potential departures; job model: arrivals and departures).
     mean_lookahead : float
-        Lookahead policies: future events scanned per L arrival in (T0, T] (0 for
-        decisions taken without a scan); NaN for the other policies.
+        Lookahead policies: future events scanned per arrival of classes 2..n (L) in
+        (T0, T] (0 for decisions taken without a scan); NaN for the other policies.
     mean_lookahead_time : float
-        Lookahead policies: mean time from an L arrival to the last event scanned.
+        Lookahead policies: mean time from such an arrival to the last event scanned.
     reward_rates : numpy.ndarray
         The reward rate of each replication (for paired comparisons).
 
@@ -227,14 +269,40 @@ class SimulationResult:
     reps: int
     reward_rate: Estimate
     mean_idle: Estimate
-    admitted_h: int
-    admitted_l: int
-    rejected_h: int
-    rejected_l: int
+    admitted: tuple[int, ...]
+    rejected: tuple[int, ...]
     events: int
     mean_lookahead: float
     mean_lookahead_time: float
     reward_rates: np.ndarray = field(repr=False, compare=False)
+
+    def _two_class(self, counts: tuple[int, ...], name: str) -> tuple[int, int]:
+        if len(counts) != 2:
+            raise AttributeError(
+                f"{name}_h and {name}_l are the counts of two classes; with {len(counts)} "
+                f"classes read {name}"
+            )
+        return counts[0], counts[1]
+
+    @property
+    def admitted_h(self) -> int:
+        """Two classes: H arrivals admitted (``admitted[0]``)."""
+        return self._two_class(self.admitted, "admitted")[0]
+
+    @property
+    def admitted_l(self) -> int:
+        """Two classes: L arrivals admitted (``admitted[1]``)."""
+        return self._two_class(self.admitted, "admitted")[1]
+
+    @property
+    def rejected_h(self) -> int:
+        """Two classes: H arrivals rejected (``rejected[0]``)."""
+        return self._two_class(self.rejected, "rejected")[0]
+
+    @property
+    def rejected_l(self) -> int:
+        """Two classes: L arrivals rejected (``rejected[1]``)."""
+        return self._two_class(self.rejected, "rejected")[1]
 
 
 @dataclass(frozen=True)
@@ -444,24 +512,37 @@ def run_replications(net, name, param, info, horizon, warmup, seeds, workers) ->
         return list(pool.map(one, seeds))
 
 
+def _counts(run: dict, name: str) -> tuple[int, ...]:
+    """A replication's per-class counts: the n-class kernel's list ``name``, or the
+    two-class kernel's ``name_h`` and ``name_l``."""
+    return tuple(run[name]) if name in run else (run[f"{name}_h"], run[f"{name}_l"])
+
+
 def summarise(
-    net: LossNetwork, policy: str, info: str, horizon: float, warmup: float, runs: list[dict]
+    net: LossNetwork | ClassNetwork,
+    policy: str,
+    info: str,
+    horizon: float,
+    warmup: float,
+    runs: list[dict],
 ) -> SimulationResult:
     """The :class:`SimulationResult` of the replications ``runs`` of ``policy``.
 
     Parameters
     ----------
-    net : LossNetwork
+    net : LossNetwork or ClassNetwork
     policy, info : str
         The normalised policy string and the information model (recorded as given).
     horizon, warmup : float
         T and T0 of every replication.
     runs : list of dict
-        One dict per replication, as the C runs return them: the counts ``admitted_h``,
-        ``admitted_l``, ``rejected_h``, ``rejected_l`` over (T0, T], ``events``,
-        ``idle_area`` (the integral of the idle count over (T0, T]) and the look-ahead
-        counters ``l_arrivals_scored``, ``lookahead_events`` and ``lookahead_time``
-        (zero for other policies).
+        One dict per replication, as the C runs return them: the per-class counts over
+        (T0, T] (``admitted`` and ``rejected`` lists from the n-class entry point,
+        ``admitted_h``, ``admitted_l``, ``rejected_h``, ``rejected_l`` from the
+        two-class one), ``events``, ``idle_area`` (the integral of the idle count over
+        (T0, T]) and the look-ahead counters (``arrivals_scored`` or
+        ``l_arrivals_scored``, ``lookahead_events``, ``lookahead_time``; zero for other
+        policies).
 
     Returns
     -------
@@ -479,18 +560,19 @@ def summarise(
     >>> run = dict(admitted_h=3, admitted_l=1, rejected_h=0, rejected_l=2, events=9,
     ...            idle_area=4.0, l_arrivals_scored=0, lookahead_events=0, lookahead_time=0.0)
     >>> res = summarise(net, "threshold:0", "clock", 4.0, 0.0, [run, run])
-    >>> res.reward_rate.mean, res.mean_idle.mean, res.admitted_h  # (2 * 3 + 1) / 4
-    (1.75, 1.0, 6)
+    >>> res.reward_rate.mean, res.mean_idle.mean, res.admitted  # (2 * 3 + 1) / 4
+    (1.75, 1.0, (6, 2))
     """
     if not isinstance(runs, list) or not runs:
         raise ValueError(f"runs must be a non-empty list of replication dicts, got {runs!r}")
     window = horizon - warmup
-    rates = np.array([(net.r_h * d["admitted_h"] + net.r_l * d["admitted_l"]) / window
-                      for d in runs])  # fmt: skip
+    rewards = as_classes(net).rewards
+    admitted = [_counts(d, "admitted") for d in runs]
+    rates = np.array([sum(r * a for r, a in zip(rewards, counts, strict=True)) / window
+                      for counts in admitted])  # fmt: skip
     idle = np.array([d["idle_area"] / window for d in runs])
-    total = {key: sum(d[key] for d in runs) for key in runs[0] if not key.startswith("trace")}
-    lookahead = policy.partition(":")[0] in LOOKAHEAD_POLICIES
-    scored = total["l_arrivals_scored"]
+    scored = sum(d.get("arrivals_scored", d.get("l_arrivals_scored", 0)) for d in runs)
+    lookahead = policy.partition(":")[0] in LOOKAHEAD_POLICIES and scored > 0
     return SimulationResult(
         policy=policy,
         info=info,
@@ -500,19 +582,19 @@ def summarise(
         reps=len(runs),
         reward_rate=Estimate.of(rates),
         mean_idle=Estimate.of(idle),
-        admitted_h=total["admitted_h"],
-        admitted_l=total["admitted_l"],
-        rejected_h=total["rejected_h"],
-        rejected_l=total["rejected_l"],
-        events=total["events"],
-        mean_lookahead=total["lookahead_events"] / scored if lookahead and scored else math.nan,
-        mean_lookahead_time=total["lookahead_time"] / scored if lookahead and scored else math.nan,
+        admitted=tuple(int(x) for x in np.sum(admitted, axis=0)),
+        rejected=tuple(int(x) for x in np.sum([_counts(d, "rejected") for d in runs], axis=0)),
+        events=sum(d["events"] for d in runs),
+        mean_lookahead=sum(d["lookahead_events"] for d in runs) / scored if lookahead else math.nan,
+        mean_lookahead_time=(
+            sum(d["lookahead_time"] for d in runs) / scored if lookahead else math.nan
+        ),
         reward_rates=rates,
     )
 
 
 def simulate(
-    net: LossNetwork,
+    net: LossNetwork | ClassNetwork,
     policy: str,
     *,
     info: str = "clock",
@@ -526,14 +608,16 @@ def simulate(
 
     Parameters
     ----------
-    net : LossNetwork
-        The model (validated on construction: overloaded, r_H > r_L).
+    net : LossNetwork or ClassNetwork
+        The model (validated on construction: overloaded, rewards decreasing).
     policy : str
-        ``"threshold:K"`` (reserve 0 <= K <= N), ``"pfi"``, ``"sss:W"`` (W > 0) or
-        ``"offline"`` (see the module docstring).
+        ``"threshold:K"`` (two classes: reserve 0 <= K <= N), ``"threshold:k_1,...,k_n"``
+        (n classes: nested reserves), ``"pfi"``, ``"sss:W"`` (W > 0) or ``"offline"``
+        (see the module docstring).
     info : str
-        Information model, ``"clock"`` or ``"job"`` (job: ``threshold:K`` only; its
-        offline optimum is :func:`qtheory.lossnet.offline_job.simulate_offline_job`).
+        Information model, ``"clock"`` or ``"job"`` (job: a two-class network and
+        ``threshold:K`` only; its offline optimum is
+        :func:`qtheory.lossnet.offline_job.simulate_offline_job`).
     horizon, warmup : float
         T > 0 and 0 <= T0 < T; statistics are recorded in (T0, T].
     reps : int
@@ -577,11 +661,18 @@ def simulate(
     >>> exact = fluid_bound(net) - threshold_table(net).regret[3]
     >>> bool(abs(res.reward_rate.mean - exact) < 4 * res.reward_rate.halfwidth)
     True
+
+    Nested trunk reservation with three classes:
+
+    >>> three = ClassNetwork(50, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> res = simulate(three, "threshold:0,2,9", horizon=50.0, warmup=5.0, reps=3, seed=2)
+    >>> res.admitted[0] > 0 and res.rejected[2] > res.admitted[2]
+    True
     """
     horizon, warmup = check_run(net, info, horizon, warmup)
     reps = positive_int("reps", reps)
     workers = positive_int("workers", workers)
-    name, param = parse_policy(policy, net.servers)
+    name, param = parse_policy(policy, net)
     check_job_policy(name, policy, info)
     require_policy_run(net, name, param, info, horizon, reps, workers)
     seeds = replication_seeds(seed, reps)
@@ -590,7 +681,7 @@ def simulate(
 
 
 def compare(
-    net: LossNetwork,
+    net: LossNetwork | ClassNetwork,
     policies: Sequence[str],
     *,
     info: str = "clock",
@@ -605,7 +696,7 @@ def compare(
 
     Parameters
     ----------
-    net : LossNetwork
+    net : LossNetwork or ClassNetwork
     policies : list or tuple of str
         Distinct policies (after normalisation), as in :func:`simulate`.
     info, horizon, warmup, seed, workers
@@ -637,7 +728,7 @@ def compare(
     workers = positive_int("workers", workers)
     if not isinstance(policies, list | tuple) or len(policies) == 0:
         raise ValueError(f"policies must be a non-empty list of policy strings, got {policies!r}")
-    parsed = [parse_policy(p, net.servers) for p in policies]
+    parsed = [parse_policy(p, net) for p in policies]
     names = [normalised_policy(name, param) for name, param in parsed]
     if len(set(names)) != len(names):
         raise ValueError(f"policies must be distinct, got {policies!r}")
@@ -725,7 +816,7 @@ def job_path(net: LossNetwork, horizon: float, seed: object = None) -> JobPath:
 
 
 def _path(net: LossNetwork, info: str, horizon: float, seed: object) -> tuple:
-    horizon, _ = check_run(net, info, horizon, 0.0)
+    horizon, _ = check_run(as_network(net), info, horizon, 0.0)
     require_path(net, info=info, horizon=horizon)
     bit_generator = np.random.PCG64(root_seed(seed))
     with bit_generator.lock:
@@ -735,7 +826,12 @@ def _path(net: LossNetwork, info: str, horizon: float, seed: object) -> tuple:
 
 
 def trace(
-    net: LossNetwork, policy: str, *, info: str = "clock", horizon: float, seed: object = None
+    net: LossNetwork | ClassNetwork,
+    policy: str,
+    *,
+    info: str = "clock",
+    horizon: float,
+    seed: object = None,
 ) -> Trace:
     """One replication of ``policy`` over (0, horizon], event by event, with the idle
     count after every event.
@@ -748,9 +844,9 @@ def trace(
 
     Parameters
     ----------
-    net : LossNetwork
+    net : LossNetwork or ClassNetwork
     policy : str
-        ``"threshold:K"``, ``"pfi"``, ``"sss:W"`` or ``"offline"`` (clock model).
+        As in :func:`simulate` (``offline``: clock model).
     info : str
         ``"clock"`` or ``"job"``.
     horizon : float
@@ -787,7 +883,7 @@ def trace(
     True
     """
     horizon, _ = check_run(net, info, horizon, 0.0)
-    name, param = parse_policy(policy, net.servers)
+    name, param = parse_policy(policy, net)
     if info == "job" and name != "threshold":
         raise ValueError(
             f"trace: policy {policy!r} has no event trace in the job model (threshold:K only; "

@@ -17,6 +17,7 @@ from qtheory.sim.lossnet_policies import (
     check_info,
     check_job_policy,
     check_net,
+    check_run,
     normalised_policy,
     parse_policy,
 )
@@ -72,8 +73,7 @@ class RunCost:
 
 def _classes(net: object) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The per-class rates and rewards of a :class:`LossNetwork`, (lambda_H, lambda_L) and
-    (r_H, r_L), or of an n-class network (``qtheory.model.classes.ClassNetwork``, a
-    higher layer: read through its attributes ``lambdas`` and ``rewards``)."""
+    (r_H, r_L), or of a :class:`~qtheory.model.classes.ClassNetwork`."""
     if isinstance(net, LossNetwork):
         return (net.lambda_h, net.lambda_l), (net.r_h, net.r_l)
     return net.lambdas, net.rewards
@@ -241,14 +241,12 @@ def run_cost(
 def _checked_run_arguments(net, policy, info, horizon, reps, workers, trace) -> tuple:
     """The validated arguments of :func:`run_cost` and :func:`require_run`: the C policy
     name and parameter, ``info``, ``horizon``, ``reps`` and ``workers``."""
-    check_net(net)
-    info = check_info(info)
-    horizon = positive("horizon", horizon)
+    horizon, _ = check_run(net, info, horizon, 0.0)
     reps = positive_int("reps", reps)
     workers = positive_int("workers", workers)
     if not isinstance(trace, bool):
         raise ValueError(f"trace must be True or False, got {trace!r}")
-    name, param = parse_policy(policy, net.servers)
+    name, param = parse_policy(policy, net)
     check_job_policy(name, policy, info)
     return name, param, info, horizon, reps, workers
 

@@ -1,7 +1,7 @@
-r"""The policy strings of the loss-network simulator (:func:`parse_policy`: ``threshold:k``,
-``threshold:k1,k2,...``, ``pfi``, ``sss:W``, ``offline``, ...) and the checks of its run
-arguments (network, information model, horizon and warm-up), shared by the two-class and
-the n-class simulators (:mod:`qtheory.sim.lossnet`, :mod:`qtheory.sim.lossnet_classes`).
+r"""The policy strings of the loss-network simulator (:func:`parse_policy`: ``threshold:K``
+for two classes, ``threshold:k_1,...,k_n`` for n, ``pfi``, ``sss:W``, ``offline``) and the
+checks of its run arguments (network, information model, horizon and warm-up), for
+:mod:`qtheory.sim.lossnet`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 
 from qtheory.core.validation import nonnegative, positive, positive_int
-from qtheory.model.lossnet import LossNetwork, as_network
+from qtheory.model.classes import ClassNetwork
+from qtheory.model.lossnet import LossNetwork
 
 __all__ = [
     "parse_policy",
@@ -21,22 +22,27 @@ __all__ = [
 INFO_MODELS = ("clock", "job")
 
 
-def parse_policy(policy: str, servers: int) -> tuple[str, float]:
+def parse_policy(
+    policy: str, net: LossNetwork | ClassNetwork | int
+) -> tuple[str, float | tuple[int, ...]]:
     """Split a policy string into the C policy name and its parameter.
 
     Parameters
     ----------
     policy : str
-        ``"threshold:K"`` (trunk reservation with reserve K, an integer in 0..servers),
-        ``"pfi"``, ``"sss:W"`` (a finite window W > 0) or ``"offline"``.
-    servers : int
-        N >= 1, the range of the reserve.
+        ``"threshold:K"`` (two classes: trunk reservation with reserve K, an integer in
+        0..N), ``"threshold:k_1,...,k_n"`` (an n-class network: n nested integer reserves
+        0 <= k_1 <= … <= k_n <= N), ``"pfi"``, ``"sss:W"`` (a finite window W > 0) or
+        ``"offline"``.
+    net : LossNetwork, ClassNetwork or int
+        The network, or (two classes) its number of servers N >= 1.
 
     Returns
     -------
-    tuple of (str, float)
+    tuple
         The C name (``"threshold"``, ``"pfi"``, ``"sss"``, ``"offline"``) and the reserve
-        K or the window W (0.0 for ``pfi`` and ``offline``).
+        K (a float), the reserves (a tuple of int), the window W, or 0.0 for ``pfi`` and
+        ``offline``.
 
     Raises
     ------
@@ -56,11 +62,21 @@ def parse_policy(policy: str, servers: int) -> tuple[str, float]:
     Traceback (most recent call last):
     ...
     ValueError: policy 'threshold:K' needs an integer reserve K in 0..servers = 0..50, ...
+    >>> net = ClassNetwork(50, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> parse_policy("threshold:0,2,7", net)
+    ('threshold', (0, 2, 7))
+    >>> parse_policy("threshold:0,7,2", net)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: policy 'threshold:k_1,...,k_n' needs nested reserves k_1 <= ... <= k_n, ...
     """
-    servers = positive_int("servers", servers)
+    network = isinstance(net, LossNetwork | ClassNetwork)
+    servers = net.servers if network else positive_int("servers", net)
     if not isinstance(policy, str):
         raise ValueError(f"policy must be a string, got {policy!r}")
     name, colon, arg = policy.partition(":")
+    if name == "threshold" and isinstance(net, ClassNetwork):
+        return name, _nested_reserves(policy, arg if colon else "", net)
     if name == "threshold":
         # At most 19 digits: int() of a huge string is slow and itself refused.
         if colon and arg.isascii() and arg.isdigit() and len(arg) <= 19 and int(arg) <= servers:
@@ -79,7 +95,27 @@ def parse_policy(policy: str, servers: int) -> tuple[str, float]:
         raise ValueError(f"policy 'sss:W' needs a finite window W > 0, got {policy!r}")
     if name in ("pfi", "offline") and not colon:
         return name, 0.0
-    raise ValueError(f"policy must be 'threshold:K', 'pfi', 'sss:W' or 'offline', got {policy!r}")
+    threshold = "threshold:k_1,...,k_n" if isinstance(net, ClassNetwork) else "threshold:K"
+    raise ValueError(f"policy must be '{threshold}', 'pfi', 'sss:W' or 'offline', got {policy!r}")
+
+
+def _nested_reserves(policy: str, arg: str, net: ClassNetwork) -> tuple[int, ...]:
+    """The reserves of ``threshold:k_1,...,k_n``, checked: n integers in 0..N, nested."""
+    parts = arg.split(",") if arg and len(arg) <= 20 * net.n_classes else []
+    if len(parts) != net.n_classes or not all(
+        p.isascii() and p.isdigit() and len(p) <= 19 and int(p) <= net.servers for p in parts
+    ):
+        raise ValueError(
+            f"policy 'threshold:k_1,...,k_n' needs n = {net.n_classes} integer reserves in "
+            f"0..servers = 0..{net.servers}, got {policy!r}"
+        )
+    reserves = tuple(int(p) for p in parts)
+    if any(a > b for a, b in zip(reserves, reserves[1:], strict=False)):
+        raise ValueError(
+            "policy 'threshold:k_1,...,k_n' needs nested reserves k_1 <= ... <= k_n, "
+            f"got {policy!r}"
+        )
+    return reserves
 
 
 def normalised_policy(name: str, param: float | tuple[int, ...]) -> str:
@@ -91,8 +127,13 @@ def normalised_policy(name: str, param: float | tuple[int, ...]) -> str:
     return name
 
 
-def check_net(net: object) -> LossNetwork:
-    return as_network(net)
+def check_net(net: object) -> LossNetwork | ClassNetwork:
+    """``net`` if it is a loss network of two classes or n, else a TypeError."""
+    if not isinstance(net, LossNetwork | ClassNetwork):
+        raise TypeError(
+            f"net must be a LossNetwork or ClassNetwork, got {type(net).__name__} {net!r:.60}"
+        )
+    return net
 
 
 def check_info(info: object) -> str:
@@ -104,6 +145,11 @@ def check_info(info: object) -> str:
 def check_run(net: LossNetwork, info: str, horizon: float, warmup: float) -> tuple[float, float]:
     check_net(net)
     check_info(info)
+    if info == "job" and isinstance(net, ClassNetwork):
+        raise ValueError(
+            "info: the job model is simulated for a two-class LossNetwork only, got "
+            f"info='job' with a {net.n_classes}-class ClassNetwork (use info='clock')"
+        )
     horizon = positive("horizon", horizon)
     return horizon, check_warmup(warmup, horizon)
 

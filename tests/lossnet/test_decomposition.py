@@ -46,7 +46,6 @@ from qtheory.report import lossnet_decomposition as outputs
 from qtheory.report import lossnet_decomposition_sweep as sweep_module
 from qtheory.report.run import Run
 from qtheory.sim import clock_path, compare
-from qtheory.sim.lossnet_classes import compare_classes
 
 NET = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
 CS = (1.0, 4.0, 16.0)
@@ -521,11 +520,11 @@ def test_class_estimators_add_up_and_offline_beats_every_policy(net):
         map(str, d.reserve)), *(f"sss:{c * math.log(30) / 30!r}" for c in (1.0, 8.0))])  # fmt: skip
 
 
-def test_class_replications_replay_compare_classes():
+def test_class_replications_replay_compare():
     task = replication_task(THREE, info="clock", horizon=12.0, warmup=2.0, seed=4, rep=2,
                             policies=["offline", "sss:0.2", "threshold:0,1,9"])  # fmt: skip
     out = replication(task)
-    cmp = compare_classes(THREE, ["offline", "sss:0.2", "threshold:0,1,9"], horizon=12.0,
+    cmp = compare(THREE, ["offline", "sss:0.2", "threshold:0,1,9"], horizon=12.0,
                           warmup=2.0, reps=3, seed=4)  # fmt: skip
     for policy in task["policies"]:
         assert out["reward_rate"][policy] == cmp.results[policy].reward_rates[2]

@@ -31,13 +31,8 @@ from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet import LossNetwork
 from qtheory.model.paths import ClockPath
 from qtheory.sim import _core
-from qtheory.sim.lossnet import simulate
-from qtheory.sim.lossnet_classes import (
-    compare_classes,
-    parse_class_policy,
-    simulate_classes,
-    trace_classes,
-)
+from qtheory.sim.lossnet import compare, simulate, trace
+from qtheory.sim.lossnet_policies import parse_policy
 
 THREE = ClassNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)  # marginal: class 2
 FOUR = ClassNetwork(10, (0.2, 0.3, 0.7, 0.5), (4.0, 3.0, 2.0, 1.0), 1.0)  # marginal: class 3
@@ -86,7 +81,7 @@ def test_two_classes_equal_through_the_python_wrappers():
     for policy in ("threshold:3", "pfi", "sss:0.2", "offline"):
         two = simulate(net, policy, horizon=30.0, warmup=3.0, reps=3, seed=9)
         many_policy = "threshold:0,3" if policy == "threshold:3" else policy
-        many = simulate_classes(as_classes(net), many_policy, horizon=30.0, warmup=3.0, reps=3,
+        many = simulate(as_classes(net), many_policy, horizon=30.0, warmup=3.0, reps=3,
                                 seed=9)  # fmt: skip
         assert np.array_equal(two.reward_rates, many.reward_rates)
         assert (two.admitted_h, two.admitted_l) == many.admitted
@@ -124,7 +119,7 @@ def test_trunk_reservation_matches_the_birth_death_reward_rate(net, servers, res
     6 standard errors away, so a kernel with that bug would fail with probability > 0.9."""
     net = net.with_servers(servers)
     policy = "threshold:" + ",".join(map(str, reserves))
-    res = simulate_classes(net, policy, horizon=horizon, warmup=5.0, reps=20, seed=11)
+    res = simulate(net, policy, horizon=horizon, warmup=5.0, reps=20, seed=11)
     exact = exact_reward_rate(net, reserves)
     se = np.std(res.reward_rates, ddof=1) / math.sqrt(res.reps)
     assert abs(res.reward_rate.mean - exact) < 4.5 * se, (res.reward_rate.mean, exact, se)
@@ -145,10 +140,10 @@ def test_lookahead_decisions_match_the_literal_scan(net, servers, policy):
     (the event stream does not depend on the policy)."""
     net = net.with_servers(servers)
     horizon = 400.0 / net.event_rate
-    name, param = parse_class_policy(policy, net)
+    name, param = parse_policy(policy, net)
     lookahead_arrivals = 0
     for seed in range(4):
-        path = trace_classes(net, "threshold:" + ",".join("0" * net.n_classes),
+        path = trace(net, "threshold:" + ",".join("0" * net.n_classes),
                              horizon=4 * horizon, seed=seed)  # fmt: skip
         out = c_classes(net, name, param, horizon, seed, trace=True)
         count = out["trace_code"].size
@@ -172,7 +167,7 @@ def test_nested_threshold_decisions_match_the_rule(net, servers):
     net = net.with_servers(servers)
     policy = "threshold:" + ",".join(str(min(k, servers)) for k in (0, 1, 3, 6)[: net.n_classes])
     for seed in range(2):
-        tr = trace_classes(net, policy, horizon=300.0 / net.event_rate, seed=seed)
+        tr = trace(net, policy, horizon=300.0 / net.event_rate, seed=seed)
         ref = replay(ClockPath(tr.times, tr.codes), net, policy)
         assert np.array_equal(tr.decisions, ref.decisions)
 
@@ -182,7 +177,7 @@ def test_lookahead_admits_better_classes_more_readily():
     the same path the admitted share falls with the class.  N = 400, marginal class 2."""
     net = THREE.with_servers(400)
     for policy in ("pfi", "sss:0.05"):
-        res = simulate_classes(net, policy, horizon=20.0, warmup=2.0, reps=2, seed=3)
+        res = simulate(net, policy, horizon=20.0, warmup=2.0, reps=2, seed=3)
         share = [a / (a + r) for a, r in zip(res.admitted, res.rejected, strict=True)]
         assert share[0] > share[1] > share[2], (policy, share)
 
@@ -326,21 +321,21 @@ def test_core_rejects_bad_types():
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: simulate_classes(THREE, "threshold:0,1", horizon=1.0), "n = 3 integer reserves"),
-        (lambda: simulate_classes(THREE, "threshold:0,3,1", horizon=1.0), "nested"),
-        (lambda: simulate_classes(THREE, "threshold:0,1,11", horizon=1.0), "0..servers = 0..10"),
-        (lambda: simulate_classes(THREE, "threshold:0,-1,2", horizon=1.0), "integer reserves"),
-        (lambda: simulate_classes(THREE, "sss:0", horizon=1.0), "window W > 0"),
-        (lambda: simulate_classes(THREE, "pfi", horizon=0.0), "horizon"),
-        (lambda: simulate_classes(THREE, "pfi", horizon=1.0, warmup=1.0), "warmup"),
-        (lambda: simulate_classes(THREE, "pfi", horizon=1.0, reps=0), "reps"),
-        (lambda: simulate_classes(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), "pfi", horizon=1.0),
-         "as_classes"),
-        (lambda: simulate_classes(THREE, "pfi", horizon=1e12), "horizon"),
-        (lambda: compare_classes(THREE, ["pfi", "pfi"], horizon=1.0), "distinct"),
-        (lambda: compare_classes(THREE, ["pfi"], horizon=1.0, reps=1), "reps"),
-        (lambda: compare_classes(THREE, [], horizon=1.0), "policies"),
-        (lambda: trace_classes(THREE, "offline", horizon=1e12), "horizon"),
+        (lambda: simulate(THREE, "threshold:0,1", horizon=1.0), "n = 3 integer reserves"),
+        (lambda: simulate(THREE, "threshold:0,3,1", horizon=1.0), "nested"),
+        (lambda: simulate(THREE, "threshold:0,1,11", horizon=1.0), "0..servers = 0..10"),
+        (lambda: simulate(THREE, "threshold:0,-1,2", horizon=1.0), "integer reserves"),
+        (lambda: simulate(THREE, "sss:0", horizon=1.0), "window W > 0"),
+        (lambda: simulate(THREE, "pfi", horizon=0.0), "horizon"),
+        (lambda: simulate(THREE, "pfi", horizon=1.0, warmup=1.0), "warmup"),
+        (lambda: simulate(THREE, "pfi", horizon=1.0, reps=0), "reps"),
+        (lambda: simulate(THREE, "threshold:0,1,2", info="job", horizon=1.0),
+         "info: the job model is simulated for a two-class LossNetwork only"),
+        (lambda: simulate(THREE, "pfi", horizon=1e12), "horizon"),
+        (lambda: compare(THREE, ["pfi", "pfi"], horizon=1.0), "distinct"),
+        (lambda: compare(THREE, ["pfi"], horizon=1.0, reps=1), "reps"),
+        (lambda: compare(THREE, [], horizon=1.0), "policies"),
+        (lambda: trace(THREE, "offline", horizon=1e12), "horizon"),
     ],
 )  # fmt: skip
 def test_wrappers_reject_bad_input_naming_the_parameter(call, message):
@@ -348,10 +343,10 @@ def test_wrappers_reject_bad_input_naming_the_parameter(call, message):
         call()
 
 
-def test_compare_classes_shares_the_events_between_policies():
+def test_compare_shares_the_events_between_policies():
     """Common random numbers: the offline optimum beats every policy path by path."""
     policies = ["offline", "threshold:0,0,2,8", "pfi", "sss:0.1"]
-    cmp = compare_classes(FOUR.with_servers(50), policies, horizon=20.0, reps=3, seed=5)
+    cmp = compare(FOUR.with_servers(50), policies, horizon=20.0, reps=3, seed=5)
     for other in ("threshold:0,0,2,8", "pfi", "sss:0.1"):
         assert cmp.difference("offline", other).min_difference >= 0
     result = cmp.results["pfi"]
@@ -391,11 +386,11 @@ def test_core_fuzz(policy, param, servers, lambdas, rewards, mu, horizon, warmup
        st.floats(1e-3, 3.0), st.floats(0.0, 1.0), st.integers(1, 3),
        st.integers(0, 2**64))  # fmt: skip
 def test_wrappers_fuzz(net, policy, horizon, warmup, reps, seed):
-    result = assert_clean_outcome(simulate_classes, net, policy, horizon=horizon,
+    result = assert_clean_outcome(simulate, net, policy, horizon=horizon,
                                   warmup=warmup, reps=reps, seed=seed)  # fmt: skip
     if result is not None:
         assert len(result.admitted) == net.n_classes
         assert np.all(np.isfinite(result.reward_rates))
-    tr = assert_clean_outcome(trace_classes, net, policy, horizon=horizon, seed=seed)
+    tr = assert_clean_outcome(trace, net, policy, horizon=horizon, seed=seed)
     if tr is not None:
         assert np.all((tr.idle >= 0) & (tr.idle <= net.servers))
