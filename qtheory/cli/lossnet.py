@@ -56,9 +56,7 @@ __all__ = [
     "CERTIFY_DPS",
     "TWO_CLASS_OPTIONS",
     "certified_online_values",
-    "class_arguments",
-    "class_online_values",
-    "class_simulate_values",
+    "any_network_arguments",
     "network",
     "network_arguments",
     "online_network",
@@ -66,6 +64,7 @@ __all__ = [
     "real_list_arg",
     "register",
     "run_online",
+    "simulate_values",
 ]
 
 #: Digits of ``--certify`` when ``--dps`` is not given.
@@ -108,7 +107,7 @@ def network_arguments(parser: argparse.ArgumentParser, *, two_class_required: bo
     parser.add_argument("--r-l", required=two, type=real_arg, help="reward of an L job")
 
 
-def class_arguments(parser: argparse.ArgumentParser) -> None:
+def any_network_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the network options with either form of the classes: the two-class options
     (optional, :func:`network_arguments`) or ``--lambdas`` and ``--rewards``
     (comma-separated, :func:`real_list_arg`); :func:`online_network` checks the choice.
@@ -125,7 +124,7 @@ def class_arguments(parser: argparse.ArgumentParser) -> None:
     Examples
     --------
     >>> parser = argparse.ArgumentParser()
-    >>> class_arguments(parser)
+    >>> any_network_arguments(parser)
     >>> args = parser.parse_args("--servers 10 --mu 1 --lambdas .3,.9,.6 --rewards 3,2,1".split())
     >>> online_network(args).marginal
     1
@@ -305,7 +304,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "of nested reserves k_1..k_n (class j admitted while more than k_j servers are "
         "idle), computed in float64 (no --dps, no --certify).",
     )
-    class_arguments(online)
+    any_network_arguments(online)
     online.add_argument(
         "--certify",
         action="store_true",
@@ -329,7 +328,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "admitted, and 'admitted' lists the admissions per class (admitted_h: class 1, "
         "admitted_l: classes 2..n together).",
     )
-    class_arguments(simulate)
+    any_network_arguments(simulate)
     simulate.add_argument(
         "--policy",
         required=True,
@@ -367,22 +366,22 @@ def register(parser: argparse.ArgumentParser) -> None:
     simulate.set_defaults(run=run_simulate, dps=None)
 
 
-def online_values(net: LossNetwork, *, dps: int | None = None) -> dict[str, object]:
+def online_values(net: LossNetwork | ClassNetwork, *, dps: int | None = None) -> dict[str, object]:
     """The numbers ``qtheory lossnet online`` prints, by name.
 
     Parameters
     ----------
-    net : LossNetwork
+    net : LossNetwork or ClassNetwork
         The network.
     dps : int or None, keyword-only
-        As in :func:`~qtheory.lossnet.online.online_optimum`.
+        As in :func:`~qtheory.lossnet.online.online_optimum` (two classes).
 
     Returns
     -------
     dict
-        ``fluid``, ``online``, ``regret``, ``reserve`` (the optimal reserve k*),
-        ``threshold`` (the same k*, the documented alias of the older name) and
-        ``p_full``.
+        ``fluid``, ``online``, ``regret``, ``reserve`` (the optimal reserve k* of two
+        classes, the list [k_1, …, k_n] of n), ``threshold`` (the same, the documented
+        alias of the older name) and ``p_full``.
 
     Raises
     ------
@@ -399,16 +398,20 @@ def online_values(net: LossNetwork, *, dps: int | None = None) -> dict[str, obje
     >>> values = online_values(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))
     >>> values["reserve"], values["threshold"], values["fluid"]
     (4, 4, 160.0)
+    >>> values = online_values(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
+    >>> values["reserve"], round(values["fluid"], 9)
+    ([0, 1, 29], 230.0)
     """
     from qtheory.lossnet.online import online_optimum  # NumPy: only when computing
 
     opt = online_optimum(net, dps=dps)
+    reserve = list(opt.reserves) if isinstance(net, ClassNetwork) else opt.reserve
     return {
         "fluid": opt.fluid,
         "online": opt.online,
         "regret": opt.regret,
-        "reserve": opt.reserve,
-        "threshold": opt.reserve,  # alias of "reserve", kept for existing scripts
+        "reserve": reserve,
+        "threshold": reserve,  # alias of "reserve", kept for existing scripts
         "p_full": opt.prob_full,
     }
 
@@ -514,7 +517,7 @@ def run_online(args: argparse.Namespace) -> int:
                 raise ValueError(
                     f"{flag} needs two classes: the {net.n_classes}-class optimum is float64"
                 )
-        print(_render_lists(class_online_values(net), args.json))
+        print(_render_lists(online_values(net), args.json))
         return 0
     if getattr(args, "certify", False):
         values = certified_online_values(net, dps=args.dps)
@@ -522,49 +525,6 @@ def run_online(args: argparse.Namespace) -> int:
         return 0
     print(render(online_values(net, dps=args.dps), args.dps, args.json))
     return 0
-
-
-def class_online_values(net: ClassNetwork) -> dict[str, object]:
-    """The numbers ``qtheory lossnet online --lambdas … --rewards …`` prints for n > 2.
-
-    Parameters
-    ----------
-    net : ClassNetwork
-        The network.
-
-    Returns
-    -------
-    dict
-        ``fluid``, ``online``, ``regret`` (floats), ``reserve`` and its alias
-        ``threshold`` (the list [k_1, …, k_n]) and ``p_full`` (P(all busy)).
-
-    Raises
-    ------
-    TypeError, ValueError, ArithmeticError
-        As :func:`~qtheory.lossnet.online.online_optimum`.
-
-    References
-    ----------
-    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
-
-    Examples
-    --------
-    >>> values = class_online_values(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
-    >>> values["reserve"], round(values["fluid"], 9)
-    ([0, 1, 29], 230.0)
-    """
-    from qtheory.lossnet.online import online_optimum  # HiGHS and the chain: when run
-
-    opt = online_optimum(net)
-    reserves = list(opt.reserves)
-    return {
-        "fluid": opt.fluid,
-        "online": opt.online,
-        "regret": opt.regret,
-        "reserve": reserves,
-        "threshold": reserves,  # alias of "reserve", as in online_values
-        "p_full": opt.prob_full,
-    }
 
 
 def _render_lists(values: dict[str, object], as_json: bool) -> str:
@@ -609,56 +569,50 @@ def run_simulate(args: argparse.Namespace) -> int:
     {"reward_rate": ...}
     0
     """
-    # The C extension and the LP solver load only when needed.
-    from qtheory.lossnet.offline_job import simulate_offline_job
-    from qtheory.sim.lossnet import simulate
-
     if args.reps < 2:
         raise ValueError(f"reps must be >= 2 for a confidence interval, got {args.reps}")
     net = online_network(args)
-    run = dict(horizon=args.horizon, warmup=args.warmup, reps=args.reps, seed=args.seed)
-    if isinstance(net, ClassNetwork):
-        if args.info != "clock":
-            raise ValueError(
-                f"--info {args.info} needs two classes: {net.n_classes} classes are simulated "
-                "in the clock model only"
-            )
-        values = class_simulate_values(net, args.policy, **run)
-        print(_render_lists(values, args.json))
-        return 0
-    if args.info == "job" and args.policy == "offline":
-        result = simulate_offline_job(net, **run)
-    else:
-        result = simulate(net, args.policy, info=args.info, **run)
-    values = {
-        "reward_rate": result.reward_rate.mean,
-        "ci_halfwidth": result.reward_rate.halfwidth,
-        "events": result.events,
-        "admitted_h": result.admitted_h,
-        "admitted_l": result.admitted_l,
-        "mean_idle": result.mean_idle.mean,
-        "info": result.info,
-    }
-    print(render(values, None, args.json))
+    if isinstance(net, ClassNetwork) and args.info != "clock":
+        raise ValueError(
+            f"--info {args.info} needs two classes: {net.n_classes} classes are simulated "
+            "in the clock model only"
+        )
+    values = simulate_values(
+        net, args.policy, info=args.info, horizon=args.horizon, warmup=args.warmup,
+        reps=args.reps, seed=args.seed,
+    )  # fmt: skip
+    lists = isinstance(net, ClassNetwork)
+    print(_render_lists(values, args.json) if lists else render(values, None, args.json))
     return 0
 
 
-def class_simulate_values(
-    net: ClassNetwork, policy: str, *, horizon: float, warmup: float, reps: int, seed: object
+def simulate_values(
+    net: LossNetwork | ClassNetwork,
+    policy: str,
+    *,
+    info: str = "clock",
+    horizon: float,
+    warmup: float,
+    reps: int,
+    seed: object,
 ) -> dict[str, object]:
-    """The numbers ``qtheory lossnet simulate --lambdas … --rewards …`` prints for n > 2
-    (clock model, :func:`qtheory.sim.lossnet.simulate`).
+    """The numbers ``qtheory lossnet simulate`` prints, by name
+    (:func:`qtheory.sim.lossnet.simulate`; the job model's ``offline``,
+    :func:`qtheory.lossnet.offline_job.simulate_offline_job`).
 
-    The keys are those of the two-class output, with class 1 in the place of H and the
-    classes 2..n together in the place of L (the classes the generalised PFI and SSS
-    judge), and one more: ``admitted``, the admissions of each class.
+    With n classes the keys are those of the two-class output, with class 1 in the
+    place of H and the classes 2..n together in the place of L (the classes the
+    generalised PFI and SSS judge), and one more: ``admitted``, the admissions of each
+    class.
 
     Parameters
     ----------
-    net : ClassNetwork
+    net : LossNetwork or ClassNetwork
         The network.
     policy : str
-        ``threshold:k_1,...,k_n``, ``pfi``, ``sss:W`` or ``offline``.
+        As :func:`qtheory.sim.lossnet.simulate`.
+    info : str, keyword-only
+        ``"clock"`` or ``"job"`` (two classes).
     horizon, warmup : float
         T > 0 and 0 <= T0 < T.
     reps : int
@@ -670,8 +624,8 @@ def class_simulate_values(
     -------
     dict
         ``reward_rate``, ``ci_halfwidth``, ``events``, ``admitted_h`` (class 1),
-        ``admitted_l`` (classes 2..n), ``admitted`` (list, one count per class),
-        ``mean_idle`` and ``info`` (``"clock"``); counts over (T0, T] summed over the
+        ``admitted_l`` (classes 2..n), with n classes ``admitted`` (list, one count per
+        class), ``mean_idle`` and ``info``; counts over (T0, T] summed over the
         replications.
 
     Raises
@@ -682,21 +636,28 @@ def class_simulate_values(
     Examples
     --------
     >>> net = ClassNetwork(20, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
-    >>> values = class_simulate_values(net, "threshold:0,1,20", horizon=10.0, warmup=1.0,
-    ...                                reps=2, seed=1)
+    >>> values = simulate_values(net, "threshold:0,1,20", horizon=10.0, warmup=1.0,
+    ...                          reps=2, seed=1)
     >>> values["admitted"][2], values["admitted_l"] == values["admitted"][1]
     (0, True)
     """
-    from qtheory.sim.lossnet import simulate  # the C extension: when run
+    # The C extension and the LP solver load only when needed.
+    from qtheory.lossnet.offline_job import simulate_offline_job
+    from qtheory.sim.lossnet import simulate
 
-    result = simulate(net, policy, horizon=horizon, warmup=warmup, reps=reps, seed=seed)
+    run = dict(horizon=horizon, warmup=warmup, reps=reps, seed=seed)
+    if info == "job" and policy == "offline":
+        result = simulate_offline_job(net, **run)
+    else:
+        result = simulate(net, policy, info=info, **run)
+    per_class = {"admitted": list(result.admitted)} if isinstance(net, ClassNetwork) else {}
     return {
         "reward_rate": result.reward_rate.mean,
         "ci_halfwidth": result.reward_rate.halfwidth,
         "events": result.events,
         "admitted_h": result.admitted[0],
         "admitted_l": sum(result.admitted[1:]),
-        "admitted": list(result.admitted),
+        **per_class,
         "mean_idle": result.mean_idle.mean,
-        "info": "clock",
+        "info": result.info,
     }

@@ -83,7 +83,7 @@ from flint import arb, fmpq
 from qtheory.core import validation
 from qtheory.core.enclosure import GUARD_BITS, Enclosure, exact, working_precision
 from qtheory.core.precision import required_dps
-from qtheory.lossnet.fluid import class_vectors, fluid_lp
+from qtheory.lossnet.fluid import fluid_lp, per_class_vectors
 from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.verify.statements import certificate
 
@@ -210,7 +210,7 @@ def certified_fluid_lp(arrival_rates, rewards, service_rates, servers: int = 1) 
             )
     lam, r, mu = ([exact(v, name=name) for v in values] for name, values in named.items())
     floats = [[float(Fraction(str(v))) for v in vector] for vector in (lam, r, mu)]
-    class_vectors(**dict(zip(named, floats, strict=True)))
+    per_class_vectors(**dict(zip(named, floats, strict=True)))
     highs = fluid_lp(*floats)
     candidates = {fmpq(0), *(ri * mi for ri, mi in zip(r, mu, strict=True))}
     for price in sorted(

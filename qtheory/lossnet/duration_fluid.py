@@ -71,7 +71,7 @@ import sympy as sp
 from scipy.optimize import brentq, linprog
 
 from qtheory.core import validation
-from qtheory.lossnet.fluid import class_vectors
+from qtheory.lossnet.fluid import per_class_vectors
 from qtheory.lossnet.offline_job import job_window
 from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.model.lossnet_symbols import mu
@@ -328,7 +328,7 @@ def duration_aware_fluid(
     >>> duration_aware_fluid([0.3, 0.2], [2.0, 1.0], 1.0).server_price  # everybody fits
     0.0
     """
-    rates, rewards = class_vectors(arrival_rates=arrival_rates, rewards=rewards)
+    rates, rewards = per_class_vectors(arrival_rates=arrival_rates, rewards=rewards)
     service_rate = validation.positive("mu", mu)
     scale = validation.positive("servers", servers)
     ev = _evaluators()
@@ -488,7 +488,7 @@ def discretised_duration_lp(
     >>> round(low, 4), round(high, 4)
     (1.7413, 1.7436)
     """
-    rates, rewards = class_vectors(arrival_rates=arrival_rates, rewards=rewards)
+    rates, rewards = per_class_vectors(arrival_rates=arrival_rates, rewards=rewards)
     service_rate = validation.positive("mu", mu)
     scale = validation.positive("servers", servers)
     grid = np.asarray(grid, dtype=float)

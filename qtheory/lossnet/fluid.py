@@ -51,14 +51,14 @@ __all__ = [
     "FluidCase",
     "FluidDerivation",
     "FluidSolution",
-    "class_vectors",
     "derive_fluid",
     "fluid_bound",
     "fluid_lp",
+    "per_class_vectors",
 ]
 
 
-def class_vectors(**named: object) -> tuple[np.ndarray, ...]:
+def per_class_vectors(**named: object) -> tuple[np.ndarray, ...]:
     """Per-class parameters as float64 vectors, checked: each 1-D, non-empty, finite and
     > 0, all of the same length.
 
@@ -80,9 +80,9 @@ def class_vectors(**named: object) -> tuple[np.ndarray, ...]:
 
     Examples
     --------
-    >>> class_vectors(arrival_rates=[0.6, 0.8], rewards=[2, 1])
+    >>> per_class_vectors(arrival_rates=[0.6, 0.8], rewards=[2, 1])
     (array([0.6, 0.8]), array([2., 1.]))
-    >>> class_vectors(arrival_rates=[], rewards=[])
+    >>> per_class_vectors(arrival_rates=[], rewards=[])
     Traceback (most recent call last):
     ...
     ValueError: arrival_rates must be a non-empty 1-D sequence of numbers, got []
@@ -441,7 +441,7 @@ def fluid_lp(
         rates, rewards = np.array(net.lambdas), np.array(net.rewards)
         service, servers = np.full(rates.size, net.mu), float(net.servers)
     else:
-        rates, rewards, service = class_vectors(
+        rates, rewards, service = per_class_vectors(
             arrival_rates=arrival_rates, rewards=rewards, service_rates=service_rates
         )
         servers = 1.0 if servers is None else validation.positive("servers", servers)

@@ -42,7 +42,7 @@ import scipy.sparse as sparse
 
 from qtheory.core import limits
 from qtheory.exact.mdp import CTMDP, MDPSolution, linear_program, policy_iteration
-from qtheory.lossnet.fluid import class_vectors, fluid_lp
+from qtheory.lossnet.fluid import fluid_lp, per_class_vectors
 from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet import LossNetwork
 
@@ -177,7 +177,7 @@ def _service_rates(net: ClassNetwork, service_rates) -> np.ndarray | None:
     """The per-class service rates checked (None: the common μ)."""
     if service_rates is None:
         return None
-    (service,) = class_vectors(service_rates=service_rates)
+    (service,) = per_class_vectors(service_rates=service_rates)
     if service.size != net.n_classes:
         raise ValueError(
             f"service_rates must hold one rate per class ({net.n_classes}), got {service.size}"
