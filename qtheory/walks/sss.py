@@ -203,6 +203,9 @@ def failure_probabilities(net: LossNetwork, c: float) -> np.ndarray:
     path absorbed by :math:`W` is not a failure), by backward uniformisation
     (:math:`\sum_k \text{Poisson}(\nu W; k)\,P^k r`, :math:`P = I + Q_a/\nu`); one pass
     gives every start, where :func:`failure_probability` runs one forward pass per start.
+    A series of more than :data:`DIRECT_TERMS` terms (a long window) starts
+    :data:`SERIES_SIGMAS` standard deviations below its mean, the skipped power of P by
+    repeated squaring, so its cost is O(sqrt(ν W)) steps rather than O(ν W).
     :math:`\varepsilon_0 = \varepsilon_b = 0` (no window starts at 0 idle servers; a start
     at b has :math:`\tau_b = 0`), and :math:`\varepsilon_h` is not monotone in h.
 
@@ -240,23 +243,67 @@ def failure_probabilities(net: LossNetwork, c: float) -> np.ndarray:
     walk = _walk(net)
     window = net.window(c)
     steps = _uniformisation_steps(walk, window)
-    limits.require("memory", 8.0 * steps, parameter="c", what="the Poisson series of the window")
+    rate = (walk.mu + walk.lambda_h) * walk.servers
+    first = _series_start(rate * window, steps)
+    terms = math.ceil(steps) + 1 - first
+    levels = walk.band + 1
+    limits.require("memory", 8.0 * terms, parameter="c", what="the Poisson series of the window")
     limits.require(
-        "dp_cells", 3.0 * steps * (walk.band + 1), parameter="c", what="the window's transient"
+        "dp_cells",
+        (3.0 * levels + STEP_CELLS) * terms + levels**3 * max(first, 1).bit_length(),
+        parameter="c",
+        what="the window's transient",
     )
     band = _band_generator(walk)
-    inside = np.ones(walk.band + 1)
+    inside = np.ones(levels)
     inside[[0, walk.band]] = 0.0
     absorbing_ends = sparse.diags(inside) @ band
-    rate = (walk.mu + walk.lambda_h) * walk.servers
-    jump = sparse.identity(walk.band + 1, format="csr") + absorbing_ends / rate
+    jump = sparse.identity(levels, format="csr") + absorbing_ends / rate
     vector = hitting_probabilities(band, target=0, avoid=walk.band) * inside
-    weights = poisson.pmf(np.arange(math.ceil(steps) + 1), rate * window)
+    if first:
+        jump = jump.toarray()
+        vector = _power_times(jump, first, vector)
+    weights = poisson.pmf(np.arange(first, math.ceil(steps) + 1), rate * window)
     total = weights[0] * vector
     for weight in weights[1:]:
         vector = jump @ vector
         total += weight * vector
     return total
+
+
+#: The Poisson series of a long window starts this many standard deviations below its
+#: mean: the Poisson mass below is under e^{-800}, nothing in float64 next to the terms
+#: kept (every term is a probability times a weight).
+SERIES_SIGMAS = 40.0
+
+#: Series of at most this many terms are summed from k = 0 (every result of the
+#: committed tables is one of them); longer ones skip their negligible head.
+DIRECT_TERMS = 20_000
+
+#: Work of one term of the series in the unit of the ``dp_cells`` limit, beyond the
+#: matrix-vector product: the interpreter's overhead of a step, a few microseconds
+#: (float64 cells at about 1e9 per second).
+STEP_CELLS = 5_000
+
+
+def _series_start(mean: float, steps: float) -> int:
+    """The first term k of the Poisson(``mean``) series: 0 for a short series, else
+    mean − :data:`SERIES_SIGMAS` sqrt(mean)."""
+    if steps <= DIRECT_TERMS:
+        return 0
+    return max(0, math.floor(mean - SERIES_SIGMAS * math.sqrt(mean)))
+
+
+def _power_times(matrix: np.ndarray, power: int, vector: np.ndarray) -> np.ndarray:
+    """``matrix^power @ vector`` by repeated squaring: O(log power) dense products of a
+    non-negative matrix, so no cancellation and a small relative error per entry."""
+    while power:
+        if power & 1:
+            vector = matrix @ vector
+        power >>= 1
+        if power:
+            matrix = matrix @ matrix
+    return vector
 
 
 @dataclass(frozen=True)

@@ -212,3 +212,34 @@ def test_failure_bound_at_a_vanishing_window_names_c(c):
     net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
     with pytest.raises(ValueError, match=r"^c "):
         failure_bound(net, c)
+
+
+def test_a_long_window_skips_the_head_of_the_series_without_changing_it(monkeypatch):
+    """Above DIRECT_TERMS the series starts SERIES_SIGMAS standard deviations below its
+    mean, with P^k r by repeated squaring: against the term-by-term sum from k = 0 on a
+    window of mean 3647 steps (start 1231) whose failure probability is 7.7e-73."""
+    from qtheory.walks import sss
+
+    net, c = LossNetwork(100, 0.98, 0.8, 1.0, 2.0, 1.0), 400.0
+    monkeypatch.setattr(sss, "DIRECT_TERMS", 10**9)
+    direct = failure_probabilities(net, c)
+    monkeypatch.setattr(sss, "DIRECT_TERMS", 0)
+    skipped = failure_probabilities(net, c)
+    assert 0 < direct.max() < 1e-70
+    assert skipped == pytest.approx(direct, rel=1e-12, abs=0)
+
+
+def test_a_window_of_millions_of_steps_is_summed_or_refused_by_its_real_cost(monkeypatch):
+    """The reproducer of 2.5 million uniformisation steps (it ran past 30 s term by term)
+    is summed from its last 1.3e5 terms; term by term, the cost estimate (interpreter
+    overhead per term included) refuses it under a 1e9-cell limit naming c."""
+    from qtheory.core import limits
+    from qtheory.walks import sss
+
+    net, c = LossNetwork(1218, 0.91, 1.37, 1, 2.06, 1), 184709
+    eps = failure_probabilities(net, c)
+    assert eps.shape == (IdleWalk.from_network(net).band + 1,)
+    assert ((eps >= 0) & (eps <= 1)).all()
+    monkeypatch.setattr(sss, "DIRECT_TERMS", 10**9)
+    with limits.raised(dp_cells=1e9), pytest.raises(ValueError, match="^c: "):
+        failure_probabilities(net, c)
