@@ -78,10 +78,12 @@ __all__ = [
 #: N = 10^6).
 TABLE_BYTES_PER_SERVER = 128
 
-#: Cost of one mpmath step of the high-precision chain (a multiply, a divide and two
-#: additions, about a microsecond) in the unit of the ``dp_cells`` limit (float64
-#: cells at about 1e9 per second).
-MP_CELLS_PER_STEP = 1000
+#: Cost of one mpmath step of the high-precision chain (a multiply, a divide and three
+#: additions) in the unit of the ``dp_cells`` limit (float64 cells at about 1e9 per
+#: second): measured 11 to 14 microseconds up to 300 working digits and 40 at 1000 on
+#: the 2-core machine of the benchmarks, so 12 000 cells, growing in proportion to the
+#: working digits beyond 300 (:func:`_mp_step_cells`).
+MP_CELLS_PER_STEP = 12_000
 
 
 @dataclass(frozen=True)
@@ -355,11 +357,22 @@ def _reserve_mp(net: LossNetwork, reserve: int) -> tuple[mpmath.mpf, ...]:
     return idle / norm, weight / norm, blocked / norm
 
 
+def _working_digits(net: LossNetwork, dps: int) -> int:
+    """The digits the mpmath chains work at: ``dps`` plus guard digits for the N-term
+    sums (module docstring)."""
+    return dps + precision.GUARD_DIGITS + len(str(net.servers + 1))
+
+
+def _mp_step_cells(net: LossNetwork, dps: int) -> float:
+    """:data:`MP_CELLS_PER_STEP`, scaled by the working digits beyond 300."""
+    return MP_CELLS_PER_STEP * max(1.0, _working_digits(net, dps) / 300)
+
+
 def _optimum_mp(net: LossNetwork, guess: int, dps: int) -> OnlineOptimum:
     """The optimum at ``dps`` digits: the float64 reserve ``guess`` and its neighbours
     evaluated in mpmath, the best kept, every value rounded to ``dps`` digits."""
     neighbours = range(max(0, guess - 1), min(net.servers, guess + 1) + 1)
-    with precision.working(dps, guard=precision.GUARD_DIGITS + len(str(net.servers + 1))):
+    with precision.working(dps, guard=_working_digits(net, dps) - dps):
         candidates = {}
         for k in neighbours:
             mean_idle, prob_full, blocked_l = _reserve_mp(net, k)
@@ -489,9 +502,10 @@ def _table_optimum(net: LossNetwork, dps: int | None) -> OnlineOptimum:
     if dps is not None:
         limits.require(
             "dp_cells",
-            3 * MP_CELLS_PER_STEP * (net.servers + 1.0),
+            3 * _mp_step_cells(net, dps) * (net.servers + 1.0),
             parameter="net.servers",
-            what=f"the mpmath chains of three reserves (net.servers = {net.servers})",
+            what=f"the mpmath chains of three reserves (net.servers = {net.servers}, dps={dps}; "
+            "certified_online_optimum takes O(k* + T) at any N)",
         )
     table = threshold_table(net)
     best = _best_reserve(net, table.regret)

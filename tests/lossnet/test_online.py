@@ -151,6 +151,17 @@ def test_huge_networks_are_refused_before_allocating():
         )
 
 
+def test_a_long_mpmath_run_is_refused_by_its_measured_cost():
+    """Regression: N = 10^7 at dps = 20 (three mpmath chains of 10^7 steps, about 12 us a
+    step: several minutes) was accepted at 1000 cells a step and ran past 30 s; at the
+    measured 12 000 it exceeds the dp_cells limit and is refused at once, pointing to the
+    certified route."""
+    net = LossNetwork(10**7, 0.01, 20180, 1, 7.76, 1)
+    assert_rejects(
+        online_optimum, net, dps=20, match=r"net\.servers: .*certified_online_optimum.*cells"
+    )
+
+
 @pytest.mark.parametrize("bad", [None, 5, "net", (50, 0.6, 0.8, 1.0, 2.0, 1.0)])
 def test_non_networks_are_type_errors(bad):
     for call in (threshold_table, online_optimum):
