@@ -91,7 +91,9 @@ ONLINE_POLICIES = (
 
 
 def _float(value) -> float:
-    return float(Fraction(str(value)))
+    """An exact rational (``flint.fmpq``) correctly rounded to float64, through Python
+    integers rather than text (an exact gain can exceed Python's 4300-digit limit)."""
+    return float(Fraction(int(value.p), int(value.q)))
 
 
 def _at(net: LossNetwork) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 import time
 from fractions import Fraction
 
@@ -159,3 +160,27 @@ def test_optimality_altered_enclosure_fails():
 def test_online_work_is_bounded():
     cert = certificate(certified_online_optimum(NET))
     fails(altered(cert, "bits", lambda bits: 10**6), "bits")
+
+
+def test_exact_numbers_beyond_pythons_integer_string_limit():
+    """Regression: at N = 294 (in scope, N <= 400) the exact gain of the optimality
+    certificate has numerator and denominator of 5215 digits, past Python's 4300-digit
+    int/str limit; the claim's float and the independent checker read it through flint
+    integers instead (the reference float: Fraction of the two integers, by Python)."""
+    from qtheory.lossnet.claims import trunk_reservation_claim
+    from qtheory.verify.statements import certificate
+
+    net = LossNetwork(294, 0.505330057557234, 1.9355874215089266, 1, 1.5, 1)
+    claim = trunk_reservation_claim(net)
+    gain = claim.certificate["data"]["gain"]
+    numerator, denominator = gain.split("/")
+    assert len(numerator) > 4300 and claim.passed
+    saved = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # lifted here only, to read the reference
+    try:
+        expected = float(Fraction(int(numerator), int(denominator)))
+    finally:
+        sys.set_int_max_str_digits(saved)
+    assert claim.value == expected
+    data = claim.certificate["data"]
+    assert check_certificate(certificate("lossnet.optimality", "lossnet.optimality", data)) is None
