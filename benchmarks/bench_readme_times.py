@@ -15,7 +15,8 @@ Measures, in one run on one machine:
     is importing the scientific stack; issue 12 asks for at most 1.5);
 (c) ``qtheory --help`` and each subcommand's ``--help``, the same way, as ratios to
     ``python -c "import numpy"``;
-(d) ``online_optimum`` at N = 10^7 in process (best of 3).
+(d) ``online_optimum`` at N = 10^7 in process (best of 3), and its O(N) table route
+(best of 1) with the ratio of the two.
 
 The commands of (b) and (c) and their baselines are timed in turns (one of each, five
 rounds), so that a burst of load from other jobs on a shared machine hits them alike.
@@ -146,6 +147,7 @@ def main() -> None:
     help_baseline = helps.pop("import numpy")
     big = LossNetwork(10**7, 0.6, 0.8, 1.0, 2.0, 1.0)
     online = best_of(3, lambda: online_optimum(big))
+    table = best_of(1, lambda: online_optimum(big, method="table"))
     quick, claims = reproduce_quick()
     rows = [
         ("python -c 'import numpy, scipy.optimize, mpmath'", baseline, 1.0),
@@ -156,6 +158,7 @@ def main() -> None:
         ("python -c 'import numpy'", help_baseline, 1.0),
         *((f"{name} --help", value, value / help_baseline) for name, value in helps.items()),
         ("online_optimum, N = 10^7 (in process)", online, None),
+        ("online_optimum(method='table'), N = 10^7", table, table / online),
         ("qtheory reproduce --quick (empty cache)", quick, None),
     ]  # fmt: skip
     for name, value, share in rows:
@@ -176,6 +179,7 @@ def main() -> None:
         "help_s": helps,
         "help_ratios": {name: round(value / help_baseline, 2) for name, value in helps.items()},
         "online_optimum_1e7_s": online,
+        "online_optimum_table_1e7_s": table,
         "reproduce_quick_s": quick,
         "reproduce_quick_claims": claims,
         "readme": {

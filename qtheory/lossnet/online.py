@@ -412,8 +412,16 @@ def online_optimum(
     """The optimal online policy (nested trunk reservation), its reserves and
     R_on(N) = R_fluid − regret, exactly.
 
-    Two routes (``method``):
+    Three routes (``method``):
 
+    - ``"certified"`` (two classes): the enclosures of
+      :func:`~qtheory.lossnet.certified.certified_online_optimum`, O(k* + T) whatever N
+      (milliseconds at N = 10^7), at 17 digits rounded to float64 or at ``dps`` digits
+      rounded to mpmath numbers, with k* certified optimal; the rates and rewards are
+      read as the decimals they print as (0.6 means 6/10), and class L's blocking comes
+      from rate balance, B_L = 1 − (μ(N − E[idle]) − λ_H N (1 − P(full)))/(λ_L N).  An
+      exact tie between two reserves, which the certificate cannot split, falls back to
+      the table.
     - ``"table"`` (two classes): every reserve is evaluated by :func:`threshold_table`
       (float64, O(N)) and the best kept.  Where the optimum is so flat that another
       reserve's float64 regret comes within :data:`TIE_GAP` (relative) of the best,
@@ -426,18 +434,18 @@ def online_optimum(
     - ``"policy-iteration"`` (any number of classes, float64):
       :func:`~qtheory.lossnet.nested.policy_iteration` on the busy-server chain.
 
-    ``"auto"`` (the default) takes the table for two classes and policy iteration for
-    more.
+    ``"auto"`` (the default) takes the certified route for two classes and policy
+    iteration for more.
 
     Parameters
     ----------
     net : LossNetwork or ClassNetwork
         The network.
     dps : int or None, keyword-only
-        None (default): float64.  An integer D >= 1 (two classes, the table route):
-        mpmath values correct to D significant digits, with the rates and rewards read
-        as the decimals they print as (0.6 means 6/10).
-    method : {"auto", "table", "policy-iteration"}, keyword-only
+        None (default): float64.  An integer D >= 1 (two classes): mpmath values
+        correct to D significant digits, with the rates and rewards read as the
+        decimals they print as (0.6 means 6/10).
+    method : {"auto", "certified", "table", "policy-iteration"}, keyword-only
         The route (default ``"auto"``).
 
     Returns
@@ -480,20 +488,50 @@ def online_optimum(
     if method not in _METHODS:
         raise ValueError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
     if method == "auto":
-        method = "table" if classes.n_classes == 2 else "policy-iteration"
+        method = "certified" if classes.n_classes == 2 else "policy-iteration"
     if method == "policy-iteration":
         if dps is not None:
             raise ValueError(f"dps: method 'policy-iteration' is float64 only, got dps={dps}")
         return policy_iteration(classes)
     if classes.n_classes != 2:
         raise ValueError(
-            f"method 'table' takes two classes, got {classes.n_classes}; use 'policy-iteration'"
+            f"method {method!r} takes two classes, got {classes.n_classes}; "
+            "use 'policy-iteration'"
         )
+    if method == "certified":
+        try:
+            return _certified_optimum(as_two_class(classes), dps)
+        except ArithmeticError:  # an exact tie between reserves: the table takes either
+            pass
     return _table_optimum(as_two_class(classes), dps)
 
 
 #: The routes of :func:`online_optimum`.
-_METHODS = ("auto", "table", "policy-iteration")
+_METHODS = ("auto", "certified", "table", "policy-iteration")
+
+
+def _certified_optimum(net: LossNetwork, dps: int | None) -> OnlineOptimum:
+    """The two-class optimum from the certified enclosures (17 digits for float64),
+    rounded; B_L from rate balance."""
+    from qtheory.lossnet.certified import certified_online_optimum  # Arb: when used
+
+    opt = certified_online_optimum(net, dps=17 if dps is None else dps)
+    enclosures = (opt.fluid, opt.online, opt.regret, opt.mean_idle, opt.prob_full)
+    if dps is None:
+        fluid, online, regret, idle, full = (e.midpoint for e in enclosures)
+        lam_h, lam_l, mu, n = net.lambda_h, net.lambda_l, net.mu, net.servers
+        blocked_l = 1.0 - (mu * (n - idle) - lam_h * n * (1.0 - full)) / (lam_l * n)
+        return OnlineOptimum((0, opt.reserve), fluid, online, regret, idle, (full, blocked_l))
+    with mpmath.workdps(dps + precision.GUARD_DIGITS):
+        fluid, online, regret, idle, full = (
+            (mpmath.mpf(e.lower) + mpmath.mpf(e.upper)) / 2 for e in enclosures
+        )
+        p = _decimal_parameters(net)
+        n = net.servers
+        admitted_l = p["mu"] * (n - idle) - p["lambda_h"] * n * (1 - full)
+        blocked_l = 1 - admitted_l / (p["lambda_l"] * n)
+        optimum = OnlineOptimum((0, opt.reserve), fluid, online, regret, idle, (full, blocked_l))
+    return precision.rounded(optimum, dps)
 
 
 def _table_optimum(net: LossNetwork, dps: int | None) -> OnlineOptimum:

@@ -140,13 +140,14 @@ def test_dps_is_keyword_only():
 
 def test_huge_networks_are_refused_before_allocating():
     net = LossNetwork(10**8, 0.6, 0.8, 1.0, 2.0, 1.0)
-    for call in (threshold_table, online_optimum):
-        assert_rejects(call, net, match=r"net\.servers: .* bytes")
+    assert_rejects(threshold_table, net, match=r"net\.servers: .* bytes")
+    assert_rejects(online_optimum, net, method="table", match=r"net\.servers: .* bytes")
     with limits.raised(memory=1e12):  # the mpmath work is refused on its own count
         assert_rejects(
             online_optimum,
             LossNetwork(10**9, 0.6, 0.8, 1.0, 2.0, 1.0),
             dps=20,
+            method="table",
             match=r"net\.servers: .*cells",
         )
 
@@ -158,8 +159,28 @@ def test_a_long_mpmath_run_is_refused_by_its_measured_cost():
     certified route."""
     net = LossNetwork(10**7, 0.01, 20180, 1, 7.76, 1)
     assert_rejects(
-        online_optimum, net, dps=20, match=r"net\.servers: .*certified_online_optimum.*cells"
+        online_optimum,
+        net,
+        dps=20,
+        method="table",
+        match=r"net\.servers: .*certified_online_optimum.*cells",
     )
+    opt = online_optimum(net, dps=20)  # the default route: O(k* + T)
+    assert opt.reserve >= 0 and 0 < opt.regret < opt.fluid
+
+
+@pytest.mark.parametrize("dps", [None, 20])
+def test_the_certified_route_is_the_table_route(dps):
+    """The default route (certified enclosures, O(k* + T)) against the table of every
+    reserve (O(N), float64 or mpmath): the same reserve, every value to the digits asked
+    for, and class L's blocking (rate balance) against the table's P(idle <= k*)."""
+    net = LossNetwork(10**4, 0.6, 0.8, 1.0, 2.0, 1.0)
+    fast, table = online_optimum(net, dps=dps), online_optimum(net, dps=dps, method="table")
+    assert fast.reserves == table.reserves
+    rel = 1e-13 if dps is None else mpmath.mpf(10) ** -18
+    for name in ("fluid", "online", "regret", "mean_idle", "prob_full"):
+        assert abs(getattr(fast, name) - getattr(table, name)) <= rel * abs(getattr(table, name))
+    assert abs(fast.blocking[1] - table.blocking[1]) <= 1e-12 * table.blocking[1]
 
 
 @pytest.mark.parametrize("bad", [None, 5, "net", (50, 0.6, 0.8, 1.0, 2.0, 1.0)])
