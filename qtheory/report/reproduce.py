@@ -18,6 +18,10 @@ seed.
 from __future__ import annotations
 
 import importlib
+import json
+import os
+import statistics
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,6 +89,26 @@ def _write_claims(run: Run, derivations: Path) -> list[Path]:
     ]
 
 
+#: The outer bar: the share of the run's expected work done, and the time left at the
+#: speed observed so far (tqdm's rate over the weights of :func:`step_weights`).
+BAR = "{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}{postfix}]"
+
+
+def step_weights(names: list[str], size: str) -> list[float]:
+    """The expected seconds of each step of a run of ``size``
+    (:data:`qtheory.report.step_costs.STEP_SECONDS`); a step not measured weighs the
+    median of those that are (1 each when none is).
+
+    >>> step_weights(["a", "b"], "no such size")
+    [1.0, 1.0]
+    """
+    from qtheory.report.step_costs import STEP_SECONDS
+
+    known = STEP_SECONDS.get(size, {})
+    default = statistics.median(known.values()) if known else 1.0
+    return [float(known.get(name, default)) for name in names]
+
+
 def reproduce(
     out: Path | str = ".",
     *,
@@ -107,7 +131,10 @@ def reproduce(
         repository commits).  The times of the three sizes are in the README, measured
         by ``benchmarks/bench_readme_times.py``.
     progress : bool, default True
-        Show a progress bar over the steps.
+        Show a progress bar over the steps, each weighted by its measured cost
+        (:func:`step_weights`).  With the environment variable ``QTHEORY_STEP_TIMES`` set
+        to a path, the seconds each step took are written there as JSON (how
+        ``benchmarks/bench_reproduce.py`` measures the weights).
     seed : int, default :data:`DEFAULT_SEED`
         Root seed of every random stream (see :meth:`~qtheory.report.run.Run.seed_sequence`).
     cluster : str, optional
@@ -144,11 +171,20 @@ def reproduce(
     if run.cluster is not None:
         make_executor(run.cluster).close()  # fail now, not after the first steps
     steps = [step for model in MODELS for step in importlib.import_module(model).steps(run)]
+    weights = step_weights([name for name, _ in steps], run.size)
     written: list[Path] = []
-    with tqdm(steps, desc="qtheory reproduce", unit="step", disable=not progress) as bar:
-        for name, step in bar:
+    seconds: dict[str, float] = {}
+    with tqdm(
+        total=sum(weights), desc="qtheory reproduce", bar_format=BAR, disable=not progress
+    ) as bar:
+        for (name, step), weight in zip(steps, weights, strict=True):
             bar.set_postfix_str(name)
+            start = time.perf_counter()
             written.extend(step())
+            seconds[name] = time.perf_counter() - start
+            bar.update(weight)
+    if times := os.environ.get("QTHEORY_STEP_TIMES"):
+        Path(times).write_text(json.dumps({"size": run.size, "seconds": seconds}, indent=2))
     derivations = run.out / "derivations"
     written.extend(_write_claims(run, derivations))
     parts = [
