@@ -123,13 +123,13 @@ import time
 import tokenize
 import types
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import qtheory
-from qtheory.core.executor import Executor, Task, TaskFunction
+from qtheory.core.executor import Executor, Task, TaskFunction, task_weights
 
 __all__ = [
     "CACHE_VERSION",
@@ -691,6 +691,7 @@ def cached_map(
     cache: ResultCache | None = None,
     desc: str | None = None,
     progress: bool = True,
+    weights: Sequence[float] | None = None,
 ) -> list[dict[str, Any]]:
     """``[fn(task) for task in tasks]``, reading what ``cache`` has and computing the rest.
 
@@ -721,6 +722,9 @@ def cached_map(
         Label of the progress bar.
     progress : bool, default True
         Show a progress bar (it counts only the tasks computed).
+    weights : sequence of float, optional
+        The expected cost of each task, the steps of the bar (see
+        :meth:`qtheory.core.executor.Executor.map`).
 
     Returns
     -------
@@ -748,6 +752,7 @@ def cached_map(
     """
     cache = ResultCache(default_cache_dir()) if cache is None else cache
     tasks = list(tasks)
+    weights = task_weights(weights, len(tasks))
     function = _function_material(fn)
     identities = [cache._identity(function, task) for task in tasks]
     if cache.directory not in _CLEANED:
@@ -764,7 +769,14 @@ def cached_map(
         index = todo[position]
         results[index] = cache._store(identities[index], result)
 
-    executor.map(fn, [tasks[i] for i in todo], desc=desc, progress=progress, on_result=store)
+    executor.map(
+        fn,
+        [tasks[i] for i in todo],
+        desc=desc,
+        progress=progress,
+        on_result=store,
+        weights=[weights[i] for i in todo] if todo and any(weights[i] for i in todo) else None,
+    )
     for index, (_, digest) in enumerate(identities):
         if results[index] is None:  # a repeat of a task computed above
             results[index] = copy.deepcopy(results[first[digest]])

@@ -48,12 +48,13 @@ Examples
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import select
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Any
 from urllib.parse import urlsplit
@@ -152,6 +153,7 @@ class Executor:
         desc: str | None = None,
         progress: bool = True,
         on_result: ResultCallback | None = None,
+        weights: Sequence[float] | None = None,
     ) -> list[dict[str, Any]]:
         """Return ``[fn(task) for task in tasks]``, computed by this backend.
 
@@ -169,6 +171,11 @@ class Executor:
             Called in the calling process as ``on_result(index, result)`` as soon as each
             task completes, in completion order (used to cache results before the whole
             sweep ends).
+        weights : sequence of float, optional
+            The expected cost of each task (any unit, >= 0, not all 0): the bar advances
+            by a task's weight when it completes, so its ETA holds when the tasks differ
+            (a sweep handing out its heavy tasks first would otherwise promise hours).
+            Default: every task weighs 1.
 
         Returns
         -------
@@ -191,9 +198,10 @@ class Executor:
         [0, 1]
         """
         tasks = list(tasks)
+        weights = task_weights(weights, len(tasks))
         if not tasks:
             return []
-        return _collect(self._outcomes(fn, tasks), tasks, desc, progress, on_result)
+        return _collect(self._outcomes(fn, tasks), tasks, desc, progress, on_result, weights)
 
     def _outcomes(self, fn: TaskFunction, tasks: list[Task]) -> Iterator[tuple[int, Outcome]]:
         """Yield ``(index, outcome)`` as tasks complete; clean up when closed early."""
@@ -218,15 +226,47 @@ class Executor:
         self.close()
 
 
+#: A progress bar over weighted work: the share done and the time left at the speed
+#: observed so far (tqdm's rate over the weights).
+WEIGHTED_BAR = "{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}{postfix}]"
+
+
+def task_weights(weights: Sequence[float] | None, count: int) -> list[float]:
+    """``weights`` checked against ``count`` tasks (finite, >= 0, not all 0 unless there
+    are no tasks); None: 1 each.
+
+    >>> task_weights(None, 2), task_weights([3, 0.5], 2)
+    ([1.0, 1.0], [3.0, 0.5])
+    >>> task_weights([1.0], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: weights must hold one finite weight >= 0 per task (2 tasks), got [1.0]
+    """
+    if weights is None:
+        return [1.0] * count
+    values = [float(w) for w in weights] if isinstance(weights, Sequence) else []
+    if (
+        len(values) != count
+        or not all(math.isfinite(w) and w >= 0 for w in values)
+        or (count and not sum(values) > 0)
+    ):
+        raise ValueError(
+            f"weights must hold one finite weight >= 0 per task ({count} tasks), "
+            f"got {weights!r:.80}"
+        )
+    return values
+
+
 def _collect(
     outcomes: Iterator[tuple[int, Outcome]],
     tasks: list[Task],
     desc: str | None,
     progress: bool,
     on_result: ResultCallback | None,
+    weights: list[float],
 ) -> list[dict[str, Any]]:
     results: list[Any] = [None] * len(tasks)
-    with tqdm(total=len(tasks), desc=desc, unit="task", disable=not progress) as bar:
+    with tqdm(total=sum(weights), desc=desc, bar_format=WEIGHTED_BAR, disable=not progress) as bar:
         try:
             for index, outcome in outcomes:
                 try:
@@ -236,7 +276,7 @@ def _collect(
                 except Exception as error:
                     error.add_note(f"task {index} of {len(tasks)}: {tasks[index]!r}")
                     raise
-                bar.update()
+                bar.update(weights[index])
         finally:
             close = getattr(outcomes, "close", None)
             if close is not None:

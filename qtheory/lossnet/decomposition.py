@@ -276,12 +276,16 @@ def run_designs(
     executor = SerialExecutor() if executor is None else executor
     per_design = [design.tasks() for design in designs]
     tasks = [task for group in per_design for task in group]
-    order = sorted(range(len(tasks)), key=lambda i: -_task_cost(tasks[i]))
+    costs = [_task_cost(task) for task in tasks]
+    order = sorted(range(len(tasks)), key=lambda i: -costs[i])
     ordered = [tasks[i] for i in order]
+    # The bar advances by each task's cost: heavy tasks go first, and counted as one each
+    # they made the ETA promise hours for minutes of work.
+    bar = dict(desc=desc, progress=progress, weights=[costs[i] for i in order])
     if cache is None:
-        done = executor.map(replication, ordered, desc=desc, progress=progress)
+        done = executor.map(replication, ordered, **bar)
     else:
-        done = cached_map(executor, replication, ordered, cache=cache, desc=desc, progress=progress)
+        done = cached_map(executor, replication, ordered, cache=cache, **bar)
     results: list[dict[str, Any]] = [{}] * len(tasks)
     for position, index in enumerate(order):
         results[index] = done[position]

@@ -89,11 +89,6 @@ def _write_claims(run: Run, derivations: Path) -> list[Path]:
     ]
 
 
-#: The outer bar: the share of the run's expected work done, and the time left at the
-#: speed observed so far (tqdm's rate over the weights of :func:`step_weights`).
-BAR = "{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}{postfix}]"
-
-
 def step_weights(names: list[str], size: str) -> list[float]:
     """The expected seconds of each step of a run of ``size``
     (:data:`qtheory.report.step_costs.STEP_SECONDS`); a step not measured weighs the
@@ -164,7 +159,7 @@ def reproduce(
 
     from qtheory import report
     from qtheory.core.claims import claims_summary
-    from qtheory.core.executor import make_executor
+    from qtheory.core.executor import WEIGHTED_BAR, make_executor
     from qtheory.report.run import Run
 
     run = Run(check_output_directory(out, name="out"), quick, seed, cluster, paper=paper)
@@ -175,7 +170,7 @@ def reproduce(
     written: list[Path] = []
     seconds: dict[str, float] = {}
     with tqdm(
-        total=sum(weights), desc="qtheory reproduce", bar_format=BAR, disable=not progress
+        total=sum(weights), desc="qtheory reproduce", bar_format=WEIGHTED_BAR, disable=not progress
     ) as bar:
         for (name, step), weight in zip(steps, weights, strict=True):
             bar.set_postfix_str(name)
