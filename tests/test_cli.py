@@ -346,6 +346,48 @@ def test_invalid_options_exit_2_naming_the_option(capsys, argv, option):
     assert option in err or option.lstrip("-").replace("-", "_") in err  # option or parameter
 
 
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        # a misspelled option: was "qtheory gated: error: argument view: invalid choice: '3'"
+        (
+            ["gated", "--arival-rate", "3", *BASE[3:]],
+            "qtheory gated: error: unrecognized arguments: --arival-rate (did you mean "
+            "--arrival-rate?)",
+        ),
+        (
+            [*BASE, "--jsn"],
+            "qtheory gated: error: unrecognized arguments: --jsn (did you mean --json?)",
+        ),
+        # an option of another subcommand: was reported by "qtheory: error: ..."
+        ([*BASE, "--servers", "3"], "qtheory gated: error: unrecognized arguments: --servers ("),
+        ([*NET, "--bogus"], "qtheory lossnet online: error: unrecognized arguments: --bogus ("),
+        (
+            [*NET[:2], "--servrs", *NET[3:]],
+            "qtheory lossnet online: error: unrecognized arguments: --servrs (did you mean "
+            "--servers?)",
+        ),
+        (
+            ["gated", "ladder", *BASE[1:], "extra"],
+            "qtheory gated: error: unrecognized arguments: extra (",
+        ),
+        (["--bogus", *BASE], "qtheory: error: unrecognized arguments: --bogus ("),
+    ],
+)
+def test_unknown_arguments_are_named_by_their_subcommand(capsys, argv, expected):
+    err = one_line_error(capsys, argv)
+    assert err.startswith(expected), err
+
+
+def test_negative_numbers_are_values_not_options(capsys):
+    """The check for unknown options leaves option values alone: -2 and -0.5 reach the
+    command, whose message names the parameter."""
+    for value in ("-2", "-0.5"):
+        args = list(BASE)
+        args[args.index("--arrival-rate") + 1] = value
+        assert one_line_error(capsys, args).startswith("qtheory gated: error: arrival_rate")
+
+
 def test_unwritable_out_exits_2_naming_out(capsys, tmp_path, monkeypatch):
     """A directory that cannot be written (simulated: the tests may run as root, whom
     permissions do not stop): one line naming --out, before any step runs."""

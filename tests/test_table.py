@@ -57,6 +57,26 @@ def test_correctly_rounded(lower, upper, digits, expected):
     assert tab.correctly_rounded(lower, upper, digits) == expected
 
 
+@pytest.mark.parametrize(
+    ("lower", "upper", "digits", "error", "message"),
+    [
+        ("abc", "abc", 5, ValueError, "^lower must be a finite decimal string, got 'abc'$"),
+        ("1e+0", "x1", 5, ValueError, "^upper must be a finite decimal string, got 'x1'$"),
+        ("nan", "nan", 5, ValueError, "^lower must be a finite decimal"),
+        ("1e+0", "Infinity", 5, ValueError, "^upper must be a finite decimal"),
+        (1.5, "1.5", 5, TypeError, "^lower must be a decimal string, got float$"),
+        ("2e+0", "1e+0", 5, ValueError, "^lower must be <= upper, got '2e"),
+        ("1e+0", "1e+0", 0, ValueError, "^digits must be >= 1, got 0$"),
+        ("1e+0", "1e+0", 2.0, TypeError, "^digits must be an int, got float$"),
+    ],
+)
+def test_correctly_rounded_names_a_bad_parameter(lower, upper, digits, error, message):
+    """Before: decimal.InvalidOperation (an ArithmeticError: exit status 1 on the command
+    line, as if a numerical method had given up)."""
+    with pytest.raises(error, match=message):
+        tab.correctly_rounded(lower, upper, digits)
+
+
 def test_an_undecidable_value_raises_after_raising_the_precision():
     calls = []
 

@@ -29,7 +29,11 @@ prints the value of memory rung by rung (:mod:`qtheory.gated.ladder`): random ro
 the Erlang-m gates m = 1..M, GA, the full-memory bracket and Naor's observable ceiling,
 each with its welfare, its PoF (welfare/S_RR*) and the kind of evidence, then the gaps
 between consecutive rungs; float64 (``--dps``, ``--gate`` and ``--certify`` do not
-apply).
+apply).  The full-memory bracket and the phase-type rungs estimate their memory and
+work first: beyond :mod:`qtheory.core.limits` the ladder is refused before any rung is
+computed (exit 2, one line naming the option to change and the limit, which
+``QTHEORY_LIMIT_<NAME>`` lifts), as are parameters whose Naor ratio ν = Rμ/C float64
+cannot hold.
 """
 
 from __future__ import annotations
@@ -64,7 +68,9 @@ full-memory bracket and Naor's observable ceiling, each with its welfare, its Po
 the kind of evidence, then the gaps between consecutive rungs (float64).  With
 --service LAW (erlang:K, hyperexp:SCV, fit:SCV) service is phase-type: RR, the gates
 and GA by the M/PH/1 and GI/PH/1 routes; the full-memory and observable rungs, which
-assume exponential service, are not computed."""
+assume exponential service, are not computed.  A ladder whose estimated memory or work
+exceeds the limits (QTHEORY_LIMIT_MEMORY, QTHEORY_LIMIT_DP_CELLS) is refused before it
+starts, naming the option to change."""
 
 #: Erlang gates m = 1..DEFAULT_PHASES on the ladder (qtheory.gated.ladder, not imported
 #: here: ``--help`` stays fast).

@@ -9,16 +9,19 @@ convert their text with the ``type=`` helpers of :mod:`qtheory.core.arguments`.
 
 Exit status and messages: 0 on success; 2 for invalid input, with one line on stderr
 naming the subcommand (``qtheory table walks: error: ...``) and the option or parameter
-(a bad option value, or a ``ValueError``, ``TypeError`` or ``OverflowError`` raised by
-the command); 1 with one line when a numerical method gives up
-(``ArithmeticError``, ``RuntimeError``), memory runs out or a file cannot be written
-(``OSError``); 130 when interrupted (Ctrl-C).  No traceback for any of these; anything
+(a bad option value, an option the subcommand does not take, with the closest one it
+does take as a suggestion, or a ``ValueError``, ``TypeError`` or ``OverflowError``
+raised by the command, a cost refusal of :mod:`qtheory.core.limits` among them); 1
+with one line when a numerical method gives up (``ArithmeticError``,
+``RuntimeError``), memory runs out or a file cannot be written (``OSError``); 130 when
+interrupted (Ctrl-C).  No traceback for any of these; anything
 else is a bug and shows its traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import sys
 from collections.abc import Collection, Sequence
@@ -47,7 +50,12 @@ class Parser(argparse.ArgumentParser):
     """An :class:`argparse.ArgumentParser` whose errors are one line,
     ``PROG: error: MESSAGE (see PROG --help)``, with exit status 2 (no usage block).
 
-    Subcommand parsers made by ``add_subparsers`` are of the same class.
+    Subcommand parsers made by ``add_subparsers`` are of the same class, and each
+    refuses the arguments it does not take itself, so that the error names the
+    subcommand whose arguments they are (``qtheory gated: error: unrecognized
+    arguments: --bogus``) and an option is never read as the next positional argument;
+    a misspelled option gets the closest option of that (sub)command as a suggestion
+    (``--arival-rate (did you mean --arrival-rate?)``).
 
     Examples
     --------
@@ -68,6 +76,88 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         """Print ``message`` as one line and exit with status 2."""
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        """Parse like :meth:`argparse.ArgumentParser.parse_known_args`, but refuse (one
+        line, status 2) an option-like argument this parser does not know, before the
+        others are parsed, and any argument left over.
+
+        Parameters
+        ----------
+        args : sequence of str, optional
+            The arguments (default ``sys.argv[1:]``).
+        namespace : argparse.Namespace, optional
+            Where to put the values.
+
+        Returns
+        -------
+        tuple
+            ``(namespace, [])``: nothing is left over.
+
+        Examples
+        --------
+        >>> import contextlib, io
+        >>> parser = Parser(prog="demo")
+        >>> _ = parser.add_argument("--arrival-rate")
+        >>> err = io.StringIO()
+        >>> with contextlib.redirect_stderr(err):
+        ...     try:
+        ...         parser.parse_args(["--arival-rate", "3"])
+        ...     except SystemExit as exit:
+        ...         print(exit.code)
+        2
+        >>> print(err.getvalue(), end="")
+        demo: error: unrecognized arguments: --arival-rate (did you mean --arrival-rate?) (see demo --help)
+        """  # noqa: E501
+        args = sys.argv[1:] if args is None else list(args)
+        for arg in self._own_arguments(args):
+            if self._unknown_option(arg):
+                self.error(f"unrecognized arguments: {arg}{self._suggestion(arg)}")
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+    def _own_arguments(self, args: list[str]) -> list[str]:
+        """The arguments before ``--`` and before the first subcommand name (those after
+        it are the subcommand's)."""
+        subcommands = {
+            name
+            for action in self._actions
+            if isinstance(action, argparse._SubParsersAction)
+            for name in action.choices
+        }
+        own = []
+        for arg in args:
+            if arg == "--" or arg in subcommands:
+                break
+            own.append(arg)
+        return own
+
+    def _unknown_option(self, arg: str) -> bool:
+        """Whether ``arg`` looks like an option (a prefix character, and not a number
+        such as ``-2`` or ``-inf``) that is none of this parser's, nor a prefix of one."""
+        if len(arg) < 2 or arg[0] not in self.prefix_chars:
+            return False
+        try:
+            float(arg)
+        except ValueError:
+            pass
+        else:
+            return False
+        name = arg.split("=", 1)[0]
+        known = self._option_string_actions
+        if name in known or arg[:2] in known:  # an option, or a short one with its value
+            return False
+        return not (self.allow_abbrev and any(option.startswith(name) for option in known))
+
+    def _suggestion(self, arg: str) -> str:
+        """`` (did you mean OPTION?)`` for the option whose name (without its prefix
+        characters, which every option shares) is closest to ``arg``'s, or nothing."""
+        strip = self.prefix_chars
+        names = {option.lstrip(strip): option for option in self._option_string_actions}
+        close = difflib.get_close_matches(arg.split("=", 1)[0].lstrip(strip), names, n=1)
+        return f" (did you mean {names[close[0]]}?)" if close else ""
 
 
 def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:

@@ -215,11 +215,26 @@ def binary_fraction(value) -> Fraction:
     -------
     fractions.Fraction
 
+    Raises
+    ------
+    TypeError
+        ``value`` not an ``mpmath.mpf``.
+    ValueError
+        ``value`` infinite or NaN.
+
     Examples
     --------
     >>> binary_fraction(mpmath.mpf("0.375")), binary_fraction(mpmath.mpf(-6))
     (Fraction(3, 8), Fraction(-6, 1))
+    >>> binary_fraction(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: value must be an mpmath.mpf, got NoneType
     """
+    if not isinstance(value, mpmath.mpf):
+        raise TypeError(f"value must be an mpmath.mpf, got {type(value).__name__}")
+    if not mpmath.isfinite(value):
+        raise ValueError(f"value must be finite, got {value}")
     mantissa, exponent = value.man_exp  # the magnitude: man_exp carries no sign
     magnitude = Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
     return -magnitude if value < 0 else magnitude

@@ -43,9 +43,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln
 
+from qtheory.core import limits
 from qtheory.core.stats import Estimate
 from qtheory.core.validation import nonnegative, positive, positive_int
 from qtheory.gated.embedded_chain import service_count_law
+from qtheory.gated.welfare import float64_rates
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
@@ -192,6 +194,68 @@ def _reopening(belief: np.ndarray, table: np.ndarray, threshold: float) -> np.nd
     return low
 
 
+#: The belief-threshold simulation's defaults (paths, admissions, support), against
+#: which :func:`require_belief` blames the argument that grew most.
+DEFAULT_SIZES = {"paths": 200, "admissions": 2000, "support": 48}
+#: Points of the reopening grid.
+_GRID_POINTS = 2049
+#: dp_cells of one Python-level step (NumPy calls on one support level of all paths:
+#: about 7 µs measured, at 1e9 cells per second).
+_STEP_CELLS = 7000
+#: The threshold search: a geometric grid, then golden-section steps (two to start).
+_SEARCH_POINTS, _GOLDEN_STEPS = 9, 10
+_SEARCH_RUNS = _SEARCH_POINTS + 2 + _GOLDEN_STEPS
+
+
+def require_belief(paths: int, admissions: int, support: int, *, runs: int = 1) -> None:
+    """Refuse, before any work, ``runs`` simulations (:func:`belief_threshold_welfare`)
+    whose memory or work exceeds :mod:`qtheory.core.limits`: the reopening grid's tables
+    (2049 × support floats) and a few paths × support arrays; per admission a
+    Python-level step per support level and about paths × support² + 30 paths × support
+    cells (the depletion, the Poisson rows, the reopening search).
+
+    Parameters
+    ----------
+    paths, admissions, support : int
+        As :func:`belief_threshold_welfare`.
+    runs : int, keyword-only
+        How many such simulations.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Above the ``memory`` or the ``dp_cells`` limit, naming the argument that grew
+        most against :data:`DEFAULT_SIZES` (support counting twice: the cost is
+        quadratic in it).
+
+    Examples
+    --------
+    >>> require_belief(200, 2000, 48)  # the defaults: within the limits
+    >>> require_belief(200, 2000, 10**5)
+    Traceback (most recent call last):
+    ...
+    ValueError: support: 1 simulation(s) of the belief threshold (200 paths, 2000 ...
+    """
+    growth = {
+        "paths": paths / DEFAULT_SIZES["paths"],
+        "admissions": admissions / DEFAULT_SIZES["admissions"],
+        "support": (support / DEFAULT_SIZES["support"]) ** 2,
+    }
+    parameter = max(growth, key=growth.__getitem__)
+    what = (
+        f"{runs} simulation(s) of the belief threshold ({paths} paths, {admissions} "
+        f"admissions, support {support})"
+    )
+    memory = 8.0 * support * (5 * _GRID_POINTS + 10 * paths)
+    limits.require("memory", memory, parameter=parameter, what=what)
+    step = support * _STEP_CELLS + paths * support**2 + 30 * paths * support
+    limits.require("dp_cells", runs * admissions * step, parameter=parameter, what=what)
+
+
 def belief_threshold_welfare(
     queue: GatedQueue,
     threshold: float,
@@ -239,7 +303,9 @@ def belief_threshold_welfare(
     TypeError
         ``queue`` not a GatedQueue.
     ValueError
-        ν ≤ 1, a bad keyword, or a belief that outgrew its support.
+        ν ≤ 1, a bad keyword, parameters that float64 cannot carry, a simulation above
+        :mod:`qtheory.core.limits` (:func:`require_belief`, refused before it starts),
+        or a belief that outgrew its support.
 
     Examples
     --------
@@ -265,8 +331,9 @@ def belief_threshold_welfare(
             f"paths must be >= 2, admissions >= 10 and support >= 4, got {paths}, "
             f"{admissions}, {support}"
         )
-    arrival, mu, reward, cost = queue.float_rates()
-    times = np.linspace(0.0, (2 * support + 10) / mu, 2049)
+    arrival, mu, reward, cost = float64_rates(queue)
+    require_belief(paths, admissions, support)
+    times = np.linspace(0.0, (2 * support + 10) / mu, _GRID_POINTS)
     pmf = _poisson_rows(mu * times, support)
     counts = np.arange(support)
     below = np.cumsum(pmf, axis=1)[:, :-1]
@@ -327,7 +394,8 @@ def optimal_belief_threshold(
     Raises
     ------
     TypeError, ValueError
-        As :func:`belief_threshold_welfare`.
+        As :func:`belief_threshold_welfare`; the search's 21 simulations and the final
+        one are estimated (:func:`require_belief`) before the first starts.
 
     Examples
     --------
@@ -343,9 +411,12 @@ def optimal_belief_threshold(
     search = {
         "paths": max(2, positive_int("paths", paths) // 4),
         "admissions": max(10, positive_int("admissions", admissions) // 2),
-        "support": support,
+        "support": positive_int("support", support),
         "seed": seed,
     }
+    # up front: the search below counts a refused simulation as a failed candidate
+    require_belief(search["paths"], search["admissions"], support, runs=_SEARCH_RUNS)
+    require_belief(paths, admissions, support)
 
     def welfare(x: float) -> float:
         try:
@@ -353,14 +424,14 @@ def optimal_belief_threshold(
         except ValueError:  # the belief outgrew its support: a long queue, not a candidate
             return -math.inf
 
-    grid = np.geomspace(0.02, 4.0, 9)
+    grid = np.geomspace(0.02, 4.0, _SEARCH_POINTS)
     values = [welfare(x) for x in grid]
     best = int(np.argmax(values))
     low, high = grid[max(best - 1, 0)], grid[min(best + 1, grid.size - 1)]
     ratio = (math.sqrt(5) - 1) / 2
     left, right = high - ratio * (high - low), low + ratio * (high - low)
     at_left, at_right = welfare(left), welfare(right)
-    for _ in range(10):
+    for _ in range(_GOLDEN_STEPS):
         if at_left >= at_right:
             high, right, at_right = right, left, at_left
             left = high - ratio * (high - low)

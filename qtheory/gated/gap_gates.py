@@ -36,6 +36,13 @@ and the tail of D beyond ``d_max`` (below 2e-16).  :func:`optimal_gap_gate`
 maximises over the family by Nelder–Mead started at GA, so it never returns less than
 GA.
 
+Cost.  d_max is the Poisson(μτ) quantile plus about 37/log(1 + Λ/μ) (the geometric
+count), so it grows with μτ and, when Λ ≪ μ, like 37 μ/Λ; one welfare evaluation holds
+about a dozen arrays of d_max J² floats (and d_max J⁴ for Newton's derivative) and
+takes about 100 µs per block (the rate-matrix iterations step through the blocks), and
+the search makes up to 400 J of them.  Both are estimated before any work and refused above
+:mod:`qtheory.core.limits` (:func:`require_gap_gate`).
+
 One rung of the ladder of memory: the lower end of the full-memory bracket
 (:mod:`qtheory.gated.history`).
 
@@ -58,8 +65,9 @@ import numpy as np
 from scipy import stats
 from scipy.special import gammaln
 
+from qtheory.core import limits
 from qtheory.core.validation import positive_int
-from qtheory.gated.welfare import optimal_gate
+from qtheory.gated.welfare import float64_rates, optimal_gate
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
@@ -76,6 +84,14 @@ __all__ = [
 _TAIL_MASS = 1e-16
 #: Residual of R = Σ R^d A_d accepted by the matrix-geometric solver.
 _RESIDUAL = 1e-12
+#: Cost estimates of one welfare evaluation: arrays of d_max × J × J floats alive at
+#: once (the blocks, their log partial sums and temporaries, the tails, the powers of
+#: R); dp_cells per block (the Python-level steps of the rate-matrix iterations, 50 to
+#: 160 µs measured for J ≤ 16); Newton steps counted for the J² × J² Kronecker sums
+#: and solves.
+BLOCK_ARRAYS, BLOCK_CELLS, NEWTON_STEPS = 12, 1e5, 10
+#: Nelder–Mead iterations per gate level (each evaluates the welfare at least once).
+ITERATIONS_PER_LEVEL = 400
 
 
 @dataclass(frozen=True)
@@ -162,13 +178,82 @@ def _log_partial_exponential(size: int, y: np.ndarray) -> np.ndarray:
     return np.logaddexp.accumulate(terms, axis=0)
 
 
+def _service_counts(top_gate: float, arrival: float, mu: float) -> tuple[int, int]:
+    """(d_max, the Poisson part of it): the blocks A_d kept, d < d_max.  D is
+    Poisson(μτ) plus a geometric count in Exp(Λ), P(geometric ≥ n) = (μ/(Λ+μ))^n; each
+    part lies beyond its share of d_max with probability below the tail mass."""
+    poisson = int(stats.poisson.isf(_TAIL_MASS, mu * top_gate)) + 2
+    if math.isinf(arrival):
+        return poisson, poisson
+    return poisson + math.ceil(-math.log(_TAIL_MASS) / math.log1p(arrival / mu)), poisson
+
+
+def _block_costs(d_max: int, levels: int, evaluations: int) -> tuple[float, float]:
+    """(bytes, dp_cells) of ``evaluations`` welfare evaluations with d_max blocks of
+    J × J = ``levels``²: the blocks' arrays, Newton's d_max Kronecker products of
+    J² × J² and its matrix (memory); :data:`BLOCK_CELLS` per block plus
+    :data:`NEWTON_STEPS` Kronecker sums and solves per evaluation (work)."""
+    size = float(levels) ** 2
+    memory = 8 * (BLOCK_ARRAYS * d_max * size + (d_max + 3) * size**2)
+    one = d_max * (BLOCK_CELLS + NEWTON_STEPS * size**2) + NEWTON_STEPS * size**3
+    return memory, evaluations * one
+
+
+def _require_blocks(costs: tuple[float, float], *, parameter: str, what: str) -> None:
+    """Refuse :func:`_block_costs` above the ``memory`` or ``dp_cells`` limit."""
+    memory, cells = costs
+    limits.require("memory", memory, parameter=parameter, what=what)
+    limits.require("dp_cells", cells, parameter=parameter, what=what)
+
+
+def require_gap_gate(queue: GatedQueue, levels: int) -> None:
+    """Refuse, before any work, a search (:func:`optimal_gap_gate`) whose welfare
+    evaluations would exceed :mod:`qtheory.core.limits`: up to
+    :data:`ITERATIONS_PER_LEVEL` · J Nelder–Mead evaluations, each with the d_max
+    blocks of GA's gate, where the search starts (a ``ValueError`` naming ``levels``
+    when two levels would pass, else ``service_rate``: d_max grows with μτ* and with
+    μ/Λ).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        Finite Λ; ν > 1 (checked by the caller).
+    levels : int
+        J ≥ 1 (J = 1 is GA: no evaluation).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Above the ``memory`` or the ``dp_cells`` limit.
+
+    Examples
+    --------
+    >>> require_gap_gate(GatedQueue(3.0, 1.0, 2.0, 1.0), 2)  # 51 blocks: within
+    >>> require_gap_gate(GatedQueue(1e-6, 1, 1000, 0.001), 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: service_rate: the best gap-dependent gate (d_max = 36841382 service ...
+    """
+    if levels == 1:
+        return
+    arrival, mu = float64_rates(queue)[:2]
+    d_max = _service_counts(float(optimal_gate(queue).gate), arrival, mu)[0]
+    memory, cells = _block_costs(d_max, 2, 2 * ITERATIONS_PER_LEVEL)
+    two_pass = memory <= limits.limit("memory") and cells <= limits.limit("dp_cells")
+    _require_blocks(
+        _block_costs(d_max, levels, ITERATIONS_PER_LEVEL * levels),
+        parameter="levels" if two_pass else "service_rate",
+        what=f"the best gap-dependent gate (d_max = {d_max} service counts, J = {levels})",
+    )
+
+
 def _blocks(thresholds, gates, arrival, mu) -> np.ndarray:
     """A[d, j, j'] = P(D = d, next gap in bin j' | gate τ_j), d < d_max."""
-    # D = Poisson(μτ) + a geometric count in Exp(Λ), P(geometric ≥ n) = (μ/(Λ+μ))^n:
-    # each part beyond d_max with probability below the tail mass
-    d_max = int(stats.poisson.isf(_TAIL_MASS, mu * float(gates.max()))) + 2
-    if not math.isinf(arrival):
-        d_max += math.ceil(-math.log(_TAIL_MASS) / math.log1p(arrival / mu))
+    d_max = _service_counts(float(gates.max()), arrival, mu)[0]
     d = np.arange(d_max)[:, None, None]
     tau = gates[None, :, None]
     edges = np.concatenate([[0.0], thresholds, [np.inf]])
@@ -227,15 +312,26 @@ def _rate_matrix(blocks: np.ndarray) -> np.ndarray:
         residual = tails[0] - rate
         if np.max(np.abs(residual)) < 1e-15:
             break
-        power, derivative = np.eye(size), -np.eye(size * size)
-        for tail in tails[1:]:
-            derivative += np.kron(tail.T, power)
-            power = power @ rate
+        powers = np.empty_like(tails[1:])
+        powers[0] = np.eye(size)
+        for i in range(1, powers.shape[0]):
+            powers[i] = powers[i - 1] @ rate
+        # the Kronecker products W^T ⊗ R^i at once: entry (a J + c, b J + d) is
+        # W[b, a] R^i[c, d]; then summed in order, term by term
+        terms = tails[1:].transpose(0, 2, 1)[:, :, None, :, None] * powers[:, None, :, None, :]
+        derivative = -np.eye(size * size)
+        for term in terms.reshape(-1, size * size, size * size):
+            derivative += term
         step = np.linalg.solve(derivative, -residual.flatten(order="F"))
         rate = rate + step.reshape((size, size), order="F")
     residual = np.max(np.abs(_tails(blocks, rate)[0] - rate))
-    if not (residual < _RESIDUAL and np.max(np.abs(np.linalg.eigvals(rate))) < 1):
-        raise ArithmeticError("the matrix-geometric rate matrix did not converge")
+    radius = np.max(np.abs(np.linalg.eigvals(rate)))
+    if not (residual < _RESIDUAL and radius < 1):
+        raise ArithmeticError(
+            f"the matrix-geometric rate matrix did not converge (residual {residual:.3g}, "
+            f"spectral radius {radius:.6g}); near the stability boundary (a spectral radius "
+            "near 1) longer gates converge"
+        )
     return rate
 
 
@@ -263,7 +359,10 @@ def gap_gate_welfare(queue: GatedQueue, thresholds, gates) -> float:
         ``queue`` not a GatedQueue.
     ValueError
         ν ≤ 1, bad thresholds or gates, a multichain bin chain (possible only at
-        Λ = ∞), or an unstable policy (mean inter-admission time ≤ 1/μ).
+        Λ = ∞), an unstable policy (mean inter-admission time ≤ 1/μ), parameters that
+        float64 cannot carry, or blocks whose memory or work exceed
+        :mod:`qtheory.core.limits` (naming ``gates`` when the Poisson(μτ) counts set
+        d_max, else ``service_rate``), refused before they are built.
 
     Examples
     --------
@@ -281,7 +380,13 @@ def gap_gate_welfare(queue: GatedQueue, thresholds, gates) -> float:
     """
     queue = checked_queue(queue, worthwhile=True)
     thresholds, gates = _checked_family(thresholds, gates)
-    arrival, mu, reward, cost = queue.float_rates()
+    arrival, mu, reward, cost = float64_rates(queue)
+    d_max, poisson = _service_counts(float(gates.max()), arrival, mu)
+    _require_blocks(
+        _block_costs(d_max, gates.size, 1),
+        parameter="gates" if 2 * poisson >= d_max else "service_rate",
+        what=f"a gap-dependent gate's welfare (d_max = {d_max} service counts, J = {gates.size})",
+    )
     blocks = _blocks(thresholds, gates, arrival, mu)
     lost = np.max(np.abs(blocks.sum(axis=(0, 2)) - 1.0))
     if not lost < 1e-12:
@@ -332,7 +437,9 @@ def optimal_gap_gate(queue: GatedQueue, *, levels: int = 2) -> GapGate:
     TypeError
         ``queue`` not a GatedQueue.
     ValueError
-        ν ≤ 1, ``levels`` < 1, or Λ = ∞.
+        ν ≤ 1, ``levels`` < 1, Λ = ∞, parameters that float64 cannot carry, or a
+        search above :mod:`qtheory.core.limits` (:func:`require_gap_gate`), refused
+        before it starts.
 
     Examples
     --------
@@ -349,11 +456,12 @@ def optimal_gap_gate(queue: GatedQueue, *, levels: int = 2) -> GapGate:
     """
     queue = checked_queue(queue, worthwhile=True)
     levels = positive_int("levels", levels)
-    if math.isinf(queue.float_rates()[0]):
+    if math.isinf(float64_rates(queue)[0]):
         raise ValueError(
             "arrival_rate must be finite for gap-dependent gates (at inf the gaps are the "
             "gates: GA is optimal, see the module notes)"
         )
+    require_gap_gate(queue, levels)
     return _optimal_gap_gate(queue, levels)
 
 
@@ -383,6 +491,6 @@ def _optimal_gap_gate(queue: GatedQueue, levels: int) -> GapGate:
         return GapGate((), (float(ga.gate),), float(ga.welfare))
     result = minimize(loss, start, method="Nelder-Mead",
                       options={"xatol": 1e-7, "fatol": 1e-13 * abs(ga.welfare),
-                               "maxiter": 400 * levels})  # fmt: skip
+                               "maxiter": ITERATIONS_PER_LEVEL * levels})  # fmt: skip
     thresholds, gates = unpack(result.x)
     return GapGate(tuple(map(float, thresholds)), tuple(map(float, gates)), -float(result.fun))

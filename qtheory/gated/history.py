@@ -63,15 +63,16 @@ from dataclasses import dataclass
 from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.validation import positive_int
 from qtheory.gated.belief import BeliefThreshold, belief_threshold_welfare, optimal_belief_threshold
-from qtheory.gated.gap_gates import GapGate, gap_gate_welfare, optimal_gap_gate
+from qtheory.gated.gap_gates import GapGate, gap_gate_welfare, optimal_gap_gate, require_gap_gate
 from qtheory.gated.relaxation import (
     DEFAULT_GRID,
     ObservedRelaxation,
     default_states,
+    dominated,
     observed_relaxation,
-    zeno,
+    require_relaxation,
 )
-from qtheory.gated.welfare import optimal_gate, welfare_ga
+from qtheory.gated.welfare import float64_rates, optimal_gate, welfare_ga
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
@@ -112,8 +113,11 @@ class FullMemoryBracket:
         certified), and which policies the upper bound covers.
     relaxation : ObservedRelaxation or None
         The relaxation that observes the queue at admissions (its bound
-        ``relaxation.upper``, its grid policy and cap K); None at Λ = ∞ when the cap
-        is below ν − 1 (ν > 401 with the default cap), where it has no finite optimum.
+        ``relaxation.upper``, its grid policy and cap K); None where it is known
+        beforehand not to beat the regular bound (:func:`~qtheory.gated.relaxation.dominated`):
+        at Λ = ∞ when the cap is below ν − 1 (ν > 401 with the default cap), where it
+        has no finite optimum, and at finite Λ when gate 0 already earns
+        Λ(R − C(K + 1)/μ) ≥ ``regular`` in the capped problem.
     gap_gate : GapGate or None
         The best gap-dependent gate at finite Λ (None at Λ = ∞, where GA is optimal).
     belief : BeliefThreshold or None
@@ -172,8 +176,11 @@ def full_memory_bracket(
     :func:`observed_relaxation` and the regular-arrivals bound (GA's optimum at
     Λ = ∞); at Λ = ∞ the two ends meet.  The relaxation covers gate policies only: a
     window rule, which may also turn away arrivals after the gate opens, is bounded only
-    by the regular-arrivals bound (``regular``).  Deterministic; 1-4 s at the defaults (no
-    simulation), some 20 s more with ``simulate=True``.
+    by the regular-arrivals bound (``regular``).  The relaxation is left out where it is
+    known beforehand not to beat the regular bound (``relaxation`` is then None, the
+    upper end unchanged).  Deterministic; 1-4 s at the defaults (no simulation), some
+    20 s more with ``simulate=True``; the relaxation and the gap-gate search are
+    estimated first and refused above :mod:`qtheory.core.limits`.
 
     Parameters
     ----------
@@ -198,7 +205,15 @@ def full_memory_bracket(
     TypeError
         ``queue`` not a GatedQueue.
     ValueError
-        ν ≤ 1 or a bad keyword (named).
+        ν ≤ 1, a bad keyword (named), parameters that float64 cannot carry
+        (:func:`~qtheory.gated.welfare.float64_rates`), or a relaxation or gap-gate
+        search above :mod:`qtheory.core.limits`
+        (:func:`~qtheory.gated.relaxation.require_relaxation`,
+        :func:`~qtheory.gated.gap_gates.require_gap_gate`), refused before any of the
+        bracket's work.
+    ArithmeticError
+        If the relaxation's policy iteration fails (see
+        :func:`~qtheory.gated.relaxation.observed_relaxation`).
 
     Examples
     --------
@@ -221,13 +236,18 @@ def full_memory_bracket(
     levels = positive_int("levels", levels)
     if not isinstance(simulate, bool):
         raise TypeError(f"simulate must be True or False, got {simulate!r}")
+    arrival, mu, reward, cost = float64_rates(queue)
     ga = optimal_gate(queue)
     cap = default_states(queue) if states is None else positive_int("states", states)
-    relaxation = None  # at Λ = ∞ with ν > 401: the regular bound (= GA) stands alone
-    if not zeno(queue, cap):
-        relaxation = observed_relaxation(queue, states=cap, grid=grid)
-    arrival, mu, reward, cost = queue.float_rates()
     regular = float(optimal_gate(GatedQueue(math.inf, mu, reward, cost)).welfare)
+    # the relaxation is left out where it is known not to beat the regular bound (then
+    # its policy iteration meets a nearly decomposable chain); every estimate before work
+    relax = not dominated(queue, cap, regular)
+    if relax:
+        require_relaxation(cap, positive_int("grid", grid))
+    if not math.isinf(arrival):
+        require_gap_gate(queue, levels)
+    relaxation = observed_relaxation(queue, states=cap, grid=grid) if relax else None
     if relaxation is None or regular <= relaxation.upper:
         upper, upper_evidence = regular, _REGULAR_EVIDENCE
     else:

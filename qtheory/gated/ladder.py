@@ -192,16 +192,23 @@ class Ladder:
         }
 
 
-def _full_memory(queue: GatedQueue, rr: float) -> tuple[Rung, Rung]:
-    """The bracket of :func:`qtheory.gated.history.full_memory_bracket`, imported on
-    use; two "not computed" rungs when that module is not installed.  The methods are
-    the bracket's own evidence texts (``lower_evidence`` and ``lower_policy``,
-    ``upper_evidence``; a single ``evidence`` text if that is all it has)."""
-    names = ("full_memory_lower", "full_memory_upper")
+def _bracket(queue: GatedQueue) -> object | None:
+    """:func:`qtheory.gated.history.full_memory_bracket` of ``queue``, imported on use
+    (None when that module is not installed); it estimates its own cost first."""
     if importlib.util.find_spec(HISTORY_MODULE) is None:
+        return None
+    return importlib.import_module(HISTORY_MODULE).full_memory_bracket(queue)
+
+
+def _full_memory(bracket: object | None, rr: float) -> tuple[Rung, Rung]:
+    """The full-memory rungs of a bracket of :func:`_bracket`; two "not computed" rungs
+    for None.  The methods are the bracket's own evidence texts (``lower_evidence`` and
+    ``lower_policy``, ``upper_evidence``; a single ``evidence`` text if that is all it
+    has)."""
+    names = ("full_memory_lower", "full_memory_upper")
+    if bracket is None:
         method = f"not computed: {HISTORY_MODULE} is not available"
         return tuple(Rung(name, None, None, "not computed", method) for name in names)
-    bracket = importlib.import_module(HISTORY_MODULE).full_memory_bracket(queue)
     common = getattr(bracket, "evidence", "")
     lower_method = getattr(bracket, "lower_evidence", common)
     if getattr(bracket, "lower_policy", ""):
@@ -249,7 +256,13 @@ def ladder(
         ``queue`` not a GatedQueue.
     ValueError
         ν ≤ 1, an m < 1, or a ``service`` that is not a phase-type law (naming
-        ``service``).
+        ``service``); with ``full_memory``, parameters that float64 cannot carry or a
+        bracket above :mod:`qtheory.core.limits` (naming the parameter and the limit),
+        refused before any rung is computed (see
+        :func:`qtheory.gated.history.full_memory_bracket`); with ``service``, a law
+        whose phases make the GI/PH/1 routes exceed the limits.
+    ArithmeticError
+        A numerical method that gave up (its message says what to change).
 
     Examples
     --------
@@ -274,6 +287,8 @@ def ladder(
         raise ValueError("phases must name at least one m >= 1")
     if service is not None:
         return _phase_type_ladder(queue, ms, service)
+    # first: the bracket estimates its cost and refuses what exceeds the limits
+    bracket = _bracket(queue) if full_memory else None
     s_rr = optimal_routing(queue).welfare
 
     def rung(name: str, welfare: float, kind: Evidence, method: str) -> Rung:
@@ -291,7 +306,7 @@ def ladder(
     }
     observable = optimal_observable(queue)
     if full_memory:
-        lower, upper = _full_memory(queue, s_rr)
+        lower, upper = _full_memory(bracket, s_rr)
     else:
         lower, upper = (
             Rung(name, None, None, "not computed", "not asked for (full_memory=False)")
@@ -335,9 +350,10 @@ def _phase_type_ladder(queue: GatedQueue, ms: list[int], service: str | PhaseTyp
     and M/PH/1 routes of :mod:`qtheory.gated.service`; the rungs whose routes assume
     exponential service are "not computed"."""
     from qtheory.core.phase_type import erlang, service_law
-    from qtheory.gated.service import optimal_gate_ph, optimal_routing_ph
+    from qtheory.gated.service import optimal_gate_ph, optimal_routing_ph, require_phase_type
 
     law = service_law(service)
+    require_phase_type(law, [*ms, None])  # every gate's cost, before the first
     s_rr = optimal_routing_ph(queue, law).welfare
     gi_ph = "GI/PH/1 waiting time by the ladder-height fixed point (float64)"
 

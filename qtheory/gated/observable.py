@@ -9,7 +9,9 @@ welfare per unit time is
           E[L_n] = \frac{1}{e^{-x} - 1} - \frac{n+1}{e^{-(n+1)x} - 1},\quad x = \log\rho
 
 (:math:`E[L_n] = n/2` when :math:`\rho = 1`), written with ``expm1`` so that nothing
-cancels near :math:`\rho = 1`.  The social optimum is Naor's
+cancels near :math:`\rho = 1`; when :math:`\rho > 1` the throughput
+:math:`\Lambda(1 - \pi_n)` is evaluated as :math:`\mu(1 - \pi_0)`, which does not cancel
+however large :math:`\Lambda/\mu` is (:math:`\pi_n \to 1`).  The social optimum is Naor's
 
 .. math:: n^* = \max\Bigl\{n \ge 1 : \sum_{j=1}^{n}\frac{1-\rho^j}{1-\rho} \le \nu\Bigr\}
           \quad(\text{at least } 1), \qquad \nu = R\mu/C,
@@ -103,8 +105,10 @@ def _state(p: dict, n: int, x) -> ObservableOptimum:
         # π_n = ρ^n (1 − ρ)/(1 − ρ^{n+1}) = (ρ^{-1} − 1)/(ρ^{-(n+1)} − 1)
         blocking = mpmath.expm1(-x) / mpmath.expm1(-(n + 1) * x)
         mean = 1 / mpmath.expm1(-x) - (n + 1) / mpmath.expm1(-(n + 1) * x)
-    arrival = 1 / p["beta"]
-    throughput = arrival * (1 - blocking)
+    if x > 0:  # ρ > 1: Λ(1 − π_n) = μ(1 − π_0), π_0 = (ρ − 1)/(ρ^{n+1} − 1), no cancellation
+        throughput = p["mu"] * (1 - mpmath.expm1(x) / mpmath.expm1((n + 1) * x))
+    else:
+        throughput = (1 / p["beta"]) * (1 - blocking)
     welfare = p["R"] * throughput - p["C"] * mean
     return ObservableOptimum(n, welfare, throughput, mean, blocking)
 

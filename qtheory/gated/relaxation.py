@@ -52,6 +52,15 @@ decreases in :math:`\tau`), :math:`F` is below the smallest of
 :math:`F \le \max_d\varphi_k(d) - g' T(\tau)`.  The bound is exact mathematics
 evaluated in float64 (rounding of order 1e-13 relative is not enclosed).
 
+*Cost.*  About 16 arrays of (grid + 65) × (K + 1) floats, and up to 200
+policy-iteration steps, each a (grid) × (K + 1) × K product and a K × K solve; both
+are estimated before any work and refused above :mod:`qtheory.core.limits`
+(:func:`require_relaxation`).  With K below ν − 1 and Λ > μ, admissions into a full
+capped system pay, the policy that parks the capped system near K is nearly optimal,
+and policy iteration meets nearly decomposable chains (it may fail, with a message to
+raise K); the bracket leaves the relaxation out where gate 0 alone already earns the
+regular-arrivals bound (:func:`dominated`).
+
 This is the upper end of the full-memory bracket for gate policies
 (:mod:`qtheory.gated.history`).
 
@@ -76,9 +85,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from qtheory.core import limits
 from qtheory.core.validation import positive_int
 from qtheory.exact import stationary_dtmc
-from qtheory.gated.welfare import optimal_gate
+from qtheory.gated.welfare import float64_rates, optimal_gate
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
@@ -93,6 +103,17 @@ __all__ = [
 #: The default cap K of the relaxation is max(48, ⌈5ν/4⌉ + 16), at most 400; grid points.
 DEFAULT_STATES, MAX_DEFAULT_STATES = 48, 400
 DEFAULT_GRID = 2400
+#: Policy-iteration steps before giving up.
+POLICY_STEPS = 200
+#: Gate points the certificate adds to the grid (64 geometric ones beyond, τ = 0).
+_EXTRA_POINTS = 65
+#: Arrays of (grid points) × (K + 1) floats alive at once (count table, tails, the
+#: certificate's cell bounds and their temporaries), and of (K + 1)² floats.
+_GRID_ARRAYS, _SQUARE_ARRAYS = 16, 4
+#: Cost of one state's row of a policy evaluation (a Python-level step), in dp_cells.
+_ROW_CELLS = 1e4
+#: Passes of the certificate's bisection over the cells (doubling, then to 1e-13).
+_BISECTION_PASSES = 100
 
 
 @dataclass(frozen=True)
@@ -207,13 +228,20 @@ class _CappedProblem:
             rewards[row] = self.reward - self.cost * (law @ np.arange(1, self.states + 2)) / self.mu
         system = np.eye(self.states) - transition
         system[:, 0] = self.sojourn[policy]  # unknowns (g, h(2), ..., h(K))
-        solution = np.linalg.solve(system, rewards)
+        try:
+            solution = np.linalg.solve(system, rewards)
+        except np.linalg.LinAlgError as error:
+            raise ArithmeticError(
+                f"policy iteration met a policy whose capped chain (K = {self.states}) has "
+                f"more than one closed class, so its gain is not defined ({error}); "
+                f"{self._advice()}"
+            ) from error
         return float(solution[0]), np.concatenate([[0.0], solution[1:]]), transition
 
     def solve(self, start: np.ndarray) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
         """Policy iteration from ``start`` (keeps an action unless beaten by 1e-12)."""
         policy = start
-        for _ in range(200):
+        for _ in range(POLICY_STEPS):
             gain, bias, transition = self.evaluate(policy)
             test = self.expected(bias) - gain * self.sojourn[:, None]
             best = np.argmax(test, axis=0)
@@ -222,7 +250,19 @@ class _CappedProblem:
             if not better.any():
                 return gain, bias, policy, transition
             policy = np.where(better, best, policy)
-        raise ArithmeticError("policy iteration did not converge in 200 steps")
+        raise ArithmeticError(
+            f"policy iteration did not converge in {POLICY_STEPS} steps (K = {self.states}); "
+            f"{self._advice()}"
+        )
+
+    def _advice(self) -> str:
+        """What to change when policy iteration fails."""
+        excess = self.reward * self.mu / self.cost - 1
+        return (
+            f"raise states above nu - 1 = {excess:.6g}, where admissions into a full capped "
+            "system stop paying (below it the policy that keeps the system near the cap is "
+            "nearly optimal and its chain nearly decomposable)"
+        )
 
     def certified_gain(self, bias: np.ndarray, gain: float) -> float:
         """The smallest g' that passes the cell bounds for ``bias`` (bisection)."""
@@ -268,7 +308,7 @@ class _CappedProblem:
 def default_states(queue: GatedQueue) -> int:
     """max(48, ⌈5ν/4⌉ + 16), at most 400: the relaxation keeps up to about ν customers
     when ν is large (and at Λ = ∞ a cap K ≤ ν − 1 makes instantaneous admissions pay)."""
-    wanted = math.ceil(1.25 * queue.naor_ratio) + 16
+    wanted = math.ceil(1.25 * min(queue.naor_ratio, MAX_DEFAULT_STATES)) + 16
     return min(MAX_DEFAULT_STATES, max(DEFAULT_STATES, wanted))
 
 
@@ -276,6 +316,84 @@ def zeno(queue: GatedQueue, states: int) -> bool:
     """At Λ = ∞, whether admitting at once into a full capped system (K in it) pays:
     R − C(K + 1)/μ ≥ 0, i.e. K + 1 ≤ ν; the capped problem then has no finite optimum."""
     return math.isinf(queue.float_rates()[0]) and states + 1 <= queue.naor_ratio
+
+
+def dominated(queue: GatedQueue, states: int, bound: float) -> bool:
+    """Whether the capped problem's optimum, hence the relaxation's bound, is known to be
+    at least ``bound`` before it is solved: at Λ = ∞ when :func:`zeno` (no finite
+    optimum); at finite Λ when gate 0 in every state, whose admissions each find at
+    most K customers, already earns Λ(R − C(K + 1)/μ) ≥ ``bound`` per unit time (then
+    the policy that parks the capped system near K is nearly as good as the optimum,
+    and policy iteration meets a nearly decomposable chain).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+    states : int
+        The cap K.
+    bound : float
+        The welfare the relaxation would have to beat (the regular-arrivals bound).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    At Λ = 2, ν = 1000, K = 400 gate 0 earns at least 2(1000 − 401) = 1198, above
+    every policy's μR − C = 999:
+
+    >>> dominated(GatedQueue(2, 1, 1000, 1), 400, 999.0)
+    True
+    >>> dominated(GatedQueue(2, 1, 1000, 1), 1000, 999.0)
+    False
+    """
+    arrival, mu, reward, cost = queue.float_rates()
+    if math.isinf(arrival):
+        return zeno(queue, states)
+    return arrival * (reward - cost * (states + 1) / mu) >= bound
+
+
+def require_relaxation(states: int, grid: int) -> None:
+    """Refuse (``ValueError`` naming ``states``, or ``grid`` when K is within the default
+    caps, all of which pass) a relaxation whose memory or work exceeds
+    :mod:`qtheory.core.limits`, before any of it is allocated: about 16 arrays of
+    (grid + 65) × (K + 1) floats, and at most :data:`POLICY_STEPS` policy-iteration
+    steps of a (grid + 65) × (K + 1) × K product, a K × K solve and K Python-level
+    rows, then the certificate's bisection.
+
+    Parameters
+    ----------
+    states : int
+        The cap K.
+    grid : int
+        Gate-grid points.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Above the ``memory`` or the ``dp_cells`` limit.
+
+    Examples
+    --------
+    >>> require_relaxation(400, 2400)  # the largest default: within the limits
+    >>> require_relaxation(20000, 2400)
+    Traceback (most recent call last):
+    ...
+    ValueError: states: the relaxation (K = 20000, 2400 gate points) needs ...
+    """
+    points, size = float(grid + _EXTRA_POINTS), float(states + 1)
+    parameter = "grid" if states <= MAX_DEFAULT_STATES else "states"
+    what = f"the relaxation (K = {states}, {grid} gate points)"
+    memory = 8 * (_GRID_ARRAYS * points * size + _SQUARE_ARRAYS * size**2)
+    limits.require("memory", memory, parameter=parameter, what=what)
+    step = points * size * states + states**3 / 3 + _ROW_CELLS * states
+    cells = POLICY_STEPS * step + _BISECTION_PASSES * _GRID_ARRAYS * points * size
+    limits.require("dp_cells", cells, parameter=parameter, what=what)
 
 
 def observed_relaxation(
@@ -309,9 +427,14 @@ def observed_relaxation(
     ValueError
         ν ≤ 1, ``states`` < 2 (or, at Λ = ∞, K + 1 ≤ ν: then admitting at once to a
         full capped system pays and the capped problem has no finite optimum),
-        ``grid`` < 16.
+        ``grid`` < 16, parameters that float64 cannot carry
+        (:func:`~qtheory.gated.welfare.float64_rates`), or memory or work above
+        :mod:`qtheory.core.limits` (:func:`require_relaxation`, naming ``states`` or
+        ``grid``), refused before any work.
     ArithmeticError
-        If policy iteration or the certificate fails (not seen on the tested grids).
+        If policy iteration or the certificate fails: seen only with a cap K below
+        ν − 1 and Λ > μ, where admissions into a full capped system pay and the capped
+        chain is nearly decomposable (the message says to raise ``states``).
 
     Examples
     --------
@@ -330,6 +453,7 @@ def observed_relaxation(
        Systems, Wiley (1999), Chapter 7.
     """
     queue = checked_queue(queue, worthwhile=True)
+    float64_rates(queue)
     states = default_states(queue) if states is None else positive_int("states", states)
     grid = positive_int("grid", grid)
     if states < 2:
@@ -341,7 +465,25 @@ def observed_relaxation(
             f"states must be >= nu - 1 = {queue.naor_ratio - 1:.6g} at arrival_rate = inf "
             f"(else admitting at once to a full capped system pays), got {states}"
         )
+    require_relaxation(states, grid)
     return _observed_relaxation(queue, states, grid)
+
+
+def _top_mass(transition: np.ndarray) -> float:
+    """Stationary probability of k = K under a policy's chain: the law of the closed
+    class of k = 1 (every state reaches k = 1, through a long enough service count), on
+    which the states a policy never reaches (transient) carry none."""
+    reached = np.zeros(transition.shape[0], dtype=bool)
+    reached[0], frontier = True, np.array([0])
+    while frontier.size:
+        new = (transition[frontier] > 0).any(axis=0) & ~reached
+        reached |= new
+        frontier = np.flatnonzero(new)
+    if not reached[-1]:
+        return 0.0
+    if reached.all():
+        return float(stationary_dtmc(transition)[-1])
+    return float(stationary_dtmc(transition[np.ix_(reached, reached)])[-1])
 
 
 @functools.lru_cache(maxsize=64)
@@ -371,5 +513,5 @@ def _observed_relaxation(queue: GatedQueue, states: int, grid: int) -> ObservedR
         gain=gain,
         gates=tuple(float(problem.grid[t]) for t in policy),
         states=states,
-        top_mass=float(stationary_dtmc(transition)[-1]),
+        top_mass=_top_mass(transition),
     )

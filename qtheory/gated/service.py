@@ -92,6 +92,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from qtheory.core import limits
 from qtheory.core.numerics import expm
 from qtheory.core.phase_type import (
     PhaseType,
@@ -117,6 +118,12 @@ __all__ = [
 _NEWTON_STEPS = 60
 #: Natural-iteration steps allowed (the fallback).
 _NATURAL_STEPS = 200_000
+#: Cost estimates of one optimal gate (:func:`require_phase_type`): fixed-point solves
+#: (the bracket's doublings and Brent's steps), Jacobians per solve (Newton's steps and
+#: the gate derivative), dp_cells of one Python-level direction of a Jacobian, and
+#: k × k float arrays alive at once (the 2k × 2k Van Loan block and its expm counted
+#: four times over).
+_SOLVES, _JACOBIANS, _DIRECTION_CELLS, _SQUARE_ARRAYS = 40, 8, 3e4, 80
 
 
 def _scaled(queue: GatedQueue, service) -> tuple[PhaseType, dict]:
@@ -124,6 +131,49 @@ def _scaled(queue: GatedQueue, service) -> tuple[PhaseType, dict]:
     queue = checked_queue(queue)
     p = queue.parameters()
     return service_law(service).scaled(1.0 / p["mu"]), p
+
+
+def require_phase_type(law: PhaseType, gates: list[int | None]) -> None:
+    """Refuse, before any work, optimal gates of :func:`optimal_gate_ph` with the service
+    ``law`` (k phases) whose memory or work exceeds :mod:`qtheory.core.limits`, naming
+    ``service``: per gate about 40 fixed-point solves of 8 Jacobians of k directions,
+    each direction the expm of a 2k × 2k block (a deterministic gate, about 200 k³
+    cells) or an einsum over the g blocks of a g-phase gate (g k⁴ cells); about 80
+    k × k float arrays (and 4 g of them for a g-phase gate).
+
+    Parameters
+    ----------
+    law : PhaseType
+        The service law.
+    gates : list of int or None
+        The gates to optimise: None for a deterministic gate, g for a g-phase gate.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Above the ``memory`` or the ``dp_cells`` limit.
+
+    Examples
+    --------
+    >>> from qtheory.core.phase_type import erlang
+    >>> require_phase_type(erlang(4, 4.0), [None, 1, 2, 3])  # within the limits
+    >>> require_phase_type(erlang(2000, 2000.0), [None])
+    Traceback (most recent call last):
+    ...
+    ValueError: service: 1 optimal gate(s) with 2000 service phases needs ...
+    """
+    k = float(law.phases)
+    what = f"{len(gates)} optimal gate(s) with {law.phases} service phases"
+    widest = max(0 if g is None else g for g in gates)
+    memory = 8 * k**2 * (_SQUARE_ARRAYS + 4 * widest)
+    limits.require("memory", memory, parameter="service", what=what)
+    per_direction = sum(_DIRECTION_CELLS + (200 * k**3 if g is None else g * k**4) for g in gates)
+    cells = _SOLVES * _JACOBIANS * k * per_direction
+    limits.require("dp_cells", cells, parameter="service", what=what)
 
 
 def squared_cv(law: PhaseType) -> float:
@@ -428,7 +478,13 @@ def _solve_fixed_point(service: PhaseType, arrival: _Interarrival):
         if np.abs(new - a).max() <= 1e-15 * new.max():
             return new, step
         a = new
-    raise ArithmeticError("the ladder-height fixed point did not converge")
+    raise ArithmeticError(
+        "the ladder-height fixed point did not converge: Newton's method left the "
+        f"feasible set and {_NATURAL_STEPS} steps of the natural iteration did not settle "
+        f"(service law with {m} phases and squared coefficient of variation "
+        f"{squared_cv(service):.3g}); try a service law with a smaller squared coefficient "
+        "of variation"
+    )
 
 
 def _ladder(service: PhaseType, arrival: _Interarrival) -> LadderHeight:
@@ -598,7 +654,11 @@ def optimal_gate_ph(
     Raises
     ------
     ValueError
-        ν ≤ 1, or a bad service.
+        ν ≤ 1, a bad service, or a law whose phases make the optimum exceed
+        :mod:`qtheory.core.limits` (:func:`require_phase_type`, naming ``service``),
+        refused before any work.
+    ArithmeticError
+        If the fixed point or the bracket of the root gives up.
 
     Examples
     --------
@@ -630,6 +690,7 @@ def optimal_gate_ph(
         if not isinstance(gate_shape, PhaseType):
             raise TypeError(f"gate_shape must be a PhaseType, got {type(gate_shape).__name__}")
         gate_shape = gate_shape.scaled(1.0 / gate_shape.mean)
+    require_phase_type(law, [None if gate_shape is None else gate_shape.phases])
 
     def evaluate(tau):
         gate = tau if gate_shape is None or tau == 0 else gate_shape.scaled(tau)

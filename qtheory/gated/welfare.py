@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import TypeVar
@@ -188,6 +189,64 @@ def _float64(name: str, value: mpmath.mpf) -> float:
             f"{name} = {mpmath.nstr(value, 5)} overflows float64 for these parameters; use dps=D"
         )
     return result
+
+
+def float64_rates(queue: GatedQueue) -> tuple[float, float, float, float]:
+    """(Λ, μ, R, C) as float64 for a route that computes in float64 (the full-memory
+    bracket and the rest of the ladder's float64 routes), after refusing what float64
+    cannot carry: Naor's ratio ν = Rμ/C beyond float64, or μ, R, C or a finite Λ below
+    the smallest normal float64 (which keeps fewer than 16 of its digits).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+
+    Returns
+    -------
+    tuple of float
+        :meth:`GatedQueue.float_rates` (Λ may be ``inf``).
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter that puts ν beyond float64 (the one of R, μ and 1/C
+        farthest from 1) or the subnormal parameter, with the rule.
+
+    Examples
+    --------
+    >>> float64_rates(GatedQueue(2, 1, 3, 1))
+    (2.0, 1.0, 3.0, 1.0)
+    >>> float64_rates(GatedQueue(2, 1, 2, 1e-320))
+    Traceback (most recent call last):
+    ...
+    ValueError: cost: nu = reward*service_rate/cost = 2.0e+320 is beyond float64 ...
+    """
+    with mpmath.workdps(30):
+        p = queue.parameters(30)
+        nu = 1 + p["epsilon"]
+        if not nu < sys.float_info.max:
+            size = {
+                "reward": abs(mpmath.log(p["R"])),
+                "service_rate": abs(mpmath.log(p["mu"])),
+                "cost": abs(mpmath.log(p["C"])),
+            }
+            name = max(size, key=size.__getitem__)
+            raise ValueError(
+                f"{name}: nu = reward*service_rate/cost = {mpmath.nstr(nu, 2)} is beyond "
+                f"float64 (at most {sys.float_info.max:.3g}), which this float64 route needs; "
+                f"{'raise' if name == 'cost' else 'reduce'} {name}"
+            )
+        values = {"service_rate": p["mu"], "reward": p["R"], "cost": p["C"]}
+        if p["beta"] != 0:
+            values["arrival_rate"] = 1 / p["beta"]
+        for name, value in values.items():
+            if abs(value) < sys.float_info.min:
+                raise ValueError(
+                    f"{name} = {mpmath.nstr(value, 3)} is below the smallest normal float64 "
+                    f"{sys.float_info.min:.3g}, where float64 keeps fewer than 16 digits; "
+                    "this float64 route needs normal numbers (rescale the time or money unit)"
+                )
+    return queue.float_rates()
 
 
 def working_dps(queue: GatedQueue, dps: int) -> int:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
 from typing import TYPE_CHECKING, Any
 
 from qtheory.core import notation
@@ -136,6 +136,14 @@ def correctly_rounded(lower: str, upper: str, digits: int) -> str | None:
     str or None
         Scientific notation ``'d.ddde+N'`` (``'0'`` for zero).
 
+    Raises
+    ------
+    TypeError
+        ``lower`` or ``upper`` not a str, ``digits`` not an int.
+    ValueError
+        ``lower`` or ``upper`` not a finite decimal, ``lower`` > ``upper``, or
+        ``digits`` < 1 (each naming the parameter and the value).
+
     Examples
     --------
     >>> correctly_rounded("1.41421356e+0", "1.41421357e+0", 5)
@@ -144,9 +152,33 @@ def correctly_rounded(lower: str, upper: str, digits: int) -> str | None:
     True
     >>> correctly_rounded("5e-1", "5e-1", 3)
     '5.00e-1'
+    >>> correctly_rounded("abc", "abc", 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: lower must be a finite decimal string, got 'abc'
     """
-    ends = [_round(Decimal(text), digits) for text in (lower, upper)]
-    return ends[0] if ends[0] == ends[1] else None
+    ends = {name: _decimal(name, text) for name, text in (("lower", lower), ("upper", upper))}
+    if not ends["lower"] <= ends["upper"]:
+        raise ValueError(f"lower must be <= upper, got {lower!r} > {upper!r}")
+    if isinstance(digits, bool) or not isinstance(digits, int):
+        raise TypeError(f"digits must be an int, got {type(digits).__name__}")
+    if digits < 1:
+        raise ValueError(f"digits must be >= 1, got {digits}")
+    rounded = [_round(value, digits) for value in ends.values()]
+    return rounded[0] if rounded[0] == rounded[1] else None
+
+
+def _decimal(name: str, text: object) -> Decimal:
+    """``text`` as a finite Decimal; a TypeError or ValueError naming ``name``."""
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be a decimal string, got {type(text).__name__}")
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if not value.is_finite():
+        raise ValueError(f"{name} must be a finite decimal string, got {text!r}")
+    return value
 
 
 def _round(value: Decimal, digits: int) -> str:

@@ -11,6 +11,7 @@ bound holds for every cap and grid (module notes), so the tests need not be tigh
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pytest
@@ -24,11 +25,17 @@ from qtheory.gated.belief import (
     _poisson_rows,
     belief_threshold_welfare,
     belief_update,
+    optimal_belief_threshold,
 )
 from qtheory.gated.embedded_chain import service_count_law
 from qtheory.gated.gap_gates import gap_gate_welfare, optimal_gap_gate
 from qtheory.gated.history import full_memory_bracket, history_claims
-from qtheory.gated.relaxation import _CappedProblem, _count_table, observed_relaxation
+from qtheory.gated.relaxation import (
+    _CappedProblem,
+    _count_table,
+    _top_mass,
+    observed_relaxation,
+)
 from qtheory.gated.welfare import optimal_gate, welfare_ga
 from qtheory.model.gated import GatedQueue
 
@@ -271,6 +278,22 @@ QUEUE = GatedQueue(3.0, 1.0, 2.0, 1.0)
             "states must be >= nu - 1 = 99 at arrival_rate = inf",
         ),
         (lambda: full_memory_bracket(GatedQueue(3, 1, 1, 1)), "must be > 1"),
+        # cost guards and float64 rules, refused before any work
+        (lambda: observed_relaxation(QUEUE, states=20000), "^states: the relaxation .* bytes"),
+        (lambda: observed_relaxation(QUEUE, grid=10**6), "^grid: the relaxation"),
+        (lambda: gap_gate_welfare(QUEUE, (), (1e9,)), "^gates: .* bytes"),
+        (
+            lambda: gap_gate_welfare(GatedQueue(1e-6, 1, 1000, 0.001), (), (1.0,)),
+            "^service_rate: a gap-dependent gate.s welfare",
+        ),
+        (lambda: optimal_gap_gate(QUEUE, levels=200), "^levels: .* J = 200"),
+        (lambda: full_memory_bracket(GatedQueue(2, 1, 2, 1e-320)), "^cost: nu = .* float64"),
+        (
+            lambda: full_memory_bracket(GatedQueue(2, 1, 1e-310, 1e-311)),
+            "^reward = .* below the smallest normal float64",
+        ),
+        (lambda: belief_threshold_welfare(QUEUE, 0.3, support=10**5), "^support: .* bytes"),
+        (lambda: optimal_belief_threshold(QUEUE, paths=10**6), "^paths: 21 simulation"),
         (lambda: full_memory_bracket(QUEUE, levels=2.0), "levels must be an integer"),
         (lambda: belief_threshold_welfare(QUEUE, 0.0), "threshold must be > 0"),
         (lambda: belief_threshold_welfare(QUEUE, 0.3, paths=1), "paths must be >= 2"),
@@ -284,6 +307,32 @@ QUEUE = GatedQueue(3.0, 1.0, 2.0, 1.0)
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_bad_input_is_refused_at_once():
+    """The refusals above cost no work: the largest (a 20000-state relaxation, 14 GB of
+    gap-gate blocks) each come back within a fraction of a second."""
+    start = time.perf_counter()
+    for call in (
+        lambda: observed_relaxation(QUEUE, states=20000),
+        lambda: gap_gate_welfare(GatedQueue(1e-6, 1, 1000, 0.001), (), (1.0,)),
+        lambda: optimal_belief_threshold(QUEUE, paths=10**6),
+    ):
+        with pytest.raises(ValueError):
+            call()
+    assert time.perf_counter() - start < 2.0
+
+
+def test_top_mass_of_a_policy_with_transient_states():
+    """A final policy may leave states it never reaches (before: GTH's "P must be
+    irreducible", exit 2, at Λ = 2, ν = 1000, K = 1000): they carry no mass, and the
+    law is that of the closed class of k = 1."""
+    unreached_top = np.array([[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [1.0, 0.0, 0.0]])
+    assert _top_mass(unreached_top) == 0.0
+    skipped_middle = np.array([[0.25, 0.0, 0.75], [1.0, 0.0, 0.0], [0.5, 0.0, 0.5]])
+    assert _top_mass(skipped_middle) == pytest.approx(0.6, rel=1e-15)  # π = (2, 3)/5
+    irreducible = np.array([[0.5, 0.5], [0.25, 0.75]])
+    assert _top_mass(irreducible) == pytest.approx(2 / 3, rel=1e-15)
 
 
 def test_queue_must_be_a_gated_queue():

@@ -6,11 +6,15 @@ not, and the command's output and errors (the plain ``qtheory gated`` unchanged)
 import json
 import subprocess
 import sys
+import time
 
 import pytest
+from _cli_testing import capped_memory
 
 from qtheory.cli import main
+from qtheory.core import limits
 from qtheory.gated import GatedQueue, optimal_gate
+from qtheory.gated import history as history_module
 from qtheory.gated import ladder as ladder_module
 from qtheory.gated.ladder import ladder
 
@@ -197,3 +201,78 @@ def test_phase_type_ladder_orders_its_rungs_and_less_variable_service_gains_more
     assert erlang4.ordered() and h2.ordered()
     assert erlang4.ph[1].pof == pytest.approx(1.0, rel=1e-9)  # Lambda = inf: m = 1 is RR
     assert erlang4.ga.pof > h2.ga.pof > 1
+
+
+def ladder_args(arrival, service, reward, cost, *extra):
+    return ["gated", "ladder", "--arrival-rate", arrival, "--service-rate", service,
+            "--reward", reward, "--cost", cost, *extra]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("argv", "named", "limit"),
+    [
+        # the gap-gate search: 800 evaluations of 18442 blocks each
+        (ladder_args("2", "1e3", "1.000001", "0.001"), "service_rate", "QTHEORY_LIMIT_DP_CELLS"),
+        # its blocks: 36841382 of them, 14 GB
+        (ladder_args("1e-6", "1", "1000", "0.001"), "service_rate", "QTHEORY_LIMIT_MEMORY"),
+        # nu = 2e320 overflows float64 (was: "cannot convert float infinity to integer")
+        (ladder_args("2", "1", "2", "1e-320"), "cost", "beyond float64"),
+        # 300 service phases: Jacobians of 300 directions of 600 x 600 matrix exponentials
+        (ladder_args("2", "1", "2", "1", "--service", "erlang:300"), "service", "DP_CELLS"),
+    ],
+)
+def test_ladders_out_of_all_proportion_are_refused_before_they_start(capsys, argv, named, limit):
+    """Before: the first ran past 60 s, the second reached 4.75 GB at 60 s, the third
+    failed naming no option.  Now one line, exit 2, naming the option and the limit."""
+    start = time.perf_counter()
+    with capped_memory():
+        status = main(argv)
+    err = capsys.readouterr().err
+    assert time.perf_counter() - start < 2.0
+    assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"qtheory gated: error: {named}") and limit in err
+
+
+def test_lowered_limits_refuse_an_ordinary_ladder():
+    """The estimates are wired in: rungs that take a second are refused, before any
+    work, under limits far below their estimates, each naming its parameter."""
+    queue = GatedQueue(3.0, 1, 2, 1)
+    with limits.raised(dp_cells=1e6), pytest.raises(ValueError, match="^grid: the relaxation"):
+        ladder(queue, 2)
+    with limits.raised(dp_cells=1e9), pytest.raises(ValueError, match="^service_rate: the best"):
+        history_module.full_memory_bracket(queue, states=24, grid=400)
+    with limits.raised(dp_cells=1e6), pytest.raises(ValueError, match="^service: .* cells"):
+        ladder(queue, 2, service="erlang:2")
+
+
+def test_huge_arrival_rate_is_computed(capsys):
+    """Λ = 1e30 (reported as "Singular matrix", exit 2): the rungs are those of Λ = ∞
+    to float64 and in order, the observable ceiling μR − C = 1 (before: −1 at
+    Λ = 1e100, the ladder out of order)."""
+    status = main([*ladder_args("1e30", "1", "2", "1"), "--json"])
+    values = json.loads(capsys.readouterr().out)
+    assert status == 0 and values["ordered"]
+    limit = ladder(GatedQueue("inf", 1, 2, 1), 8, full_memory=False)
+    assert values["ga"]["welfare"] == pytest.approx(limit.ga.welfare, rel=1e-12)
+    assert values["observable"]["welfare"] == 1.0
+    lower, upper = values["full_memory_lower"]["welfare"], values["full_memory_upper"]["welfare"]
+    assert upper == pytest.approx(limit.ga.welfare, rel=1e-12)  # Hajek's bound: GA at inf
+    assert lower <= upper * (1 + 1e-12)
+    assert ladder(GatedQueue(1e100, 1, 2, 1), 2, full_memory=False).ordered()
+
+
+@pytest.mark.parametrize(
+    ("arrival", "nu"), [(2, 1000), (3, 800), (3, 600), (30, 450), (100, 1000), (1.5, 3000)]
+)
+def test_relaxation_is_left_out_where_it_cannot_lower_the_bracket(arrival, nu):
+    """Each of these failed after 5-28 s ("policy iteration did not converge" or
+    "Singular matrix"): with the cap K = 400 below ν − 1 and Λ > μ, gate 0 alone earns
+    Λ(R − C(K + 1)/μ) ≥ the regular-arrivals bound in the capped problem, so the
+    relaxation cannot be the upper end and is left out (one gap level: no search)."""
+    start = time.perf_counter()
+    queue = GatedQueue(arrival, 1, nu, 1)
+    bracket = history_module.full_memory_bracket(queue, levels=1)
+    assert time.perf_counter() - start < 2.0
+    assert bracket.relaxation is None and bracket.upper == bracket.regular
+    assert arrival * (nu - 401) >= bracket.regular  # the rule, at K = 400, mu = C = 1
+    assert bracket.ga <= bracket.lower <= bracket.upper < nu - 1  # below mu R - C

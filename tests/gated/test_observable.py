@@ -75,6 +75,21 @@ def test_ladder_order_rr_ph_ga_observable(arrival, nu):
     assert ceiling <= queue.cost * (nu - 1) * (1 + 1e-15)  # P(busy)(μR − C) ≤ μR − C
 
 
+@pytest.mark.parametrize("arrival", ["1e30", "1e50", "1e100", "1e300"])
+def test_huge_arrival_rates_approach_the_limit(arrival):
+    """Before: Λ(1 − π_n) cancelled, S = −1 at Λ = 1e100 (the ladder then out of
+    order) and 0.99999996 at 1e50.  At n* = 1, S = Λ(μR − C)/(Λ + μ): μR − C = 1 to
+    float64 (and to 30 digits, below it by about μ/Λ)."""
+    queue = GatedQueue(float(arrival), 1.0, 2.0, 1.0)
+    opt = optimal_observable(queue)
+    assert opt.threshold == 1 and opt.welfare == 1.0 and opt.throughput == 1.0
+    with mpmath.workdps(60):
+        lam = mpmath.mpf(arrival)
+        exact = lam * (2 - 1) / (lam + 1)  # Λ(μR − C)/(Λ + μ), μ = C = 1, R = 2
+        high = optimal_observable(GatedQueue(arrival, 1, 2, 1), dps=30).welfare
+        assert abs(high / exact - 1) < mpmath.mpf(10) ** -29
+
+
 @pytest.mark.parametrize(
     "call, message",
     [

@@ -90,6 +90,21 @@ def test_random_queues_are_random_enough():
         assert all(Fraction(repr(float(t))) == Fraction(t) for t in texts if t != "inf")
 
 
+@pytest.mark.parametrize(
+    ("value", "error", "message"),
+    [
+        (None, TypeError, "^value must be an mpmath.mpf, got NoneType$"),
+        (0.5, TypeError, "^value must be an mpmath.mpf, got float$"),
+        (mpmath.mpf("inf"), ValueError, "^value must be finite, got \\+inf$"),
+        (mpmath.mpf("nan"), ValueError, "^value must be finite, got nan$"),
+    ],
+)
+def test_binary_fraction_names_its_parameter(value, error, message):
+    """Before: AttributeError ('NoneType' object has no attribute 'man_exp')."""
+    with pytest.raises(error, match=message):
+        binary_fraction(value)
+
+
 def test_decimal_fraction_is_the_certified_reading():
     rng = random.Random(SEED)
     for _ in range(POINTS):
