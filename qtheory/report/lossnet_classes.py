@@ -472,7 +472,7 @@ def class_decomposition_claims(result: ClassSweep) -> list[Claim]:
             passed=all(abs(e.mean) <= stats.t.ppf(level, e.dof) * e.stderr for e in checks),
             origin=Origin.PACKAGE,
             citation="the nested optimum of qtheory.lossnet.nested and the simulator of "
-            "qtheory.sim.lossnet_classes",
+            "qtheory.sim.lossnet",
             hypotheses=(*CLASS_OVERLOADED, CLOCK),
             scope=f"{every_n}; family-wise false-failure rate 5%",
             quantity=(
@@ -822,7 +822,7 @@ def _section(sweeps: Sequence[ClassSweep], claims: Sequence[Claim]) -> str:
         "\\subsection*{The regret decomposition with several classes}",
         "The decomposition of \\eqref{eq:lossnet-decomposition} with the estimators of "
         "the two-class section, now with the nested optimum's reserves for the control "
-        "variate and the $n$-class policies of \\texttt{qtheory.sim.lossnet\\_classes}: "
+        "variate and the $n$-class policies of \\texttt{qtheory.sim.lossnet}: "
         "the offline dynamic programme over (event, busy count), and PFI and SSS($W$) "
         "judging class $j$ on the hypothetical future in which only the classes better "
         "than $j$ are admitted (the fluid LP's priority order).",
