@@ -2,9 +2,12 @@
 the claims report, is deterministic for a given seed, and its ``derivations/main.tex``
 compiles with pdflatex to a PDF with every section.
 
-The quick run (one, shared by the module) takes about 10 s on the development machine.
-Without pdflatex/pdftotext/pdffonts the PDF tests are skipped, except under CI (the
-environment variable ``CI`` set), where they fail: CI must install TeX (``.ci/run``).
+The quick run is the session's one ``qtheory reproduce --out DIR --quick``
+(``conftest.quick_reproduce``, shared with every end-to-end test); the tests that read
+it are marked slow (it takes about half a minute).  The PDF is compiled in a copy, so
+the shared output stays as the run wrote it.  Without pdflatex/pdftotext/pdffonts the
+PDF tests are skipped, except under CI (the environment variable ``CI`` set), where they
+fail: CI must install TeX (``.ci/run``).
 """
 
 from __future__ import annotations
@@ -88,23 +91,28 @@ def run_quietly(function, *args, **kwargs):
     return result, printed.getvalue()
 
 
-@pytest.fixture(scope="module")
-def quick(tmp_path_factory):
-    out = tmp_path_factory.mktemp("reproduce")
-    written, printed = run_quietly(reproduce, out, quick=True, progress=False)
-    return types.SimpleNamespace(out=out, written=written, printed=printed)
+@pytest.fixture
+def quick(quick_reproduce):
+    """The session's quick run (``conftest.quick_reproduce``): read it, never write into
+    it."""
+    return quick_reproduce
 
 
 @pytest.fixture(scope="module")
-def pdf(quick):
+def pdf(quick_reproduce, tmp_path_factory):
+    """main.pdf of the quick run, compiled in a copy of its derivations and figures."""
     require_tex()
-    return compile_pdf(quick.out / "derivations")
+    copy = tmp_path_factory.mktemp("reproduce-pdf")
+    for folder in ("derivations", "figures"):
+        shutil.copytree(quick_reproduce.out / folder, copy / folder)
+    return compile_pdf(copy / "derivations")
 
 
 # ---------------------------------------------------------------------------
 # the quick run
 
 
+@pytest.mark.slow
 def test_main_inputs_every_part_and_the_claims_report_last(quick):
     derivations = quick.out / "derivations"
     assert quick.written[-1] == derivations / "main.tex"
@@ -113,6 +121,7 @@ def test_main_inputs_every_part_and_the_claims_report_last(quick):
     assert {derivations / "claims.md", derivations / "claims.tex"} <= set(quick.written)
 
 
+@pytest.mark.slow
 def test_claims_report_is_every_claim_recomputed(quick):
     # a second, separate computation of the gated and exact loss-network claims gives the
     # same report rows (determinism for the default seed); the sweep-based claims of the
@@ -134,6 +143,7 @@ def test_claims_report_is_every_claim_recomputed(quick):
     assert f"seed {DEFAULT_SEED}" in written
 
 
+@pytest.mark.slow
 def test_verify_accepts_the_run_and_names_a_tampered_certificate(quick, tmp_path, capsys):
     certificates = sorted((quick.out / "derivations" / "certificates").glob("*.json"))
     assert certificates, "a reproduce run writes at least one certificate"
@@ -195,6 +205,7 @@ def is_decimal(text) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_gated_section_is_deterministic_for_a_seed_and_follows_it(quick, tmp_path):
     # rerun only the step that writes gated.tex (it holds the C simulations): the same seed
     # gives the same bytes, another seed changes the simulated numbers and nothing else
@@ -212,6 +223,7 @@ def test_gated_section_is_deterministic_for_a_seed_and_follows_it(quick, tmp_pat
     assert changed and all(line in simulation for line in changed)
 
 
+@pytest.mark.slow
 def test_pdf_has_every_section_and_resolves_its_references(pdf):
     text = pdf_text(pdf)
     titles = [
@@ -238,6 +250,7 @@ def layout_problems(pdf: Path) -> list[str]:
     return problems + re.findall(r".*Float too large.*", log)
 
 
+@pytest.mark.slow
 def test_pdf_layout_has_no_overfull_box_and_no_float_warning(pdf):
     """Every line and table of a quick run fits the page."""
     assert layout_problems(pdf) == []
@@ -253,6 +266,7 @@ def test_committed_document_fits_its_pages(tmp_path):
     assert layout_problems(compile_pdf(tmp_path / "derivations")) == []
 
 
+@pytest.mark.slow
 def test_pdf_fonts_are_all_scalable(pdf):
     # a Type 3 font is a METAFONT bitmap (a text symbol missing from the Type 1 fonts)
     fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True)
