@@ -94,6 +94,20 @@ def step_weights(names: list[str], size: str) -> list[float]:
     (:data:`qtheory.report.step_costs.STEP_SECONDS`); a step not measured weighs the
     median of those that are (1 each when none is).
 
+    Parameters
+    ----------
+    names : list of str
+        The steps' names, in order.
+    size : str
+        ``"quick"``, ``"standard"`` or ``"paper"``.
+
+    Returns
+    -------
+    list of float
+        One weight per name.
+
+    Examples
+    --------
     >>> step_weights(["a", "b"], "no such size")
     [1.0, 1.0]
     """

@@ -134,7 +134,8 @@ def test_bad_blocking_and_networks_are_refused():
         regret_of(THREE_CLASS[0], 1.0, [0.1, 0.2])
     with pytest.raises(TypeError, match="net must be a LossNetwork or ClassNetwork"):
         online_optimum((10, 0.6, 0.8))
-    with pytest.raises(ValueError, match="method must be one of auto, certified, table, policy-iteration"):
+    methods = "auto, certified, table, policy-iteration"
+    with pytest.raises(ValueError, match=f"method must be one of {methods}"):
         online_optimum(THREE_CLASS[0], method="nested")
     with pytest.raises(ValueError, match="method 'table' takes two classes, got 3"):
         online_optimum(THREE_CLASS[0], method="table")
