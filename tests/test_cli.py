@@ -103,8 +103,11 @@ def test_console_script_runs():
     assert result.returncode == 0 and "pof" in json.loads(result.stdout)
 
 
-def test_reproduce_quick_writes_every_expected_file(tmp_path):
-    assert main(["reproduce", "--out", str(tmp_path), "--quick"]) == 0
+@pytest.mark.slow
+def test_reproduce_quick_writes_every_expected_file(quick_reproduce):
+    """The session's one ``qtheory reproduce --quick`` run (tests/conftest.py)."""
+    assert quick_reproduce.status == 0
+    tmp_path = quick_reproduce.out
     expected = {"derivations/main.tex", "derivations/gated.tex", "derivations/lossnet.tex"} | {
         f"figures/{name}.{ext}"
         for name in (
