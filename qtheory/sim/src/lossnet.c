@@ -39,33 +39,76 @@ void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p) {
     c->t = 0.0;
 }
 
+/* Events drawn per pass of qt_ln_clock_fill (its scratch array of marks is on the
+ * stack). */
+#define QT_LN_FILL 256
+
 /*
- * One event: a standard exponential time step and one uint64 x.  The top 53 bits of x
- * give u uniform in [0, 1): class j (code -j) for the first j with u < P(class <= j),
- * i.e. j - 1 = the number of cumulative probabilities <= u (counted without branches),
- * else a potential departure whose mark, (u - P(arrival)) / P(departure), is again
- * uniform in [0, 1) (given the type) and becomes the slot floor(mark N), clamped to
- * N - 1 against rounding.
+ * The event of the mark u uniform in [0, 1): class j (code -j) for the first j with
+ * u < P(class <= j), i.e. j - 1 = the number of cumulative probabilities <= u, else a
+ * potential departure whose mark, (u - P(arrival)) / P(departure), is again uniform in
+ * [0, 1) (given the type) and becomes the slot floor(mark N), clamped to N - 1 against
+ * rounding.  Without branches (the type is a coin toss a predictor cannot learn): the
+ * slot is computed for every event as |mark N| clamped to N - 1 (an arrival's mark is
+ * negative: its absolute value keeps the conversion in range; a NaN, impossible here,
+ * would become N - 1 as in a compare) and then truncated, which for a departure's mark
+ * (>= 0) is floor, and, as N - 1 is an integer, the same as clamping floor(mark N) to
+ * N - 1.
  */
-QT_INLINE qt_ln_event clock_next(qt_ln_clock *c) {
-    qt_ln_event ev;
-    c->t += c->step_scale * random_standard_exponential(c->rng);
-    ev.t = c->t;
-    double u = (double)(c->rng->next_uint64(c->rng->state) >> 11) * 0x1.0p-53;
+QT_INLINE int32_t clock_code(const qt_ln_clock *c, int32_t classes, double u) {
     int32_t below = 0;
-    for (int32_t j = 0; j < c->classes; j++) {
+    for (int32_t j = 0; j < classes; j++) {
         below += u >= c->cum[j];
     }
-    if (below < c->classes) {
-        ev.code = -1 - below;
-        return ev;
-    }
-    double slot = floor((u - c->cum[c->classes - 1]) * c->slot_scale);
-    ev.code = slot < c->max_slot ? (int32_t)slot : (int32_t)c->max_slot;
-    return ev;
+    double slot = fabs((u - c->cum[classes - 1]) * c->slot_scale);
+    slot = slot < c->max_slot ? slot : c->max_slot;
+    int32_t departure = (int32_t)slot;
+    int32_t arrival = -(int32_t)(below < classes); /* all ones for an arrival */
+    return (arrival & (-1 - below)) | (~arrival & departure);
 }
 
-qt_ln_event qt_ln_clock_next(qt_ln_clock *c) { return clock_next(c); }
+/* The codes of `count` events from their marks; `classes` is c->classes, a constant
+ * where the caller passes one (then the loop over the classes unrolls). */
+QT_INLINE void clock_codes(const qt_ln_clock *c, int32_t classes, const double *marks,
+                           qt_ln_event *ev, int64_t count) {
+    for (int64_t k = 0; k < count; k++) {
+        ev[k].code = clock_code(c, classes, marks[k]);
+    }
+}
+
+/*
+ * Per event the draws are a standard exponential time step and then one uint64 x whose
+ * top 53 bits give the mark u = (x >> 11) 2^-53, in exactly this order for every event,
+ * so a block drawn ahead is the stream of single events.  The draws of a pass come
+ * first (their calls into the bit generator are the whole loop), then the marks are
+ * turned into codes.
+ */
+int64_t qt_ln_clock_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double stop) {
+    bitgen_t *rng = c->rng;
+    double marks[QT_LN_FILL];
+    int64_t made = 0;
+    while (made < count && !(c->t > stop)) {
+        int64_t pass = count - made < QT_LN_FILL ? count - made : QT_LN_FILL, i = 0;
+        qt_ln_event *ev = out + made;
+        double t = c->t;
+        while (i < pass) {
+            t += c->step_scale * random_standard_exponential(rng);
+            marks[i] = (double)(rng->next_uint64(rng->state) >> 11) * 0x1.0p-53;
+            ev[i++].t = t;
+            if (t > stop) {
+                break;
+            }
+        }
+        c->t = t;
+        if (c->classes == 2) {
+            clock_codes(c, 2, marks, ev, i);
+        } else {
+            clock_codes(c, c->classes, marks, ev, i);
+        }
+        made += i;
+    }
+    return made;
+}
 
 /* ---------------------------------------------------------------- growable arrays */
 
@@ -168,6 +211,10 @@ static int trace_push(qt_ln_trace *tr, double t, int32_t code, int8_t decision, 
 
 #define QT_LN_NONE UINT64_MAX
 
+/* Index of the tally of arrivals of 0-based class j, admitted or not, in the window or
+ * not (see qt_ln_run). */
+#define QT_LN_TALLY(j, admit, in_window) (4 * (j) + 2 * (admit) + (in_window))
+
 /* One hypothetical PFI walk whose look-ahead statistics are pending: the L arrival's
  * time, the index of the first event of its future, and once resolved the index and
  * time of the event that resolved it (end = QT_LN_NONE while pending); `next` links
@@ -195,14 +242,19 @@ struct qt_ln_run {
     int job_model;
     qt_ln_clock clock;
     int64_t busy;
-    int64_t limit[QT_LN_MAX_CLASSES]; /* threshold: class j admitted iff busy < limit[j] */
+    /* threshold: class j admitted iff busy < limit[j]; limit[QT_LN_MAX_CLASSES] = 0 admits
+     * nothing (the row of departures in threshold_batch) */
+    int64_t limit[QT_LN_MAX_CLASSES + 1];
     double stat_t; /* idle_area is integrated up to here (>= warmup) */
-    int64_t total[QT_LN_MAX_CLASSES]; /* admissions in (0, T] */
+    /* Arrivals of class j by outcome: tally[QT_LN_TALLY(j, admitted, in the window)];
+     * the row j = QT_LN_MAX_CLASSES is a sink for departures (branch-free counting).
+     * finish() turns it into the statistics. */
+    int64_t tally[QT_LN_TALLY(QT_LN_MAX_CLASSES + 1, 0, 0)];
     int finished;
     qt_ln_stats st;
     qt_ln_trace *trace;
-    /* Lookahead buffer (clock model, pfi and sss): a ring of the generated, not yet
-     * processed events with absolute indices [head, tail); capacity a power of 2.
+    /* Event ring (clock model): the generated, not yet processed events with absolute
+     * indices [head, tail), drawn in blocks (buffer_fill); capacity a power of 2.
      * sss also keeps, per event, the prefix counts better[(index & mask) * (n - 1) + j]
      * of the arrivals of classes 1..j + 1 generated before it (mod 2^32), counted in
      * counts[j]. */
@@ -326,7 +378,7 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt
     if (job_model) {
         job_init(r);
         draw_next_job(r);
-    } else if (p->policy == QT_LN_PFI || p->policy == QT_LN_SSS) {
+    } else {
         r->buf = new_array(1024, 1, sizeof *r->buf, 0);
         r->mask = 1023;
         if (p->policy == QT_LN_SSS) {
@@ -356,7 +408,11 @@ static void finish(qt_ln_run *r) {
     r->stat_t = r->p.horizon;
     r->st.reward_total = 0.0;
     for (int32_t j = 0; j < r->p.classes; j++) {
-        r->st.reward_total += r->p.reward[j] * (double)r->total[j];
+        const int64_t *tally = r->tally + QT_LN_TALLY(j, 0, 0);
+        int64_t total = tally[QT_LN_TALLY(0, 1, 0)] + tally[QT_LN_TALLY(0, 1, 1)]; /* (0, T] */
+        r->st.admitted[j] = tally[QT_LN_TALLY(0, 1, 1)];
+        r->st.rejected[j] = tally[QT_LN_TALLY(0, 0, 1)];
+        r->st.reward_total += r->p.reward[j] * (double)total;
     }
     r->finished = 1;
 }
@@ -364,40 +420,10 @@ static void finish(qt_ln_run *r) {
 /* An arrival of 0-based class j, admitted or not. */
 QT_INLINE void count_arrival(qt_ln_run *r, int32_t j, int admit, int in_window) {
     r->busy += admit;
-    r->total[j] += admit;
-    r->st.admitted[j] += admit & in_window;
-    r->st.rejected[j] += (!admit) & in_window;
+    r->tally[QT_LN_TALLY(j, admit, in_window)]++;
 }
 
-/* Nested trunk reservation in the clock model: events generated and consumed on the
- * fly. */
-static int advance_threshold(qt_ln_run *r, int64_t budget) {
-    const double horizon = r->p.horizon;
-    for (int64_t i = 0; i < budget; i++) {
-        qt_ln_event ev = clock_next(&r->clock);
-        if (ev.t > horizon) {
-            finish(r);
-            return 0;
-        }
-        r->st.events++;
-        int in_window = record_time(r, ev.t);
-        int decision = -1;
-        if (ev.code < 0) {
-            int32_t j = -1 - ev.code;
-            decision = r->busy < r->limit[j];
-            count_arrival(r, j, decision, in_window);
-        } else {
-            r->busy -= ev.code < r->busy;
-        }
-        if (r->trace != NULL &&
-            trace_push(r->trace, ev.t, ev.code, (int8_t)decision, r->busy) < 0) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Double the lookahead ring (and sss's prefix counts); -1 when out of memory. */
+/* Double the event ring (and sss's prefix counts); -1 when out of memory. */
 static int buffer_double(qt_ln_run *r) {
     const uint64_t cap = 2 * (r->mask + 1);
     const int64_t stride = r->p.classes - 1;
@@ -430,30 +456,128 @@ static int buffer_double(qt_ln_run *r) {
     return 0;
 }
 
-/* Make sure the buffer holds event `index` (generating as needed); -1 when out of
- * memory. */
-QT_INLINE int buffer_ensure(qt_ln_run *r, uint64_t index) {
-    while (r->tail <= index) {
-        if (r->tail - r->head > r->mask && buffer_double(r) < 0) {
-            return -1;
-        }
-        qt_ln_event ev = clock_next(&r->clock);
-        r->buf[r->tail & r->mask] = ev;
-        if (r->better != NULL) {
-            const int32_t stride = r->p.classes - 1;
-            uint32_t *counts = r->better + (r->tail & r->mask) * (uint64_t)stride;
-            memcpy(counts, r->counts, (size_t)stride * sizeof *counts);
-            for (int32_t j = -1 - ev.code; ev.code < 0 && j < stride; j++) {
-                r->counts[j]++; /* an arrival of class c counts for every j >= c */
+/*
+ * Draw events into the ring after `tail`: at least min(needed, room to the ring's end)
+ * of them (the ring doubles first if full).  Up to the first event past the horizon a
+ * block of max(needed, QT_LN_FILL) is drawn, stopping after that event: every run
+ * consumes every event up to it, so drawing them early leaves the stream, and the bit
+ * generator's state after the run, unchanged.  Past it exactly `needed` are drawn (a
+ * lookahead beyond the horizon draws only the events it reads).  sss's prefix counts of
+ * the new events follow.  -1 when out of memory.
+ */
+static int buffer_fill(qt_ln_run *r, uint64_t needed) {
+    if (r->tail - r->head > r->mask && buffer_double(r) < 0) {
+        return -1;
+    }
+    uint64_t count = r->mask + 1 - (r->tail - r->head);      /* room */
+    uint64_t to_end = r->mask + 1 - (r->tail & r->mask); /* contiguous room */
+    double stop = INFINITY;
+    count = count < to_end ? count : to_end;
+    if (!(r->clock.t > r->p.horizon)) {
+        needed = needed > QT_LN_FILL ? needed : QT_LN_FILL;
+        stop = r->p.horizon;
+    }
+    count = count < needed ? count : needed;
+    int64_t made = qt_ln_clock_fill(&r->clock, r->buf + (r->tail & r->mask), (int64_t)count, stop);
+    if (r->better != NULL) {
+        const int32_t stride = r->p.classes - 1;
+        for (uint64_t i = r->tail; i < r->tail + (uint64_t)made; i++) {
+            int32_t code = r->buf[i & r->mask].code;
+            uint32_t *counts = r->better + (i & r->mask) * (uint64_t)stride;
+            for (int32_t j = 0; j < stride; j++) {
+                counts[j] = r->counts[j];
+                /* an arrival of class c (code -c) counts for every j >= c - 1 */
+                r->counts[j] += code < 0 && code >= -1 - j;
             }
         }
-        r->tail++;
+    }
+    r->tail += (uint64_t)made;
+    return 0;
+}
+
+/* Make sure the ring holds event `index`; -1 when out of memory. */
+QT_INLINE int buffer_ensure(qt_ln_run *r, uint64_t index) {
+    while (r->tail <= index) {
+        if (buffer_fill(r, index + 1 - r->tail) < 0) {
+            return -1;
+        }
     }
     return 0;
 }
 
 QT_INLINE const qt_ln_event *buffer_at(const qt_ln_run *r, uint64_t index) {
     return &r->buf[index & r->mask];
+}
+
+/*
+ * Nested trunk reservation in the clock model over the events [head, end) of the ring
+ * (all at or before the horizon), appending to `trace` unless NULL.  The state lives in
+ * locals, and the type of an event selects no branch: the row of code c is
+ * j = min(-1 - c as unsigned, QT_LN_MAX_CLASSES), the 0-based class of an arrival and
+ * QT_LN_MAX_CLASSES for a departure (a slot c >= 0 wraps to above it); the event is an
+ * admission iff busy < limit[j] (never for a departure: limit = 0 there) and ends a
+ * service iff c as unsigned < busy (a departure with slot < busy; an arrival's code
+ * wraps to above N).  Always inlined, so that the loop without a trace has no call in
+ * it (around which the compiler would keep the state in memory).
+ */
+QT_INLINE int threshold_batch(qt_ln_run *r, uint64_t end, qt_ln_trace *trace) {
+    const double warmup = r->p.warmup;
+    const int64_t idle_of = r->p.servers;
+    const int64_t *limit = r->limit;
+    const qt_ln_event *buf = r->buf;
+    const uint64_t mask = r->mask;
+    int64_t busy = r->busy;
+    double idle_area = r->st.idle_area, stat_t = r->stat_t;
+    uint64_t m = r->head;
+    int status = 0;
+    for (; m < end; m++) {
+        qt_ln_event ev = buf[m & mask];
+        int in_window = ev.t > warmup; /* record_time, on the locals */
+        if (in_window) {
+            idle_area += (double)(idle_of - busy) * (ev.t - stat_t);
+            stat_t = ev.t;
+        }
+        uint32_t j = (uint32_t)(-1 - ev.code);
+        j = j < QT_LN_MAX_CLASSES ? j : QT_LN_MAX_CLASSES;
+        int admit = busy < limit[j];
+        busy += admit - ((int64_t)(uint32_t)ev.code < busy);
+        r->tally[QT_LN_TALLY(j, admit, in_window)]++;
+        if (trace != NULL &&
+            trace_push(trace, ev.t, ev.code, (int8_t)(ev.code < 0 ? admit : -1), busy) < 0) {
+            status = -1; /* the run is abandoned */
+            break;
+        }
+    }
+    r->st.events += (int64_t)(m - r->head);
+    r->head = m;
+    r->busy = busy;
+    r->st.idle_area = idle_area;
+    r->stat_t = stat_t;
+    return status;
+}
+
+/* Trunk reservation: batches of the ring, refilled when it runs empty.  The ring ends
+ * at the first event past the horizon once that is drawn, so only a batch's last event
+ * can end the run. */
+static int advance_threshold(qt_ln_run *r, int64_t budget) {
+    while (budget > 0) {
+        if (buffer_ensure(r, r->head) < 0) {
+            return -1;
+        }
+        uint64_t end = r->tail - r->head < (uint64_t)budget ? r->tail : r->head + (uint64_t)budget;
+        budget -= (int64_t)(end - r->head);
+        int last = buffer_at(r, end - 1)->t > r->p.horizon;
+        end -= (uint64_t)last;
+        if ((r->trace != NULL ? threshold_batch(r, end, r->trace)
+                              : threshold_batch(r, end, NULL)) < 0) {
+            return -1;
+        }
+        if (last) {
+            finish(r);
+            return 0;
+        }
+    }
+    return 0;
 }
 
 /*
@@ -903,19 +1027,16 @@ qt_ln_event *qt_ln_clock_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_e
     qt_ln_clock_init(&c, rng, p);
     qt_ln_event *events = NULL;
     int64_t size = 0, capacity = 0;
-    for (;;) {
-        qt_ln_event ev = clock_next(&c);
-        if (ev.t > p->horizon) {
-            break;
-        }
+    for (;;) { /* blocks up to the first event past the horizon, which is dropped */
         if (grow((void **)&events, &capacity, size + 1, sizeof *events) < 0) {
             free(events);
             return NULL;
         }
-        events[size++] = ev;
-    }
-    if (events == NULL) { /* no event at all: return a valid empty array */
-        events = new_array(1, 1, sizeof *events, 0);
+        size += qt_ln_clock_fill(&c, events + size, capacity - size, p->horizon);
+        if (c.t > p->horizon) {
+            size--;
+            break;
+        }
     }
     *n_events = size;
     return events;

@@ -137,7 +137,11 @@ typedef struct {
 } qt_ln_clock;
 
 void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p);
-qt_ln_event qt_ln_clock_next(qt_ln_clock *c);
+
+/* Up to `count` next events into out[0..count), exactly as drawn one at a time, stopping
+ * after the first event later than `stop` (none if the last one generated already is);
+ * returns the number generated. */
+int64_t qt_ln_clock_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double stop);
 
 /* Statistics of one run; everything except `events` and `reward_total` is recorded in
  * the window (T0, T].  "Scored" arrivals are those of classes 2..n (n = 2: L), whose
