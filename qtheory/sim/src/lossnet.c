@@ -215,6 +215,11 @@ static int trace_push(qt_ln_trace *tr, double t, int32_t code, int8_t decision, 
  * not (see qt_ln_run). */
 #define QT_LN_TALLY(j, admit, in_window) (4 * (j) + 2 * (admit) + (in_window))
 
+/* 1 when `code` is an arrival of a class better than the 0-based class j (codes -1..-j),
+ * without a branch: -1 - code, as unsigned, is below j exactly then (a departure's slot
+ * wraps to above it). */
+QT_INLINE int is_better(int32_t code, int32_t j) { return (uint32_t)(-1 - code) < (uint32_t)j; }
+
 /* One hypothetical PFI walk whose look-ahead statistics are pending: the L arrival's
  * time, the index of the first event of its future, and once resolved the index and
  * time of the event that resolved it (end = QT_LN_NONE while pending); `next` links
@@ -242,8 +247,8 @@ struct qt_ln_run {
     int job_model;
     qt_ln_clock clock;
     int64_t busy;
-    /* threshold: class j admitted iff busy < limit[j]; limit[QT_LN_MAX_CLASSES] = 0 admits
-     * nothing (the row of departures in threshold_batch) */
+    /* class j admitted iff busy < limit[j] (threshold; pfi and sss: class 1);
+     * limit[QT_LN_MAX_CLASSES] = 0 admits nothing (the row of departures, limit_event) */
     int64_t limit[QT_LN_MAX_CLASSES + 1];
     double stat_t; /* idle_area is integrated up to here (>= warmup) */
     /* Arrivals of class j by outcome: tally[QT_LN_TALLY(j, admitted, in the window)];
@@ -486,8 +491,7 @@ static int buffer_fill(qt_ln_run *r, uint64_t needed) {
             uint32_t *counts = r->better + (i & r->mask) * (uint64_t)stride;
             for (int32_t j = 0; j < stride; j++) {
                 counts[j] = r->counts[j];
-                /* an arrival of class c (code -c) counts for every j >= c - 1 */
-                r->counts[j] += code < 0 && code >= -1 - j;
+                r->counts[j] += is_better(code, j + 1);
             }
         }
     }
@@ -510,20 +514,32 @@ QT_INLINE const qt_ln_event *buffer_at(const qt_ln_run *r, uint64_t index) {
 }
 
 /*
+ * An event decided by a limit on the busy count (any event of trunk reservation; an H
+ * arrival or a departure under pfi and sss), with no branch on its type: the row of
+ * code c is j = min(-1 - c as unsigned, QT_LN_MAX_CLASSES), the 0-based class of an
+ * arrival and QT_LN_MAX_CLASSES for a departure (a slot c >= 0 wraps to above it); the
+ * event is an admission iff busy < limit[j] (never for a departure: limit = 0 there)
+ * and ends a service iff c as unsigned < busy (a departure with slot < busy; an
+ * arrival's code wraps to above N).  Returns the trace's decision.
+ */
+QT_INLINE int limit_event(qt_ln_run *r, int64_t *busy, int32_t code, int in_window) {
+    uint32_t j = (uint32_t)(-1 - code);
+    j = j < QT_LN_MAX_CLASSES ? j : QT_LN_MAX_CLASSES;
+    int admit = *busy < r->limit[j];
+    *busy += admit - ((int64_t)(uint32_t)code < *busy);
+    r->tally[QT_LN_TALLY(j, admit, in_window)]++;
+    return code < 0 ? admit : -1;
+}
+
+/*
  * Nested trunk reservation in the clock model over the events [head, end) of the ring
  * (all at or before the horizon), appending to `trace` unless NULL.  The state lives in
- * locals, and the type of an event selects no branch: the row of code c is
- * j = min(-1 - c as unsigned, QT_LN_MAX_CLASSES), the 0-based class of an arrival and
- * QT_LN_MAX_CLASSES for a departure (a slot c >= 0 wraps to above it); the event is an
- * admission iff busy < limit[j] (never for a departure: limit = 0 there) and ends a
- * service iff c as unsigned < busy (a departure with slot < busy; an arrival's code
- * wraps to above N).  Always inlined, so that the loop without a trace has no call in
- * it (around which the compiler would keep the state in memory).
+ * locals; always inlined, so that the loop without a trace has no call in it (around
+ * which the compiler would keep the state in memory).
  */
 QT_INLINE int threshold_batch(qt_ln_run *r, uint64_t end, qt_ln_trace *trace) {
     const double warmup = r->p.warmup;
     const int64_t idle_of = r->p.servers;
-    const int64_t *limit = r->limit;
     const qt_ln_event *buf = r->buf;
     const uint64_t mask = r->mask;
     int64_t busy = r->busy;
@@ -537,13 +553,8 @@ QT_INLINE int threshold_batch(qt_ln_run *r, uint64_t end, qt_ln_trace *trace) {
             idle_area += (double)(idle_of - busy) * (ev.t - stat_t);
             stat_t = ev.t;
         }
-        uint32_t j = (uint32_t)(-1 - ev.code);
-        j = j < QT_LN_MAX_CLASSES ? j : QT_LN_MAX_CLASSES;
-        int admit = busy < limit[j];
-        busy += admit - ((int64_t)(uint32_t)ev.code < busy);
-        r->tally[QT_LN_TALLY(j, admit, in_window)]++;
-        if (trace != NULL &&
-            trace_push(trace, ev.t, ev.code, (int8_t)(ev.code < 0 ? admit : -1), busy) < 0) {
+        int decision = limit_event(r, &busy, ev.code, in_window);
+        if (trace != NULL && trace_push(trace, ev.t, ev.code, (int8_t)decision, busy) < 0) {
             status = -1; /* the run is abandoned */
             break;
         }
@@ -620,8 +631,6 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
  * ring for every class), so the sums are the scan's, bit for bit.
  */
 
-/* 1 when `code` is an arrival of a class better than the 0-based class j (codes -1..-j). */
-QT_INLINE int is_better(int32_t code, int32_t j) { return code < 0 && code >= -j; }
 
 /* Make theta_j(m) exact for the indices from r->head on (0-based class j >= 1); -1 when
  * out of memory. */
@@ -641,22 +650,17 @@ static int pfi_refill(qt_ln_run *r, int32_t j) {
         while (lo < hi && met > 0) { /* the two envelopes until they meet */
             met--;
             int32_t code = buffer_at(r, start + (uint64_t)met)->code;
-            if (is_better(code, j)) {
-                lo += lo < s;
-                hi += hi < s;
-            } else if (code >= 0) {
-                lo -= lo >= 2 && code <= n - lo;
-                hi -= hi >= 2 && code <= n - hi;
-            }
+            int better = is_better(code, j), departure = code >= 0;
+            lo += better & (lo < s);
+            hi += better & (hi < s);
+            lo -= departure & (lo >= 2) & (code <= n - lo);
+            hi -= departure & (hi >= 2) & (code <= n - hi);
         }
         if (lo == hi && met > span / 2) { /* lo = theta(met) exactly: theta(i), i < met */
             for (int64_t i = met - 1; i >= 0; i--) { /* one exact value from here on */
                 int32_t code = buffer_at(r, start + (uint64_t)i)->code;
-                if (is_better(code, j)) {
-                    lo += lo < s;
-                } else if (code >= 0) {
-                    lo -= lo >= 2 && code <= n - lo;
-                }
+                lo += is_better(code, j) & (lo < s);
+                lo -= (code >= 0) & (lo >= 2) & (code <= n - lo);
                 theta[i] = lo;
             }
             c->theta_base = start;
@@ -719,22 +723,21 @@ static void walk_flush(qt_ln_run *r) {
 QT_INLINE void walk_step_class(qt_ln_run *r, int32_t j, int32_t code, uint64_t index, double t) {
     const int64_t s = r->pfi_target;
     struct qt_ln_pfi_class *c = &r->pfi[j];
-    if (is_better(code, j)) {
-        c->shift--;
-        walk_resolve(r, c, (uint64_t)(0 - c->shift) & r->slot_mask, index, t);
-    } else if (code >= 0) {
-        int64_t q = r->p.servers - code; /* the walks at p < q step up */
-        if (q < s) {
-            /* groups at q..s-1 keep their p: one slot down in the new coordinates */
-            for (int64_t p = q; p < s; p++) {
-                walk_move(r, c, (uint64_t)(p - c->shift) & r->slot_mask,
-                          (uint64_t)(p - c->shift - 1) & r->slot_mask);
-            }
+    int better = is_better(code, j), departure = code >= 0;
+    int64_t q = r->p.servers - code; /* a departure lifts the walks at p < q (> N: none) */
+    if (q < s) {
+        /* groups at q..s-1 keep their p: one slot down in the new coordinates */
+        for (int64_t p = q; p < s; p++) {
+            walk_move(r, c, (uint64_t)(p - c->shift) & r->slot_mask,
+                      (uint64_t)(p - c->shift - 1) & r->slot_mask);
         }
-        c->shift++;
-        if (q >= s) {
-            walk_resolve(r, c, (uint64_t)(s - c->shift) & r->slot_mask, index, t);
-        }
+    }
+    /* Without a branch on the type: the shift moves, and the group that reaches 0 (a
+     * better arrival) or s (a departure lifting every group) is the one to resolve. */
+    c->shift += departure - better;
+    uint64_t slot = (uint64_t)((s & -(int64_t)!better) - c->shift) & r->slot_mask;
+    if ((better | (departure & (q >= s))) & (c->slot_first[slot] != QT_LN_NONE)) {
+        walk_resolve(r, c, slot, index, t);
     }
 }
 
@@ -856,13 +859,10 @@ static int decide_sss(qt_ln_run *r, int32_t j, double t, int64_t idle, uint64_t 
             break;
         }
         m++; /* m < window_end here: at least one better arrival is left in the window */
-        if (is_better(ev->code, j)) {
-            if (--h == 0) {
-                decision = 0;
-                break;
-            }
-        } else if (ev->code >= 0 && ev->code < n - h) {
-            h++;
+        h += ((ev->code >= 0) & (ev->code < n - h)) - is_better(ev->code, j);
+        if (h == 0) {
+            decision = 0;
+            break;
         }
     }
     *scanned = m - r->head;
@@ -891,11 +891,8 @@ static int advance_lookahead(qt_ln_run *r, int64_t budget) {
         r->head++; /* the future now starts at head */
         r->st.events++;
         int in_window = record_time(r, ev.t);
-        int decision = -1;
-        if (ev.code == QT_LN_H) {
-            decision = r->busy < n;
-            count_arrival(r, 0, decision, in_window);
-        } else if (ev.code < 0) {
+        int decision;
+        if (ev.code < QT_LN_H) { /* classes 2..n */
             int32_t j = -1 - ev.code;
             uint64_t scanned = 0;
             decision = pfi ? decide_pfi(r, j, ev.t, n - r->busy, in_window)
@@ -912,7 +909,7 @@ static int advance_lookahead(qt_ln_run *r, int64_t budget) {
                 }
             }
         } else {
-            r->busy -= ev.code < r->busy;
+            decision = limit_event(r, &r->busy, ev.code, in_window);
         }
         if (r->trace != NULL &&
             trace_push(r->trace, ev.t, ev.code, (int8_t)decision, r->busy) < 0) {
@@ -1158,11 +1155,79 @@ static void stack_insert_zero(qt_ln_stack *s, int64_t depth) {
     } /* else the known part is unchanged: the entry below it is unknown */
 }
 
-/* Turn the band u[j] = V_{i+1}(N - K + j), j = 0..K, and the stack into V_i, S_i for
- * event ev (K = N: the full programme, no stack).  -1 when the certificate fails. */
-static int dp_step(double *u, int64_t k, int64_t n, qt_ln_stack *s, int32_t code,
-                   const qt_ln_params *p) {
+/* The band's values u[j] = V(N - K + j), j = 0..K, a window of a buffer of
+ * width + room doubles: a departure moves the window down one place instead of moving
+ * the values up (band_down recentres it when the room below is used up). */
+typedef struct {
+    double *buf, *u;
+    int64_t width, room;
+} qt_ln_band;
+
+/* Move the window down one place: afterwards u[j + 1] is the old u[j], j < K. */
+static void band_down(qt_ln_band *b) {
+    if (b->u == b->buf) {
+        memmove(b->buf + b->room, b->buf, (size_t)b->width * sizeof *b->buf);
+        b->u = b->buf + b->room;
+    }
+    b->u--;
+}
+
+/* 1 << j for j = 0..63, the admission bit of idle count K - j in a word of a mask. */
+static const uint64_t qt_ln_bit[64] = {
+#define QT_LN_BITS4(j) 1ull << (j), 1ull << ((j) + 1), 1ull << ((j) + 2), 1ull << ((j) + 3)
+#define QT_LN_BITS16(j) QT_LN_BITS4(j), QT_LN_BITS4((j) + 4), QT_LN_BITS4((j) + 8), \
+                        QT_LN_BITS4((j) + 12)
+    QT_LN_BITS16(0), QT_LN_BITS16(16), QT_LN_BITS16(32), QT_LN_BITS16(48)
+#undef QT_LN_BITS16
+#undef QT_LN_BITS4
+};
+
+typedef double qt_ln_v2d __attribute__((vector_size(16)));
+typedef int64_t qt_ln_v2i __attribute__((vector_size(16)));
+
+/*
+ * An arrival of reward r on the band: u[j] = max(u[j], r + u[j + 1]) for j < K (ties
+ * admit: the new value is r + u[j + 1] when it is >= u[j], as the scalar
+ * `admit >= u ? admit : u`), and bit j of bits[] (words of 64) set iff it admits.
+ * Two lanes at a time with the compiler's vector extensions (SSE2 on x86-64, any
+ * target elsewhere): the loads of u[j + 1] come before the store to u[j], and the
+ * admission bits are the compare's lanes and'ed with their bit values.
+ */
+static void dp_arrival(double *u, int64_t k, double reward, uint64_t *bits) {
+    const qt_ln_v2d r = {reward, reward};
+    for (int64_t word = 0; word * 64 < k; word++) {
+        double *v = u + word * 64;
+        int64_t count = k - word * 64 < 64 ? k - word * 64 : 64, j = 0;
+        qt_ln_v2i acc = {0, 0};
+        for (; j + 1 < count; j += 2) {
+            qt_ln_v2d here, above, admit;
+            qt_ln_v2i take, bit;
+            memcpy(&here, v + j, sizeof here);
+            memcpy(&above, v + j + 1, sizeof above);
+            admit = r + above;
+            take = admit >= here;
+            here = (qt_ln_v2d)(((qt_ln_v2i)admit & take) | ((qt_ln_v2i)here & ~take));
+            memcpy(v + j, &here, sizeof here);
+            memcpy(&bit, qt_ln_bit + j, sizeof bit);
+            acc |= take & bit;
+        }
+        uint64_t mask = (uint64_t)(acc[0] | acc[1]);
+        if (j < count) { /* an odd count: the last one alone */
+            double admit = reward + v[j + 1];
+            mask |= (uint64_t)(admit >= v[j]) << j;
+            v[j] = admit >= v[j] ? admit : v[j];
+        }
+        bits[word] = mask;
+    }
+}
+
+/* Turn the band b (V_{i+1}, K = N: the full programme, no stack) and the stack into V_i,
+ * S_i for the event of `code`; an arrival's admission bits (bit j: admitted at busy
+ * N - K + j) go to bits[].  -1 when the certificate fails. */
+static int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32_t code,
+                   const qt_ln_params *p, uint64_t *bits) {
     const int64_t lo = n - k; /* busy count of u[0] */
+    double *u = b->u;
     if (code < 0) {
         double reward = p->reward[-1 - code], r_min = p->reward[p->classes - 1];
         if (k < n) {
@@ -1173,15 +1238,17 @@ static int dp_step(double *u, int64_t k, int64_t n, qt_ln_stack *s, int32_t code
             }
             stack_push(s, push);
         }
-        for (int64_t j = 0; j < k; j++) {
-            double admit = reward + u[j + 1];
-            u[j] = admit >= u[j] ? admit : u[j];
-        }
+        dp_arrival(u, k, reward, bits);
         return 0;
     }
     if (code >= lo) { /* a departure happens iff slot < b: V_i(b) = V_{i+1}(b - 1), b > slot */
-        int64_t j = code - lo;
-        memmove(u + j + 1, u + j, (size_t)(k - j) * sizeof *u);
+        int64_t j = code - lo; /* move the shorter side: u[j..K-1] up, or u[0..j] down */
+        if (k - j <= j + 1) {
+            memmove(u + j + 1, u + j, (size_t)(k - j) * sizeof *u);
+        } else {
+            band_down(b);
+            memmove(b->u, b->u + 1, (size_t)(j + 1) * sizeof *u);
+        }
         return 0;
     }
     double top = 0.0; /* S[0] = V_{i+1}(N - K - 1) - V_{i+1}(N - K) */
@@ -1192,8 +1259,8 @@ static int dp_step(double *u, int64_t k, int64_t n, qt_ln_stack *s, int32_t code
     } else if (!s->deep_zero) {
         return -1;
     }
-    memmove(u + 1, u, (size_t)k * sizeof *u);
-    u[0] = u[1] + top;
+    band_down(b); /* every value moves up one busy count */
+    b->u[0] = b->u[1] + top;
     stack_insert_zero(s, n - code - k - 1);
     return 0;
 }
@@ -1213,42 +1280,58 @@ static int dp_exact(const qt_ln_params *p, int64_t n_events) {
     return ldexp(top, -grain) < 0x1p53;
 }
 
+/* Bands up to this width keep the admission bits of the whole path (8 bytes an event,
+ * half the event itself) and need one backward pass; wider ones (and the full
+ * programme) keep them for one segment of sqrt(events) events at a time, recomputed
+ * from a checkpoint. */
+#define QT_LN_ONE_PASS_BAND 64
+
 /* One backward-forward run with band K (K = N: full) and stack capacity cap (a power of
  * 2, 0 when K = N).  0, -1 out of memory, 1 when the certificate fails. */
 static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
                         int64_t k, int64_t cap, qt_ln_stats *stats, qt_ln_trace *trace) {
-    const int64_t n = p->servers, width = k + 1, lo = n - k;
-    int64_t seg = (int64_t)ceil(sqrt((double)(n_events > 0 ? n_events : 1)));
-    int64_t n_ckpt = n_events / seg + 1; /* checkpoints at events 0, seg, 2 seg, ... */
+    const int64_t n = p->servers, width = k + 1, lo = n - k, words = (k + 63) / 64;
+    int64_t seg = k <= QT_LN_ONE_PASS_BAND
+                      ? (n_events > 0 ? n_events : 1)
+                      : (int64_t)ceil(sqrt((double)(n_events > 0 ? n_events : 1)));
+    int64_t n_ckpt = n_events / seg + 1; /* checkpoints at events seg, 2 seg, ... */
     double *ckpt = new_array(n_ckpt, width + cap, sizeof *ckpt, 1);
     int64_t *ckpt_len = new_array(n_ckpt, 1, sizeof *ckpt_len, 1);
-    double *rows = new_array(seg + 1, width, sizeof *rows, 0);
-    double *v = new_array(width, 1, sizeof *v, 1);
+    uint64_t *masks = new_array(seg, words, sizeof *masks, 0); /* masks of one segment */
+    uint64_t *scratch = new_array(words, 1, sizeof *scratch, 0);
+    qt_ln_band band = {.buf = new_array(width + width, 1, sizeof(double), 1),
+                       .width = width, .room = width};
     qt_ln_stack stack = {.d = cap > 0 ? new_array(cap, 1, sizeof(double), 0) : NULL,
                          .mask = (uint64_t)(cap > 0 ? cap - 1 : 0), .cap = cap, .deep_zero = 1};
     int status = -1;
-    if (ckpt == NULL || ckpt_len == NULL || rows == NULL || v == NULL ||
-        (cap > 0 && stack.d == NULL)) {
+    if (ckpt == NULL || ckpt_len == NULL || masks == NULL || scratch == NULL ||
+        band.buf == NULL || (cap > 0 && stack.d == NULL)) {
         goto done;
     }
+    band.u = band.buf + band.room;
     /* Backward pass: V_{n_events} = 0; keep V_i and S_i at every checkpoint (the length
-     * of S's known part, negated when the entries below it are not all 0). */
-    for (int64_t i = n_events - 1; i >= 0; i--) {
-        if (dp_step(v, k, n, &stack, events[i].code, p) < 0) {
+     * of S's known part, negated when the entries below it are not all 0), and the
+     * admission bits of the first segment, which the forward pass reads first. */
+    for (int64_t i = n_events - 1, next_ckpt = (n_events - 1) / seg * seg; i >= 0; i--) {
+        uint64_t *bits = i < seg ? masks + i * words : scratch;
+        if (dp_step(&band, k, n, &stack, events[i].code, p, bits) < 0) {
             status = 1;
             goto done;
         }
-        if (i % seg == 0) {
-            double *c = ckpt + (i / seg) * (width + cap);
-            memcpy(c, v, (size_t)width * sizeof *v);
-            for (int64_t j = 0; j < stack.len; j++) {
-                c[width + j] = stack.d[(stack.top + (uint64_t)j) & stack.mask];
+        if (i == next_ckpt) {
+            if (i > 0) {
+                double *c = ckpt + (i / seg) * (width + cap);
+                memcpy(c, band.u, (size_t)width * sizeof *c);
+                for (int64_t j = 0; j < stack.len; j++) {
+                    c[width + j] = stack.d[(stack.top + (uint64_t)j) & stack.mask];
+                }
+                ckpt_len[i / seg] = stack.deep_zero ? stack.len : -1 - stack.len;
             }
-            ckpt_len[i / seg] = stack.deep_zero ? stack.len : -1 - stack.len;
+            next_ckpt -= seg;
         }
     }
-    /* Forward pass, one segment at a time: recompute its rows from the next checkpoint
-     * (rows[j] = V_{start + j} on the band; the steps cannot fail, they passed above) and
+    /* Forward pass, one segment at a time: after the first, recompute its admission
+     * bits from the next checkpoint (the steps cannot fail, they passed above) and
      * follow the optimal decisions (ties admit; every arrival is admitted outside the
      * band, where the certificate holds). */
     memset(stats, 0, sizeof *stats);
@@ -1257,38 +1340,38 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
     r.stat_t = p->warmup;
     for (int64_t start = 0; start < n_events; start += seg) {
         int64_t len = n_events - start < seg ? n_events - start : seg;
-        double *last = rows + len * width;
-        stack.top = 0;
-        stack.len = 0;
-        stack.deep_zero = 1;
-        if (start + seg < n_events) {
-            const double *c = ckpt + (start / seg + 1) * (width + cap);
-            int64_t known = ckpt_len[start / seg + 1];
-            stack.deep_zero = known >= 0;
-            stack.len = known >= 0 ? known : -1 - known;
-            memcpy(last, c, (size_t)width * sizeof *v);
-            if (stack.len > 0) {
-                memcpy(stack.d, c + width, (size_t)stack.len * sizeof *v);
+        if (start > 0) {
+            stack.top = 0;
+            stack.len = 0;
+            stack.deep_zero = 1;
+            band.u = band.buf + band.room;
+            if (start + seg < n_events) {
+                const double *c = ckpt + (start / seg + 1) * (width + cap);
+                int64_t known = ckpt_len[start / seg + 1];
+                stack.deep_zero = known >= 0;
+                stack.len = known >= 0 ? known : -1 - known;
+                memcpy(band.u, c, (size_t)width * sizeof *c);
+                if (stack.len > 0) {
+                    memcpy(stack.d, c + width, (size_t)stack.len * sizeof *c);
+                }
+            } else {
+                memset(band.u, 0, (size_t)width * sizeof *band.u);
             }
-        } else {
-            memset(last, 0, (size_t)width * sizeof *v);
-        }
-        for (int64_t j = len - 1; j >= 0; j--) {
-            memcpy(rows + j * width, rows + (j + 1) * width, (size_t)width * sizeof *v);
-            dp_step(rows + j * width, k, n, &stack, events[start + j].code, p);
+            for (int64_t j = len - 1; j >= 0; j--) {
+                dp_step(&band, k, n, &stack, events[start + j].code, p, masks + j * words);
+            }
         }
         for (int64_t j = 0; j < len; j++) {
             const qt_ln_event *ev = &events[start + j];
-            const double *next = rows + (j + 1) * width; /* next[b - lo] = V_{i+1}(b) */
             r.st.events++;
             int in_window = record_time(&r, ev->t);
             int decision = -1;
             if (ev->code < 0) {
-                int32_t klass = -1 - ev->code;
-                double reward = p->reward[klass];
-                decision = r.busy < lo || (r.busy < n && reward + next[r.busy - lo + 1] >=
-                                                             next[r.busy - lo]);
-                count_arrival(&r, klass, decision, in_window);
+                /* bit busy - lo of the admission bits: admitted at busy < N - K, never at N */
+                uint64_t q = (uint64_t)(r.busy - lo);
+                decision = r.busy < lo ||
+                           (r.busy < n && (masks[j * words + (int64_t)(q >> 6)] >> (q & 63) & 1));
+                count_arrival(&r, -1 - ev->code, decision, in_window);
             } else {
                 r.busy -= ev->code < r.busy;
             }
@@ -1305,8 +1388,9 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
 done:
     free(ckpt);
     free(ckpt_len);
-    free(rows);
-    free(v);
+    free(masks);
+    free(scratch);
+    free(band.buf);
     free(stack.d);
     return status;
 }
