@@ -1295,17 +1295,22 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
                       ? (n_events > 0 ? n_events : 1)
                       : (int64_t)ceil(sqrt((double)(n_events > 0 ? n_events : 1)));
     int64_t n_ckpt = n_events / seg + 1; /* checkpoints at events seg, 2 seg, ... */
-    double *ckpt = new_array(n_ckpt, width + cap, sizeof *ckpt, 1);
-    int64_t *ckpt_len = new_array(n_ckpt, 1, sizeof *ckpt_len, 1);
-    uint64_t *masks = new_array(seg, words, sizeof *masks, 0); /* masks of one segment */
-    uint64_t *scratch = new_array(words, 1, sizeof *scratch, 0);
-    qt_ln_band band = {.buf = new_array(width + width, 1, sizeof(double), 1),
-                       .width = width, .room = width};
-    qt_ln_stack stack = {.d = cap > 0 ? new_array(cap, 1, sizeof(double), 0) : NULL,
-                         .mask = (uint64_t)(cap > 0 ? cap - 1 : 0), .cap = cap, .deep_zero = 1};
+    double *ckpt = NULL;
+    int64_t *ckpt_len = NULL;
+    uint64_t *masks = NULL, *scratch = NULL; /* the admission bits of one segment */
+    qt_ln_band band = {.buf = NULL, .width = width, .room = width};
+    qt_ln_stack stack = {.d = NULL, .mask = (uint64_t)(cap > 0 ? cap - 1 : 0), .cap = cap,
+                         .deep_zero = 1};
     int status = -1;
-    if (ckpt == NULL || ckpt_len == NULL || masks == NULL || scratch == NULL ||
-        band.buf == NULL || (cap > 0 && stack.d == NULL)) {
+    /* In turn, stopping at the first refusal: the checkpoints first, the largest block
+     * of a wide programme (the full one at N = 1e9 is refused there, and nothing else is
+     * attempted). */
+    if ((ckpt = new_array(n_ckpt, width + cap, sizeof *ckpt, 1)) == NULL ||
+        (ckpt_len = new_array(n_ckpt, 1, sizeof *ckpt_len, 1)) == NULL ||
+        (masks = new_array(seg, words, sizeof *masks, 0)) == NULL ||
+        (scratch = new_array(words, 1, sizeof *scratch, 0)) == NULL ||
+        (band.buf = new_array(width + width, 1, sizeof(double), 1)) == NULL ||
+        (cap > 0 && (stack.d = new_array(cap, 1, sizeof(double), 0)) == NULL)) {
         goto done;
     }
     band.u = band.buf + band.room;
