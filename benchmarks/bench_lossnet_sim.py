@@ -109,7 +109,7 @@ def near_the_limit(events: float, repeats: int) -> dict:
         counted, band = {}, None
         ceiling = 0.0
         for _ in range(repeats):  # interleaved, so that a slow spell hits every policy
-            ceiling = max(ceiling, ceiling_rate(int(events)))
+            ceiling = max(ceiling, ceiling_rate(int(events)), ceiling_rate(int(events)))
             for name, param in policies.items():
                 for i, horizon in enumerate((FILL_UP, FILL_UP + span)):
                     count, seconds, out = limit_run(net, name, param, horizon)
