@@ -631,7 +631,6 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
  * ring for every class), so the sums are the scan's, bit for bit.
  */
 
-
 /* Make theta_j(m) exact for the indices from r->head on (0-based class j >= 1); -1 when
  * out of memory. */
 static int pfi_refill(qt_ln_run *r, int32_t j) {
