@@ -1306,7 +1306,7 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
      * attempted). */
     if ((ckpt = new_array(n_ckpt, width + cap, sizeof *ckpt, 1)) == NULL ||
         (ckpt_len = new_array(n_ckpt, 1, sizeof *ckpt_len, 1)) == NULL ||
-        (masks = new_array(seg, words, sizeof *masks, 0)) == NULL ||
+        (masks = new_array(seg, words, sizeof *masks, 1)) == NULL ||
         (scratch = new_array(words, 1, sizeof *scratch, 0)) == NULL ||
         (band.buf = new_array(width + width, 1, sizeof(double), 1)) == NULL ||
         (cap > 0 && (stack.d = new_array(cap, 1, sizeof(double), 0)) == NULL)) {
@@ -1365,25 +1365,35 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
                 dp_step(&band, k, n, &stack, events[start + j].code, p, masks + j * words);
             }
         }
+        int64_t busy = r.busy;
+        double idle_area = r.st.idle_area, stat_t = r.stat_t;
         for (int64_t j = 0; j < len; j++) {
             const qt_ln_event *ev = &events[start + j];
-            r.st.events++;
-            int in_window = record_time(&r, ev->t);
-            int decision = -1;
-            if (ev->code < 0) {
-                /* bit busy - lo of the admission bits: admitted at busy < N - K, never at N */
-                uint64_t q = (uint64_t)(r.busy - lo);
-                decision = r.busy < lo ||
-                           (r.busy < n && (masks[j * words + (int64_t)(q >> 6)] >> (q & 63) & 1));
-                count_arrival(&r, -1 - ev->code, decision, in_window);
-            } else {
-                r.busy -= ev->code < r.busy;
+            int in_window = ev->t > p->warmup; /* record_time, on the locals */
+            if (in_window) {
+                idle_area += (double)(n - busy) * (ev->t - stat_t);
+                stat_t = ev->t;
             }
-            if (trace != NULL &&
-                trace_push(trace, ev->t, ev->code, (int8_t)decision, r.busy) < 0) {
+            /* Without a branch on the type, as in limit_event: the tally's row, and an
+             * arrival is admitted at busy < N - K, by its bit busy - N + K of the band,
+             * never at N (q = busy - lo wraps to above K below the band; a departure's
+             * word is read, at bit 0 if need be, and ignored). */
+            uint32_t row = (uint32_t)(-1 - ev->code);
+            row = row < QT_LN_MAX_CLASSES ? row : QT_LN_MAX_CLASSES;
+            uint64_t q = (uint64_t)(busy - lo), at = q < (uint64_t)k ? q : 0;
+            int bit = (int)(masks[j * words + (int64_t)(at >> 6)] >> (at & 63) & 1);
+            int admit = (ev->code < 0) & ((busy < lo) | ((q < (uint64_t)k) & bit));
+            busy += admit - ((int64_t)(uint32_t)ev->code < busy);
+            r.tally[QT_LN_TALLY(row, admit, in_window)]++;
+            if (trace != NULL && trace_push(trace, ev->t, ev->code,
+                                            (int8_t)(ev->code < 0 ? admit : -1), busy) < 0) {
                 goto done;
             }
         }
+        r.st.events += len;
+        r.busy = busy;
+        r.st.idle_area = idle_area;
+        r.stat_t = stat_t;
     }
     finish(&r);
     r.st.offline_band = k;
