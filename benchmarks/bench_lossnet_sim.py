@@ -1,10 +1,26 @@
-"""Speed of the C loss-network simulator against pure NumPy/Python baselines.
+"""Speed of the C loss-network simulator: near the limit of its random numbers, and
+against pure NumPy/Python baselines.
 
 Run from the repository root:
 
-    python benchmarks/bench_lossnet_sim.py [--repeats R] [--quick]
+    python benchmarks/bench_lossnet_sim.py [--repeats R] [--quick] [--limit-only]
 
 Model: lambda_H = 0.6, lambda_L = 0.8, mu = 1, r_H = 2, r_L = 1 (overloaded).
+
+- Issue 22, item 5 ("simulator near the limit"), first and written to
+  ``benchmarks/lossnet_sim.json`` under "limit": at N = 1e4 and 1e6, the events/s of
+  trunk reservation (k = floor(sqrt N) + 1), PFI, SSS(W = log N / N) and the offline
+  optimum (certified band), and the PCG64 ceiling: NumPy drawing the numbers trunk
+  reservation draws per event (one standard exponential and one uniform double) in bulk
+  (``Generator.standard_exponential`` and ``Generator.random`` into preallocated blocks
+  of 2^16).  Reported as ratios measured in the same process, interleaved, best of R:
+  TR / ceiling, PFI / TR, SSS / TR, offline / TR, against the targets 0.6, 0.7, 0.7 and
+  0.5, and each policy's events/s at the two N (flat in N: their ratio near 1).  Each
+  rate is of the steady state: (events of a run to T0 + T minus those of a run to T0) /
+  (the difference of their times), T0 = 2 (the fill-up from empty takes about
+  ln(1.4 / 0.4) = 1.25), T = about 2e7 events (4e6 with --quick).  Times are the
+  thread's CPU time (time.thread_time: the C code runs on the calling thread), so other
+  processes on a shared machine slow the ratios less than wall time would.
 
 - Trunk reservation (k = ceil(sqrt N)) at N = 1e2, 1e4, 1e6: the C clock model (events:
   H, L and potential departures at total rate N (lambda_H + lambda_L + mu)) against a
@@ -21,10 +37,9 @@ Model: lambda_H = 0.6, lambda_L = 0.8, mu = 1, r_H = 2, r_L = 1 (overloaded).
   N + 1 busy counts), ratio of wall times on the same path length.
 - Issue 12: the certified banded offline programme against the full one on the SAME
   path (N = 1e3, 1e4, 1e5; same seed, C layer's param 0 vs -1), checking that every
-  statistic is identical and reporting full seconds / banded seconds; and PFI's events/s
-  at N = 1e4 and 1e6 as a ratio to trunk reservation (k = floor(sqrt N) + 1) measured in
-  the same run, interleaved, on the same horizon from empty with a warm-up.  These two
-  parts are written to ``benchmarks/lossnet_sim.json``.
+  statistic is identical and reporting full seconds / banded seconds; written to
+  ``benchmarks/lossnet_sim.json`` under "offline" (PFI's ratio to trunk reservation,
+  measured here for issue 12, is now part of "limit").
 Reported: best of R runs.  Set OPENBLAS_NUM_THREADS=1 on a small shared machine: idle
 OpenBLAS threads from the SciPy import otherwise compete for the cores.
 """
@@ -49,6 +64,89 @@ from qtheory.sim import _core, simulate  # noqa: E402
 
 BASE = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
 BLOCK = 1 << 16
+
+#: Issue 22, item 5: the targets of the ratios reported under "limit".
+TARGETS = {"tr_over_ceiling": 0.6, "pfi_over_tr": 0.7, "sss_over_tr": 0.7,
+           "offline_over_tr": 0.5}  # fmt: skip
+FILL_UP = 2.0  # T0 of the steady-state rates (time units)
+
+
+def ceiling_rate(count: int) -> float:
+    """Pairs (standard exponential, uniform double) per CPU second that NumPy draws in
+    bulk from PCG64: the numbers trunk reservation draws per event."""
+    gen = np.random.Generator(np.random.PCG64(1))
+    exps, uniforms = np.empty(BLOCK), np.empty(BLOCK)
+    blocks = max(count // BLOCK, 1)
+    start = time.thread_time()
+    for _ in range(blocks):
+        gen.standard_exponential(out=exps)
+        gen.random(out=uniforms)
+    return blocks * BLOCK / (time.thread_time() - start)
+
+
+def limit_run(
+    net: LossNetwork, policy: str, param: float, horizon: float
+) -> tuple[int, float, dict]:
+    """One C run from empty to ``horizon`` on PCG64(1): (events, CPU seconds, stats)."""
+    start = time.thread_time()
+    out = _core.lossnet_simulate(
+        np.random.PCG64(1), "clock", policy, param, net.servers, net.lambda_h, net.lambda_l,
+        net.mu, net.r_h, net.r_l, horizon, min(FILL_UP, horizon / 2),
+    )  # fmt: skip
+    return out["events"], time.thread_time() - start, out
+
+
+def near_the_limit(events: float, repeats: int) -> dict:
+    """Issue 22, item 5: steady-state events/s of every policy and the PCG64 ceiling at
+    N = 1e4 and 1e6, as ratios measured in this process (see the module docstring)."""
+    rows = []
+    for n in (10_000, 1_000_000):
+        net = BASE.with_servers(n)
+        span = events / net.event_rate
+        policies = {"threshold": float(math.isqrt(n) + 1), "pfi": 0.0,
+                    "sss": math.log(n) / n, "offline": 0.0}  # fmt: skip
+        best = {name: [math.inf, math.inf] for name in policies}  # seconds to T0, T0 + T
+        counted, band = {}, None
+        ceiling = 0.0
+        for _ in range(repeats):  # interleaved, so that a slow spell hits every policy
+            ceiling = max(ceiling, ceiling_rate(int(events)), ceiling_rate(int(events)))
+            for name, param in policies.items():
+                for i, horizon in enumerate((FILL_UP, FILL_UP + span)):
+                    count, seconds, out = limit_run(net, name, param, horizon)
+                    best[name][i] = min(best[name][i], seconds)
+                    counted[name, i] = count
+                    if name == "offline":
+                        band = out["offline_band"]
+        rate = {name: (counted[name, 1] - counted[name, 0]) / (best[name][1] - best[name][0])
+                for name in policies}  # fmt: skip
+        tr = rate["threshold"]
+        row = {
+            "servers": n,
+            "steady_events": counted["threshold", 1] - counted["threshold", 0],
+            "ceiling_pairs_per_s": ceiling,
+            "events_per_s": rate,
+            "offline_band_K": band,
+            "tr_over_ceiling": tr / ceiling,
+            "pfi_over_tr": rate["pfi"] / tr,
+            "sss_over_tr": rate["sss"] / tr,
+            "offline_over_tr": rate["offline"] / tr,
+        }
+        print(
+            f"N={n:<9g} ceiling {ceiling / 1e6:6.1f} M pairs/s; M events/s: "
+            + ", ".join(f"{name} {value / 1e6:.1f}" for name, value in rate.items())
+        )
+        print("    " + ", ".join(f"{key} {row[key]:.2f} (target {target})"
+                                 for key, target in TARGETS.items()))  # fmt: skip
+        rows.append(row)
+    flat = {name: rows[1]["events_per_s"][name] / rows[0]["events_per_s"][name]
+            for name in rows[0]["events_per_s"]}  # fmt: skip
+    print(
+        "events/s at N = 1e6 over N = 1e4: "
+        + ", ".join(f"{name} {value:.2f}" for name, value in flat.items())
+    )
+    met = {key: all(row[key] >= target for row in rows) for key, target in TARGETS.items()}
+    return {"rows": rows, "flat_1e6_over_1e4": flat, "targets": TARGETS, "met": met,
+            "timer": "time.thread_time"}  # fmt: skip
 
 
 def gillespie_threshold(net: LossNetwork, reserve: int, horizon: float, seed: int) -> int:
@@ -211,61 +309,36 @@ def banded_vs_full(scale: float, repeats: int) -> list[dict]:
     return rows
 
 
-def pfi_vs_threshold(scale: float, repeats: int) -> list[dict]:
-    """PFI's events/s against trunk reservation's, interleaved, best of ``repeats``."""
-    rows = []
-    for n, horizon in ((10_000, max(60.0 * scale, 10.0)), (1_000_000, 3.0)):
-        net = BASE.with_servers(n)
-        k = math.isqrt(n) + 1
-        best = {"pfi": math.inf, "threshold": math.inf}
-        events = {}
-        for _ in range(repeats):
-            for name, param in (("threshold", float(k)), ("pfi", 0.0)):
-                out, seconds = core_run(net, name, param, horizon, 1.5, 1)
-                best[name] = min(best[name], seconds)
-                events[name] = out["events"]
-                if name == "pfi":
-                    lookahead = out["lookahead_events"] / out["l_arrivals_scored"]
-        rate = {name: events[name] / best[name] for name in best}
-        row = {
-            "servers": n,
-            "horizon": horizon,
-            "pfi_events_per_s": rate["pfi"],
-            "threshold_events_per_s": rate["threshold"],
-            "pfi_over_threshold": rate["pfi"] / rate["threshold"],
-            "pfi_mean_lookahead_events": lookahead,
-        }
-        print(f"pfi N={n:<9g} {rate['pfi'] / 1e6:6.1f} M events/s, threshold:{k} "
-              f"{rate['threshold'] / 1e6:6.1f} M events/s, ratio {row['pfi_over_threshold']:.2f}"
-              f" (a scan would cover {lookahead:.0f} events per L)")  # fmt: skip
-        rows.append(row)
-    return rows
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="shorter runs")
     parser.add_argument(
-        "--issue12-only",
+        "--limit-only", action="store_true", help="only the issue 22 ratios (written to JSON)"
+    )
+    parser.add_argument(
+        "--json-only",
         action="store_true",
-        help="only the banded DP and PFI measurements (written to JSON)",
+        help="only the measurements written to JSON (issue 22 ratios, issue 12 band vs full)",
     )
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
     record = {
-        "what": "issue 12: certified banded offline DP vs full DP on the same path; PFI "
-        "events/s vs trunk reservation in the same run",
-        "machine": f"{platform.machine()}, Python {platform.python_version()}",
+        "what": "issue 22, item 5: events/s of every policy as ratios measured in one run "
+        "(TR / PCG64 ceiling, PFI / TR, SSS / TR, offline band / TR) at N = 1e4 and 1e6; "
+        "issue 12: certified banded offline DP vs full DP on the same path",
+        "machine": f"{platform.machine()}, Python {platform.python_version()}, "
+        f"NumPy {np.__version__}",
         "repeats": args.repeats,
         "quick": args.quick,
-        "offline": banded_vs_full(scale, args.repeats),
-        "pfi": pfi_vs_threshold(scale, args.repeats),
+        "limit": near_the_limit(4e6 if args.quick else 2e7, args.repeats),
     }
+    if not args.limit_only:
+        record["offline"] = banded_vs_full(scale, args.repeats)
     out = Path(__file__).with_name("lossnet_sim.json")
     out.write_text(json.dumps(record, indent=1) + "\n")
     print(f"wrote {out}")
-    if args.issue12_only:
+    if args.limit_only or args.json_only:
         return
     print(f"{'policy / N':<28} {'C Mev/s':>9} {'base Mev/s':>9} {'ratio':>10}  (per sim. time)")
 

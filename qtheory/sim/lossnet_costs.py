@@ -102,6 +102,10 @@ _PFI_SPAN_BYTES, _PFI_WALK_BYTES = 4 * (_CLOCK_EVENT_BYTES + 4), 40
 #: The first band of the certified offline programme (QT_LN_BAND in lossnet.h).
 _OFFLINE_BAND = 32
 
+#: Bands up to this width keep the admission bits of the whole path, 8 bytes an event
+#: (QT_LN_ONE_PASS_BAND in lossnet.c); wider ones those of one segment of sqrt(events).
+_ONE_PASS_BAND = 64
+
 
 def _offline_width(net: object, events: float) -> int:
     """The band K the offline programme is expected to keep: twice the first band (one
@@ -157,8 +161,11 @@ def _replication_cost(
     elif name == "offline":
         width = _offline_width(net, events)
         cells = events * (width + 1)
-        # checkpoints of the band (K + 1), its stack (< 2 K) and the rows of a segment
+        # checkpoints of the band (K + 1) and its stack (< 2 K), the admission bits of a
+        # segment (K / 64 words an event) and the band's buffer (2 (K + 1))
         checkpoints = 8.0 * (4 * width + 3) * (math.sqrt(events) + 2)
+        if width <= _ONE_PASS_BAND:  # one segment: the whole path's bits
+            checkpoints += 8.0 * events
         memory = _GROWTH * _CLOCK_EVENT_BYTES * events + checkpoints
     if trace:
         memory += (_GROWTH + 1) * _TRACE_BYTES * events  # grown arrays, then NumPy copies
@@ -193,7 +200,8 @@ def run_cost(
     look-ahead buffer (PFI: its refills of 4096 + 64 sqrt(N) events and the pending
     walks of its look-ahead statistics), the job model's heap
     of completion times (up to N), the offline path and checkpoints
-    (8 (4 K + 3) (sqrt(events) + 2) bytes) and the trace; events x (K + 1) cells for
+    (8 (4 K + 3) (sqrt(events) + 2) bytes, plus 8 bytes an event of admission bits for
+    K <= 64) and the trace; events x (K + 1) cells for
     the offline programme, where K = 64 when its certified band is expected to run (one
     widening of the first band, 32) and K = N for the full programme (rewards without
     exact float64 arithmetic, or N <= 129).  Replications running in parallel

@@ -39,33 +39,76 @@ void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p) {
     c->t = 0.0;
 }
 
+/* Events drawn per pass of qt_ln_clock_fill (its scratch array of marks is on the
+ * stack). */
+#define QT_LN_FILL 256
+
 /*
- * One event: a standard exponential time step and one uint64 x.  The top 53 bits of x
- * give u uniform in [0, 1): class j (code -j) for the first j with u < P(class <= j),
- * i.e. j - 1 = the number of cumulative probabilities <= u (counted without branches),
- * else a potential departure whose mark, (u - P(arrival)) / P(departure), is again
- * uniform in [0, 1) (given the type) and becomes the slot floor(mark N), clamped to
- * N - 1 against rounding.
+ * The event of the mark u uniform in [0, 1): class j (code -j) for the first j with
+ * u < P(class <= j), i.e. j - 1 = the number of cumulative probabilities <= u, else a
+ * potential departure whose mark, (u - P(arrival)) / P(departure), is again uniform in
+ * [0, 1) (given the type) and becomes the slot floor(mark N), clamped to N - 1 against
+ * rounding.  Without branches (the type is a coin toss a predictor cannot learn): the
+ * slot is computed for every event as |mark N| clamped to N - 1 (an arrival's mark is
+ * negative: its absolute value keeps the conversion in range; a NaN, impossible here,
+ * would become N - 1 as in a compare) and then truncated, which for a departure's mark
+ * (>= 0) is floor, and, as N - 1 is an integer, the same as clamping floor(mark N) to
+ * N - 1.
  */
-QT_INLINE qt_ln_event clock_next(qt_ln_clock *c) {
-    qt_ln_event ev;
-    c->t += c->step_scale * random_standard_exponential(c->rng);
-    ev.t = c->t;
-    double u = (double)(c->rng->next_uint64(c->rng->state) >> 11) * 0x1.0p-53;
+QT_INLINE int32_t clock_code(const qt_ln_clock *c, int32_t classes, double u) {
     int32_t below = 0;
-    for (int32_t j = 0; j < c->classes; j++) {
+    for (int32_t j = 0; j < classes; j++) {
         below += u >= c->cum[j];
     }
-    if (below < c->classes) {
-        ev.code = -1 - below;
-        return ev;
-    }
-    double slot = floor((u - c->cum[c->classes - 1]) * c->slot_scale);
-    ev.code = slot < c->max_slot ? (int32_t)slot : (int32_t)c->max_slot;
-    return ev;
+    double slot = fabs((u - c->cum[classes - 1]) * c->slot_scale);
+    slot = slot < c->max_slot ? slot : c->max_slot;
+    int32_t departure = (int32_t)slot;
+    int32_t arrival = -(int32_t)(below < classes); /* all ones for an arrival */
+    return (arrival & (-1 - below)) | (~arrival & departure);
 }
 
-qt_ln_event qt_ln_clock_next(qt_ln_clock *c) { return clock_next(c); }
+/* The codes of `count` events from their marks; `classes` is c->classes, a constant
+ * where the caller passes one (then the loop over the classes unrolls). */
+QT_INLINE void clock_codes(const qt_ln_clock *c, int32_t classes, const double *marks,
+                           qt_ln_event *ev, int64_t count) {
+    for (int64_t k = 0; k < count; k++) {
+        ev[k].code = clock_code(c, classes, marks[k]);
+    }
+}
+
+/*
+ * Per event the draws are a standard exponential time step and then one uint64 x whose
+ * top 53 bits give the mark u = (x >> 11) 2^-53, in exactly this order for every event,
+ * so a block drawn ahead is the stream of single events.  The draws of a pass come
+ * first (their calls into the bit generator are the whole loop), then the marks are
+ * turned into codes.
+ */
+int64_t qt_ln_clock_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double stop) {
+    bitgen_t *rng = c->rng;
+    double marks[QT_LN_FILL];
+    int64_t made = 0;
+    while (made < count && !(c->t > stop)) {
+        int64_t pass = count - made < QT_LN_FILL ? count - made : QT_LN_FILL, i = 0;
+        qt_ln_event *ev = out + made;
+        double t = c->t;
+        while (i < pass) {
+            t += c->step_scale * random_standard_exponential(rng);
+            marks[i] = (double)(rng->next_uint64(rng->state) >> 11) * 0x1.0p-53;
+            ev[i++].t = t;
+            if (t > stop) {
+                break;
+            }
+        }
+        c->t = t;
+        if (c->classes == 2) {
+            clock_codes(c, 2, marks, ev, i);
+        } else {
+            clock_codes(c, c->classes, marks, ev, i);
+        }
+        made += i;
+    }
+    return made;
+}
 
 /* ---------------------------------------------------------------- growable arrays */
 
@@ -168,6 +211,15 @@ static int trace_push(qt_ln_trace *tr, double t, int32_t code, int8_t decision, 
 
 #define QT_LN_NONE UINT64_MAX
 
+/* Index of the tally of arrivals of 0-based class j, admitted or not, in the window or
+ * not (see qt_ln_run). */
+#define QT_LN_TALLY(j, admit, in_window) (4 * (j) + 2 * (admit) + (in_window))
+
+/* 1 when `code` is an arrival of a class better than the 0-based class j (codes -1..-j),
+ * without a branch: -1 - code, as unsigned, is below j exactly then (a departure's slot
+ * wraps to above it). */
+QT_INLINE int is_better(int32_t code, int32_t j) { return (uint32_t)(-1 - code) < (uint32_t)j; }
+
 /* One hypothetical PFI walk whose look-ahead statistics are pending: the L arrival's
  * time, the index of the first event of its future, and once resolved the index and
  * time of the event that resolved it (end = QT_LN_NONE while pending); `next` links
@@ -195,14 +247,19 @@ struct qt_ln_run {
     int job_model;
     qt_ln_clock clock;
     int64_t busy;
-    int64_t limit[QT_LN_MAX_CLASSES]; /* threshold: class j admitted iff busy < limit[j] */
+    /* class j admitted iff busy < limit[j] (threshold; pfi and sss: class 1);
+     * limit[QT_LN_MAX_CLASSES] = 0 admits nothing (the row of departures, limit_event) */
+    int64_t limit[QT_LN_MAX_CLASSES + 1];
     double stat_t; /* idle_area is integrated up to here (>= warmup) */
-    int64_t total[QT_LN_MAX_CLASSES]; /* admissions in (0, T] */
+    /* Arrivals of class j by outcome: tally[QT_LN_TALLY(j, admitted, in the window)];
+     * the row j = QT_LN_MAX_CLASSES is a sink for departures (branch-free counting).
+     * finish() turns it into the statistics. */
+    int64_t tally[QT_LN_TALLY(QT_LN_MAX_CLASSES + 1, 0, 0)];
     int finished;
     qt_ln_stats st;
     qt_ln_trace *trace;
-    /* Lookahead buffer (clock model, pfi and sss): a ring of the generated, not yet
-     * processed events with absolute indices [head, tail); capacity a power of 2.
+    /* Event ring (clock model): the generated, not yet processed events with absolute
+     * indices [head, tail), drawn in blocks (buffer_fill); capacity a power of 2.
      * sss also keeps, per event, the prefix counts better[(index & mask) * (n - 1) + j]
      * of the arrivals of classes 1..j + 1 generated before it (mod 2^32), counted in
      * counts[j]. */
@@ -326,7 +383,7 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt
     if (job_model) {
         job_init(r);
         draw_next_job(r);
-    } else if (p->policy == QT_LN_PFI || p->policy == QT_LN_SSS) {
+    } else {
         r->buf = new_array(1024, 1, sizeof *r->buf, 0);
         r->mask = 1023;
         if (p->policy == QT_LN_SSS) {
@@ -356,7 +413,11 @@ static void finish(qt_ln_run *r) {
     r->stat_t = r->p.horizon;
     r->st.reward_total = 0.0;
     for (int32_t j = 0; j < r->p.classes; j++) {
-        r->st.reward_total += r->p.reward[j] * (double)r->total[j];
+        const int64_t *tally = r->tally + QT_LN_TALLY(j, 0, 0);
+        int64_t total = tally[QT_LN_TALLY(0, 1, 0)] + tally[QT_LN_TALLY(0, 1, 1)]; /* (0, T] */
+        r->st.admitted[j] = tally[QT_LN_TALLY(0, 1, 1)];
+        r->st.rejected[j] = tally[QT_LN_TALLY(0, 0, 1)];
+        r->st.reward_total += r->p.reward[j] * (double)total;
     }
     r->finished = 1;
 }
@@ -364,40 +425,10 @@ static void finish(qt_ln_run *r) {
 /* An arrival of 0-based class j, admitted or not. */
 QT_INLINE void count_arrival(qt_ln_run *r, int32_t j, int admit, int in_window) {
     r->busy += admit;
-    r->total[j] += admit;
-    r->st.admitted[j] += admit & in_window;
-    r->st.rejected[j] += (!admit) & in_window;
+    r->tally[QT_LN_TALLY(j, admit, in_window)]++;
 }
 
-/* Nested trunk reservation in the clock model: events generated and consumed on the
- * fly. */
-static int advance_threshold(qt_ln_run *r, int64_t budget) {
-    const double horizon = r->p.horizon;
-    for (int64_t i = 0; i < budget; i++) {
-        qt_ln_event ev = clock_next(&r->clock);
-        if (ev.t > horizon) {
-            finish(r);
-            return 0;
-        }
-        r->st.events++;
-        int in_window = record_time(r, ev.t);
-        int decision = -1;
-        if (ev.code < 0) {
-            int32_t j = -1 - ev.code;
-            decision = r->busy < r->limit[j];
-            count_arrival(r, j, decision, in_window);
-        } else {
-            r->busy -= ev.code < r->busy;
-        }
-        if (r->trace != NULL &&
-            trace_push(r->trace, ev.t, ev.code, (int8_t)decision, r->busy) < 0) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Double the lookahead ring (and sss's prefix counts); -1 when out of memory. */
+/* Double the event ring (and sss's prefix counts); -1 when out of memory. */
 static int buffer_double(qt_ln_run *r) {
     const uint64_t cap = 2 * (r->mask + 1);
     const int64_t stride = r->p.classes - 1;
@@ -430,30 +461,134 @@ static int buffer_double(qt_ln_run *r) {
     return 0;
 }
 
-/* Make sure the buffer holds event `index` (generating as needed); -1 when out of
- * memory. */
-QT_INLINE int buffer_ensure(qt_ln_run *r, uint64_t index) {
-    while (r->tail <= index) {
-        if (r->tail - r->head > r->mask && buffer_double(r) < 0) {
-            return -1;
-        }
-        qt_ln_event ev = clock_next(&r->clock);
-        r->buf[r->tail & r->mask] = ev;
-        if (r->better != NULL) {
-            const int32_t stride = r->p.classes - 1;
-            uint32_t *counts = r->better + (r->tail & r->mask) * (uint64_t)stride;
-            memcpy(counts, r->counts, (size_t)stride * sizeof *counts);
-            for (int32_t j = -1 - ev.code; ev.code < 0 && j < stride; j++) {
-                r->counts[j]++; /* an arrival of class c counts for every j >= c */
+/*
+ * Draw events into the ring after `tail`: at least min(needed, room to the ring's end)
+ * of them (the ring doubles first if full).  Up to the first event past the horizon a
+ * block of max(needed, QT_LN_FILL) is drawn, stopping after that event: every run
+ * consumes every event up to it, so drawing them early leaves the stream, and the bit
+ * generator's state after the run, unchanged.  Past it exactly `needed` are drawn (a
+ * lookahead beyond the horizon draws only the events it reads).  sss's prefix counts of
+ * the new events follow.  -1 when out of memory.
+ */
+static int buffer_fill(qt_ln_run *r, uint64_t needed) {
+    if (r->tail - r->head > r->mask && buffer_double(r) < 0) {
+        return -1;
+    }
+    uint64_t count = r->mask + 1 - (r->tail - r->head);      /* room */
+    uint64_t to_end = r->mask + 1 - (r->tail & r->mask); /* contiguous room */
+    double stop = INFINITY;
+    count = count < to_end ? count : to_end;
+    if (!(r->clock.t > r->p.horizon)) {
+        needed = needed > QT_LN_FILL ? needed : QT_LN_FILL;
+        stop = r->p.horizon;
+    }
+    count = count < needed ? count : needed;
+    int64_t made = qt_ln_clock_fill(&r->clock, r->buf + (r->tail & r->mask), (int64_t)count, stop);
+    if (r->better != NULL) {
+        const int32_t stride = r->p.classes - 1;
+        for (uint64_t i = r->tail; i < r->tail + (uint64_t)made; i++) {
+            int32_t code = r->buf[i & r->mask].code;
+            uint32_t *counts = r->better + (i & r->mask) * (uint64_t)stride;
+            for (int32_t j = 0; j < stride; j++) {
+                counts[j] = r->counts[j];
+                r->counts[j] += is_better(code, j + 1);
             }
         }
-        r->tail++;
+    }
+    r->tail += (uint64_t)made;
+    return 0;
+}
+
+/* Make sure the ring holds event `index`; -1 when out of memory. */
+QT_INLINE int buffer_ensure(qt_ln_run *r, uint64_t index) {
+    while (r->tail <= index) {
+        if (buffer_fill(r, index + 1 - r->tail) < 0) {
+            return -1;
+        }
     }
     return 0;
 }
 
 QT_INLINE const qt_ln_event *buffer_at(const qt_ln_run *r, uint64_t index) {
     return &r->buf[index & r->mask];
+}
+
+/*
+ * An event decided by a limit on the busy count (any event of trunk reservation; an H
+ * arrival or a departure under pfi and sss), with no branch on its type: the row of
+ * code c is j = min(-1 - c as unsigned, QT_LN_MAX_CLASSES), the 0-based class of an
+ * arrival and QT_LN_MAX_CLASSES for a departure (a slot c >= 0 wraps to above it); the
+ * event is an admission iff busy < limit[j] (never for a departure: limit = 0 there)
+ * and ends a service iff c as unsigned < busy (a departure with slot < busy; an
+ * arrival's code wraps to above N).  Returns the trace's decision.
+ */
+QT_INLINE int limit_event(qt_ln_run *r, int64_t *busy, int32_t code, int in_window) {
+    uint32_t j = (uint32_t)(-1 - code);
+    j = j < QT_LN_MAX_CLASSES ? j : QT_LN_MAX_CLASSES;
+    int admit = *busy < r->limit[j];
+    *busy += admit - ((int64_t)(uint32_t)code < *busy);
+    r->tally[QT_LN_TALLY(j, admit, in_window)]++;
+    return code < 0 ? admit : -1;
+}
+
+/*
+ * Nested trunk reservation in the clock model over the events [head, end) of the ring
+ * (all at or before the horizon), appending to `trace` unless NULL.  The state lives in
+ * locals; always inlined, so that the loop without a trace has no call in it (around
+ * which the compiler would keep the state in memory).
+ */
+QT_INLINE int threshold_batch(qt_ln_run *r, uint64_t end, qt_ln_trace *trace) {
+    const double warmup = r->p.warmup;
+    const int64_t idle_of = r->p.servers;
+    const qt_ln_event *buf = r->buf;
+    const uint64_t mask = r->mask;
+    int64_t busy = r->busy;
+    double idle_area = r->st.idle_area, stat_t = r->stat_t;
+    uint64_t m = r->head;
+    int status = 0;
+    for (; m < end; m++) {
+        qt_ln_event ev = buf[m & mask];
+        int in_window = ev.t > warmup; /* record_time, on the locals */
+        if (in_window) {
+            idle_area += (double)(idle_of - busy) * (ev.t - stat_t);
+            stat_t = ev.t;
+        }
+        int decision = limit_event(r, &busy, ev.code, in_window);
+        if (trace != NULL && trace_push(trace, ev.t, ev.code, (int8_t)decision, busy) < 0) {
+            status = -1; /* the run is abandoned */
+            break;
+        }
+    }
+    r->st.events += (int64_t)(m - r->head);
+    r->head = m;
+    r->busy = busy;
+    r->st.idle_area = idle_area;
+    r->stat_t = stat_t;
+    return status;
+}
+
+/* Trunk reservation: batches of the ring, refilled when it runs empty.  The ring ends
+ * at the first event past the horizon once that is drawn, so only a batch's last event
+ * can end the run. */
+static int advance_threshold(qt_ln_run *r, int64_t budget) {
+    while (budget > 0) {
+        if (buffer_ensure(r, r->head) < 0) {
+            return -1;
+        }
+        uint64_t end = r->tail - r->head < (uint64_t)budget ? r->tail : r->head + (uint64_t)budget;
+        budget -= (int64_t)(end - r->head);
+        int last = buffer_at(r, end - 1)->t > r->p.horizon;
+        end -= (uint64_t)last;
+        if ((r->trace != NULL ? threshold_batch(r, end, r->trace)
+                              : threshold_batch(r, end, NULL)) < 0) {
+            return -1;
+        }
+        if (last) {
+            finish(r);
+            return 0;
+        }
+    }
+    return 0;
 }
 
 /*
@@ -496,9 +631,6 @@ QT_INLINE const qt_ln_event *buffer_at(const qt_ln_run *r, uint64_t index) {
  * ring for every class), so the sums are the scan's, bit for bit.
  */
 
-/* 1 when `code` is an arrival of a class better than the 0-based class j (codes -1..-j). */
-QT_INLINE int is_better(int32_t code, int32_t j) { return code < 0 && code >= -j; }
-
 /* Make theta_j(m) exact for the indices from r->head on (0-based class j >= 1); -1 when
  * out of memory. */
 static int pfi_refill(qt_ln_run *r, int32_t j) {
@@ -517,22 +649,17 @@ static int pfi_refill(qt_ln_run *r, int32_t j) {
         while (lo < hi && met > 0) { /* the two envelopes until they meet */
             met--;
             int32_t code = buffer_at(r, start + (uint64_t)met)->code;
-            if (is_better(code, j)) {
-                lo += lo < s;
-                hi += hi < s;
-            } else if (code >= 0) {
-                lo -= lo >= 2 && code <= n - lo;
-                hi -= hi >= 2 && code <= n - hi;
-            }
+            int better = is_better(code, j), departure = code >= 0;
+            lo += better & (lo < s);
+            hi += better & (hi < s);
+            lo -= departure & (lo >= 2) & (code <= n - lo);
+            hi -= departure & (hi >= 2) & (code <= n - hi);
         }
         if (lo == hi && met > span / 2) { /* lo = theta(met) exactly: theta(i), i < met */
             for (int64_t i = met - 1; i >= 0; i--) { /* one exact value from here on */
                 int32_t code = buffer_at(r, start + (uint64_t)i)->code;
-                if (is_better(code, j)) {
-                    lo += lo < s;
-                } else if (code >= 0) {
-                    lo -= lo >= 2 && code <= n - lo;
-                }
+                lo += is_better(code, j) & (lo < s);
+                lo -= (code >= 0) & (lo >= 2) & (code <= n - lo);
                 theta[i] = lo;
             }
             c->theta_base = start;
@@ -595,22 +722,21 @@ static void walk_flush(qt_ln_run *r) {
 QT_INLINE void walk_step_class(qt_ln_run *r, int32_t j, int32_t code, uint64_t index, double t) {
     const int64_t s = r->pfi_target;
     struct qt_ln_pfi_class *c = &r->pfi[j];
-    if (is_better(code, j)) {
-        c->shift--;
-        walk_resolve(r, c, (uint64_t)(0 - c->shift) & r->slot_mask, index, t);
-    } else if (code >= 0) {
-        int64_t q = r->p.servers - code; /* the walks at p < q step up */
-        if (q < s) {
-            /* groups at q..s-1 keep their p: one slot down in the new coordinates */
-            for (int64_t p = q; p < s; p++) {
-                walk_move(r, c, (uint64_t)(p - c->shift) & r->slot_mask,
-                          (uint64_t)(p - c->shift - 1) & r->slot_mask);
-            }
+    int better = is_better(code, j), departure = code >= 0;
+    int64_t q = r->p.servers - code; /* a departure lifts the walks at p < q (> N: none) */
+    if (q < s) {
+        /* groups at q..s-1 keep their p: one slot down in the new coordinates */
+        for (int64_t p = q; p < s; p++) {
+            walk_move(r, c, (uint64_t)(p - c->shift) & r->slot_mask,
+                      (uint64_t)(p - c->shift - 1) & r->slot_mask);
         }
-        c->shift++;
-        if (q >= s) {
-            walk_resolve(r, c, (uint64_t)(s - c->shift) & r->slot_mask, index, t);
-        }
+    }
+    /* Without a branch on the type: the shift moves, and the group that reaches 0 (a
+     * better arrival) or s (a departure lifting every group) is the one to resolve. */
+    c->shift += departure - better;
+    uint64_t slot = (uint64_t)((s & -(int64_t)!better) - c->shift) & r->slot_mask;
+    if ((better | (departure & (q >= s))) & (c->slot_first[slot] != QT_LN_NONE)) {
+        walk_resolve(r, c, slot, index, t);
     }
 }
 
@@ -732,13 +858,10 @@ static int decide_sss(qt_ln_run *r, int32_t j, double t, int64_t idle, uint64_t 
             break;
         }
         m++; /* m < window_end here: at least one better arrival is left in the window */
-        if (is_better(ev->code, j)) {
-            if (--h == 0) {
-                decision = 0;
-                break;
-            }
-        } else if (ev->code >= 0 && ev->code < n - h) {
-            h++;
+        h += ((ev->code >= 0) & (ev->code < n - h)) - is_better(ev->code, j);
+        if (h == 0) {
+            decision = 0;
+            break;
         }
     }
     *scanned = m - r->head;
@@ -767,11 +890,8 @@ static int advance_lookahead(qt_ln_run *r, int64_t budget) {
         r->head++; /* the future now starts at head */
         r->st.events++;
         int in_window = record_time(r, ev.t);
-        int decision = -1;
-        if (ev.code == QT_LN_H) {
-            decision = r->busy < n;
-            count_arrival(r, 0, decision, in_window);
-        } else if (ev.code < 0) {
+        int decision;
+        if (ev.code < QT_LN_H) { /* classes 2..n */
             int32_t j = -1 - ev.code;
             uint64_t scanned = 0;
             decision = pfi ? decide_pfi(r, j, ev.t, n - r->busy, in_window)
@@ -788,7 +908,7 @@ static int advance_lookahead(qt_ln_run *r, int64_t budget) {
                 }
             }
         } else {
-            r->busy -= ev.code < r->busy;
+            decision = limit_event(r, &r->busy, ev.code, in_window);
         }
         if (r->trace != NULL &&
             trace_push(r->trace, ev.t, ev.code, (int8_t)decision, r->busy) < 0) {
@@ -903,19 +1023,16 @@ qt_ln_event *qt_ln_clock_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_e
     qt_ln_clock_init(&c, rng, p);
     qt_ln_event *events = NULL;
     int64_t size = 0, capacity = 0;
-    for (;;) {
-        qt_ln_event ev = clock_next(&c);
-        if (ev.t > p->horizon) {
-            break;
-        }
+    for (;;) { /* blocks up to the first event past the horizon, which is dropped */
         if (grow((void **)&events, &capacity, size + 1, sizeof *events) < 0) {
             free(events);
             return NULL;
         }
-        events[size++] = ev;
-    }
-    if (events == NULL) { /* no event at all: return a valid empty array */
-        events = new_array(1, 1, sizeof *events, 0);
+        size += qt_ln_clock_fill(&c, events + size, capacity - size, p->horizon);
+        if (c.t > p->horizon) {
+            size--;
+            break;
+        }
     }
     *n_events = size;
     return events;
@@ -1037,11 +1154,79 @@ static void stack_insert_zero(qt_ln_stack *s, int64_t depth) {
     } /* else the known part is unchanged: the entry below it is unknown */
 }
 
-/* Turn the band u[j] = V_{i+1}(N - K + j), j = 0..K, and the stack into V_i, S_i for
- * event ev (K = N: the full programme, no stack).  -1 when the certificate fails. */
-static int dp_step(double *u, int64_t k, int64_t n, qt_ln_stack *s, int32_t code,
-                   const qt_ln_params *p) {
+/* The band's values u[j] = V(N - K + j), j = 0..K, a window of a buffer of
+ * width + room doubles: a departure moves the window down one place instead of moving
+ * the values up (band_down recentres it when the room below is used up). */
+typedef struct {
+    double *buf, *u;
+    int64_t width, room;
+} qt_ln_band;
+
+/* Move the window down one place: afterwards u[j + 1] is the old u[j], j < K. */
+static void band_down(qt_ln_band *b) {
+    if (b->u == b->buf) {
+        memmove(b->buf + b->room, b->buf, (size_t)b->width * sizeof *b->buf);
+        b->u = b->buf + b->room;
+    }
+    b->u--;
+}
+
+/* 1 << j for j = 0..63, the admission bit of idle count K - j in a word of a mask. */
+static const uint64_t qt_ln_bit[64] = {
+#define QT_LN_BITS4(j) 1ull << (j), 1ull << ((j) + 1), 1ull << ((j) + 2), 1ull << ((j) + 3)
+#define QT_LN_BITS16(j) QT_LN_BITS4(j), QT_LN_BITS4((j) + 4), QT_LN_BITS4((j) + 8), \
+                        QT_LN_BITS4((j) + 12)
+    QT_LN_BITS16(0), QT_LN_BITS16(16), QT_LN_BITS16(32), QT_LN_BITS16(48)
+#undef QT_LN_BITS16
+#undef QT_LN_BITS4
+};
+
+typedef double qt_ln_v2d __attribute__((vector_size(16)));
+typedef int64_t qt_ln_v2i __attribute__((vector_size(16)));
+
+/*
+ * An arrival of reward r on the band: u[j] = max(u[j], r + u[j + 1]) for j < K (ties
+ * admit: the new value is r + u[j + 1] when it is >= u[j], as the scalar
+ * `admit >= u ? admit : u`), and bit j of bits[] (words of 64) set iff it admits.
+ * Two lanes at a time with the compiler's vector extensions (SSE2 on x86-64, any
+ * target elsewhere): the loads of u[j + 1] come before the store to u[j], and the
+ * admission bits are the compare's lanes and'ed with their bit values.
+ */
+static void dp_arrival(double *u, int64_t k, double reward, uint64_t *bits) {
+    const qt_ln_v2d r = {reward, reward};
+    for (int64_t word = 0; word * 64 < k; word++) {
+        double *v = u + word * 64;
+        int64_t count = k - word * 64 < 64 ? k - word * 64 : 64, j = 0;
+        qt_ln_v2i acc = {0, 0};
+        for (; j + 1 < count; j += 2) {
+            qt_ln_v2d here, above, admit;
+            qt_ln_v2i take, bit;
+            memcpy(&here, v + j, sizeof here);
+            memcpy(&above, v + j + 1, sizeof above);
+            admit = r + above;
+            take = admit >= here;
+            here = (qt_ln_v2d)(((qt_ln_v2i)admit & take) | ((qt_ln_v2i)here & ~take));
+            memcpy(v + j, &here, sizeof here);
+            memcpy(&bit, qt_ln_bit + j, sizeof bit);
+            acc |= take & bit;
+        }
+        uint64_t mask = (uint64_t)(acc[0] | acc[1]);
+        if (j < count) { /* an odd count: the last one alone */
+            double admit = reward + v[j + 1];
+            mask |= (uint64_t)(admit >= v[j]) << j;
+            v[j] = admit >= v[j] ? admit : v[j];
+        }
+        bits[word] = mask;
+    }
+}
+
+/* Turn the band b (V_{i+1}, K = N: the full programme, no stack) and the stack into V_i,
+ * S_i for the event of `code`; an arrival's admission bits (bit j: admitted at busy
+ * N - K + j) go to bits[].  -1 when the certificate fails. */
+static int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32_t code,
+                   const qt_ln_params *p, uint64_t *bits) {
     const int64_t lo = n - k; /* busy count of u[0] */
+    double *u = b->u;
     if (code < 0) {
         double reward = p->reward[-1 - code], r_min = p->reward[p->classes - 1];
         if (k < n) {
@@ -1052,15 +1237,17 @@ static int dp_step(double *u, int64_t k, int64_t n, qt_ln_stack *s, int32_t code
             }
             stack_push(s, push);
         }
-        for (int64_t j = 0; j < k; j++) {
-            double admit = reward + u[j + 1];
-            u[j] = admit >= u[j] ? admit : u[j];
-        }
+        dp_arrival(u, k, reward, bits);
         return 0;
     }
     if (code >= lo) { /* a departure happens iff slot < b: V_i(b) = V_{i+1}(b - 1), b > slot */
-        int64_t j = code - lo;
-        memmove(u + j + 1, u + j, (size_t)(k - j) * sizeof *u);
+        int64_t j = code - lo; /* move the shorter side: u[j..K-1] up, or u[0..j] down */
+        if (k - j <= j + 1) {
+            memmove(u + j + 1, u + j, (size_t)(k - j) * sizeof *u);
+        } else {
+            band_down(b);
+            memmove(b->u, b->u + 1, (size_t)(j + 1) * sizeof *u);
+        }
         return 0;
     }
     double top = 0.0; /* S[0] = V_{i+1}(N - K - 1) - V_{i+1}(N - K) */
@@ -1071,8 +1258,8 @@ static int dp_step(double *u, int64_t k, int64_t n, qt_ln_stack *s, int32_t code
     } else if (!s->deep_zero) {
         return -1;
     }
-    memmove(u + 1, u, (size_t)k * sizeof *u);
-    u[0] = u[1] + top;
+    band_down(b); /* every value moves up one busy count */
+    b->u[0] = b->u[1] + top;
     stack_insert_zero(s, n - code - k - 1);
     return 0;
 }
@@ -1092,42 +1279,63 @@ static int dp_exact(const qt_ln_params *p, int64_t n_events) {
     return ldexp(top, -grain) < 0x1p53;
 }
 
+/* Bands up to this width keep the admission bits of the whole path (8 bytes an event,
+ * half the event itself) and need one backward pass; wider ones (and the full
+ * programme) keep them for one segment of sqrt(events) events at a time, recomputed
+ * from a checkpoint. */
+#define QT_LN_ONE_PASS_BAND 64
+
 /* One backward-forward run with band K (K = N: full) and stack capacity cap (a power of
  * 2, 0 when K = N).  0, -1 out of memory, 1 when the certificate fails. */
 static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
                         int64_t k, int64_t cap, qt_ln_stats *stats, qt_ln_trace *trace) {
-    const int64_t n = p->servers, width = k + 1, lo = n - k;
-    int64_t seg = (int64_t)ceil(sqrt((double)(n_events > 0 ? n_events : 1)));
-    int64_t n_ckpt = n_events / seg + 1; /* checkpoints at events 0, seg, 2 seg, ... */
-    double *ckpt = new_array(n_ckpt, width + cap, sizeof *ckpt, 1);
-    int64_t *ckpt_len = new_array(n_ckpt, 1, sizeof *ckpt_len, 1);
-    double *rows = new_array(seg + 1, width, sizeof *rows, 0);
-    double *v = new_array(width, 1, sizeof *v, 1);
-    qt_ln_stack stack = {.d = cap > 0 ? new_array(cap, 1, sizeof(double), 0) : NULL,
-                         .mask = (uint64_t)(cap > 0 ? cap - 1 : 0), .cap = cap, .deep_zero = 1};
+    const int64_t n = p->servers, width = k + 1, lo = n - k, words = (k + 63) / 64;
+    int64_t seg = k <= QT_LN_ONE_PASS_BAND
+                      ? (n_events > 0 ? n_events : 1)
+                      : (int64_t)ceil(sqrt((double)(n_events > 0 ? n_events : 1)));
+    int64_t n_ckpt = n_events / seg + 1; /* checkpoints at events seg, 2 seg, ... */
+    double *ckpt = NULL;
+    int64_t *ckpt_len = NULL;
+    uint64_t *masks = NULL, *scratch = NULL; /* the admission bits of one segment */
+    qt_ln_band band = {.buf = NULL, .width = width, .room = width};
+    qt_ln_stack stack = {.d = NULL, .mask = (uint64_t)(cap > 0 ? cap - 1 : 0), .cap = cap,
+                         .deep_zero = 1};
     int status = -1;
-    if (ckpt == NULL || ckpt_len == NULL || rows == NULL || v == NULL ||
-        (cap > 0 && stack.d == NULL)) {
+    /* In turn, stopping at the first refusal: the checkpoints first, the largest block
+     * of a wide programme (the full one at N = 1e9 is refused there, and nothing else is
+     * attempted). */
+    if ((ckpt = new_array(n_ckpt, width + cap, sizeof *ckpt, 1)) == NULL ||
+        (ckpt_len = new_array(n_ckpt, 1, sizeof *ckpt_len, 1)) == NULL ||
+        (masks = new_array(seg, words, sizeof *masks, 1)) == NULL ||
+        (scratch = new_array(words, 1, sizeof *scratch, 0)) == NULL ||
+        (band.buf = new_array(width + width, 1, sizeof(double), 1)) == NULL ||
+        (cap > 0 && (stack.d = new_array(cap, 1, sizeof(double), 0)) == NULL)) {
         goto done;
     }
+    band.u = band.buf + band.room;
     /* Backward pass: V_{n_events} = 0; keep V_i and S_i at every checkpoint (the length
-     * of S's known part, negated when the entries below it are not all 0). */
-    for (int64_t i = n_events - 1; i >= 0; i--) {
-        if (dp_step(v, k, n, &stack, events[i].code, p) < 0) {
+     * of S's known part, negated when the entries below it are not all 0), and the
+     * admission bits of the first segment, which the forward pass reads first. */
+    for (int64_t i = n_events - 1, next_ckpt = (n_events - 1) / seg * seg; i >= 0; i--) {
+        uint64_t *bits = i < seg ? masks + i * words : scratch;
+        if (dp_step(&band, k, n, &stack, events[i].code, p, bits) < 0) {
             status = 1;
             goto done;
         }
-        if (i % seg == 0) {
-            double *c = ckpt + (i / seg) * (width + cap);
-            memcpy(c, v, (size_t)width * sizeof *v);
-            for (int64_t j = 0; j < stack.len; j++) {
-                c[width + j] = stack.d[(stack.top + (uint64_t)j) & stack.mask];
+        if (i == next_ckpt) {
+            if (i > 0) {
+                double *c = ckpt + (i / seg) * (width + cap);
+                memcpy(c, band.u, (size_t)width * sizeof *c);
+                for (int64_t j = 0; j < stack.len; j++) {
+                    c[width + j] = stack.d[(stack.top + (uint64_t)j) & stack.mask];
+                }
+                ckpt_len[i / seg] = stack.deep_zero ? stack.len : -1 - stack.len;
             }
-            ckpt_len[i / seg] = stack.deep_zero ? stack.len : -1 - stack.len;
+            next_ckpt -= seg;
         }
     }
-    /* Forward pass, one segment at a time: recompute its rows from the next checkpoint
-     * (rows[j] = V_{start + j} on the band; the steps cannot fail, they passed above) and
+    /* Forward pass, one segment at a time: after the first, recompute its admission
+     * bits from the next checkpoint (the steps cannot fail, they passed above) and
      * follow the optimal decisions (ties admit; every arrival is admitted outside the
      * band, where the certificate holds). */
     memset(stats, 0, sizeof *stats);
@@ -1136,46 +1344,56 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
     r.stat_t = p->warmup;
     for (int64_t start = 0; start < n_events; start += seg) {
         int64_t len = n_events - start < seg ? n_events - start : seg;
-        double *last = rows + len * width;
-        stack.top = 0;
-        stack.len = 0;
-        stack.deep_zero = 1;
-        if (start + seg < n_events) {
-            const double *c = ckpt + (start / seg + 1) * (width + cap);
-            int64_t known = ckpt_len[start / seg + 1];
-            stack.deep_zero = known >= 0;
-            stack.len = known >= 0 ? known : -1 - known;
-            memcpy(last, c, (size_t)width * sizeof *v);
-            if (stack.len > 0) {
-                memcpy(stack.d, c + width, (size_t)stack.len * sizeof *v);
+        if (start > 0) {
+            stack.top = 0;
+            stack.len = 0;
+            stack.deep_zero = 1;
+            band.u = band.buf + band.room;
+            if (start + seg < n_events) {
+                const double *c = ckpt + (start / seg + 1) * (width + cap);
+                int64_t known = ckpt_len[start / seg + 1];
+                stack.deep_zero = known >= 0;
+                stack.len = known >= 0 ? known : -1 - known;
+                memcpy(band.u, c, (size_t)width * sizeof *c);
+                if (stack.len > 0) {
+                    memcpy(stack.d, c + width, (size_t)stack.len * sizeof *c);
+                }
+            } else {
+                memset(band.u, 0, (size_t)width * sizeof *band.u);
             }
-        } else {
-            memset(last, 0, (size_t)width * sizeof *v);
+            for (int64_t j = len - 1; j >= 0; j--) {
+                dp_step(&band, k, n, &stack, events[start + j].code, p, masks + j * words);
+            }
         }
-        for (int64_t j = len - 1; j >= 0; j--) {
-            memcpy(rows + j * width, rows + (j + 1) * width, (size_t)width * sizeof *v);
-            dp_step(rows + j * width, k, n, &stack, events[start + j].code, p);
-        }
+        int64_t busy = r.busy;
+        double idle_area = r.st.idle_area, stat_t = r.stat_t;
         for (int64_t j = 0; j < len; j++) {
             const qt_ln_event *ev = &events[start + j];
-            const double *next = rows + (j + 1) * width; /* next[b - lo] = V_{i+1}(b) */
-            r.st.events++;
-            int in_window = record_time(&r, ev->t);
-            int decision = -1;
-            if (ev->code < 0) {
-                int32_t klass = -1 - ev->code;
-                double reward = p->reward[klass];
-                decision = r.busy < lo || (r.busy < n && reward + next[r.busy - lo + 1] >=
-                                                             next[r.busy - lo]);
-                count_arrival(&r, klass, decision, in_window);
-            } else {
-                r.busy -= ev->code < r.busy;
+            int in_window = ev->t > p->warmup; /* record_time, on the locals */
+            if (in_window) {
+                idle_area += (double)(n - busy) * (ev->t - stat_t);
+                stat_t = ev->t;
             }
-            if (trace != NULL &&
-                trace_push(trace, ev->t, ev->code, (int8_t)decision, r.busy) < 0) {
+            /* Without a branch on the type, as in limit_event: the tally's row, and an
+             * arrival is admitted at busy < N - K, by its bit busy - N + K of the band,
+             * never at N (q = busy - lo wraps to above K below the band; a departure's
+             * word is read, at bit 0 if need be, and ignored). */
+            uint32_t row = (uint32_t)(-1 - ev->code);
+            row = row < QT_LN_MAX_CLASSES ? row : QT_LN_MAX_CLASSES;
+            uint64_t q = (uint64_t)(busy - lo), at = q < (uint64_t)k ? q : 0;
+            int bit = (int)(masks[j * words + (int64_t)(at >> 6)] >> (at & 63) & 1);
+            int admit = (ev->code < 0) & ((busy < lo) | ((q < (uint64_t)k) & bit));
+            busy += admit - ((int64_t)(uint32_t)ev->code < busy);
+            r.tally[QT_LN_TALLY(row, admit, in_window)]++;
+            if (trace != NULL && trace_push(trace, ev->t, ev->code,
+                                            (int8_t)(ev->code < 0 ? admit : -1), busy) < 0) {
                 goto done;
             }
         }
+        r.st.events += len;
+        r.busy = busy;
+        r.st.idle_area = idle_area;
+        r.stat_t = stat_t;
     }
     finish(&r);
     r.st.offline_band = k;
@@ -1184,8 +1402,9 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
 done:
     free(ckpt);
     free(ckpt_len);
-    free(rows);
-    free(v);
+    free(masks);
+    free(scratch);
+    free(band.buf);
     free(stack.d);
     return status;
 }

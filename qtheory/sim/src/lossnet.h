@@ -137,7 +137,11 @@ typedef struct {
 } qt_ln_clock;
 
 void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p);
-qt_ln_event qt_ln_clock_next(qt_ln_clock *c);
+
+/* Up to `count` next events into out[0..count), exactly as drawn one at a time, stopping
+ * after the first event later than `stop` (none if the last one generated already is);
+ * returns the number generated. */
+int64_t qt_ln_clock_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double stop);
 
 /* Statistics of one run; everything except `events` and `reward_total` is recorded in
  * the window (T0, T].  "Scored" arrivals are those of classes 2..n (n = 2: L), whose
@@ -191,10 +195,11 @@ void qt_ln_run_free(qt_ln_run *run);
 /*
  * Offline optimum in the clock model over the events of (0, T] (events[i].t increasing,
  * all <= horizon).  p->band = -1 runs the full programme: work O(n_events * N), memory
- * about 16 (N + 1) (sqrt(n_events) + 2) bytes (checkpointed backward values).
- * Otherwise it tries the certified bands K = p->band (QT_LN_BAND if 0), 2 K, 4 K, ...
- * while 4 K + 1 < N (work O(n_events * K) each, memory O(K sqrt(n_events))), then the
- * full programme; stats->offline_band says which ran.  No programme of more than
+ * about 9 (N + 1) (sqrt(n_events) + 3) bytes (checkpointed backward values and one
+ * segment's admission bits).  Otherwise it tries the certified bands K = p->band
+ * (QT_LN_BAND if 0), 2 K, 4 K, ... while 4 K + 1 < N (work O(n_events * K) each, memory
+ * 8 n_events bytes of admission bits for K <= 64 and O(K sqrt(n_events)) above), then
+ * the full programme; stats->offline_band says which ran.  No programme of more than
  * p->max_cells cells (n_events * (K + 1)) is started.  Returns 0, -1 when out of memory
  * (or when the checkpoints would exceed QT_LN_MAX_ALLOC), or -2 when the next programme
  * to try would exceed p->max_cells (stats->offline_band then holds its width K).
