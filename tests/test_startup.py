@@ -3,8 +3,13 @@
 ``qtheory gated ... --json`` and ``qtheory lossnet online ... --json`` run without
 importing Sympy (their formulas' evaluators are generated code, tests/test_codegen.py),
 matplotlib, pandas, tqdm, scipy.stats, Arb or the report stack, and ``qtheory --help``
-imports no subcommand.  Each check runs in a fresh interpreter and reads ``sys.modules``;
-how long a start takes is measured, as a ratio, by benchmarks/bench_readme_times.py.
+imports no subcommand.  ``qtheory gated ladder`` imports none of them either;
+``qtheory table`` and ``qtheory check`` import Arb (their values are certified) but
+neither Sympy nor pandas, and ``qtheory check`` refuses a bad parameter before it
+imports Arb.  (``qtheory check`` still imports scipy.stats, through the Claim record:
+qtheory.core.claims imports qtheory.core.stats, which imports it at its top.)  Each
+check runs in a fresh interpreter and reads ``sys.modules``; how long a start takes is
+measured, as a ratio, by benchmarks/bench_readme_times.py.
 """
 
 from __future__ import annotations
@@ -71,3 +76,54 @@ def test_packages_import_sympy_and_arb_only_when_asked(package):
     assert heavy(modules) == []
     _, modules = modules_after(f"import {package} as p\n[getattr(p, n) for n in p.__all__]")
     assert "sympy" in modules and "flint" in modules  # every public name still resolves
+
+
+LADDER = ["gated", "ladder", "--arrival-rate", "3", "--service-rate", "1", "--reward", "2",
+          "--cost", "1", "--phases", "2"]  # fmt: skip
+CHECK = ["check", "gated.dominance", "--arrival-rate", "3", "--service-rate", "1", "--reward",
+         "2", "--cost", "1"]  # fmt: skip
+TABLE = ["table", "lossnet", "--servers", "100,1000", "--lambda-h", "0.6", "--lambda-l", "0.8",
+         "--mu", "1", "--r-h", "2", "--r-l", "1", "--format", "markdown"]  # fmt: skip
+SYMBOLIC = ("qtheory.gated.derivation", "qtheory.core.symbolic")
+
+
+def test_the_ladder_imports_nothing_heavy():
+    out, modules = modules_after(f"from qtheory.cli import main\nmain({LADDER!r})")
+    assert heavy(modules) == [] and not set(SYMBOLIC) & modules
+    assert "ordered: True" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "allowed"),
+    [(TABLE, {"flint"}), (CHECK, {"flint", "scipy.stats"})],
+    ids=["table", "check"],
+)
+def test_a_table_and_a_check_import_only_arb(argv, allowed):
+    """Certified values need Arb; neither needs Sympy, pandas or the report's LaTeX.
+    (scipy.stats: see the module notes.)"""
+    out, modules = modules_after(f"from qtheory.cli import main\nmain({argv!r})")
+    roots = {next(h for h in HEAVY if m == h or m.startswith(h + ".")) for m in heavy(modules)}
+    assert roots <= allowed
+    assert not {"sympy", "pandas"} & {m.split(".")[0] for m in modules}
+    assert not set(SYMBOLIC) & modules and out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [*CHECK[:6], "2x", *CHECK[7:]],  # --reward 2x
+        ["check", "gated.optimal_gate", "--arrival-rate", "3", "--service-rate", "1",
+         "--reward", "0.5", "--cost", "1"],  # nu = 1/2 <= 1
+        ["check", "lossnet.online_optimum", "--servers", "100", "--lambda-h", "1.6",
+         "--lambda-l", "0.8", "--mu", "1", "--r-h", "2", "--r-l", "1"],
+        ["check", "walks.ruin", "--servers", "500", "--lambda-h", "0.6", "--mu", "1",
+         "--level", "300"],
+    ],
+    ids=["typo", "nu", "network", "level"],
+)  # fmt: skip
+def test_a_bad_check_parameter_is_refused_before_the_heavy_imports(argv):
+    """A typo in ``qtheory check NAME ...`` parameters was reported after 7.6 s of
+    imports; the model's record checks it first."""
+    code = f"from qtheory.cli import main\nassert main({argv!r}) == 2"
+    _, modules = modules_after(code)
+    assert heavy(modules) == [] and "qtheory.gated.certified" not in modules

@@ -26,10 +26,13 @@ Evaluators = list[tuple[Formula, str]]
 
 
 def gated() -> Evaluators:
-    """The evaluators :mod:`qtheory.gated.welfare` and :mod:`qtheory.gated.gim1_root` call."""
+    """The evaluators :mod:`qtheory.gated.welfare`, :mod:`qtheory.gated.gim1_root` and
+    :mod:`qtheory.gated.asymptotics` call."""
+    from qtheory.gated.asymptotics import asymptotic_formulas
     from qtheory.gated.derivation import derive
 
     f = derive()
+    asymptotic = [(formula, "mp") for formula in asymptotic_formulas().values()]
     return [
         (f.welfare_ga, "float64"),
         (f.welfare_ga, "mp"),
@@ -41,6 +44,7 @@ def gated() -> Evaluators:
         (f.welfare_rr, "mp"),
         (f.rr_optimal_rate_excess, "mp"),
         (f.rr_optimal_welfare_excess, "mp"),
+        *asymptotic,
     ]
 
 
@@ -60,7 +64,10 @@ def lossnet() -> Evaluators:
 
 #: Generated module -> (what it is generated from, its evaluators).
 TARGETS: dict[str, tuple[str, Callable[[], Evaluators]]] = {
-    "qtheory/gated/_generated.py": ("qtheory.gated.derivation.derive()", gated),
+    "qtheory/gated/_generated.py": (
+        "qtheory.gated.derivation.derive() and qtheory.gated.asymptotics.asymptotic_formulas()",
+        gated,
+    ),
     "qtheory/lossnet/_generated.py": (
         "qtheory.lossnet.fluid.derive_fluid() and qtheory.lossnet.online.REGRET_IDENTITY",
         lossnet,

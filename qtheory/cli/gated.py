@@ -29,7 +29,9 @@ prints the value of memory rung by rung (:mod:`qtheory.gated.ladder`): random ro
 the Erlang-m gates m = 1..M, GA, the full-memory bracket and Naor's observable ceiling,
 each with its welfare, its PoF (welfare/S_RR*) and the kind of evidence, then the gaps
 between consecutive rungs; float64 (``--dps``, ``--gate`` and ``--certify`` do not
-apply).  The full-memory bracket and the phase-type rungs estimate their memory and
+apply).  The table prints each rung as soon as it is computed (RR, the gates and GA in
+milliseconds, the full-memory bracket about a second later); ``--json`` prints one
+object at the end.  The full-memory bracket and the phase-type rungs estimate their memory and
 work first: beyond :mod:`qtheory.core.limits` the ladder is refused before any rung is
 computed (exit 2, one line naming the option to change and the limit, which
 ``QTHEORY_LIMIT_<NAME>`` lifts), as are parameters whose Naor ratio ν = Rμ/C float64
@@ -358,9 +360,14 @@ def run(args: argparse.Namespace) -> int:
     """
     where = getattr(args, "where", "qtheory gated")
     if getattr(args, "view", None) == "ladder":
+        # the table prints each rung as it is computed (the first in milliseconds, the
+        # full-memory bracket about a second later); JSON is one object, at the end
         with warning_lines(where):
-            lad = compute_ladder(args)
-        print(render_ladder(lad, args.json))
+            lad = compute_ladder(args, on_rung=None if args.json else _print_rung([]))
+        if args.json:
+            print(render_ladder(lad, True))
+        else:
+            print("\n".join(_ladder_tail(lad)))
         return 0
     for option in ("phases", "service"):
         if getattr(args, option, None) is not None:
@@ -424,7 +431,7 @@ def warning_lines(where: str) -> Iterator[None]:
         warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
 
 
-def compute_ladder(args: argparse.Namespace):
+def compute_ladder(args: argparse.Namespace, on_rung=None):
     """The ladder ``qtheory gated ladder`` prints (:func:`qtheory.gated.ladder.ladder`).
 
     Parameters
@@ -432,6 +439,8 @@ def compute_ladder(args: argparse.Namespace):
     args : argparse.Namespace
         Parsed ``qtheory gated ladder`` options: the four parameters (strings),
         ``phases`` (int or None) and ``service`` (a law's spec or None).
+    on_rung : callable, optional
+        Called with each rung as it is computed (the ladder's ``on_rung``).
 
     Returns
     -------
@@ -458,7 +467,7 @@ def compute_ladder(args: argparse.Namespace):
     from qtheory.gated.ladder import ladder  # the phase gates and the history: on use
 
     phases = DEFAULT_PHASES if args.phases is None else args.phases
-    return ladder(_queue(args), phases, service=args.service)
+    return ladder(_queue(args), phases, service=args.service, on_rung=on_rung)
 
 
 def render_ladder(lad, as_json: bool) -> str:
@@ -484,20 +493,40 @@ def render_ladder(lad, as_json: bool) -> str:
     """  # noqa: E501
     if as_json:
         return json.dumps(lad.to_json())
+    return "\n".join([_LADDER_HEADER, *map(_rung_line, lad.rungs()), *_ladder_tail(lad)])
 
+
+_LADDER_HEADER = f"{'rung':<17}  {'welfare':>8}  {'PoF':>8}  {'kind':<12}  method"
+
+
+def _rung_line(rung) -> str:
     def number(value):
         return "-" if value is None else f"{value:.6f}"
 
-    lines = [f"{'rung':<17}  {'welfare':>8}  {'PoF':>8}  {'kind':<12}  method"]
-    for rung in lad.rungs():
-        lines.append(
-            f"{rung.name:<17}  {number(rung.welfare):>8}  {number(rung.pof):>8}  "
-            f"{rung.kind:<12}  {rung.method}"
-        )
-    lines.append("")
-    lines.append(f"{'step':<38}  {'absolute':>9}  {'ratio':>8}")
+    return (
+        f"{rung.name:<17}  {number(rung.welfare):>8}  {number(rung.pof):>8}  "
+        f"{rung.kind:<12}  {rung.method}"
+    )
+
+
+def _ladder_tail(lad) -> list[str]:
+    """The lines after the rungs: a blank line, the gaps, whether the ladder is ordered."""
+    lines = ["", f"{'step':<38}  {'absolute':>9}  {'ratio':>8}"]
     for gap in lad.gaps():
         step = f"{gap['lower']} -> {gap['upper']}"
         lines.append(f"{step:<38}  {gap['absolute']:>9.6f}  {gap['ratio']:>8.6f}")
     lines.append(f"ordered: {lad.ordered()}")
-    return "\n".join(lines)
+    return lines
+
+
+def _print_rung(shown: list):
+    """An ``on_rung`` that prints each rung's line of :func:`render_ladder` at once (the
+    header with the first: the first line out carries a number), flushed."""
+
+    def show(rung) -> None:
+        if not shown:
+            print(_LADDER_HEADER)
+        shown.append(rung)
+        print(_rung_line(rung), flush=True)
+
+    return show

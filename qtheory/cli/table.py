@@ -228,6 +228,7 @@ def run(args: argparse.Namespace) -> int:
             cost=args.cost,
             columns=args.columns,
             dps=args.dps,
+            frame=False,  # the rows only: pandas is not imported
         )
     elif args.model == "walks":
         frame = walks_table(
@@ -237,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
             level=args.level,
             columns=args.columns,
             dps=args.dps,
+            frame=False,  # the rows only: pandas is not imported
         )
     else:
         frame = lossnet_table(
@@ -248,6 +250,7 @@ def run(args: argparse.Namespace) -> int:
             r_l=args.r_l,
             columns=args.columns,
             dps=args.dps,
+            frame=False,  # the rows only: pandas is not imported
         )
     if args.format == "latex":
         print(to_latex(frame, caption=args.caption, label=args.label), end="")

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from qtheory.core import validation
+from qtheory.core import limits, validation
 
 __all__ = [
     "MAX_SCV",
@@ -48,11 +48,17 @@ __all__ = [
     "fit_two_moments",
     "hyperexponential",
     "parse_service",
+    "require_phases",
     "service_law",
+    "service_phases",
 ]
 
 #: Tolerance of the distribution checks (α sums to 1, row sums of T are ≤ 0).
 _TOLERANCE = 1e-12
+#: Dense m × m float64 arrays alive while a law of m phases is built and checked (T, its
+#: copy, its off-diagonal part, the identity blocks and the comparisons): the memory
+#: estimate of :func:`require_phases`.
+_BUILD_ARRAYS = 6
 
 
 @dataclass(frozen=True, eq=False)
@@ -196,13 +202,15 @@ class PhaseType:
 
 
 def _require_absorbing(off: NDArray[np.float64], exits: NDArray[np.float64]) -> None:
-    """Raise unless absorption is reachable from every phase (T non-singular)."""
+    """Raise unless absorption is reachable from every phase (T non-singular): a
+    breadth-first search backwards from the exits, each phase's column read once
+    (O(m²); an Erlang chain took m sweeps of the whole matrix, O(m³), before)."""
     reaches = exits > 0
-    while True:
-        grown = reaches | ((off > 0) & reaches[None, :]).any(axis=1)
-        if np.array_equal(grown, reaches):
-            break
-        reaches = grown
+    frontier = np.flatnonzero(reaches)
+    while frontier.size:
+        grown = ~reaches & (off[:, frontier] > 0).any(axis=1)
+        reaches |= grown
+        frontier = np.flatnonzero(grown)
     if not reaches.all():
         stuck = np.flatnonzero(~reaches).tolist()
         raise ValueError(f"T must let every phase reach absorption; phases {stuck} cannot")
@@ -251,6 +259,7 @@ def erlang(k: int, rate: float) -> PhaseType:
     """
     k = validation.positive_int("k", k)
     rate = validation.positive("rate", rate)
+    require_phases(k, parameter="k", what=f"the Erlang-{k} law")
     T = -rate * np.eye(k) + rate * np.eye(k, k=1)
     return PhaseType(np.eye(1, k)[0], T)
 
@@ -431,19 +440,27 @@ def fit_two_moments(scv: float) -> PhaseType:
     .. [1] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003), Sec. 2.6.
     """
     scv = validation.positive("scv", scv)
-    if not 1e-3 <= scv <= MAX_SCV:
-        raise ValueError(f"scv must be in [0.001, {MAX_SCV:g}], got {scv!r}")
+    k = _fit_phases(scv)
     if scv > 1:
         return balanced_hyperexponential(scv)
-    if scv == 1:
-        return exponential(1.0)
-    k = math.ceil(1.0 / scv - 1e-12)
     if k == 1:
         return exponential(1.0)
     p = (k * scv - math.sqrt(k * (1 + scv) - k * k * scv)) / (1 + scv)
     p = min(max(p, 0.0), 1.0)  # rounding at the ends c² = 1/k, 1/(k − 1)
     law = erlang(k, rate=k - p)
     return PhaseType([1 - p, p] + [0.0] * (k - 2), law.T)
+
+
+def _fit_phases(scv: float) -> int:
+    """The phases of :func:`fit_two_moments` at ``scv`` (checked to lie in [1e-3, 1e9]):
+    2 above 1, 1 at 1, else the k with 1/k <= scv <= 1/(k - 1)."""
+    if not 1e-3 <= scv <= MAX_SCV:
+        raise ValueError(f"scv must be in [0.001, {MAX_SCV:g}], got {scv!r}")
+    if scv > 1:
+        return 2
+    if scv == 1:
+        return 1
+    return math.ceil(1.0 / scv - 1e-12)
 
 
 def fit_three_moments(scv: float, third: float) -> PhaseType:
@@ -504,6 +521,12 @@ def fit_three_moments(scv: float, third: float) -> PhaseType:
     p = (1.0 - x2) / (x1 - x2)
     return hyperexponential([p, 1.0 - p], [1.0 / x1, 1.0 / x2])
 
+
+#: Why ``"deterministic"`` has no law of :func:`service_law`.
+_NO_PHASE_TYPE = (
+    "service 'deterministic' has no phase-type law (the simulator takes it; the formulas "
+    "need a phase-type law)"
+)
 
 #: The forms of a service-law string (:func:`parse_service`), for error messages.
 SERVICE_FORMS = (
@@ -596,6 +619,7 @@ def service_law(service: str | PhaseType) -> PhaseType:
     if isinstance(service, PhaseType):
         return service.scaled(1.0 / service.mean)
     kind, numbers = parse_service(service)
+    require_phases(service_phases(service), parameter="service", what=f"the law {service!r}")
     if kind == "exponential":
         return exponential(1.0)
     if kind == "erlang":
@@ -605,10 +629,81 @@ def service_law(service: str | PhaseType) -> PhaseType:
         return balanced_hyperexponential(*numbers)
     if kind == "fit":
         return fit_two_moments(*numbers) if len(numbers) == 1 else fit_three_moments(*numbers)
-    raise ValueError(
-        "service 'deterministic' has no phase-type law (the simulator takes it; the "
-        "formulas need a phase-type law)"
-    )
+    raise ValueError(_NO_PHASE_TYPE)
+
+
+def service_phases(service: str | PhaseType) -> int:
+    """The number of phases of :func:`service_law`'s law for ``service``, read from the
+    spec without building the law (whose m × m arrays an Erlang-100000 spec could not
+    hold), so that a caller estimates its cost first.
+
+    Parameters
+    ----------
+    service : str or PhaseType
+        As :func:`service_law`.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        As :func:`service_law` (a spec that is not a phase-type law, or out of range).
+
+    Examples
+    --------
+    >>> [service_phases(s) for s in ("exponential", "erlang:100000", "hyperexp:1e9",
+    ...                               "fit:0.4", "fit:3:40")]
+    [1, 100000, 2, 3, 2]
+    """
+    if isinstance(service, PhaseType):
+        return service.phases
+    kind, numbers = parse_service(service)
+    if kind == "exponential":
+        return 1
+    if kind == "erlang":
+        return int(numbers[0])
+    if kind == "hyperexp":
+        return 2
+    if kind == "fit":
+        return _fit_phases(validation.positive("scv", numbers[0])) if len(numbers) == 1 else 2
+    raise ValueError(_NO_PHASE_TYPE)  # "deterministic"
+
+
+def require_phases(phases: int, *, parameter: str, what: str) -> None:
+    """Refuse, before any array is allocated, a law of ``phases`` phases whose dense
+    arrays (about six m × m float64 arrays while it is built and checked) exceed the
+    ``memory`` limit of :mod:`qtheory.core.limits`, naming ``parameter``.
+
+    Parameters
+    ----------
+    phases : int
+        m.
+    parameter : str, keyword-only
+        The option or argument to reduce (``"service"``, ``"k"``).
+    what : str, keyword-only
+        The law, for the message.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Above the limit (:func:`qtheory.core.limits.require`).
+
+    Examples
+    --------
+    >>> require_phases(1000, parameter="service", what="the law 'erlang:1000'")
+    >>> require_phases(100000, parameter="service", what="the law 'erlang:100000'")
+    Traceback (most recent call last):
+    ...
+    ValueError: service: the law 'erlang:100000' needs 4.8e+11 bytes, above the limit ...
+    """
+    limits.require("memory", 8.0 * _BUILD_ARRAYS * float(phases) ** 2, parameter=parameter,
+                   what=what)  # fmt: skip
 
 
 def _hyperexponential_scv(scv: float, where: str = "") -> float:

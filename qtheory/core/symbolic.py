@@ -46,8 +46,24 @@ from sympy.printing.pycode import MpmathPrinter
 
 __all__ = ["BACKENDS", "Formula", "generated_module", "lambdify_interval"]
 
+
+class _MpmathPrinter(MpmathPrinter):
+    """Sympy's mpmath printer, which also writes Lambert's W on any branch,
+    ``LambertW(z, k)`` as ``mpmath.lambertw(z, k)`` (the function :func:`sympy.lambdify`
+    maps it to), so that an asymptotic form solved by Sympy is generated code too.
+
+    >>> z = sp.Symbol("z")
+    >>> print(Formula("w", sp.LambertW(z, -1), (z,)).source("mp").splitlines()[-1])
+        return mpmath.lambertw(z, -1)
+    """
+
+    def _print_LambertW(self, expr: sp.LambertW) -> str:
+        args = ", ".join(self._print(arg) for arg in expr.args)
+        return f"{self._module_format('mpmath.lambertw')}({args})"
+
+
 #: The evaluator backends: name -> (the Sympy printer that writes its code, what it computes in).
-BACKENDS = {"float64": (NumPyPrinter, "NumPy"), "mp": (MpmathPrinter, "mpmath")}
+BACKENDS = {"float64": (NumPyPrinter, "NumPy"), "mp": (_MpmathPrinter, "mpmath")}
 
 
 @dataclass(frozen=True, eq=False)

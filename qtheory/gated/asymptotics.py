@@ -41,6 +41,13 @@ term has relative remainder :math:`O(\nu^{-1/2})` (certified on a grid for PoF �
 :mod:`qtheory.gated.claims`).  The expansions are this package's construction; the paper
 states the limits.
 
+:func:`pof_asymptotics` evaluates these forms with code generated from the derivations
+(:func:`asymptotic_formulas`, written into ``qtheory/gated/_generated.py`` by
+``tools/generate_evaluators.py`` and compared with a fresh generation by
+``tests/test_codegen.py``): it needs neither Sympy nor the derivation, which only
+:func:`derive_light_traffic`, :func:`derive_heavy_traffic` and
+:func:`evaluate_asymptote` run.
+
 References
 ----------
 .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
@@ -54,30 +61,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 import mpmath
-import sympy as sp
 
 from qtheory.core import limits
 from qtheory.core.precision import required_dps, rounded
 from qtheory.core.validation import positive_int
-from qtheory.gated.derivation import (
-    arrival_rate,
-    cost,
-    derive,
-    mean_exp_phase,
-    naor_ratio,
-    root,
-    service_rate,
-)
-from qtheory.gated.derivation import (
-    naor_excess as excess,  # ε = ν − 1
-)
+from qtheory.gated import _generated
 from qtheory.gated.welfare import optimal_gate, optimal_routing
 from qtheory.model.gated import GatedQueue, checked_queue, to_mpf
 
+if TYPE_CHECKING:  # Sympy loads with the derivations only
+    import sympy as sp
+
+    from qtheory.core.symbolic import Formula
+
 __all__ = [
     "AsymptoticCheck",
+    "asymptotic_formulas",
     "pof_asymptotics",
     "check_heavy_traffic",
     "check_light_traffic",
@@ -85,7 +87,27 @@ __all__ = [
     "derive_light_traffic",
 ]
 
-decay = sp.Symbol("u", positive=True)  # μ(1 − σ)
+#: The derivation's symbols (and ``derive``) by the names this module's Sympy forms use
+#: (``excess`` is ε = ν − 1); importable from here, loaded with Sympy on first use
+#: (PEP 562), so that importing this module and :func:`pof_asymptotics` need no Sympy.
+_DERIVATION_NAMES = {
+    "arrival_rate": "arrival_rate",
+    "cost": "cost",
+    "derive": "derive",
+    "excess": "naor_excess",
+    "mean_exp_phase": "mean_exp_phase",
+    "naor_ratio": "naor_ratio",
+    "root": "root",
+    "service_rate": "service_rate",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _DERIVATION_NAMES:
+        from qtheory.gated import derivation
+
+        return getattr(derivation, _DERIVATION_NAMES[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -111,6 +133,8 @@ class LightTraffic:
 
     Examples
     --------
+    >>> import sympy as sp
+    >>> from qtheory.gated.derivation import arrival_rate, service_rate
     >>> light = derive_light_traffic()
     >>> ratio = service_rate / arrival_rate  # μ/Λ
     >>> sp.simplify(light.shift - (ratio - sp.log(1 + ratio)))
@@ -152,6 +176,7 @@ class HeavyTraffic:
     --------
     With Λ = ∞, m = 1/2 and PoF ≈ 1 + 2(1 − 1/√2)/√ν; at ν = 100 that is 1.0585786…:
 
+    >>> from qtheory.gated.derivation import cost, naor_ratio, service_rate
     >>> heavy = derive_heavy_traffic()
     >>> one = mpmath.mpf(1)
     >>> values = {naor_ratio: mpmath.mpf(100), service_rate: one, cost: one}
@@ -191,6 +216,11 @@ def derive_light_traffic() -> LightTraffic:
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
     """
+    import sympy as sp
+
+    from qtheory.gated.derivation import arrival_rate, cost, derive, naor_ratio, root, service_rate
+    from qtheory.gated.derivation import naor_excess as excess  # ε = ν − 1
+
     cycle = 1 / derive().throughput.expr
     expansion = sp.series(service_rate * cycle, root, 0, 1).removeO()
     shift = expansion + sp.log(root)  # μD = -log σ + K
@@ -228,6 +258,8 @@ def derive_heavy_traffic() -> HeavyTraffic:
 
     Examples
     --------
+    >>> import sympy as sp
+    >>> from qtheory.gated.derivation import arrival_rate, service_rate
     >>> heavy = derive_heavy_traffic()
     >>> sp.simplify(heavy.variability - (1 + service_rate**2 / arrival_rate**2) / 2)
     0
@@ -237,6 +269,18 @@ def derive_heavy_traffic() -> HeavyTraffic:
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
     """
+    import sympy as sp
+
+    from qtheory.gated.derivation import (
+        arrival_rate,
+        cost,
+        derive,
+        naor_ratio,
+        root,
+        service_rate,
+    )
+
+    decay = sp.Symbol("u", positive=True)  # μ(1 − σ)
     cycle = (1 / derive().throughput.expr).subs(root, 1 - decay / service_rate)
     expansion = sp.series(cycle, decay, 0, 2).removeO()
     m = sp.factor(sp.diff(expansion, decay) * service_rate**2)
@@ -406,6 +450,7 @@ def evaluate_asymptote(expr: sp.Expr, values: dict, arrival: str) -> mpmath.mpf:
 
     Examples
     --------
+    >>> from qtheory.gated.derivation import naor_excess as excess
     >>> light = derive_light_traffic()
     >>> value = evaluate_asymptote(
     ...     light.price_of_forgetting_leading, {excess: mpmath.mpf("1e-6")}, "inf"
@@ -418,21 +463,100 @@ def evaluate_asymptote(expr: sp.Expr, values: dict, arrival: str) -> mpmath.mpf:
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
     """
+    import sympy as sp
+
+    from qtheory.gated.derivation import arrival_rate
+
     if not isinstance(expr, sp.Expr):
         raise TypeError(f"expr must be a Sympy expression, got {type(expr).__name__}")
     if not isinstance(values, dict):
         raise TypeError(f"values must be a dict of symbols to numbers, got {values!r}")
     lam = _arrival(arrival)
     if mpmath.isinf(lam):  # Λ = ∞ is β = 1/Λ = 0
-        in_beta = expr.subs(arrival_rate, 1 / mean_exp_phase)
-        expr = in_beta.subs(mean_exp_phase, 0)
-        if expr.has(sp.nan, sp.zoo):  # e.g. sqrt(2/β² + 2μ²)·β: take the limit instead
-            expr = sp.limit(in_beta, mean_exp_phase, 0, "+")
+        expr = _at_infinite_arrival(expr)
     else:
         values = {**values, arrival_rate: lam}
     symbols = sorted(values, key=str)
     evaluator = sp.lambdify(symbols, expr, modules=[{"LambertW": mpmath.lambertw}, "mpmath"])
     return evaluator(*(values[symbol] for symbol in symbols))
+
+
+def _at_infinite_arrival(expr: sp.Expr) -> sp.Expr:
+    """``expr`` at Λ = ∞: at β = 1/Λ = 0, or its limit β ↓ 0 where that substitution
+    is undefined (e.g. sqrt(2/β² + 2μ²)·β)."""
+    import sympy as sp
+
+    from qtheory.gated.derivation import arrival_rate, mean_exp_phase
+
+    in_beta = expr.subs(arrival_rate, 1 / mean_exp_phase)
+    at_zero = in_beta.subs(mean_exp_phase, 0)
+    if at_zero.has(sp.nan, sp.zoo):
+        return sp.limit(in_beta, mean_exp_phase, 0, "+")
+    return at_zero
+
+
+#: The asymptotic forms :func:`pof_asymptotics` evaluates: name -> (regime, field of
+#: :class:`LightTraffic` or :class:`HeavyTraffic`, minus what, the regime's variable).
+_FORMS = {
+    "light_welfare_ga": ("light", "welfare_ga", 0, "excess"),
+    "light_gate": ("light", "gate", 0, "excess"),
+    "light_pof_leading": ("light", "price_of_forgetting_leading", 0, "excess"),
+    "heavy_pof_excess": ("heavy", "price_of_forgetting", 1, "naor_ratio"),
+    "heavy_gate": ("heavy", "gate", 0, "naor_ratio"),
+    "heavy_welfare_gain": ("heavy", "welfare_gain", 0, "naor_ratio"),
+}
+
+
+@cache
+def asymptotic_formulas() -> dict[str, Formula]:
+    """The asymptotic forms of :func:`pof_asymptotics` as formulas, each at finite Λ
+    and at Λ = ∞ (``NAME_at_infinite_arrival``, the form at β = 1/Λ = 0 as
+    :func:`evaluate_asymptote` takes it), whose mpmath evaluators
+    ``tools/generate_evaluators.py`` writes into ``qtheory/gated/_generated.py``.
+
+    Light traffic (in ε, μ, Λ, C): ``light_welfare_ga`` (Cσ̂), ``light_gate`` (τ*) and
+    ``light_pof_leading`` (4/(ε log(1/ε))); heavy traffic (in ν, μ, Λ, C):
+    ``heavy_pof_excess`` (PoF − 1), ``heavy_gate`` (τ*) and ``heavy_welfare_gain``
+    (S_GA* − S_RR*).  The Λ = ∞ forms take (ε or ν, μ, C).
+
+    Returns
+    -------
+    dict of str to qtheory.core.symbolic.Formula
+        By name (cached; derived with Sympy).
+
+    Examples
+    --------
+    >>> forms = asymptotic_formulas()
+    >>> [str(arg) for arg in forms["heavy_gate"].args]
+    ['nu', 'mu', 'Lambda', 'C']
+    >>> forms["light_pof_leading_at_infinite_arrival"].expr
+    -4/(epsilon*log(epsilon))
+    """
+    from qtheory.core.symbolic import Formula
+    from qtheory.gated import derivation
+
+    derived = {"light": derive_light_traffic(), "heavy": derive_heavy_traffic()}
+    variables = {"excess": derivation.naor_excess, "naor_ratio": derivation.naor_ratio}
+    mu, lam, cost_symbol = derivation.service_rate, derivation.arrival_rate, derivation.cost
+    formulas = {}
+    for name, (regime, field, minus, variable) in _FORMS.items():
+        expr = getattr(derived[regime], field) - minus
+        first = variables[variable]
+        formulas[name] = Formula(name, expr, (first, mu, lam, cost_symbol))
+        formulas[f"{name}_at_infinite_arrival"] = Formula(
+            f"{name}_at_infinite_arrival", _at_infinite_arrival(expr), (first, mu, cost_symbol)
+        )
+    return formulas
+
+
+def _asymptote(name: str, variable, mu, cost_value, arrival) -> mpmath.mpf:
+    """The form ``name`` of :func:`asymptotic_formulas` at the current precision, by its
+    generated evaluator in :mod:`qtheory.gated._generated` (``NAME_mp`` of (ε or ν, μ,
+    Λ, C), or ``NAME_at_infinite_arrival_mp`` of (ε or ν, μ, C) for ``arrival`` = ∞)."""
+    lam = _arrival(arrival)
+    if mpmath.isinf(lam):
+        return getattr(_generated, f"{name}_at_infinite_arrival_mp")(variable, mu, cost_value)
+    return getattr(_generated, f"{name}_mp")(variable, mu, lam, cost_value)
 
 
 #: The order of each relative error, as ν ↓ 1 (light) or ν → ∞ (heavy), and how it is
@@ -547,37 +671,28 @@ def _compare(queue: GatedQueue, regime: str, digits: int, dps: int) -> tuple[Asy
         )
 
     if regime == "light":
-        light = derive_light_traffic()
-        values = {excess: eps, service_rate: mu, cost: cost_value}
-        welfare = evaluate_asymptote(light.welfare_ga, values, arrival)
-        leading = evaluate_asymptote(light.price_of_forgetting_leading, values, arrival)
+
+        def light(name):
+            return _asymptote(name, eps, mu, cost_value, arrival)
+
+        welfare, leading = light("light_welfare_ga"), light("light_pof_leading")
         point = f"nu-1={_short(eps)}"
         return (
             check("PoF", gate.welfare / routing.welfare, welfare / routing.welfare),
             check("PoF leading 4/(ε log(1/ε))", gate.welfare / routing.welfare, leading),
-            check("tau*", gate.gate, evaluate_asymptote(light.gate, values, arrival)),
+            check("tau*", gate.gate, light("light_gate")),
             check("S_GA*-S_RR*", gate.welfare - routing.welfare, welfare - routing.welfare),
         )
-    heavy = derive_heavy_traffic()
-    values = {naor_ratio: 1 + eps, service_rate: mu, cost: cost_value}
+
+    def heavy(name):
+        return _asymptote(name, 1 + eps, mu, cost_value, arrival)
+
     boundary = 1 / mu - 1 / _arrival(arrival)
     point = f"nu={_short(1 + eps)}"
     return (
-        check(
-            "PoF-1",
-            gate.welfare / routing.welfare - 1,
-            evaluate_asymptote(heavy.price_of_forgetting - 1, values, arrival),
-        ),
-        check(
-            "tau*-tau_min",
-            gate.gate - boundary,
-            evaluate_asymptote(heavy.gate, values, arrival) - boundary,
-        ),
-        check(
-            "S_GA*-S_RR*",
-            gate.welfare - routing.welfare,
-            evaluate_asymptote(heavy.welfare_gain, values, arrival),
-        ),
+        check("PoF-1", gate.welfare / routing.welfare - 1, heavy("heavy_pof_excess")),
+        check("tau*-tau_min", gate.gate - boundary, heavy("heavy_gate") - boundary),
+        check("S_GA*-S_RR*", gate.welfare - routing.welfare, heavy("heavy_welfare_gain")),
     )
 
 

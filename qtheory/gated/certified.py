@@ -74,9 +74,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import flint
-import sympy
 from flint import arb, fmpq
 
 from qtheory.core import limits
@@ -84,6 +84,9 @@ from qtheory.core.enclosure import Enclosure, exact
 from qtheory.core.precision import decimal_fraction, required_dps
 from qtheory.model.gated import GatedQueue, checked_queue
 from qtheory.verify import statements
+
+if TYPE_CHECKING:
+    import sympy
 
 __all__ = [
     "AsymptoticGrid",
@@ -527,9 +530,12 @@ def uniqueness_identities() -> list[tuple[sympy.Expr, sympy.Expr]]:
 
     Examples
     --------
+    >>> import sympy
     >>> [sympy.simplify(lhs - rhs) for lhs, rhs in uniqueness_identities()]
     [0, 0, 0]
     """
+    import sympy  # the identities only: the enclosures need no Sympy
+
     w, mu, beta, reward, cost = sympy.symbols("w mu beta R C", positive=True)
     sigma = sympy.exp(-w)
     u = mu * (1 - sigma)

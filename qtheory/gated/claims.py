@@ -26,7 +26,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-import sympy as sp
 
 from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.gated import remainder
@@ -37,7 +36,6 @@ from qtheory.gated.certified import (
     grid_point,
     uniqueness_identities,
 )
-from qtheory.gated.derivation import dominance_identity, welfare_dominance_identities
 from qtheory.gated.embedded_chain import embedded_chain_law
 from qtheory.gated.gim1_root import root
 from qtheory.gated.remainder_regions import remainder_region
@@ -151,6 +149,10 @@ def dominance_identity_claim() -> Claim:
     >>> dominance_identity_claim().passed
     True
     """
+    import sympy as sp
+
+    from qtheory.gated.derivation import dominance_identity
+
     lhs, rhs = dominance_identity()
     return Claim(
         name="gated.dominance_identity",
@@ -186,6 +188,10 @@ def pof_identity_claim() -> Claim:
     >>> claim.name, claim.passed, str(claim.kind)
     ('gated.pof_identity', True, 'identity')
     """
+    import sympy as sp
+
+    from qtheory.gated.derivation import dominance_identity, welfare_dominance_identities
+
     identities = [*welfare_dominance_identities(), dominance_identity()]
     return Claim(
         name="gated.pof_identity",
@@ -226,6 +232,8 @@ def uniqueness_claim() -> Claim:
     >>> uniqueness_claim().passed
     True
     """
+    import sympy as sp
+
     passed = all(sp.simplify(lhs - rhs) == 0 for lhs, rhs in uniqueness_identities())
     return Claim(
         name="gated.unique_optimum",

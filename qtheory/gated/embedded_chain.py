@@ -31,11 +31,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from qtheory.core import limits
 from qtheory.core.validation import positive_int
 from qtheory.exact import stationary_dtmc
+from qtheory.gated.count_laws import geometric_pmf, poisson_pmf
 from qtheory.gated.gim1_root import float_array, validate_gate_parameters
 
 __all__ = ["EmbeddedChainLaw", "embedded_chain_law", "service_count_law"]
@@ -157,10 +157,10 @@ def service_count_law(gate: float, arrival_rate: float, service_rate: float, siz
     limits.require("memory", 32.0 * size, parameter="size", what="the service-count law")
     gate, arrival_rate, service_rate = _scalars(gate, arrival_rate, service_rate)
     counts = np.arange(size)
-    during_gate = stats.poisson.pmf(counts, service_rate * gate)
+    during_gate = poisson_pmf(counts, service_rate * gate)
     if np.isinf(arrival_rate):
         return during_gate
-    during_exp_phase = stats.geom.pmf(counts + 1, arrival_rate / (arrival_rate + service_rate))
+    during_exp_phase = geometric_pmf(counts + 1, arrival_rate / (arrival_rate + service_rate))
     return np.convolve(during_gate, during_exp_phase)[:size]
 
 

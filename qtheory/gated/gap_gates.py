@@ -62,11 +62,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 from scipy.special import gammaln
 
 from qtheory.core import limits
 from qtheory.core.validation import positive_int
+from qtheory.gated.count_laws import poisson_isf, poisson_pmf
 from qtheory.gated.welfare import float64_rates, optimal_gate
 from qtheory.model.gated import GatedQueue, checked_queue
 
@@ -182,7 +182,7 @@ def _service_counts(top_gate: float, arrival: float, mu: float) -> tuple[int, in
     """(d_max, the Poisson part of it): the blocks A_d kept, d < d_max.  D is
     Poisson(μτ) plus a geometric count in Exp(Λ), P(geometric ≥ n) = (μ/(Λ+μ))^n; each
     part lies beyond its share of d_max with probability below the tail mass."""
-    poisson = int(stats.poisson.isf(_TAIL_MASS, mu * top_gate)) + 2
+    poisson = int(poisson_isf(_TAIL_MASS, mu * top_gate)) + 2
     if math.isinf(arrival):
         return poisson, poisson
     return poisson + math.ceil(-math.log(_TAIL_MASS) / math.log1p(arrival / mu)), poisson
@@ -260,7 +260,7 @@ def _blocks(thresholds, gates, arrival, mu) -> np.ndarray:
     if math.isinf(arrival):
         bins = np.searchsorted(thresholds, gates, side="left")  # gap = gate, in bin j'
         into = (np.arange(gates.size)[None, :] == bins[:, None]).astype(float)
-        return stats.poisson.pmf(d, mu * tau) * into[None]
+        return poisson_pmf(d, mu * tau) * into[None]
     rate = arrival + mu
     low = np.maximum(edges[None, :-1] - gates[:, None], 0.0)  # E in (low, high]: bin j'
     high = np.maximum(edges[None, 1:] - gates[:, None], 0.0)

@@ -59,10 +59,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.validation import positive_int
-from qtheory.gated.belief import BeliefThreshold, belief_threshold_welfare, optimal_belief_threshold
 from qtheory.gated.gap_gates import GapGate, gap_gate_welfare, optimal_gap_gate, require_gap_gate
 from qtheory.gated.relaxation import (
     DEFAULT_GRID,
@@ -75,9 +74,15 @@ from qtheory.gated.relaxation import (
 from qtheory.gated.welfare import float64_rates, optimal_gate, welfare_ga
 from qtheory.model.gated import GatedQueue, checked_queue
 
+if TYPE_CHECKING:  # the claims and the simulated belief policy load when asked for (they
+    # import qtheory.core.stats and SciPy's statistics): the bracket alone needs neither
+    from qtheory.core.claims import Claim
+    from qtheory.gated.belief import BeliefThreshold
+
 __all__ = [
     "FullMemoryBracket",
     "full_memory_bracket",
+    "require_full_memory_bracket",
     "history_claims",
 ]
 
@@ -232,21 +237,9 @@ def full_memory_bracket(
     .. [2] B. Hajek, "The proof of a folk theorem on queuing delay with applications to
        routing in networks", Journal of the ACM 30(4):834-851 (1983).
     """
-    queue = checked_queue(queue, worthwhile=True)
-    levels = positive_int("levels", levels)
     if not isinstance(simulate, bool):
         raise TypeError(f"simulate must be True or False, got {simulate!r}")
-    arrival, mu, reward, cost = float64_rates(queue)
-    ga = optimal_gate(queue)
-    cap = default_states(queue) if states is None else positive_int("states", states)
-    regular = float(optimal_gate(GatedQueue(math.inf, mu, reward, cost)).welfare)
-    # the relaxation is left out where it is known not to beat the regular bound (then
-    # its policy iteration meets a nearly decomposable chain); every estimate before work
-    relax = not dominated(queue, cap, regular)
-    if relax:
-        require_relaxation(cap, positive_int("grid", grid))
-    if not math.isinf(arrival):
-        require_gap_gate(queue, levels)
+    queue, levels, arrival, ga, cap, regular, relax = _plan(queue, levels, states, grid)
     relaxation = observed_relaxation(queue, states=cap, grid=grid) if relax else None
     if relaxation is None or regular <= relaxation.upper:
         upper, upper_evidence = regular, _REGULAR_EVIDENCE
@@ -272,6 +265,8 @@ def full_memory_bracket(
         lower_evidence = "exact: matrix-geometric welfare of the policy (float64)"
     belief = None
     if simulate and not math.isinf(arrival):
+        from qtheory.gated.belief import optimal_belief_threshold
+
         belief = optimal_belief_threshold(queue)
         if belief.welfare.mean > lower:
             lower = belief.welfare.mean
@@ -296,6 +291,59 @@ def full_memory_bracket(
         gap_gate=gate,
         belief=belief,
     )
+
+
+def _plan(queue, levels, states, grid):
+    """The checks and estimates of :func:`full_memory_bracket`, before any of its work:
+    (queue, levels, Λ, GA's optimum, the cap K, the regular bound, whether to relax)."""
+    queue = checked_queue(queue, worthwhile=True)
+    levels = positive_int("levels", levels)
+    arrival, mu, reward, cost = float64_rates(queue)
+    ga = optimal_gate(queue)
+    cap = default_states(queue) if states is None else positive_int("states", states)
+    regular = float(optimal_gate(GatedQueue(math.inf, mu, reward, cost)).welfare)
+    # the relaxation is left out where it is known not to beat the regular bound (then
+    # its policy iteration meets a nearly decomposable chain); every estimate before work
+    relax = not dominated(queue, cap, regular)
+    if relax:
+        require_relaxation(cap, positive_int("grid", grid))
+    if not math.isinf(arrival):
+        require_gap_gate(queue, levels)
+    return queue, levels, arrival, ga, cap, regular, relax
+
+
+def require_full_memory_bracket(
+    queue: GatedQueue, *, levels: int = 2, states: int | None = None, grid: int = DEFAULT_GRID
+) -> None:
+    """Refuse what :func:`full_memory_bracket` would refuse before its work (ν ≤ 1,
+    parameters float64 cannot carry, a relaxation or gap-gate search above
+    :mod:`qtheory.core.limits`), without doing that work: so that a caller (the ladder)
+    refuses before it computes anything else.
+
+    Parameters
+    ----------
+    queue : GatedQueue
+    levels, states, grid : keyword-only
+        As :func:`full_memory_bracket`.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`full_memory_bracket`.
+
+    Examples
+    --------
+    >>> require_full_memory_bracket(GatedQueue(3.0, 1.0, 2.0, 1.0))  # within the limits
+    >>> require_full_memory_bracket(GatedQueue(3.0, 1.0, 1.0, 1.0))
+    Traceback (most recent call last):
+    ...
+    ValueError: reward*service_rate/cost (Naor's ratio nu) must be > 1 ...
+    """
+    _plan(queue, levels, states, grid)
 
 
 # ---------------------------------------------------------------------------
@@ -371,6 +419,9 @@ def history_claims(*, quick: bool = False) -> list[Claim]:
     """
     if not isinstance(quick, bool):
         raise TypeError(f"quick must be True or False, got {quick!r}")
+    from qtheory.core.claims import Claim, Evidence, Origin
+    from qtheory.gated.belief import belief_threshold_welfare
+
     sizes = {"states": 24, "grid": 400} if quick else {}
     points = _claim_grid(quick)
     brackets = {(a, r): full_memory_bracket(GatedQueue(a, 1, r, 1), **sizes) for a, r in points}

@@ -38,10 +38,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from qtheory.core.claims import Evidence
 from qtheory.core.phase_type import PhaseType
 from qtheory.gated.observable import optimal_observable
 from qtheory.gated.phase_gates import checked_phases, optimal_erlang_gate
@@ -56,6 +55,10 @@ DEFAULT_PHASES = 8
 ORDER_TOLERANCE = 1e-12
 #: The module of the full-memory bracket (another part of the package).
 HISTORY_MODULE = "qtheory.gated.history"
+#: The evidence kinds of the rungs, values of :class:`qtheory.core.claims.Evidence`
+#: (as text: that module imports the statistics stack, which no rung needs;
+#: ``tests/gated/test_ladder.py`` checks that they are Evidence values).
+IDENTITY, NUMERICAL = "identity", "numerical"
 
 
 @dataclass(frozen=True)
@@ -192,12 +195,11 @@ class Ladder:
         }
 
 
-def _bracket(queue: GatedQueue) -> object | None:
-    """:func:`qtheory.gated.history.full_memory_bracket` of ``queue``, imported on use
-    (None when that module is not installed); it estimates its own cost first."""
+def _history() -> object | None:
+    """:mod:`qtheory.gated.history`, imported on use (None when it is not installed)."""
     if importlib.util.find_spec(HISTORY_MODULE) is None:
         return None
-    return importlib.import_module(HISTORY_MODULE).full_memory_bracket(queue)
+    return importlib.import_module(HISTORY_MODULE)
 
 
 def _full_memory(bracket: object | None, rr: float) -> tuple[Rung, Rung]:
@@ -215,7 +217,7 @@ def _full_memory(bracket: object | None, rr: float) -> tuple[Rung, Rung]:
         lower_method = f"{bracket.lower_policy}; {lower_method}"
     methods = (lower_method, getattr(bracket, "upper_evidence", common))
     return tuple(
-        Rung(name, float(value), float(value) / rr, Evidence.NUMERICAL.value, method)
+        Rung(name, float(value), float(value) / rr, NUMERICAL, method)
         for name, value, method in zip(names, (bracket.lower, bracket.upper), methods, strict=True)
     )
 
@@ -226,8 +228,13 @@ def ladder(
     *,
     full_memory: bool = True,
     service: str | PhaseType | None = None,
+    on_rung: Callable[[Rung], object] | None = None,
 ) -> Ladder:
     """Compute every rung of the ladder for ``queue`` (float64).
+
+    Every cost estimate comes first; then the rungs are computed in ladder order, each
+    passed to ``on_rung`` as soon as it is known (``qtheory gated ladder`` prints it
+    then: RR and the gates take milliseconds, the full-memory bracket about a second).
 
     Parameters
     ----------
@@ -245,6 +252,9 @@ def ladder(
         M/PH/1 (Pollaczek–Khinchine), GA and the Erlang gates GI/PH/1 (the ladder-height
         fixed point, :mod:`qtheory.gated.service`), and the full-memory and observable
         rungs, whose routes assume exponential service, are "not computed".
+    on_rung : callable, keyword-only, optional
+        Called with each :class:`Rung`, in the order of :meth:`Ladder.rungs`, as it is
+        computed.
 
     Returns
     -------
@@ -285,55 +295,65 @@ def ladder(
     ms = [checked_phases(m) for m in ms]
     if not ms:
         raise ValueError("phases must name at least one m >= 1")
+    emit = on_rung if on_rung is not None else _ignore
     if service is not None:
-        return _phase_type_ladder(queue, ms, service)
-    # first: the bracket estimates its cost and refuses what exceeds the limits
-    bracket = _bracket(queue) if full_memory else None
+        return _phase_type_ladder(queue, ms, service, emit)
+    # first: the bracket's estimates, which refuse what exceeds the limits
+    history = _history() if full_memory else None
+    if history is not None:
+        history.require_full_memory_bracket(queue)
+    observable = optimal_observable(queue)  # cheap; it too may refuse: before any rung
     s_rr = optimal_routing(queue).welfare
 
-    def rung(name: str, welfare: float, kind: Evidence, method: str) -> Rung:
-        return Rung(name, float(welfare), float(welfare) / s_rr, kind.value, method)
+    def rung(name: str, welfare: float, kind: str, method: str) -> Rung:
+        done = Rung(name, float(welfare), float(welfare) / s_rr, kind, method)
+        emit(done)
+        return done
 
+    rr = rung(
+        "rr",
+        s_rr,
+        IDENTITY,
+        "closed form lambda* = min(Lambda, mu - sqrt(mu C/R)) (Sympy derivation)",
+    )
     ph = {
         m: rung(
             f"ph[{m}]",
             optimal_erlang_gate(queue, m).welfare,
-            Evidence.NUMERICAL,
+            NUMERICAL,
             f"Erlang-{m} gate: mpmath root of the first-order condition in w = -log sigma, "
             "rounded to float64",
         )
         for m in ms
     }
-    observable = optimal_observable(queue)
+    ga = rung(
+        "ga",
+        optimal_gate(queue).welfare,
+        NUMERICAL,
+        "mpmath root of the first-order condition, rounded to float64 (not certified "
+        "here; qtheory gated --certify prints a certified enclosure)",
+    )
     if full_memory:
+        bracket = history.full_memory_bracket(queue) if history is not None else None
         lower, upper = _full_memory(bracket, s_rr)
     else:
         lower, upper = (
             Rung(name, None, None, "not computed", "not asked for (full_memory=False)")
             for name in ("full_memory_lower", "full_memory_upper")
         )
+    emit(lower)
+    emit(upper)
     return Ladder(
         queue=queue,
-        rr=rung(
-            "rr",
-            s_rr,
-            Evidence.IDENTITY,
-            "closed form lambda* = min(Lambda, mu - sqrt(mu C/R)) (Sympy derivation)",
-        ),
+        rr=rr,
         ph=ph,
-        ga=rung(
-            "ga",
-            optimal_gate(queue).welfare,
-            Evidence.NUMERICAL,
-            "mpmath root of the first-order condition, rounded to float64 (not certified "
-            "here; qtheory gated --certify prints a certified enclosure)",
-        ),
+        ga=ga,
         full_memory_lower=lower,
         full_memory_upper=upper,
         observable=rung(
             "observable",
             observable.welfare,
-            Evidence.NUMERICAL,
+            NUMERICAL,
             f"M/M/1/n closed form at Naor's social threshold n* = {observable.threshold}"
             + (
                 " (Lambda = inf: the system always holds n* customers)"
@@ -345,25 +365,36 @@ def ladder(
     )
 
 
-def _phase_type_ladder(queue: GatedQueue, ms: list[int], service: str | PhaseType) -> Ladder:
+def _ignore(rung: Rung) -> None:
+    """The default ``on_rung`` of :func:`ladder`: nothing."""
+
+
+def _phase_type_ladder(
+    queue: GatedQueue, ms: list[int], service: str | PhaseType, emit: Callable[[Rung], object]
+) -> Ladder:
     """The ladder under phase-type service: RR, the Erlang gates and GA by the GI/PH/1
     and M/PH/1 routes of :mod:`qtheory.gated.service`; the rungs whose routes assume
     exponential service are "not computed"."""
     from qtheory.core.phase_type import erlang, service_law
     from qtheory.gated.service import optimal_gate_ph, optimal_routing_ph, require_phase_type
 
+    require_phase_type(service, [*ms, None])  # every gate's cost, before the law is built
     law = service_law(service)
-    require_phase_type(law, [*ms, None])  # every gate's cost, before the first
     s_rr = optimal_routing_ph(queue, law).welfare
     gi_ph = "GI/PH/1 waiting time by the ladder-height fixed point (float64)"
 
     def rung(name: str, welfare: float, method: str) -> Rung:
-        return Rung(name, float(welfare), float(welfare) / s_rr, Evidence.NUMERICAL.value, method)
+        done = Rung(name, float(welfare), float(welfare) / s_rr, NUMERICAL, method)
+        emit(done)
+        return done
 
     def missing(name: str) -> Rung:
         method = "not computed: this route assumes exponential service"
-        return Rung(name, None, None, "not computed", method)
+        done = Rung(name, None, None, "not computed", method)
+        emit(done)
+        return done
 
+    rr = rung("rr", s_rr, "M/PH/1 by Pollaczek-Khinchine, closed-form optimal rate")
     ph = {
         m: rung(
             f"ph[{m}]",
@@ -374,7 +405,7 @@ def _phase_type_ladder(queue: GatedQueue, ms: list[int], service: str | PhaseTyp
     }
     return Ladder(
         queue=queue,
-        rr=rung("rr", s_rr, "M/PH/1 by Pollaczek-Khinchine, closed-form optimal rate"),
+        rr=rr,
         ph=ph,
         ga=rung("ga", optimal_gate_ph(queue, law).welfare, f"deterministic gate: {gi_ph}"),
         full_memory_lower=missing("full_memory_lower"),

@@ -83,11 +83,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from qtheory.core import limits
 from qtheory.core.validation import positive_int
 from qtheory.exact import stationary_dtmc
+from qtheory.gated.count_laws import geometric_pmf, poisson_pmf
 from qtheory.gated.welfare import float64_rates, optimal_gate
 from qtheory.model.gated import GatedQueue, checked_queue
 
@@ -158,10 +158,10 @@ def _count_table(gates: np.ndarray, arrival: float, mu: float, size: int) -> np.
     :func:`~qtheory.gated.embedded_chain.service_count_law` for a whole grid at once
     (Poisson(μτ) convolved with the geometric count in Exp(Λ); tested against it)."""
     counts = np.arange(size)
-    during_gate = stats.poisson.pmf(counts[None, :], mu * gates[:, None])
+    during_gate = poisson_pmf(counts[None, :], mu * gates[:, None])
     if math.isinf(arrival):
         return during_gate
-    after = stats.geom.pmf(counts + 1, arrival / (arrival + mu))
+    after = geometric_pmf(counts + 1, arrival / (arrival + mu))
     lag = counts[None, :] - counts[:, None]  # d − i
     return during_gate @ np.where(lag >= 0, after[np.clip(lag, 0, size - 1)], 0.0)
 

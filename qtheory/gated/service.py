@@ -97,6 +97,7 @@ from qtheory.core.numerics import expm
 from qtheory.core.phase_type import (
     PhaseType,
     service_law,
+    service_phases,
 )
 from qtheory.core.validation import nonnegative, positive
 from qtheory.gated.welfare import RoutingOptimum
@@ -118,6 +119,10 @@ __all__ = [
 _NEWTON_STEPS = 60
 #: Natural-iteration steps allowed (the fallback).
 _NATURAL_STEPS = 200_000
+#: Every this many natural steps the contraction per step is measured over the last
+#: window, and the iteration gives up at once if at that rate it would need more than
+#: twice :data:`_NATURAL_STEPS` (heavy-tailed service: about 1 − 1/SCV per step).
+_FORECAST_WINDOW = 1_000
 #: Cost estimates of one optimal gate (:func:`require_phase_type`): fixed-point solves
 #: (the bracket's doublings and Brent's steps), Jacobians per solve (Newton's steps and
 #: the gate derivative), dp_cells of one Python-level direction of a Jacobian, and
@@ -133,18 +138,20 @@ def _scaled(queue: GatedQueue, service) -> tuple[PhaseType, dict]:
     return service_law(service).scaled(1.0 / p["mu"]), p
 
 
-def require_phase_type(law: PhaseType, gates: list[int | None]) -> None:
+def require_phase_type(law: PhaseType | str, gates: list[int | None]) -> None:
     """Refuse, before any work, optimal gates of :func:`optimal_gate_ph` with the service
     ``law`` (k phases) whose memory or work exceeds :mod:`qtheory.core.limits`, naming
-    ``service``: per gate about 40 fixed-point solves of 8 Jacobians of k directions,
-    each direction the expm of a 2k × 2k block (a deterministic gate, about 200 k³
-    cells) or an einsum over the g blocks of a g-phase gate (g k⁴ cells); about 80
-    k × k float arrays (and 4 g of them for a g-phase gate).
+    ``service``; a spec string is refused from its phase count before its law is built
+    (:func:`~qtheory.core.phase_type.service_phases`).  Per gate about 40 fixed-point
+    solves of 8 Jacobians of k directions, each direction the expm of a 2k × 2k block
+    (a deterministic gate, about 200 k³ cells) or an einsum over the g blocks of a
+    g-phase gate (g k⁴ cells); about 80 k × k float arrays (and 4 g of them for a
+    g-phase gate).
 
     Parameters
     ----------
-    law : PhaseType
-        The service law.
+    law : PhaseType or str
+        The service law, or its spec (:func:`~qtheory.core.phase_type.service_law`).
     gates : list of int or None
         The gates to optimise: None for a deterministic gate, g for a g-phase gate.
 
@@ -165,9 +172,14 @@ def require_phase_type(law: PhaseType, gates: list[int | None]) -> None:
     Traceback (most recent call last):
     ...
     ValueError: service: 1 optimal gate(s) with 2000 service phases needs ...
+    >>> require_phase_type("erlang:100000", [None])  # not built: refused from its spec
+    Traceback (most recent call last):
+    ...
+    ValueError: service: 1 optimal gate(s) with 100000 service phases needs ...
     """
-    k = float(law.phases)
-    what = f"{len(gates)} optimal gate(s) with {law.phases} service phases"
+    phases = service_phases(law)
+    k = float(phases)
+    what = f"{len(gates)} optimal gate(s) with {phases} service phases"
     widest = max(0 if g is None else g for g in gates)
     memory = 8 * k**2 * (_SQUARE_ARRAYS + 4 * widest)
     limits.require("memory", memory, parameter="service", what=what)
@@ -471,17 +483,39 @@ def _solve_fixed_point(service: PhaseType, arrival: _Interarrival):
             return new, step
         polish = np.abs(new - a).max() <= 1e-9
         a = new
-    a = np.zeros(m)
+    a, earlier = np.zeros(m), None
     for step in range(1, _NATURAL_STEPS + 1):
         M = service.T + np.outer(service.exit_rates, a)
         new = service.alpha @ arrival.transform(M)
-        if np.abs(new - a).max() <= 1e-15 * new.max():
+        change, target = np.abs(new - a).max(), 1e-15 * new.max()
+        if change <= target:
             return new, step
+        if step % _FORECAST_WINDOW == 0:
+            needed = _steps_needed(earlier, change, target)
+            if step + needed > 2 * _NATURAL_STEPS:
+                raise _not_settled(service, f"would need about {needed:.2g} more steps")
+            earlier = change
         a = new
-    raise ArithmeticError(
+    raise _not_settled(service, f"{_NATURAL_STEPS} steps did not settle")
+
+
+def _steps_needed(earlier: float | None, change: float, target: float) -> float:
+    """Steps of the natural iteration still needed to bring its step ``change`` below
+    ``target`` at the contraction measured over the last window (``earlier``: the step
+    a window ago; None: not measured yet, 0)."""
+    if earlier is None or not earlier > 0:
+        return 0.0
+    rate = (change / earlier) ** (1.0 / _FORECAST_WINDOW)
+    if not rate < 1:
+        return math.inf
+    return math.log(target / change) / math.log(rate)
+
+
+def _not_settled(service: PhaseType, why: str) -> ArithmeticError:
+    return ArithmeticError(
         "the ladder-height fixed point did not converge: Newton's method left the "
-        f"feasible set and {_NATURAL_STEPS} steps of the natural iteration did not settle "
-        f"(service law with {m} phases and squared coefficient of variation "
+        f"feasible set and the natural iteration {why} (service law with "
+        f"{service.phases} phases and squared coefficient of variation "
         f"{squared_cv(service):.3g}); try a service law with a smaller squared coefficient "
         "of variation"
     )
@@ -680,6 +714,10 @@ def optimal_gate_ph(
     >>> abs(rr.welfare - optimal_routing_ph(q, "erlang:4").welfare) < 1e-12
     True
     """
+    if gate_shape is not None and not isinstance(gate_shape, PhaseType):
+        raise TypeError(f"gate_shape must be a PhaseType, got {type(gate_shape).__name__}")
+    gates = [None if gate_shape is None else gate_shape.phases]
+    require_phase_type(service, gates)  # from the spec, before the law is built
     law, p = _scaled(queue, service)
     queue.require_worthwhile()
     from scipy.optimize import brentq
@@ -687,10 +725,7 @@ def optimal_gate_ph(
     arrival_rate = math.inf if p["beta"] == 0 else 1 / p["beta"]
 
     if gate_shape is not None:
-        if not isinstance(gate_shape, PhaseType):
-            raise TypeError(f"gate_shape must be a PhaseType, got {type(gate_shape).__name__}")
         gate_shape = gate_shape.scaled(1.0 / gate_shape.mean)
-    require_phase_type(law, [None if gate_shape is None else gate_shape.phases])
 
     def evaluate(tau):
         gate = tau if gate_shape is None or tau == 0 else gate_shape.scaled(tau)

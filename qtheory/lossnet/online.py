@@ -501,8 +501,7 @@ def online_optimum(
         return policy_iteration(classes)
     if classes.n_classes != 2:
         raise ValueError(
-            f"method {method!r} takes two classes, got {classes.n_classes}; "
-            "use 'policy-iteration'"
+            f"method {method!r} takes two classes, got {classes.n_classes}; use 'policy-iteration'"
         )
     if method == "certified":
         try:

@@ -244,9 +244,9 @@ def _pof(params, dps):
 
 
 def _remainder(params, dps, regime):
+    queue = _queue(params)
     from qtheory.gated import remainder
 
-    queue = _queue(params)
     if regime == "light":
         remainder.require_light_hypotheses(queue)
         point = remainder.light_remainder(queue, dps=dps)
@@ -381,15 +381,17 @@ def _fluid(params, dps):
 def _trunk(params, dps):
     from dataclasses import replace
 
+    net = _network(params)  # the values checked before the claim's code loads
     from qtheory.lossnet.certified import MAX_EXACT_SERVERS
-    from qtheory.lossnet.claims import trunk_reservation_claim
 
     if params["servers"] > MAX_EXACT_SERVERS:
         raise ValueError(
             f"servers must be <= {MAX_EXACT_SERVERS} for the exact optimality equations, "
             f"got {params['servers']}"
         )
-    claim = trunk_reservation_claim(_network(params))
+    from qtheory.lossnet.claims import trunk_reservation_claim
+
+    claim = trunk_reservation_claim(net)
     return replace(claim, scope=_lossnet_scope(params))
 
 
@@ -448,10 +450,6 @@ def _regret(params, dps):
 
 
 def _ruin(params, dps):
-    from qtheory.walks.certify import certify
-    from qtheory.walks.idle import IdleWalk
-    from qtheory.walks.ruin import ruin_checks
-
     n, level, band = params["servers"], params["level"], params.get("band")
     if n < 4:
         raise ValueError(f"servers must be >= 4 for walks.ruin, got {n}")
@@ -460,6 +458,10 @@ def _ruin(params, dps):
         raise ValueError(f"band must be in 2..{n - 1} (servers - 1), got {band}")
     if not 1 <= level <= top - 1:
         raise ValueError(f"level must be in 1..{top - 1} (barrier b - 1), got {level}")
+    from qtheory.walks.certify import certify
+    from qtheory.walks.idle import IdleWalk
+    from qtheory.walks.ruin import ruin_checks
+
     walk = IdleWalk(n, params["lambda_h"], params["mu"])
     checks = ruin_checks(walk, [level], band)
     lambda_l = params.get("lambda_l") or params["mu"]  # the idle process ignores L
@@ -707,9 +709,6 @@ SSS_MAX_SERVERS = 10_000
 
 def _sss(params, dps):
     from qtheory.model.lossnet import LossNetwork
-    from qtheory.walks import sss
-    from qtheory.walks.bounds import BoundCheck
-    from qtheory.walks.certify import certify
 
     n, c = params["servers"], params["window"]
     if n > SSS_MAX_SERVERS:
@@ -719,6 +718,10 @@ def _sss(params, dps):
     if not (math.isfinite(c) and c > 0):
         raise ValueError(f"window must be a positive number, got {c!r}")
     net = LossNetwork(n, params["lambda_h"], params["lambda_l"], params["mu"], 2.0, 1.0)
+    from qtheory.walks import sss
+    from qtheory.walks.bounds import BoundCheck
+    from qtheory.walks.certify import certify
+
     bound = sss.failure_bound(net, c)
     if not bound.total < 1:
         raise ValueError(
@@ -876,9 +879,23 @@ def check(name: str, *, region: Mapping[str, tuple] | None = None, **params: obj
     from qtheory.core.precision import required_dps
 
     dps = required_dps(dps)
+    _validate(key, given, region)
     if region is not None:
         return spec.region(given, dict(region), dps)
     return spec.function(given, dps)
+
+
+def _validate(key: str, params: Mapping[str, object], region) -> None:
+    """Check the parameter values by the model's own record (GatedQueue, LossNetwork:
+    numbers, ranges, ν > 1 where the claim needs it) before the claim's code, with Arb,
+    Sympy or the statistics stack behind it, is imported: a typo is reported at once."""
+    family = key.partition(".")[0]
+    if family == "gated" and region is None and all(params.get(n) is not None for n in _GATED):
+        queue = _queue(params)
+        if key != "gated.dominance":  # dominance at a given load needs no optimum
+            queue.require_worthwhile()
+    elif family == "lossnet":
+        _network(params)
 
 
 def claim_json(claim: Claim) -> dict:

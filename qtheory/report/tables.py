@@ -26,11 +26,16 @@ parameters that take a single value are stated in the caption rather than given 
 column.  CSV keeps the plain names (``tau_star``) for programs.  From Python,
 :func:`gated_table`, :func:`lossnet_table` and :func:`walks_table` return a pandas
 DataFrame and
-:func:`to_latex`, :func:`to_markdown` and :func:`to_csv` write it.
+:func:`to_latex`, :func:`to_markdown` and :func:`to_csv` write it; with ``frame=False``
+they return a :class:`Table` instead, the same rows without pandas (whose import costs
+more than the rest of a small table: the command line takes this route), which the three
+writers take as well.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 from collections.abc import Iterable, Sequence
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
@@ -47,6 +52,7 @@ __all__ = [
     "MAX_ROWS",
     "WALKS_COLUMNS",
     "TEXT_WIDTH_PT",
+    "Table",
     "correctly_rounded",
     "gated_table",
     "lossnet_table",
@@ -263,14 +269,69 @@ def _rounded_values(compute, columns: list[str], known: dict[str, Any], dps: int
     )
 
 
-def _frame(
-    rows: list[dict[str, Any]], model: str, parameters: Sequence[str], columns: list[str], dps: int
-) -> pd.DataFrame:
-    import pandas as pd
+class Table:
+    """A table's rows without pandas: what :func:`gated_table`, :func:`lossnet_table`
+    and :func:`walks_table` return with ``frame=False``, and what :func:`to_latex`,
+    :func:`to_markdown` and :func:`to_csv` write as they write the DataFrame of the
+    same rows.
 
-    frame = pd.DataFrame(rows, columns=[*parameters, *columns])
-    frame.attrs.update(model=model, parameters=list(parameters), columns=columns, dps=dps)
-    return frame
+    Parameters
+    ----------
+    rows : list of dict
+        One dict per row, keyed by the parameter and column names.
+    attrs : dict
+        ``model``, ``parameters``, ``columns`` and ``dps``, as a DataFrame's ``attrs``.
+
+    Examples
+    --------
+    >>> table = gated_table(arrival_rate="inf", reward=["4", "2"], columns="pof", frame=False)
+    >>> table.names, table.rows[1]["pof"]
+    (['arrival_rate', 'service_rate', 'reward', 'cost', 'pof'], '2.17613e+0')
+    >>> table.to_frame().equals(gated_table(arrival_rate="inf", reward=["4", "2"], columns="pof"))
+    True
+    """
+
+    def __init__(self, rows: list[dict[str, Any]], attrs: dict[str, Any]) -> None:
+        self.rows, self.attrs = rows, attrs
+
+    @property
+    def names(self) -> list[str]:
+        """The parameter names, then the column names."""
+        return [*self.attrs["parameters"], *self.attrs["columns"]]
+
+    def to_frame(self) -> pd.DataFrame:
+        """The rows as the pandas DataFrame the table functions return by default."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.rows, columns=self.names)
+        frame.attrs.update(self.attrs)
+        return frame
+
+
+def _frame(
+    rows: list[dict[str, Any]],
+    model: str,
+    parameters: Sequence[str],
+    columns: list[str],
+    dps: int,
+    frame: bool,
+) -> pd.DataFrame | Table:
+    table = Table(rows, dict(model=model, parameters=list(parameters), columns=columns, dps=dps))
+    return table.to_frame() if frame else table
+
+
+def _records(frame: pd.DataFrame | Table) -> list:
+    """The rows of a DataFrame or a :class:`Table`, each indexable by column name."""
+    if isinstance(frame, Table):
+        return frame.rows
+    return [row for _, row in frame.iterrows()]
+
+
+def _distinct(frame: pd.DataFrame | Table, name: str) -> int:
+    """How many different texts the column ``name`` holds."""
+    if isinstance(frame, Table):
+        return len({str(row[name]) for row in frame.rows})
+    return frame[name].astype(str).nunique()
 
 
 def gated_table(
@@ -281,7 +342,8 @@ def gated_table(
     cost: Sequence[str] | str = "1",
     columns: Iterable[str] | str = ("tau_star", "welfare_ga", "welfare_rr", "pof"),
     dps: int = 6,
-) -> pd.DataFrame:
+    frame: bool = True,
+) -> pd.DataFrame | Table:
     r"""Certified, correctly rounded optima of the gated-admission model over a grid.
 
     Parameters
@@ -294,10 +356,12 @@ def gated_table(
         ``throughput_ga``, ``welfare_ga``, ``rate_rr``, ``welfare_rr``, ``pof``.
     dps : int, default 6
         Significant digits of every value.
+    frame : bool, default True
+        False: return a :class:`Table` of the same rows (pandas is not imported).
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or Table
         One row per grid point: the parameters as given, then each quantity as a
         decimal string correctly rounded to ``dps`` digits (``'1.55648e+0'``).
         ``frame.attrs`` records the model, parameter names, columns and ``dps`` for
@@ -334,7 +398,7 @@ def gated_table(
             lambda digits, q=queue: certified_optimum(q, dps=digits), columns, GATED_COLUMNS, dps
         )
         rows.append({**point, **dict(zip(columns, values, strict=True))})
-    return _frame(rows, "gated", _GATED_PARAMETERS, columns, dps)
+    return _frame(rows, "gated", _GATED_PARAMETERS, columns, dps, frame)
 
 
 def lossnet_table(
@@ -347,7 +411,8 @@ def lossnet_table(
     r_l: Sequence[float] | float,
     columns: Iterable[str] | str = ("reserve", "online", "regret"),
     dps: int = 6,
-) -> pd.DataFrame:
+    frame: bool = True,
+) -> pd.DataFrame | Table:
     r"""Certified, correctly rounded online optima of the loss network over a grid.
 
     Parameters
@@ -362,10 +427,12 @@ def lossnet_table(
         ``reserve`` (the optimal reserve k*, an integer), ``p_full``, ``mean_idle``.
     dps : int, default 6
         Significant digits of every real value.
+    frame : bool, default True
+        False: return a :class:`Table` (pandas is not imported).
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or Table
         As :func:`gated_table`.
 
     Raises
@@ -408,7 +475,7 @@ def lossnet_table(
             dps,
         )
         rows.append({**point, **dict(zip(columns, values, strict=True))})
-    return _frame(rows, "lossnet", _LOSSNET_PARAMETERS, columns, dps)
+    return _frame(rows, "lossnet", _LOSSNET_PARAMETERS, columns, dps, frame)
 
 
 def walks_table(
@@ -419,7 +486,8 @@ def walks_table(
     level: Sequence[int] | int,
     columns: Iterable[str] | str = ("ruin", "ruin_walk_pb", "ruin_walk_pinf"),
     dps: int = 6,
-) -> pd.DataFrame:
+    frame: bool = True,
+) -> pd.DataFrame | Table:
     r"""The random-walk bounds behind PFI and SSS next to the exact values they bound,
     correctly rounded, over a grid.
 
@@ -442,10 +510,12 @@ def walks_table(
         Among :data:`WALKS_COLUMNS`.
     dps : int, default 6
         Significant digits.
+    frame : bool, default True
+        False: return a :class:`Table` (pandas is not imported).
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or Table
         As :func:`gated_table`.
 
     Raises
@@ -479,7 +549,7 @@ def walks_table(
             sides[column] = _enclosure(pair[0] if side == "bound" else pair[1], dps + 5)
         values = _rounded_values(lambda _digits, v=sides: _Values(v), columns, _ATTRIBUTES, dps)
         rows.append({**point, **dict(zip(columns, values, strict=True))})
-    return _frame(rows, "walks", _WALKS_PARAMETERS, columns, dps)
+    return _frame(rows, "walks", _WALKS_PARAMETERS, columns, dps, frame)
 
 
 class _Values:
@@ -529,14 +599,14 @@ def _enclosure(value, digits: int):
 _MODELS = {"gated": GATED_COLUMNS, "lossnet": LOSSNET_COLUMNS, "walks": _ATTRIBUTES}
 
 
-def _known(frame: pd.DataFrame) -> dict[str, Any]:
+def _known(frame: pd.DataFrame | Table) -> dict[str, Any]:
     return _MODELS[frame.attrs.get("model", "gated")]
 
 
-def _shown_parameters(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
+def _shown_parameters(frame: pd.DataFrame | Table) -> tuple[list[str], list[str]]:
     """(parameters that vary, so get a column; parameters fixed, stated in the caption)."""
     names = frame.attrs.get("parameters", [])
-    varying = [name for name in names if frame[name].astype(str).nunique() > 1]
+    varying = [name for name in names if _distinct(frame, name) > 1]
     return varying, [name for name in names if name not in varying]
 
 
@@ -576,11 +646,10 @@ def _plain(text: object) -> str:
     return text
 
 
-def _default_caption(frame: pd.DataFrame, fixed: list[str]) -> str:
+def _default_caption(frame: pd.DataFrame | Table, fixed: list[str]) -> str:
     model = frame.attrs.get("model", "gated")
-    settings = ", ".join(
-        f"${PARAMETERS[name]} = {_value_tex(frame[name].iloc[0])}$" for name in fixed
-    )
+    first = _records(frame)[0]
+    settings = ", ".join(f"${PARAMETERS[name]} = {_value_tex(first[name])}$" for name in fixed)
     where = f" at {settings}" if settings else ""
     return (
         f"{_MODEL_NAMES[model]}{where}; values certified (Arb) and correctly rounded "
@@ -595,13 +664,16 @@ def _value_tex(value: object) -> str:
     return cell.strip("$")
 
 
-def to_latex(frame: pd.DataFrame, *, caption: str | None = None, label: str | None = None) -> str:
+def to_latex(
+    frame: pd.DataFrame | Table, *, caption: str | None = None, label: str | None = None
+) -> str:
     r"""A booktabs ``table`` float of a :func:`gated_table` or :func:`lossnet_table` frame.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        A frame made by :func:`gated_table` or :func:`lossnet_table`.
+    frame : pandas.DataFrame or Table
+        A frame made by :func:`gated_table`, :func:`lossnet_table` or
+        :func:`walks_table` (or their :class:`Table`).
     caption : str, optional
         LaTeX caption (verbatim); default: the model, the fixed parameters and the digits.
     label : str, optional
@@ -639,9 +711,7 @@ def to_latex(frame: pd.DataFrame, *, caption: str | None = None, label: str | No
     known, columns = _known(frame), frame.attrs.get("columns", [])
     headers = [f"${PARAMETERS[name]}$" for name in varying]
     headers += [known[column][1] for column in columns]
-    rows = [
-        [_decimal_tex(row[name]) for name in (*varying, *columns)] for _, row in frame.iterrows()
-    ]
+    rows = [[_decimal_tex(row[name]) for name in (*varying, *columns)] for row in _records(frame)]
     return table(
         headers,
         [[Latex(cell) for cell in row] for row in rows],
@@ -670,13 +740,14 @@ def _size(headers: list[str], rows: list[list[str]]) -> str | None:
     return "scriptsize"
 
 
-def to_markdown(frame: pd.DataFrame, *, caption: str | None = None) -> str:
+def to_markdown(frame: pd.DataFrame | Table, *, caption: str | None = None) -> str:
     r"""A Markdown (GitHub) table of a :func:`gated_table` or :func:`lossnet_table` frame.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        A frame made by :func:`gated_table` or :func:`lossnet_table`.
+    frame : pandas.DataFrame or Table
+        A frame made by :func:`gated_table`, :func:`lossnet_table` or
+        :func:`walks_table` (or their :class:`Table`).
     caption : str, optional
         A line above the table; default as in :func:`to_latex`.
 
@@ -706,7 +777,7 @@ def to_markdown(frame: pd.DataFrame, *, caption: str | None = None) -> str:
         "| " + " | ".join(headers) + " |",
         "| " + " | ".join(["---:"] * len(headers)) + " |",
     ]
-    for _, row in frame.iterrows():
+    for row in _records(frame):
         cells = [
             ("∞" if str(row[n]).strip().lower() == "inf" else _plain(row[n]))
             for n in (*varying, *columns)
@@ -715,13 +786,15 @@ def to_markdown(frame: pd.DataFrame, *, caption: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def to_csv(frame: pd.DataFrame) -> str:
+def to_csv(frame: pd.DataFrame | Table) -> str:
     """CSV of every parameter and quantity, headed by their plain names.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        A frame made by :func:`gated_table` or :func:`lossnet_table`.
+    frame : pandas.DataFrame or Table
+        A frame made by :func:`gated_table`, :func:`lossnet_table` or
+        :func:`walks_table` (or their :class:`Table`: the same text, written by the
+        :mod:`csv` module instead of pandas).
 
     Returns
     -------
@@ -734,5 +807,14 @@ def to_csv(frame: pd.DataFrame) -> str:
     >>> print(to_csv(frame), end="")
     arrival_rate,service_rate,reward,cost,pof
     inf,1,4,1,1.52961e+0
+    >>> to_csv(gated_table(arrival_rate="inf", reward="4", columns="pof", frame=False)) == (
+    ...     to_csv(frame))
+    True
     """
-    return frame.to_csv(index=False, lineterminator="\n")
+    if not isinstance(frame, Table):
+        return frame.to_csv(index=False, lineterminator="\n")
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(frame.names)
+    writer.writerows([row[name] for name in frame.names] for row in frame.rows)
+    return text.getvalue()

@@ -110,3 +110,56 @@ def test_bad_input_names_the_rule(queue, regime, message):
 def test_default_regime_follows_nu():
     assert pof_asymptotics(GatedQueue("inf", 1, "1.01", 1), dps=8)[0].point == "nu-1=0.01"
     assert pof_asymptotics(GatedQueue("inf", 1, "50", 1), dps=8)[0].quantity == "PoF-1"
+
+
+@pytest.mark.parametrize("arrival", ["inf", "3", "1.2", "1e6"])
+def test_generated_asymptotes_are_the_sympy_route_at_high_precision(arrival):
+    """pof_asymptotics evaluates the forms by generated code (qtheory.gated._generated);
+    at 80 digits it agrees with the Sympy route (evaluate_asymptote: lambdify of the
+    derived forms) to the last few digits, at points approaching each limit."""
+    from qtheory.gated import _generated
+    from qtheory.gated.asymptotics import (
+        _FORMS,
+        asymptotic_formulas,
+        cost,
+        derive_heavy_traffic,
+        evaluate_asymptote,
+        naor_ratio,
+    )
+
+    derived = {"light": derive_light_traffic(), "heavy": derive_heavy_traffic()}
+    symbols = {"excess": excess, "naor_ratio": naor_ratio}
+    assert len(asymptotic_formulas()) == 2 * len(_FORMS)
+    with mpmath.workdps(80):
+        mu, c = mpmath.mpf(2), mpmath.mpf(3)
+        lam = mpmath.mpf(arrival)
+        for name, (regime, field, minus, variable) in _FORMS.items():
+            points = ("1e-3", "1e-12", "1e-40") if variable == "excess" else ("4", "1e8", "1e30")
+            for point in map(mpmath.mpf, points):
+                values = {symbols[variable]: point, service_rate: mu, cost: c}
+                expected = evaluate_asymptote(getattr(derived[regime], field) - minus, values,
+                                              arrival)  # fmt: skip
+                if mpmath.isinf(lam):
+                    got = getattr(_generated, f"{name}_at_infinite_arrival_mp")(point, mu, c)
+                else:
+                    got = getattr(_generated, f"{name}_mp")(point, mu, lam, c)
+                assert abs(got / expected - 1) < mpmath.mpf(10) ** -75, (name, point)
+
+
+def test_pof_asymptotics_runs_no_sympy_derivation():
+    """The first call in a fresh process evaluates generated code: neither Sympy nor the
+    derivation is imported (it took 10-19 s when it re-ran the derivation)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from qtheory.gated import GatedQueue\n"
+        "from qtheory.gated.asymptotics import pof_asymptotics\n"
+        "for regime, reward in (('light', '1.0000000001'), ('heavy', '1e6')):\n"
+        "    pof_asymptotics(GatedQueue('3', '1', reward, '1'), regime=regime, dps=20)\n"
+        "import sys\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'sympy'"
+        " or m in ('qtheory.gated.derivation', 'qtheory.core.symbolic')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

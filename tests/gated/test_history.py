@@ -398,13 +398,14 @@ def test_belief_threshold_beats_ga():
 
 
 def test_bracket_takes_the_simulated_policy_when_it_is_better(monkeypatch):
-    """The bracket's bookkeeping with ``simulate=True``, the search replaced by a stub."""
-    from qtheory.gated import history
+    """The bracket's bookkeeping with ``simulate=True``, the search replaced by a stub
+    (the bracket imports the belief module when it simulates)."""
+    from qtheory.gated import belief
 
     queue = GatedQueue(3.0, 1.0, 2.0, 1.0)
     estimate = Estimate(0.3700, 1e-4, 50, "t", 49)
     monkeypatch.setattr(
-        history, "optimal_belief_threshold", lambda q: BeliefThreshold(0.3, estimate, 0.0)
+        belief, "optimal_belief_threshold", lambda q: BeliefThreshold(0.3, estimate, 0.0)
     )
     bracket = full_memory_bracket(queue, simulate=True, **SMALL)
     assert bracket.lower == 0.3700 and bracket.belief.threshold == 0.3

@@ -276,3 +276,70 @@ def test_relaxation_is_left_out_where_it_cannot_lower_the_bracket(arrival, nu):
     assert bracket.relaxation is None and bracket.upper == bracket.regular
     assert arrival * (nu - 401) >= bracket.regular  # the rule, at K = 400, mu = C = 1
     assert bracket.ga <= bracket.lower <= bracket.upper < nu - 1  # below mu R - C
+
+
+def test_rung_kinds_are_evidence_values():
+    """The ladder names its evidence kinds as text (qtheory.core.claims loads the
+    statistics stack): they are values of Evidence."""
+    from qtheory.core.claims import Evidence
+
+    kinds = {e.value for e in Evidence}
+    assert {ladder_module.IDENTITY, ladder_module.NUMERICAL} <= kinds
+    lad = ladder(GatedQueue(3.0, 1, 2, 1), 2)
+    assert {r.kind for r in lad.rungs()} <= kinds
+
+
+@pytest.mark.parametrize("service", [None, "erlang:3"])
+def test_on_rung_sees_every_rung_in_ladder_order_as_it_is_computed(service):
+    seen = []
+    lad = ladder(GatedQueue(3.0, 1, 2, 1), 2, service=service, on_rung=seen.append)
+    assert seen == lad.rungs()
+
+
+def test_ladder_prints_its_first_rung_before_the_bracket_is_computed(capsys, monkeypatch):
+    """``qtheory gated ladder`` prints the RR, gate and GA rungs before the full-memory
+    bracket (about a second) is computed; the text is render_ladder's, byte for byte."""
+    from qtheory.cli.gated import render_ladder
+
+    printed_before = []
+    real = history_module.full_memory_bracket
+
+    def bracket(queue, **kwargs):
+        printed_before.append(capsys.readouterr().out)
+        return real(queue, **kwargs)
+
+    monkeypatch.setattr(history_module, "full_memory_bracket", bracket)
+    argv = ["gated", "ladder", "--arrival-rate", "3", "--service-rate", "1", "--reward", "2",
+            "--cost", "1", "--phases", "2"]  # fmt: skip
+    assert main(argv) == 0
+    out = printed_before[0] + capsys.readouterr().out
+    names = [line.split()[0] for line in printed_before[0].splitlines()]
+    assert names == ["rung", "rr", "ph[1]", "ph[2]", "ga"]
+    expected = render_ladder(ladder(GatedQueue(3.0, 1, 2, 1), 2), False)
+    assert out == expected + "\n"
+
+
+@pytest.mark.parametrize(
+    ("service", "limit"),
+    [("erlang:2000", "DP_CELLS"), ("erlang:100000", "MEMORY"), ("fit:0.001", "DP_CELLS")],
+)
+def test_large_service_laws_are_refused_from_their_spec(capsys, service, limit):
+    """Before: erlang:2000 was refused after building its law (6 s), erlang:100000 ran
+    out of memory building it.  Now the spec's phase count is priced first."""
+    start = time.perf_counter()
+    with capped_memory():
+        status = main(ladder_args("3", "1", "2", "1", "--phases", "2", "--service", service))
+    err = capsys.readouterr().err
+    assert time.perf_counter() - start < 2.0
+    assert status == 2 and err.startswith("qtheory gated: error: service:") and limit in err
+
+
+def test_a_fixed_point_that_cannot_settle_gives_up_at_once(capsys):
+    """hyperexp:1e9: Newton leaves the feasible set and the natural iteration contracts
+    by 1 - 1e-9 per step; it gave up after 200000 steps (27 s), now after its first
+    forecast, in well under 2 s."""
+    start = time.perf_counter()
+    status = main(ladder_args("3", "1", "2", "1", "--phases", "2", "--service", "hyperexp:1e9"))
+    err = capsys.readouterr().err
+    assert time.perf_counter() - start < 2.0
+    assert status == 1 and "would need about" in err and "squared coefficient" in err
