@@ -732,6 +732,14 @@ def check_light_traffic(exponent: int, arrival: str = "inf", *, dps: int):
     (True, True)
     """
     exponent = _exponent(exponent)
+    # ν = 1 + 10^-exponent needs exponent digits to be told from 1, and the check works
+    # with more (pof_asymptotics adds the digits lost): refuse before spelling it out.
+    limits.require(
+        "dps",
+        exponent + required_dps(dps, cost="an asymptotic check"),
+        parameter="exponent",
+        what=f"nu = 1 + 10^-{exponent} (at least exponent + dps working digits)",
+    )
     reward = "1." + "0" * (exponent - 1) + "1"  # 1 + 10^-exponent, exactly
     pof, _, gate, gain = pof_asymptotics(
         GatedQueue(_arrival_text(arrival), 1, reward, 1), regime="light", dps=dps

@@ -163,3 +163,13 @@ def test_pof_asymptotics_runs_no_sympy_derivation():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_huge_light_traffic_exponent_is_refused_before_spelling_nu():
+    """Regression: check_light_traffic built the decimal 1 + 10^-exponent (exponent
+    characters) before any limit check; a fuzzed exponent of 3e9 grew the test process
+    past 20 GB.  It is refused at once on the digits it would need, naming exponent."""
+    from qtheory.gated.asymptotics import check_light_traffic
+
+    with pytest.raises(ValueError, match=r"^exponent: .*digits, above the limit"):
+        check_light_traffic(3 * 10**9, dps=20)
