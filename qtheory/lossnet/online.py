@@ -522,26 +522,24 @@ TABLE_SERVERS = 20_000
 
 def _certified_optimum(net: LossNetwork, dps: int | None) -> OnlineOptimum:
     """The two-class optimum from the certified enclosures (17 digits for float64),
-    rounded; B_L from rate balance."""
+    rounded; B_L from rate balance, 1 − (μ(N − E[idle]) − λ_H N (1 − P(full)))/(λ_L N)."""
     from qtheory.lossnet.certified import certified_online_optimum  # Arb: when used
 
     opt = certified_online_optimum(net, dps=17 if dps is None else dps)
     enclosures = (opt.fluid, opt.online, opt.regret, opt.mean_idle, opt.prob_full)
-    if dps is None:
-        fluid, online, regret, idle, full = (e.midpoint for e in enclosures)
-        lam_h, lam_l, mu, n = net.lambda_h, net.lambda_l, net.mu, net.servers
-        blocked_l = 1.0 - (mu * (n - idle) - lam_h * n * (1.0 - full)) / (lam_l * n)
-        return OnlineOptimum((0, opt.reserve), fluid, online, regret, idle, (full, blocked_l))
-    with mpmath.workdps(dps + precision.GUARD_DIGITS):
-        fluid, online, regret, idle, full = (
-            (mpmath.mpf(e.lower) + mpmath.mpf(e.upper)) / 2 for e in enclosures
-        )
-        p = _decimal_parameters(net)
+    with mpmath.workdps((dps or 0) + precision.GUARD_DIGITS):
+        if dps is None:
+            values = [e.midpoint for e in enclosures]
+            rates = {name: getattr(net, name) for name in ("lambda_h", "lambda_l", "mu")}
+        else:
+            values = [(mpmath.mpf(e.lower) + mpmath.mpf(e.upper)) / 2 for e in enclosures]
+            rates = _decimal_parameters(net)
+        fluid, online, regret, idle, full = values
         n = net.servers
-        admitted_l = p["mu"] * (n - idle) - p["lambda_h"] * n * (1 - full)
-        blocked_l = 1 - admitted_l / (p["lambda_l"] * n)
+        admitted_l = rates["mu"] * (n - idle) - rates["lambda_h"] * n * (1 - full)
+        blocked_l = 1 - admitted_l / (rates["lambda_l"] * n)
         optimum = OnlineOptimum((0, opt.reserve), fluid, online, regret, idle, (full, blocked_l))
-    return precision.rounded(optimum, dps)
+    return optimum if dps is None else precision.rounded(optimum, dps)
 
 
 def _table_optimum(net: LossNetwork, dps: int | None) -> OnlineOptimum:

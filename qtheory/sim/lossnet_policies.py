@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from qtheory.core.validation import nonnegative, positive, positive_int
-from qtheory.model.classes import ClassNetwork
+from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet import LossNetwork
 
 __all__ = [
@@ -128,11 +128,9 @@ def normalised_policy(name: str, param: float | tuple[int, ...]) -> str:
 
 
 def check_net(net: object) -> LossNetwork | ClassNetwork:
-    """``net`` if it is a loss network of two classes or n, else a TypeError."""
-    if not isinstance(net, LossNetwork | ClassNetwork):
-        raise TypeError(
-            f"net must be a LossNetwork or ClassNetwork, got {type(net).__name__} {net!r:.60}"
-        )
+    """``net`` if it is a loss network of two classes or n, else the TypeError of
+    :func:`~qtheory.model.classes.as_classes`."""
+    as_classes(net)
     return net
 
 
