@@ -26,13 +26,16 @@ Evaluators = list[tuple[Formula, str]]
 
 
 def gated() -> Evaluators:
-    """The evaluators :mod:`qtheory.gated.welfare`, :mod:`qtheory.gated.gim1_root` and
-    :mod:`qtheory.gated.asymptotics` call."""
+    """The evaluators :mod:`qtheory.gated.welfare`, :mod:`qtheory.gated.gim1_root`,
+    :mod:`qtheory.gated.asymptotics` and :mod:`qtheory.gated.costs` call."""
     from qtheory.gated.asymptotics import asymptotic_formulas
+    from qtheory.gated.cost_derivation import derive_costs
     from qtheory.gated.derivation import derive
 
     f = derive()
     asymptotic = [(formula, "mp") for formula in asymptotic_formulas().values()]
+    costs = derive_costs()
+    customer_costs = [(formula, "mp") for formula in costs.sojourn.values()]
     return [
         (f.welfare_ga, "float64"),
         (f.welfare_ga, "mp"),
@@ -45,6 +48,8 @@ def gated() -> Evaluators:
         (f.rr_optimal_rate_excess, "mp"),
         (f.rr_optimal_welfare_excess, "mp"),
         *asymptotic,
+        *customer_costs,
+        (costs.holding_power, "mp"),
     ]
 
 
@@ -65,7 +70,8 @@ def lossnet() -> Evaluators:
 #: Generated module -> (what it is generated from, its evaluators).
 TARGETS: dict[str, tuple[str, Callable[[], Evaluators]]] = {
     "qtheory/gated/_generated.py": (
-        "qtheory.gated.derivation.derive() and qtheory.gated.asymptotics.asymptotic_formulas()",
+        "qtheory.gated.derivation.derive(), qtheory.gated.asymptotics.asymptotic_formulas() "
+        "and qtheory.gated.cost_derivation.derive_costs()",
         gated,
     ),
     "qtheory/lossnet/_generated.py": (

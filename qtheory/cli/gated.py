@@ -133,6 +133,19 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cost", required=True, help="cost C per customer per unit time")
     parser.add_argument("--gate", help="also evaluate the queue at this gate length τ")
     parser.add_argument(
+        "--sojourn-cost",
+        metavar="COST",
+        help="each admitted customer pays C*phi(W) for its sojourn W: linear (default), "
+        "power:p (C W^p), deadline:d (C 1{W > d}) or exponential:theta "
+        "(C (exp(theta W) - 1)/theta, theta < mu)",
+    )
+    parser.add_argument(
+        "--holding-cost",
+        metavar="COST",
+        help="instead, C n^p per unit time while n customers are present: power:p "
+        "(power:1 is the linear cost)",
+    )
+    parser.add_argument(
         "--certify",
         action="store_true",
         help=f"print certified enclosures (Arb) of relative width <= 10^-dps "
@@ -246,9 +259,17 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
     )
 
     dps = check_dps(args.dps)
+    cost = _customer_cost(args)
     if getattr(args, "certify", False):
+        if cost is not None:
+            raise ValueError(
+                "--certify applies to the linear cost only (the other costs' optima are "
+                "computed, not certified)"
+            )
         return certified(args)
     queue = _queue(args, typed=True)
+    if cost is not None:
+        return cost_values(queue, cost, dps, args.gate)
     gate_opt = optimal_gate(queue, dps=dps)
     routing = optimal_routing(queue, dps=dps)
     values = {
@@ -266,6 +287,95 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
             gate, rates = args.gate, queue
         values["sigma"] = root(gate, rates.arrival_rate, rates.service_rate, dps=dps)
         values["welfare_at_gate"] = welfare_ga(queue, gate, dps=dps)
+    return values
+
+
+def _customer_cost(args: argparse.Namespace):
+    """The ``--sojourn-cost``/``--holding-cost`` of ``args`` (None for the linear cost),
+    errors naming the option."""
+    from qtheory.gated.cost_optimum import customer_cost
+
+    sojourn, holding = getattr(args, "sojourn_cost", None), getattr(args, "holding_cost", None)
+    if sojourn is not None and holding is not None:
+        raise ValueError("give --sojourn-cost or --holding-cost, not both")
+    with _cost_options_named():
+        return customer_cost(sojourn, holding)
+
+
+@contextlib.contextmanager
+def _cost_options_named() -> Iterator[None]:
+    """Errors about ``sojourn_cost``/``holding_cost`` name the command-line options."""
+    try:
+        yield
+    except ValueError as error:
+        text = str(error).replace("sojourn_cost", "--sojourn-cost")
+        raise ValueError(text.replace("holding_cost", "--holding-cost")) from None
+
+
+def cost_values(queue: GatedQueue, cost, dps: int | None, gate: str | None) -> dict[str, object]:
+    """What ``qtheory gated --sojourn-cost/--holding-cost`` prints: the keys of
+    :func:`compute`, each optimum's evidence, and a note where an optimum is a supremum
+    not attained or where nobody is admitted (then ``tau_star`` is ``inf`` and ``pof``
+    undefined: None, printed ``undefined``, JSON null).
+
+    Parameters
+    ----------
+    queue : GatedQueue
+    cost : qtheory.gated.costs.CustomerCost
+    dps : int or None
+    gate : str or None
+        ``--gate``, which applies to the linear cost only.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    ValueError
+        ``--gate`` given, or as :func:`qtheory.gated.cost_optimum.optima_under`.
+
+    Examples
+    --------
+    >>> from qtheory.gated.costs import sojourn_cost
+    >>> from qtheory.model.gated import GatedQueue
+    >>> values = cost_values(GatedQueue(3, 1, 3, 1), sojourn_cost("deadline:1"), None, None)
+    >>> values["welfare_ga"], values["welfare_rr"]  # mu (R - C): 1{W > d} costs C as sigma -> 1
+    (2.0, 2.0)
+    >>> for note in values["note"].split("; "):
+    ...     print(note)
+    welfare_ga is a supremum approached as sigma -> 1 (not attained)
+    welfare_rr is a supremum approached as lambda -> mu (not attained)
+    """
+    if gate is not None:
+        raise ValueError("--gate applies to the linear cost only")
+    from qtheory.gated.cost_optimum import optima_under
+
+    with _cost_options_named():
+        ga, rr, pof = optima_under(queue, cost, dps=dps)
+    values = {
+        "tau_star": "inf" if ga.gate == math.inf else ga.gate,
+        "welfare_ga": ga.welfare,
+        "welfare_rr": rr.welfare,
+        "rate_rr": rr.rate,
+        "throughput_ga": ga.throughput,
+        "pof": pof,
+        "cost": cost.spec,
+        "evidence_ga": ga.evidence,
+        "evidence_rr": rr.evidence,
+    }
+    notes = []
+    if pof is None:
+        notes.append(
+            "no admission earns positive welfare: both optima admit nobody, pof is undefined"
+        )
+    else:
+        if not ga.attained:
+            notes.append("welfare_ga is a supremum approached as sigma -> 1 (not attained)")
+        if not rr.attained:
+            notes.append("welfare_rr is a supremum approached as lambda -> mu (not attained)")
+    if notes:
+        values["note"] = "; ".join(notes)
     return values
 
 
@@ -360,6 +470,10 @@ def run(args: argparse.Namespace) -> int:
     """
     where = getattr(args, "where", "qtheory gated")
     if getattr(args, "view", None) == "ladder":
+        for option in ("sojourn_cost", "holding_cost"):
+            if getattr(args, option, None) is not None:
+                name = option.replace("_", "-")
+                raise ValueError(f"--{name} applies to the optimum, not to 'qtheory gated ladder'")
         # the table prints each rung as it is computed (the first in milliseconds, the
         # full-memory bracket about a second later); JSON is one object, at the end
         with warning_lines(where):

@@ -42,8 +42,9 @@ def render(values: Mapping[str, object], dps: int | None, as_json: bool) -> str:
 
     Parameters
     ----------
-    values : mapping of str to number or str
-        Integers and strings are printed as they are; other values are reals.
+    values : mapping of str to number, str or None
+        Integers and strings are printed as they are, None as ``undefined`` (JSON
+        null); other values are reals.
     dps : int or None
         None: reals become float64 (which must be finite).  An integer: reals become
         decimal strings of ``dps`` significant digits (:func:`mpmath.nstr`).
@@ -70,7 +71,9 @@ def render(values: Mapping[str, object], dps: int | None, as_json: bool) -> str:
     """
     shown: dict[str, object] = {}
     for name, value in values.items():
-        if isinstance(value, int | str):
+        if value is None:  # a value that is undefined: JSON null
+            shown[name] = None if as_json else "undefined"
+        elif isinstance(value, int | str):
             shown[name] = value
         elif dps is None:
             shown[name] = float(value)

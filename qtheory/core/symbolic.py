@@ -50,16 +50,25 @@ __all__ = ["BACKENDS", "Formula", "generated_module", "lambdify_interval"]
 class _MpmathPrinter(MpmathPrinter):
     """Sympy's mpmath printer, which also writes Lambert's W on any branch,
     ``LambertW(z, k)`` as ``mpmath.lambertw(z, k)`` (the function :func:`sympy.lambdify`
-    maps it to), so that an asymptotic form solved by Sympy is generated code too.
+    maps it to), so that an asymptotic form solved by Sympy is generated code too, and the
+    polylogarithm ``polylog(s, z)`` as ``mpmath.polylog(s, z)`` (a queue-length moment).
 
     >>> z = sp.Symbol("z")
     >>> print(Formula("w", sp.LambertW(z, -1), (z,)).source("mp").splitlines()[-1])
         return mpmath.lambertw(z, -1)
+    >>> print(Formula("li", sp.polylog(-2, z), (z,)).source("mp").splitlines()[-1])
+        return mpmath.polylog(-2, z)
     """
 
     def _print_LambertW(self, expr: sp.LambertW) -> str:
+        return self._call("mpmath.lambertw", expr)
+
+    def _print_polylog(self, expr: sp.polylog) -> str:
+        return self._call("mpmath.polylog", expr)
+
+    def _call(self, function: str, expr: sp.Expr) -> str:
         args = ", ".join(self._print(arg) for arg in expr.args)
-        return f"{self._module_format('mpmath.lambertw')}({args})"
+        return f"{self._module_format(function)}({args})"
 
 
 #: The evaluator backends: name -> (the Sympy printer that writes its code, what it computes in).

@@ -50,7 +50,8 @@ import mpmath
 from qtheory.core import limits
 from qtheory.core.precision import check_dps, rounded
 from qtheory.core.validation import positive_int
-from qtheory.gated.welfare import as_float64, working_dps
+from qtheory.gated.optima import as_float64
+from qtheory.gated.welfare import working_dps
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = ["ObservableOptimum", "observable_claims", "observable_welfare", "optimal_observable"]

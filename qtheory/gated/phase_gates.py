@@ -75,13 +75,8 @@ from qtheory.core.phase_type import PhaseType, as_phase_type
 from qtheory.core.precision import check_dps, rounded
 from qtheory.core.validation import positive_int
 from qtheory.gated.gim1_root import mp_value
-from qtheory.gated.welfare import (
-    GateOptimum,
-    as_float64,
-    optimal_gate,
-    optimal_routing,
-    working_dps,
-)
+from qtheory.gated.optima import GateOptimum, as_float64
+from qtheory.gated.welfare import optimal_gate, optimal_routing, working_dps
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [

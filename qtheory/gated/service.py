@@ -100,7 +100,7 @@ from qtheory.core.phase_type import (
     service_phases,
 )
 from qtheory.core.validation import nonnegative, positive
-from qtheory.gated.welfare import RoutingOptimum
+from qtheory.gated.optima import RoutingOptimum
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [

@@ -59,8 +59,6 @@ import math
 import numbers
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import TypeVar
 
 import mpmath
 import numpy as np
@@ -69,7 +67,14 @@ from qtheory.core import limits
 from qtheory.core.numerics import bracketed_root_mp
 from qtheory.core.precision import check_dps, decimal_fraction, rounded
 from qtheory.gated import _generated
+from qtheory.gated.cost_optimum import (
+    customer_cost,
+    optimal_gate_under,
+    optimal_routing_under,
+    price_of_forgetting_under,
+)
 from qtheory.gated.gim1_root import float_array, log_root, log_root_at_dps
+from qtheory.gated.optima import GateOptimum, RoutingOptimum, as_float64, float64_value
 from qtheory.model.gated import (
     ILL_CONDITIONED,
     UNIT_ROUNDOFF,
@@ -90,105 +95,6 @@ __all__ = [
 
 Real = float | mpmath.mpf
 FLOAT64_DIGITS = 17
-
-
-@dataclass(frozen=True)
-class GateOptimum:
-    """The welfare-maximising gate τ* and the queue it produces.
-
-    Attributes
-    ----------
-    gate : float or mpmath.mpf
-        τ* ≥ 0.
-    root, log_root : float or mpmath.mpf
-        σ at τ* and w = −log σ.
-    welfare : float or mpmath.mpf
-        S_GA(τ*), welfare per unit time.
-    throughput : float or mpmath.mpf
-        Admitted customers per unit time, 1/(τ* + 1/Λ).
-    mean_sojourn : float or mpmath.mpf
-        1/(μ(1 − σ)).
-    at_boundary : bool
-        True when τ* = 0 (the constraint τ ≥ 0 binds).
-    phases : int or None
-        The gate's law: None for GA's deterministic gate, m for an Erlang-m blocking
-        period of mean τ* (:func:`~qtheory.gated.phase_gates.optimal_erlang_gate`; there
-        ``welfare`` is S_m(τ*)).
-
-    Examples
-    --------
-    >>> opt = optimal_gate(GatedQueue(np.inf, 1.0, 3.0, 1.0))
-    >>> round(opt.throughput * opt.gate, 12), round(opt.mean_sojourn * (1 - opt.root), 12)
-    (1.0, 1.0)
-
-    References
-    ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    """
-
-    gate: Real
-    root: Real
-    log_root: Real
-    welfare: Real
-    throughput: Real
-    mean_sojourn: Real
-    at_boundary: bool
-    phases: int | None = None
-
-
-@dataclass(frozen=True)
-class RoutingOptimum:
-    """The welfare-maximising random-routing admission rate λ*.
-
-    Attributes
-    ----------
-    rate : float or mpmath.mpf
-        λ* = min(Λ, μ − √(μC/R)).
-    welfare : float or mpmath.mpf
-        S_RR(λ*).
-    at_boundary : bool
-        True when λ* = Λ (admitting everybody is optimal).
-
-    Examples
-    --------
-    >>> opt = optimal_routing(GatedQueue(np.inf, 1.0, 9.0, 1.0))  # λ* = 1 − 1/3
-    >>> round(opt.rate, 6), round(opt.welfare, 6), opt.at_boundary  # C(√ν − 1)² = 4
-    (0.666667, 4.0, False)
-
-    References
-    ----------
-    .. [1] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
-       processes", Econometrica 43(1):81-92 (1975).
-    """
-
-    rate: Real
-    welfare: Real
-    at_boundary: bool
-
-
-Optimum = TypeVar("Optimum", GateOptimum, RoutingOptimum)
-
-
-def as_float64(optimum: Optimum) -> Optimum:
-    """The same record with every mpf field converted to float64 (a ValueError names a
-    field beyond float64)."""
-    values = {}
-    for field in fields(optimum):
-        value = getattr(optimum, field.name)
-        if isinstance(value, mpmath.mpf):
-            value = _float64(field.name, value)
-        values[field.name] = value
-    return type(optimum)(**values)
-
-
-def _float64(name: str, value: mpmath.mpf) -> float:
-    result = float(value)
-    if math.isinf(result) and mpmath.isfinite(value):
-        raise ValueError(
-            f"{name} = {mpmath.nstr(value, 5)} overflows float64 for these parameters; use dps=D"
-        )
-    return result
 
 
 def float64_rates(queue: GatedQueue) -> tuple[float, float, float, float]:
@@ -488,11 +394,17 @@ def _optimum(queue: object, dps: object, compute: Callable[[GatedQueue, int], ob
     if dps is not None:
         return rounded(optimum, dps)
     if isinstance(optimum, mpmath.mpf):
-        return _float64("price_of_forgetting", optimum)
+        return float64_value("price_of_forgetting", optimum)
     return as_float64(optimum)
 
 
-def optimal_gate(queue: GatedQueue, *, dps: int | None = None) -> GateOptimum:
+def optimal_gate(
+    queue: GatedQueue,
+    *,
+    dps: int | None = None,
+    sojourn_cost: str | Callable | None = None,
+    holding_cost: str | None = None,
+) -> GateOptimum:
     """The welfare-maximising gate τ* and S_GA(τ*).
 
     τ* maximises S_GA(τ) = N/D over τ ≥ 0, with N = R − C/(μ(1 − σ)) the net reward of
@@ -506,6 +418,13 @@ def optimal_gate(queue: GatedQueue, *, dps: int | None = None) -> GateOptimum:
         The queue; Naor's ratio ν = Rμ/C must exceed 1.
     dps : int or None, keyword-only
         None: float64.  D ≥ 1: mpf values correct to D digits.
+    sojourn_cost, holding_cost : str, callable or None, keyword-only
+        Another cost than C per customer per unit time (at most one): each admitted
+        customer pays C φ(W) for its sojourn W (``power:p``, ``deadline:d``,
+        ``exponential:θ`` or a nondecreasing callable φ), or C n^p per unit time while
+        n are present (``power:p``); None or ``linear`` is the model above.  Computed by
+        :mod:`qtheory.gated.cost_optimum`, whose record says whether the optimum is
+        proved unique or numerical and whether a supremum is attained.
 
     Returns
     -------
@@ -542,10 +461,19 @@ def optimal_gate(queue: GatedQueue, *, dps: int | None = None) -> GateOptimum:
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
     """
+    cost = customer_cost(sojourn_cost, holding_cost)
+    if cost is not None:
+        return optimal_gate_under(queue, cost, dps=dps)
     return _optimum(queue, dps, _optimal_gate_mp)
 
 
-def optimal_routing(queue: GatedQueue, *, dps: int | None = None) -> RoutingOptimum:
+def optimal_routing(
+    queue: GatedQueue,
+    *,
+    dps: int | None = None,
+    sojourn_cost: str | Callable | None = None,
+    holding_cost: str | None = None,
+) -> RoutingOptimum:
     """The Edelson–Hildebrand optimum λ* = min(Λ, μ − √(μC/R)) and S_RR(λ*).
 
     S_RR(λ) = λ(R − C/(μ − λ)) is concave on [0, μ); its stationary point is
@@ -559,6 +487,13 @@ def optimal_routing(queue: GatedQueue, *, dps: int | None = None) -> RoutingOpti
         The queue; Naor's ratio ν = Rμ/C must exceed 1.
     dps : int or None, keyword-only
         None: float64.  D ≥ 1: mpf values correct to D digits.
+    sojourn_cost, holding_cost : str, callable or None, keyword-only
+        Another cost than C per customer per unit time (at most one): each admitted
+        customer pays C φ(W) for its sojourn W (``power:p``, ``deadline:d``,
+        ``exponential:θ`` or a nondecreasing callable φ), or C n^p per unit time while
+        n are present (``power:p``); None or ``linear`` is the model above.  Computed by
+        :mod:`qtheory.gated.cost_optimum`, whose record says whether the optimum is
+        proved unique or numerical and whether a supremum is attained.
 
     Returns
     -------
@@ -590,10 +525,19 @@ def optimal_routing(queue: GatedQueue, *, dps: int | None = None) -> RoutingOpti
     .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
        processes", Econometrica 43(1):81-92 (1975).
     """
+    cost = customer_cost(sojourn_cost, holding_cost)
+    if cost is not None:
+        return optimal_routing_under(queue, cost, dps=dps)
     return _optimum(queue, dps, _optimal_routing_mp)
 
 
-def price_of_forgetting(queue: GatedQueue, *, dps: int | None = None) -> Real:
+def price_of_forgetting(
+    queue: GatedQueue,
+    *,
+    dps: int | None = None,
+    sojourn_cost: str | Callable | None = None,
+    holding_cost: str | None = None,
+) -> Real:
     """PoF = S_GA(τ*) / S_RR(λ*) ≥ 1: the welfare ratio lost by forgetting admissions.
 
     Gated admission remembers the time of the last admission, random routing does
@@ -607,6 +551,13 @@ def price_of_forgetting(queue: GatedQueue, *, dps: int | None = None) -> Real:
         The queue; Naor's ratio ν = Rμ/C must exceed 1.
     dps : int or None, keyword-only
         None: float64.  D ≥ 1: mpf values correct to D digits.
+    sojourn_cost, holding_cost : str, callable or None, keyword-only
+        Another cost than C per customer per unit time (at most one): each admitted
+        customer pays C φ(W) for its sojourn W (``power:p``, ``deadline:d``,
+        ``exponential:θ`` or a nondecreasing callable φ), or C n^p per unit time while
+        n are present (``power:p``); None or ``linear`` is the model above.  Computed by
+        :mod:`qtheory.gated.cost_optimum`, whose record says whether the optimum is
+        proved unique or numerical and whether a supremum is attained.
 
     Returns
     -------
@@ -638,4 +589,7 @@ def price_of_forgetting(queue: GatedQueue, *, dps: int | None = None) -> Real:
     .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
        processes", Econometrica 43(1):81-92 (1975).
     """
+    cost = customer_cost(sojourn_cost, holding_cost)
+    if cost is not None:
+        return price_of_forgetting_under(queue, cost, dps=dps)
     return _optimum(queue, dps, _price_of_forgetting_mp)

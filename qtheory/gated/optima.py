@@ -1,0 +1,174 @@
+"""The records of the gated model's optima: the gate GA chooses and the rate RR chooses.
+
+One record per policy for every route that optimises it (the linear-cost optimum of
+:mod:`qtheory.gated.welfare`, the Erlang gates of :mod:`qtheory.gated.phase_gates`, the
+observable bound, and any cost or arrival law of :mod:`qtheory.gated.cost_optimum`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+from typing import TypeVar
+
+import mpmath
+
+__all__ = ["GateOptimum", "RoutingOptimum", "as_float64", "float64_value"]
+
+Real = float | mpmath.mpf
+
+
+@dataclass(frozen=True)
+class GateOptimum:
+    """The welfare-maximising gate τ* and the queue it produces.
+
+    Attributes
+    ----------
+    gate : float or mpmath.mpf
+        τ* ≥ 0.
+    root, log_root : float or mpmath.mpf
+        σ at τ* and w = −log σ.
+    welfare : float or mpmath.mpf
+        S_GA(τ*), welfare per unit time.
+    throughput : float or mpmath.mpf
+        Admitted customers per unit time, 1/(τ* + 1/Λ).
+    mean_sojourn : float or mpmath.mpf
+        1/(μ(1 − σ)).
+    at_boundary : bool
+        True when τ* = 0 (the constraint τ ≥ 0 binds).
+    phases : int or None
+        The gate's law: None for GA's deterministic gate, m for an Erlang-m blocking
+        period of mean τ* (:func:`~qtheory.gated.phase_gates.optimal_erlang_gate`; there
+        ``welfare`` is S_m(τ*)).
+    attained : bool
+        False when ``welfare`` is a supremum that no gate reaches: approached as σ → 1
+        (a bounded cost in heavy traffic; then ``gate`` is the limit of τ(σ)), or as τ → ∞
+        when no admission earns positive welfare (then ``gate`` is inf, ``welfare`` 0).
+    evidence : str or None
+        What makes it the optimum: ``"proved unique"`` (one critical point where the
+        welfare is positive, proved for the model), or ``"numerical"`` followed by the
+        search that found it (:mod:`qtheory.gated.cost_optimum`); None where the
+        function that made it documents it.
+
+    Examples
+    --------
+    >>> from qtheory.gated.welfare import optimal_gate
+    >>> from qtheory.model.gated import GatedQueue
+    >>> opt = optimal_gate(GatedQueue(float("inf"), 1.0, 3.0, 1.0))
+    >>> round(opt.throughput * opt.gate, 12), round(opt.mean_sojourn * (1 - opt.root), 12)
+    (1.0, 1.0)
+
+    References
+    ----------
+    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+       queues", arXiv:2606.02464 (2026).
+    """
+
+    gate: Real
+    root: Real
+    log_root: Real
+    welfare: Real
+    throughput: Real
+    mean_sojourn: Real
+    at_boundary: bool
+    phases: int | None = None
+    attained: bool = field(default=True, repr=False)
+    evidence: str | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class RoutingOptimum:
+    """The welfare-maximising random-routing admission rate λ*.
+
+    Attributes
+    ----------
+    rate : float or mpmath.mpf
+        λ* = min(Λ, μ − √(μC/R)).
+    welfare : float or mpmath.mpf
+        S_RR(λ*).
+    at_boundary : bool
+        True when λ* = Λ (admitting everybody is optimal).
+    attained, evidence : bool, str or None
+        As for :class:`GateOptimum`: a supremum approached as λ → μ is not attained.
+
+    Examples
+    --------
+    >>> from qtheory.gated.welfare import optimal_routing
+    >>> from qtheory.model.gated import GatedQueue
+    >>> opt = optimal_routing(GatedQueue(float("inf"), 1.0, 9.0, 1.0))  # λ* = 1 − 1/3
+    >>> round(opt.rate, 6), round(opt.welfare, 6), opt.at_boundary  # C(√ν − 1)² = 4
+    (0.666667, 4.0, False)
+
+    References
+    ----------
+    .. [1] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+       processes", Econometrica 43(1):81-92 (1975).
+    """
+
+    rate: Real
+    welfare: Real
+    at_boundary: bool
+    attained: bool = field(default=True, repr=False)
+    evidence: str | None = field(default=None, repr=False)
+
+
+Optimum = TypeVar("Optimum", GateOptimum, RoutingOptimum)
+
+
+def as_float64(optimum: Optimum) -> Optimum:
+    """The same record with every mpf field converted to float64.
+
+    Parameters
+    ----------
+    optimum : GateOptimum or RoutingOptimum
+
+    Returns
+    -------
+    The same type, float64 fields.
+
+    Raises
+    ------
+    ValueError
+        A field beyond float64 (named).
+
+    Examples
+    --------
+    >>> as_float64(RoutingOptimum(mpmath.mpf(1) / 4, mpmath.mpf(2), False))
+    RoutingOptimum(rate=0.25, welfare=2.0, at_boundary=False)
+    """
+    values = {}
+    for item in fields(optimum):
+        value = getattr(optimum, item.name)
+        if isinstance(value, mpmath.mpf):
+            value = float64_value(item.name, value)
+        values[item.name] = value
+    return type(optimum)(**values)
+
+
+def float64_value(name: str, value: mpmath.mpf) -> float:
+    """``value`` as float64; a ValueError naming ``name`` if it overflows.
+
+    Parameters
+    ----------
+    name : str
+        What ``value`` is, for the error.
+    value : mpmath.mpf
+
+    Returns
+    -------
+    float
+        ``float(value)``; ±inf only when ``value`` itself is infinite.
+
+    Examples
+    --------
+    >>> float64_value("welfare", mpmath.mpf("1e400"))
+    Traceback (most recent call last):
+    ...
+    ValueError: welfare = 1.0e+400 overflows float64 for these parameters; use dps=D
+    """
+    result = float(value)
+    if math.isinf(result) and mpmath.isfinite(value):
+        raise ValueError(
+            f"{name} = {mpmath.nstr(value, 5)} overflows float64 for these parameters; use dps=D"
+        )
+    return result
