@@ -28,13 +28,14 @@ The search.  Where :math:`R \le g(\infty)` no admission earns positive welfare: 
 optima admit nobody (GA's gate τ → ∞, RR's rate 0, welfare 0) and PoF is undefined.
 Otherwise :math:`F` is evaluated at 121 points :math:`w_L + 10^{x}\max(1, w_L)`,
 :math:`x` from −12 to 3 (8 per decade; :math:`w_L = \max(w_{\min}, w_N)`), and the best is
-refined by golden-section search between its neighbours, to a relative :math:`10^{-(D+3)}`
-in w, with every value computed in mpmath at :math:`2D + 20` digits plus the queue's
-guard digits (D = 17 for float64 output), the digits a maximiser needs.  When the
-refinement ends at the left end :math:`w_{\min}` the optimum is the boundary (τ* = 0, or
-λ* = Λ); when :math:`w_{\min} = 0` is not attainable (Λ ≥ μ) and :math:`g` stays bounded
-there, the supremum :math:`\mu(R - g(0^+))` is approached as σ → 1 (a deadline cost)
-and reported with ``attained=False``.
+refined by Brent's method (parabolic interpolation safeguarded by golden-section
+steps) between its neighbours, to a relative :math:`10^{-(D+3)}` in w.  The refinement
+computes in mpmath at :math:`2D + 20` digits plus the queue's guard digits (D = 17 for
+float64 output), the digits a maximiser needs; the grid, which only ranks, at half as
+many.  When the refinement ends at the left end :math:`w_{\min}` the optimum is the
+boundary (τ* = 0, or λ* = Λ); when :math:`w_{\min} = 0` is not attainable (Λ ≥ μ) and
+:math:`g` stays bounded there, the supremum :math:`\mu(R - g(0^+))` is approached as
+σ → 1 (a deadline cost) and reported with ``attained=False``.
 
 Evidence.  For the families where :mod:`qtheory.gated.cost_derivation` proves one
 critical point (GA: :math:`u^2|g'(u)|` nonincreasing; RR: :math:`g` convex in u) and
@@ -50,8 +51,8 @@ References
 .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
    queues", arXiv:2606.02464 (2026).
 .. [2] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
-.. [3] J. Kiefer, "Sequential minimax search for a maximum", Proc. AMS 4(3):502-506
-   (1953) (golden-section search).
+.. [3] R. P. Brent, Algorithms for Minimization without Derivatives, Prentice-Hall
+   (1973), ch. 5.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ GRID_DECADES = (-12, 3)
 GRID_PER_DECADE = 8
 GRID_POINTS = (GRID_DECADES[1] - GRID_DECADES[0]) * GRID_PER_DECADE + 1
 PROVED = "proved unique"
-NUMERICAL = f"numerical ({GRID_POINTS}-point grid in w, golden-section refinement)"
+NUMERICAL = f"numerical ({GRID_POINTS}-point grid in w, Brent refinement)"
 
 Streams = Callable[[GatedQueue], AdmittedStreams]
 
@@ -148,9 +149,14 @@ class _Problem:
         self.mu, self.reward, self.scale = p["mu"], p["R"], p["C"]
         self.cost = cost
         self.streams = streams(queue)
+        self._net: dict[tuple[mpmath.mpf, int], mpmath.mpf] = {}
 
     def net(self, w: mpmath.mpf) -> mpmath.mpf:
-        return self.reward - self.cost.expected(w, self.mu, self.scale)
+        """R − g(w), remembered: the two policies search the same grid."""
+        key = (w, mpmath.mp.prec)
+        if key not in self._net:
+            self._net[key] = self.reward - self.cost.expected(w, self.mu, self.scale)
+        return self._net[key]
 
     def throughput(self, policy: str, w: mpmath.mpf) -> mpmath.mpf:
         if policy == "ga":
@@ -195,12 +201,13 @@ class _Problem:
             scale * mpmath.mpf(10) ** (GRID_DECADES[0] + mpmath.mpf(k) / GRID_PER_DECADE)
             for k in range(GRID_POINTS)
         ]
-        values = [self.welfare(policy, left + offset) for offset in offsets]
+        with mpmath.workdps(mpmath.mp.dps // 2 + 10):  # enough to rank the grid points
+            values = [self.welfare(policy, left + offset) for offset in offsets]
         best = max(range(GRID_POINTS), key=values.__getitem__)
         lo = left if best == 0 else left + offsets[best - 1]
         hi = left + offsets[min(best + 1, GRID_POINTS - 1)]
-        tolerance = mpmath.mpf(10) ** -(digits + 3) * max(lo, hi * mpmath.mpf(10) ** -(digits + 3))
-        w = _golden_section(lambda x: self.welfare(policy, x), lo, hi, tolerance)
+        relative = mpmath.mpf(10) ** -(digits + 3)
+        w = _brent(lambda x: self.welfare(policy, x), lo, hi, relative, relative**2 * hi)
         value = self.welfare(policy, w)
         if best == 0 and positive_at_left:  # is the left end better than any inner point?
             if left > 0:  # everybody admitted, stably: the boundary optimum
@@ -214,21 +221,54 @@ class _Problem:
         return _Found("interior", w, value)
 
 
-def _golden_section(f, lo, hi, tolerance) -> mpmath.mpf:
-    """A maximiser of the unimodal ``f`` on [lo, hi], to ``tolerance`` (Kiefer 1953)."""
-    ratio = (mpmath.sqrt(5) - 1) / 2
-    c, d = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-    fc, fd = f(c), f(d)
-    while hi - lo > tolerance:
-        if fc >= fd:
-            hi, d, fd = d, c, fc
-            c = hi - ratio * (hi - lo)
-            fc = f(c)
+def _brent(f, lo, hi, relative, absolute) -> mpmath.mpf:
+    """A maximiser of ``f`` on [lo, hi] to ``relative |x| + absolute``: Brent's method,
+    parabolic interpolation safeguarded by golden-section steps (Brent 1973, ch. 5, in
+    the form of Press et al., *Numerical Recipes*, Sec. 10.3)."""
+    golden = (3 - mpmath.sqrt(5)) / 2
+    x = w = v = lo + golden * (hi - lo)
+    fx = fw = fv = -f(x)
+    step = previous = mpmath.mpf(0)
+    while True:
+        middle = (lo + hi) / 2
+        tol = relative * abs(x) + absolute
+        if abs(x - middle) <= 2 * tol - (hi - lo) / 2:
+            return x
+        parabolic = False
+        if abs(previous) > tol:
+            r = (x - w) * (fx - fv)
+            q = (x - v) * (fx - fw)
+            p = (x - v) * q - (x - w) * r
+            q = 2 * (q - r)
+            if q > 0:
+                p = -p
+            q = abs(q)
+            older, previous = previous, step
+            parabolic = abs(p) < abs(q * older / 2) and q * (lo - x) < p < q * (hi - x)
+            if parabolic:
+                step = p / q
+                if x + step - lo < 2 * tol or hi - x - step < 2 * tol:
+                    step = tol if middle > x else -tol
+        if not parabolic:
+            previous = (lo - x) if x >= middle else (hi - x)
+            step = golden * previous
+        u = x + (step if abs(step) >= tol else (tol if step > 0 else -tol))
+        fu = -f(u)
+        if fu <= fx:
+            if u >= x:
+                lo = x
+            else:
+                hi = x
+            v, fv, w, fw, x, fx = w, fw, x, fx, u, fu
         else:
-            lo, c, fc = c, d, fd
-            d = lo + ratio * (hi - lo)
-            fd = f(d)
-    return (lo + hi) / 2
+            if u < x:
+                lo = u
+            else:
+                hi = u
+            if fu <= fw or w == x:
+                v, fv, w, fw = w, fw, u, fu
+            elif fu <= fv or v in (x, w):
+                v, fv = u, fu
 
 
 def _working(queue: GatedQueue, cost: CustomerCost, dps: object):

@@ -43,6 +43,7 @@ MODELS = (
     "qtheory.report.lossnet_classes",
     "qtheory.report.walks",
     "qtheory.report.gated_ladder",
+    "qtheory.report.gated_costs",
 )
 
 
