@@ -44,6 +44,7 @@ import argparse
 import contextlib
 import json
 import math
+import re
 import sys
 import warnings
 from collections.abc import Iterator
@@ -144,6 +145,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="COST",
         help="instead, C n^p per unit time while n customers are present: power:p "
         "(power:1 is the linear cost)",
+    )
+    parser.add_argument(
+        "--arrivals",
+        metavar="LAW",
+        help="renewal potential arrivals of mean gap 1/Lambda: poisson (default), erlang:K, "
+        "hyperexp:SCV (balanced H2) or fit:SCV",
     )
     parser.add_argument(
         "--certify",
@@ -259,17 +266,17 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
     )
 
     dps = check_dps(args.dps)
-    cost = _customer_cost(args)
+    cost, arrivals = _model_options(args)
     if getattr(args, "certify", False):
-        if cost is not None:
+        if cost is not None or arrivals is not None:
             raise ValueError(
-                "--certify applies to the linear cost only (the other costs' optima are "
-                "computed, not certified)"
+                "--certify applies to the linear cost and Poisson arrivals only (the other "
+                "models' optima are computed, not certified)"
             )
         return certified(args)
     queue = _queue(args, typed=True)
-    if cost is not None:
-        return cost_values(queue, cost, dps, args.gate)
+    if cost is not None or arrivals is not None:
+        return cost_values(queue, cost, dps, args.gate, arrivals=arrivals)
     gate_opt = optimal_gate(queue, dps=dps)
     routing = optimal_routing(queue, dps=dps)
     values = {
@@ -290,30 +297,35 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
     return values
 
 
-def _customer_cost(args: argparse.Namespace):
-    """The ``--sojourn-cost``/``--holding-cost`` of ``args`` (None for the linear cost),
-    errors naming the option."""
-    from qtheory.gated.cost_optimum import customer_cost
+def _model_options(args: argparse.Namespace):
+    """(cost, arrivals) of ``--sojourn-cost``/``--holding-cost`` and ``--arrivals``, each
+    checked: None for the linear cost and for Poisson arrivals; errors name the option."""
+    from qtheory.gated.cost_optimum import arrival_streams, customer_cost
 
     sojourn, holding = getattr(args, "sojourn_cost", None), getattr(args, "holding_cost", None)
     if sojourn is not None and holding is not None:
         raise ValueError("give --sojourn-cost or --holding-cost, not both")
+    arrivals = getattr(args, "arrivals", None)
     with _cost_options_named():
-        return customer_cost(sojourn, holding)
+        cost = customer_cost(sojourn, holding)
+        return cost, None if arrival_streams(arrivals) is None else arrivals
 
 
 @contextlib.contextmanager
 def _cost_options_named() -> Iterator[None]:
-    """Errors about ``sojourn_cost``/``holding_cost`` name the command-line options."""
+    """Errors about ``sojourn_cost``/``holding_cost``/``arrivals`` name the options."""
     try:
         yield
     except ValueError as error:
         text = str(error).replace("sojourn_cost", "--sojourn-cost")
-        raise ValueError(text.replace("holding_cost", "--holding-cost")) from None
+        text = text.replace("holding_cost", "--holding-cost")
+        raise ValueError(re.sub(r"^arrivals\b", "--arrivals", text)) from None
 
 
-def cost_values(queue: GatedQueue, cost, dps: int | None, gate: str | None) -> dict[str, object]:
-    """What ``qtheory gated --sojourn-cost/--holding-cost`` prints: the keys of
+def cost_values(
+    queue: GatedQueue, cost, dps: int | None, gate: str | None, *, arrivals: str | None = None
+) -> dict[str, object]:
+    """What ``qtheory gated --sojourn-cost/--holding-cost/--arrivals`` prints: the keys of
     :func:`compute`, each optimum's evidence, and a note where an optimum is a supremum
     not attained or where nobody is admitted (then ``tau_star`` is ``inf`` and ``pof``
     undefined: None, printed ``undefined``, JSON null).
@@ -321,10 +333,13 @@ def cost_values(queue: GatedQueue, cost, dps: int | None, gate: str | None) -> d
     Parameters
     ----------
     queue : GatedQueue
-    cost : qtheory.gated.costs.CustomerCost
+    cost : qtheory.gated.costs.CustomerCost or None
+        None: the linear cost.
     dps : int or None
     gate : str or None
-        ``--gate``, which applies to the linear cost only.
+        ``--gate``, which applies to the linear Poisson model only.
+    arrivals : str or None, keyword-only
+        ``--arrivals`` (None: Poisson).
 
     Returns
     -------
@@ -348,11 +363,15 @@ def cost_values(queue: GatedQueue, cost, dps: int | None, gate: str | None) -> d
     welfare_rr is a supremum approached as lambda -> mu (not attained)
     """
     if gate is not None:
-        raise ValueError("--gate applies to the linear cost only")
-    from qtheory.gated.cost_optimum import optima_under
+        raise ValueError("--gate applies to the linear cost and Poisson arrivals only")
+    from qtheory.gated.cost_optimum import arrival_streams, optima_under
+    from qtheory.gated.costs import LINEAR
+    from qtheory.gated.streams import PoissonStreams
 
+    cost = cost or LINEAR
     with _cost_options_named():
-        ga, rr, pof = optima_under(queue, cost, dps=dps)
+        streams = arrival_streams(arrivals) or PoissonStreams
+        ga, rr, pof = optima_under(queue, cost, streams=streams, dps=dps)
     values = {
         "tau_star": "inf" if ga.gate == math.inf else ga.gate,
         "welfare_ga": ga.welfare,
@@ -361,6 +380,7 @@ def cost_values(queue: GatedQueue, cost, dps: int | None, gate: str | None) -> d
         "throughput_ga": ga.throughput,
         "pof": pof,
         "cost": cost.spec,
+        "arrivals": arrivals or "poisson",
         "evidence_ga": ga.evidence,
         "evidence_rr": rr.evidence,
     }
@@ -470,7 +490,7 @@ def run(args: argparse.Namespace) -> int:
     """
     where = getattr(args, "where", "qtheory gated")
     if getattr(args, "view", None) == "ladder":
-        for option in ("sojourn_cost", "holding_cost"):
+        for option in ("sojourn_cost", "holding_cost", "arrivals"):
             if getattr(args, option, None) is not None:
                 name = option.replace("_", "-")
                 raise ValueError(f"--{name} applies to the optimum, not to 'qtheory gated ladder'")

@@ -51,6 +51,7 @@ __all__ = [
     "require_phases",
     "service_law",
     "service_phases",
+    "arrival_law",
 ]
 
 #: Tolerance of the distribution checks (α sums to 1, row sums of T are ≤ 0).
@@ -522,11 +523,13 @@ def fit_three_moments(scv: float, third: float) -> PhaseType:
     return hyperexponential([p, 1.0 - p], [1.0 / x1, 1.0 / x2])
 
 
-#: Why ``"deterministic"`` has no law of :func:`service_law`.
-_NO_PHASE_TYPE = (
-    "service 'deterministic' has no phase-type law (the simulator takes it; the formulas "
-    "need a phase-type law)"
-)
+def _no_phase_type(parameter: str) -> str:
+    """Why ``"deterministic"`` has no law of :func:`service_law`."""
+    return (
+        f"{parameter} 'deterministic' has no phase-type law (the simulator takes it; the "
+        "formulas need a phase-type law)"
+    )
+
 
 #: The forms of a service-law string (:func:`parse_service`), for error messages.
 SERVICE_FORMS = (
@@ -535,7 +538,7 @@ SERVICE_FORMS = (
 )
 
 
-def parse_service(text: str) -> tuple[str, tuple[float, ...]]:
+def parse_service(text: str, parameter: str = "service") -> tuple[str, tuple[float, ...]]:
     """The one grammar of a service-law string: its kind and its numbers.
 
     ``"exponential"`` and ``"deterministic"`` (no numbers), ``"erlang:K"`` (K ≥ 1 an
@@ -549,6 +552,9 @@ def parse_service(text: str) -> tuple[str, tuple[float, ...]]:
     Parameters
     ----------
     text : str
+    parameter : str, default ``"service"``
+        The option the text came from, named by every error (``"arrivals"`` for
+        :func:`arrival_law`).
 
     Returns
     -------
@@ -557,7 +563,7 @@ def parse_service(text: str) -> tuple[str, tuple[float, ...]]:
     Raises
     ------
     ValueError
-        Any other text, naming ``service`` and the forms; K < 1 or an SCV out of range,
+        Any other text, naming ``parameter`` and the forms; K < 1 or an SCV out of range,
         naming the rule.
 
     Examples
@@ -574,17 +580,18 @@ def parse_service(text: str) -> tuple[str, tuple[float, ...]]:
         if kind in ("exponential", "deterministic") and not colon:
             return kind, ()
         if kind == "erlang" and arg.isascii() and arg.isdigit():
-            return kind, (float(validation.positive_int("service (Erlang phases K)", int(arg))),)
+            phases = validation.positive_int(f"{parameter} (Erlang phases K)", int(arg))
+            return kind, (float(phases),)
         numbers = tuple(_finite_or_nan(x) for x in arg.split(":")) if colon else ()
         if numbers and all(math.isfinite(x) for x in numbers):
             if kind == "hyperexp" and len(numbers) == 1:
-                return kind, (_hyperexponential_scv(numbers[0], f"service {text!r}: "),)
+                return kind, (_hyperexponential_scv(numbers[0], f"{parameter} {text!r}: "),)
             if kind == "fit" and len(numbers) in (1, 2):
                 return kind, numbers
-    raise ValueError(f"service must be {SERVICE_FORMS} or a PhaseType, got {text!r}")
+    raise ValueError(f"{parameter} must be {SERVICE_FORMS} or a PhaseType, got {text!r}")
 
 
-def service_law(service: str | PhaseType) -> PhaseType:
+def service_law(service: str | PhaseType, *, parameter: str = "service") -> PhaseType:
     """The service shape, as a phase-type law of mean 1.
 
     Parameters
@@ -595,6 +602,8 @@ def service_law(service: str | PhaseType) -> PhaseType:
         (:func:`balanced_hyperexponential`), ``"fit:SCV"`` (:func:`fit_two_moments`),
         ``"fit:SCV:THIRD"`` (:func:`fit_three_moments`, THIRD = E[S³]/E[S]³); or a
         PhaseType (rescaled to mean 1).
+    parameter : str, keyword-only, default ``"service"``
+        The option named by every error.
 
     Returns
     -------
@@ -603,7 +612,7 @@ def service_law(service: str | PhaseType) -> PhaseType:
     Raises
     ------
     ValueError
-        Any other string (naming ``service``), ``"deterministic"``, or a bad K or SCV.
+        Any other string (naming ``parameter``), ``"deterministic"``, or a bad K or SCV.
 
     Examples
     --------
@@ -618,8 +627,9 @@ def service_law(service: str | PhaseType) -> PhaseType:
     """
     if isinstance(service, PhaseType):
         return service.scaled(1.0 / service.mean)
-    kind, numbers = parse_service(service)
-    require_phases(service_phases(service), parameter="service", what=f"the law {service!r}")
+    kind, numbers = parse_service(service, parameter)
+    phases = service_phases(service, parameter=parameter)
+    require_phases(phases, parameter=parameter, what=f"the law {service!r}")
     if kind == "exponential":
         return exponential(1.0)
     if kind == "erlang":
@@ -629,10 +639,10 @@ def service_law(service: str | PhaseType) -> PhaseType:
         return balanced_hyperexponential(*numbers)
     if kind == "fit":
         return fit_two_moments(*numbers) if len(numbers) == 1 else fit_three_moments(*numbers)
-    raise ValueError(_NO_PHASE_TYPE)
+    raise ValueError(_no_phase_type(parameter))
 
 
-def service_phases(service: str | PhaseType) -> int:
+def service_phases(service: str | PhaseType, *, parameter: str = "service") -> int:
     """The number of phases of :func:`service_law`'s law for ``service``, read from the
     spec without building the law (whose m × m arrays an Erlang-100000 spec could not
     hold), so that a caller estimates its cost first.
@@ -641,6 +651,8 @@ def service_phases(service: str | PhaseType) -> int:
     ----------
     service : str or PhaseType
         As :func:`service_law`.
+    parameter : str, keyword-only, default ``"service"``
+        The option named by every error.
 
     Returns
     -------
@@ -659,7 +671,7 @@ def service_phases(service: str | PhaseType) -> int:
     """
     if isinstance(service, PhaseType):
         return service.phases
-    kind, numbers = parse_service(service)
+    kind, numbers = parse_service(service, parameter)
     if kind == "exponential":
         return 1
     if kind == "erlang":
@@ -667,8 +679,44 @@ def service_phases(service: str | PhaseType) -> int:
     if kind == "hyperexp":
         return 2
     if kind == "fit":
-        return _fit_phases(validation.positive("scv", numbers[0])) if len(numbers) == 1 else 2
-    raise ValueError(_NO_PHASE_TYPE)  # "deterministic"
+        if len(numbers) == 2:
+            return 2
+        return _fit_phases(validation.positive(f"{parameter} (fit:SCV, the SCV)", numbers[0]))
+    raise ValueError(_no_phase_type(parameter))  # "deterministic"
+
+
+def arrival_law(arrivals: str | PhaseType) -> PhaseType:
+    """The shape of the potential customers' inter-arrival time, as a phase-type law of
+    mean 1: the grammar and the laws of :func:`service_law` (Erlang-K, the balanced-means
+    hyperexponential law, the two- and three-moment fits), with ``"poisson"`` for Exp(1).
+
+    Parameters
+    ----------
+    arrivals : str or PhaseType
+        ``"poisson"`` (or ``"exponential"``), ``"erlang:K"``, ``"hyperexp:SCV"``,
+        ``"fit:SCV"``, ``"fit:SCV:THIRD"``; or a PhaseType (rescaled to mean 1).
+
+    Returns
+    -------
+    PhaseType
+        Mean 1.
+
+    Raises
+    ------
+    ValueError
+        Naming ``arrivals``: an unknown form, ``"deterministic"`` (no phase-type law),
+        K < 1, an SCV ≤ 0 or out of its form's range, or a law too large to build.
+
+    Examples
+    --------
+    >>> arrival_law("poisson").phases, round(arrival_law("hyperexp:4").moment(2) - 1, 12)
+    (1, 4.0)
+    >>> arrival_law("fit:0")
+    Traceback (most recent call last):
+    ...
+    ValueError: arrivals (fit:SCV, the SCV) must be > 0, got 0.0
+    """
+    return service_law("exponential" if arrivals == "poisson" else arrivals, parameter="arrivals")
 
 
 def require_phases(phases: int, *, parameter: str, what: str) -> None:

@@ -22,6 +22,7 @@ from qtheory.core.lazy import lazy_package
 #: submodule (the command line's, say) loads neither NumPy nor mpmath nor Sympy.
 _LAZY = {
     "GatedQueue": "qtheory.model.gated",
+    "RenewalStreams": "renewal",
     "log_root": "gim1_root",
     "root": "gim1_root",
     "root_enclosure": "gim1_root",
@@ -78,6 +79,7 @@ __all__ = [
     "service_law",
     "GateOptimum",
     "GatedQueue",
+    "RenewalStreams",
     "RoutingOptimum",
     "certified_optimum",
     "derive",

@@ -64,13 +64,16 @@ import mpmath
 
 from qtheory.core import limits
 from qtheory.core.numerics import bracketed_root_mp
+from qtheory.core.phase_type import PhaseType, arrival_law
 from qtheory.core.precision import check_dps, rounded
 from qtheory.gated.costs import CustomerCost, holding_cost, sojourn_cost
 from qtheory.gated.optima import GateOptimum, Real, RoutingOptimum, as_float64, float64_value
+from qtheory.gated.renewal import RenewalStreams
 from qtheory.gated.streams import AdmittedStreams, PoissonStreams
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
+    "arrival_streams",
     "customer_cost",
     "optima_under",
     "optimal_gate_under",
@@ -125,6 +128,43 @@ def customer_cost(
     if sojourn is None or _is_linear_word(sojourn):
         return None
     return sojourn_cost(sojourn)
+
+
+def arrival_streams(arrivals: str | PhaseType | None = None) -> Streams | None:
+    """The admitted-stream model of the keyword ``arrivals``, or None for Poisson
+    arrivals (None or ``poisson``), which :class:`~qtheory.gated.streams.PoissonStreams`
+    and the closed forms of :mod:`qtheory.gated.welfare` serve.
+
+    Parameters
+    ----------
+    arrivals : str, PhaseType or None
+        A law of :func:`qtheory.core.phase_type.arrival_law` (``erlang:K``,
+        ``hyperexp:SCV``, ``fit:SCV``), the shape of the inter-arrival time of mean 1/Λ.
+
+    Returns
+    -------
+    callable or None
+        queue -> :class:`~qtheory.gated.renewal.RenewalStreams` at the precision current
+        when it is called.
+
+    Raises
+    ------
+    ValueError
+        A malformed law, naming ``arrivals``.
+
+    Examples
+    --------
+    >>> arrival_streams("poisson") is None, callable(arrival_streams("erlang:2"))
+    (True, True)
+    """
+    if arrivals is None or (isinstance(arrivals, str) and arrivals.strip().lower() == "poisson"):
+        return None
+    law = arrival_law(arrivals)
+
+    def streams(queue: GatedQueue) -> RenewalStreams:
+        return RenewalStreams(queue, law, dps=mpmath.mp.dps)
+
+    return streams
 
 
 def _is_linear_word(spec: object) -> bool:

@@ -43,7 +43,7 @@ import mpmath
 
 from qtheory.gated import _generated
 
-__all__ = ["CustomerCost", "holding_cost", "sojourn_cost"]
+__all__ = ["LINEAR", "CustomerCost", "holding_cost", "sojourn_cost"]
 
 SOJOURN_FAMILIES = ("power", "deadline", "exponential")
 HOLDING_FAMILIES = ("power",)
@@ -304,3 +304,7 @@ def holding_cost(spec: str) -> CustomerCost:
     (True, True)
     """
     return _parse("holding_cost", spec, HOLDING_FAMILIES, "holding")
+
+
+#: C per unit time in the system, C·W per customer: the model of :mod:`qtheory.gated.welfare`.
+LINEAR = CustomerCost("sojourn", "power", Fraction(1))

@@ -65,16 +65,20 @@ import numpy as np
 
 from qtheory.core import limits
 from qtheory.core.numerics import bracketed_root_mp
+from qtheory.core.phase_type import PhaseType
 from qtheory.core.precision import check_dps, decimal_fraction, rounded
 from qtheory.gated import _generated
 from qtheory.gated.cost_optimum import (
+    arrival_streams,
     customer_cost,
     optimal_gate_under,
     optimal_routing_under,
     price_of_forgetting_under,
 )
+from qtheory.gated.costs import LINEAR
 from qtheory.gated.gim1_root import float_array, log_root, log_root_at_dps
 from qtheory.gated.optima import GateOptimum, RoutingOptimum, as_float64, float64_value
+from qtheory.gated.streams import PoissonStreams
 from qtheory.model.gated import (
     ILL_CONDITIONED,
     UNIT_ROUNDOFF,
@@ -404,6 +408,7 @@ def optimal_gate(
     dps: int | None = None,
     sojourn_cost: str | Callable | None = None,
     holding_cost: str | None = None,
+    arrivals: str | PhaseType | None = None,
 ) -> GateOptimum:
     """The welfare-maximising gate τ* and S_GA(τ*).
 
@@ -425,6 +430,11 @@ def optimal_gate(
         n are present (``power:p``); None or ``linear`` is the model above.  Computed by
         :mod:`qtheory.gated.cost_optimum`, whose record says whether the optimum is
         proved unique or numerical and whether a supremum is attained.
+    arrivals : str, PhaseType or None, keyword-only
+        Renewal potential arrivals of mean gap 1/Λ instead of Poisson: ``erlang:K``,
+        ``hyperexp:SCV``, ``fit:SCV`` or a PhaseType (:mod:`qtheory.gated.renewal`);
+        None or ``poisson`` is the model above.  Computed by the same optimiser
+        (numerical evidence), with any of the costs.
 
     Returns
     -------
@@ -461,9 +471,10 @@ def optimal_gate(
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
     """
-    cost = customer_cost(sojourn_cost, holding_cost)
-    if cost is not None:
-        return optimal_gate_under(queue, cost, dps=dps)
+    cost, streams = customer_cost(sojourn_cost, holding_cost), arrival_streams(arrivals)
+    if cost is not None or streams is not None:
+        streams = streams or PoissonStreams
+        return optimal_gate_under(queue, cost or LINEAR, streams=streams, dps=dps)
     return _optimum(queue, dps, _optimal_gate_mp)
 
 
@@ -473,6 +484,7 @@ def optimal_routing(
     dps: int | None = None,
     sojourn_cost: str | Callable | None = None,
     holding_cost: str | None = None,
+    arrivals: str | PhaseType | None = None,
 ) -> RoutingOptimum:
     """The Edelson–Hildebrand optimum λ* = min(Λ, μ − √(μC/R)) and S_RR(λ*).
 
@@ -494,6 +506,11 @@ def optimal_routing(
         n are present (``power:p``); None or ``linear`` is the model above.  Computed by
         :mod:`qtheory.gated.cost_optimum`, whose record says whether the optimum is
         proved unique or numerical and whether a supremum is attained.
+    arrivals : str, PhaseType or None, keyword-only
+        Renewal potential arrivals of mean gap 1/Λ instead of Poisson: ``erlang:K``,
+        ``hyperexp:SCV``, ``fit:SCV`` or a PhaseType (:mod:`qtheory.gated.renewal`);
+        None or ``poisson`` is the model above.  Computed by the same optimiser
+        (numerical evidence), with any of the costs.
 
     Returns
     -------
@@ -525,9 +542,10 @@ def optimal_routing(
     .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
        processes", Econometrica 43(1):81-92 (1975).
     """
-    cost = customer_cost(sojourn_cost, holding_cost)
-    if cost is not None:
-        return optimal_routing_under(queue, cost, dps=dps)
+    cost, streams = customer_cost(sojourn_cost, holding_cost), arrival_streams(arrivals)
+    if cost is not None or streams is not None:
+        streams = streams or PoissonStreams
+        return optimal_routing_under(queue, cost or LINEAR, streams=streams, dps=dps)
     return _optimum(queue, dps, _optimal_routing_mp)
 
 
@@ -537,6 +555,7 @@ def price_of_forgetting(
     dps: int | None = None,
     sojourn_cost: str | Callable | None = None,
     holding_cost: str | None = None,
+    arrivals: str | PhaseType | None = None,
 ) -> Real:
     """PoF = S_GA(τ*) / S_RR(λ*) ≥ 1: the welfare ratio lost by forgetting admissions.
 
@@ -558,6 +577,11 @@ def price_of_forgetting(
         n are present (``power:p``); None or ``linear`` is the model above.  Computed by
         :mod:`qtheory.gated.cost_optimum`, whose record says whether the optimum is
         proved unique or numerical and whether a supremum is attained.
+    arrivals : str, PhaseType or None, keyword-only
+        Renewal potential arrivals of mean gap 1/Λ instead of Poisson: ``erlang:K``,
+        ``hyperexp:SCV``, ``fit:SCV`` or a PhaseType (:mod:`qtheory.gated.renewal`);
+        None or ``poisson`` is the model above.  Computed by the same optimiser
+        (numerical evidence), with any of the costs.
 
     Returns
     -------
@@ -589,7 +613,8 @@ def price_of_forgetting(
     .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
        processes", Econometrica 43(1):81-92 (1975).
     """
-    cost = customer_cost(sojourn_cost, holding_cost)
-    if cost is not None:
-        return price_of_forgetting_under(queue, cost, dps=dps)
+    cost, streams = customer_cost(sojourn_cost, holding_cost), arrival_streams(arrivals)
+    if cost is not None or streams is not None:
+        streams = streams or PoissonStreams
+        return price_of_forgetting_under(queue, cost or LINEAR, streams=streams, dps=dps)
     return _optimum(queue, dps, _price_of_forgetting_mp)

@@ -1,7 +1,9 @@
 """Simulation of gated admission (GA) and random routing (RR) to a single FIFO server.
 
 Both policies produce a GI/G/1 queue of admitted customers, simulated by the Lindley
-recursion in the C extension :mod:`qtheory.sim._core`.  Service may be exponential,
+recursion in the C extension :mod:`qtheory.sim._core`.  Potential customers arrive as a
+Poisson stream or, with ``arrivals=``, as a renewal stream of phase-type gaps
+(:func:`qtheory.core.phase_type.arrival_law`).  Service may be exponential,
 deterministic, Erlang, hyperexponential or any phase-type law
 (:class:`qtheory.core.phase_type.PhaseType`, rescaled to mean 1/μ), and the gate a fixed
 length or a phase-type law (a random blocking period after each admission).  Both take a
@@ -12,18 +14,19 @@ means.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from qtheory.core import limits
-from qtheory.core.phase_type import PhaseType, parse_service, service_law
+from qtheory.core.phase_type import PhaseType, arrival_law, parse_service, service_law
 from qtheory.core.stats import Estimate
 from qtheory.core.validation import nonnegative, nonnegative_int, positive, positive_int
 from qtheory.model.gated import GatedQueue, checked_queue
 from qtheory.sim import _core
 
-__all__ = ["SojournEstimate", "simulate_gated", "simulate_random_routing"]
+__all__ = ["SojournEstimate", "simulate_gated", "simulate_random_routing"]  # fmt: skip
 
 PH_MAX_PHASES = 256  # as QT_PH_MAX_PHASES in src/lindley.h
 
@@ -123,6 +126,7 @@ def simulate_gated(
     gate: float | PhaseType,
     *,
     service: str | PhaseType = "exponential",
+    arrivals: str | PhaseType = "poisson",
     customers: int = 1_000_000,
     warmup: int = 10_000,
     batches: int = 50,
@@ -156,6 +160,15 @@ def simulate_gated(
         :func:`~qtheory.core.phase_type.parse_service`), or a
         :class:`~qtheory.core.phase_type.PhaseType` (at most 256 phases) rescaled to mean
         1/μ.
+    arrivals : str or PhaseType, keyword-only
+        The potential customers' inter-arrival law, rescaled to mean 1/Λ (Λ finite
+        unless Poisson): ``"poisson"`` (the default, the stream above) or a renewal
+        stream of :func:`~qtheory.core.phase_type.arrival_law` (``"erlang:K"``, ``"hyperexp:SCV"``,
+        ``"fit:SCV"``, a PhaseType of at most 256 phases).  Then the gate opens at an
+        admission, itself an arrival, and ``T`` is the time from it to the first arrival
+        after the gate (the gate a number); the queue must be stable,
+        ``gate + E[R(gate)] > 1/μ`` with ``R(gate)`` the forward recurrence time of the
+        renewal stream at ``gate``.
     customers : int, keyword-only
         Recorded customers, a multiple of ``batches``.
     warmup : int, keyword-only
@@ -212,9 +225,13 @@ def simulate_gated(
         gate_law, gate = gate, 0.0
     else:
         gate_law, gate = None, nonnegative("gate", gate)
+    renewal = _renewal_law(arrivals)
+    if renewal is not None and gate_law is not None:
+        raise ValueError("gate must be a number (not a PhaseType) with renewal arrivals")
     return _simulate(
-        gate, arrival_rate, service_rate, service, customers, warmup, batches, seed, gate_law
-    )
+        gate, arrival_rate, service_rate, service, customers, warmup, batches, seed, gate_law,
+        renewal,
+    )  # fmt: skip
 
 
 def simulate_random_routing(
@@ -222,6 +239,7 @@ def simulate_random_routing(
     rate: float,
     *,
     service: str | PhaseType = "exponential",
+    arrivals: str | PhaseType = "poisson",
     customers: int = 1_000_000,
     warmup: int = 10_000,
     batches: int = 50,
@@ -231,7 +249,9 @@ def simulate_random_routing(
     ``rate / Λ``, so the admitted stream is Poisson(``rate``).
 
     Inter-arrival times are ``T = Exp(rate)`` (gated admission with a gate of length
-    0) and waiting times follow the Lindley recursion
+    0); with renewal ``arrivals`` each arrival is admitted with probability
+    q = ``rate / Λ``, so ``T`` is a Geometric(q) sum of inter-arrival times.  Waiting
+    times follow the Lindley recursion
 
         W_1 = 0,   W_{n+1} = max(0, W_n + S_n - T_{n+1}),   sojourn_n = W_n + S_n.
 
@@ -241,7 +261,7 @@ def simulate_random_routing(
         Λ and μ of the queue.
     rate : float
         Admitted arrival rate λ, with ``0 < rate <= Λ`` and ``rate < μ``.
-    service, customers, warmup, batches, seed : keyword-only
+    service, arrivals, customers, warmup, batches, seed : keyword-only
         As in :func:`simulate_gated`.
 
     Returns
@@ -278,7 +298,13 @@ def simulate_random_routing(
             f"rate must be <= arrival_rate ({arrival_rate!r}): random routing thins the "
             f"potential arrivals, got {rate!r}"
         )
-    return _simulate(0.0, rate, service_rate, service, customers, warmup, batches, seed)
+    renewal = _renewal_law(arrivals)
+    if renewal is None:
+        return _simulate(0.0, rate, service_rate, service, customers, warmup, batches, seed)
+    return _simulate(
+        0.0, arrival_rate, service_rate, service, customers, warmup, batches, seed, None,
+        renewal, rate / arrival_rate,
+    )  # fmt: skip
 
 
 def _simulate(
@@ -291,6 +317,8 @@ def _simulate(
     batches: int,
     seed: object,
     gate_law: PhaseType | None = None,
+    renewal: PhaseType | None = None,
+    admit_probability: float = 1.0,
 ) -> SojournEstimate:
     kind, param, law = _parse_service(service)
     customers = positive_int("customers", customers)
@@ -304,6 +332,11 @@ def _simulate(
     if gate_law is not None:
         draws += _phase_draws(_checked_phases("gate", gate_law))
         laws |= {"gate_alpha": gate_law.alpha, "gate_T": gate_law.T}
+    if renewal is not None:
+        draws += _arrival_draws(_checked_phases("arrivals", renewal), gate, arrival_rate,
+                                admit_probability)  # fmt: skip
+        laws |= {"arrival_alpha": renewal.alpha, "arrival_T": renewal.T,
+                 "admit_probability": admit_probability}  # fmt: skip
     limits.require(
         "events", (customers + warmup) * draws, parameter="customers",
         what=f"simulating {customers + warmup} customers ({draws:g} random draws each)",
@@ -343,6 +376,25 @@ def _checked_phases(name: str, law: PhaseType) -> PhaseType:
     if law.phases > PH_MAX_PHASES:
         raise ValueError(f"{name} must have at most {PH_MAX_PHASES} phases, got {law.phases}")
     return law
+
+
+def _renewal_law(arrivals: str | PhaseType) -> PhaseType | None:
+    """None for Poisson arrivals (the simulator's exponential stream, unchanged), else the
+    inter-arrival shape of :func:`~qtheory.core.phase_type.arrival_law`."""
+    if isinstance(arrivals, str) and arrivals in ("poisson", "exponential"):
+        return None
+    return arrival_law(arrivals)
+
+
+def _arrival_draws(law: PhaseType, gate: float, arrival_rate: float, q: float) -> float:
+    """Expected random draws of one admitted gap with renewal arrivals, bounded above:
+    the arrivals per gap, M(gate) + 1/q by Wald's identity, are at most
+    Λ gate + E[X²]/E[X]² − 1 + 1/q (Lorden's bound on the renewal function M), each with
+    its phase-type draws and, when thinned, a uniform."""
+    if not math.isfinite(arrival_rate):
+        raise ValueError("arrival_rate must be finite with renewal arrivals")
+    arrivals = arrival_rate * gate + law.moment(2) / law.mean**2 - 1.0 + 1.0 / q
+    return arrivals * (_phase_draws(law) + (q < 1))
 
 
 def _phase_draws(law: PhaseType) -> float:

@@ -71,6 +71,88 @@ qt_ph_law qt_ph_law_make(int m, const double *alpha, const double *T, double tim
     return law;
 }
 
+static void multiply(int m, const double *A, const double *B, double *out) {
+    for (int i = 0; i < m; i++) {
+        double *row = out + (size_t)i * m;
+        for (int j = 0; j < m; j++) {
+            row[j] = 0.0;
+        }
+        for (int k = 0; k < m; k++) {
+            double a = A[(size_t)i * m + k];
+            const double *b = B + (size_t)k * m;
+            for (int j = 0; j < m && a != 0.0; j++) {
+                row[j] += a * b[j];
+            }
+        }
+    }
+}
+
+void qt_renewal_phases(int m, const double *alpha, const double *T, double tau, double *pi,
+                       double *work) {
+    const size_t mm = (size_t)m * m;
+    double *P = work, *E = work + mm, *power = work + 2 * mm, *next = work + 3 * mm;
+    double theta = 0.0;
+    for (int i = 0; i < m; i++) {
+        double exit = 0.0;
+        for (int j = 0; j < m; j++) {
+            exit -= T[(size_t)i * m + j];
+        }
+        for (int j = 0; j < m; j++) {
+            P[(size_t)i * m + j] = T[(size_t)i * m + j] + exit * alpha[j]; /* Q for now */
+        }
+        theta = fmax(theta, -P[(size_t)i * m + i]);
+    }
+    for (int j = 0; j < m; j++) {
+        pi[j] = alpha[j];
+    }
+    if (!(theta > 0.0 && tau > 0.0)) {
+        return; /* Q = 0 (an exponential gap) or tau = 0: the phase law stays alpha */
+    }
+    int squarings = 0;
+    double h = tau;
+    while (theta * h > 0.5) {
+        h *= 0.5;
+        squarings++;
+    }
+    for (size_t k = 0; k < mm; k++) {
+        P[k] /= theta;
+    }
+    for (int i = 0; i < m; i++) {
+        P[(size_t)i * m + i] += 1.0;
+    }
+    double x = theta * h, weight = exp(-x);
+    for (size_t k = 0; k < mm; k++) {
+        power[k] = (k % ((size_t)m + 1) == 0) ? 1.0 : 0.0;
+        E[k] = weight * power[k];
+    }
+    for (int k = 1; k <= 25; k++) {
+        multiply(m, power, P, next);
+        weight *= x / k;
+        for (size_t c = 0; c < mm; c++) {
+            power[c] = next[c];
+            E[c] += weight * next[c];
+        }
+    }
+    for (int s = 0; s < squarings; s++) {
+        multiply(m, E, E, next);
+        double change = 0.0;
+        for (size_t c = 0; c < mm; c++) {
+            change = fmax(change, fabs(next[c] - E[c]));
+            E[c] = next[c];
+        }
+        if (change <= 1e-17) {
+            break;
+        }
+    }
+    for (int j = 0; j < m; j++) {
+        double v = 0.0;
+        for (int i = 0; i < m; i++) {
+            v += alpha[i] * E[(size_t)i * m + j];
+        }
+        pi[j] = v;
+    }
+}
+
 /* A draw of the phase-type law: run its absorbing chain. */
 QT_INLINE double draw_ph(bitgen_t *rng, const qt_ph_law *ph) {
     int m = ph->phases;
@@ -86,7 +168,22 @@ QT_INLINE double draw_ph(bitgen_t *rng, const qt_ph_law *ph) {
     }
 }
 
+/* The gap to the next admission with renewal arrivals: from one admission (an arrival),
+ * arrivals until the gate has passed, then until one is admitted.  No uniform is drawn
+ * when every arrival after the gate is admitted. */
+QT_INLINE double draw_renewal_gap(bitgen_t *rng, const qt_lindley_model *m) {
+    int thinned = m->admit_probability < 1.0;
+    double t = 0.0;
+    do {
+        t += draw_ph(rng, &m->arrival_ph);
+    } while (t < m->gate || (thinned && next_double(rng) >= m->admit_probability));
+    return t;
+}
+
 QT_INLINE double draw_interarrival(bitgen_t *rng, const qt_lindley_model *m) {
+    if (m->ph_arrivals) {
+        return draw_renewal_gap(rng, m);
+    }
     double t = m->gate;
     if (m->ph_gate) {
         t += draw_ph(rng, &m->gate_ph);

@@ -3,7 +3,10 @@
  * inter-arrival times are T = gate + G + Exp(arrival_rate) (gated admission; gate = 0 gives
  * a Poisson stream, arrival_rate = inf gives T = gate exactly; G is an optional
  * phase-type gate, 0 when absent) and whose i.i.d. service times have mean service_mean
- * (exponential, deterministic, Erlang, hyper-exponential or phase-type):
+ * (exponential, deterministic, Erlang, hyper-exponential or phase-type).  With renewal
+ * potential arrivals (ph_arrivals: i.i.d. phase-type gaps X) an admission opens a gate of
+ * length `gate`, and T runs from it to the first arrival after the gate that is admitted,
+ * each with probability admit_probability (1: gated admission; gate 0: random routing):
  *
  *     W_1 = 0,   W_{n+1} = max(0, W_n + S_n - T_{n+1}),   sojourn_n = W_n + S_n.
  *
@@ -77,6 +80,9 @@ typedef struct {
     qt_ph_law service_ph;   /* QT_SERVICE_PH */
     int ph_gate;            /* 1: add a draw of gate_ph to every inter-arrival time */
     qt_ph_law gate_ph;
+    int ph_arrivals;          /* 1: potential arrivals are a renewal stream of arrival_ph */
+    qt_ph_law arrival_ph;     /* its gap X, already scaled to mean 1 / arrival_rate */
+    double admit_probability; /* each arrival after the gate is admitted with it (ph_arrivals) */
 } qt_lindley_model;
 
 /*
@@ -84,10 +90,21 @@ typedef struct {
  * variation for the hyper-exponential law (two phases with balanced means), and is
  * ignored otherwise.  Parameters must already be valid.  A phase-type service law or
  * gate is set afterwards (service_ph, already scaled to mean service_mean; ph_gate and
- * gate_ph).
+ * gate_ph), and so are renewal arrivals (ph_arrivals, arrival_ph, admit_probability).
  */
 qt_lindley_model qt_lindley_model_make(double gate, double arrival_rate, qt_service_kind kind,
                                        double service_rate, double service_param);
+
+/*
+ * pi = alpha e^{Q tau}, Q = T + t alpha (t = -T 1): the phase law at time tau >= 0 of the
+ * renewal process of PH(alpha, T) gaps started at a renewal, for a VALID representation.
+ * Uniformisation (P = I + Q / theta, theta the largest rate out of a phase) over a step
+ * h = tau / 2^j with theta h <= 1/2, 25 terms (tail below 1e-25), then j squarings, which
+ * stop once a squaring leaves e^{Qh} unchanged (its rows have reached the stationary
+ * law); every matrix is stochastic, so nothing cancels.  `work` holds 4 m^2 doubles.
+ */
+void qt_renewal_phases(int m, const double *alpha, const double *T, double tau, double *pi,
+                       double *work);
 
 /* The customer simulated last (all zero before the first: an empty system). */
 typedef struct {

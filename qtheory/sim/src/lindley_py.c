@@ -14,13 +14,16 @@
 #include "lindley_py.h"
 #include "qt_args.h"
 
+/* Most expected phase visits of the potential arrivals per admission with renewal
+ * arrivals (one admission is simulated without a look at the signals). */
+#define QT_MAX_VISITS_PER_GAP 1e8
 /* Customers simulated between two re-acquisitions of the GIL (to honour Ctrl-C). */
 #define QT_CHUNK ((int64_t)1 << 22)
 
 const char qt_lindley_doc[] =
     "lindley(bit_generator, gate, arrival_rate, service_kind, service_rate, service_param, "
     "customers, warmup, batches, service_alpha=None, service_T=None, gate_alpha=None, "
-    "gate_T=None)\n"
+    "gate_T=None, arrival_alpha=None, arrival_T=None, admit_probability=1.0)\n"
     "--\n\n"
     "Simulate the FIFO single-server queue W_{n+1} = max(0, W_n + S_n - T_{n+1}), W_1 = 0,\n"
     "with inter-arrival times T = gate + G + Exp(arrival_rate) (arrival_rate = inf: no\n"
@@ -33,7 +36,17 @@ const char qt_lindley_doc[] =
     "ignored but must not be NaN.  A phase-type law has 1 to 256 phases: alpha >= 0 summing\n"
     "to 1, T with non-negative off-diagonal rates, negative diagonal, row sums <= 0,\n"
     "absorption reachable from every phase and at most 1e6 expected phase visits per\n"
-    "draw.  The first `warmup` customers are discarded; the next `customers` are split\n"
+    "draw.\n\n"
+    "Renewal arrivals: with arrival_alpha and arrival_T, potential customers arrive with\n"
+    "i.i.d. gaps X ~ PH(arrival_alpha, arrival_T) rescaled to mean 1/arrival_rate (finite);\n"
+    "an admission opens a gate of length `gate` (no phase-type gate), and the next\n"
+    "admission is the first arrival after it that is admitted, each with probability\n"
+    "admit_probability in (0, 1] (1: gated admission; gate 0: random routing).  The queue\n"
+    "must be stable: gate + E[R(gate)] + (1/admit_probability - 1)/arrival_rate >\n"
+    "1/service_rate, R(gate) the forward recurrence time at `gate` of the renewal stream\n"
+    "started at an arrival, and give at most 1e8 expected phase visits per admission.  Without\n"
+    "them admit_probability must be 1; they cannot be combined with a phase-type gate.\n\n"
+    "The first `warmup` customers are discarded; the next `customers` are split\n"
     "into `batches` equal consecutive batches.\n\n"
     "bit_generator is a numpy.random.BitGenerator; the caller must hold its `lock` during\n"
     "the call (the GIL is released while simulating).\n\n"
@@ -44,13 +57,18 @@ const char qt_lindley_doc[] =
 
 /* ---------------------------------------------------------------- validation */
 
+/* The ranges of the rates and, without renewal arrivals, stability (with them, see
+ * check_renewal_rates). */
 static int check_rates(double gate, double gate_ph_mean, double arrival_rate,
-                       double service_rate) {
+                       double service_rate, int renewal) {
     if (qt_check_real("gate", gate, gate >= 0.0 && isfinite(gate), "be finite and >= 0") < 0 ||
         qt_check_real("arrival_rate", arrival_rate, arrival_rate > 0.0, "be > 0 (inf allowed)") < 0 ||
         qt_check_real("service_rate", service_rate, service_rate > 0.0 && isfinite(service_rate),
                    "be finite and > 0") < 0) {
         return -1;
+    }
+    if (renewal) {
+        return 0;
     }
     double mean_interarrival =
         gate + gate_ph_mean + (isinf(arrival_rate) ? 0.0 : 1.0 / arrival_rate);
@@ -131,6 +149,7 @@ typedef struct {
     PyArrayObject *alpha, *T;
     int phases;
     double mean;
+    double visits; /* expected phase visits per draw */
 } ph_arg;
 
 static void ph_arg_clear(ph_arg *ph) {
@@ -209,7 +228,7 @@ static int ph_occupation(int m, const double *alpha, const double *T, double *wo
  * the sampler: shapes, finiteness, alpha a distribution, T a sub-generator with negative
  * diagonal, absorption reachable; the mean finite and > 0.  Names the argument. */
 static int ph_check(const char *alpha_name, const char *T_name, int m, const double *alpha,
-                    const double *T, double *mean) {
+                    const double *T, double *mean, double *visits_out) {
     double alpha_sum = 0.0;
     for (int i = 0; i < m; i++) {
         if (!isfinite(alpha[i]) || alpha[i] < 0.0) {
@@ -269,6 +288,7 @@ static int ph_check(const char *alpha_name, const char *T_name, int m, const dou
             status = qt_fail_rule(T_name, "give at most 1e6 expected phase visits per draw",
                                   visits);
         }
+        *visits_out = visits;
     }
     PyMem_Free(scratch);
     return status;
@@ -309,7 +329,61 @@ static int ph_arg_parse(const char *alpha_name, const char *T_name, PyObject *al
     }
     ph->phases = (int)m;
     return ph_check(alpha_name, T_name, ph->phases, (const double *)PyArray_DATA(ph->alpha),
-                    (const double *)PyArray_DATA(ph->T), &ph->mean);
+                    (const double *)PyArray_DATA(ph->T), &ph->mean, &ph->visits);
+}
+
+/* The mean admitted gap with renewal arrivals of the parsed law ph (of mean ph->mean) scaled
+ * to mean 1 / arrival_rate: gate + E[R(gate)] + (1/q - 1) / arrival_rate, R(gate) the
+ * forward recurrence time, c pi(gate / c) (-T)^{-1} 1 for X = c Y (lindley.h); checked
+ * against 1 / service_rate.  -1 (ValueError or MemoryError) on failure. */
+static int check_renewal_rates(const ph_arg *ph, double gate, double arrival_rate, double q,
+                               double service_rate) {
+    const int m = ph->phases;
+    if (qt_check_real("arrival_rate", arrival_rate, isfinite(arrival_rate),
+                      "be finite with arrival_alpha and arrival_T") < 0 ||
+        qt_check_real("admit_probability", q, q > 0.0 && q <= 1.0, "be in (0, 1]") < 0) {
+        return -1;
+    }
+    double scale = 1.0 / (arrival_rate * ph->mean);
+    double *scratch = PyMem_Malloc((4 * (size_t)m * m + (size_t)m * (m + 1) + 2 * (size_t)m) *
+                                   sizeof(double));
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    double *pi = scratch + 4 * (size_t)m * m, *work = pi + m, *y = work + (size_t)m * (m + 1);
+    const double *raw_T = (const double *)PyArray_DATA(ph->T);
+    qt_renewal_phases(m, (const double *)PyArray_DATA(ph->alpha), raw_T, gate / scale, pi,
+                      scratch);
+    double residual = NAN;
+    if (ph_occupation(m, pi, raw_T, work, y) == 0) {
+        residual = 0.0;
+        for (int j = 0; j < m; j++) {
+            residual += y[j];
+        }
+        residual *= scale;
+    }
+    PyMem_Free(scratch);
+    double mean = gate + residual + (1.0 / q - 1.0) / arrival_rate;
+    if (!isfinite(mean)) {
+        return qt_fail_rule("gate", "give a finite mean admitted gap", mean);
+    }
+    /* expected arrivals per admission: Lambda E[A] (Wald), each ph->visits phase visits */
+    double visits = mean * arrival_rate * ph->visits;
+    if (!(visits <= QT_MAX_VISITS_PER_GAP)) {
+        return qt_fail_rule("admit_probability and gate",
+                            "give at most 1e8 expected phase visits per admission (the "
+                            "arrivals before it times the visits per arrival)",
+                            visits);
+    }
+    if (!(mean > 1.0 / service_rate)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "unstable: gate + E[R(gate)] + (1/admit_probability - 1)/arrival_rate "
+                        "must exceed 1/service_rate (R: the forward recurrence time of the "
+                        "renewal arrivals)");
+        return -1;
+    }
+    return 0;
 }
 
 /* The sampler's form of a parsed law, scaled by time_scale; its storage is *buffer
@@ -371,32 +445,54 @@ PyObject *qt_lindley(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs
     static char *keywords[] = {"bit_generator", "gate",      "arrival_rate", "service_kind",
                                "service_rate",  "service_param", "customers", "warmup",
                                "batches",       "service_alpha", "service_T", "gate_alpha",
-                               "gate_T",        NULL};
+                               "gate_T",        "arrival_alpha", "arrival_T",
+                               "admit_probability", NULL};
     PyObject *bit_generator;
     PyObject *service_alpha = Py_None, *service_T = Py_None;
     PyObject *gate_alpha = Py_None, *gate_T = Py_None;
-    double gate, arrival_rate, service_rate, service_param;
+    PyObject *arrival_alpha = Py_None, *arrival_T = Py_None;
+    double gate, arrival_rate, service_rate, service_param, admit_probability = 1.0;
     const char *kind_name;
     Py_ssize_t customers, warmup, batches;
     qt_service_kind kind;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oddsddnnn|OOOO:lindley", keywords,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oddsddnnn|OOOOOOd:lindley", keywords,
                                      &bit_generator, &gate, &arrival_rate, &kind_name,
                                      &service_rate, &service_param, &customers, &warmup,
                                      &batches, &service_alpha, &service_T, &gate_alpha,
-                                     &gate_T)) {
+                                     &gate_T, &arrival_alpha, &arrival_T,
+                                     &admit_probability)) {
         return NULL;
     }
-    ph_arg service_ph = {NULL, NULL, 0, 0.0}, gate_ph = {NULL, NULL, 0, 0.0};
-    double *service_buffer = NULL, *gate_buffer = NULL;
+    ph_arg service_ph = {NULL, NULL, 0, 0.0, 0.0}, gate_ph = {NULL, NULL, 0, 0.0, 0.0};
+    ph_arg arrival_ph = {NULL, NULL, 0, 0.0, 0.0};
+    double *service_buffer = NULL, *gate_buffer = NULL, *arrival_buffer = NULL;
     PyObject *capsule = NULL;
     PyObject *out[QT_N_OUT] = {NULL};
     PyObject *result = NULL;
     if (parse_service_kind(kind_name, &kind) < 0 ||
         ph_arg_parse("service_alpha", "service_T", service_alpha, service_T, &service_ph) < 0 ||
         ph_arg_parse("gate_alpha", "gate_T", gate_alpha, gate_T, &gate_ph) < 0 ||
-        check_rates(gate, gate_ph.mean, arrival_rate, service_rate) < 0 ||
+        ph_arg_parse("arrival_alpha", "arrival_T", arrival_alpha, arrival_T, &arrival_ph) < 0 ||
+        check_rates(gate, gate_ph.mean, arrival_rate, service_rate, arrival_ph.phases > 0) < 0 ||
         check_service_param(kind, service_param) < 0 ||
         check_counts(customers, warmup, batches) < 0) {
+        goto done;
+    }
+    if (arrival_ph.phases == 0 && admit_probability != 1.0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "admit_probability must be 1 unless arrival_alpha and arrival_T are "
+                        "given (thin a Poisson stream through arrival_rate)");
+        goto done;
+    }
+    if (arrival_ph.phases > 0 && gate_ph.phases > 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "gate_alpha and gate_T (a phase-type gate) cannot be combined with "
+                        "arrival_alpha and arrival_T (renewal arrivals)");
+        goto done;
+    }
+    if (arrival_ph.phases > 0 &&
+        check_renewal_rates(&arrival_ph, gate, arrival_rate, admit_probability, service_rate) <
+            0) {
         goto done;
     }
     if ((kind == QT_SERVICE_PH) != (service_ph.phases > 0)) {
@@ -423,6 +519,14 @@ PyObject *qt_lindley(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs
         }
         model.ph_gate = 1;
     }
+    if (arrival_ph.phases > 0) {
+        if (ph_law_of(&arrival_ph, 1.0 / (arrival_rate * arrival_ph.mean), &model.arrival_ph,
+                      &arrival_buffer) < 0) {
+            goto done;
+        }
+        model.ph_arrivals = 1;
+        model.admit_probability = admit_probability;
+    }
     qt_lindley_run run = {
         .warmup_left = warmup,
         .per_batch = customers / batches,
@@ -444,7 +548,9 @@ done:
     Py_XDECREF(capsule);
     PyMem_Free(service_buffer);
     PyMem_Free(gate_buffer);
+    PyMem_Free(arrival_buffer);
     ph_arg_clear(&service_ph);
     ph_arg_clear(&gate_ph);
+    ph_arg_clear(&arrival_ph);
     return result;
 }
