@@ -25,6 +25,13 @@ nested trunk reservation (:func:`qtheory.lossnet.online.online_optimum`, float64
 than k_j servers are idle, k_1 = 0, k_j = N: never; printed ``0,1,43,400091`` in the
 text output) and ``p_full`` is P(all servers busy), class 1's blocking probability.
 
+``qtheory lossnet single-use --servers N --horizon T --lambda-h --lambda-l --r-h --r-l``
+is the contrast without departures (:mod:`qtheory.lossnet.single_use`): N units sold
+over [0, T], each accepted job keeping its unit.  It prints the exact online optimum
+(``online``, the HJB's piecewise-exact solution), the offline optimum (``offline``), the
+fluid LP (``fluid``), ``offline_online_gap``, ``fluid_offline_gap`` and
+``online_error_bound`` (a bound on the online value's numerical error), float64 only.
+
 ``qtheory lossnet simulate`` takes the classes either way too.  With n > 2 classes it
 runs the n-class simulator (:func:`qtheory.sim.lossnet.simulate`, clock
 model only: ``--info job`` is refused): ``--policy threshold:k_1,...,k_n`` is nested
@@ -51,6 +58,7 @@ from qtheory.core.arguments import (
 )
 from qtheory.model.classes import ClassNetwork, as_two_class
 from qtheory.model.lossnet import LossNetwork
+from qtheory.model.single_use import SingleUseNetwork
 
 __all__ = [
     "CERTIFY_DPS",
@@ -64,7 +72,9 @@ __all__ = [
     "real_list_arg",
     "register",
     "run_online",
+    "run_single_use",
     "simulate_values",
+    "single_use_values",
 ]
 
 #: Digits of ``--certify`` when ``--dps`` is not given.
@@ -269,7 +279,8 @@ def network(args: argparse.Namespace) -> LossNetwork:
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """Give ``qtheory lossnet`` its subcommands ``online`` and ``simulate``.
+    """Give ``qtheory lossnet`` its subcommands ``online``, ``simulate`` and
+    ``single-use``.
 
     Parameters
     ----------
@@ -291,7 +302,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     """
     parser.description = (
         "Single numbers of the overloaded loss network: the exact online optimum "
-        "(online) and simulated policies with confidence intervals (simulate)."
+        "(online), simulated policies with confidence intervals (simulate), and the "
+        "single-use contrast without departures (single-use)."
     )
     commands = parser.add_subparsers(dest="lossnet_command", required=True)
     online = commands.add_parser(
@@ -364,6 +376,30 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(run=run_simulate, dps=None)
+    single_use = commands.add_parser(
+        "single-use",
+        help="single-use units (no departures): online, offline and fluid optima",
+        description="N units sold over the horizon [0, T] to H and L jobs arriving at rates "
+        "lambda_H N and lambda_L N; an accepted job keeps its unit for ever.  Prints the "
+        "exact online optimum (the finite-horizon HJB, solved piecewise exactly), the "
+        "offline optimum (knowing every arrival), the fluid LP, the two gaps and a bound "
+        "on the online value's numerical error (float64).",
+    )
+    single_use.add_argument(
+        "--servers", required=True, type=positive_int_arg, help="number of units N"
+    )
+    single_use.add_argument(
+        "--horizon", required=True, type=positive_real_arg, help="selling horizon T"
+    )
+    for flag, text in (
+        ("--lambda-h", "H arrival rate per unit"),
+        ("--lambda-l", "L arrival rate per unit"),
+        ("--r-h", "reward of an H job"),
+        ("--r-l", "reward of an L job"),
+    ):
+        single_use.add_argument(flag, required=True, type=real_arg, help=text)
+    single_use.add_argument("--json", action="store_true", help="print one JSON object")
+    single_use.set_defaults(run=run_single_use, dps=None)
 
 
 def online_values(net: LossNetwork | ClassNetwork, *, dps: int | None = None) -> dict[str, object]:
@@ -661,3 +697,82 @@ def simulate_values(
         "mean_idle": result.mean_idle.mean,
         "info": result.info,
     }
+
+
+def single_use_values(net: SingleUseNetwork, *, progress: bool = False) -> dict[str, object]:
+    """The numbers ``qtheory lossnet single-use`` prints, by name
+    (:func:`qtheory.lossnet.single_use.single_use_optimum`).
+
+    Parameters
+    ----------
+    net : SingleUseNetwork
+        The network.
+    progress : bool, keyword-only
+        Show the HJB's progress bar on stderr (default False).
+
+    Returns
+    -------
+    dict
+        ``online``, ``offline``, ``fluid``, ``offline_online_gap``,
+        ``fluid_offline_gap`` and ``online_error_bound``.
+
+    Raises
+    ------
+    ValueError
+        If the HJB's cost exceeds the ``dp_cells`` limit (naming ``servers``).
+
+    Examples
+    --------
+    >>> values = single_use_values(SingleUseNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0))
+    >>> values["fluid"], round(values["offline_online_gap"], 4)
+    (16.0, 0.7414)
+    """
+    from qtheory.lossnet.single_use import single_use_optimum  # NumPy: only when computing
+
+    result = single_use_optimum(net, progress=progress)
+    return {
+        "online": result.online,
+        "offline": result.offline,
+        "fluid": result.fluid,
+        "offline_online_gap": result.offline_online_gap,
+        "fluid_offline_gap": result.fluid_offline_gap,
+        "online_error_bound": result.error_bound,
+    }
+
+
+def run_single_use(args: argparse.Namespace) -> int:
+    """Run ``qtheory lossnet single-use``: print :func:`single_use_values`.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        ``servers``, ``horizon``, ``lambda_h``, ``lambda_l``, ``r_h``, ``r_l`` and
+        ``json``.
+
+    Returns
+    -------
+    int
+        0 (the exit status).
+
+    Raises
+    ------
+    ValueError
+        On invalid parameters (see :class:`~qtheory.model.single_use.SingleUseNetwork`;
+        the CLI exits 2).
+
+    Examples
+    --------
+    >>> args = argparse.Namespace(servers=10, horizon=1.0, lambda_h=0.6, lambda_l=0.8,
+    ...                           r_h=2.0, r_l=1.0, json=True)
+    >>> run_single_use(args)  # doctest: +ELLIPSIS
+    {"online": 14.95600..., "offline": 15.69744..., "fluid": 16.0, ...}
+    0
+    """
+    import sys
+
+    net = SingleUseNetwork(
+        args.servers, args.lambda_h, args.lambda_l, args.horizon, args.r_h, args.r_l
+    )
+    values = single_use_values(net, progress=sys.stderr.isatty())
+    print(render(values, None, args.json))
+    return 0

@@ -1,7 +1,8 @@
 """Model 2: the overloaded loss network, two classes (:class:`LossNetwork`) or n
 (:class:`ClassNetwork`): one fluid LP :func:`fluid_lp`, one online optimum
 :func:`online_optimum` (trunk reservation; nested for n classes), one regret curve
-:func:`regret_curve`, and the full MDP :func:`solve_admission_mdp`.
+:func:`regret_curve`, and the full MDP :func:`solve_admission_mdp`; and the single-use
+contrast (no departures, :class:`SingleUseNetwork`): :func:`single_use_optimum`.
 
 Sources: Bray, arXiv:2601.14538; Xie, Gurvich and Küçükyavuz, Operations Research 73(4),
 2025; Miller, Management Science 1969 (optimality of trunk reservation).
@@ -45,6 +46,13 @@ _LAZY = {
     "pfi_promise": "policies",
     "replay": "policies",
     "sss_promise": "policies",
+    "SingleUseNetwork": "qtheory.model.single_use",
+    "FixedCountOptimum": "single_use",
+    "SingleUseResult": "single_use",
+    "fixed_count_optimum": "single_use",
+    "single_use_fluid": "single_use",
+    "single_use_offline": "single_use",
+    "single_use_optimum": "single_use",
 }
 
 __all__ = [
@@ -77,6 +85,13 @@ __all__ = [
     "pfi_promise",
     "replay",
     "sss_promise",
+    "SingleUseNetwork",
+    "FixedCountOptimum",
+    "SingleUseResult",
+    "fixed_count_optimum",
+    "single_use_fluid",
+    "single_use_offline",
+    "single_use_optimum",
 ]
 
 lazy_package(__name__, _LAZY)

@@ -44,6 +44,8 @@ MODELS = (
     "qtheory.report.walks",
     "qtheory.report.gated_ladder",
     "qtheory.report.gated_costs",
+    "qtheory.report.gated_arrivals",
+    "qtheory.report.single_use",
 )
 
 
