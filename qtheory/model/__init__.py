@@ -1,6 +1,7 @@
 """The models' parameter records, shared by the engines, the models and the reports:
 :class:`~qtheory.model.gated.GatedQueue`, :class:`~qtheory.model.lossnet.LossNetwork`,
-:class:`~qtheory.model.classes.ClassNetwork`, the loss network's sample paths
+:class:`~qtheory.model.classes.ClassNetwork`,
+:class:`~qtheory.model.single_use.SingleUseNetwork`, the loss network's sample paths
 (:mod:`qtheory.model.paths`) and its Sympy symbols
 (:mod:`qtheory.model.lossnet_symbols`).  They import only :mod:`qtheory.core`.
 """
