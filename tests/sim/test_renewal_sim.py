@@ -2,15 +2,15 @@
 exact route of qtheory.gated.renewal (itself tested against closed forms and the PH/M/1
 QBD in tests/gated/test_renewal.py): the mean sojourn 1/(μ(1 − σ)) and the throughput of
 GA at the gate τ(w) and of RR at the rate λ_RR(w), for Erlang-2 and H2 (SCV 4) arrivals at
-Λ ∈ {0.8, 1.5, 3}, μ = 1.
+Λ ∈ {0.8, 1.5, 3}, μ = 1, and at the package's optima (Λ = 1.5).
 
 Statistical checks use fixed seeds.  The mean sojourn is compared at the 99.9% level of
 its batch-means interval (20 batches, Student t with 19 degrees of freedom); the
 throughput λ̂ = n/ΣA_i at the 99.9% normal level of its delta-method standard error
 λ·CV(A)/√n, the admitted gaps A_i being i.i.d. (they do not depend on the queue) with
 CV(A) computed exactly here from the phase law at the gate.  For random seeds each of the
-24 comparisons fails wrongly with probability 1e-3, so the module does with probability
-at most 2.4% (with these seeds it passes deterministically).  The C code's own checks
+32 comparisons fails wrongly with probability 1e-3, so the module does with probability
+at most 3.2% (with these seeds it passes deterministically).  The C code's own checks
 (its stability test computes E[A] by uniformisation, independently of the Python route)
 are tested at the stability boundary, and a fuzz test feeds it arbitrary arrival laws.
 """
@@ -212,3 +212,24 @@ def test_core_renewal_arguments_never_crash(law, gate, q):
     sojourn, wait, no_wait, interarrival = result
     assert np.all(np.isfinite(sojourn)) and np.all(wait >= 0) and np.all(interarrival > 0)
     assert np.all((no_wait >= 0) & (no_wait <= 1))
+
+
+@pytest.mark.parametrize("spec", ["erlang:2", "hyperexp:4"])
+def test_simulated_optima_match_the_package(spec):
+    """At GA's optimal gate and RR's optimal rate (Λ = 1.5, μ = C = 1, R = 2), the
+    simulated mean sojourn is the optimum's 1/(μ(1 − σ*)) and the simulated throughput
+    its admission rate, so the simulated welfare is the optimum's."""
+    from qtheory.gated import optimal_gate, optimal_routing
+
+    gate = optimal_gate(queue(1.5), arrivals=spec)
+    est = simulate_gated(queue(1.5), gate.gate, arrivals=spec, seed=41, **SIM)
+    assert_estimate_matches(est.mean_sojourn, gate.mean_sojourn, ALPHA, max_relative_width=0.05)
+    assert_throughput_matches(est, spec, 1.5, gate=gate.gate)
+    routing = optimal_routing(queue(1.5), arrivals=spec)
+    est = simulate_random_routing(queue(1.5), routing.rate, arrivals=spec, seed=42, **SIM)
+    streams = RenewalStreams(queue(1.5), spec)
+    lowest = max(streams.w_min, 1e-9)
+    w = optimize.brentq(lambda x: streams.rr_throughput(x) - routing.rate, lowest, 50)
+    exact = 1 / (1 - math.exp(-w))  # the sojourn mean at the root RR's optimal rate gives
+    assert_estimate_matches(est.mean_sojourn, exact, ALPHA, max_relative_width=0.05)
+    assert_throughput_matches(est, spec, 1.5, q=routing.rate / 1.5)
