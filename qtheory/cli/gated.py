@@ -156,7 +156,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--certify",
         action="store_true",
         help=f"print certified enclosures (Arb) of relative width <= 10^-dps "
-        f"(dps {CERTIFY_DPS} unless --dps is given)",
+        f"(dps {CERTIFY_DPS} unless --dps is given); also under --sojourn-cost power:p "
+        "(p >= 1), exponential:theta and --holding-cost power:1, power:2",
     )
     parser.add_argument(
         "--phases",
@@ -268,12 +269,12 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
     dps = check_dps(args.dps)
     cost, arrivals = _model_options(args)
     if getattr(args, "certify", False):
-        if cost is not None or arrivals is not None:
+        if arrivals is not None:
             raise ValueError(
-                "--certify applies to the linear cost and Poisson arrivals only (the other "
-                "models' optima are computed, not certified)"
+                "--certify applies to Poisson arrivals only (the renewal models' optima are "
+                "computed, not certified)"
             )
-        return certified(args)
+        return certified(args, cost)
     queue = _queue(args, typed=True)
     if cost is not None or arrivals is not None:
         return cost_values(queue, cost, dps, args.gate, arrivals=arrivals)
@@ -399,18 +400,22 @@ def cost_values(
     return values
 
 
-def certified(args: argparse.Namespace) -> dict[str, object]:
+def certified(args: argparse.Namespace, cost=None) -> dict[str, object]:
     """The enclosures ``qtheory gated --certify`` prints, by output name.
 
     The parameters are passed to :class:`~qtheory.model.gated.GatedQueue` as the text
     typed (so ``--reward 1.01`` is exactly 101/100) and certified by
     :func:`qtheory.gated.certified.certified_optimum` at ``--dps`` digits (default
-    :data:`CERTIFY_DPS`).
+    :data:`CERTIFY_DPS`), or under ``cost`` by
+    :func:`qtheory.gated.cost_certified.certified_cost_optimum`.
 
     Parameters
     ----------
     args : argparse.Namespace
         Parsed ``qtheory gated`` options with ``certify`` set.
+    cost : qtheory.gated.costs.CustomerCost or None
+        ``--sojourn-cost``/``--holding-cost`` (None: the linear cost); only the families
+        proved unique are certified, the others are refused naming the option.
 
     Returns
     -------
@@ -422,7 +427,8 @@ def certified(args: argparse.Namespace) -> dict[str, object]:
     ------
     ValueError
         ``--gate`` given (not certified), a parameter that is not a number or out of
-        range (naming it), ν ≤ 1, or ``--dps`` above the digit limit.
+        range (naming it), ν ≤ 1, a cost without a uniqueness argument, or ``--dps``
+        above the digit limit.
 
     Examples
     --------
@@ -432,6 +438,15 @@ def certified(args: argparse.Namespace) -> dict[str, object]:
     ...                                      "--reward 4 --cost 1 --certify".split()))
     >>> values["welfare_rr"].contains(1), values["pof"].relative_width < 1e-30
     (True, True)
+
+    Under C W² the PoF is 3.208913 (:mod:`qtheory.gated.cost_optimum`'s example):
+
+    >>> from qtheory.gated.costs import sojourn_cost
+    >>> args = parser.parse_args("--arrival-rate inf --service-rate 1 --reward 4 --cost 1 "
+    ...                          "--certify".split())
+    >>> pof = certified(args, sojourn_cost("power:2"))["pof"]
+    >>> pof.lower[:8], pof.relative_width < 1e-30
+    ('3.208912', True)
     """
     if args.gate is not None:
         raise ValueError("--gate cannot be combined with --certify (only the optimum is certified)")
@@ -441,7 +456,13 @@ def certified(args: argparse.Namespace) -> dict[str, object]:
 
     dps = CERTIFY_DPS if args.dps is None else check_dps(args.dps)
     queue = GatedQueue(args.arrival_rate, args.service_rate, args.reward, args.cost)
-    optimum = certified_optimum(queue, dps=dps)
+    if cost is None:
+        optimum = certified_optimum(queue, dps=dps)
+    else:
+        from qtheory.gated.cost_certified import certified_cost_optimum
+
+        with _cost_options_named():
+            optimum = certified_cost_optimum(queue, cost, dps=dps)
     return {name: getattr(optimum, field) for name, field in CERTIFIED_NAMES.items()}
 
 

@@ -58,7 +58,7 @@ __all__ = [
     "verify",
 ]
 
-MODELS = ("gated", "lossnet", "walks", "regions")
+MODELS = ("gated", "lossnet", "walks", "regions", "cost_optimum")
 #: The fields of a certificate (``provenance`` may be absent from a user-level one).
 FIELDS = frozenset({"claim", "statement", "checker", "data", "provenance"})
 

@@ -122,6 +122,7 @@ EXPECTED: dict[str, Spec] = {
     "walks.sss_failure_bound": Spec("walks.bounds", _items),
     # user-level certificates: the checker only
     "gated.optimum": Spec("gated.optimum"),
+    "gated.cost_optimum": Spec("cost_optimum.optimum"),
     "gated.asymptotics": Spec("gated.asymptotics"),
     "gated.pof_grid": Spec("gated.pof_grid"),
     "gated.pof_region": Spec("gated.pof_region"),

@@ -117,6 +117,25 @@ def _optimum(data: Mapping) -> str:
     return f"At {queue}, {_OPTIMUM} ({_digits([data['dps']])})"
 
 
+#: The cost of each family certified by ``gated.cost_optimum`` ((kind, family) -> LaTeX).
+_COSTS = {
+    ("sojourn", "power"): r"each admitted customer pays $C W^{{{p}}}$ for its sojourn $W$",
+    ("sojourn", "exponential"): (
+        r"each admitted customer pays $C(e^{{\theta W}} - 1)/\theta$, $\theta = {p}$, for "
+        r"its sojourn $W$"
+    ),
+    ("holding", "power"): r"the holding cost is $C n^{{{p}}}$ per unit time with $n$ present",
+}
+
+
+def _cost_optimum(data: Mapping) -> str:
+    cost = data["cost"]
+    template = _COSTS.get((cost["kind"], cost["family"]), "the cost is {kind} {family}:{p}")
+    where = template.format(p=_value(cost["shape"]), kind=cost["kind"], family=cost["family"])
+    queue = _queue_sets([data["parameters"]])
+    return f"At {queue}, where {where}, {_OPTIMUM} ({_digits([data['dps']])})"
+
+
 def _optima(data: Mapping) -> str:
     digits = _digits([p["dps"] for p in data["points"]])
     return f"{_each_queue(data)}, {_OPTIMUM} ({digits})"
@@ -321,6 +340,7 @@ TEMPLATES: dict[str, Callable[[Mapping], str]] = {
     "walks.bounds": _bounds,
     "walks.sss_failure_bound": _sss,
     "gated.optimum": _optimum,
+    "gated.cost_optimum": _cost_optimum,
     "gated.asymptotics": _asymptotics,
     "gated.pof_grid": _pof_grid,
     "gated.pof_region": _pof_region,
