@@ -95,6 +95,7 @@ def lambert_root(tau):
 
 def poisson_root(tau, arrival):
     """σ of the GA queue at μ = 1: the root of σ = e^{−(1−σ)τ} Λ/(Λ + 1 − σ) in (0, 1)."""
+
     def residual(s):
         return mpmath.exp(-(1 - s) * tau) * arrival / (arrival + 1 - s) - s
 
