@@ -1,8 +1,7 @@
-"""``python -m qtheory.cli``: the ``qtheory`` command."""
+"""``python -m qtheory.cli``: the same as ``python -m qtheory`` (:mod:`qtheory.__main__`,
+which runs :func:`qtheory.cli.program.main`)."""
 
-import sys
-
-from qtheory.cli import main
+import runpy
 
 if __name__ == "__main__":
-    sys.exit(main())
+    runpy.run_module("qtheory", run_name="__main__", alter_sys=True)

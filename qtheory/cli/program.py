@@ -7,6 +7,11 @@ is imported (``qtheory --help`` imports none), and a command module imports what
 ``run`` needs when it runs, so a subcommand starts at the cost of its own work.  Options
 convert their text with the ``type=`` helpers of :mod:`qtheory.core.arguments`.
 
+``qtheory --version`` prints the installed version (``qtheory.__version__``) and
+``qtheory --print-completion bash|zsh|tcsh`` a shell completion script for every
+subcommand and option (written by shtab, from the same parser; see
+``docs/shell-completion.md``).
+
 Exit status and messages: 0 on success; 2 for invalid input, with one line on stderr
 naming the subcommand (``qtheory table walks: error: ...``) and the option or parameter
 (a bad option value, an option the subcommand does not take, with the closest one it
@@ -25,8 +30,12 @@ import difflib
 import importlib
 import sys
 from collections.abc import Collection, Sequence
+from typing import Any
 
 __all__ = ["COMMANDS", "Parser", "build_parser", "main"]
+
+#: The shells ``qtheory --print-completion`` writes a script for (shtab's).
+COMPLETION_SHELLS = ("bash", "zsh", "tcsh")
 
 #: Subcommand name -> (its module, its one-line help in ``qtheory --help``).
 COMMANDS = {
@@ -191,6 +200,15 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
         description="Executable, verifiable queueing theory: formulas, exact solvers, "
         "simulation, LaTeX tables and figures.",
     )
+    parser.add_argument("--version", action=_Version, help="print the version of qtheory and exit")
+    parser.add_argument(
+        "--print-completion",
+        action=_PrintCompletion,
+        choices=COMPLETION_SHELLS,
+        metavar="{" + ",".join(COMPLETION_SHELLS) + "}",
+        help="print a shell completion script for qtheory and exit "
+        '(bash: eval "$(qtheory --print-completion bash)")',
+    )
     subparsers = parser.add_subparsers(dest="command", required=True)
     for name, (module, summary) in COMMANDS.items():
         subparser = subparsers.add_parser(name, help=summary)
@@ -198,6 +216,35 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
             importlib.import_module(module).register(subparser)
             _name_errors(subparser)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: print ``qtheory VERSION`` and exit 0.  The version is looked up
+    only when asked for (:mod:`importlib.metadata` is not imported otherwise)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, argparse.SUPPRESS, nargs=0, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import qtheory
+
+        print(f"qtheory {qtheory.__version__}")
+        parser.exit(0)
+
+
+class _PrintCompletion(argparse.Action):
+    """``--print-completion SHELL``: print shtab's completion script of the whole
+    ``qtheory`` parser (every subcommand's options, so all of them are registered
+    here) and exit 0."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import shtab
+
+        print(shtab.complete(build_parser(), shell=str(values)), end="")
+        parser.exit(0)
 
 
 def _name_errors(parser: argparse.ArgumentParser) -> None:

@@ -8,8 +8,7 @@ A *task* is a dict of plain JSON values (a sweep point's parameters and its seed
                                 "task": task, "version": V} )
 
 where the canonical JSON has sorted keys and no whitespace, V is :data:`CACHE_VERSION`
-(the layout of this cache), P the version of qtheory (``qtheory.__version__`` if the
-package defines one, else that of the installed distribution, else ``"unknown"``) and C
+(the layout of this cache), P the version of qtheory (``qtheory.__version__``) and C
 the fingerprint of the function's code (below).  The key depends on every parameter and
 the seed, and on their types (``1`` and ``1.0`` are different keys) but not on the order
 of a dict's entries.
@@ -124,7 +123,6 @@ import tokenize
 import types
 import warnings
 from collections.abc import Iterable, Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -254,15 +252,9 @@ def _function_name(fn: TaskFunction) -> str:
 
 
 def _package_version() -> str:
-    """``qtheory.__version__`` if the package defines it, else the installed distribution's
-    version, else ``"unknown"``."""
-    version = getattr(qtheory, "__version__", None)
-    if version is not None:
-        return str(version)
-    try:
-        return metadata.version("qtheory")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    """``qtheory.__version__``: the installed distribution's version (the one version
+    source; a checkout that is not installed reads its ``pyproject.toml``)."""
+    return str(qtheory.__version__)
 
 
 def _code_fingerprint(fn: TaskFunction) -> dict[str, Any]:

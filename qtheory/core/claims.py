@@ -37,6 +37,8 @@ Examples
 '1 identity, 1 statistical; 1 FAIL: demo.slope'
 >>> fit.ci_halfwidth
 0.1
+>>> print(fit)  # a short line; IPython shows the statement (LaTeX) or a table (HTML)
+demo.slope: FAIL, statistical; 1.20 ± 0.10 (95%) against 1
 """
 
 from __future__ import annotations
@@ -208,6 +210,57 @@ class Claim:
         nan
         """
         return math.nan if self.estimate is None else self.estimate.halfwidth
+
+    # displays: a short line for print, the statement for notebooks
+
+    @property
+    def verdict(self) -> str:
+        """``"HOLDS"`` or ``"FAIL"``."""
+        return "HOLDS" if self.passed else "FAIL"
+
+    def _measured(self) -> str:
+        """``value (± half-width) against reference``, or empty when there is no value."""
+        if self.estimate is not None:
+            measured = str(self.estimate)
+        elif math.isfinite(self.value):
+            measured = f"{self.value:.6g}"
+        else:
+            return ""
+        return measured + (
+            f" against {self.reference:.6g}" if math.isfinite(self.reference) else ""
+        )
+
+    def __str__(self) -> str:
+        """One line: the name, the verdict, the evidence and the measured value, e.g.
+        ``gated.dominance: HOLDS, certified; 0.185697 against 0.474832``
+        (``qtheory.report.check.claim_text`` gives the whole record as text)."""
+        measured = self._measured()
+        return f"{self.name}: {self.verdict}, {self.kind}" + (f"; {measured}" if measured else "")
+
+    def _repr_latex_(self) -> str:
+        """IPython's LaTeX display: the statement (text with ``$...$``) and the verdict."""
+        return f"{self.statement} ({self.verdict}; {self.kind} evidence)"
+
+    def _repr_html_(self) -> str:
+        """IPython's HTML display: the record as a two-column table, mathematics in
+        Unicode (:func:`qtheory.core.notation.terminal`)."""
+        import html
+
+        from qtheory.core.notation import terminal
+
+        origin = str(self.origin) + (f", {self.citation}" if self.citation else "")
+        rows = [("claim", self.name), ("statement", terminal(self.statement))]
+        rows += [("hypothesis", terminal(h)) for h in self.hypotheses]
+        rows += [("scope", terminal(self.scope))] if self.scope else []
+        rows += [("origin", origin)]
+        rows += [("quantity", terminal(self.quantity))] if self.quantity else []
+        rows += [("measured", self._measured())] if self._measured() else []
+        rows += [("verdict", self.verdict), ("evidence", str(self.kind))]
+        body = "".join(
+            f"<tr><th style='text-align:left'>{key}</th><td>{html.escape(value)}</td></tr>"
+            for key, value in rows
+        )
+        return f"<table>{body}</table>"
 
 
 _PLURAL = {Evidence.IDENTITY: "identities"}

@@ -36,6 +36,7 @@ Examples
 from __future__ import annotations
 
 import decimal
+import html
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -47,7 +48,7 @@ import flint
 
 from qtheory.core.precision import decimal_fraction, required_dps
 
-__all__ = ["Enclosure", "exact", "working_precision"]
+__all__ = ["Enclosure", "UndecidedComparison", "exact", "working_precision"]
 
 #: Guard bits added to the requested precision: enough for the cancellation of a few
 #: dozen operations; routines that lose more widen their own precision and say so.
@@ -158,7 +159,12 @@ class Enclosure:
 
     Every display shows the width: ``repr`` and ``str`` print both bounds in full (they
     carry enough digits to differ where the exact value is uncertain) and the width,
-    ``to_json`` adds a ``"width"`` field and :meth:`latex` typesets both bounds.
+    ``to_json`` adds a ``"width"`` field and :meth:`latex` typesets both bounds (IPython
+    shows that, or an HTML line with the width).  ``float(e)`` is the midpoint, and so is
+    ``format(e, spec)`` for a non-empty spec: numbers for code that needs one, not
+    certified.  The order comparisons (``<``, ``<=``, ``>``, ``>=``, with a number, a
+    decimal string or another enclosure) are certified: decided by the bounds, and
+    :class:`UndecidedComparison` when they overlap; ``==`` compares the bounds' strings.
 
     Examples
     --------
@@ -171,9 +177,14 @@ class Enclosure:
     Traceback (most recent call last):
     ...
     ValueError: an Enclosure needs lower <= upper, got [2, 1]
+    >>> sigma = Enclosure("2.031878699799e-1", "2.031878699800e-1")
+    >>> float(sigma), f"{sigma:.6f}", sigma < 0.25, sigma > "0.2"
+    (0.20318786997995, '0.203188', True, True)
     """
 
+    #: Decimal lower bound, scientific notation, rounded down.
     lower: str
+    #: Decimal upper bound, scientific notation, rounded up.
     upper: str
 
     def __post_init__(self) -> None:
@@ -275,6 +286,105 @@ class Enclosure:
 
     def __repr__(self) -> str:
         return f"Enclosure(lower={self.lower!r}, upper={self.upper!r}, width={self.width!r})"
+
+    # numbers, formats and notebooks
+
+    def __float__(self) -> float:
+        """The midpoint (:attr:`midpoint`): a float inside the interval, for code that
+        needs a number; it is not certified, the bounds are."""
+        return self.midpoint
+
+    def __format__(self, spec: str) -> str:
+        """``format(e, "")`` (and ``f"{e}"``) is ``str(e)``; any other spec formats the
+        midpoint, ``format(float(e), spec)``."""
+        return format(self.midpoint, spec) if spec else str(self)
+
+    def _repr_latex_(self) -> str:
+        """IPython's LaTeX display: :meth:`latex`."""
+        return self.latex()
+
+    def _repr_html_(self) -> str:
+        """IPython's HTML display: both bounds and the width."""
+        return (
+            f"<span>[{html.escape(self.lower)}, {html.escape(self.upper)}]</span> "
+            f"<small>(width {html.escape(self.width)})</small>"
+        )
+
+    # certified comparisons: decided by the bounds, or refused
+
+    def _compare(self, other: object, strict: bool) -> bool | None:
+        """Whether self < other (``strict``) or self <= other holds for every value of
+        both intervals (True), for none (False); None when the intervals overlap so
+        that it depends on the exact values; NotImplemented for a non-number."""
+        if isinstance(other, Enclosure):
+            low, high = Fraction(other.lower), Fraction(other.upper)
+        elif isinstance(other, Real) and not math.isfinite(other):
+            if math.isnan(other):
+                raise ValueError(f"an Enclosure has no order with nan (compared with {self})")
+            return float(other) > 0  # every enclosure lies strictly between -inf and inf
+        elif isinstance(other, Real | str | Fraction):
+            low = high = Fraction(other)
+        else:
+            return NotImplemented  # type: ignore[return-value]
+        mine_low, mine_high = Fraction(self.lower), Fraction(self.upper)
+        if mine_high < low or (not strict and mine_high == low):
+            return True
+        if mine_low > high or (strict and mine_low == high):
+            return False
+        return None
+
+    def _decided(self, other: object, strict: bool, reflected: bool) -> bool:
+        relation = "<" if strict else "<="
+        if reflected:  # self > other is other < self, by the bounds of both
+            relation = ">" if strict else ">="
+            answer = _flip(self._compare(other, not strict))
+        else:
+            answer = self._compare(other, strict)
+        if answer is NotImplemented:
+            return NotImplemented
+        if answer is None:
+            raise UndecidedComparison(
+                f"{self} {relation} {other} is undecided: the bounds overlap; "
+                "compute the enclosure to more digits"
+            )
+        return answer
+
+    def __lt__(self, other: object) -> bool:
+        return self._decided(other, strict=True, reflected=False)
+
+    def __le__(self, other: object) -> bool:
+        return self._decided(other, strict=False, reflected=False)
+
+    def __gt__(self, other: object) -> bool:
+        return self._decided(other, strict=True, reflected=True)
+
+    def __ge__(self, other: object) -> bool:
+        return self._decided(other, strict=False, reflected=True)
+
+
+def _flip(answer):
+    """The negation of a three-valued comparison (True, False, None; NotImplemented kept)."""
+    return answer if answer is None or answer is NotImplemented else not answer
+
+
+class UndecidedComparison(ArithmeticError):
+    """An order comparison of an :class:`Enclosure` that its bounds do not decide.
+
+    ``e < x`` is True only when every value of ``e`` is below ``x`` (``e.upper < x``),
+    False only when none is; when ``x`` (or another enclosure) overlaps ``[lower,
+    upper]`` the answer depends on the exact value, and the comparison raises this
+    rather than guess.  An ``ArithmeticError``: more digits usually decide it.
+
+    Examples
+    --------
+    >>> e = Enclosure("2.17e+0", "2.18e+0")
+    >>> e > 2, 2 < e, e <= "2.18", e < Enclosure("2.2e+0", "2.3e+0")
+    (True, True, True, True)
+    >>> e < "2.175"
+    Traceback (most recent call last):
+    ...
+    qtheory.core.enclosure.UndecidedComparison: [2.17e+0, 2.18e+0] (width 1e-2) < 2.175 is undecided: the bounds overlap; compute the enclosure to more digits
+    """  # noqa: E501
 
 
 def _rounded(value: Fraction, digits: int, direction) -> str:

@@ -17,7 +17,7 @@ Where :math:`N > 0`, :math:`(h + k)' > 0`; so where :math:`m' \le 0` the functio
 decreases strictly and S has at most one critical point with :math:`S > 0`, the global
 maximiser (:mod:`qtheory.gated.cost_derivation`).  Where :math:`N \le 0` (and
 :math:`D > 0`), :math:`G \ge mD > 0`.  The families certified here, those with
-:math:`m' \le 0` (:attr:`qtheory.gated.costs.CustomerCost.unique_gate`):
+:math:`m' \le 0` (``CustomerCost.unique_gate``):
 
 ==========================  =============================  ============================
 family                      :math:`g(u)`                   :math:`m(u)`

@@ -21,13 +21,13 @@ Welfare per unit time is then :math:`\lambda\,(R - g)` under either policy, with
 :math:`\sigma` (:mod:`qtheory.gated.cost_optimum`).  The families, with :math:`C` the
 scale (``power:1`` is the linear cost :math:`C\,W` of :mod:`qtheory.gated.welfare`):
 
-========================  ==========================  ==============================
-family                    :math:`C\varphi(t)`          :math:`g(u)`
-========================  ==========================  ==============================
-``power:p``, p > 0         :math:`C t^p`                :math:`C\,\Gamma(p+1)\,u^{-p}`
-``deadline:d``, d > 0      :math:`C\,1\{t > d\}`        :math:`C e^{-ud}`
-``exponential:θ``, θ > 0   :math:`C(e^{\theta t}-1)/\theta`  :math:`C/(u-\theta)`, u > θ
-========================  ==========================  ==============================
+==========================  ====================================  ================================
+family                      :math:`C\varphi(t)`                   :math:`g(u)`
+==========================  ====================================  ================================
+``power:p``, p > 0          :math:`C t^p`                         :math:`C\,\Gamma(p+1)\,u^{-p}`
+``deadline:d``, d > 0       :math:`C\,1\{t > d\}`                 :math:`C e^{-ud}`
+``exponential:θ``, θ > 0    :math:`C(e^{\theta t}-1)/\theta`       :math:`C/(u-\theta)`, u > θ
+==========================  ====================================  ================================
 
 Sympy computes every integral (and the sum, as :math:`\mathrm{Li}_{-p}`); the evaluators
 the optimiser calls are generated from these expressions into

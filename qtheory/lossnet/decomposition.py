@@ -107,7 +107,7 @@ network whose marginal class is not the last runs in full (O(events x N) work, s
 with a window of 100 is about 3e8 cells per replication).
 
 A stronger lower bound on R_W: the rolling-horizon policy
---------------------------------------------------------
+---------------------------------------------------------
 :func:`rolling_horizon` (RH) is a W-lookahead policy: at each L arrival it solves the
 exact dynamic programme over the path's events in the next W time units, with the
 online optimum's relative values (:func:`relative_values`) as terminal values, and
