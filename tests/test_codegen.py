@@ -1,7 +1,8 @@
 """The committed evaluator modules are what the derivations generate today.
 
-``tools/generate_evaluators.py`` writes ``qtheory/gated/_generated.py`` and
-``qtheory/lossnet/_generated.py`` from the Sympy derivations; the numerical modules (and
+``tools/generate_evaluators.py`` writes ``qtheory/gated/_generated.py``,
+``qtheory/lossnet/_generated.py`` and ``qtheory/walks/_generated.py`` from the Sympy
+derivations; the numerical modules (and
 so the command line) call those evaluators without running Sympy.  These tests regenerate
 the modules and compare, so a changed formula cannot leave a stale evaluator behind.
 """
@@ -93,3 +94,21 @@ def test_generated_evaluators_compute_what_the_formulas_compute():
         )
         assert abs(gated_generated.welfare_ga_mp(*args) - mpmath.mpf(str(expected))) < 1e-35
     assert lossnet_generated.fluid_bound_float64(100, 0.6, 1.0, 2.0, 1.0) == 160.0
+
+
+@pytest.mark.parametrize("name", ["poisson", "skellam", "walk"])
+def test_each_chernoff_bound_calls_the_evaluators_of_its_whole_derivation(name):
+    """qtheory.walks.chernoff finds a family's generated evaluators by the names of its
+    derivation's Formulas (NAME_weight_k, ...): its route names every one of them, no
+    more, so a derivation that gains a term cannot leave its evaluator uncalled."""
+    from qtheory.walks import chernoff, chernoff_derivation
+
+    family = getattr(chernoff_derivation, f"derive_{name}")()
+    route = getattr(chernoff, f"_{name.upper()}")
+    kinds = ("weight", "deviation", "tilted_mean")
+    used = {f"{name}_mean"} | {f"{name}_{kind}_{k}" for kind in kinds for k in range(route.terms)}
+    used |= {f"{name}_{a}{side}" for a in route.auxiliary for side in ("", "_negative_x")}
+    formulas = [family.mean, *family.weights, *family.deviations, *family.tilted_means]
+    formulas += [form for a in family.auxiliary for form in (a.nonnegative_x, a.negative_x)]
+    assert used == {formula.name for formula in formulas}
+    assert route.auxiliary == tuple(a.symbol.name for a in family.auxiliary)  # in their order

@@ -4,7 +4,8 @@
     python tools/generate_evaluators.py --check  # exit 1, naming them, if any is stale
 
 The numerical modules of a model call evaluators from a generated module
-(``qtheory/gated/_generated.py``, ``qtheory/lossnet/_generated.py``) instead of deriving
+(``qtheory/gated/_generated.py``, ``qtheory/lossnet/_generated.py``,
+``qtheory/walks/_generated.py``) instead of deriving
 their formulas with Sympy on every run: the source of each evaluator is
 :meth:`qtheory.core.symbolic.Formula.source`, the same code :attr:`Formula.float64` and
 :attr:`Formula.mp` compile, so the derivation stays the one source of every formula.  Run
@@ -67,6 +68,35 @@ def lossnet() -> Evaluators:
     ]
 
 
+def walks() -> Evaluators:
+    """The evaluators :mod:`qtheory.walks.chernoff`, :mod:`qtheory.walks.ruin` and
+    :mod:`qtheory.walks.idle` call: for each Chernoff family its mean, weights, deviations
+    and auxiliary quantities in both backends and its tilted means in float64, named as
+    the derivation names them (the chernoff module finds them by those names)."""
+    from qtheory.walks import chernoff_derivation as chernoff
+    from qtheory.walks.idle import UP_PROBABILITY
+    from qtheory.walks.ruin import WALK_LOG_ODDS, derive_walk_ruin
+
+    both = ("float64", "mp")
+    families = []
+    for f in (chernoff.derive_poisson(), chernoff.derive_skellam(), chernoff.derive_walk()):
+        auxiliary = [form for a in f.auxiliary for form in (a.nonnegative_x, a.negative_x)]
+        route = [f.mean, *f.weights, *f.deviations, *auxiliary]
+        families += [(formula, backend) for formula in route for backend in both]
+        families += [(formula, "float64") for formula in f.tilted_means]
+    ruin = derive_walk_ruin()
+    return [
+        (chernoff.CRAMER_RATE, "float64"),
+        (chernoff.CRAMER_RATE, "mp"),
+        (chernoff.CRAMER_SERIES, "float64"),
+        (chernoff.CRAMER_AT_ZERO, "float64"),
+        *families,
+        *((formula, backend) for formula in (WALK_LOG_ODDS, ruin.probability, ruin.fair,
+                                             ruin.limit) for backend in both),
+        (UP_PROBABILITY, "float64"),
+    ]  # fmt: skip
+
+
 #: Generated module -> (what it is generated from, its evaluators).
 TARGETS: dict[str, tuple[str, Callable[[], Evaluators]]] = {
     "qtheory/gated/_generated.py": (
@@ -77,6 +107,12 @@ TARGETS: dict[str, tuple[str, Callable[[], Evaluators]]] = {
     "qtheory/lossnet/_generated.py": (
         "qtheory.lossnet.fluid.derive_fluid() and qtheory.lossnet.online.REGRET_IDENTITY",
         lossnet,
+    ),
+    "qtheory/walks/_generated.py": (
+        "qtheory.walks.chernoff_derivation (derive_poisson(), derive_skellam(), derive_walk() "
+        "and the Cramér rate), qtheory.walks.ruin.derive_walk_ruin() and WALK_LOG_ODDS, and "
+        "qtheory.walks.idle.UP_PROBABILITY",
+        walks,
     ),
 }
 

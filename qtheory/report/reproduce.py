@@ -50,21 +50,26 @@ MODELS = (
 
 
 def _run_note(run: Run) -> str:
-    """What size of run wrote the claims report, as text with inline ``$...$``
+    """What size of run wrote the claims report, and by which qtheory (version and
+    commit, :func:`qtheory.core.provenance.provenance`), as text with inline ``$...$``
     mathematics (the convention of :func:`qtheory.report.claims.latex_text` and
     :func:`~qtheory.report.claims.markdown_text`, which typeset it for each report)."""
+    from qtheory.core.provenance import provenance
+
+    record = provenance()
+    made = f"qtheory {record['qtheory']} (commit {record['commit']})"
     if run.quick:
         return (
-            f"Reproduced by a quick (CI-sized) run with seed {run.seed}.  Its sweeps stop at "
-            "$N = 1000$ with few replications, too little for the slope claims of the "
-            "decompositions (two and n classes; equivalence tests need narrow intervals), "
-            "which then FAIL for lack of power; the standard and paper-grade runs are the "
-            "test of the claims."
+            f"Reproduced by a quick (CI-sized) run with seed {run.seed}, {made}.  Its sweeps "
+            "stop at $N = 1000$ with few replications, too little for the slope claims of "
+            "the decompositions (two and n classes; equivalence tests need narrow "
+            "intervals), which then FAIL for lack of power; the standard and paper-grade "
+            "runs are the test of the claims."
         )
     if run.paper:
-        return f"Reproduced by a paper-grade run (--paper) with seed {run.seed}."
+        return f"Reproduced by a paper-grade run (--paper) with seed {run.seed}, {made}."
     return (
-        f"Reproduced by a standard run with seed {run.seed} (the job model and the "
+        f"Reproduced by a standard run with seed {run.seed}, {made} (the job model and the "
         "rolling horizon at fewer N, the SSS window sweep to $N = 10^5$; --paper runs "
         "them to $N = 10^4$, $100$ and $10^6$)."
     )

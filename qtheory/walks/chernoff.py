@@ -21,11 +21,14 @@ attained where :math:`\Lambda'(\theta^*) = x`: :math:`\theta^* > 0` above the me
 other side of the mean the best admissible :math:`\theta` is 0 and the bound is the
 trivial 1.  For each family below Sympy solves :math:`\Lambda'(\theta) = x` for the tilt
 :math:`\rho^* = e^{\theta^*}` (the positive root), substitutes it back and simplifies
-(:func:`derive_poisson`, :func:`derive_walk`, :func:`derive_skellam`):
+(:func:`~qtheory.walks.chernoff_derivation.derive_poisson`,
+:func:`~qtheory.walks.chernoff_derivation.derive_walk`,
+:func:`~qtheory.walks.chernoff_derivation.derive_skellam`; :mod:`qtheory.walks.chernoff`
+gives their names too):
 
 - :math:`X \sim \text{Poisson}(m)`, :math:`\Lambda = m(e^\theta - 1)`:
   :math:`\rho^* = x/m` and :math:`\Lambda^*(x) = m\,h(x/m)` with the Cramér rate
-  :math:`h(r) = r\log r - r + 1` (:data:`CRAMER_RATE`).
+  :math:`h(r) = r\log r - r + 1` (:data:`~qtheory.walks.chernoff_derivation.CRAMER_RATE`).
 - :math:`S_n`, the position after :math:`n` steps of a :math:`\pm1` walk with
   up-probability :math:`p`, :math:`\Lambda = n\log(pe^\theta + (1-p)e^{-\theta})`:
   with :math:`k = (n+a)/2` up-steps and :math:`j = (n-a)/2` down-steps,
@@ -53,11 +56,11 @@ non-negative terms:
   rationalises, e.g. :math:`\rho^* - 1 = 2(x - u + d)/(2u + \sigma_-)` for Skellam, with
   :math:`\sigma_\pm = \sqrt{x^2+4ud} \pm x` each evaluated by its direct form on the side
   of :math:`x` where it is a sum and by its conjugate :math:`4ud/\sigma_\mp` on the other
-  (:class:`Auxiliary`);
+  (:class:`~qtheory.walks.chernoff_derivation.Auxiliary`);
 - :math:`h(1+\varepsilon) = (1+\varepsilon)\operatorname{log1p}(\varepsilon) - \varepsilon`
   (the :class:`~qtheory.core.symbolic.Formula` rewriting) for :math:`|\varepsilon| \ge 1/4`,
-  and Sympy's Taylor polynomial :data:`CRAMER_SERIES` below, where the closed form would
-  lose :math:`\log_{10}(1/|\varepsilon|)` digits.
+  and Sympy's Taylor polynomial :data:`~qtheory.walks.chernoff_derivation.CRAMER_SERIES`
+  below, where the closed form would lose :math:`\log_{10}(1/|\varepsilon|)` digits.
 
 Measured (tests): the Poisson exponent to 8 ulps for means up to :math:`10^{15}`; the
 Skellam and walk exponents to within 10 ulps of their condition scale
@@ -65,7 +68,10 @@ Skellam and walk exponents to within 10 ulps of their condition scale
 of each input makes anyway) over 18 decades of scale.  The ``log_`` functions return
 :math:`-\Lambda^*` itself, which stays accurate where :math:`e^{-\Lambda^*}` underflows
 (:math:`\Lambda^* > 745`).  With ``dps=D`` the same forms are evaluated by the Formulas'
-mpmath evaluators, with guard digits for the cancellations.  At the edge of the support
+mpmath evaluators, with guard digits for the cancellations.  Both run the evaluators
+generated from the Formulas (``qtheory/walks/_generated.py``, the code each Formula
+compiles; ``tests/test_codegen.py`` fails if it is stale), so a bound does not import
+Sympy.  At the edge of the support
 (:math:`x = 0` for Poisson, :math:`a = \pm n` for the walk) a tilt ratio is 0 and
 :math:`h(0) = 1`, Sympy's limit; beyond it the event is impossible and the exponent is
 :math:`+\infty` (log bound :math:`-\infty`).
@@ -88,26 +94,17 @@ independent route in :mod:`qtheory.walks.chernoff_checks`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 import mpmath
 import numpy as np
-import sympy as sp
 
 from qtheory.core.precision import GUARD_DIGITS, check_dps, rounded, working
-from qtheory.core.symbolic import Formula
+from qtheory.walks import _generated
 
 __all__ = [
-    "CRAMER_RATE",
-    "CRAMER_SERIES",
     "TAILS",
-    "Auxiliary",
-    "ChernoffDerivation",
-    "derive_poisson",
-    "derive_skellam",
-    "derive_walk",
     "log_poisson_tail_bound",
     "log_skellam_tail_bound",
     "log_walk_tail_bound",
@@ -116,417 +113,54 @@ __all__ = [
     "walk_tail_bound",
 ]
 
-theta = sp.Symbol("theta", real=True)  # the Chernoff parameter
-tilt = sp.Symbol("rho", positive=True)  # e^theta: tilted mean / original mean
-deviation = sp.Symbol("epsilon", real=True)  # rho - 1, the numerical parametrisation
-tail_level = sp.Symbol("x", real=True)  # the x of P(X >= x) and P(X <= x)
-mean = sp.Symbol("m", positive=True)  # Poisson mean
-up_mean, down_mean = sp.symbols("u d", positive=True)  # Skellam: U - D
-steps = sp.Symbol("n", positive=True)
-up_probability = sp.Symbol("p", positive=True)
-position = sp.Symbol("a", real=True)
-sum_root = sp.Symbol("sigma_plus", positive=True)  # sqrt(x² + 4ud) + x
-difference_root = sp.Symbol("sigma_minus", positive=True)  # sqrt(x² + 4ud) − x
-window_constant = sp.Symbol("c", positive=True)  # W = c log N / N
-relative_deviation = sp.Symbol("delta", positive=True)
+#: The names of :mod:`qtheory.walks.chernoff_derivation` this module gives too.
+_DERIVED = ("CRAMER_AT_ZERO", "CRAMER_RATE", "CRAMER_SERIES", "Auxiliary", "ChernoffDerivation",
+            "derive_poisson", "derive_skellam", "derive_walk", "theta", "tilt", "deviation",
+            "tail_level", "mean", "up_mean", "down_mean", "steps", "up_probability", "position",
+            "sum_root", "difference_root", "window_constant", "relative_deviation")  # fmt: skip
 
-CRAMER_RATE = Formula(
-    "cramer_rate", tilt * sp.log(tilt) - tilt + 1, (deviation,), {tilt: 1 + deviation}
-)
-"""h(ρ) = ρ log ρ − ρ + 1, the Cramér rate of Poisson(1); evaluated at ρ = 1 + ε as
-(1 + ε) log1p(ε) − ε."""
 
-_CRAMER_AT_ZERO = float(sp.limit(CRAMER_RATE.expr, tilt, 0, "+"))  # h(0) = 1
+def __getattr__(name: str) -> object:
+    """The derivation's names (``derive_poisson``, ``CRAMER_RATE``, the symbols ``theta``,
+    ``tail_level``, ...; :mod:`qtheory.walks.chernoff_derivation`), imported when first
+    asked for: the bounds call the evaluators generated from it
+    (``qtheory/walks/_generated.py``) and never import Sympy."""
+    if name in _DERIVED:
+        from qtheory.walks import chernoff_derivation
+
+        return getattr(chernoff_derivation, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _HUGE_DEVIATION = 2.0**20  # beyond this ε, h(1 + ε) is evaluated from the tilted mean
 
 SERIES_RADIUS = 0.25
-"""Below this |ε| float64 evaluates h(1 + ε) by :data:`CRAMER_SERIES`."""
-
-CRAMER_SERIES = Formula(
-    "cramer_rate_series",
-    sp.horner(sp.series(CRAMER_RATE.expr.subs(tilt, 1 + deviation), deviation, 0, 30).removeO()),
-    (deviation,),
-)
-"""Sympy's Taylor polynomial of h(1 + ε) = Σ_{k>=2} (−ε)^k / (k(k − 1)) up to ε^29, in
-Horner form.  For |ε| < 1/4 its truncation error, at most the first omitted term
-|ε|^30/870 (the terms alternate and decrease, or all have one sign and decrease by a
-factor 4), is below 4e-20 relative to h >= ε²/2 − |ε|³/6; the polynomial has no
-cancellation, where the closed form loses about log10(1/|ε|) digits."""
+"""Below this |ε| float64 evaluates h(1 + ε) by
+:data:`~qtheory.walks.chernoff_derivation.CRAMER_SERIES`."""
 
 TAILS = ("upper", "lower")
 
 
 @dataclass(frozen=True)
-class Auxiliary:
-    r"""A quantity of the float64 route with two closed forms, each free of cancellation
-    on one side of x = 0 (e.g. x + sqrt(x² + 4ud) and 4ud / (sqrt(x² + 4ud) − x)).
-
-    For the Skellam family these are :math:`\sigma_\pm = \sqrt{x^2 + 4ud} \pm x`: the
-    direct form is a sum of non-negative terms on one side of :math:`x = 0`, and the
-    conjugate :math:`4ud/\sigma_\mp` is on the other (module docstring, "Numerics").
-
-    Attributes
-    ----------
-    symbol : sympy.Symbol
-        The name under which the deviations of :class:`ChernoffDerivation` take the
-        quantity as an extra argument.
-    nonnegative_x : Formula
-        The closed form used for :math:`x \ge 0`, in the family's ``(parameters..., x)``.
-    negative_x : Formula
-        The closed form used for :math:`x < 0`, in the same arguments.
-
-    References
-    ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools";
-       docs/precision.md.
-
-    Examples
-    --------
-    >>> sigma_plus = derive_skellam().auxiliary[0]
-    >>> sigma_plus.nonnegative_x.expr
-    x + sqrt(4*d*u + x**2)
-    >>> sigma_plus.negative_x.expr
-    4*d*u/(-x + sqrt(4*d*u + x**2))
-    >>> u, d, x = 2.0, 3.0, -5.0
-    >>> direct = x + math.sqrt(x * x + 4 * u * d)
-    >>> bool(abs(float(sigma_plus.negative_x.float64(u, d, x)) - direct) < 1e-12)
-    True
-    """
-
-    symbol: sp.Symbol
-    nonnegative_x: Formula
-    negative_x: Formula
-
-
-@dataclass(frozen=True)
-class ChernoffDerivation:
-    r"""One family of Chernoff bounds, derived by Sympy.
-
-    For a cumulant generating function :math:`\Lambda(\theta) = \log E e^{\theta X}` the
-    bound is :math:`P(X \ge x) \le e^{-\Lambda^*(x)}` above the mean (and
-    :math:`P(X \le x) \le e^{-\Lambda^*(x)}` below it), with the Legendre transform
-    :math:`\Lambda^*(x) = \sup_\theta (\theta x - \Lambda(\theta))
-    = \sum_k w_k\, h(\rho_k)` and :math:`h(r) = r\log r - r + 1`.
-
-    The evaluators' arguments are the family's parameters followed by the tail level x:
-    ``(m, x)`` for Poisson, ``(n, p, a)`` for the walk, ``(u, d, x)`` for Skellam; the
-    deviations take the auxiliary quantities after them.
-
-    Attributes
-    ----------
-    name : str
-        ``"poisson"``, ``"skellam"`` or ``"walk"``.
-    log_mgf : sympy.Expr
-        :math:`\Lambda(\theta)`, in the parameters and ``theta``.
-    mean : Formula
-        :math:`\Lambda'(0)`, in the parameters only.
-    tilt : Formula
-        :math:`\rho^* = e^{\theta^*}`, the positive root of :math:`\Lambda'(\theta) = x`.
-    exponent : Formula
-        :math:`\Lambda^*(x)` in closed form (the display form).
-    weights : tuple of Formula
-        :math:`w_k`, the mean of each type of jump, in the parameters.
-    ratios : tuple of sympy.Expr
-        :math:`\rho_k`, tilted over original mean of each type, in the symbol ``rho``.
-    deviations : tuple of Formula
-        :math:`\rho_k - 1` at :math:`\rho = \rho^*`, rationalised (the float64 route).
-    tilted_means : tuple of Formula
-        :math:`w_k \rho_k` at :math:`\rho = \rho^*`, in ``(parameters..., x)``.
-    auxiliary : tuple of Auxiliary
-        Extra arguments of the deviations (empty except for Skellam).
-
-    References
-    ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
-
-    Examples
-    --------
-    >>> f = derive_poisson()
-    >>> f.name, f.mean.expr, f.weights[0].expr, f.ratios
-    ('poisson', m, m, (rho,))
-    >>> round(float(f.exponent.float64(2.0, 5.0)), 6)  # 2 h(5/2) = 5 log 2.5 - 3
-    1.581454
-    """
+class _Route:
+    """A family's generated evaluators (``qtheory/walks/_generated.py``), named as the
+    derivation names the Formulas they are generated from: ``NAME_mean``; for each of
+    the ``terms`` types of jumps ``NAME_weight_k``, ``NAME_deviation_k`` and
+    ``NAME_tilted_mean_k``; for each auxiliary symbol ``NAME_SYMBOL`` (the form for
+    x >= 0) and ``NAME_SYMBOL_negative_x``."""
 
     name: str
-    log_mgf: sp.Expr  # Λ(θ) = log E[e^{θX}]
-    mean: Formula  # Λ'(0), in the parameters only
-    tilt: Formula  # ρ* = e^{θ*}, the positive root of Λ'(θ) = x
-    exponent: Formula  # Λ*(x) = sup_θ (θx − Λ(θ)) in closed form (the display form)
-    weights: tuple[Formula, ...]  # w_k: mean of each type of jump, in the parameters
-    ratios: tuple[sp.Expr, ...]  # ρ_k: tilted / original mean of each type, in ρ*
-    deviations: tuple[Formula, ...]  # ρ_k − 1 at ρ = ρ*, rationalised (the float64 route)
-    tilted_means: tuple[Formula, ...]  # w_k ρ_k at ρ = ρ*, in (parameters..., x)
-    auxiliary: tuple[Auxiliary, ...] = ()
+    terms: int
+    auxiliary: tuple[str, ...] = ()
 
-    def entropy_form(self) -> sp.Expr:
-        r"""Σ_k w_k h(ρ_k) as a Sympy expression in the parameters and x.
-
-        The relative entropy of the optimally tilted law, :math:`\sum_k w_k h(\rho_k)`
-        with :math:`h(r) = r\log r - r + 1` and :math:`\rho_k` evaluated at
-        :math:`\rho = \rho^*`; it equals :attr:`exponent` (the tests let Sympy prove it).
-
-        Returns
-        -------
-        sympy.Expr
-            The entropy form of :math:`\Lambda^*(x)`, in ``(parameters..., x)``.
-
-        References
-        ----------
-        .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications,
-           2nd ed. (Springer 1998), Sec. 2.2.
-
-        Examples
-        --------
-        >>> f = derive_poisson()
-        >>> sp.simplify(f.entropy_form() - f.exponent.expr)
-        0
-        """
-        tilted = [ratio.subs(tilt, self.tilt.expr) for ratio in self.ratios]
-        return sum(
-            weight.expr * CRAMER_RATE.expr.subs(tilt, ratio)
-            for weight, ratio in zip(self.weights, tilted, strict=True)
-        )
+    def __call__(self, formula: str, evaluate: str) -> Callable:
+        """The evaluator of ``NAME_formula`` in ``evaluate``, "float64" or "mp"."""
+        return getattr(_generated, f"{self.name}_{formula}_{evaluate}")
 
 
-def _legendre(log_mgf: sp.Expr, x: sp.Expr, sample: dict) -> tuple[sp.Expr, sp.Expr]:
-    """(ρ*, θx − Λ(θ)): the positive root ρ = e^θ of d/dθ (θx − Λ(θ)) = 0 (the other
-    roots are negative: ``sample`` is a parameter point that tells them apart)."""
-    objective = theta * x - log_mgf
-    stationary = sp.diff(objective, theta).subs(theta, sp.log(tilt))
-    (root,) = [r for r in sp.solve(stationary, tilt) if r.subs(sample) > 0]
-    return root, objective
-
-
-def _rationalised_deviation(ratio: sp.Expr) -> sp.Expr:
-    """ratio − 1 with any square root moved to the denominator, where it is added to
-    terms of its own sign: no cancellation in float64."""
-    return sp.factor(1 / sp.radsimp(1 / sp.together(ratio - 1)))
-
-
-def _tidy(expr: sp.Add) -> sp.Expr:
-    """Each term's factors and log arguments over a common denominator (display only)."""
-    expr = expr.replace(lambda e: isinstance(e, sp.log), lambda e: sp.log(sp.together(e.args[0])))
-    return sp.Add(*(sp.Mul(*(sp.together(f) for f in term.args)) for term in expr.args))
-
-
-def _mean_of(log_mgf: sp.Expr) -> sp.Expr:
-    return sp.simplify(sp.diff(log_mgf, theta).subs(theta, 0))
-
-
-def _family(
-    name: str,
-    parameters: tuple[sp.Symbol, ...],
-    x: sp.Symbol,
-    log_mgf: sp.Expr,
-    exponent: sp.Expr,
-    tilt_root: sp.Expr,
-    weights: Sequence[sp.Expr],
-    ratios: Sequence[sp.Expr],
-    deviations: Sequence[sp.Expr] | None = None,
-    auxiliary: tuple[Auxiliary, ...] = (),
-) -> ChernoffDerivation:
-    """Wrap a family's expressions in Formulas; the deviations default to the rationalised
-    ρ_k(ρ*) − 1."""
-    args = (*parameters, x)
-    if deviations is None:
-        deviations = [_rationalised_deviation(r.subs(tilt, tilt_root)) for r in ratios]
-    deviation_args = (*args, *(a.symbol for a in auxiliary))
-    tilted_means = [
-        sp.simplify(sp.radsimp(w * r.subs(tilt, tilt_root)))
-        for w, r in zip(weights, ratios, strict=True)
-    ]
-    return ChernoffDerivation(
-        name=name,
-        log_mgf=log_mgf,
-        mean=Formula(f"{name}_mean", _mean_of(log_mgf), parameters),
-        tilt=Formula(f"{name}_tilt", tilt_root, args),
-        exponent=Formula(f"{name}_chernoff_exponent", exponent, args),
-        weights=tuple(Formula(f"{name}_weight_{k}", w, parameters) for k, w in enumerate(weights)),
-        ratios=tuple(ratios),
-        deviations=tuple(
-            Formula(f"{name}_deviation_{k}", dev, deviation_args)
-            for k, dev in enumerate(deviations)
-        ),
-        tilted_means=tuple(
-            Formula(f"{name}_tilted_mean_{k}", t, args) for k, t in enumerate(tilted_means)
-        ),
-        auxiliary=auxiliary,
-    )
-
-
-@cache
-def derive_poisson() -> ChernoffDerivation:
-    r"""Chernoff bound of X ~ Poisson(m): Λ*(x) = m h(x/m).
-
-    With :math:`\Lambda(\theta) = m(e^\theta - 1)`, Sympy solves
-    :math:`\Lambda'(\theta) = x` for :math:`\rho^* = e^{\theta^*} = x/m` and substitutes
-    it back: :math:`\Lambda^*(x) = m + x\log(x/m) - x = m\,h(x/m)`.  The result is cached.
-
-    Returns
-    -------
-    ChernoffDerivation
-        The Poisson family, evaluators in ``(m, x)``.
-
-    References
-    ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
-
-    Examples
-    --------
-    >>> f = derive_poisson()
-    >>> f.tilt.expr, f.exponent.expr
-    (x/m, m + x*log(x/m) - x)
-    """
-    log_mgf = mean * (sp.exp(theta) - 1)
-    root, objective = _legendre(log_mgf, tail_level, {mean: 1, tail_level: 1})
-    exponent = sp.simplify(objective.subs(theta, sp.log(root)))
-    return _family("poisson", (mean,), tail_level, log_mgf, exponent, root, (mean,), (tilt,))
-
-
-@cache
-def derive_skellam() -> ChernoffDerivation:
-    r"""Chernoff bound of U − D, U ~ Poisson(u), D ~ Poisson(d) independent.
-
-    With :math:`\Lambda(\theta) = u(e^\theta - 1) + d(e^{-\theta} - 1)` the stationarity
-    condition is :math:`u\rho^2 - x\rho - d = 0`, whose positive root is
-    :math:`\rho^* = (x + \sqrt{x^2 + 4ud})/(2u)`, and
-    :math:`\Lambda^*(x) = u + d - \sqrt{x^2 + 4ud} + x\log\rho^*
-    = u\,h(\rho^*) + d\,h(1/\rho^*)`.  The float64 route evaluates the deviations
-    through the auxiliary quantities :math:`\sigma_\pm = \sqrt{x^2 + 4ud} \pm x`
-    (:class:`Auxiliary`).  The result is cached.
-
-    Returns
-    -------
-    ChernoffDerivation
-        The Skellam family, evaluators in ``(u, d, x)``.
-
-    References
-    ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
-
-    Examples
-    --------
-    >>> f = derive_skellam()
-    >>> f.tilt.expr
-    (x + sqrt(4*d*u + x**2))/(2*u)
-    >>> f.exponent.expr
-    d + u + x*log((x + sqrt(4*d*u + x**2))/(2*u)) - sqrt(4*d*u + x**2)
-    """
-    log_mgf = up_mean * (sp.exp(theta) - 1) + down_mean * (sp.exp(-theta) - 1)
-    root, _ = _legendre(log_mgf, tail_level, {up_mean: 1, down_mean: 1, tail_level: 0})
-    # at ρ*: θ*x − Λ = x log ρ* − (uρ* + d/ρ*) + u + d, and uρ* + d/ρ* = sqrt(x² + 4ud)
-    exponent = tail_level * sp.log(root) - sp.simplify(
-        sp.radsimp(up_mean * (root - 1) + down_mean * (1 / root - 1))
-    )
-    # The rationalised deviations have sqrt(x² + 4ud) − x (up) and sqrt(x² + 4ud) + x
-    # (down) in their denominators: name them σ₋ and σ₊, each evaluated by its direct
-    # form on the side of x where it is a sum, and by its conjugate on the other.
-    square_root = sp.sqrt(tail_level**2 + 4 * up_mean * down_mean)
-    args = (up_mean, down_mean, tail_level)
-    auxiliary = tuple(
-        Auxiliary(
-            symbol,
-            Formula(f"skellam_{symbol}", form if sign > 0 else conjugate, args),
-            Formula(f"skellam_{symbol}_negative_x", conjugate if sign > 0 else form, args),
-        )
-        for symbol, sign in ((sum_root, 1), (difference_root, -1))
-        for form in [square_root + sign * tail_level]
-        for conjugate in [1 / sp.radsimp(1 / form)]
-    )
-    deviations = (
-        _rationalised_deviation(root).subs(square_root, difference_root + tail_level),
-        _rationalised_deviation(1 / root).subs(square_root, sum_root - tail_level),
-    )
-    return _family(
-        "skellam",
-        (up_mean, down_mean),
-        tail_level,
-        log_mgf,
-        sp.simplify(exponent),
-        root,
-        (up_mean, down_mean),
-        (tilt, 1 / tilt),
-        deviations,
-        auxiliary,
-    )
-
-
-@cache
-def derive_walk() -> ChernoffDerivation:
-    r"""Chernoff bound of the position S_n of n steps of a ±1 walk with up-probability p.
-
-    Sympy works with k = (n + a)/2 up-steps, j = (n − a)/2 down-steps and q = 1 − p as
-    positive symbols (so that the square roots simplify), then returns to (n, p, a).
-    With :math:`\Lambda(\theta) = n\log(pe^\theta + qe^{-\theta})` the tilt is
-    :math:`\rho^{*2} = kq/(jp)` and the exponent is the Bernoulli Kullback–Leibler form
-    :math:`\Lambda^*(a) = k\log\frac{k}{np} + j\log\frac{j}{nq}`, which Sympy is
-    checked to reach (an ``ArithmeticError`` otherwise).  The result is cached.
-
-    Returns
-    -------
-    ChernoffDerivation
-        The walk family, evaluators in ``(n, p, a)``.
-
-    References
-    ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
-
-    Examples
-    --------
-    >>> f = derive_walk()
-    >>> f.mean.expr
-    n*(2*p - 1)
-    >>> f.exponent.expr
-    (-a + n)*log((-a + n)/(2*n*(1 - p)))/2 + (a + n)*log((a + n)/(2*n*p))/2
-    """
-    ups, downs, down_probability = sp.symbols("k j q", positive=True)
-    step_mgf = up_probability * sp.exp(theta) + down_probability * sp.exp(-theta)
-    root, objective = _legendre(
-        (ups + downs) * sp.log(step_mgf),
-        ups - downs,
-        {ups: 1, downs: 1, up_probability: 1, down_probability: 1},
-    )
-    total = ups + downs
-    kl = sp.expand_log(sp.simplify(objective.subs(theta, sp.log(root))), force=True)
-    # collect Sympy's k log k − k log p − (k + j) log(k + j) + ... into the KL form
-    collected = ups * sp.log(ups / (total * up_probability)) + downs * sp.log(
-        downs / (total * down_probability)
-    )
-    if sp.simplify(sp.expand_log(kl - collected, force=True)) != 0:  # pragma: no cover
-        raise ArithmeticError("walk: Sympy's exponent is not the KL form")
-    display = {
-        ups: (steps + position) / 2,
-        downs: (steps - position) / 2,
-        down_probability: 1 - up_probability,
-    }
-    tilted_mgf = step_mgf.subs(theta, sp.log(tilt))  # M(ρ): normalises the tilted step law
-    return _family(
-        "walk",
-        (steps, up_probability),
-        position,
-        (steps * sp.log(step_mgf)).subs(down_probability, 1 - up_probability),
-        _tidy(collected.subs(display)),
-        root.subs(display),
-        (steps * up_probability, steps * (1 - up_probability)),
-        tuple(
-            (r / tilted_mgf).subs(down_probability, 1 - up_probability) for r in (tilt, 1 / tilt)
-        ),
-    )
+_POISSON = _Route("poisson", 1)
+_SKELLAM = _Route("skellam", 2, ("sigma_plus", "sigma_minus"))
+_WALK = _Route("walk", 2)
 
 
 # ---------------------------------------------------------------------------
@@ -541,38 +175,41 @@ def _cramer(eps, evaluate: str):
     if evaluate == "mp":
         return _cramer_mp(eps)
     small = np.abs(eps) < SERIES_RADIUS
-    series = CRAMER_SERIES.float64(np.where(small, eps, 0.0))
+    series = _generated.cramer_rate_series_float64(np.where(small, eps, 0.0))
     with np.errstate(divide="ignore", invalid="ignore"):
-        closed = CRAMER_RATE.float64(eps)
-    return np.where(small, series, np.where(eps <= -1, _CRAMER_AT_ZERO, closed))
+        closed = _generated.cramer_rate_float64(eps)
+    at_zero = float(_generated.cramer_rate_at_zero_float64())  # h(0) = 1, Sympy's limit
+    return np.where(small, series, np.where(eps <= -1, at_zero, closed))
 
 
 def _cramer_mp(eps: mpmath.mpf) -> mpmath.mpf:
     """h(1 + ε) in mpmath: the closed form with log10(1/|ε|) extra digits for its
     cancellation, so that the result keeps the working precision."""
     if eps <= -1:
-        return mpmath.mpf(_CRAMER_AT_ZERO)
+        return mpmath.mpf(float(_generated.cramer_rate_at_zero_float64()))
     if eps == 0:
         return mpmath.mpf(0)
     extra = max(0, int(-mpmath.log10(abs(eps)))) + 5
     with mpmath.workdps(mpmath.mp.dps + extra):
-        value = CRAMER_RATE.mp(eps)
+        value = _generated.cramer_rate_mp(eps)
     return +value
 
 
-def _auxiliary_values(family: ChernoffDerivation, args: tuple, evaluate: str) -> list:
+def _auxiliary_values(family: _Route, args: tuple, evaluate: str) -> list:
     """Each auxiliary quantity by its form for the sign of x."""
     x = args[-1]
     if evaluate == "mp":
-        return [(a.nonnegative_x if x >= 0 else a.negative_x).mp(*args) for a in family.auxiliary]
+        return [family(a if x >= 0 else f"{a}_negative_x", "mp")(*args) for a in family.auxiliary]
     with np.errstate(divide="ignore", invalid="ignore"):  # the discarded form may be 0/0
         return [
-            np.where(x >= 0, a.nonnegative_x.float64(*args), a.negative_x.float64(*args))
+            np.where(
+                x >= 0, family(a, "float64")(*args), family(f"{a}_negative_x", "float64")(*args)
+            )
             for a in family.auxiliary
         ]
 
 
-def _entropy(family: ChernoffDerivation, args: tuple, evaluate: str):
+def _entropy(family: _Route, args: tuple, evaluate: str):
     """Λ*(x) = Σ_k w_k h(1 + ε_k) at ``args`` = (parameters..., x).
 
     Float64: where a deviation ε_k exceeds :data:`_HUGE_DEVIATION` (or overflows, when
@@ -581,17 +218,15 @@ def _entropy(family: ChernoffDerivation, args: tuple, evaluate: str):
     cancellation there, and no overflow."""
     deviation_args = (*args, *_auxiliary_values(family, args, evaluate))
     total = 0
-    for weight, dev, tilted in zip(
-        family.weights, family.deviations, family.tilted_means, strict=True
-    ):
-        w = getattr(weight, evaluate)(*args[:-1])
-        eps = getattr(dev, evaluate)(*deviation_args)
+    for k in range(family.terms):
+        w = family(f"weight_{k}", evaluate)(*args[:-1])
+        eps = family(f"deviation_{k}", evaluate)(*deviation_args)
         term = w * _cramer(eps, evaluate)
         if evaluate == "float64":
             huge = ~(np.abs(eps) < _HUGE_DEVIATION)
             if np.any(huge):
                 with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                    t = tilted.float64(*args)
+                    t = family(f"tilted_mean_{k}", "float64")(*args)
                     large = t * (np.log(t) - np.log(w)) - t + w
                 term = np.where(huge, large, term)
         total = total + term
@@ -608,7 +243,7 @@ def _log_bound_float64(family, args, tail, support):
     """Vectorised log Chernoff bound: −Λ*(x) on the tail's side of the mean, 0 (the
     trivial bound) on the other side, −inf beyond the support (an impossible event)."""
     x = args[-1]
-    centre = family.mean.float64(*args[:-1])
+    centre = family("mean", "float64")(*args[:-1])
     low, high = support
     on_side = x >= centre if tail == "upper" else x <= centre
     impossible = x > high if tail == "upper" else x < low
@@ -631,7 +266,7 @@ def _exact_sum_digits(values) -> int:
 def _log_bound_mp(family, args, tail, support, dps):
     with working(dps, GUARD_DIGITS + _exact_sum_digits(args)):
         args = tuple(mpmath.mpf(float(a)) for a in args)
-        x, centre = args[-1], family.mean.mp(*args[:-1])
+        x, centre = args[-1], family("mean", "mp")(*args[:-1])
         low, high = (mpmath.mpf(float(edge)) for edge in support)
         if (x > high) if tail == "upper" else (x < low):
             value = mpmath.ninf
@@ -660,7 +295,8 @@ def _exp(log_bound: Callable, dps: int | None):
     if dps is None:
         return np.exp(log_bound(dps=None))
     log_value = log_bound(dps=dps + GUARD_DIGITS)
-    magnitude = int(mpmath.log10(abs(log_value))) + 1 if mpmath.isfinite(log_value) else 0
+    finite = mpmath.isfinite(log_value) and log_value != 0  # 0: the trivial bound 1
+    magnitude = int(mpmath.log10(abs(log_value))) + 1 if finite else 0
     if magnitude > 0:
         log_value = log_bound(dps=dps + GUARD_DIGITS + magnitude)
     with working(dps, GUARD_DIGITS + max(magnitude, 0)):
@@ -748,7 +384,7 @@ def log_poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = No
     dps = check_dps(dps)
     m = _positive("mean", mean)
     x = _real("x", x)
-    return _log_bound(derive_poisson(), (m, x), tail, (0.0, np.inf), dps)
+    return _log_bound(_POISSON, (m, x), tail, (0.0, np.inf), dps)
 
 
 def poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = None):
@@ -786,6 +422,8 @@ def poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = None):
     --------
     >>> round(float(poisson_tail_bound(4.0, 2.0, "lower")), 6)  # exp(-4 h(1/2))
     0.541341
+    >>> poisson_tail_bound(4.0, 2.0, "upper", dps=20)  # below the mean: the trivial bound
+    mpf('1.0')
     """
     return _exp(lambda dps: log_poisson_tail_bound(mean, x, tail, dps=dps), dps)
 
@@ -839,7 +477,7 @@ def log_walk_tail_bound(
     n = _array("steps", steps, "an integer >= 1", lambda a: (a >= 1) & (a % 1 == 0))
     p = _array("up_probability", up_probability, "in (0, 1)", lambda a: (a > 0) & (a < 1))
     a = _real("position", position)
-    return _log_bound(derive_walk(), (n, p, a), tail, (-n, n), dps)
+    return _log_bound(_WALK, (n, p, a), tail, (-n, n), dps)
 
 
 def walk_tail_bound(
@@ -932,7 +570,7 @@ def log_skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None 
     d = _positive("down", down)
     x = _real("x", x)
     if dps is not None:
-        return _log_bound(derive_skellam(), (u, d, x), tail, (-np.inf, np.inf), dps)
+        return _log_bound(_SKELLAM, (u, d, x), tail, (-np.inf, np.inf), dps)
     # Λ* is homogeneous of degree 1 in (u, d, x): evaluate at a power-of-two scale where
     # x² + 4ud neither overflows nor underflows, and scale back (exact).
     exponent = _skellam_exponent(u, d, x)
@@ -942,7 +580,7 @@ def log_skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None 
             "up and down must be within about 1e300 of sqrt(x² + 4 up down) "
             f"(their magnitudes are too far apart for float64), got up={up!r}, down={down!r}"
         )
-    return np.ldexp(_log_bound(derive_skellam(), args, tail, (-np.inf, np.inf), None), -exponent)
+    return np.ldexp(_log_bound(_SKELLAM, args, tail, (-np.inf, np.inf), None), -exponent)
 
 
 _SMALLEST_NORMAL = np.finfo(float).tiny

@@ -42,35 +42,59 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sparse
-import sympy as sp
 
 from qtheory.core import limits, validation
-from qtheory.core.symbolic import Formula
 from qtheory.exact.ctmc import generator
 from qtheory.model.lossnet import LossNetwork
-from qtheory.model.lossnet_symbols import lambda_h, mu, servers
+from qtheory.walks import _generated
+
+if TYPE_CHECKING:  # the Sympy side is imported when first asked for (__getattr__)
+    import sympy as sp
 
 __all__ = [
     "IdleWalk",
-    "UP_PROBABILITY",
-    "band_level",
+    "UP_PROBABILITY",  # noqa: F822 (a Sympy object, made on first use by __getattr__)
+    "band_level",  # noqa: F822 (likewise)
     "check_walk",
     "derive_limit_up_probability",
-    "level",
+    "level",  # noqa: F822 (likewise)
 ]
 
-level = sp.Symbol("i", nonnegative=True)  # idle servers
-band_level = sp.Symbol("b", positive=True)  # upper edge of the band (PFI: floor(sqrt N))
 
-UP_PROBABILITY = Formula(
-    "idle_up_probability",
-    mu * (servers - level) / (mu * (servers - level) + lambda_h * servers),
-    (servers, lambda_h, mu, level),
-)
-"""p(i): probability that the next move of the reject-all-L idle count is up."""
+@cache
+def _symbolic() -> SimpleNamespace:
+    """The Sympy side (:func:`__getattr__`), made on first use."""
+    import sympy as sp
+
+    from qtheory.core.symbolic import Formula
+    from qtheory.model.lossnet_symbols import lambda_h, mu, servers
+
+    level = sp.Symbol("i", nonnegative=True)  # idle servers
+    return SimpleNamespace(
+        level=level,
+        band_level=sp.Symbol("b", positive=True),  # upper edge of the band (PFI: floor(sqrt N))
+        UP_PROBABILITY=Formula(
+            "idle_up_probability",
+            mu * (servers - level) / (mu * (servers - level) + lambda_h * servers),
+            (servers, lambda_h, mu, level),
+        ),
+    )
+
+
+def __getattr__(name: str) -> object:
+    """The Sympy symbols ``level`` (i, the idle servers) and ``band_level`` (b, the upper
+    edge of the band) and the Formula ``UP_PROBABILITY``, p(i): the probability that the
+    next move of the reject-all-L idle count is up.  They are made when first asked for,
+    so that importing this module does not import Sympy (the walk's numbers call the
+    evaluator generated from ``UP_PROBABILITY``, ``qtheory/walks/_generated.py``)."""
+    if name in ("level", "band_level", "UP_PROBABILITY"):
+        return getattr(_symbolic(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _BYTES_PER_LEVEL = 64  # a few float arrays and a sparse tridiagonal generator
@@ -94,7 +118,11 @@ def derive_limit_up_probability() -> sp.Expr:
     >>> derive_limit_up_probability()
     mu/(lambda_H + mu)
     """
-    at_band = UP_PROBABILITY.expr.subs(level, sp.sqrt(servers))
+    import sympy as sp
+
+    from qtheory.model.lossnet_symbols import servers
+
+    at_band = _symbolic().UP_PROBABILITY.expr.subs(_symbolic().level, sp.sqrt(servers))
     return sp.simplify(sp.limit(at_band, servers, sp.oo))
 
 
@@ -283,7 +311,7 @@ class IdleWalk:
         """p(i) of the embedded jump chain for i = 0..N (p(0) = 1, p(N) = 0).
 
         :math:`p(i) = \\mu(N - i)/(\\mu(N - i) + \\lambda_H N)` for :math:`i \\ge 1`
-        (:data:`UP_PROBABILITY`), decreasing in :math:`i`.
+        (``UP_PROBABILITY``), decreasing in :math:`i`.
 
         Returns
         -------
@@ -305,7 +333,9 @@ class IdleWalk:
         >>> IdleWalk(4, 0.6, 1.0).up_probabilities().round(6)  # 3/5.4, 2/4.4, 1/3.4
         array([1.      , 0.555556, 0.454545, 0.294118, 0.      ])
         """
-        probabilities = UP_PROBABILITY.float64(self.servers, self.lambda_h, self.mu, self._levels())
+        probabilities = _generated.idle_up_probability_float64(
+            self.servers, self.lambda_h, self.mu, self._levels()
+        )
         probabilities[0] = 1.0
         return probabilities
 
@@ -333,7 +363,11 @@ class IdleWalk:
         0.571429
         """
         band = self.band if band is None else self._check_band(band)
-        return float(UP_PROBABILITY.float64(self.servers, self.lambda_h, self.mu, float(band)))
+        return float(
+            _generated.idle_up_probability_float64(
+                self.servers, self.lambda_h, self.mu, float(band)
+            )
+        )
 
     @property
     def limit_up_probability(self) -> float:

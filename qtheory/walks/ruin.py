@@ -15,7 +15,7 @@ Simple walk.  With up-probability :math:`p` and :math:`q = 1 - p`, :math:`h` sol
 
 and, for :math:`p > \frac12`, :math:`\lim_{b\to\infty} h_i = r^i`: the probability that
 the walk started at :math:`i` *ever* hits 0 (it is 1 for :math:`p \le \frac12`).  Float64
-evaluates the equivalent form, in :math:`\theta = \log r` (:data:`WALK_LOG_ODDS`, accurate
+evaluates the equivalent form, in :math:`\theta = \log r` (``WALK_LOG_ODDS``, accurate
 to a few units of roundoff relative to :math:`\theta` also for :math:`p` near
 :math:`\frac12`),
 
@@ -83,23 +83,27 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, NamedTuple
 
 import mpmath
 import numpy as np
-import sympy as sp
 from numpy.typing import ArrayLike, NDArray
-from sympy.codegen.cfunctions import log1p
 
 from qtheory.core import validation
 from qtheory.core.precision import GUARD_DIGITS, check_dps, rounded, working
-from qtheory.core.symbolic import Formula
 from qtheory.exact.birth_death import birth_death_log_weights
+from qtheory.walks import _generated
 from qtheory.walks.bounds import BoundCheck
-from qtheory.walks.idle import IdleWalk, band_level, check_walk
-from qtheory.walks.idle import level as idle_level
+from qtheory.walks.idle import IdleWalk, check_walk
+
+if TYPE_CHECKING:  # the Sympy side is imported by the derivation, when it runs
+    import sympy as sp
+
+    from qtheory.core.symbolic import Formula
 
 __all__ = [
-    "WALK_LOG_ODDS",
+    "WALK_LOG_ODDS",  # noqa: F822 (a Sympy object, made on first use by __getattr__)
     "WalkRuin",
     "chain_ruin_probabilities",
     "check_band",
@@ -118,22 +122,64 @@ __all__ = [
     "walk_ruin_probability",
 ]
 
-up_probability = sp.Symbol("p", positive=True)  # p, the walk's up-probability
-odds = sp.Symbol("r", positive=True)  # r = q/p
-log_odds = sp.Symbol("theta", real=True)  # theta = log r
-WALK_LOG_ODDS = Formula(
-    "walk_log_odds",
-    sp.Piecewise(
-        (
-            log1p((1 - 2 * up_probability) / up_probability),
-            (up_probability > sp.Rational(1, 3)) & (up_probability < sp.Rational(2, 3)),
+
+@cache
+def _symbolic() -> SimpleNamespace:
+    """The Sympy side (:func:`__getattr__`), made on first use."""
+    import sympy as sp
+    from sympy.codegen.cfunctions import log1p
+
+    from qtheory.core.symbolic import Formula
+    from qtheory.walks import idle
+
+    p = sp.Symbol("p", positive=True)  # p, the walk's up-probability
+    return SimpleNamespace(
+        idle_level=idle.level,  # i
+        band_level=idle.band_level,  # b
+        up_probability=p,
+        odds=sp.Symbol("r", positive=True),  # r = q/p
+        log_odds=sp.Symbol("theta", real=True),  # theta = log r
+        WALK_LOG_ODDS=Formula(
+            "walk_log_odds",
+            sp.Piecewise(
+                (log1p((1 - 2 * p) / p), (p > sp.Rational(1, 3)) & (p < sp.Rational(2, 3))),
+                (sp.log((1 - p) / p), True),
+            ),
+            (p,),
         ),
-        (sp.log((1 - up_probability) / up_probability), True),
-    ),
-    (up_probability,),
+    )
+
+
+def __getattr__(name: str) -> object:
+    """The Sympy symbols ``up_probability`` (p), ``odds`` (r = q/p) and ``log_odds``
+    (theta = log r) and the Formula ``WALK_LOG_ODDS``: theta = log(q/p) with full relative
+    accuracy, log1p((1 - 2p)/p) near p = 1/2 (1 - 2p is exact there), log1p(-p) - log(p)
+    elsewhere (|theta| > log 2); the walk Formulas take theta.  They are made when first
+    asked for, so that importing this module does not import Sympy (the walk's numbers
+    call the evaluators generated from the derivation, ``qtheory/walks/_generated.py``)."""
+    if name in ("up_probability", "odds", "log_odds", "WALK_LOG_ODDS"):
+        return getattr(_symbolic(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Evaluators(NamedTuple):
+    """The generated evaluators of the Formula ``name`` of :func:`derive_walk_ruin`, under
+    the Formula's names (what :func:`walk_mp` calls)."""
+
+    name: str
+
+    @property
+    def float64(self) -> Callable:
+        return getattr(_generated, f"{self.name}_float64")
+
+    @property
+    def mp(self) -> Callable:
+        return getattr(_generated, f"{self.name}_mp")
+
+
+_PROBABILITY, _FAIR, _LIMIT = map(
+    _Evaluators, ("walk_ruin_probability", "walk_ruin_fair", "walk_ruin_limit")
 )
-"""theta = log(q/p) with full relative accuracy: log1p((1 - 2p)/p) near p = 1/2 (1 - 2p is
-exact there), log1p(-p) - log(p) elsewhere (|theta| > log 2).  The walk Formulas take theta."""
 
 
 # ---------------------------------------------------------------------------
@@ -193,10 +239,13 @@ def in_form(derived: sp.Expr, display: sp.Expr) -> sp.Expr:
 
     Examples
     --------
+    >>> import sympy as sp
     >>> x = sp.Symbol("x")
     >>> in_form((x**2 - 1) / (x - 1), x + 1)
     x + 1
     """
+    import sympy as sp
+
     if sp.simplify(derived - display) != 0:
         raise ArithmeticError(f"derivation: {derived} does not simplify to {display}")
     return display
@@ -204,7 +253,10 @@ def in_form(derived: sp.Expr, display: sp.Expr) -> sp.Expr:
 
 def _fit_boundary(general: sp.Expr, conditions: Sequence[sp.Expr]) -> sp.Expr:
     """``general`` with its constants (``C0``, ``C1``) fitted to ``conditions`` = 0."""
-    constants = sorted(general.free_symbols - {up_probability, idle_level}, key=str)
+    import sympy as sp
+
+    s = _symbolic()
+    constants = sorted(general.free_symbols - {s.up_probability, s.idle_level}, key=str)
     (fit,) = sp.solve(conditions, constants, dict=True)
     return general.subs(fit)
 
@@ -235,16 +287,21 @@ def solve_recurrence(
 
     Examples
     --------
+    >>> import sympy as sp
+    >>> from qtheory.walks.idle import level as idle_level
     >>> h, i = sp.Function("h"), idle_level
     >>> solve_recurrence(sp.Eq(h(i), h(i - 1) + 1), h, lambda s: [s.subs(i, 0)])[1]
     i
     """
-    general = sp.rsolve(equation.lhs - equation.rhs, unknown(idle_level))
+    import sympy as sp
+
+    general = sp.rsolve(equation.lhs - equation.rhs, unknown(_symbolic().idle_level))
     return general, _fit_boundary(general, boundary(general))
 
 
 def _ruin_boundary(solution: sp.Expr) -> list[sp.Expr]:
-    return [solution.subs(idle_level, 0) - 1, solution.subs(idle_level, band_level)]
+    i, b = _symbolic().idle_level, _symbolic().band_level
+    return [solution.subs(i, 0) - 1, solution.subs(i, b)]
 
 
 @cache
@@ -296,7 +353,12 @@ def derive_walk_ruin() -> WalkRuin:
     >>> round(float(derive_walk_ruin().probability.float64(math.log(0.5), 1.0, 2.0)), 6)
     0.333333
     """
-    p, i, b, r = up_probability, idle_level, band_level, odds
+    import sympy as sp
+
+    from qtheory.core.symbolic import Formula
+
+    s = _symbolic()
+    p, i, b, r = s.up_probability, s.idle_level, s.band_level, s.odds
     h = sp.Function("h")
     recurrence = sp.Eq(h(i), p * h(i + 1) + (1 - p) * h(i - 1))
     general, fitted = solve_recurrence(recurrence, h, _ruin_boundary)
@@ -306,7 +368,7 @@ def derive_walk_ruin() -> WalkRuin:
     x = sp.Symbol("x", positive=True)  # r = e^{-x} < 1
     limit = sp.limit(solution.subs(r, sp.exp(-x)), b, sp.oo).subs(x, -sp.log(r))
     limit = in_form(limit, r**i)
-    t = log_odds
+    t = s.log_odds
     stable = (
         sp.exp(i * (t - sp.Abs(t)) / 2)
         * (sp.exp(-(b - i) * sp.Abs(t)) - 1)
@@ -571,13 +633,12 @@ def walk_ruin_probability(p: ArrayLike, level: ArrayLike, band: ArrayLike, *, dp
     """
     dps = check_dps(dps)
     p, level, band = walk_arguments(p, level, band)
-    formulas = derive_walk_ruin()
     if dps is not None:
-        return walk_mp(formulas.probability, (p, level, band), dps, formulas.fair)
-    theta = WALK_LOG_ODDS.float64(p)
+        return walk_mp(_PROBABILITY, (p, level, band), dps, _FAIR)
+    theta = _generated.walk_log_odds_float64(p)
     fair = theta == 0  # p = 1/2 exactly
-    value = formulas.probability.float64(np.where(fair, 1.0, theta), level, band)
-    return np.where(fair, formulas.fair.float64(level, band), value)[()]
+    value = _PROBABILITY.float64(np.where(fair, 1.0, theta), level, band)
+    return np.where(fair, _FAIR.float64(level, band), value)[()]
 
 
 def walk_mp(
@@ -588,7 +649,8 @@ def walk_mp(
     Parameters
     ----------
     formula : Formula
-        A function of (theta, \*rest), theta = log(q/p) computed from p = ``args[0]``.
+        A function of (theta, \*rest), theta = log(q/p) computed from p = ``args[0]``; only
+        its ``mp`` evaluator is called (a Formula's, or a generated one's).
     args : sequence of float
         (p, \*rest), scalars (0-d arrays allowed).
     dps : int
@@ -618,7 +680,7 @@ def walk_mp(
         raise ValueError("with dps, the arguments must be scalars")
     with working(dps, guard + max(0, 16 - dps)):  # >= 16 digits: floats convert exactly
         p, *rest = (mpmath.mpf(float(x)) for x in args)
-        theta = WALK_LOG_ODDS.mp(p)
+        theta = _generated.walk_log_odds_mp(p)
         value = fair.mp(*rest) if fair is not None and theta == 0 else formula.mp(theta, *rest)
     return rounded(value, dps)
 
@@ -663,11 +725,11 @@ def walk_ruin_limit(p: ArrayLike, level: ArrayLike, *, dps=None):
     """
     dps = check_dps(dps)
     p, level = walk_arguments(p, level)
-    limit = derive_walk_ruin().limit
     if dps is None:
         with np.errstate(over="ignore"):  # r^i > 1e308 for p < 1/2: the minimum is 1
-            return np.minimum(limit.float64(WALK_LOG_ODDS.float64(p), level), 1.0)[()]
-    return min(walk_mp(limit, (p, level), dps), mpmath.mpf(1))
+            theta = _generated.walk_log_odds_float64(p)
+            return np.minimum(_LIMIT.float64(theta, level), 1.0)[()]
+    return min(walk_mp(_LIMIT, (p, level), dps), mpmath.mpf(1))
 
 
 # ---------------------------------------------------------------------------

@@ -74,8 +74,7 @@ from functools import cache
 
 import numpy as np
 import scipy.sparse as sparse
-from scipy import optimize
-from scipy.stats import poisson
+from scipy import optimize, special
 
 from qtheory.core import limits, validation
 from qtheory.exact.ctmc import accumulated_reward, generator, hitting_probabilities, transient
@@ -263,7 +262,9 @@ def failure_probabilities(net: LossNetwork, c: float) -> np.ndarray:
     if first:
         jump = jump.toarray()
         vector = _power_times(jump, first, vector)
-    weights = poisson.pmf(np.arange(first, math.ceil(steps) + 1), rate * window)
+    ks, mean = np.arange(first, math.ceil(steps) + 1), rate * window
+    # the Poisson pmf as scipy.stats.poisson computes it, without importing scipy.stats
+    weights = np.exp(special.xlogy(ks, mean) - special.gammaln(ks + 1) - mean)
     total = weights[0] * vector
     for weight in weights[1:]:
         vector = jump @ vector
