@@ -347,7 +347,7 @@ def test_run_context_reaches_the_steps_and_the_report(tmp_path, monkeypatch):
     main_tex = (derivations / "main.tex").read_text()
     assert re.findall(r"\\input\{([^}]*)\}", main_tex) == ["fake", "claims"]
     markdown = (derivations / "claims.md").read_text(encoding="utf-8")
-    assert "| 1 ± 0.05 |" in markdown and "| FAIL |" in markdown and "seed 5." in markdown
+    assert "| 1 ± 0.05 |" in markdown and "| FAIL |" in markdown and "seed 5, qtheory " in markdown
     require_tex()
     text = pdf_text(compile_pdf(derivations))
     assert "Fake model" in text and "Claims report" in text and "1 FAIL: fake.bad" in text

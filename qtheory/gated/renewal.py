@@ -368,7 +368,9 @@ class RenewalStreams:
                 p = self.queue.parameters(self.dps)
                 law = _Law(_MPMATH, self.arrivals, 1 / p["beta"], p["mu"])
             self._laws[key] = law
-            self._w_min[key] = law.w_min(self.arrival_rate)
+            # rounded to this precision: a root found at guard digits compares below its
+            # own rounding, and w_min itself would then be refused
+            self._w_min[key] = law.ops.number(law.w_min(self.arrival_rate))
         return self._laws[key]
 
     @property

@@ -63,6 +63,27 @@ stability boundary (where :math:`E[W]\to\infty`, :math:`g > 0`) and large :math:
 exponential case, uniqueness of the critical point is not proved here: the tests compare
 with a grid search.
 
+Renewal potential arrivals (``arrivals=``, :mod:`qtheory.gated.service_arrivals`):
+potential gaps :math:`X\sim\mathrm{PH}(\alpha_a, T_a)` of mean :math:`1/\Lambda`,
+:math:`t_a = -T_a\mathbf 1`, :math:`Q = T_a + t_a\alpha_a`.  GA's gate opens at an
+admission, an arrival epoch, so :math:`A = \tau + R`, :math:`R\sim\mathrm{PH}(\pi(\tau),
+T_a)`, :math:`\pi(\tau) = \alpha_a e^{Q\tau}`: :math:`\hat A(M) = e^{\tau M}E[e^{MR}]`,
+the second factor the PH transform above with :math:`\beta = \pi(\tau)`, and :math:`D =
+E[A] = \tau + \pi(\tau)(-T_a)^{-1}\mathbf 1` has :math:`D' = \pi(\tau)t_a/\Lambda`, so
+the optimal gate is the root of :math:`N'D - ND'`.  For Erlang-k input :math:`D'(0) = 0`
+and this vanishes like :math:`\tau^{k-1}` at 0, its sign there mere rounding: the
+welfare is scanned first at :math:`\tau = 0` and :math:`E[S]2^j`, :math:`j = -10, \dots,
+20`, the root bracketed by the best point's neighbours (:math:`\tau^* = 0` unless a
+point beats 0 by over 1e-12 relative).  RR's gap is a Geometric(:math:`q`) sum of
+:math:`X`'s, :math:`\mathrm{PH}(\alpha_a, T_a + (1-q)t_a\alpha_a)` with exit vector
+:math:`qt_a` and mean :math:`1/(q\Lambda)`, and the GI/PH/1 ladder height replaces
+Pollaczek–Khinchine (which needs Poisson input); its optimal rate is numerical (a grid,
+then Brent's bounded method).  Stability is :math:`E[S] < E[A]`.  With exponential
+service both reduce to the GI/M/1 route of :mod:`qtheory.gated.renewal` (seen:
+1e-15 for GA's gate and welfare, 1e-8 for RR's flat-topped rate); ``"erlang:1"`` is the
+Poisson model through this route (1e-13).  The default ``"poisson"`` runs the code above
+unchanged.
+
 Accuracy: float64.  Against Pollaczek–Khinchine (M/PH/1 as the case τ = 0) the relative
 error of E[W] was at most 3e-14 at load ≤ 0.5, 5e-13 at 0.9 and 3e-11 at 0.99 (Erlang-3,
 Erlang-10, a Coxian-3, H2 with SCV 4 and 50); it grows like 1/(1 − ρ) into heavy traffic.
@@ -100,7 +121,9 @@ from qtheory.core.phase_type import (
     service_phases,
 )
 from qtheory.core.validation import nonnegative, positive
+from qtheory.gated.cost_optimum import arrival_streams
 from qtheory.gated.optima import RoutingOptimum
+from qtheory.gated.service_arrivals import RenewalArrivals, maximise_on_interval
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
@@ -136,6 +159,16 @@ def _scaled(queue: GatedQueue, service) -> tuple[PhaseType, dict]:
     queue = checked_queue(queue)
     p = queue.parameters()
     return service_law(service).scaled(1.0 / p["mu"]), p
+
+
+def _renewal(arrivals, p: dict) -> RenewalArrivals | None:
+    """None for Poisson arrivals (None or ``"poisson"``, as for
+    :func:`qtheory.gated.optimal_gate`: the closed forms and today's code path; any other
+    law, even ``"erlang:1"``, takes the renewal route), else the renewal law of mean 1/Λ
+    (:mod:`qtheory.gated.service_arrivals`)."""
+    if arrival_streams(arrivals) is None:
+        return None
+    return RenewalArrivals(arrivals, math.inf if p["beta"] == 0 else 1 / p["beta"])
 
 
 def require_phase_type(law: PhaseType | str, gates: list[int | None]) -> None:
@@ -233,8 +266,15 @@ def pollaczek_khinchine_wait(rate: float, service: PhaseType) -> float:
     return rate * service.moment(2) / (2.0 * (1.0 - rho))
 
 
-def welfare_rr_ph(queue: GatedQueue, rate: float, service: str | PhaseType) -> float:
+def welfare_rr_ph(
+    queue: GatedQueue, rate: float, service: str | PhaseType, *, arrivals="poisson"
+) -> float:
     """S_RR(λ) = λ(R − C(E[W] + 1/μ)) of random routing with phase-type service.
+
+    Poisson arrivals: M/PH/1 by Pollaczek–Khinchine.  Renewal arrivals: the admitted gap
+    is a Geometric(q) sum of potential gaps, q = λ/Λ, the phase-type law
+    PH(α_a, T_a + (1 − q)t_aα_a) (:mod:`qtheory.gated.service_arrivals`), and E[W] is the
+    GI/PH/1 mean wait from the ladder height (module notes).
 
     Parameters
     ----------
@@ -244,6 +284,10 @@ def welfare_rr_ph(queue: GatedQueue, rate: float, service: str | PhaseType) -> f
         Admission rate 0 < λ ≤ Λ, λ < μ.
     service : str or PhaseType
         The service shape (:func:`service_law`).
+    arrivals : str or PhaseType, keyword-only
+        ``"poisson"`` (the default), or a renewal shape of
+        :func:`~qtheory.core.phase_type.arrival_law` (``"erlang:K"``, ``"hyperexp:SCV"``,
+        ``"fit:SCV"``, a PhaseType) rescaled to mean 1/Λ (Λ finite).
 
     Returns
     -------
@@ -252,27 +296,56 @@ def welfare_rr_ph(queue: GatedQueue, rate: float, service: str | PhaseType) -> f
     Raises
     ------
     ValueError
-        λ outside (0, min(Λ, μ)).
+        λ outside (0, min(Λ, μ)), or a bad ``arrivals`` law.
 
     Examples
     --------
     >>> q = GatedQueue(np.inf, 1.0, 3.0, 1.0)
     >>> welfare_rr_ph(q, 0.5, "exponential")  # 0.5 (3 − 2), as qtheory.gated.welfare_rr
     0.5
+
+    Erlang-2 potential arrivals thinned at q = 1/2 are more regular than Poisson ones:
+
+    >>> q2 = GatedQueue(1.0, 1.0, 3.0, 1.0)
+    >>> welfare_rr_ph(q2, 0.5, "erlang:2", arrivals="erlang:2") > welfare_rr_ph(
+    ...     q2, 0.5, "erlang:2")
+    True
     """
     law, p = _scaled(queue, service)
     rate = positive("rate", rate)
     if p["beta"] > 0 and rate > 1 / p["beta"]:
         raise ValueError(f"rate must be <= arrival_rate = {1 / p['beta']!r}, got {rate!r}")
-    wait = pollaczek_khinchine_wait(rate, law)
+    renewal = _renewal(arrivals, p)
+    if renewal is None:
+        wait = pollaczek_khinchine_wait(rate, law)
+    else:
+        wait = _thinned_wait(rate, law, renewal)
     return rate * (p["R"] - p["C"] * (wait + law.mean))
 
 
-def optimal_routing_ph(queue: GatedQueue, service: str | PhaseType) -> RoutingOptimum:
-    r"""The welfare-maximising random-routing rate with phase-type service (closed form).
+def _thinned_wait(rate: float, law: PhaseType, renewal: RenewalArrivals) -> float:
+    """E[W] of RR at rate λ with renewal arrivals: GI/PH/1 with the Geometric(λ/Λ) sum."""
+    rho = rate * law.mean
+    if not rho < 1:
+        raise ValueError(f"rate must give load rate*E[S] < 1 (stable), got rho = {rho!r}")
+    gap = renewal.thinned(min(rate / renewal.arrival_rate, 1.0))
+    return _ladder(law, _Interarrival(None, gap)).mean_wait
 
-    :math:`\lambda^* = \min(\Lambda, \mu x/(\sqrt{1+x}(1+\sqrt{1+x})))`,
+
+def optimal_routing_ph(
+    queue: GatedQueue, service: str | PhaseType, *, arrivals="poisson"
+) -> RoutingOptimum:
+    r"""The welfare-maximising random-routing rate with phase-type service (closed form
+    for Poisson arrivals; numerical for renewal ones).
+
+    Poisson: :math:`\lambda^* = \min(\Lambda, \mu x/(\sqrt{1+x}(1+\sqrt{1+x})))`,
     :math:`x = 2(\nu-1)/(1+c^2)` (the module's formula, written without cancellation).
+    Renewal arrivals: :func:`welfare_rr_ph` maximised over
+    :math:`\lambda \in (0, \min(\Lambda, \mu))` (λ = Λ allowed when Λ < μ) by a 1-D
+    search, a grid of 48 rates and then Brent's bounded method between the best one's
+    neighbours (:func:`~qtheory.gated.service_arrivals.maximise_on_interval`): numerical
+    (concavity is not proved here), the rate to about √eps relative, the welfare to about
+    eps.
 
     Parameters
     ----------
@@ -280,6 +353,8 @@ def optimal_routing_ph(queue: GatedQueue, service: str | PhaseType) -> RoutingOp
         The queue; ν = Rμ/C > 1.
     service : str or PhaseType
         The service shape.
+    arrivals : str or PhaseType, keyword-only
+        ``"poisson"`` (the default) or a renewal shape (:func:`welfare_rr_ph`).
 
     Returns
     -------
@@ -289,7 +364,7 @@ def optimal_routing_ph(queue: GatedQueue, service: str | PhaseType) -> RoutingOp
     Raises
     ------
     ValueError
-        ν ≤ 1, or a bad service.
+        ν ≤ 1, a bad service or a bad ``arrivals`` law.
 
     Examples
     --------
@@ -301,9 +376,25 @@ def optimal_routing_ph(queue: GatedQueue, service: str | PhaseType) -> RoutingOp
     0.666666666667
     >>> optimal_routing_ph(q, "erlang:50").rate > 0.7
     True
+
+    Erlang-4 arrivals thinned by RR (Λ = 2): more regular than Poisson, so more admitted:
+
+    >>> q2 = GatedQueue(2.0, 1.0, 9.0, 1.0)
+    >>> rr = optimal_routing_ph(q2, "erlang:4", arrivals="erlang:4")
+    >>> rr.rate > optimal_routing_ph(q2, "erlang:4").rate, rr.at_boundary
+    (True, False)
     """
     law, p = _scaled(queue, service)
     queue.require_worthwhile()
+    renewal = _renewal(arrivals, p)
+    if renewal is not None:
+        cap, closed = min(renewal.arrival_rate, p["mu"]), renewal.arrival_rate < p["mu"]
+
+        def welfare(rate):
+            return rate * (p["R"] - p["C"] * (_thinned_wait(rate, law, renewal) + law.mean))
+
+        rate = maximise_on_interval(welfare, 0.0, cap, closed=closed)
+        return RoutingOptimum(rate, welfare(rate), bool(closed and rate == cap))
     x = 2.0 * p["epsilon"] / (1.0 + squared_cv(law))
     root = math.sqrt(1.0 + x)
     rate = p["mu"] * x / (root * (1.0 + root))
@@ -400,29 +491,57 @@ def _gate_blocks(gate: PhaseType, M) -> tuple[NDArray[np.float64], NDArray[np.fl
     return Z, Y
 
 
-class _Interarrival:
-    """A = gate + Exp(Λ) (gate a number τ ≥ 0 or a PhaseType; Λ = inf: no Exp part) and
-    its matrix transform Â(M) = E[e^{MA}] with directional derivatives."""
+def _ph_factor(law: PhaseType, M):
+    """(E[e^{MG}], (Z, Y)) for G ~ PH(β, S) = ``law``: Σ_i β_i Y_i and the blocks of
+    :func:`_gate_blocks` that give its derivatives."""
+    Z, Y = _gate_blocks(law, M)
+    return np.tensordot(law.alpha, Y, axes=1), (Z, Y)
 
-    def __init__(self, gate, arrival_rate: float):
-        self.arrival_rate = positive("arrival_rate", arrival_rate, allow_inf=True)
-        self.beta = 0.0 if math.isinf(self.arrival_rate) else 1.0 / self.arrival_rate
-        if isinstance(gate, PhaseType):
-            self.gate, self.mean = gate, gate.mean + self.beta
+
+def _ph_direction(cache, E):
+    """dE[e^{MG}][E] = (β⊗I) N (I⊗E) N (s⊗I) = Σ_i Z_i E Y_i, from the cache (Z, Y)."""
+    Z, Y = cache
+    return np.einsum("iab,bc,icd->ad", Z, E, Y)
+
+
+class _Interarrival:
+    """A = gate + tail and its matrix transform Â(M) = E[e^{MA}] (the product of the two
+    factors' transforms) with directional derivatives.  The gate is a number d ≥ 0, a
+    PhaseType or None (no gate: the factor I); the tail Exp(Λ) (a number Λ; ``inf``: no
+    tail) or a PhaseType G (renewal arrivals, :mod:`qtheory.gated.service_arrivals`).
+    ``drift`` is the derivative of G's initial vector with respect to the gate's mean
+    (GA with renewal arrivals: πQ; None: G does not depend on it), ``mean_slope`` that
+    of E[A]."""
+
+    def __init__(self, gate, tail, *, drift=None, mean_slope: float = 1.0):
+        if isinstance(tail, PhaseType):
+            self.tail, self.beta, tail_mean = tail, None, tail.mean
+        else:
+            self.tail = None
+            self.arrival_rate = positive("arrival_rate", tail, allow_inf=True)
+            self.beta = 0.0 if math.isinf(self.arrival_rate) else 1.0 / self.arrival_rate
+            tail_mean = self.beta
+        self.drift, self.mean_slope = drift, mean_slope
+        if gate is None or isinstance(gate, PhaseType):
+            self.gate, self.mean = gate, tail_mean + (0.0 if gate is None else gate.mean)
         else:
             self.gate = nonnegative("gate", gate)
-            self.mean = self.gate + self.beta
+            self.mean = self.gate + tail_mean
         if not self.mean > 0:
             raise ValueError("gate + 1/arrival_rate must be > 0 (a gate of 0 needs finite Λ)")
 
     def _gate_part(self, M):
         """(E[e^{MG}], cache): the cache is (Z, Y) of :func:`_gate_blocks` for a PH gate."""
         if isinstance(self.gate, PhaseType):
-            Z, Y = _gate_blocks(self.gate, M)
-            return np.tensordot(self.gate.alpha, Y, axes=1), (Z, Y)
+            return _ph_factor(self.gate, M)
+        if self.gate is None:
+            return np.eye(M.shape[0]), None
         return expm(self.gate * M), None
 
     def _exp_part(self, M):
+        """(E[e^{M·tail}], cache): (Z, Y) for a PH tail, the inverse for Exp(Λ)."""
+        if self.tail is not None:
+            return _ph_factor(self.tail, M)
         m = M.shape[0]
         if self.beta == 0:
             return np.eye(m), None
@@ -435,14 +554,18 @@ class _Interarrival:
     def derivative(self, M, E, gate_part, exp_part):
         """dÂ(M)[E], given the two factors and their caches."""
         (Gm, gcache), (K, kcache) = gate_part, exp_part
-        if isinstance(self.gate, PhaseType):  # (β⊗I) N (I⊗E) N (s⊗I) = Σ_i Z_i E Y_i
-            Z, Y = gcache
-            dG = np.einsum("iab,bc,icd->ad", Z, E, Y)
+        if self.tail is not None:
+            dK = _ph_direction(kcache, E)
+        else:
+            dK = np.zeros_like(M) if kcache is None else self.beta * (kcache @ E @ kcache)
+        if self.gate is None:
+            return dK
+        if isinstance(self.gate, PhaseType):
+            dG = _ph_direction(gcache, E)
         else:  # the Fréchet derivative of exp at τM in direction τE (Van Loan's block form)
             m = M.shape[0]
             block = np.block([[M, E], [np.zeros_like(M), M]])
             dG = expm(self.gate * block)[:m, m:]
-        dK = np.zeros_like(M) if kcache is None else self.beta * (kcache @ E @ kcache)
         return dG @ K + Gm @ dK
 
 
@@ -576,15 +699,20 @@ def _gate_derivative(service, arrival, lh: LadderHeight) -> float:
     """dE[W]/dτ, τ the gate's mean (implicit differentiation of the fixed point).
 
     ∂Â/∂τ = MÂ for a deterministic gate; for a PH gate τ·G_1 (G_1 of mean 1),
-    ∂E[e^{MτG_1}]/∂τ = (M/τ)E[G e^{MG}] = (M/τ)(β⊗I)(S⊕M)^{-2}(s⊗I)."""
+    ∂E[e^{MτG_1}]/∂τ = (M/τ)E[G e^{MG}] = (M/τ)(β⊗I)(S⊕M)^{-2}(s⊗I).  A tail whose
+    initial vector moves with τ (renewal GA: dπ/dτ = πQ) adds e^{τM} Σ_i (πQ)_i Y_i."""
     F, J, M, parts = _jacobian(service, arrival, lh.alpha)
-    (gate_factor, cache), (exp_factor, _) = parts
+    (gate_factor, cache), (exp_factor, tail_cache) = parts
     if isinstance(arrival.gate, PhaseType):  # (β⊗I) N N (s⊗I) = Σ_i Z_i Y_i
         Z, Y = cache
         d_gate = M @ np.einsum("iab,ibc->ac", Z, Y) / arrival.gate.mean
     else:
         d_gate = M @ gate_factor
     dF_dtau = service.alpha @ d_gate @ exp_factor
+    if arrival.drift is not None:
+        dF_dtau = dF_dtau + service.alpha @ gate_factor @ np.tensordot(
+            arrival.drift, tail_cache[1], axes=1
+        )
     da = np.linalg.solve(J.T, -dF_dtau)
     ones = np.ones(M.shape[0])
     x = np.linalg.solve(-M, ones)
@@ -592,17 +720,33 @@ def _gate_derivative(service, arrival, lh: LadderHeight) -> float:
     return float(da @ x + (y @ service.exit_rates) * (da @ x))
 
 
-def welfare_ga_ph(queue: GatedQueue, gate: float | PhaseType, service: str | PhaseType) -> float:
-    """S_GA = (R − C(E[W] + 1/μ))/(E[gate] + 1/Λ) with phase-type service.
+def _ga_interarrival(gate, arrival_rate: float, renewal: RenewalArrivals | None):
+    """GA's admitted gap: gate + Exp(Λ) (Poisson), or τ + PH(π(τ), T_a) (renewal)."""
+    if renewal is None:
+        return _Interarrival(gate, arrival_rate)
+    if isinstance(gate, PhaseType):
+        raise ValueError("gate must be a number (not a PhaseType) with renewal arrivals")
+    tail, drift, slope = renewal.after_gate(gate)
+    return _Interarrival(gate, tail, drift=drift, mean_slope=slope)
+
+
+def welfare_ga_ph(
+    queue: GatedQueue, gate: float | PhaseType, service: str | PhaseType, *, arrivals="poisson"
+) -> float:
+    """S_GA = (R − C(E[W] + 1/μ))/E[A] with phase-type service: E[A] = E[gate] + 1/Λ for
+    Poisson arrivals, τ + π(τ)(−T_a)^{-1}1 for renewal ones (the gate opens at an
+    admission, an arrival epoch; :mod:`qtheory.gated.service_arrivals`).
 
     Parameters
     ----------
     queue : GatedQueue
         Λ, μ, R, C.
     gate : float or PhaseType
-        τ ≥ 0, or a PH gate law (used as given).
+        τ ≥ 0, or a PH gate law (used as given; Poisson arrivals only).
     service : str or PhaseType
         The service shape, rescaled to mean 1/μ.
+    arrivals : str or PhaseType, keyword-only
+        ``"poisson"`` (the default) or a renewal shape (:func:`welfare_rr_ph`).
 
     Returns
     -------
@@ -611,7 +755,7 @@ def welfare_ga_ph(queue: GatedQueue, gate: float | PhaseType, service: str | Pha
     Raises
     ------
     ValueError
-        A bad gate or service, or an unstable queue.
+        A bad gate, service or ``arrivals`` law, or an unstable queue.
 
     Examples
     --------
@@ -621,9 +765,17 @@ def welfare_ga_ph(queue: GatedQueue, gate: float | PhaseType, service: str | Pha
     >>> q = GatedQueue(np.inf, 1.0, 3.0, 1.0)
     >>> abs(welfare_ga_ph(q, 2.0, "exponential") - float(welfare_ga(q, 2.0))) < 1e-13
     True
+
+    A gate of 0 admits every potential customer, as RR at λ = Λ does (Erlang-4 arrivals):
+
+    >>> q2 = GatedQueue(0.5, 1.0, 3.0, 1.0)
+    >>> ga = welfare_ga_ph(q2, 0.0, "erlang:2", arrivals="erlang:4")
+    >>> abs(ga - welfare_rr_ph(q2, 0.5, "erlang:2", arrivals="erlang:4")) < 1e-12
+    True
     """
     law, p = _scaled(queue, service)
-    arrival = _Interarrival(gate, math.inf if p["beta"] == 0 else 1 / p["beta"])
+    rate = math.inf if p["beta"] == 0 else 1 / p["beta"]
+    arrival = _ga_interarrival(gate, rate, _renewal(arrivals, p))
     lh = _ladder(law, arrival)
     return (p["R"] - p["C"] * (lh.mean_wait + law.mean)) / arrival.mean
 
@@ -664,13 +816,23 @@ class PhaseTypeGateOptimum:
 
 
 def optimal_gate_ph(
-    queue: GatedQueue, service: str | PhaseType, *, gate_shape: PhaseType | None = None
+    queue: GatedQueue,
+    service: str | PhaseType,
+    *,
+    gate_shape: PhaseType | None = None,
+    arrivals="poisson",
 ) -> PhaseTypeGateOptimum:
     r"""The welfare-maximising gate τ* of GA with phase-type service (module notes).
 
     The gate is deterministic, or (``gate_shape``) a phase-type blocking period of the
     given shape and mean τ, e.g. ``erlang(m, m)`` for the Erlang-m gate of
-    :mod:`qtheory.gated.phase_gates`, here with phase-type service.
+    :mod:`qtheory.gated.phase_gates`, here with phase-type service.  With renewal
+    ``arrivals`` the gate is deterministic and τ* is the root of
+    :math:`N'(\tau)D(\tau) - N(\tau)D'(\tau)`, :math:`D = E[A]`,
+    :math:`D' = \pi(\tau)t_a/\Lambda` (:mod:`qtheory.gated.service_arrivals`), bracketed
+    as above when τ = 0 is unstable (the stability boundary :math:`D(\tau) = E[S]` by
+    Brent's method), else after a scan of the welfare (module notes); uniqueness is not
+    proved (numerical).
 
     Parameters
     ----------
@@ -679,7 +841,10 @@ def optimal_gate_ph(
     service : str or PhaseType
         The service shape, rescaled to mean 1/μ.
     gate_shape : PhaseType or None, keyword-only
-        None: a deterministic gate.  A PhaseType: its shape (rescaled to mean τ).
+        None: a deterministic gate.  A PhaseType: its shape (rescaled to mean τ); Poisson
+        arrivals only.
+    arrivals : str or PhaseType, keyword-only
+        ``"poisson"`` (the default) or a renewal shape (:func:`welfare_rr_ph`).
 
     Returns
     -------
@@ -688,7 +853,8 @@ def optimal_gate_ph(
     Raises
     ------
     ValueError
-        ν ≤ 1, a bad service, or a law whose phases make the optimum exceed
+        ν ≤ 1, a bad service or ``arrivals`` law, a ``gate_shape`` with renewal
+        arrivals, or a law whose phases make the optimum exceed
         :mod:`qtheory.core.limits` (:func:`require_phase_type`, naming ``service``),
         refused before any work.
     ArithmeticError
@@ -713,6 +879,13 @@ def optimal_gate_ph(
     >>> rr = optimal_gate_ph(q, "erlang:4", gate_shape=exponential(1.0))
     >>> abs(rr.welfare - optimal_routing_ph(q, "erlang:4").welfare) < 1e-12
     True
+
+    Hyperexponential potential arrivals (SCV 4, Λ = 1.5): GA still beats RR:
+
+    >>> q2 = GatedQueue(1.5, 1.0, 2.0, 1.0)
+    >>> ga = optimal_gate_ph(q2, "erlang:4", arrivals="hyperexp:4")
+    >>> ga.welfare > optimal_routing_ph(q2, "erlang:4", arrivals="hyperexp:4").welfare
+    True
     """
     if gate_shape is not None and not isinstance(gate_shape, PhaseType):
         raise TypeError(f"gate_shape must be a PhaseType, got {type(gate_shape).__name__}")
@@ -723,34 +896,56 @@ def optimal_gate_ph(
     from scipy.optimize import brentq
 
     arrival_rate = math.inf if p["beta"] == 0 else 1 / p["beta"]
+    renewal = _renewal(arrivals, p)
+    if renewal is not None and gate_shape is not None:
+        raise ValueError("gate_shape must be None with renewal arrivals (a deterministic gate)")
 
     if gate_shape is not None:
         gate_shape = gate_shape.scaled(1.0 / gate_shape.mean)
 
     def evaluate(tau):
         gate = tau if gate_shape is None or tau == 0 else gate_shape.scaled(tau)
-        arrival = _Interarrival(gate, arrival_rate)
+        arrival = _ga_interarrival(gate, arrival_rate, renewal)
         lh = _ladder(law, arrival)
         net = p["R"] - p["C"] * (lh.mean_wait + law.mean)
         slope = -p["C"] * _gate_derivative(law, arrival, lh)
-        return slope * arrival.mean - net, lh, arrival
+        return slope * arrival.mean - net * arrival.mean_slope, lh, arrival
+
+    def welfare_at(tau):  # S_GA(τ), no derivative
+        arrival = _ga_interarrival(tau, arrival_rate, renewal)
+        return (p["R"] - p["C"] * (_ladder(law, arrival).mean_wait + law.mean)) / arrival.mean
 
     stable_at_zero = law.mean < p["beta"]
-    if stable_at_zero and evaluate(0.0)[0] <= 0:
+    lo = hi = None
+    if stable_at_zero and renewal is not None:  # g ∝ τ^{k−1} at 0 for Erlang-k: scan S
+        grid = [0.0] + [law.mean * 2.0**j for j in range(-10, 21)]
+        values = [welfare_at(x) for x in grid]
+        best = int(np.argmax(values))
+        if values[best] - values[0] > 1e-12 * abs(values[0]):  # else a tie: τ* = 0
+            lo, hi = grid[best - 1], grid[min(best + 1, len(grid) - 1)]
+    elif stable_at_zero:
+        lo = 0.0 if evaluate(0.0)[0] > 0 else None
+    else:  # just above the stability boundary, where g > 0
+        boundary = law.mean - p["beta"] if renewal is None else renewal.gate_of_mean(law.mean)
+        step = law.mean / 2
+        while evaluate(boundary + step)[0] <= 0:
+            step /= 2
+            if step < 1e-12 * law.mean:
+                raise ArithmeticError("no gate above the stability boundary improves welfare")
+        lo = boundary + step
+    if lo is None:
         tau, at_boundary = 0.0, True
     else:
-        at_boundary, lo = False, 0.0
-        if not stable_at_zero:  # just above the stability boundary, where g > 0
-            boundary, step = law.mean - p["beta"], law.mean / 2
-            while evaluate(boundary + step)[0] <= 0:
-                step /= 2
-                if step < 1e-12 * law.mean:
-                    raise ArithmeticError("no gate above the stability boundary improves welfare")
-            lo = boundary + step
-        hi = lo + law.mean
-        while evaluate(hi)[0] >= 0:
-            hi = lo + 2 * (hi - lo)
-        tau = brentq(lambda x: evaluate(x)[0], lo, hi, xtol=1e-15 * hi, rtol=1e-15)
+        at_boundary, scanned = False, hi is not None
+        if not scanned:
+            hi = lo + law.mean
+            while evaluate(hi)[0] >= 0:
+                hi = lo + 2 * (hi - lo)
+        if not scanned or evaluate(lo)[0] > 0 > evaluate(hi)[0]:
+            tau = brentq(lambda x: evaluate(x)[0], lo, hi, xtol=1e-15 * hi, rtol=1e-15)
+        else:  # g's sign lost in rounding at the scan's left end (g(0) = 0)
+            assert hi is not None  # the scan bracketed the best point
+            tau = maximise_on_interval(welfare_at, lo, hi)
     _, lh, arrival = evaluate(tau)
     sojourn = lh.mean_wait + law.mean
     return PhaseTypeGateOptimum(
@@ -760,8 +955,10 @@ def optimal_gate_ph(
     )  # fmt: skip
 
 
-def price_of_forgetting_ph(queue: GatedQueue, service: str | PhaseType) -> float:
-    """PoF = S_GA(τ*)/S_RR(λ*) with phase-type service.
+def price_of_forgetting_ph(
+    queue: GatedQueue, service: str | PhaseType, *, arrivals="poisson"
+) -> float:
+    """PoF = S_GA(τ*)/S_RR(λ*) with phase-type service (and renewal ``arrivals``).
 
     Parameters
     ----------
@@ -769,6 +966,8 @@ def price_of_forgetting_ph(queue: GatedQueue, service: str | PhaseType) -> float
         The queue; ν > 1.
     service : str or PhaseType
         The service shape.
+    arrivals : str or PhaseType, keyword-only
+        ``"poisson"`` (the default) or a renewal shape (:func:`welfare_rr_ph`).
 
     Returns
     -------
@@ -777,7 +976,7 @@ def price_of_forgetting_ph(queue: GatedQueue, service: str | PhaseType) -> float
     Raises
     ------
     ValueError
-        ν ≤ 1, or a bad service.
+        ν ≤ 1, a bad service or a bad ``arrivals`` law.
 
     Examples
     --------
@@ -786,4 +985,5 @@ def price_of_forgetting_ph(queue: GatedQueue, service: str | PhaseType) -> float
     >>> abs(price_of_forgetting_ph(q, "exponential") - price_of_forgetting(q)) < 1e-10
     True
     """
-    return optimal_gate_ph(queue, service).welfare / optimal_routing_ph(queue, service).welfare
+    ga = optimal_gate_ph(queue, service, arrivals=arrivals)
+    return ga.welfare / optimal_routing_ph(queue, service, arrivals=arrivals).welfare

@@ -359,3 +359,17 @@ def test_the_package_optimiser_finds_the_same_optima(optima, spec, rate):
     assert routing.welfare == pytest.approx(rr, rel=1e-9)
     assert gate.gate == pytest.approx(tau, rel=1e-4, abs=1e-5)
     assert gate.evidence.startswith("numerical")
+
+
+@pytest.mark.parametrize("spec", LAWS)
+def test_everyone_admitted_is_the_boundary_optimum(spec):
+    """Λ = 0.2, R = 50: both optima admit everybody (τ* = 0, λ* = Λ), welfare
+    Λ(R − C/(μ(1 − σ₀))) at the root σ₀ of the potential stream.  (w_min, found at guard
+    digits, must compare equal to itself at the working precision.)"""
+    q = GatedQueue(0.2, 1.0, 50.0, 1.0)
+    sigma0 = math.exp(-RenewalStreams(q, spec).w_min)
+    welfare = 0.2 * (50.0 - 1.0 / (1 - sigma0))
+    gate, routing = optimal_gate(q, arrivals=spec), optimal_routing(q, arrivals=spec)
+    assert gate.at_boundary and gate.gate == 0.0 and routing.at_boundary
+    assert gate.welfare == pytest.approx(welfare, rel=1e-12)
+    assert routing.welfare == pytest.approx(welfare, rel=1e-12)
