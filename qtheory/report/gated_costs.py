@@ -103,7 +103,7 @@ def _pof_table(quick: bool) -> str:
         r"approached as $\sigma \to 1$ and not attained.",
         label="tab:costs-pof",
         formats={i: ".5f" for i in range(1, len(columns))},
-        size="small",
+        size="footnotesize",
     )
 
 

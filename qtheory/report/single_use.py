@@ -335,6 +335,7 @@ def _table(rows: Sequence[ContrastRow]) -> str:
         f"$c\\log N$ (claim {claim_name_latex('single_use.contrast')}).",
         label="tab:single-use-contrast",
         formats={1: ".6f", 2: ".1e", 3: ".1e", 4: ".4f"},
+        size="small",
     )  # fmt: skip
 
 
