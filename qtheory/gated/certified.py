@@ -92,11 +92,16 @@ __all__ = [
     "AsymptoticGrid",
     "CertifiedOptimum",
     "Parameters",
+    "Undecided",
+    "ball_fraction",
     "certified_asymptotics",
     "certified_dominance",
+    "certified_enclosure",
     "certified_optimum",
     "exact_parameters",
     "grid_point",
+    "point_ball",
+    "rounded_decimal",
     "uniqueness_identities",
     "welfare_terms",
 ]
@@ -254,26 +259,79 @@ def welfare_terms(w: arb, params: Parameters) -> dict[str, arb]:
     return {"sigma": sigma, "tau": tau, "S": n / d, "G": cost * d - n * hk, "G1": g1, "D1": d1}
 
 
-def _decimal(value: Fraction, digits: int) -> str:
-    """``value`` rounded to ``digits`` significant digits, as ``"<int>e<exp>"``."""
+def rounded_decimal(value: Fraction, digits: int) -> str:
+    """``value`` rounded to about ``digits`` significant digits (its magnitude read from
+    the lengths of numerator and denominator, so one digit fewer at times), as
+    ``"<int>e<exp>"``.
+
+    Parameters
+    ----------
+    value : fractions.Fraction
+    digits : int
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> rounded_decimal(Fraction(2, 3), 4), rounded_decimal(Fraction(0), 4)
+    ('667e-3', '0')
+    """
     if value == 0:
         return "0"
     shift = digits - 1 - (len(str(abs(value.numerator))) - len(str(value.denominator)))
     return f"{round(value * Fraction(10) ** shift)}e{-shift}"
 
 
-def _fraction(ball: arb) -> Fraction:
+def ball_fraction(ball: arb) -> Fraction:
+    """The exact midpoint of ``ball``.
+
+    Parameters
+    ----------
+    ball : flint.arb
+
+    Returns
+    -------
+    fractions.Fraction
+
+    Examples
+    --------
+    >>> ball_fraction(arb(3) / 4)
+    Fraction(3, 4)
+    """
     man, exp = ball.mid().man_exp()
     return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
-def _point(text: str) -> arb:
+def point_ball(text: str) -> arb:
+    """The exact ball of a decimal or fraction ``text`` (a bracket point).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    flint.arb
+
+    Examples
+    --------
+    >>> point_ball("125e-3").is_exact(), float(point_ball("125e-3"))
+    (True, 0.125)
+    """
     value = Fraction(text)
     return arb(fmpq(value.numerator, value.denominator))
 
 
-class _Failed(ArithmeticError):
-    """This precision could not decide a step; the caller raises it."""
+class Undecided(ArithmeticError):
+    """This precision could not decide a step; the caller raises the precision.
+
+    Examples
+    --------
+    >>> issubclass(Undecided, ArithmeticError)
+    True
+    """
 
 
 def _maximiser(lo: arb, params: Parameters) -> arb:
@@ -286,7 +344,7 @@ def _maximiser(lo: arb, params: Parameters) -> arb:
             break
         lo, hi = hi, 2 * hi
     else:
-        raise _Failed("no point with S' <= 0 found")
+        raise Undecided("no point with S' <= 0 found")
     while hi > lo * (1 + arb(2) ** -40):
         mid = (lo * hi).sqrt().mid()
         if welfare_terms(mid, params)["G"] > 0:
@@ -321,7 +379,7 @@ def _fmpq(value: Fraction) -> fmpq:
 
 def _attempt(params: Parameters, dps: int, tighten: int = 0) -> tuple[dict[str, arb], dict, bool]:
     """One certification at the current precision, the bracket 10^(8 tighten) tighter
-    than its default; raises _Failed when undecided."""
+    than its default; raises Undecided when undecided."""
     mu_beta = params.mu * params.beta
     eps = params.net / params.cost
     gate_binds = mu_beta > 1 and mu_beta * eps > params.nu  # w0 = log(μβ) > w_N
@@ -331,30 +389,30 @@ def _attempt(params: Parameters, dps: int, tighten: int = 0) -> tuple[dict[str, 
     boundary = gate_binds and not at_w_low > 0
     if boundary:
         if not at_w_low < 0:
-            raise _Failed("the sign of S' at tau = 0 is undecided")
+            raise Undecided("the sign of S' at tau = 0 is undecided")
         s_star = params.arrival * (params.reward - params.cost / (params.mu - params.arrival))
         data.update(case="boundary", bracket=None)
         values = {"root": arb(1 / mu_beta), "gate": arb(0), "throughput": arb(params.arrival),
                   "welfare_ga": arb(s_star)}  # fmt: skip
     else:
         w_star = _maximiser(w_low, params)
-        centre = _fraction(w_star)
+        centre = ball_fraction(w_star)
         terms = welfare_terms(w_star, params)
         # τ(w) changes by D'(w)·δ: keep the bracket small against τ*/D'(w*) too, so that
         # a gate τ* close to 0 (near τ = 0 or near 1/μ − 1/Λ ≈ 0) keeps its digits
-        scale = min(centre, _fraction(terms["tau"] / terms["D1"]))
+        scale = min(centre, ball_fraction(terms["tau"] / terms["D1"]))
         if not scale > 0:
-            raise _Failed("the scale of the bracket of w* is not positive")
+            raise Undecided("the scale of the bracket of w* is not positive")
         spread = scale / 10 ** (dps + BRACKET_DIGITS + 8 * tighten)
         lost = _magnitude(fmpq(centre.numerator, centre.denominator) / _fmpq(scale))
         digits = dps + BRACKET_DIGITS + 8 * tighten + 8 + lost
-        c0, c1 = _decimal(centre - spread, digits), _decimal(centre + spread, digits)
-        if not (_point(c0) > w_low and welfare_terms(_point(c0), params)["G"] > 0):
-            raise _Failed("S' > 0 is undecided at the lower end of the bracket of w*")
-        if not welfare_terms(_point(c1), params)["G"] < 0:
-            raise _Failed("S' < 0 is undecided at the upper end of the bracket of w*")
+        c0, c1 = rounded_decimal(centre - spread, digits), rounded_decimal(centre + spread, digits)
+        if not (point_ball(c0) > w_low and welfare_terms(point_ball(c0), params)["G"] > 0):
+            raise Undecided("S' > 0 is undecided at the lower end of the bracket of w*")
+        if not welfare_terms(point_ball(c1), params)["G"] < 0:
+            raise Undecided("S' < 0 is undecided at the upper end of the bracket of w*")
         data.update(case="interior", bracket=[c0, c1])
-        terms = welfare_terms(_point(c0).union(_point(c1)), params)
+        terms = welfare_terms(point_ball(c0).union(point_ball(c1)), params)
         values = {"root": terms["sigma"], "gate": terms["tau"], "welfare_ga": terms["S"],
                   "throughput": 1 / (terms["tau"] + arb(params.beta))}  # fmt: skip
     rate, welfare_rr, rr_boundary = _routing(params)
@@ -481,9 +539,9 @@ def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
             flint.ctx.prec = bits
             try:
                 values, data, boundary = _attempt(params, dps, tighten=attempt)
-                enclosures = {n: _enclosure(values[n], dps) for n in VALUE_NAMES}
+                enclosures = {n: certified_enclosure(values[n], dps) for n in VALUE_NAMES}
                 break
-            except _Failed as failure:
+            except Undecided as failure:
                 reason = str(failure)
                 bits = math.ceil(1.5 * bits) + 64
                 limits.require("dps", bits / math.log2(10), parameter="dps",
@@ -508,13 +566,34 @@ def _magnitude(value: fmpq) -> int:
     return abs(len(str(abs(value.p))) - len(str(value.q)))
 
 
-def _enclosure(ball: arb, dps: int) -> Enclosure:
+def certified_enclosure(ball: arb, dps: int) -> Enclosure:
+    """``ball`` as an Enclosure of relative width ≤ 10^-dps (an exact zero as itself).
+
+    Parameters
+    ----------
+    ball : flint.arb
+    dps : int
+
+    Returns
+    -------
+    Enclosure
+
+    Raises
+    ------
+    Undecided
+        The ball is wider than that, or contains 0.
+
+    Examples
+    --------
+    >>> certified_enclosure(arb(1) / 3, 10).relative_width < 1e-10
+    True
+    """
     if ball.is_exact() and ball.is_zero():
         return Enclosure("0", "0")
     enclosure = Enclosure.from_arb(ball, dps)
     low, high = Fraction(enclosure.lower), Fraction(enclosure.upper)
     if low <= 0 <= high or (high - low) * 10**dps > min(abs(low), abs(high)):
-        raise _Failed(f"an enclosure is wider than 1e-{dps} relative")
+        raise Undecided(f"an enclosure is wider than 1e-{dps} relative")
     return enclosure
 
 
@@ -661,14 +740,16 @@ def certified_asymptotics(
             saved = flint.ctx.prec
             try:
                 flint.ctx.prec = opt.certificate["data"]["precision_bits"]
-                low, high = _point(pof.lower), _point(pof.upper)
+                low, high = point_ball(pof.lower), point_ball(pof.upper)
                 value = low.union(high)
                 if regime == "light":
                     eps = arb(10) ** -k
                     log = (1 / eps).log()
                     ratio, order = value * eps * log / 4, log.log() / log
                 else:
-                    m = arb(1) / 2 if arrival == "inf" else (1 + 1 / arb(_point(arrival)) ** 2) / 2
+                    m = arb(1) / 2
+                    if arrival != "inf":
+                        m = (1 + 1 / arb(point_ball(arrival)) ** 2) / 2
                     ratio = (value - 1) * (arb(10) ** k).sqrt() / (2 * (1 - m.sqrt()))
                     order = 1 / (arb(10) ** k).sqrt()
                 limit = arb(fmpq(bound.numerator, bound.denominator)) * order

@@ -81,7 +81,6 @@ import flint
 from flint import arb, fmpq
 
 from qtheory.core import limits
-from qtheory.core.enclosure import Enclosure
 from qtheory.core.precision import decimal_fraction, required_dps
 from qtheory.gated.certified import (
     BRACKET_DIGITS,
@@ -89,6 +88,11 @@ from qtheory.gated.certified import (
     VALUE_NAMES,
     CertifiedOptimum,
     Parameters,
+    Undecided,
+    ball_fraction,
+    certified_enclosure,
+    point_ball,
+    rounded_decimal,
 )
 from qtheory.gated.costs import CustomerCost
 from qtheory.model.gated import GatedQueue, checked_queue
@@ -100,10 +104,6 @@ __all__ = ["certified_cost_optimum", "cost_and_slope", "cost_parameters"]
 #: The claim (and certificate) name, and the checker that decides it.
 CLAIM = "gated.cost_optimum"
 CHECKER = "cost_optimum.optimum"
-
-
-class _Failed(ArithmeticError):
-    """This precision could not decide a step; the caller raises it."""
 
 
 def cost_parameters(queue: GatedQueue) -> Parameters:
@@ -202,28 +202,12 @@ def _terms(w: arb, cost: CustomerCost, params: Parameters) -> dict[str, arb]:
             "D1": mu * sigma * hk / (u * u)}  # fmt: skip
 
 
-def _fraction(ball: arb) -> Fraction:
-    man, exp = ball.mid().man_exp()
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
-
-
-def _decimal(value: Fraction, digits: int) -> str:
-    """``value`` rounded to ``digits`` significant digits, as ``"<int>e<exp>"``."""
-    shift = digits - 1 - (len(str(abs(value.numerator))) - len(str(value.denominator)))
-    return f"{round(value * Fraction(10) ** shift)}e{-shift}"
-
-
-def _point(text: str) -> arb:
-    value = Fraction(text)
-    return arb(fmpq(value.numerator, value.denominator))
-
-
 def _bisect(below, lo: arb, hi: arb, width: Fraction, relative: bool) -> tuple[arb, arb]:
     """[lo, hi] bisected (geometric means while hi/lo > 2, then arithmetic) until
     hi − lo ≤ width (times lo if ``relative``), keeping ``below(lo)`` and not
     ``below(hi)`` (midpoints, no claim)."""
     lo, hi = lo.mid(), hi.mid()
-    while _fraction(hi - lo) > width * (_fraction(lo) if relative else 1):
+    while ball_fraction(hi - lo) > width * (ball_fraction(lo) if relative else 1):
         mid = ((lo * hi).sqrt() if lo > 0 and hi > 2 * lo else (lo + hi) / 2).mid()
         if below(mid):
             lo = mid
@@ -233,7 +217,7 @@ def _bisect(below, lo: arb, hi: arb, width: Fraction, relative: bool) -> tuple[a
 
 
 def _bracket(centre: Fraction, spread: Fraction, digits: int) -> list[str]:
-    return [_decimal(centre - spread, digits), _decimal(centre + spread, digits)]
+    return [rounded_decimal(centre - spread, digits), rounded_decimal(centre + spread, digits)]
 
 
 def _gate(cost, params, dps, tighten) -> tuple[dict[str, arb], dict]:
@@ -246,13 +230,13 @@ def _gate(cost, params, dps, tighten) -> tuple[dict[str, arb], dict]:
         g0, _ = cost_and_slope(mu - lam, cost, params)
         binds = bool(params.reward - g0 > 0)  # N(w0) > 0: w0 = log(μ/Λ) > w_N
         if not binds and not params.reward - g0 <= 0:
-            raise _Failed("the sign of N at tau = 0 is undecided")
+            raise Undecided("the sign of N at tau = 0 is undecided")
     if binds:
         w_low = arb(mu / lam).log()
         at_low = _terms(w_low, cost, params)["G"]
         if not at_low > 0:
             if not at_low < 0:
-                raise _Failed("the sign of S' at tau = 0 is undecided")
+                raise Undecided("the sign of S' at tau = 0 is undecided")
             welfare = arb(lam) * (arb(params.reward) - arb(g0))
             values = {"root": arb(lam / mu), "gate": arb(0), "throughput": arb(lam),
                       "welfare_ga": welfare}  # fmt: skip
@@ -265,35 +249,35 @@ def _gate(cost, params, dps, tighten) -> tuple[dict[str, arb], dict]:
             break
         lo, hi = hi, 2 * hi
     else:
-        raise _Failed("no point with S' <= 0 found")
+        raise Undecided("no point with S' <= 0 found")
 
     def below(w):
         return _terms(w, cost, params)["G"] > 0
 
     lo, hi = _bisect(below, lo, hi, Fraction(2) ** -40, relative=True)
-    centre = _fraction((lo + hi) / 2)
+    centre = ball_fraction((lo + hi) / 2)
     terms = _terms((lo + hi) / 2, cost, params)
     # keep the bracket small against τ*/τ'(w*) too, so that a gate τ* close to 0 keeps
     # its digits (qtheory.gated.certified)
-    scale = min(centre, _fraction(terms["tau"] / terms["D1"]))
+    scale = min(centre, ball_fraction(terms["tau"] / terms["D1"]))
     if not scale > 0:
-        raise _Failed("the scale of the bracket of w* is not positive")
+        raise Undecided("the scale of the bracket of w* is not positive")
     exponent = dps + BRACKET_DIGITS + 8 * tighten
     spread = scale / 10**exponent
     lo, hi = _bisect(below, lo, hi, spread / 4, relative=False)
-    centre = _fraction((lo + hi) / 2)
+    centre = ball_fraction((lo + hi) / 2)
     lost = max(0, round(math.log10(centre / scale)))
     bracket = _bracket(centre, spread, exponent + 8 + lost)
-    low, high = (_point(c) for c in bracket)
+    low, high = (point_ball(c) for c in bracket)
     at_low = _terms(low, cost, params)
     if not (low > 0 and at_low["N"] > 0 and at_low["tau"] >= 0):  # above w_N and w_0
-        raise _Failed("the lower end of the bracket of w* is not proved admissible")
+        raise Undecided("the lower end of the bracket of w* is not proved admissible")
     if exponential and not at_low["u"] > arb(theta):
-        raise _Failed("u > theta is undecided at the lower end of the bracket of w*")
+        raise Undecided("u > theta is undecided at the lower end of the bracket of w*")
     if not at_low["G"] > 0:
-        raise _Failed("S' > 0 is undecided at the lower end of the bracket of w*")
+        raise Undecided("S' > 0 is undecided at the lower end of the bracket of w*")
     if not _terms(high, cost, params)["G"] < 0:
-        raise _Failed("S' < 0 is undecided at the upper end of the bracket of w*")
+        raise Undecided("S' < 0 is undecided at the upper end of the bracket of w*")
     terms = _terms(low.union(high), cost, params)
     values = {"root": terms["sigma"], "gate": terms["tau"], "welfare_ga": terms["S"],
               "throughput": 1 / (terms["tau"] + arb(params.beta))}  # fmt: skip
@@ -331,7 +315,7 @@ def _routing(cost, params, dps, tighten) -> tuple[arb, arb, dict]:
             rate, welfare = arb(lam), arb(lam * (params.reward - g))
             return rate, welfare, {"routing_case": "boundary", "routing_bracket": None}
         if not slope < 0:
-            raise _Failed("the sign of S_RR' at lambda = Lambda is undecided")
+            raise Undecided("the sign of S_RR' at lambda = Lambda is undecided")
         top = lam
 
     def below(x):
@@ -340,28 +324,18 @@ def _routing(cost, params, dps, tighten) -> tuple[arb, arb, dict]:
     lo, hi = _bisect(below, arb(0), arb(top), Fraction(2) ** -40, relative=True)
     exponent = dps + BRACKET_DIGITS + 8 * tighten
     lo, hi = _bisect(below, lo, hi, Fraction(1, 4 * 10**exponent), relative=True)
-    centre = _fraction((lo + hi) / 2)
+    centre = ball_fraction((lo + hi) / 2)
     spread = centre / 10**exponent
     bracket = _bracket(centre, spread, exponent + 8)
-    low, high = (_point(c) for c in bracket)
+    low, high = (point_ball(c) for c in bracket)
     if not (low > 0 and high < arb(top) and _slope(low, cost, params) > 0):
-        raise _Failed("S_RR' > 0 is undecided at the lower end of the bracket of lambda*")
+        raise Undecided("S_RR' > 0 is undecided at the lower end of the bracket of lambda*")
     if not _slope(high, cost, params) < 0:
-        raise _Failed("S_RR' < 0 is undecided at the upper end of the bracket of lambda*")
+        raise Undecided("S_RR' < 0 is undecided at the upper end of the bracket of lambda*")
     rate = low.union(high)
     g, _ = cost_and_slope(mu - rate, cost, params)
     welfare = rate * (arb(params.reward) - g)
     return rate, welfare, {"routing_case": "interior", "routing_bracket": bracket}
-
-
-def _enclosure(ball: arb, dps: int) -> Enclosure:
-    if ball.is_exact() and ball.is_zero():
-        return Enclosure("0", "0")
-    enclosure = Enclosure.from_arb(ball, dps)
-    low, high = Fraction(enclosure.lower), Fraction(enclosure.upper)
-    if low <= 0 <= high or (high - low) * 10**dps > min(abs(low), abs(high)):
-        raise _Failed(f"an enclosure is wider than 1e-{dps} relative")
-    return enclosure
 
 
 def _admission_guard(cost: CustomerCost, params: Parameters) -> int:
@@ -453,9 +427,9 @@ def certified_cost_optimum(
                 rate, welfare, routing = _routing(cost, params, dps, attempt)
                 values.update(rate_rr=rate, welfare_rr=welfare,
                               price_of_forgetting=values["welfare_ga"] / welfare)  # fmt: skip
-                enclosures = {n: _enclosure(values[n], dps) for n in VALUE_NAMES}
+                enclosures = {n: certified_enclosure(values[n], dps) for n in VALUE_NAMES}
                 break
-            except _Failed as failure:
+            except Undecided as failure:
                 reason = str(failure)
                 bits = math.ceil(1.5 * bits) + 64
                 limits.require("dps", bits / math.log2(10), parameter="dps",
