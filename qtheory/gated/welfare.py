@@ -402,6 +402,17 @@ def _optimum(queue: object, dps: object, compute: Callable[[GatedQueue, int], ob
     return as_float64(optimum)
 
 
+def _dispatch(queue, dps, model, closed_form, general):
+    """The linear-cost Poisson model by its closed form (``closed_form`` through
+    :func:`_optimum`), any other ``model = (sojourn_cost, holding_cost, arrivals)`` by the
+    cost optimiser's ``general`` (:mod:`qtheory.gated.cost_optimum`)."""
+    sojourn, holding, arrivals = model
+    cost, streams = customer_cost(sojourn, holding), arrival_streams(arrivals)
+    if cost is None and streams is None:
+        return _optimum(queue, dps, closed_form)
+    return general(queue, cost or LINEAR, streams=streams or PoissonStreams, dps=dps)
+
+
 def optimal_gate(
     queue: GatedQueue,
     *,
@@ -471,11 +482,8 @@ def optimal_gate(
     .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
        queues", arXiv:2606.02464 (2026).
     """
-    cost, streams = customer_cost(sojourn_cost, holding_cost), arrival_streams(arrivals)
-    if cost is not None or streams is not None:
-        streams = streams or PoissonStreams
-        return optimal_gate_under(queue, cost or LINEAR, streams=streams, dps=dps)
-    return _optimum(queue, dps, _optimal_gate_mp)
+    model = (sojourn_cost, holding_cost, arrivals)
+    return _dispatch(queue, dps, model, _optimal_gate_mp, optimal_gate_under)
 
 
 def optimal_routing(
@@ -542,11 +550,8 @@ def optimal_routing(
     .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
        processes", Econometrica 43(1):81-92 (1975).
     """
-    cost, streams = customer_cost(sojourn_cost, holding_cost), arrival_streams(arrivals)
-    if cost is not None or streams is not None:
-        streams = streams or PoissonStreams
-        return optimal_routing_under(queue, cost or LINEAR, streams=streams, dps=dps)
-    return _optimum(queue, dps, _optimal_routing_mp)
+    model = (sojourn_cost, holding_cost, arrivals)
+    return _dispatch(queue, dps, model, _optimal_routing_mp, optimal_routing_under)
 
 
 def price_of_forgetting(
@@ -613,8 +618,5 @@ def price_of_forgetting(
     .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
        processes", Econometrica 43(1):81-92 (1975).
     """
-    cost, streams = customer_cost(sojourn_cost, holding_cost), arrival_streams(arrivals)
-    if cost is not None or streams is not None:
-        streams = streams or PoissonStreams
-        return price_of_forgetting_under(queue, cost or LINEAR, streams=streams, dps=dps)
-    return _optimum(queue, dps, _price_of_forgetting_mp)
+    model = (sojourn_cost, holding_cost, arrivals)
+    return _dispatch(queue, dps, model, _price_of_forgetting_mp, price_of_forgetting_under)
