@@ -230,13 +230,29 @@ def test_markdown_and_csv():
     assert lines[4] == "| 10 | 2 | 13.1306 | 2.86937 |"
     status, csv, _ = run_cli([*LOSSNET, "--format", "csv"])
     assert csv.splitlines()[0] == "servers,lambda_h,lambda_l,mu,r_h,r_l,reserve,online,regret"
-    assert csv.splitlines()[1] == "10,0.6,0.8,1.0,2.0,1.0,2,1.31306e+1,2.86937e+0"
+    assert csv.splitlines()[1] == "10,0.6,0.8,1.0,2.0,1.0,2,13.1306,2.86937"  # plain decimals
 
 
 def test_small_and_large_values_in_scientific_notation():
     frame = tab.gated_table(arrival_rate="inf", reward="1.0001", columns="welfare_rr", dps=3)
-    assert frame["welfare_rr"].iloc[0] == "2.50e-9"  # (√1.0001 − 1)² = 2.4999...e-9
+    value = frame["welfare_rr"].iloc[0]  # (√1.0001 − 1)² = 2.4999...e-9
+    assert isinstance(value, Decimal) and value.as_tuple() == Decimal("2.50e-9").as_tuple()
     assert r"$2.50\times 10^{-9}$" in tab.to_latex(frame)
+    assert tab.to_csv(frame).splitlines()[1].endswith(",2.50e-9")
+
+
+def test_columns_are_numbers_that_keep_their_digits():
+    """The frame holds Decimals: a reduction needs no cast, the trailing zeros of a
+    correctly rounded value survive (S_RR* = (√4 − 1)² = 1 exactly), and the CSV reads
+    back as the same numbers."""
+    frame = tab.gated_table(arrival_rate=["inf", "3"], reward=["4", "2"], dps=6)
+    assert frame.pof.max() == max(frame.pof) and isinstance(frame.pof.max(), Decimal)
+    assert str(frame.loc[(frame.reward == 4) & frame.arrival_rate.isin([Decimal("inf")]),
+                         "welfare_rr"].item()) == "1.00000"  # fmt: skip
+    assert frame.astype({"pof": float}).pof.dtype == float
+    lines = tab.to_csv(frame).splitlines()[1:]
+    read = [[Decimal(cell) for cell in line.split(",")] for line in lines]
+    assert read == frame.values.tolist()
 
 
 @pytest.mark.skipif(

@@ -239,8 +239,9 @@ def _columns(columns: Iterable[str] | str, known: dict[str, Any]) -> list[str]:
 
 
 def _rounded_values(compute, columns: list[str], known: dict[str, Any], dps: int) -> list:
-    """Each column's correctly rounded value, raising the precision when undecided (while
-    the ``dps`` limit of :mod:`qtheory.core.limits` allows)."""
+    """Each column's correctly rounded value (a Decimal of ``dps`` significant digits, an
+    int as it is), raising the precision when undecided (while the ``dps`` limit of
+    :mod:`qtheory.core.limits` allows)."""
     tried = 0
     for working in (dps + 5, 2 * dps + 20, 4 * dps + 60):
         try:
@@ -260,7 +261,7 @@ def _rounded_values(compute, columns: list[str], known: dict[str, Any], dps: int
             if rounded is None:
                 undecided = column
                 break
-            values.append(rounded)
+            values.append(Decimal(rounded))
         if undecided is None:
             return values
     raise ArithmeticError(
@@ -286,7 +287,7 @@ class Table:
     --------
     >>> table = gated_table(arrival_rate="inf", reward=["4", "2"], columns="pof", frame=False)
     >>> table.names, table.rows[1]["pof"]
-    (['arrival_rate', 'service_rate', 'reward', 'cost', 'pof'], '2.17613e+0')
+    (['arrival_rate', 'service_rate', 'reward', 'cost', 'pof'], Decimal('2.17613'))
     >>> table.to_frame().equals(gated_table(arrival_rate="inf", reward=["4", "2"], columns="pof"))
     True
     """
@@ -362,10 +363,12 @@ def gated_table(
     Returns
     -------
     pandas.DataFrame or Table
-        One row per grid point: the parameters as given, then each quantity as a
-        decimal string correctly rounded to ``dps`` digits (``'1.55648e+0'``).
-        ``frame.attrs`` records the model, parameter names, columns and ``dps`` for
-        :func:`to_latex`.
+        One row per grid point: the parameters as the exact decimals they spell, then
+        each quantity correctly rounded to ``dps`` significant digits, all as
+        :class:`decimal.Decimal` (``Decimal('1.55648')``: it keeps every digit, trailing
+        zeros included, so ``frame.pof.max()`` and comparisons work without a cast and
+        lose nothing; ``frame.astype({"pof": float})`` for plotting).  ``frame.attrs``
+        records the model, parameter names, columns and ``dps`` for :func:`to_latex`.
 
     Raises
     ------
@@ -380,8 +383,12 @@ def gated_table(
     ν = 4, Λ = ∞: S_RR* = C(√ν − 1)² = 1 and PoF = S_GA* (see ``qtheory gated``):
 
     >>> frame = gated_table(arrival_rate="inf", reward=["4", "2"], dps=6)
-    >>> frame[["reward", "welfare_rr", "pof"]].values.tolist()
-    [['4', '1.00000e+0', '1.52961e+0'], ['2', '1.71573e-1', '2.17613e+0']]
+    >>> print(frame[["reward", "welfare_rr", "pof"]].to_string(index=False))
+    reward welfare_rr     pof
+         4    1.00000 1.52961
+         2   0.171573 2.17613
+    >>> frame.pof.max(), frame.loc[frame.reward == 2, "pof"].item()
+    (Decimal('2.17613'), Decimal('2.17613'))
     """
     from qtheory.gated.certified import certified_optimum
     from qtheory.model.gated import GatedQueue
@@ -393,11 +400,13 @@ def gated_table(
     )
     rows = []
     for point in points:
-        queue = GatedQueue(**{name: str(value).strip() for name, value in point.items()})
+        text = {name: str(value).strip() for name, value in point.items()}
+        queue = GatedQueue(**text)  # validates every parameter, naming it
         values = _rounded_values(
             lambda digits, q=queue: certified_optimum(q, dps=digits), columns, GATED_COLUMNS, dps
         )
-        rows.append({**point, **dict(zip(columns, values, strict=True))})
+        parameters = {name: Decimal(value) for name, value in text.items()}
+        rows.append({**parameters, **dict(zip(columns, values, strict=True))})
     return _frame(rows, "gated", _GATED_PARAMETERS, columns, dps, frame)
 
 
@@ -433,7 +442,8 @@ def lossnet_table(
     Returns
     -------
     pandas.DataFrame or Table
-        As :func:`gated_table`.
+        As :func:`gated_table`: the parameters as given, k* an int, every other
+        quantity a :class:`decimal.Decimal` of ``dps`` significant digits.
 
     Raises
     ------
@@ -447,8 +457,10 @@ def lossnet_table(
     --------
     >>> frame = lossnet_table(servers=[10, 100], lambda_h=0.6, lambda_l=0.8, mu=1,
     ...                       r_h=2, r_l=1, columns="reserve,fluid,online", dps=8)
-    >>> frame[["servers", "reserve", "fluid", "online"]].values.tolist()
-    [[10, 2, '1.6000000e+1', '1.3130627e+1'], [100, 4, '1.6000000e+2', '1.5338271e+2']]
+    >>> print(frame[["servers", "reserve", "fluid", "online"]].to_string(index=False))
+     servers  reserve     fluid    online
+          10        2 16.000000 13.130627
+         100        4 160.00000 153.38271
     """
     from qtheory.lossnet.certified import certified_online_optimum
     from qtheory.model.lossnet import LossNetwork
@@ -516,7 +528,7 @@ def walks_table(
     Returns
     -------
     pandas.DataFrame or Table
-        As :func:`gated_table`.
+        As :func:`gated_table`: the parameters as given, the values Decimals.
 
     Raises
     ------
@@ -529,8 +541,10 @@ def walks_table(
     The exact ruin probability lies between its two walk bounds:
 
     >>> frame = walks_table(servers=100, lambda_h=0.6, mu=1, level=[1, 3], dps=5)
-    >>> frame[["level", "ruin_walk_pinf", "ruin", "ruin_walk_pb"]].values.tolist()
-    [[1, '5.9757e-1', '6.1183e-1', '6.6078e-1'], [3, '2.1123e-1', '2.3255e-1', '2.8388e-1']]
+    >>> print(frame[["level", "ruin_walk_pinf", "ruin", "ruin_walk_pb"]].to_string(index=False))
+     level ruin_walk_pinf    ruin ruin_walk_pb
+         1        0.59757 0.61183      0.66078
+         3        0.21123 0.23255      0.28388
     """
     from qtheory.walks.certify import enclose
 
@@ -610,9 +624,18 @@ def _shown_parameters(frame: pd.DataFrame | Table) -> tuple[list[str], list[str]
     return varying, [name for name in names if name not in varying]
 
 
+def _text(value: object) -> str:
+    """A cell's text: a Decimal in scientific notation with all its digits
+    (``Decimal('1.50')`` -> ``'1.50e+0'``; ``'inf'`` for infinity), anything else as
+    ``str`` prints it."""
+    if isinstance(value, Decimal):
+        return f"{value:e}" if value.is_finite() else str(float(value))
+    return str(value).strip()
+
+
 def _decimal_tex(text: object) -> str:
     """A cell as LaTeX: ``'1.5e-4'`` -> ``$1.5\\times 10^{-4}$``, ``inf`` -> ``$\\infty$``."""
-    text = str(text).strip()
+    text = _text(text)
     if text.lower() in ("inf", "+inf", "infinity"):
         return r"$\infty$"
     mantissa, _, exponent = text.lower().partition("e")
@@ -638,8 +661,8 @@ def _fixed(mantissa: str, exponent: int, *, tex: bool = False) -> str:
 
 
 def _plain(text: object) -> str:
-    """A cell for Markdown: positional notation for moderate exponents."""
-    text = str(text).strip()
+    """A cell for Markdown and CSV: positional notation for moderate exponents."""
+    text = _text(text)
     mantissa, _, exponent = text.lower().partition("e")
     if exponent and -4 <= int(exponent) <= 5:
         return _fixed(mantissa, int(exponent))
@@ -779,7 +802,7 @@ def to_markdown(frame: pd.DataFrame | Table, *, caption: str | None = None) -> s
     ]
     for row in _records(frame):
         cells = [
-            ("∞" if str(row[n]).strip().lower() == "inf" else _plain(row[n]))
+            ("∞" if _text(row[n]).lower() == "inf" else _plain(row[n]))
             for n in (*varying, *columns)
         ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -799,22 +822,23 @@ def to_csv(frame: pd.DataFrame | Table) -> str:
     Returns
     -------
     str
-        Values as the frame holds them (correctly rounded decimal strings).
+        Plain decimals with every significant digit (``1.50``, ``0.171573``; positional
+        for exponents −4..5, ``2.50e-9`` beyond), ``inf`` for infinity, written by the
+        :mod:`csv` module for a DataFrame and a :class:`Table` alike.
 
     Examples
     --------
-    >>> frame = gated_table(arrival_rate="inf", reward="4", dps=6, columns="pof")
+    >>> frame = gated_table(arrival_rate="inf", reward="4", dps=6, columns="welfare_rr,pof")
     >>> print(to_csv(frame), end="")
-    arrival_rate,service_rate,reward,cost,pof
-    inf,1,4,1,1.52961e+0
-    >>> to_csv(gated_table(arrival_rate="inf", reward="4", columns="pof", frame=False)) == (
-    ...     to_csv(frame))
+    arrival_rate,service_rate,reward,cost,welfare_rr,pof
+    inf,1,4,1,1.00000,1.52961
+    >>> to_csv(gated_table(arrival_rate="inf", reward="4", columns="welfare_rr,pof",
+    ...                    frame=False)) == to_csv(frame)
     True
     """
-    if not isinstance(frame, Table):
-        return frame.to_csv(index=False, lineterminator="\n")
+    names = frame.names if isinstance(frame, Table) else list(frame.columns)
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(frame.names)
-    writer.writerows([row[name] for name in frame.names] for row in frame.rows)
+    writer.writerow(names)
+    writer.writerows([_plain(row[name]) for name in names] for row in _records(frame))
     return text.getvalue()
