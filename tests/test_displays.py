@@ -1,6 +1,7 @@
-"""Results in a notebook and in print (issue 25, item 4, for the foundation's records):
-``Enclosure`` (a float, formats, certified order comparisons, LaTeX and HTML),
-``Estimate`` ("229.9 ± 3.4 (95%)") and ``Claim`` (a short line, LaTeX and HTML).
+"""Results in a notebook and in print: ``Enclosure`` (a float, formats, certified order
+comparisons, LaTeX and HTML), ``Estimate`` ("229.9 ± 3.4 (95%)"), ``Claim`` (a short
+line, LaTeX and HTML), the gate and routing optima, the ladder, and the record lists
+with ``to_frame()``.
 
 References are computed here by another route: exact rationals for the enclosures'
 midpoints and comparisons, :mod:`decimal` for the rounding of estimates.
@@ -8,17 +9,26 @@ midpoints and comparisons, :mod:`decimal` for the rounding of estimates.
 
 from __future__ import annotations
 
+import dataclasses
 import decimal
 import math
 from fractions import Fraction
 
+import mpmath
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.core.display import positional
 from qtheory.core.enclosure import Enclosure, UndecidedComparison
+from qtheory.core.records import Records, record_row
 from qtheory.core.stats import Estimate
+from qtheory.gated.ladder import ladder
+from qtheory.gated.welfare import optimal_gate, optimal_routing
+from qtheory.lossnet.regret import regret_curve
+from qtheory.model.gated import GatedQueue
+from qtheory.model.lossnet import LossNetwork
 
 # Enclosure
 
@@ -164,3 +174,87 @@ def test_a_claim_prints_one_short_line_and_renders_its_statement():
     identity = Claim(name="demo.sum", statement="$1 + 1 = 2$", kind=Evidence.IDENTITY,
                      passed=False, origin=Origin.TEXTBOOK)  # fmt: skip
     assert str(identity) == "demo.sum: FAIL, identity"
+
+
+# The optima, the ladder and the record lists (references: closed forms, and the
+# decimal module for the six-digit rounding)
+
+
+def six_digits(value) -> decimal.Decimal:
+    """``value`` rounded to six significant digits by the decimal module."""
+    exact = decimal.Decimal(mpmath.nstr(mpmath.mpf(value), 40))
+    return exact.quantize(decimal.Decimal(1).scaleb(exact.adjusted() - 5))
+
+
+def shown(text: str) -> dict[str, decimal.Decimal]:
+    """``name = number`` pairs of a display line."""
+    pairs = (item.split(" = ") for item in text.split(": ", 1)[1].split(", "))
+    return {name: decimal.Decimal(value) for name, value in pairs}
+
+
+def test_a_gate_optimum_shows_six_digits_of_each_quantity_float_or_mpf():
+    queue = GatedQueue("inf", 1, 3, 1)
+    for opt in (optimal_gate(queue), optimal_gate(queue, dps=30)):
+        numbers = shown(str(opt))
+        fields = {"τ*": opt.gate, "S_GA(τ*)": opt.welfare, "σ*": opt.root,
+                  "λ_GA(τ*)": opt.throughput, "E[S]": opt.mean_sojourn}  # fmt: skip
+        assert numbers == {name: six_digits(value) for name, value in fields.items()}
+        assert r"$\tau^* = " in opt._repr_latex_() and "<table>" in opt._repr_html_()
+
+
+def test_a_routing_optimum_shows_the_closed_form():
+    """ν = 9, Λ = ∞: λ* = μ − √(μC/R) = 2/3 and S_RR* = C(√ν − 1)² = 4."""
+    opt = optimal_routing(GatedQueue("inf", 1, 9, 1))
+    assert str(opt) == "RR rate: λ* = 0.666667, S_RR(λ*) = 4"
+    assert opt._repr_latex_().endswith(r"$\lambda^* = 0.666667$, $S_{\mathrm{RR}}(\lambda^*) = 4$")
+
+
+def test_an_optimum_display_says_what_the_record_says_of_itself():
+    opt = optimal_gate(GatedQueue("inf", 1, 3, 1), sojourn_cost="deadline:1")  # bounded cost
+    assert not opt.attained and opt.evidence.startswith("numerical")
+    assert str(opt).startswith(f"GA gate (a supremum, not attained; {opt.evidence}): ")
+    # R = 2 = E[S²] of a customer who finds the queue empty (μ = 1): nobody earns welfare
+    nobody = optimal_gate(GatedQueue("inf", 1, 2, 1), sojourn_cost="power:2")
+    assert str(nobody).startswith("GA gate (nobody admitted; proved unique): τ* = ∞")
+    assert r"\tau^* = \infty" in nobody._repr_latex_()
+
+
+def test_the_ladder_shows_its_rungs_and_its_frame_holds_them():
+    steps = ladder(GatedQueue("inf", 1, 4, 1), phases=2, full_memory=False)
+    lines = str(steps).splitlines()
+    assert lines[0].split() == ["rung", "welfare", "PoF", "evidence"]
+    assert lines[1].split() == ["RR", "1", "1", "identity"]  # (√4 − 1)² = 1
+    frame = steps.to_frame()
+    assert frame.name.tolist() == [rung.name for rung in steps.rungs()]
+    assert frame.welfare.tolist()[:4] == [rung.welfare for rung in steps.rungs()][:4]
+    assert "<td>PH(2)</td>" in steps._repr_html_()
+    assert steps._repr_latex_().startswith(r"$$\begin{array}")
+
+
+def test_record_lists_are_lists_with_a_frame():
+    net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    points = regret_curve(net, [10, 100])
+    assert points == list(points) and isinstance(points, Records)
+    frame = points.to_frame()
+    assert frame.columns.tolist() == [f.name for f in dataclasses.fields(points[0])]
+    assert frame.regret.tolist() == [p.regret for p in points]
+    row = record_row(
+        Claim(name="demo.x", statement="s", kind=Evidence.STATISTICAL, passed=False,
+              origin=Origin.PACKAGE, value=1.5, estimate=Estimate(1.5, 0.25, 9))
+    )  # fmt: skip
+    assert (row["verdict"], row["kind"], row["halfwidth"]) == ("FAIL", "statistical", 0.25)
+    with pytest.raises(TypeError, match="record must be"):
+        record_row(3)
+
+
+@given(
+    st.integers(min_value=-(10**8), max_value=10**8),
+    st.integers(min_value=0, max_value=7),
+    st.integers(min_value=-12, max_value=12),
+)
+def test_positional_writes_the_decimal_out(digits, point, exponent):
+    """Against the decimal module's fixed-point format (every digit kept)."""
+    text = str(abs(digits)).rjust(point + 1, "0")
+    mantissa = ("-" if digits < 0 else "") + text[:1] + ("." + text[1:] if text[1:] else "")
+    written = positional(f"{mantissa}e{exponent:+d}")
+    assert written == format(decimal.Decimal(f"{mantissa}e{exponent}"), "f")

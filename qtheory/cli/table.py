@@ -216,8 +216,8 @@ def run(args: argparse.Namespace) -> int:
     >>> run(parser.parse_args("gated --arrival-rate inf --reward 4,2 --columns pof "
     ...                       "--format csv".split()))
     arrival_rate,service_rate,reward,cost,pof
-    inf,1,4,1,1.52961e+0
-    inf,1,2,1,2.17613e+0
+    inf,1,4,1,1.52961
+    inf,1,2,1,2.17613
     0
     """
     if args.model == "gated":

@@ -230,6 +230,30 @@ class Claim:
             f" against {self.reference:.6g}" if math.isfinite(self.reference) else ""
         )
 
+    def to_row(self) -> dict[str, object]:
+        """The claim as one row of :meth:`qtheory.core.records.Records.to_frame`: name,
+        kind, verdict, origin, citation, scope, quantity, value with its half-width,
+        reference and tolerance (the statement, hypotheses and certificate are left to
+        the record itself).
+
+        >>> Claim(name="x", statement="s", kind=Evidence.IDENTITY, passed=True,
+        ...       origin=Origin.TEXTBOOK).to_row()["verdict"]
+        'HOLDS'
+        """
+        return {
+            "name": self.name,
+            "kind": self.kind.value,
+            "verdict": self.verdict,
+            "origin": self.origin.value,
+            "citation": self.citation,
+            "scope": self.scope,
+            "quantity": self.quantity,
+            "value": self.value,
+            "halfwidth": self.ci_halfwidth,
+            "reference": self.reference,
+            "tolerance": self.tolerance,
+        }
+
     def __str__(self) -> str:
         """One line: the name, the verdict, the evidence and the measured value, e.g.
         ``gated.dominance: HOLDS, certified; 0.185697 against 0.474832``
@@ -244,8 +268,7 @@ class Claim:
     def _repr_html_(self) -> str:
         """IPython's HTML display: the record as a two-column table, mathematics in
         Unicode (:func:`qtheory.core.notation.terminal`)."""
-        import html
-
+        from qtheory.core.display import html_table
         from qtheory.core.notation import terminal
 
         origin = str(self.origin) + (f", {self.citation}" if self.citation else "")
@@ -256,11 +279,7 @@ class Claim:
         rows += [("quantity", terminal(self.quantity))] if self.quantity else []
         rows += [("measured", self._measured())] if self._measured() else []
         rows += [("verdict", self.verdict), ("evidence", str(self.kind))]
-        body = "".join(
-            f"<tr><th style='text-align:left'>{key}</th><td>{html.escape(value)}</td></tr>"
-            for key, value in rows
-        )
-        return f"<table>{body}</table>"
+        return html_table(rows)
 
 
 _PLURAL = {Evidence.IDENTITY: "identities"}

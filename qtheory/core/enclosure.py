@@ -46,6 +46,7 @@ from numbers import Real
 
 import flint
 
+from qtheory.core.display import latex_number
 from qtheory.core.precision import decimal_fraction, required_dps
 
 __all__ = ["Enclosure", "UndecidedComparison", "exact", "working_precision"]
@@ -279,7 +280,7 @@ class Enclosure:
         >>> print(Enclosure("-2.5e-12", "-2.4e-12").latex())
         $[-2.5\times 10^{-12}, -2.4\times 10^{-12}]$
         """
-        return f"$[{_latex_decimal(self.lower)}, {_latex_decimal(self.upper)}]$"
+        return f"$[{latex_number(self.lower)}, {latex_number(self.upper)}]$"
 
     def __str__(self) -> str:
         return f"[{self.lower}, {self.upper}] (width {self.width})"
@@ -398,24 +399,3 @@ def _rounded(value: Fraction, digits: int, direction) -> str:
     sign, digit_tuple, exponent = quotient.as_tuple()
     mantissa = int("".join(map(str, digit_tuple))) * (-1 if sign else 1)
     return _decimal(mantissa, exponent)
-
-
-def _latex_decimal(text: str) -> str:
-    """A decimal bound in LaTeX: written out for exponents -2..2, else m × 10^e."""
-    mantissa, _, exponent = text.partition("e")
-    if -2 <= int(exponent or 0) <= 2:
-        return _plain(text)
-    return rf"{mantissa}\times 10^{{{int(exponent)}}}"
-
-
-def _plain(text: str) -> str:
-    """A decimal of moderate exponent written out without one (``1.5e-1`` -> ``0.15``)."""
-    mantissa, _, exponent = text.partition("e")
-    sign = "-" if mantissa.startswith("-") else ""
-    digits = mantissa.lstrip("-").replace(".", "")
-    point = int(exponent or 0) + 1  # digits before the decimal point
-    if point <= 0:
-        return f"{sign}0.{'0' * -point}{digits}"
-    digits = digits.ljust(point, "0")
-    whole, frac = digits[:point], digits[point:]
-    return f"{sign}{whole}.{frac}" if frac else f"{sign}{whole}"

@@ -9,6 +9,7 @@ import functools
 
 from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.phase_type import arrival_law
+from qtheory.core.records import Records
 from qtheory.gated.cost_optimum import arrival_streams, optima_under
 from qtheory.gated.costs import LINEAR
 from qtheory.gated.streams import PoissonStreams
@@ -166,7 +167,7 @@ def pof_grows_with_arrival_scv_claim(quick: bool = False) -> Claim:
     )
 
 
-def arrival_claims(quick: bool = False) -> list[Claim]:
+def arrival_claims(quick: bool = False) -> Records[Claim]:
     """Every claim of this module.
 
     Parameters
@@ -184,4 +185,4 @@ def arrival_claims(quick: bool = False) -> list[Claim]:
     ['gated.arrivals_dominance', 'gated.arrivals_pof_scv']
     """
     quick = _flag(quick)
-    return [arrivals_dominance_claim(quick), pof_grows_with_arrival_scv_claim(quick)]
+    return Records([arrivals_dominance_claim(quick), pof_grows_with_arrival_scv_claim(quick)])

@@ -28,6 +28,7 @@ from fractions import Fraction
 import numpy as np
 
 from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.core.records import Records
 from qtheory.gated import remainder
 from qtheory.gated.certified import (
     certified_asymptotics,
@@ -653,7 +654,7 @@ def embedded_chain_claim() -> Claim:
     )
 
 
-def gated_claims(quick: bool = False) -> list[Claim]:
+def gated_claims(quick: bool = False) -> Records[Claim]:
     """Every claim of the gated model, checked.
 
     Parameters
@@ -684,7 +685,7 @@ def gated_claims(quick: bool = False) -> list[Claim]:
        queues", arXiv:2606.02464 (2026).
     """
     quick = _flag(quick)
-    return [
+    claims = [
         dominance_claim(),
         dominance_identity_claim(),
         pof_identity_claim(),
@@ -695,3 +696,4 @@ def gated_claims(quick: bool = False) -> list[Claim]:
         *heavy_traffic_claims(quick),
         embedded_chain_claim(),
     ]
+    return Records(claims)

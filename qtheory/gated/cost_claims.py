@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 
 from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.core.records import Records
 from qtheory.gated.cost_optimum import optima_under
 from qtheory.gated.costs import holding_cost, sojourn_cost
 from qtheory.gated.welfare import price_of_forgetting
@@ -234,7 +235,7 @@ def linear_cost_claim(quick: bool = False) -> Claim:
     )
 
 
-def cost_claims(quick: bool = False) -> list[Claim]:
+def cost_claims(quick: bool = False) -> Records[Claim]:
     """Every claim of this module.
 
     Parameters
@@ -252,4 +253,6 @@ def cost_claims(quick: bool = False) -> list[Claim]:
     ['gated.cost_dominance_identity', 'gated.cost_dominance', 'gated.cost_linear']
     """
     quick = _flag(quick)
-    return [cost_dominance_identity_claim(), cost_dominance_claim(quick), linear_cost_claim(quick)]
+    return Records(
+        [cost_dominance_identity_claim(), cost_dominance_claim(quick), linear_cost_claim(quick)]
+    )

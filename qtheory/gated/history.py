@@ -61,6 +61,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from qtheory.core.records import Records
 from qtheory.core.validation import positive_int
 from qtheory.gated.gap_gates import GapGate, gap_gate_welfare, optimal_gap_gate, require_gap_gate
 from qtheory.gated.relaxation import (
@@ -372,7 +373,7 @@ def _claim_grid(quick: bool) -> list[tuple[str, str]]:
     return [(a, r) for a in arrivals for r in ratios]
 
 
-def history_claims(*, quick: bool = False) -> list[Claim]:
+def history_claims(*, quick: bool = False) -> Records[Claim]:
     r"""The full-memory bracket as claims, on a grid of (Λ, ν) with μ = C = 1.
 
     ``gated.history.belief_beats_gap_gate``: at Λ = 3, ν = 2 the belief-threshold
@@ -448,7 +449,7 @@ def history_claims(*, quick: bool = False) -> list[Claim]:
     belief = belief_threshold_welfare(belief_queue, BELIEF_THRESHOLD, **belief_sizes)
     best_gap = brackets.get(("3", CLAIM_RATIOS[0]))
     best_gap = best_gap.gap_gate.welfare if best_gap else optimal_gap_gate(belief_queue).welfare
-    return [
+    claims = [
         Claim(
             name="gated.history.belief_beats_gap_gate",
             statement=(
@@ -551,3 +552,4 @@ def history_claims(*, quick: bool = False) -> list[Claim]:
             scope=rf"$\nu = {CLAIM_RATIOS[0]}$, $\mu = C = 1$, 9 gap pairs",
         ),
     ]
+    return Records(claims)

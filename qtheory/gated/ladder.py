@@ -40,12 +40,18 @@ import importlib
 import importlib.util
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from qtheory.core.display import latex_number, number
 from qtheory.core.phase_type import PhaseType
+from qtheory.core.records import Records
 from qtheory.gated.observable import optimal_observable
 from qtheory.gated.phase_gates import checked_phases, optimal_erlang_gate
 from qtheory.gated.welfare import optimal_gate, optimal_routing
 from qtheory.model.gated import GatedQueue, checked_queue
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["DEFAULT_PHASES", "Ladder", "Rung", "ladder"]
 
@@ -59,6 +65,19 @@ HISTORY_MODULE = "qtheory.gated.history"
 #: (as text: that module imports the statistics stack, which no rung needs;
 #: ``tests/gated/test_ladder.py`` checks that they are Evidence values).
 IDENTITY, NUMERICAL = "identity", "numerical"
+#: How a display names the rungs (``ph[m]`` is shown as ``PH(m)``).
+_LABELS = {
+    "rr": "RR",
+    "ga": "GA",
+    "full_memory_lower": "full memory (lower)",
+    "full_memory_upper": "full memory (upper)",
+}
+
+
+def _label(name: str) -> str:
+    if name.startswith("ph["):
+        return f"PH({name[3:-1]})"
+    return _LABELS.get(name, name)
 
 
 @dataclass(frozen=True)
@@ -173,6 +192,62 @@ class Ladder:
         values = [r.welfare for r in self.rungs() if r.welfare is not None]
         slack = tolerance * abs(max(values))
         return all(low <= high + slack for low, high in zip(values, values[1:], strict=False))
+
+    def to_frame(self) -> pd.DataFrame:
+        """The rungs in ladder order as a DataFrame: columns ``name``, ``welfare``,
+        ``pof``, ``kind``, ``method`` (:mod:`qtheory.core.records`).
+
+        >>> frame = ladder(GatedQueue("inf", 1, 4, 1), phases=2, full_memory=False).to_frame()
+        >>> frame.name.tolist()[:4], frame.pof.tolist()[0]
+        (['rr', 'ph[1]', 'ph[2]', 'ga'], 1.0)
+        """
+        return Records(self.rungs()).to_frame()
+
+    # displays (qtheory.core.display): six digits; the rungs keep them all
+
+    def _rows(self) -> list[tuple[str, str, str, str]]:
+        """(rung, welfare, PoF, evidence) as display text, the rungs computed."""
+        return [
+            (_label(r.name), number(r.welfare), number(r.pof), r.kind)
+            for r in self.rungs()
+            if r.welfare is not None
+        ]
+
+    def __str__(self) -> str:
+        """The computed rungs, one per line: label, welfare, PoF and evidence.
+
+        >>> print(ladder(GatedQueue("inf", 1, 4, 1), phases=1, full_memory=False))
+        rung        welfare      PoF  evidence
+        RR                1        1  identity
+        PH(1)             1        1  numerical
+        GA          1.52961  1.52961  numerical
+        observable        3        3  numerical
+        """
+        rows = [("rung", "welfare", "PoF", "evidence"), *self._rows()]
+        widths = [max(len(row[j]) for row in rows) for j in range(4)]
+        return "\n".join(
+            f"{a:<{widths[0]}}  {b:>{widths[1]}}  {c:>{widths[2]}}  {d}" for a, b, c, d in rows
+        )
+
+    def _repr_html_(self) -> str:
+        """IPython's HTML display: the table of :meth:`__str__`."""
+        import html
+
+        head = "".join(f"<th>{h}</th>" for h in ("rung", "welfare", "PoF", "evidence"))
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
+            for row in self._rows()
+        )
+        return f"<table><tr>{head}</tr>{body}</table>"
+
+    def _repr_latex_(self) -> str:
+        """IPython's LaTeX display: the table of :meth:`__str__` as an array."""
+        lines = [
+            rf"\text{{{label}}} & {latex_number(welfare)} & {latex_number(pof)} & \text{{{kind}}}"
+            for label, welfare, pof, kind in self._rows()
+        ]
+        head = r"\text{rung} & S & \mathrm{PoF} & \text{evidence}"
+        return r"$$\begin{array}{lrrl}" + r" \\ ".join([head, *lines]) + r"\end{array}$$"
 
     def to_json(self) -> dict[str, object]:
         """The ladder as a JSON-ready dict: keys ``rr``, ``ph`` (by m, as strings),

@@ -49,6 +49,7 @@ import mpmath
 
 from qtheory.core import limits
 from qtheory.core.precision import check_dps, rounded
+from qtheory.core.records import Records
 from qtheory.core.validation import positive_int
 from qtheory.gated.optima import as_float64
 from qtheory.gated.welfare import working_dps
@@ -255,7 +256,7 @@ def optimal_observable(queue: GatedQueue, *, dps: int | None = None) -> Observab
     return _evaluate(queue, best, dps)
 
 
-def observable_claims(quick: bool = False) -> list:
+def observable_claims(quick: bool = False) -> Records:
     r"""The observable bound's claims: its Λ → ∞ limit (identity) and that it is the
     ceiling of the ladder RR ≤ PH(m) ≤ GA ≤ observable (finite range).
 
@@ -305,7 +306,7 @@ def observable_claims(quick: bool = False) -> list:
             slack.append(values[-1] / values[-2] - 1)
     pairs = ", ".join(f"({a}, {nu})" for a in arrivals for nu in ratios)
     model = r"unobservable M/M/1 ($\Lambda$, $\mu$, $R$, $C$), $\nu = R\mu/C > 1$"
-    return [
+    claims = [
         Claim(
             name="gated.observable.limit",
             statement=r"at $\Lambda = \infty$ threshold $n$ earns $\mu R - nC$, so $n^* = 1$ "
@@ -331,3 +332,4 @@ def observable_claims(quick: bool = False) -> list:
             value=float(min(slack)),
         ),
     ]
+    return Records(claims)

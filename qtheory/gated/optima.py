@@ -13,6 +13,8 @@ from typing import TypeVar
 
 import mpmath
 
+from qtheory.core.display import html_table, number, quantities
+
 __all__ = ["GateOptimum", "RoutingOptimum", "as_float64", "float64_value"]
 
 Real = float | mpmath.mpf
@@ -57,6 +59,8 @@ class GateOptimum:
     >>> opt = optimal_gate(GatedQueue(float("inf"), 1.0, 3.0, 1.0))
     >>> round(opt.throughput * opt.gate, 12), round(opt.mean_sojourn * (1 - opt.root), 12)
     (1.0, 1.0)
+    >>> print(opt)
+    GA gate: τ* = 1.70951, S_GA(τ*) = 0.913728, σ* = 0.304576, λ_GA(τ*) = 0.584963, E[S] = 1.43797
 
     References
     ----------
@@ -74,6 +78,35 @@ class GateOptimum:
     phases: int | None = None
     attained: bool = field(default=True, repr=False)
     evidence: str | None = field(default=None, repr=False)
+
+    # displays (qtheory.core.display): six digits; the record keeps them all
+
+    def _quantities(self) -> list[tuple[str, Real]]:
+        return [
+            ("tau_star", self.gate),
+            ("welfare_ga", self.welfare),
+            ("sigma_star", self.root),
+            ("throughput_ga", self.throughput),
+            ("E_S", self.mean_sojourn),
+        ]
+
+    def _title(self) -> str:
+        gate = "GA gate" if self.phases is None else f"Erlang-{self.phases} gate"
+        if mpmath.isinf(self.gate):  # no admission earns positive welfare
+            return f"{gate} (nobody admitted{'; ' + self.evidence if self.evidence else ''})"
+        return gate + _qualifier(self.attained, self.at_boundary, self.evidence)
+
+    def __str__(self) -> str:
+        """``GA gate (proved unique): τ* = 2.06358, S_GA(τ*) = …`` (six digits)."""
+        return f"{self._title()}: {quantities(self._quantities())[0]}"
+
+    def _repr_latex_(self) -> str:
+        """IPython's LaTeX display: the quantities in mathematics, six digits."""
+        return f"{self._title()}: {quantities(self._quantities())[1]}"
+
+    def _repr_html_(self) -> str:
+        """IPython's HTML display: a table of the quantities (six digits)."""
+        return _html(self._title(), self._quantities())
 
 
 @dataclass(frozen=True)
@@ -98,6 +131,8 @@ class RoutingOptimum:
     >>> opt = optimal_routing(GatedQueue(float("inf"), 1.0, 9.0, 1.0))  # λ* = 1 − 1/3
     >>> round(opt.rate, 6), round(opt.welfare, 6), opt.at_boundary  # C(√ν − 1)² = 4
     (0.666667, 4.0, False)
+    >>> print(opt)
+    RR rate: λ* = 0.666667, S_RR(λ*) = 4
 
     References
     ----------
@@ -110,6 +145,38 @@ class RoutingOptimum:
     at_boundary: bool
     attained: bool = field(default=True, repr=False)
     evidence: str | None = field(default=None, repr=False)
+
+    def _quantities(self) -> list[tuple[str, Real]]:
+        return [("rate_rr", self.rate), ("welfare_rr", self.welfare)]
+
+    def _title(self) -> str:
+        return "RR rate" + _qualifier(self.attained, self.at_boundary, self.evidence)
+
+    def __str__(self) -> str:
+        """``RR rate: λ* = 0.666667, S_RR(λ*) = 4`` (six digits)."""
+        return f"{self._title()}: {quantities(self._quantities())[0]}"
+
+    def _repr_latex_(self) -> str:
+        """IPython's LaTeX display: the quantities in mathematics, six digits."""
+        return f"{self._title()}: {quantities(self._quantities())[1]}"
+
+    def _repr_html_(self) -> str:
+        """IPython's HTML display: a table of the quantities (six digits)."""
+        return _html(self._title(), self._quantities())
+
+
+def _qualifier(attained: bool, at_boundary: bool, evidence: str | None) -> str:
+    """`` (at the boundary; proved unique)``: what a display says beside the numbers."""
+    notes = [] if attained else ["a supremum, not attained"]
+    notes += ["at the boundary"] if at_boundary else []
+    notes += [evidence] if evidence else []
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
+def _html(title: str, pairs: list[tuple[str, Real]]) -> str:
+    from qtheory.core import notation
+
+    return html_table([("", title), *((notation.text(k), number(v)) for k, v in pairs)])
 
 
 Optimum = TypeVar("Optimum", GateOptimum, RoutingOptimum)

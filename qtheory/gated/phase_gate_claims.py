@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.core.records import Records
 from qtheory.gated.phase_gates import (
     MODEL,
     PHASES,
@@ -79,7 +80,7 @@ def _identity_claim(name: str, statement: str, residuals, quantity: str) -> Clai
     )
 
 
-def phase_gate_claims(quick: bool = False) -> list[Claim]:
+def phase_gate_claims(quick: bool = False) -> Records[Claim]:
     r"""The Erlang-m gate claims: the two limits (identities), m = 1 equal to RR, PoF(m)
     nondecreasing in m for all parameters (identity, :func:`erlang_order_residuals`) and
     increasing towards GA's PoF on a grid (finite range), and the Erlang gate optimal
@@ -123,7 +124,7 @@ def phase_gate_claims(quick: bool = False) -> list[Claim]:
     coxian_phases, starts = ((2,), 2) if quick else ((2, 3, 4), 8)
     searches = [coxian_search(q, m, starts=starts) for q in queues for m in coxian_phases]
     worst_gap = max(s.relative_gap for s in searches)
-    return [
+    claims = [
         _identity_claim(
             "gated.ph.m1_is_rr",
             r"with $m = 1$ and $\Lambda = \infty$ the admitted stream is Poisson of rate "
@@ -202,3 +203,4 @@ def phase_gate_claims(quick: bool = False) -> list[Claim]:
             ),
         ),
     ]
+    return Records(claims)

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.phase_type import service_law
+from qtheory.core.records import Records
 from qtheory.gated.service import (
     optimal_gate_ph,
     optimal_routing_ph,
@@ -285,7 +286,7 @@ def memory_ladder_ph_claim(quick: bool = False) -> Claim:
     )
 
 
-def service_claims(quick: bool = False) -> list[Claim]:
+def service_claims(quick: bool = False) -> Records[Claim]:
     """Every claim of this module: dominance and the SCV trend on the grid, the memory
     ladder of Erlang-m gates, and the simulation check for an Erlang and a
     hyperexponential law.
@@ -306,10 +307,11 @@ def service_claims(quick: bool = False) -> list[Claim]:
     '2 statistical, 3 finite-range; 0 fail'
     """
     customers = 400_000 if _flag(quick) else 4_000_000
-    return [
+    claims = [
         service_dominance_claim(quick),
         pof_decreases_with_scv_claim(quick),
         memory_ladder_ph_claim(quick),
         simulated_wait_claim("erlang:4", customers=customers),
         simulated_wait_claim("hyperexp:4", customers=customers),
     ]
+    return Records(claims)

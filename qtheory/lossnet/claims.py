@@ -49,6 +49,7 @@ import numpy as np
 import sympy as sp
 
 from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.core.records import Records
 from qtheory.lossnet.certified import (
     certified_fluid_lp,
     certified_online_optimum,
@@ -464,7 +465,7 @@ def bounded_offset_claim(
     )
 
 
-def lossnet_claims(net: LossNetwork, points: Sequence[RegretPoint]) -> list[Claim]:
+def lossnet_claims(net: LossNetwork, points: Sequence[RegretPoint]) -> Records[Claim]:
     """Every claim of this part, checked.
 
     Parameters
@@ -505,13 +506,14 @@ def lossnet_claims(net: LossNetwork, points: Sequence[RegretPoint]) -> list[Clai
     """
     net = as_network(net)
     points = regret_points(points)
-    return [
+    claims = [
         regret_identity_claim(),
         fluid_claim(net.with_servers(100)),
         trunk_reservation_claim(net.with_servers(100)),
         online_optimum_claim(net, [p.servers for p in points]),
         bounded_offset_claim(net, points),
     ]
+    return Records(claims)
 
 
 #: The n-class model's standing hypotheses, in the claims' text form.
@@ -744,7 +746,7 @@ def class_bounded_offset_claim(net, points: Sequence[RegretPoint]) -> Claim:
     )
 
 
-def class_claims(curves) -> list[Claim]:
+def class_claims(curves) -> Records[Claim]:
     """Every n-class claim, checked: the regret identity and the leading constant for
     n = 3, and the bounded offset of each network's curve.
 
@@ -773,8 +775,9 @@ def class_claims(curves) -> list[Claim]:
     [('lossnet.class_regret_identity', True), ('lossnet.class_leading_constant', True),
      ('lossnet.class_bounded_offset', True)]
     """
-    return [
+    claims = [
         class_regret_identity_claim(3),
         class_leading_constant_claim(3),
         *(class_bounded_offset_claim(net, points) for net, points in curves.items()),
     ]
+    return Records(claims)

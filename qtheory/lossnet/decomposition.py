@@ -174,6 +174,7 @@ import numpy as np
 from qtheory.core import validation
 from qtheory.core.cache import ResultCache, cached_map
 from qtheory.core.executor import Executor, SerialExecutor
+from qtheory.core.records import Records
 from qtheory.core.stats import SlopeFit, slope_on_log
 from qtheory.lossnet.designs import (
     ClockDecomposition,
@@ -225,7 +226,7 @@ def run_designs(
     cache: ResultCache | None = None,
     desc: str | None = None,
     progress: bool = False,
-) -> list[ClockDecomposition | JobDecomposition | RollingHorizonResult]:
+) -> Records[ClockDecomposition | JobDecomposition | RollingHorizonResult]:
     """Estimate every design, with all their replications in one sweep.
 
     The replications of all designs go to ``executor`` together (so a pool works on
@@ -245,9 +246,11 @@ def run_designs(
 
     Returns
     -------
-    list
+    Records
         One :class:`ClockDecomposition`, :class:`JobDecomposition` or
-        :class:`RollingHorizonResult` per design, in the order of ``designs``.
+        :class:`RollingHorizonResult` per design, in the order of ``designs`` (a list;
+        ``.to_frame()`` gives one row per point, an estimate ``x`` as the columns ``x``
+        and ``x_halfwidth``: :mod:`qtheory.core.records`).
 
     Raises
     ------
@@ -259,8 +262,12 @@ def run_designs(
     --------
     >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
     >>> designs = [ClockDesign(net.with_servers(n), 13.0, 3.0, 2, 7, cs=[1.0]) for n in (10, 20)]
-    >>> [type(r).__name__ for r in run_designs(designs)]
+    >>> points = run_designs(designs)
+    >>> [type(r).__name__ for r in points]
     ['ClockDecomposition', 'ClockDecomposition']
+    >>> frame = points.to_frame()
+    >>> frame[["net_servers", "reserve"]].values.tolist(), "c_vol_halfwidth" in frame
+    ([[10, 2], [20, 2]], True)
     >>> run_designs(designs[0])
     Traceback (most recent call last):
     ...
@@ -293,7 +300,7 @@ def run_designs(
     for design, group in zip(designs, per_design, strict=True):
         estimates.append(design.estimate(results[start : start + len(group)]))
         start += len(group)
-    return estimates
+    return Records(estimates)
 
 
 def decomposition(

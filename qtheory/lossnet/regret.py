@@ -46,6 +46,7 @@ import sympy as sp
 from tqdm import tqdm
 
 from qtheory.core import validation
+from qtheory.core.records import Records
 from qtheory.core.stats import SlopeFit, slope_on_log
 from qtheory.core.symbolic import Formula
 from qtheory.lossnet.certified import certified_online_optimum
@@ -253,7 +254,7 @@ def _servers_grid(grid: object) -> list[int]:
 
 def regret_curve(
     net: LossNetwork | ClassNetwork, grid: Sequence[int], *, progress: bool = False
-) -> list[RegretPoint]:
+) -> Records[RegretPoint]:
     """R_fluid, R_on, regret and the optimal reserves for each N in ``grid``.
 
     Two classes: certified.  Each point is rounded to float64 from the enclosures of
@@ -275,8 +276,9 @@ def regret_curve(
 
     Returns
     -------
-    list of RegretPoint
-        One per entry of ``grid``, in order.
+    Records of RegretPoint
+        One per entry of ``grid``, in order (a list; ``.to_frame()`` makes it a
+        DataFrame, :mod:`qtheory.core.records`).
 
     Raises
     ------
@@ -297,6 +299,11 @@ def regret_curve(
     >>> points = regret_curve(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), [10, 100, 1000])
     >>> [p.reserves[1] for p in points]
     [2, 4, 8]
+    >>> print(points.to_frame()[["servers", "reserves", "regret"]].round(4).to_string(index=False))
+     servers reserves  regret
+          10   (0, 2)  2.8694
+         100   (0, 4)  6.6173
+        1000   (0, 8) 11.0520
     >>> net = ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
     >>> [p.reserves[2] for p in regret_curve(net, [10, 100, 1000])]
     [2, 6, 13]
@@ -305,7 +312,8 @@ def regret_curve(
     sizes = _servers_grid(grid)
     point = _certified_point if classes.n_classes == 2 else _nested_point
     label = "online optimum" if classes.n_classes == 2 else "nested optimum"
-    return [point(classes, n) for n in tqdm(sizes, desc=label, unit="N", disable=not progress)]
+    bar = tqdm(sizes, desc=label, unit="N", disable=not progress)
+    return Records(point(classes, n) for n in bar)
 
 
 def _certified_point(net: ClassNetwork, servers: int) -> RegretPoint:

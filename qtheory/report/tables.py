@@ -42,6 +42,7 @@ from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
 from typing import TYPE_CHECKING, Any
 
 from qtheory.core import notation
+from qtheory.core.display import latex_number, positional
 
 if TYPE_CHECKING:  # pandas and the report stack load only when a table is made
     import pandas as pd
@@ -633,39 +634,23 @@ def _text(value: object) -> str:
     return str(value).strip()
 
 
+#: The exponents a table cell writes out; beyond them it is m × 10^e.
+_WRITTEN_OUT = (-4, 5)
+
+
 def _decimal_tex(text: object) -> str:
-    """A cell as LaTeX: ``'1.5e-4'`` -> ``$1.5\\times 10^{-4}$``, ``inf`` -> ``$\\infty$``."""
-    text = _text(text)
-    if text.lower() in ("inf", "+inf", "infinity"):
-        return r"$\infty$"
-    mantissa, _, exponent = text.lower().partition("e")
-    if exponent and -4 <= int(exponent) <= 5:
-        return _fixed(mantissa, int(exponent), tex=True)
-    if exponent:
-        return rf"${mantissa}\times 10^{{{int(exponent)}}}$"
-    return f"${text}$" if text.startswith("-") else text
-
-
-def _fixed(mantissa: str, exponent: int, *, tex: bool = False) -> str:
-    """``d.ddd`` times 10^exponent in positional notation, keeping every digit."""
-    sign, digits = ("-", mantissa[1:]) if mantissa.startswith("-") else ("", mantissa)
-    digits = digits.replace(".", "")
-    point = exponent + 1
-    if point <= 0:
-        body = "0." + "0" * -point + digits
-    elif point >= len(digits):
-        body = digits + "0" * (point - len(digits))
-    else:
-        body = digits[:point] + "." + digits[point:]
-    return f"${sign}{body}$" if tex and sign else sign + body
+    """A cell as LaTeX: ``'1.5e-4'`` -> ``0.00015``, ``'1.5e-7'`` ->
+    ``$1.5\\times 10^{-7}$``, ``inf`` -> ``$\\infty$`` (mathematics only where needed)."""
+    cell = latex_number(_text(text), written_out=_WRITTEN_OUT)
+    return f"${cell}$" if cell.startswith("-") or "\\" in cell else cell
 
 
 def _plain(text: object) -> str:
     """A cell for Markdown and CSV: positional notation for moderate exponents."""
     text = _text(text)
-    mantissa, _, exponent = text.lower().partition("e")
-    if exponent and -4 <= int(exponent) <= 5:
-        return _fixed(mantissa, int(exponent))
+    exponent = text.lower().partition("e")[2]
+    if exponent and _WRITTEN_OUT[0] <= int(exponent) <= _WRITTEN_OUT[1]:
+        return positional(text.lower())
     return text
 
 

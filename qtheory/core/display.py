@@ -1,0 +1,177 @@
+r"""How records show themselves: in print, in LaTeX and in a notebook's HTML.
+
+One set of rules for every record's ``__str__``, ``_repr_latex_`` and ``_repr_html_``
+(the gate and routing optima, the ladder of memory, claims, enclosures):
+
+* a number is shown to :data:`DIGITS` significant digits, the same for a float and an
+  mpmath value (:func:`number`); a decimal of moderate exponent is written out
+  (:func:`positional`), others as :math:`m\times 10^{e}` in LaTeX (:func:`latex_number`);
+* a quantity is named by its key of :mod:`qtheory.core.notation`, so that it looks the
+  same here as in the tables and the document;
+* HTML is a two-column table of text (:func:`html_table`), escaped once, here.
+
+These are displays: they round.  The records keep every digit, and the certified ones
+say where their certificate is.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Iterable
+
+from qtheory.core import notation
+
+__all__ = ["DIGITS", "html_table", "latex_number", "number", "positional", "quantities"]
+
+#: Significant digits of a displayed number.
+DIGITS = 6
+
+
+def number(value: object, digits: int = DIGITS) -> str:
+    """``value`` to ``digits`` significant digits, as text.
+
+    Parameters
+    ----------
+    value : float, int, NumPy scalar, mpmath number or anything else
+        Numbers alike (``inf`` is ``∞``); a bool and anything else is ``str(value)``.
+    digits : int, default :data:`DIGITS`
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import mpmath
+    >>> number(2 / 3), number(mpmath.mpf(2) / 3), number(mpmath.mpf("1e400")), number(-math.inf)
+    ('0.666667', '0.666667', '1.0e+400', '-∞')
+    """
+    if isinstance(value, bool) or not _is_number(value):
+        return str(value)
+    if type(value).__module__.startswith("mpmath"):
+        import mpmath
+
+        if not mpmath.isinf(value):  # beyond float64 too: 1.0e+400
+            return str(mpmath.nstr(value, digits))
+    value = float(value)  # type: ignore[arg-type]
+    if math.isinf(value):
+        return "∞" if value > 0 else "-∞"
+    return f"{value:.{digits}g}"
+
+
+def _is_number(value: object) -> bool:
+    try:
+        float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def positional(text: str) -> str:
+    """A decimal ``'m e k'`` written out without its exponent, every digit kept.
+
+    Parameters
+    ----------
+    text : str
+        A decimal, with or without an exponent (``'1.50e-1'``, ``'12.5'``).
+
+    Returns
+    -------
+    str
+        The same digits in positional notation (``'0.150'``).
+
+    Examples
+    --------
+    >>> positional("1.5e-1"), positional("-2.50e+2"), positional("7e+0"), positional("123456")
+    ('0.15', '-250', '7', '123456')
+    """
+    mantissa, _, exponent = text.partition("e")
+    sign = "-" if mantissa.startswith("-") else ""
+    whole, _, fraction = mantissa.lstrip("+-").partition(".")
+    digits = whole + fraction
+    point = len(whole) + int(exponent or 0)  # digits before the decimal point
+    if point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    digits = digits.ljust(point, "0")
+    whole, frac = digits[:point].lstrip("0") or "0", digits[point:]
+    return f"{sign}{whole}.{frac}" if frac else f"{sign}{whole}"
+
+
+def latex_number(text: str, *, written_out: tuple[int, int] = (-2, 2)) -> str:
+    r"""A decimal in LaTeX mathematics (no dollars): written out when its exponent is in
+    ``written_out``, else ``m\times 10^{e}``; ``∞`` and ``inf`` are ``\infty``.
+
+    Parameters
+    ----------
+    text : str
+        A decimal (``'1.4142e+0'``, ``'0.5'``) or an infinity.
+    written_out : (int, int), keyword-only, default (-2, 2)
+        The exponents written in positional notation.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> latex_number("1.4142e+0"), latex_number("-2.5e-12"), latex_number("∞")
+    ('1.4142', '-2.5\\times 10^{-12}', '\\infty')
+    """
+    if text.lstrip("+-").lower() in ("∞", "inf", "infinity"):
+        return ("-" if text.startswith("-") else "") + r"\infty"
+    mantissa, _, exponent = text.lower().partition("e")
+    low, high = written_out
+    if low <= int(exponent or 0) <= high:
+        return positional(text.lower())
+    return rf"{mantissa}\times 10^{{{int(exponent)}}}"
+
+
+def quantities(pairs: Iterable[tuple[str, object]]) -> tuple[str, str]:
+    r"""Quantities as ``(text, latex)``: ``τ* = 2.06358, …`` and
+    ``$\tau^* = 2.06358$, …``, each named by its key of :mod:`qtheory.core.notation`.
+
+    Parameters
+    ----------
+    pairs : iterable of (str, number)
+        Notation key and value, in display order.
+
+    Returns
+    -------
+    (str, str)
+        The Unicode line and the LaTeX line, numbers to :data:`DIGITS` digits.
+
+    Examples
+    --------
+    >>> quantities([("tau_star", 2.0635811), ("pof", float("inf"))])
+    ('τ* = 2.06358, PoF = ∞', '$\\tau^* = 2.06358$, $\\mathrm{PoF} = \\infty$')
+    """
+    shown = [(key, number(value)) for key, value in pairs]
+    text = ", ".join(f"{notation.text(key)} = {value}" for key, value in shown)
+    latex = ", ".join(f"${notation.latex(key)} = {latex_number(value)}$" for key, value in shown)
+    return text, latex
+
+
+def html_table(rows: Iterable[tuple[str, str]]) -> str:
+    r"""A two-column HTML table of (heading, text) rows, both escaped.
+
+    Parameters
+    ----------
+    rows : iterable of (str, str)
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(html_table([("verdict", "HOLDS"), ("a < b", "yes")]).replace("</tr>", "</tr>\n"))
+    <table><tr><th style='text-align:left'>verdict</th><td>HOLDS</td></tr>
+    <tr><th style='text-align:left'>a &lt; b</th><td>yes</td></tr>
+    </table>
+    """
+    body = "".join(
+        f"<tr><th style='text-align:left'>{html.escape(key)}</th><td>{html.escape(value)}</td></tr>"
+        for key, value in rows
+    )
+    return f"<table>{body}</table>"
