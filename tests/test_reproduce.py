@@ -404,6 +404,7 @@ def test_cli_options(tmp_path, capsys):
     parser = build_parser()
     defaults = parser.parse_args(["reproduce"])
     assert (defaults.seed, defaults.cluster) == (DEFAULT_SEED, None)
+    assert defaults.out == Path("qtheory-output")  # its own folder, not the working one
     given = parser.parse_args(["reproduce", "--seed", "7", "--cluster", "tcp://h:8786"])
     assert (given.seed, given.cluster) == (7, "tcp://h:8786")
     assert main(["reproduce", "--out", str(tmp_path), "--seed", "-3"]) == 2

@@ -16,6 +16,10 @@ from qtheory.report.reproduce import reproduce
 
 __all__ = ["register", "run"]
 
+#: Where ``qtheory reproduce`` writes unless told: a folder of its own, never the
+#: repository's committed ``derivations/``.
+DEFAULT_OUT = "qtheory-output"
+
 
 def register(parser: argparse.ArgumentParser) -> None:
     """Give ``qtheory reproduce`` its options (see :func:`qtheory.cli.program.build_parser`).
@@ -32,11 +36,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     >>> register(parser)
     >>> args = parser.parse_args(["--seed", "7"])
     >>> args.seed, args.out.as_posix(), args.cluster, args.quick, args.paper
-    (7, '.', None, False, False)
+    (7, 'qtheory-output', None, False, False)
     """
     parser.description = (
         "Regenerate every derivation, table and figure, and the claims report, under "
-        "--out: derivations/ (LaTeX; derivations/main.tex compiles with pdflatex), "
+        "--out: derivations/ (LaTeX; derivations/main.tex compiles with pdflatex, run "
+        "twice for its references, at each of the three sizes), "
         "figures/ (PDF and PNG), derivations/claims.md and claims.tex (every claim with "
         "the kind of evidence behind it) and derivations/certificates/ (re-checked by "
         "qtheory verify).  Prints the claims summary at the end.  Every random number "
@@ -46,8 +51,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
         type=output_dir_arg,
-        default=Path("."),
-        help="output directory (default: current directory)",
+        default=Path(DEFAULT_OUT),
+        help=f"output directory, created if missing (default: ./{DEFAULT_OUT}; in the "
+        "repository, --out . regenerates its committed derivations/ and figures/)",
     )
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="CI-sized run (smaller grids)")
