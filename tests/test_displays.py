@@ -20,8 +20,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from qtheory.core.claims import Claim, Evidence, Origin
-from qtheory.core.display import positional
 from qtheory.core.enclosure import Enclosure, UndecidedComparison
+from qtheory.core.printing import positional
 from qtheory.core.records import Records, record_row
 from qtheory.core.stats import Estimate
 from qtheory.gated.ladder import ladder

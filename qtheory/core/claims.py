@@ -268,8 +268,8 @@ class Claim:
     def _repr_html_(self) -> str:
         """IPython's HTML display: the record as a two-column table, mathematics in
         Unicode (:func:`qtheory.core.notation.terminal`)."""
-        from qtheory.core.display import html_table
         from qtheory.core.notation import terminal
+        from qtheory.core.printing import html_table
 
         origin = str(self.origin) + (f", {self.citation}" if self.citation else "")
         rows = [("claim", self.name), ("statement", terminal(self.statement))]

@@ -46,8 +46,8 @@ from numbers import Real
 
 import flint
 
-from qtheory.core.display import latex_number
 from qtheory.core.precision import decimal_fraction, required_dps
+from qtheory.core.printing import latex_number
 
 __all__ = ["Enclosure", "UndecidedComparison", "exact", "working_precision"]
 

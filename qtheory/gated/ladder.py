@@ -42,8 +42,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from qtheory.core.display import latex_number, number
 from qtheory.core.phase_type import PhaseType
+from qtheory.core.printing import latex_number, number
 from qtheory.core.records import Records
 from qtheory.gated.observable import optimal_observable
 from qtheory.gated.phase_gates import checked_phases, optimal_erlang_gate
@@ -203,7 +203,7 @@ class Ladder:
         """
         return Records(self.rungs()).to_frame()
 
-    # displays (qtheory.core.display): six digits; the rungs keep them all
+    # displays (qtheory.core.printing): six digits; the rungs keep them all
 
     def _rows(self) -> list[tuple[str, str, str, str]]:
         """(rung, welfare, PoF, evidence) as display text, the rungs computed."""

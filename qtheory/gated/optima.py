@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import mpmath
 
-from qtheory.core.display import html_table, number, quantities
+from qtheory.core.printing import html_table, number, quantities
 
 __all__ = ["GateOptimum", "RoutingOptimum", "as_float64", "float64_value"]
 
@@ -79,7 +79,7 @@ class GateOptimum:
     attained: bool = field(default=True, repr=False)
     evidence: str | None = field(default=None, repr=False)
 
-    # displays (qtheory.core.display): six digits; the record keeps them all
+    # displays (qtheory.core.printing): six digits; the record keeps them all
 
     def _quantities(self) -> list[tuple[str, Real]]:
         return [

@@ -42,7 +42,7 @@ from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
 from typing import TYPE_CHECKING, Any
 
 from qtheory.core import notation
-from qtheory.core.display import latex_number, positional
+from qtheory.core.printing import latex_number, positional
 
 if TYPE_CHECKING:  # pandas and the report stack load only when a table is made
     import pandas as pd
