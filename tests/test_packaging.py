@@ -103,6 +103,18 @@ def test_certificates_record_the_version(tmp_path):
     assert json.loads(path.read_text())["provenance"]["qtheory"] == VERSION
 
 
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_provenance_names_the_checkouts_commit():
+    """In a checkout the commit is git's HEAD (it once looked for .git inside the
+    package and recorded "not a git checkout" everywhere)."""
+    from qtheory.core.provenance import provenance
+
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert provenance()["commit"].split(" + ")[0] == head
+
+
 # license, citation, changelog, metadata
 
 

@@ -22,9 +22,12 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["provenance"]
+__all__ = ["LIBRARIES", "library_versions", "provenance"]
 
-_ROOT = Path(__file__).resolve().parent.parent
+#: The libraries whose versions a generated document records (distribution names).
+LIBRARIES = ("numpy", "scipy", "sympy", "mpmath", "python-flint")
+
+_ROOT = Path(__file__).resolve().parents[2]  # the checkout holding qtheory/core/
 
 
 def _version(distribution: str) -> str:
@@ -32,6 +35,22 @@ def _version(distribution: str) -> str:
         return metadata.version(distribution)
     except metadata.PackageNotFoundError:
         return "not installed"
+
+
+def library_versions() -> dict[str, str]:
+    """The installed version of each of :data:`LIBRARIES` (``"not installed"`` if absent).
+
+    Returns
+    -------
+    dict of str to str
+        Distribution name to version.
+
+    Examples
+    --------
+    >>> list(library_versions()) == list(LIBRARIES)
+    True
+    """
+    return {name: _version(name) for name in LIBRARIES}
 
 
 @cache
