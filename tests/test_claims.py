@@ -122,7 +122,7 @@ def test_markdown_has_one_row_of_eleven_cells_per_claim():
     assert certified[6:9] == ["–", "–", "–"]  # no single number: dashes, not NaN
 
 
-def test_latex_is_a_section_with_a_longtable_row_per_claim():
+def test_latex_is_a_section_with_a_compact_index_row_per_claim():
     text = claims_latex(CLAIMS, note=r"Seed $3$.")
     assert text.startswith("\\section{Claims report}\n\\label{sec:claims}\n")
     assert r"1 FAIL: \texttt{b.\allowbreak{}estimated}.  Seed $3$." in text  # breakable name
@@ -131,21 +131,23 @@ def test_latex_is_a_section_with_a_longtable_row_per_claim():
     rows = [line.strip() for line in body.splitlines() if line.strip().endswith(r"\\")]
     assert len(rows) == 3
     for row in rows:
-        assert len(UNESCAPED_AMPERSAND.findall(row)) == 4  # five columns
+        assert len(UNESCAPED_AMPERSAND.findall(row)) == 6  # seven columns
     exact, estimated, certified = (row.split(" & ") for row in rows)
-    assert exact[1:] == ["numerical", "$-0.5$", "0", r"pass \\"]
-    assert r"x\_1 \textbar{} y \textless{} z \& 50\% \textasciitilde{} \{w\}" in exact[0]
-    assert "$x_1 \\le y$" in exact[0]  # mathematics is not escaped
-    assert r"\emph{Not certified because:} a float solve" in exact[0]
-    assert r"\emph{Hypotheses:} clock model; $\lambda_H < \mu$" in estimated[0]
-    assert estimated[1:] == ["statistical", r"1.25 $\pm$ 0.031", "1.2", r"FAIL \\"]
-    assert certified[1:] == ["certified", "–", "–", r"pass \\"]
+    assert exact[:6] == [r"\texttt{a.\allowbreak{}exact}", "numerical", "pass", "$-0.5$", "0",
+                         r"$1\times 10^{-12}$"]  # fmt: skip
+    # the half-width to two digits (0.031), the mean to the same place (1.250)
+    assert estimated[1:6] == ["statistical", "FAIL", r"$1.250 \pm 0.031$", "1.2", "0.1"]
+    assert certified[1:6] == ["certified", "pass", "--", "--", "--"]  # no single number
+    # the page where the statement is, once a paragraph has labelled it
+    label = r"claim:c.certified-A-"
+    assert certified[6] == rf"\ifcsname r@{label}\endcsname\pageref{{{label}}}\else --\fi \\"
+    assert rf"\label{{{label}}}" in claim_paragraph(CERTIFIED)
 
 
 def test_a_paragraph_says_kind_source_and_certificate():
     text = claim_paragraph(CERTIFIED)
     name = r"\texttt{c.\allowbreak{}certified[\allowbreak{}A]}"  # breakable in the margin
-    assert text.startswith(rf"\paragraph{{Claim {name}.}} $\sigma \in [0.1, 0.2]$")
+    assert text.startswith(rf"\paragraph{{Claim {name}.}}\label{{claim:c.certified-A-}} $\sigma")
     assert r"\emph{Evidence:} certified." in text
     assert "this package's construction" in text
     assert r"certificate \texttt{c.\allowbreak{}certified\_\allowbreak{}A\_\allowbreak{}." in text

@@ -35,7 +35,7 @@ from qtheory.gated.claims import gated_claims
 from qtheory.lossnet.claims import lossnet_claims
 from qtheory.lossnet.regret import regret_curve
 from qtheory.report import gated as gated_outputs
-from qtheory.report.claims import claims_markdown
+from qtheory.report.claims import claim_paragraph, claims_markdown
 from qtheory.report.lossnet import DEFAULT, servers_grid
 from qtheory.report.reproduce import reproduce
 from qtheory.report.run import DEFAULT_SEED, Run
@@ -309,7 +309,8 @@ def fake_model(record: list[Run]) -> types.ModuleType:
                     reference=1.0,
                 )
             )
-            text = report.section("Fake model", "Body.", label="sec:fake")
+            stated = "\n\n".join(claim_paragraph(claim) for claim in run.claims[-2:])
+            text = report.section("Fake model", "Body.\n\n" + stated, label="sec:fake")
             return [report.write_text(run.out / "derivations" / "fake.tex", text)]
 
         yield "fake: section", section
@@ -351,6 +352,7 @@ def test_run_context_reaches_the_steps_and_the_report(tmp_path, monkeypatch):
     require_tex()
     text = pdf_text(compile_pdf(derivations))
     assert "Fake model" in text and "Claims report" in text and "1 FAIL: fake.bad" in text
+    assert "Contents" in text and "Abstract" in text and "python-flint" in text  # a paper's front
     # the special characters typeset as themselves (pdftotext shows ~ and ^ as accents)
     for piece in ("| y < z & 50%", "{#}", "\\ >"):
         assert piece in text

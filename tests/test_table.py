@@ -365,6 +365,8 @@ def test_walks_values_are_the_reference_correctly_rounded():
         assert Decimal(row.ruin_walk_pb) == reference_round(upper, 12)
         assert Decimal(row.ruin_walk_pinf) == reference_round(lower, 12)
         assert Decimal(row.ruin_walk_pinf) < Decimal(row.ruin) < Decimal(row.ruin_walk_pb)
+    caption = tab.to_latex(frame)  # exact rationals, not Arb balls: the caption says which
+    assert "values exact (rational arithmetic)" in caption and "Arb" not in caption
 
 
 def test_walks_table_from_the_command_line_and_its_errors():

@@ -30,9 +30,11 @@ from pathlib import Path
 
 from qtheory.core.claims import Claim, Evidence, claims_summary
 from qtheory.report import latex
+from qtheory.report.bibliography import cite
 
 __all__ = [
     "certificate_filename",
+    "claim_label",
     "claim_name_latex",
     "claim_paragraph",
     "claims_latex",
@@ -81,7 +83,8 @@ def values_text(symbol: str, values) -> str:
 
 
 def latex_text(text: str) -> str:
-    r"""Text with inline ``$...$`` mathematics as LaTeX: text escaped, mathematics kept.
+    r"""Text with inline ``$...$`` mathematics as LaTeX: text escaped, mathematics kept,
+    each bracketed reference key cited (:func:`qtheory.report.bibliography.cite`).
 
     Parameters
     ----------
@@ -93,10 +96,10 @@ def latex_text(text: str) -> str:
 
     Examples
     --------
-    >>> print(latex_text("R_off is $R_{\\mathrm{off}} \\ge 0$ & done"))
-    R\_off is $R_{\mathrm{off}} \ge 0$ \& done
+    >>> print(latex_text("R_off is $R_{\\mathrm{off}} \\ge 0$ & done ([HR26])"))
+    R\_off is $R_{\mathrm{off}} \ge 0$ \& done (\cite{HR26})
     """
-    return "".join(p if is_math else latex.escape(p) for is_math, p in _split(text))
+    return "".join(p if is_math else cite(latex.escape(p)) for is_math, p in _split(text))
 
 
 def markdown_text(text: str) -> str:
@@ -227,8 +230,9 @@ def claim_paragraph(claim: Claim) -> str:
     ...               kind=Evidence.FINITE_RANGE, passed=True, origin=Origin.PACKAGE,
     ...               scope="$h = 1, \\dots, 10$", quantity="min of $B - \\varepsilon_h$",
     ...               value=0.25)
-    >>> print(claim_paragraph(claim).replace(". ", ".\n"))
-    \paragraph{Claim \texttt{demo.\allowbreak{}bound}.} $B \ge \varepsilon_h$ for all $h$
+    >>> print(claim_paragraph(claim).replace(". ", ".\n").replace("} $B", "}\n$B"))
+    \paragraph{Claim \texttt{demo.\allowbreak{}bound}.}\label{claim:demo.bound}
+    $B \ge \varepsilon_h$ for all $h$
     \par{\small \emph{Evidence:} finite-range.
     \emph{Checked over:} $h = 1, \dots, 10$.
     \emph{Source:} this package's construction.
@@ -244,7 +248,8 @@ def claim_paragraph(claim: Claim) -> str:
         if not math.isnan(claim.ci_halfwidth):
             result += " ($\\pm$ the half-width of its 95\\% confidence interval)"
     return (
-        rf"\paragraph{{Claim {claim_name_latex(claim.name)}.}} {latex_text(claim.statement)}"
+        rf"\paragraph{{Claim {claim_name_latex(claim.name)}.}}"
+        rf"\label{{{claim_label(claim.name)}}} {latex_text(claim.statement)}"
         + "\n"
         + rf"\par{{\small {evidence} \emph{{Result:}} {result}.\par}}"
     )
@@ -358,23 +363,50 @@ def _summary_latex(claims: Sequence[Claim]) -> str:
     return f"{latex.escape(counts)} FAIL: {shown}"
 
 
-def _latex_claim_cell(claim: Claim) -> str:
-    parts = [rf"{claim_name_latex(claim.name)}: {latex_text(claim.statement)}"]
-    parts += [rf"\emph{{{label}:}} {text}" for label, text in _evidence_line(claim)[1:]]
-    if claim.quantity:
-        parts.append(rf"\emph{{Quantity:}} {latex_text(claim.quantity)}")
-    return r"\newline ".join(parts)
+def claim_label(name: str) -> str:
+    r"""The ``\label`` key of a claim's statement, ``claim:`` and its name made safe.
+
+    Parameters
+    ----------
+    name : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> claim_label("gated.optimum[nu=2]")
+    'claim:gated.optimum-nu-2-'
+    """
+    return "claim:" + re.sub(r"[^\w.-]", "-", name)
+
+
+def _page(claim: Claim) -> str:
+    """The page where the claim is stated, or a dash when no section states it."""
+    label = claim_label(claim.name)
+    return rf"\ifcsname r@{label}\endcsname\pageref{{{label}}}\else --\fi"
+
+
+def _index_measured(claim: Claim) -> str:
+    """The measured value in LaTeX; an estimate's mean and half-width rounded together
+    (the half-width to two significant digits, :class:`~qtheory.core.stats.Estimate`)."""
+    if claim.estimate is not None and not math.isnan(claim.value):
+        return claim.estimate._repr_latex_().removesuffix(" (95%)")
+    return latex.number(claim.value, 6)  # -- for NaN
 
 
 def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
-    r"""The claims report as a LaTeX section (``\label{sec:claims}``) with a booktabs
-    ``longtable`` (needs ``longtable`` and ``booktabs``, which
+    r"""The claims report as a LaTeX section (``\label{sec:claims}``): a compact index of
+    every claim in a ``longtable`` (``longtable`` and ``booktabs``, which
     :func:`qtheory.report.document` loads).
 
-    One row per claim: name and statement with hypotheses, range, source and quantity;
-    the kind of evidence; the measured value (``\pm`` the half-width of its 95%
-    confidence interval when it is estimated); reference; verdict.  ``note`` is LaTeX,
-    set after the summary line.
+    One row per claim: its name, the kind of evidence, the verdict, the measured value
+    (``\pm`` the half-width of its 95% confidence interval when it is estimated), the
+    reference and the tolerance it is compared with, and the page where its section
+    states it with its hypotheses, range and source (:func:`claim_paragraph` labels the
+    statement; a dash when no section states it).  ``note`` is LaTeX, set after the
+    summary line.
 
     Parameters
     ----------
@@ -391,35 +423,41 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
     >>> from qtheory.core.stats import Estimate
     >>> claim = Claim(name="m.x", statement="$x_1 < y$", kind=Evidence.STATISTICAL,
     ...               passed=True, origin=Origin.PAPER, citation="[A1]", value=-0.5,
-    ...               reference=0.0, estimate=Estimate(-0.5, 0.25, 10, "t", 9))
-    >>> [row] = [line for line in claims_latex([claim]).splitlines() if "x_1 < y" in line]
+    ...               reference=0.0, tolerance=0.1, estimate=Estimate(-0.5, 0.25, 10, "t", 9))
+    >>> [row] = [line for line in claims_latex([claim]).splitlines() if "{m." in line]
     >>> print(*row.strip().split(" & "), sep="\n")
-    \texttt{m.\allowbreak{}x}: $x_1 < y$\newline \emph{Source:} stated in the paper ([A1])
+    \texttt{m.\allowbreak{}x}
     statistical
-    $-0.5$ $\pm$ 0.25
+    pass
+    $-0.50 \pm 0.25$
     0
-    pass \\
+    0.1
+    \ifcsname r@claim:m.x\endcsname\pageref{claim:m.x}\else --\fi \\
     """
-    header = r"claim, hypotheses, range, source & evidence & measured & reference & result \\"
+    header = r"claim & evidence & result & measured & reference & tolerance & page \\"
     rows = [
         " & ".join(
             [
-                _latex_claim_cell(c),
+                claim_name_latex(c.name),
                 str(c.kind),
-                _measured(c, latex.number, r" $\pm$ "),
-                _number_or_dash(c.reference, latex.number, 6),
                 _verdict(c),
+                _index_measured(c),
+                latex.number(c.reference, 6),
+                latex.number(c.tolerance, 3),
+                _page(c),
             ]
         )
         + r" \\"
         for c in claims
     ]
     table = [
-        r"\begingroup\small\setlength{\LTcapwidth}{\linewidth}\setlength{\tabcolsep}{4pt}",
-        r"\begin{longtable}{@{}p{0.42\linewidth}lrrl@{}}",
-        r"  \caption{Every claim checked by \texttt{qtheory reproduce}, with the kind of "
-        r"evidence behind it: the measured value ($\pm$ the half-width of its 95\% "
-        r"confidence interval when it is estimated) and the reference it is compared with.}",
+        r"\begingroup\footnotesize\setlength{\LTcapwidth}{\linewidth}\setlength{\tabcolsep}{3pt}",
+        r"\begin{longtable}{@{}>{\raggedright\arraybackslash}p{0.40\linewidth}llrrrr@{}}",
+        r"  \caption{Every claim checked by \texttt{qtheory reproduce}: the kind of evidence "
+        r"behind it, the verdict, the measured value ($\pm$ the half-width of its 95\% "
+        r"confidence interval when it is estimated), the reference and tolerance it is "
+        r"compared with, and the page where it is stated with its hypotheses, the range "
+        r"checked and its source.}",
         r"  \label{tab:claims} \\",
         r"  \toprule",
         "  " + header,
@@ -431,11 +469,12 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
         r"  \endhead",
         r"  \bottomrule",
         r"  \endfoot",
-        "  " + "\n  \\addlinespace\n  ".join(rows),
+        *("  " + row for row in rows),
         r"\end{longtable}",
         r"\endgroup",
     ]
-    body = f"{_summary_latex(claims)}.  {note}".rstrip() + "\n\n" + "\n".join(table)
+    summary = f"{_summary_latex(claims)}.  {note}".rstrip()
+    body = f"{{\\raggedright {summary}\\par}}\n\n" + "\n".join(table)
     return latex.section("Claims report", body, label="sec:claims")
 
 

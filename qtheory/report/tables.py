@@ -659,8 +659,9 @@ def _default_caption(frame: pd.DataFrame | Table, fixed: list[str]) -> str:
     first = _records(frame)[0]
     settings = ", ".join(f"${PARAMETERS[name]} = {_value_tex(first[name])}$" for name in fixed)
     where = f" at {settings}" if settings else ""
+    evidence = "exact (rational arithmetic)" if model == "walks" else "certified (Arb)"
     return (
-        f"{_MODEL_NAMES[model]}{where}; values certified (Arb) and correctly rounded "
+        f"{_MODEL_NAMES[model]}{where}; values {evidence} and correctly rounded "
         f"to {frame.attrs.get('dps')} significant digits."
     )
 

@@ -227,8 +227,9 @@ def test_document_inputs_every_part_in_order():
     parts = ["gated/derivation", "gated/claims", "lossnet/fluid", "lossnet/claims.tex"]
     text = document("qtheory checks", parts)
     assert text.startswith("%") and r"\documentclass" in text
-    for package in ("amsmath", "amssymb", "booktabs", "longtable", "graphicx", "hyperref"):
+    for package in ("amsmath", "amssymb", "booktabs", "array", "longtable", "graphicx"):
         assert rf"\usepackage{{{package}}}" in text
+    assert r"\usepackage[hidelinks]{hyperref}" in text  # no red boxes round the links
     assert r"\usepackage[margin=1in]{geometry}" in text
     packages = re.findall(r"\\usepackage(?:\[[^]]*\])?\{([^}]*)\}", text)
     assert packages[-1] == "hyperref"  # hyperref must be loaded last
@@ -239,6 +240,20 @@ def test_document_inputs_every_part_in_order():
     begin, end = text.index(r"\begin{document}"), text.index(r"\end{document}")
     assert all(begin < text.index(rf"\input{{{p}}}") < end for p in parts)
     assert text.endswith("\\end{document}\n")
+
+
+def test_document_is_set_as_a_paper():
+    text = document(
+        r"Checks of $\Lambda$", ["a"], abstract="We check.", front="FRONT",
+        references=r"\begin{thebibliography}{X}\end{thebibliography}", author="Q & co",
+        subject="queues",
+    )  # fmt: skip
+    assert r"\hypersetup{pdftitle={Checks of}, pdfauthor={Q & co}, pdfsubject={queues}}" in text
+    assert r"\author{Q \& co}" in text
+    order = [r"\maketitle", r"\begin{abstract}", "We check.", "FRONT", r"\tableofcontents",
+             r"\input{a}", r"\begin{thebibliography}", r"\end{document}"]  # fmt: skip
+    positions = [text.index(piece) for piece in order]
+    assert positions == sorted(positions)
 
 
 def test_document_bad_paths(tmp_path):
