@@ -160,7 +160,7 @@ def _nonfinite(value: float) -> str | None:
     return None
 
 
-def number(x: Real | np.number, digits: int = 6) -> str:
+def number(x: float | np.number, digits: int = 6) -> str:
     r"""Format a number for a LaTeX table cell.
 
     Parameters
