@@ -263,6 +263,7 @@ def test_latex_compiles(tmp_path):
     _, lossnet, _ = run_cli([*LOSSNET, "--columns", "reserve,online,regret,p_full"])
     (tmp_path / "t.tex").write_text(
         "\\documentclass[a4paper]{article}\n\\usepackage[margin=1in]{geometry}\n\\usepackage{booktabs}\n\\usepackage{amsmath}\n"
+        "\\usepackage{graphicx}\n"
         f"\\begin{{document}}\n{gated}\n{lossnet}\n\\end{{document}}\n"
     )
     done = subprocess.run(
@@ -271,6 +272,30 @@ def test_latex_compiles(tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:]
     assert (tmp_path / "t.pdf").exists()
+    assert "Overfull" not in (tmp_path / "t.log").read_text(errors="replace")
+
+
+@pytest.mark.skipif(
+    shutil.which("pdflatex") is None and not os.environ.get("CI"), reason="no pdflatex"
+)
+def test_eight_columns_fit_a_default_article_page(tmp_path):
+    """Two varying parameters and all six quantities at 10 digits: about 400 pt at normal
+    size, wider than article's default 345 pt text, so the table shrinks to fit."""
+    status, latex, _ = run_cli(
+        ["table", "lossnet", "--servers", "100,1000", "--lambda-h", "0.6,0.7",
+         "--lambda-l", "0.8", "--mu", "1", "--r-h", "2", "--r-l", "1", "--dps", "10",
+         "--columns", "fluid,online,regret,reserve,p_full,mean_idle"]
+    )  # fmt: skip
+    assert status == 0 and latex.count(" & ") >= 7 * 5  # eight columns, header and 4 rows
+    (tmp_path / "t.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage{graphicx}\n"
+        f"\\begin{{document}}\n{latex}\n\\end{{document}}\n"
+    )
+    done = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:]
     assert "Overfull" not in (tmp_path / "t.log").read_text(errors="replace")
 
 

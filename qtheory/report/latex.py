@@ -255,6 +255,7 @@ def table(
     notes: str | None = None,
     alignment: str | None = None,
     size: str | None = None,
+    fit: bool = False,
 ) -> str:
     r"""A booktabs table inside a ``table`` float.
 
@@ -280,6 +281,9 @@ def table(
     size : str, optional
         A smaller font for a wide table: ``"small"``, ``"footnotesize"`` or
         ``"scriptsize"``.
+    fit : bool, default False
+        Shrink the tabular to the line width if it is wider (graphicx's ``\resizebox``,
+        a no-op on a page wide enough), so that it fits a page of any width.
 
     Returns
     -------
@@ -336,6 +340,7 @@ def table(
         r"  \centering" + (rf"\{size}" if size else ""),
         rf"  \caption{{{caption}}}",
         rf"  \label{{{label}}}",
+        *([r"  \resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%"] if fit else []),
         rf"  \begin{{tabular}}{{{alignment}}}",
         r"    \toprule",
         "    " + " & ".join(columns) + r" \\",
@@ -343,6 +348,7 @@ def table(
         *("    " + line + r" \\" for line in body),
         r"    \bottomrule",
         r"  \end{tabular}",
+        *([r"  }"] if fit else []),
     ]
     if notes:
         lines += [r"  \par\smallskip", rf"  {{\footnotesize {notes}\par}}"]

@@ -51,6 +51,7 @@ __all__ = [
     "GATED_COLUMNS",
     "LOSSNET_COLUMNS",
     "MAX_ROWS",
+    "NARROWEST_TEXT_WIDTH_PT",
     "WALKS_COLUMNS",
     "TEXT_WIDTH_PT",
     "Table",
@@ -65,6 +66,10 @@ __all__ = [
 
 #: The text width (pt) a LaTeX table is sized for: A4 or US letter with 1-inch margins.
 TEXT_WIDTH_PT = 450
+#: The narrowest text width (pt) a table is guarded for: ``article``'s default (345 pt).
+#: A table estimated wider at normal size is shrunk to the line width where it would
+#: not fit (graphicx's ``\resizebox``, only when needed).
+NARROWEST_TEXT_WIDTH_PT = 345
 
 #: The largest grid (rows) a table may have.
 MAX_ROWS = 10_000
@@ -691,10 +696,13 @@ def to_latex(
     Returns
     -------
     str
-        Needs ``\usepackage{booktabs}``.  Headers are mathematics; parameters with one
-        value appear in the default caption instead of a column.  A wide table (many
-        digits or columns) is set in the largest of ``\small``, ``\footnotesize`` and
-        ``\scriptsize`` that fits :data:`TEXT_WIDTH_PT` (estimated from its digits).
+        Needs ``\usepackage{booktabs}`` (and ``amsmath`` for the walks' headers).
+        Headers are mathematics; parameters with one value appear in the default caption
+        instead of a column.  A wide table (many digits or columns) is set in the largest
+        of ``\small``, ``\footnotesize`` and ``\scriptsize`` that fits
+        :data:`TEXT_WIDTH_PT` (estimated from its digits); one estimated wider than
+        :data:`NARROWEST_TEXT_WIDTH_PT` at normal size is also shrunk to the line width
+        where that is narrower, which needs ``\usepackage{graphicx}``.
 
     Examples
     --------
@@ -728,12 +736,21 @@ def to_latex(
         label=label or "tab:" + frame.attrs.get("model", "gated"),
         alignment="r" * len(headers),
         size=_size(headers, rows),
+        fit=_width(headers, rows, 10) > NARROWEST_TEXT_WIDTH_PT,
     )
 
 
 def _size(headers: list[str], rows: list[list[str]]) -> str | None:
-    """The largest font size at which the table is estimated to fit :data:`TEXT_WIDTH_PT`:
-    a digit is half an em wide, a header about five digits, a column gap 12 pt."""
+    """The largest font size at which the table is estimated to fit :data:`TEXT_WIDTH_PT`."""
+    for size, points in ((None, 10), ("small", 9), ("footnotesize", 8)):
+        if _width(headers, rows, points) <= TEXT_WIDTH_PT:
+            return size
+    return "scriptsize"
+
+
+def _width(headers: list[str], rows: list[list[str]], points: int) -> float:
+    """The estimated width (pt) of the table at a font of ``points`` pt: a digit is half an
+    em wide, a header about five digits, a column gap 12 pt."""
 
     def chars(cell: str) -> int:
         return (
@@ -743,10 +760,7 @@ def _size(headers: list[str], rows: list[list[str]]) -> str | None:
         )
 
     widths = [max([5, *(chars(row[j]) for row in rows)]) for j in range(len(headers))]
-    for size, points in ((None, 10), ("small", 9), ("footnotesize", 8)):
-        if sum(widths) * points / 2 + 12 * len(headers) <= TEXT_WIDTH_PT:
-            return size
-    return "scriptsize"
+    return sum(widths) * points / 2 + 12 * len(headers)
 
 
 def to_markdown(frame: pd.DataFrame | Table, *, caption: str | None = None) -> str:
