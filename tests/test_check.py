@@ -342,6 +342,48 @@ def test_pof_over_a_region_is_an_identity_whose_certificate_verifies(tmp_path, c
     assert "nu > 1" in capsys.readouterr().err
 
 
+def test_pof_over_a_region_at_a_fixed_infinite_arrival_rate(tmp_path, capsys):
+    # regression: --arrival-rate inf is the degenerate range [inf, inf] of Lambda in (0, inf],
+    # accepted as arrival_rate=0.5:inf is, with the same evidence (the identity)
+    file = tmp_path / "F.json"
+    argv = ["check", "gated.pof_at_least_one", "--region", "reward=1.001:1000",
+            "--arrival-rate", "inf", *GATED_FIXED, "--certificate", str(file)]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Λ = ∞" in out and "verdict:    HOLDS" in out and "evidence:   identity" in out
+    assert json.loads(file.read_text())["data"]["box"]["arrival_rate"] == ["inf", "inf"]
+    assert main(["verify", str(file)]) == 0
+    assert "the certificate holds" in capsys.readouterr().out
+    reward = {"reward": ("1.001", "1000")}
+    fixed = check("gated.pof_at_least_one", region=reward, arrival_rate="inf",
+                  service_rate=1, cost=1)  # fmt: skip
+    ranged = check("gated.pof_at_least_one", region={**reward, "arrival_rate": ("0.5", "inf")},
+                   service_rate=1, cost=1)  # fmt: skip
+    assert fixed.kind == ranged.kind and fixed.hypotheses == ranged.hypotheses
+    assert fixed.passed and ranged.passed
+    spelled = check("gated.pof_at_least_one", region={**reward, "arrival_rate": ("inf", "inf")},
+                    service_rate=1, cost=1)  # fmt: skip
+    assert spelled.certificate["data"] == fixed.certificate["data"]
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--region", "reward=2:3,arrival_rate=inf:3"], "arrival_rate=inf:3 needs lower <= upper"),
+        (["--region", "reward=2:3,arrival_rate=0:inf"], "arrival_rate: the range [0, inf] must"),
+        (["--region", "reward=2:3,arrival_rate=-1:inf"], "arrival_rate: the range [-1, inf] must"),
+        (["--region", "reward=2:3", "--arrival-rate", "0"], "arrival_rate: the range [0, 0] must"),
+        (["--region", "reward=2:3", "--arrival-rate", "-1"], "arrival_rate: the range [-1, -1]"),
+        (["--region", "reward=inf:inf", "--arrival-rate", "inf"], "reward: only the arrival rate"),
+    ],
+)
+def test_an_infinite_lower_end_below_a_finite_upper_or_an_end_at_most_0_is_refused(
+    option, message, capsys
+):
+    assert main(["check", "gated.pof_at_least_one", *option, *GATED_FIXED]) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_a_remainder_bound_over_a_range_of_reward(tmp_path, capsys):
     file = tmp_path / "light.json"
     argv = ["check", "gated.pof_light_rate", "--region", "reward=1.0001:1.1",

@@ -519,6 +519,8 @@ def parse_region(text: str) -> dict[str, tuple[str, str]]:
     --------
     >>> parse_region("reward=1.001:1000, arrival-rate=0.5:inf")
     {'reward': ('1.001', '1000'), 'arrival_rate': ('0.5', 'inf')}
+    >>> parse_region("arrival_rate=inf:inf")  # the degenerate range: Λ = ∞ fixed
+    {'arrival_rate': ('inf', 'inf')}
     >>> parse_region("reward=3:2")
     Traceback (most recent call last):
     ...
@@ -537,8 +539,8 @@ def parse_region(text: str) -> dict[str, tuple[str, str]]:
             )
         if key in ranges:
             raise ValueError(f"--region: {key} is given twice")
-        ends = [decimal_fraction(t, name=f"--region {key}") for t in (low, high)]
-        if ends[0] is None or (ends[1] is not None and ends[1] < ends[0]):
+        lower, upper = (decimal_fraction(t, name=f"--region {key}") for t in (low, high))
+        if upper is not None and (lower is None or upper < lower):  # None is inf: inf:inf holds
             raise ValueError(f"--region: {part} needs lower <= upper")
         ranges[key] = (low.strip(), high.strip())
     if not ranges:
@@ -574,7 +576,8 @@ def _pof_region(params, region, dps):
     try:
         check_pof_region(data)
     except CertificateError as error:
-        raise ValueError(f"the region leaves the hypothesis nu > 1: {error}") from None
+        rule = "rates in (0, inf], only Lambda infinite, nu > 1"
+        raise ValueError(f"the region leaves the hypotheses ({rule}): {error}") from None
     identity = pof_identity_claim()
     return _claim(
         name="gated.pof_at_least_one",

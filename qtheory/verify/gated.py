@@ -447,13 +447,15 @@ def check_dominance(data: Mapping) -> None:
 
 
 def _box(data: Mapping, key: str) -> tuple[fmpq | None, fmpq | None]:
-    """The range [lower, upper] of one parameter of a box (None for ∞)."""
+    """The range [lower, upper] of one parameter of a box (None for ∞): 0 < lower <= upper
+    on (0, ∞], so [x, ∞] and the degenerate [∞, ∞] (Λ = ∞ fixed) are ranges, [∞, x] is not."""
     low, high = data["box"][key]
     lower, upper = rate_or_inf(low), rate_or_inf(high)
-    if lower is None or (upper is not None and not 0 < lower <= upper):
-        raise CertificateError(f"{key}: the range [{low}, {high}] must satisfy 0 < lower <= upper")
     if upper is None and key != "arrival_rate":
         raise CertificateError(f"{key}: only the arrival rate may be infinite")
+    ordered = upper is None or (lower is not None and lower <= upper)
+    if not ordered or (lower is not None and not lower > 0):
+        raise CertificateError(f"{key}: the range [{low}, {high}] must satisfy 0 < lower <= upper")
     return lower, upper
 
 
@@ -470,7 +472,7 @@ def check_pof_region(data: Mapping) -> None:
     data : mapping
         ``box``: ``arrival_rate``, ``service_rate``, ``reward``, ``cost`` each
         ``[lower, upper]`` (rationals as text; the arrival rate's upper end may be
-        ``"inf"``).
+        ``"inf"``, and both ends for Λ = ∞ fixed).
 
     Raises
     ------
@@ -482,6 +484,7 @@ def check_pof_region(data: Mapping) -> None:
     >>> box = {"arrival_rate": ["1/2", "inf"], "service_rate": ["1", "1"],
     ...        "reward": ["1001/1000", "1000"], "cost": ["1", "1"]}
     >>> check_pof_region({"box": box})
+    >>> check_pof_region({"box": {**box, "arrival_rate": ["inf", "inf"]}})  # Λ = ∞ fixed
     >>> check_pof_region({"box": {**box, "reward": ["1", "1000"]}})
     Traceback (most recent call last):
     ...

@@ -143,3 +143,31 @@ def test_the_claims_grid_certificates_fail_when_tampered():
     optima["points"][0]["values"]["gate"][0] = "2"
     with pytest.raises(CertificateError, match="point 0 .*: gate: the checker's enclosure"):
         CHECKS["optima"](optima)
+
+
+REGION = {"arrival_rate": ["1/2", "inf"], "service_rate": ["1", "1"],
+          "reward": ["1001/1000", "1000"], "cost": ["1", "1"]}  # fmt: skip
+
+
+@pytest.mark.parametrize("arrival", [["inf", "inf"], ["1/2", "inf"], ["3", "3"], ["1/2", "3"]])
+def test_a_region_of_positive_arrival_rates_up_to_inf_holds(arrival):
+    # Lambda in (0, inf]: [inf, inf] is the degenerate range of Lambda = inf fixed
+    CHECKS["pof_region"]({"box": {**REGION, "arrival_rate": arrival}})
+
+
+@pytest.mark.parametrize(
+    ("key", "ends", "message"),
+    [
+        ("arrival_rate", ["inf", "3"], r"arrival_rate: the range \[inf, 3\] must satisfy 0 <"),
+        ("arrival_rate", ["0", "inf"], r"arrival_rate: the range \[0, inf\] must satisfy 0 <"),
+        ("arrival_rate", ["-1", "inf"], r"arrival_rate: the range \[-1, inf\] must satisfy 0 <"),
+        ("arrival_rate", ["0", "0"], r"arrival_rate: the range \[0, 0\] must satisfy 0 <"),
+        ("arrival_rate", ["3", "2"], r"arrival_rate: the range \[3, 2\] must satisfy 0 <"),
+        ("service_rate", ["-1", "1"], r"service_rate: the range \[-1, 1\] must satisfy 0 <"),
+        ("reward", ["inf", "inf"], "reward: only the arrival rate may be infinite"),
+        ("cost", ["1", "inf"], "cost: only the arrival rate may be infinite"),
+    ],
+)
+def test_a_region_with_an_end_outside_0_inf_or_out_of_order_fails_naming_it(key, ends, message):
+    with pytest.raises(CertificateError, match=message):
+        CHECKS["pof_region"]({"box": {**REGION, key: ends}})
