@@ -52,9 +52,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
 
 import numpy as np
-from scipy import stats as _scipy_stats
 
 from qtheory.core.validation import nonnegative_int, positive_int
 
@@ -99,7 +100,20 @@ def t_quantile(dof: int) -> float:
     >>> round(t_quantile(1), 3), round(t_quantile(10**6), 3)  # 12.706 and 1.960
     (12.706, 1.96)
     """
-    return float(_scipy_stats.t.ppf(0.5 + CONFIDENCE / 2, positive_int("dof", dof)))
+    return _t_quantile(positive_int("dof", dof))
+
+
+@cache
+def _t_quantile(dof: int) -> float:
+    return float(_scipy_stats().t.ppf(0.5 + CONFIDENCE / 2, dof))
+
+
+def _scipy_stats() -> ModuleType:
+    """:mod:`scipy.stats`, imported on first use: it costs about 0.4 s, more than the
+    rest of a command that only prints a claim (``qtheory check``)."""
+    from scipy import stats
+
+    return stats
 
 
 def normal_quantile() -> float:
@@ -114,7 +128,12 @@ def normal_quantile() -> float:
     >>> round(normal_quantile(), 4)
     1.96
     """
-    return float(_scipy_stats.norm.ppf(0.5 + CONFIDENCE / 2))
+    return _normal_quantile()
+
+
+@cache
+def _normal_quantile() -> float:
+    return float(_scipy_stats().norm.ppf(0.5 + CONFIDENCE / 2))
 
 
 def t_halfwidth(values: Sequence[float] | np.ndarray) -> float:
@@ -544,7 +563,7 @@ def slope_on_log(
     x = np.log(n)
     dof = x.size - 2
     if stderrs is None:
-        fit = _scipy_stats.linregress(x, y)
+        fit = _scipy_stats().linregress(x, y)
         slope = Estimate.from_stderr(
             float(fit.slope), float(fit.stderr), x.size, method="regression", dof=dof
         )
