@@ -45,13 +45,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from qtheory.core.stats import Estimate
 
-__all__ = ["Claim", "Evidence", "Origin", "claims_summary"]
+__all__ = ["Claim", "Evidence", "Origin", "claims_summary", "in_set"]
 
 
 class Evidence(StrEnum):
@@ -316,3 +316,46 @@ def claims_summary(claims: Sequence[Claim]) -> str:
     failed = [c.name for c in claims if not c.passed]
     verdict = f"{len(failed)} FAIL: {', '.join(failed)}" if failed else "0 fail"
     return f"{', '.join(parts) or 'no claims'}; {verdict}"
+
+
+def in_set(names: str, values: Iterable[object]) -> str:
+    r"""A claim's grid as inline mathematics, ``$(\Lambda, \nu) \in \{(\infty, 2), …\}$``:
+    the text-and-``$...$`` form of :attr:`Claim.scope`, so that no ASCII stand-in
+    (``inf``, ``in {``) reaches a document.
+
+    Parameters
+    ----------
+    names : str
+        LaTeX of the variable or tuple of variables (``r"(\Lambda, \nu)"``, ``"m"``).
+    values : iterable
+        Numbers, or tuples of numbers; an infinite one is :math:`\infty`, an integral
+        float is written as an integer.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(in_set(r"(\Lambda, \nu)", [(float("inf"), 2), (2.0, 1.5)]))
+    $(\Lambda, \nu) \in \{(\infty, 2), (2, 1.5)\}$
+    >>> print(in_set("m", (2, 3)))
+    $m \in \{2, 3\}$
+    """
+    shown = [
+        "(" + ", ".join(map(_number_tex, value)) + ")"
+        if isinstance(value, tuple)
+        else _number_tex(value)
+        for value in values
+    ]
+    return rf"${names} \in \{{{', '.join(shown)}\}}$"
+
+
+def _number_tex(value: object) -> str:
+    if isinstance(value, str):
+        value = float(value) if value.strip().lower() in ("inf", "+inf", "infinity") else value
+    if isinstance(value, float):
+        if math.isinf(value):
+            return r"\infty" if value > 0 else r"-\infty"
+        return str(int(value)) if value.is_integer() else repr(value)
+    return str(value)

@@ -367,6 +367,10 @@ _MODEL = (
 )
 
 
+#: The variables of a claim grid point, in LaTeX.
+LAMBDA_NU = r"(\Lambda, \nu)"
+
+
 def _claim_grid(quick: bool) -> list[tuple[str, str]]:
     arrivals = CLAIM_ARRIVALS[:2] if quick else CLAIM_ARRIVALS
     ratios = CLAIM_RATIOS[:1] if quick else CLAIM_RATIOS
@@ -420,15 +424,15 @@ def history_claims(*, quick: bool = False) -> Records[Claim]:
     """
     if not isinstance(quick, bool):
         raise TypeError(f"quick must be True or False, got {quick!r}")
-    from qtheory.core.claims import Claim, Evidence, Origin
+    from qtheory.core.claims import Claim, Evidence, Origin, in_set
     from qtheory.gated.belief import belief_threshold_welfare
 
     sizes = {"states": 24, "grid": 400} if quick else {}
     points = _claim_grid(quick)
     brackets = {(a, r): full_memory_bracket(GatedQueue(a, 1, r, 1), **sizes) for a, r in points}
     scope = (
-        f"mu = C = 1; (Lambda, nu) in {{{', '.join(f'({a}, {r})' for a, r in points)}}}; "
-        f"relaxation capped at K = {next(iter(brackets.values())).relaxation.states}"
+        f"$\\mu = C = 1$; {in_set(LAMBDA_NU, points)}; "
+        f"relaxation capped at $K = {next(iter(brackets.values())).relaxation.states}$"
     )
     common = {"kind": Evidence.NUMERICAL, "reason": _NUMERICAL_REASON, "scope": scope}
     widths = [b.width for b in brackets.values()]

@@ -277,7 +277,7 @@ def observable_claims(quick: bool = False) -> Records:
     import numpy as np
     import sympy as sp
 
-    from qtheory.core.claims import Claim, Evidence, Origin
+    from qtheory.core.claims import Claim, Evidence, Origin, in_set
     from qtheory.gated.phase_gates import optimal_erlang_gate
     from qtheory.gated.welfare import optimal_gate, optimal_routing
 
@@ -304,7 +304,7 @@ def observable_claims(quick: bool = False) -> Records:
             values += [optimal_gate(queue).welfare, optimal_observable(queue).welfare]
             ordered &= bool(np.all(np.diff(values) >= -1e-12 * values[-1]))
             slack.append(values[-1] / values[-2] - 1)
-    pairs = ", ".join(f"({a}, {nu})" for a in arrivals for nu in ratios)
+    pairs = in_set(r"(\Lambda, \nu)", [(a, nu) for a in arrivals for nu in ratios])
     model = r"unobservable M/M/1 ($\Lambda$, $\mu$, $R$, $C$), $\nu = R\mu/C > 1$"
     claims = [
         Claim(
@@ -327,7 +327,7 @@ def observable_claims(quick: bool = False) -> Records:
             passed=ordered,
             origin=Origin.PACKAGE,
             hypotheses=(model,),
-            scope=f"(Λ, ν) in {{{pairs}}}; m in {phases}; μ = C = 1; float64 optima",
+            scope=f"{pairs}; {in_set('m', phases)}; $\\mu = C = 1$; float64 optima",
             quantity=r"smallest $S_{\mathrm{obs}}^*/S_{GA}^* - 1$",
             value=float(min(slack)),
         ),

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from qtheory.core.claims import Claim, Evidence, Origin
+from qtheory.core.claims import Claim, Evidence, Origin, in_set
 from qtheory.core.records import Records
 from qtheory.gated.phase_gates import (
     MODEL,
@@ -117,9 +117,9 @@ def phase_gate_claims(quick: bool = False) -> Records[Claim]:
         else np.all(np.diff(t.welfare) > 0) and t.welfare[-1] < t.welfare_ga
         for t in tables
     )
-    pairs = ", ".join(f"({a}, {nu})" for a in arrivals for nu in ratios)
+    pairs = in_set(r"(\Lambda, \nu)", [(a, nu) for a in arrivals for nu in ratios])
     scope = (
-        f"m = {phases[0]}..{phases[-1]} ({len(phases)} values); (Λ, ν) in {{{pairs}}}; μ = C = 1"
+        f"$m = {phases[0]}, \\dots, {phases[-1]}$ ({len(phases)} values); {pairs}; $\\mu = C = 1$"
     )
     coxian_phases, starts = ((2,), 2) if quick else ((2, 3, 4), 8)
     searches = [coxian_search(q, m, starts=starts) for q in queues for m in coxian_phases]
@@ -191,7 +191,7 @@ def phase_gate_claims(quick: bool = False) -> Records[Claim]:
             passed=worst_gap < 1e-9,
             origin=Origin.PACKAGE,
             hypotheses=(MODEL, r"gates: Coxian-$m$ laws (every acyclic PH($m$) law)"),
-            scope=f"Coxian m in {coxian_phases}; (Λ, ν) in {{{pairs}}}; μ = C = 1; "
+            scope=f"Coxian {in_set('m', coxian_phases)}; {pairs}; $\\mu = C = 1$; "
             f"{starts} starts each",
             quantity=r"largest relative welfare gain of a Coxian gate over Erlang-$m$",
             value=worst_gap,
