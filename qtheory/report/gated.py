@@ -30,7 +30,7 @@ from qtheory.gated.welfare import optimal_gate, optimal_routing, welfare_ga
 from qtheory.model.gated import GatedQueue
 from qtheory.report.claims import claim_paragraph
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
-from qtheory.report.plots import legend
+from qtheory.report.plots import integer_ticks, outside_legend, residual_figure, series_style
 from qtheory.sim import simulate_gated, simulate_random_routing
 
 if TYPE_CHECKING:
@@ -436,73 +436,89 @@ def _simulation_table(quick: bool, seed: np.random.SeedSequence, load: float = 0
 def _welfare_figure(figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     gates = np.linspace(1.02, 6.0, 400)
-    for arrival, style in ((np.inf, "-"), (2.0, "--")):
+    levels = []
+    for variant, arrival in enumerate((np.inf, 2.0)):
         queue = GatedQueue(arrival, 1.0, 3.0, 1.0)
         lowest = max(0.0, 1.0 - 1.0 / arrival)
-        grid = lowest + gates - 1.0 + 1e-3
-        label = "$\\Lambda=\\infty$" if np.isinf(arrival) else f"$\\Lambda={arrival:g}$"
-        ax.plot(grid, welfare_ga(queue, grid), style, label=f"GA, {label}")
         opt = optimal_gate(queue)
-        ax.plot([opt.gate], [opt.welfare], "o", color=ax.lines[-1].get_color())
-        ax.axhline(optimal_routing(queue).welfare, linestyle=":", color=ax.lines[-1].get_color())
+        grid = np.sort(np.append(lowest + gates - 1.0 + 1e-3, opt.gate))
+        label = "$\\Lambda=\\infty$" if np.isinf(arrival) else f"$\\Lambda={arrival:g}$"
+        at_optimum = [int(np.searchsorted(grid, opt.gate))]  # the marker sits at tau*
+        ax.plot(grid, welfare_ga(queue, grid), **series_style("GA", variant),
+                markevery=at_optimum, label=f"GA, {label}")  # fmt: skip
+        levels.append((label, optimal_routing(queue).welfare))
+    if np.isclose(levels[0][1], levels[1][1], rtol=1e-9):  # one RR optimum for both rates
+        levels = [(" and ".join(label for label, _ in levels), levels[0][1])]
+    for variant, (label, level) in enumerate(levels):
+        ax.axhline(level, **series_style("RR", variant) | {"marker": ""},
+                   label=f"RR optimum, {label}")  # fmt: skip
     best = max(np.max(line.get_ydata()) for line in ax.lines)
     ax.set_ylim(-0.25 * best, 1.15 * best)
     ax.set_xlabel("gate $\\tau$ ($\\mu=1$)")
     ax.set_ylabel(f"welfare ${notation.latex('S_GA')}(\\tau)$")
-    ax.set_title("$\\nu=3$; dots: $\\tau^*$, dotted: RR optimum")
-    legend(ax)
+    outside_legend(ax, "above")
     return report.save_figure(fig, figures, "gated_welfare")
 
 
 def _pof_figure(figures: Path, quick: bool) -> list[Path]:
-    fig, ax = report.new_figure()
-    excess = np.logspace(-12, 3, 40 if quick else 120)
-    pof = [
-        optimal_gate(q).welfare / optimal_routing(q).welfare
-        for q in (GatedQueue(np.inf, 1.0, 1.0 + e, 1.0) for e in excess)
+    fig, ax, rest = residual_figure()
+    queues = [
+        GatedQueue(np.inf, 1.0, 1.0 + e, 1.0) for e in np.logspace(-12, 3, 40 if quick else 120)
     ]
-    ax.loglog(excess, pof, label="PoF (exact)")
+    pof = np.array([optimal_gate(q).welfare / optimal_routing(q).welfare for q in queues])
+    with mpmath.workdps(60):
+        # the excess of the nu each queue holds (the float 1 + e read as its shortest decimal
+        # is 1 + e only to about 1e-16: a relative 1e-5 at e = 1e-11)
+        excess_mp = [q.naor_excess() for q in queues]
+    excess = np.array([float(e) for e in excess_mp])
+    ax.loglog(excess, pof, **series_style("exact") | {"marker": ""}, label="PoF (exact)")
     light = asymptotics.derive_light_traffic()
-    small = excess[excess < 0.1]
-    for form, style, label in (
-        (light.price_of_forgetting, "--", f"$C\\hat\\sigma/{notation.latex('S_RR')}^*$"),
-        (light.price_of_forgetting_leading, ":", "$4/(\\varepsilon\\log(1/\\varepsilon))$"),
-    ):
+    near = excess < 0.1
+    forms = (
+        (light.price_of_forgetting, "asymptotic", f"$C\\hat\\sigma/{notation.latex('S_RR')}^*$"),
+        (
+            light.price_of_forgetting_leading,
+            "leading term",
+            "$4/(\\varepsilon\\log(1/\\varepsilon))$",
+        ),
+    )
+    for form, key, label in forms:
         with mpmath.workdps(60):
-            values = [
+            values = np.array([
                 float(
                     asymptotics.evaluate_asymptote(
                         form,
-                        {
-                            asymptotics.excess: mpmath.mpf(e),
-                            derivation.service_rate: 1,
-                            derivation.cost: 1,
-                        },
+                        {asymptotics.excess: e, derivation.service_rate: 1, derivation.cost: 1},
                         "inf",
                     )
                 )
-                for e in small
-            ]
-        ax.loglog(small, values, style, label=label)
-    ax.set_xlabel(f"${notation.latex('nu')} - 1$")
+                for e, close in zip(excess_mp, near, strict=True)
+                if close
+            ])  # fmt: skip
+        style = series_style(key) | {"markevery": 3}
+        ax.loglog(excess[near], values, **style, label=label)
+        rest.loglog(excess[near], np.abs(values / pof[near] - 1.0), **style)
     ax.set_ylabel(f"Price of Forgetting ${notation.latex('pof')}$")
-    legend(ax)
+    rest.set_xlabel(f"${notation.latex('nu')} - 1$")
+    rest.set_ylabel("relative error")
+    outside_legend(ax, "above")
     return report.save_figure(fig, figures, "gated_pof")
 
 
 def _sojourn_figure(figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     load = np.linspace(0.05, 0.95, 200)
-    ax.plot(load, 1 / (1 - load), label="RR (M/M/1)")
-    for arrival, style in ((np.inf, "-"), (2.0, "--")):
+    ax.plot(load, 1 / (1 - load), **series_style("RR"), markevery=20, label="RR (M/M/1)")
+    for variant, arrival in enumerate((np.inf, 2.0)):
         sigma = root(1 / load - (0 if np.isinf(arrival) else 1 / arrival), arrival, 1.0)
         label = "$\\Lambda=\\infty$" if np.isinf(arrival) else f"$\\Lambda={arrival:g}$"
-        ax.plot(load, 1 / (1 - sigma), style, label=f"GA, {label}")
+        ax.plot(load, 1 / (1 - sigma), **series_style("GA", variant), markevery=(10 * variant, 20),
+                label=f"GA, {label}")  # fmt: skip
     ax.set_yscale("log")
+    integer_ticks(ax.yaxis)  # 1, 2, 5, 10, 20 rather than 10^0, 10^1
     ax.set_xlabel("throughput $\\lambda/\\mu$")
     ax.set_ylabel("mean sojourn $\\mu E[S]$")
-    ax.set_title("Equal throughput: GA sojourn is stochastically smaller")
-    legend(ax)
+    outside_legend(ax, "above")
     return report.save_figure(fig, figures, "gated_sojourn")
 
 
@@ -559,12 +575,31 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
                 _simulation_table(quick, run.seed_sequence("gated.simulation")),
                 "The exact GI/M/1 embedded chain is an independent route to the root:",
                 claim_paragraph(by_name["gated.embedded_chain"]),
-                report.figure("gated_welfare", "Welfare against the gate.", "fig:gated-welfare"),
                 report.figure(
-                    "gated_pof", "Price of Forgetting as $\\nu\\downarrow1$.", "fig:gated-pof"
+                    "gated_welfare",
+                    "Welfare of the gate against $\\tau$ ($\\nu = 3$, $\\mu = C = 1$) for "
+                    "$\\Lambda = \\infty$ (solid) and $\\Lambda = 2$ (dash-dotted, open "
+                    "marker); the marker on each curve is the optimal gate $\\tau^*$.  The line "
+                    "at constant height is the optimal welfare of random routing, the same "
+                    "for both $\\Lambda$ (its optimal rate $\\lambda^*$ is below 2).",
+                    "fig:gated-welfare",
                 ),
                 report.figure(
-                    "gated_sojourn", "Mean sojourn at equal throughput.", "fig:gated-sojourn"
+                    "gated_pof",
+                    "Price of Forgetting as $\\nu\\downarrow1$ ($\\Lambda = \\infty$, "
+                    "$\\mu = C = 1$): exact, and the two light-traffic forms for "
+                    "$\\varepsilon = \\nu - 1 < 0.1$.  Lower panel: the relative error "
+                    "$|\\text{form}/\\text{exact} - 1|$ of each form.",
+                    "fig:gated-pof",
+                ),
+                report.figure(
+                    "gated_sojourn",
+                    "Mean sojourn $\\mu E[S]$ of admitted customers against the throughput "
+                    "$\\lambda/\\mu$ ($\\mu = 1$): RR admits at rate $\\lambda$ (M/M/1), GA "
+                    "with the gate $\\tau = 1/\\lambda - 1/\\Lambda$ that admits the same "
+                    "throughput, for $\\Lambda = \\infty$ (solid) and $\\Lambda = 2$ (dash-dotted, "
+                    "open marker).  GA's mean lies below RR's at every throughput shown.",
+                    "fig:gated-sojourn",
                 ),
             ]
         )

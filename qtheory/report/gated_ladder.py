@@ -40,7 +40,7 @@ from qtheory.gated.service_claims import service_claims
 from qtheory.model.gated import GatedQueue
 from qtheory.report.claims import claim_paragraph
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
-from qtheory.report.plots import legend
+from qtheory.report.plots import integer_ticks, level_style, outside_legend, series_style
 
 if TYPE_CHECKING:
     from qtheory.report.run import Run
@@ -172,15 +172,16 @@ def _percent(share: float) -> str:
 
 def _pof_figure(rows, figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
-    for (nu, arrival), table in rows:
+    ax.axhline(1.0, **series_style("GA") | {"marker": ""}, label="GA (share 1)")
+    for index, ((nu, arrival), table) in enumerate(rows):
         lam = r"\infty" if arrival == "inf" else arrival
-        ax.semilogx(table.phases, table.share, marker="o", markersize=3,
+        ax.semilogx(table.phases, table.share, **level_style(index, len(rows)), markersize=3,
                     label=f"$\\nu = {nu}$, $\\Lambda = {lam}$")  # fmt: skip
-    ax.axhline(1.0, linestyle=":", color="0.4")
+    integer_ticks(ax.xaxis)
     ax.set_xlabel("phases $m$ of the Erlang gate")
     ax.set_ylabel("share of GA's gain over RR")
     ax.set_ylim(0.0, 1.05)
-    legend(ax)
+    outside_legend(ax, "right")
     return report.save_figure(fig, figures, "memory_pof")
 
 
@@ -287,7 +288,8 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
                 report.figure(
                     "memory_pof",
                     "Share of GA's gain over random routing recovered by an Erlang gate "
-                    "with $m$ phases ($\\mu = C = 1$).",
+                    "with $m$ phases, for five pairs $(\\nu, \\Lambda)$ ($\\mu = C = 1$); the "
+                    "horizontal line at 1 is the deterministic gate GA (share 0 is RR).",
                     "fig:memory-pof",
                 ),
                 *(_ladder_table(lad, pair) for pair, lad in state["ladders"]),

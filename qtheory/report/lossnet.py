@@ -12,7 +12,7 @@ import sympy as sp
 
 from qtheory import report
 from qtheory.core import notation
-from qtheory.lossnet.claims import lossnet_claims
+from qtheory.lossnet.claims import bounded_offset_claim, lossnet_claims
 from qtheory.lossnet.fluid import derive_fluid
 from qtheory.lossnet.online import REGRET_IDENTITY
 from qtheory.lossnet.regret import (
@@ -25,7 +25,13 @@ from qtheory.lossnet.regret import (
 from qtheory.model.lossnet import LossNetwork
 from qtheory.report.claims import claim_name_latex, claim_paragraph
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
-from qtheory.report.plots import legend
+from qtheory.report.plots import (
+    OKABE_ITO,
+    integer_ticks,
+    outside_legend,
+    residual_figure,
+    series_style,
+)
 
 if TYPE_CHECKING:
     from qtheory.report.run import Run
@@ -206,31 +212,47 @@ def _fit_text(points: list[RegretPoint]) -> str:
 
 
 def _regret_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
-    fig, ax = report.new_figure()
+    fig, ax, rest = residual_figure()
     n = np.array([p.servers for p in points], dtype=float)
-    ax.semilogx(n, [p.regret for p in points], "o", markersize=3, label="exact regret")
+    regret = np.array([p.regret for p in points])
     c = leading_constant(DEFAULT)
     fit = fit_log_slope(points, min_servers=10**3)
-    ax.semilogx(n, c * np.log(n) + fit.intercept, "--", label=f"$c\\log N + b$, $c={c:.3f}$")
-    ax.set_xlabel("servers $N$")
+    exact = series_style("exact") | {"linestyle": "none", "markersize": 3}
+    ax.semilogx(n, c * np.log(n) + fit.intercept, **series_style("c log N"), markersize=3,
+                label=f"$c\\log N + b$, $c={c:.3f}$")  # fmt: skip
+    ax.semilogx(n, regret, **exact, label="exact regret")  # drawn over the line's markers
     ax.set_ylabel(notation.math("regret"))
-    legend(ax)
+    offset = regret - c * np.log(n)
+    claim = bounded_offset_claim(DEFAULT, points)
+    checked = n >= 10**3  # the claim's range
+    middle = 0.5 * (offset[checked].max() + offset[checked].min())
+    rest.fill_between(n[checked], middle - claim.tolerance / 2, middle + claim.tolerance / 2,
+                      color=OKABE_ITO["grey"], alpha=0.25, linewidth=0,
+                      label=f"allowed spread {claim.tolerance:g}")  # fmt: skip
+    rest.semilogx(n, offset, **exact)
+    rest.set_xlabel("servers $N$")
+    rest.set_ylabel(f"${notation.latex('regret')} - c\\log N$")
+    (handles, labels), (more, named) = (a.get_legend_handles_labels() for a in (ax, rest))
+    outside_legend(ax, "above", handles=handles + more, labels=labels + named)
     return report.save_figure(fig, figures, "lossnet_regret")
 
 
 def _threshold_figure(points: list[RegretPoint], figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     n = np.array([p.servers for p in points], dtype=float)
-    ax.semilogx(n, [p.reserves[1] for p in points], "o-", markersize=3, label="$k^*(N)$ (exact)")
+    ax.semilogx(n, [p.reserves[1] for p in points], **series_style("exact"), markersize=3,
+                label="$k^*(N)$ (exact)")  # fmt: skip
     ax.semilogx(
         n,
         np.log(n) / np.log(DEFAULT.mu / DEFAULT.lambda_h),
-        ":",
+        **series_style("asymptotic"),
+        markersize=3,
         label="$\\log N/\\log(\\mu/\\lambda_H)$",
     )
+    integer_ticks(ax.yaxis)
     ax.set_xlabel("servers $N$")
     ax.set_ylabel("optimal reserve $k^*$")
-    legend(ax)
+    outside_legend(ax, "above")
     return report.save_figure(fig, figures, "lossnet_threshold")
 
 
@@ -269,6 +291,7 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     def section() -> list[Path]:
         claims = lossnet_claims(DEFAULT, points)
         run.claims.extend(claims)
+        offset_tolerance = next(c for c in claims if c.name == "lossnet.bounded_offset").tolerance
         body = "\n\n".join(
             [
                 _derivation(),
@@ -276,9 +299,23 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
                 _fit_text(points),
                 *(claim_paragraph(claim) for claim in claims),
                 report.figure(
-                    "lossnet_regret", "Regret of the online optimum.", "fig:lossnet-regret"
+                    "lossnet_regret",
+                    "Regret $R_{\\mathrm{fluid}} - R_{\\mathrm{on}}$ of the online optimum "
+                    "against $N$ (exact), with $c\\log N + b$ ($b$ the intercept of the "
+                    "least-squares line over $N \\ge 10^3$).  Lower panel: the offset "
+                    "$R_{\\mathrm{fluid}} - R_{\\mathrm{on}} - c\\log N$; the shaded band has "
+                    f"the width ${offset_tolerance:g}$ that claim "
+                    f"{claim_name_latex('lossnet.bounded_offset')} allows its spread over "
+                    "$N \\ge 10^3$, centred on the offsets there.",
+                    "fig:lossnet-regret",
                 ),
-                report.figure("lossnet_threshold", "Optimal reserve.", "fig:lossnet-threshold"),
+                report.figure(
+                    "lossnet_threshold",
+                    "Optimal reserve $k^*(N)$ of the online optimum against $N$ (exact), "
+                    "and its leading order "
+                    "$\\log N/\\log(\\mu/\\lambda_H)$.",
+                    "fig:lossnet-threshold",
+                ),
             ]
         )
         text = report.section(

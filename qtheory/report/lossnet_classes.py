@@ -86,7 +86,7 @@ from qtheory.report.claims import claim_name_latex, claim_paragraph, values_text
 from qtheory.report.display import PRINT
 from qtheory.report.lossnet_decomposition import BRAY, CLOCK, decomposition_figure
 from qtheory.report.lossnet_decomposition_sweep import point_seed, sweep_cache
-from qtheory.report.plots import legend
+from qtheory.report.plots import level_style, outside_legend
 
 if TYPE_CHECKING:
     from qtheory.report.run import Run
@@ -833,15 +833,16 @@ def _section(sweeps: Sequence[ClassSweep], claims: Sequence[Claim]) -> str:
         report.figure(
             "lossnet_classes_decomposition",
             f"The decomposition against $N$, set {sweeps[0].label} "
-            f"({_network_text(sweeps[0].net)}), clock model (95\\% intervals; SSS at the "
-            "largest lookahead constant).",
+            f"({_network_text(sweeps[0].net)}), clock model: the estimates of "
+            "$C_{\\mathrm{vol}}$, $C^{+}_{\\mathrm{long}}$ and $C^{-}_{\\mathrm{short}}$ with "
+            "95\\% intervals (SSS at the largest lookahead constant) and the exact regret.",
             "fig:lossnet-classes-decomposition",
         ),
         report.figure(
             "lossnet_classes_lookahead",
             "The lookahead curve with $n$ classes: "
             "$R_{\\mathrm{off}} - R_{\\mathrm{SSS}(W)}$ against $c$ for $W = c\\log N/N$ "
-            f"at $N = {sweeps[0].clock[-1].servers}$, one line per set.",
+            f"at $N = {sweeps[0].clock[-1].servers}$ (95\\% intervals), one line per set.",
             "fig:lossnet-classes-lookahead",
         ),
         "\\subsection*{Claims about several classes, as checked}",
@@ -858,13 +859,13 @@ def _section(sweeps: Sequence[ClassSweep], claims: Sequence[Claim]) -> str:
 def _lookahead_figure(sweeps: Sequence[ClassSweep], figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     with report.paper_style():
-        for s in sweeps:
+        for index, s in enumerate(sweeps):
             points = s.clock[-1].lookahead
             ax.errorbar(
                 [q.c for q in points],
                 [q.c_long.mean for q in points],
                 yerr=[q.c_long.halfwidth for q in points],
-                fmt="o-",
+                **level_style(index, len(sweeps)),
                 capsize=2,
                 markersize=3,
                 label=f"set {s.label}",
@@ -876,7 +877,7 @@ def _lookahead_figure(sweeps: Sequence[ClassSweep], figures: Path) -> list[Path]
         ax.yaxis.set_major_formatter(plain)
         ax.set_xlabel("lookahead constant $c$ ($W = c\\log N/N$)")
         ax.set_ylabel(f"${notation.latex('R_off')} - {notation.latex('R_SSS')}$")
-        legend(ax)
+        outside_legend(ax, "right")
     return report.save_figure(fig, figures, "lossnet_classes_lookahead")
 
 

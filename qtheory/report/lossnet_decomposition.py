@@ -53,7 +53,7 @@ from qtheory.report.lossnet_decomposition_sweep import (
     plan,
     sweep,
 )
-from qtheory.report.plots import legend
+from qtheory.report.plots import level_style, outside_legend, series_style
 
 if TYPE_CHECKING:
     from qtheory.report.run import Run
@@ -622,15 +622,19 @@ def _section(sweeps: Sequence[Sweep], sizes: Plan, claims: list[Claim]) -> str:
     parts += [
         report.figure(
             "lossnet_decomposition",
-            f"The decomposition against $N$, set {sweeps[0].label}, clock model "
-            "(95\\% intervals; SSS at the largest lookahead constant).",
+            f"The decomposition against $N$, set {sweeps[0].label}, clock model: the "
+            "estimates of $C_{\\mathrm{vol}}$, $C^{+}_{\\mathrm{long}}$ and "
+            "$C^{-}_{\\mathrm{short}}$ with 95\\% intervals (SSS at the largest lookahead "
+            "constant) and the exact regret.",
             "fig:lossnet-decomposition",
         ),
         report.figure(
             "lossnet_lookahead",
             f"The lookahead curve, set {sweeps[0].label}: "
             f"$R_{{\\mathrm{{off}}}}-R_{{\\mathrm{{SSS}}(W)}}$ against "
-            "$c$ for $W=c\\log N/N$, at several $N$; dotted: the heuristic $c^*$.",
+            "$c$ for $W=c\\log N/N$ at the three largest $N$ (95\\% intervals); the "
+            "horizontal line is $R_{\\mathrm{off}}-R_{\\mathrm{PFI}}$ at the largest $N$, "
+            "the vertical dotted line the heuristic $c^*$.",
             "fig:lossnet-lookahead",
         ),
         "\\subsection*{Claims about the regret decomposition, as checked}",
@@ -673,53 +677,55 @@ def decomposition_figure(result, figures: Path, stem: str) -> list[Path]:
     c = result.fits.table_c
     n = np.array([p.servers for p in result.clock], dtype=float)
     series = [
-        ("$C_{\\mathrm{vol}}$", [p.c_vol for p in result.clock], "o"),
+        ("$C_{\\mathrm{vol}}$", [p.c_vol for p in result.clock], "C_vol"),
         (
             f"$C^{{+}}_{{\\mathrm{{long}}}}$ ($c={c:g}$)",
             [p.at(c).c_long for p in result.clock],
-            "s",
+            "C_long",
         ),
         (
             f"$C^{{-}}_{{\\mathrm{{short}}}}$ ($c={c:g}$)",
             [p.at(c).c_short for p in result.clock],
-            "^",
+            "C_short",
         ),
     ]
     with report.paper_style():
-        for label, estimates, marker in series:
+        for label, estimates, key in series:
             ax.errorbar(
                 n,
                 [e.mean for e in estimates],
                 yerr=[e.halfwidth for e in estimates],
-                fmt=marker,
+                **series_style(key),
                 capsize=2,
                 markersize=3,
                 label=label,
             )
-        ax.semilogx(n, [p.regret for p in result.clock], "k-", label="regret (exact)")
+        exact = series_style("exact") | {"marker": ""}
+        ax.semilogx(n, [p.regret for p in result.clock], **exact, label="regret (exact)")
         ax.set_xlabel("servers $N$")
         ax.set_ylabel("reward per unit time")
-        legend(ax)
+        outside_legend(ax, "right")
     return report.save_figure(fig, figures, stem)
 
 
 def _lookahead_figure(result: Sweep, figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     top = result.clock[-1]
+    shown = result.clock[-3:]
     with report.paper_style():
-        for point in result.clock[-3:]:
+        for index, point in enumerate(shown):
             ax.errorbar(
                 [q.c for q in point.lookahead],
                 [q.c_long.mean for q in point.lookahead],
                 yerr=[q.c_long.halfwidth for q in point.lookahead],
-                fmt="o-",
+                **level_style(index, len(shown)),
                 capsize=2,
                 markersize=3,
                 label=f"$N={point.servers}$",
             )
         gap = f"${notation.latex('R_off')} - {notation.latex('R_PFI')}$, $N={top.servers}$"
-        ax.axhline(top.pfi_gap.mean, color="black", linestyle="--", linewidth=0.8, label=gap)
-        ax.axvline(lookahead_threshold(result.net), color="grey", linestyle=":", label="$c^*$")
+        ax.axhline(top.pfi_gap.mean, **series_style("PFI") | {"marker": ""}, label=gap)
+        ax.axvline(lookahead_threshold(result.net), **series_style("c*"), label="$c^*$")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
@@ -729,7 +735,7 @@ def _lookahead_figure(result: Sweep, figures: Path) -> list[Path]:
         ax.xaxis.set_major_formatter(plain)
         ax.set_xlabel("lookahead constant $c$ ($W = c\\log N/N$)")
         ax.set_ylabel(f"${notation.latex('R_off')} - {notation.latex('R_SSS')}$")
-        legend(ax)
+        outside_legend(ax, "right")
     return report.save_figure(fig, figures, "lossnet_lookahead")
 
 

@@ -16,6 +16,17 @@ read the style when *created* (legends, titles) match it if created inside
 another family (a legend made outside the style) in the paper's family, so that no
 figure mixes serif and sans-serif.
 
+Every figure draws its series with :func:`series_style`: one colour, marker and line
+style per policy or method (:data:`SERIES`), the same in every figure, from the Okabe--Ito
+palette that readers with any common colour-vision deficiency tell apart [1]_; no two
+entries share a colour and a marker, so no two series differ by colour alone.  Ordered
+parameter values of one series (several :math:`N`, :math:`c` or parameter sets) take
+:func:`level_style`: shades of the colour-vision-safe ``cividis`` map, each with its own
+marker and line style.  :func:`outside_legend` puts the legend beside or above the axes
+(never over the data), :func:`integer_ticks` labels an integer axis with integers (also
+on a log axis: 1, 2, 4, not :math:`10^0`), and :func:`residual_figure` adds a short panel
+below the main one for a claim about a residual.
+
 Examples
 --------
 >>> import tempfile
@@ -24,6 +35,12 @@ Examples
 >>> _ = ax.set_xlabel(r"load $\\rho$")
 >>> [p.name for p in save_figure(fig, tempfile.mkdtemp(), "demo")]
 ['demo.pdf', 'demo.png']
+
+References
+----------
+.. [1] M. Okabe and K. Ito, "Color Universal Design (CUD): how to make figures and
+   presentations that are friendly to colorblind people" (2002, revised 2008),
+   https://jfly.uni-koeln.de/color/.
 """
 
 from __future__ import annotations
@@ -37,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+from matplotlib import ticker
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.legend import Legend
@@ -44,7 +62,20 @@ from matplotlib.text import Text
 
 from qtheory.report.latex import write_if_changed
 
-__all__ = ["PAPER_RC", "legend", "new_figure", "paper_style", "save_figure"]
+__all__ = [
+    "OKABE_ITO",
+    "PAPER_RC",
+    "SERIES",
+    "integer_ticks",
+    "legend",
+    "level_style",
+    "new_figure",
+    "outside_legend",
+    "paper_style",
+    "residual_figure",
+    "save_figure",
+    "series_style",
+]
 
 #: Resolution of PNG output (dots per inch).
 PNG_DPI = 200
@@ -74,6 +105,139 @@ PAPER_RC: dict[str, Any] = {
     "pdf.fonttype": 42,  # embed TrueType: text stays selectable and editable
     "savefig.bbox": "standard",  # keep the exact figure size for the paper layout
 }
+
+
+#: The Okabe--Ito colour-blind-safe palette (name -> hex), and the grey of references.
+OKABE_ITO: dict[str, str] = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky blue": "#56B4E9",
+    "bluish green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish purple": "#CC79A7",
+    "grey": "#777777",
+}
+
+#: One style per series key, the same in every figure: (colour, marker, line style).
+#: Policies have colours of their own (GA blue, RR vermillion, PFI green, SSS purple);
+#: exact values are black, approximations and fits black or grey with their own markers.
+SERIES: dict[str, tuple[str, str, str]] = {
+    "GA": ("blue", "o", "-"),
+    "RR": ("vermillion", "s", "--"),
+    "PFI": ("bluish green", "D", "--"),
+    "SSS": ("reddish purple", "^", "-"),
+    "exact": ("black", "o", "-"),
+    "asymptotic": ("black", "^", "--"),
+    "leading term": ("grey", "v", ":"),
+    "c log N": ("grey", "D", "--"),
+    "c*": ("grey", "", ":"),
+    "bound": ("black", "v", "none"),
+    "coupled walk": ("orange", "^", "--"),
+    "limit walk": ("sky blue", "v", ":"),
+    "C_vol": ("bluish green", "o", "none"),
+    "C_long": ("sky blue", "s", "none"),
+    "C_short": ("orange", "D", "none"),
+    "reusable": ("sky blue", "o", "-"),
+    "single-use": ("orange", "s", "-"),
+}
+
+_VARIANT_LINES = ("-", "-.", ":", "--")
+_LEVEL_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<")
+
+
+def series_style(key: str, variant: int = 0) -> dict[str, Any]:
+    """Keyword arguments for :meth:`~matplotlib.axes.Axes.plot` (or ``errorbar``) drawing
+    the series ``key`` in its one style of :data:`SERIES`.
+
+    Parameters
+    ----------
+    key : str
+        A key of :data:`SERIES` (``"GA"``, ``"RR"``, ``"exact"``, …).
+    variant : int, default 0
+        A second case of the same series in one figure (another arrival rate, say): the
+        same colour and marker, the marker open and the line style variant 1 dash-dotted,
+        2 dotted, 3 dashed (variant 0 is the series' own).
+
+    Returns
+    -------
+    dict
+        ``color``, ``marker``, ``linestyle`` and, for a variant, ``markerfacecolor``.
+
+    Raises
+    ------
+    ValueError
+        If ``key`` is not in :data:`SERIES` or ``variant`` is not an integer in 0..3.
+
+    Examples
+    --------
+    >>> series_style("GA")
+    {'color': '#0072B2', 'marker': 'o', 'linestyle': '-'}
+    >>> series_style("GA", variant=1)["linestyle"], series_style("GA", 1)["markerfacecolor"]
+    ('-.', 'white')
+    >>> series_style("nope")
+    Traceback (most recent call last):
+    ...
+    ValueError: key must be a series of SERIES (GA, RR, PFI, ...), got 'nope'
+    """
+    if key not in SERIES:
+        known = ", ".join(list(SERIES)[:3])
+        raise ValueError(f"key must be a series of SERIES ({known}, ...), got {key!r}")
+    if not (isinstance(variant, int) and 0 <= variant < len(_VARIANT_LINES)):
+        raise ValueError(f"variant must be an integer in 0..3, got {variant!r}")
+    colour, marker, line = SERIES[key]
+    style: dict[str, Any] = {"color": OKABE_ITO[colour], "marker": marker, "linestyle": line}
+    if variant:
+        style["linestyle"] = _VARIANT_LINES[variant]
+        style["markerfacecolor"] = "white"
+    return style
+
+
+def level_style(index: int, count: int) -> dict[str, Any]:
+    """Keyword arguments drawing the ``index``-th of ``count`` ordered values of one
+    parameter (several :math:`N`, say): a shade of ``cividis`` (dark to light, readable
+    with any common colour-vision deficiency), with a marker and line style of its own,
+    so that the levels never differ by colour alone.
+
+    Parameters
+    ----------
+    index : int
+        0 <= index < count.
+    count : int
+        The number of levels, 1 to 8.
+
+    Returns
+    -------
+    dict
+        ``color`` (an RGBA tuple), ``marker`` and ``linestyle``.
+
+    Raises
+    ------
+    ValueError
+        If ``count`` is not in 1..8 or ``index`` not in 0..count-1.
+
+    Examples
+    --------
+    >>> [level_style(i, 3)["marker"] for i in range(3)]
+    ['o', 's', '^']
+    >>> level_style(3, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: index must be an integer in 0..2 (count = 3), got 3
+    """
+    if not (isinstance(count, int) and 1 <= count <= len(_LEVEL_MARKERS)):
+        raise ValueError(f"count must be an integer in 1..{len(_LEVEL_MARKERS)}, got {count!r}")
+    if not (isinstance(index, int) and 0 <= index < count):
+        raise ValueError(
+            f"index must be an integer in 0..{count - 1} (count = {count}), got {index!r}"
+        )
+    shade = 0.0 if count == 1 else 0.8 * index / (count - 1)  # the top of cividis is pale
+    return {
+        "color": matplotlib.colormaps["cividis"](shade),
+        "marker": _LEVEL_MARKERS[index],
+        "linestyle": _VARIANT_LINES[index % len(_VARIANT_LINES)],
+    }
 
 
 @contextlib.contextmanager
@@ -158,6 +322,112 @@ def legend(ax: Axes, **kwargs: Any) -> Legend:
     """
     with paper_style():
         return ax.legend(**kwargs)
+
+
+def outside_legend(ax: Axes, where: str = "right", **kwargs: Any) -> Legend:
+    """A legend outside the data: to the right of the axes or above them (constrained
+    layout makes room for it).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    where : {"right", "above"}
+        Beside the axes (one entry a row) or above them (entries side by side, up to
+        three a row).
+    **kwargs
+        Passed to :func:`legend` (``ncols``, ``handles``, …).
+
+    Returns
+    -------
+    matplotlib.legend.Legend
+
+    Raises
+    ------
+    ValueError
+        If ``where`` is neither ``"right"`` nor ``"above"``.
+
+    Examples
+    --------
+    >>> fig, ax = new_figure()
+    >>> _ = ax.plot([0, 1], label="a")
+    >>> bool(outside_legend(ax).get_bbox_to_anchor().x0 > ax.bbox.x1)
+    True
+    """
+    if where == "right":
+        placed = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0}
+    elif where == "above":
+        entries = len(kwargs.get("handles") or ax.get_legend_handles_labels()[0])
+        placed = {
+            "loc": "lower center",
+            "bbox_to_anchor": (0.5, 1.02),
+            "borderaxespad": 0.0,
+            "ncols": min(3, max(1, entries)),
+        }
+    else:
+        raise ValueError(f"where must be 'right' or 'above', got {where!r}")
+    return legend(ax, **(placed | kwargs))
+
+
+def integer_ticks(axis: Any) -> None:
+    """Label an integer axis (``ax.xaxis`` or ``ax.yaxis``) with integers only: on a
+    linear scale ticks at integers (:class:`~matplotlib.ticker.MaxNLocator` with
+    ``integer=True``), on a log scale plain integer labels (1, 2, 4, 8, not
+    :math:`10^0`, :math:`10^1`) at 1, 2 and 5 times the powers of ten.  Set the scale
+    first.
+
+    Parameters
+    ----------
+    axis : matplotlib.axis.Axis
+
+    Examples
+    --------
+    >>> fig, ax = new_figure()
+    >>> ax.set_xscale("log")
+    >>> _ = ax.plot([1, 2, 4, 8], [0, 1, 2, 3])
+    >>> integer_ticks(ax.xaxis)
+    >>> fig.canvas.draw()
+    >>> [t.get_text() for t in ax.get_xticklabels() if 1 <= t.get_position()[0] <= 8]
+    ['1', '2', '5']
+    """
+    if axis.get_scale() == "log":
+        axis.set_major_locator(ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+        axis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{x:.0f}"))
+        axis.set_minor_formatter(ticker.NullFormatter())
+    else:
+        axis.set_major_locator(ticker.MaxNLocator(integer=True))
+
+
+def residual_figure(width: float = 5.0, height: float = 4.4) -> tuple[Figure, Axes, Axes]:
+    """A figure with a main panel and, below it on the same x axis, a shorter residual
+    panel (a third of the height), in the paper style.
+
+    Parameters
+    ----------
+    width, height : float
+        Size in inches.
+
+    Returns
+    -------
+    (matplotlib.figure.Figure, matplotlib.axes.Axes, matplotlib.axes.Axes)
+        The figure, the main axes and the residual axes (x shared, the main panel's x
+        tick labels hidden).
+
+    Examples
+    --------
+    >>> fig, ax, rest = residual_figure()
+    >>> len(fig.axes), ax.get_shared_x_axes().joined(ax, rest)
+    (2, True)
+    """
+    fig, ax = new_figure(width, height)
+    grid = fig.add_gridspec(2, 1, height_ratios=(2, 1))
+    ax.set_subplotspec(grid[0])
+    with paper_style():
+        rest = fig.add_subplot(grid[1], sharex=ax)
+        rest.grid(True, which="major", linewidth=0.5, alpha=0.35)
+        rest.set_axisbelow(True)
+        rest.tick_params(labelsize=PAPER_RC["xtick.labelsize"])
+    ax.tick_params(labelbottom=False)
+    return fig, ax, rest
 
 
 def _paper_family(fig: Figure) -> None:

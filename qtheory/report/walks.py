@@ -30,7 +30,7 @@ from qtheory.lossnet.regret import leading_constant
 from qtheory.model.lossnet import LossNetwork
 from qtheory.report.claims import claim_name_latex, claim_paragraph
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
-from qtheory.report.plots import legend
+from qtheory.report.plots import integer_ticks, level_style, outside_legend, series_style
 from qtheory.sim.lossnet import trace
 from qtheory.walks import certify, chernoff, chernoff_checks, hitting, ruin, sss
 from qtheory.walks.bounds import BoundCheck
@@ -434,14 +434,16 @@ def _ruin_figure(figures: Path) -> list[Path]:
     levels = np.arange(0, b)  # at i = b every probability is 0: not on the log axis
     exact = ruin.chain_ruin_probabilities(walk.up_rates(), walk.down_rates(), b)[:b]
     fig, ax = report.new_figure()
-    ax.semilogy(levels, exact, "o", markersize=3, label="exact (birth-death chain)")
-    for p, name in ((walk.coupled_up_probability(), "$p_b$"), (walk.limit_up_probability,
-                                                                 "$p_\\infty$")):  # fmt: skip
-        ax.semilogy(levels, ruin.walk_ruin_probability(p, levels, b), "--", label=f"walk {name}")
+    ax.semilogy(levels, exact, **series_style("exact") | {"linestyle": "none"}, markersize=4,
+                label="exact (birth-death chain)")  # fmt: skip
+    for p, key, name in ((walk.coupled_up_probability(), "coupled walk", "$p_b$"),
+                         (walk.limit_up_probability, "limit walk", "$p_\\infty$")):  # fmt: skip
+        ax.semilogy(levels, ruin.walk_ruin_probability(p, levels, b), **series_style(key),
+                    markersize=3, label=f"walk {name}")  # fmt: skip
+    integer_ticks(ax.xaxis)
     ax.set_xlabel("start level $i$")
     ax.set_ylabel("$P_i(0\\ \\mathrm{before}\\ b)$")
-    ax.set_title(f"$N = 1000$, $b = {b}$", fontsize=9)
-    legend(ax)
+    outside_legend(ax, "above")
     return report.save_figure(fig, figures, "walks_ruin")
 
 
@@ -503,14 +505,16 @@ def _epochs_table(epochs: list[tuple[int, object]]) -> tuple[str, list[RenewalRe
 
 def _epoch_figure(epochs: list[tuple[int, object]], figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
-    for n, ep in epochs:
+    for index, (n, ep) in enumerate(epochs):
         scaled = np.sort(ep.length * n)
         tail = 1.0 - np.arange(scaled.size) / scaled.size
-        ax.loglog(scaled, tail, label=f"$N={n}$")
+        # markers at about ten points per decade of the tail, not at every epoch
+        marks = np.unique(np.searchsorted(-tail, -np.logspace(0, np.log10(tail[-1]), 30)))
+        ax.loglog(scaled, tail, **level_style(index, len(epochs)), markersize=3,
+                  markevery=list(marks[marks < scaled.size]), label=f"$N={n}$")  # fmt: skip
     ax.set_xlabel("epoch length $\\times N$")
     ax.set_ylabel("$P(N L > x)$")
-    ax.set_title("PFI: epochs between entrances into 1 idle server", fontsize=9)
-    legend(ax)
+    outside_legend(ax, "right")
     return report.save_figure(fig, figures, "walks_epochs")
 
 
@@ -604,7 +608,8 @@ def _sweep_figure(points: list[SweepPoint], figures: Path) -> list[Path]:
     floors = [p.loss_rate_h.mean - p.loss_rate_h.halfwidth for p in shown]
     tops = [_zero_loss_bound(p) for p in points if p.lost_h == 0]
     bottom = 0.3 * min([f for f in floors if f > 0] + [p.loss_rate_h.mean for p in shown] + tops)
-    for c in sorted({p.c for p in points}):
+    cs = sorted({p.c for p in points})
+    for index, c in enumerate(cs):
         lost = sorted((p for p in shown if p.c == c), key=lambda p: p.servers)
         if not lost:
             continue
@@ -613,19 +618,19 @@ def _sweep_figure(points: list[SweepPoint], figures: Path) -> list[Path]:
         ax.errorbar(
             [p.servers for p in lost], means,
             yerr=[means - lows, [p.loss_rate_h.halfwidth for p in lost]],
-            fmt="o-", markersize=3, capsize=2, label=f"$c={c:g}$",
+            **level_style(index, len(cs)), markersize=3, capsize=2, label=f"$c={c:g}$",
         )  # fmt: skip
     # the bound depends on N only (same simulated time for every c): one marker per N
     zero = {p.servers: _zero_loss_bound(p) for p in points if p.lost_h == 0}
     if zero:
-        ax.plot(list(zero), list(zero.values()), "v", markersize=5, markerfacecolor="none",
-                color="black", label="no H loss: 95% bound")  # fmt: skip
+        ax.plot(list(zero), list(zero.values()), **series_style("bound"), markersize=5,
+                markerfacecolor="none", label="no H loss: 95% bound")  # fmt: skip
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_ylim(bottom=bottom)
     ax.set_xlabel(f"servers ${notation.latex('servers')}$")
     ax.set_ylabel("H-loss rate of SSS$(c\\log N/N)$")
-    legend(ax)
+    outside_legend(ax, "right")
     return report.save_figure(fig, figures, "walks_window_sweep")
 
 
@@ -860,11 +865,15 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
             _pointwise_table(state["checks"], grids["exact"]),
             *(claim_paragraph(c) for c in bound_claims),
             report.figure("walks_ruin", "Ruin probability of the reject-all-L idle process "
-                          "and its two coupled walks, for start levels $0 \\le i < b$ (at "
-                          "$i = b$ every one is 0, which the log axis cannot show).",
-                          "fig:walks-ruin"),
+                          "and of its two coupled walks (up-probabilities $p_b$ and "
+                          "$p_\\infty$) at $N = 1000$, $b = "
+                          f"{IdleWalk(1000, DEFAULT.lambda_h, DEFAULT.mu).band}$, for start "
+                          "levels $0 \\le i < b$ (at $i = b$ every one is 0, which the log "
+                          "axis cannot show).", "fig:walks-ruin"),
             epochs_text,
-            report.figure("walks_epochs", "Tail of PFI's epoch lengths.", "fig:walks-epochs"),
+            report.figure("walks_epochs", "Empirical tail of PFI's epoch lengths (between "
+                          "entrances of the idle count into 1, clock model), scaled by $N$, "
+                          "one line per $N$.", "fig:walks-epochs"),
             claim_paragraph(cost),
             _sweep_table(state["points"], grids["cs"]),
             _constants_text(),
