@@ -314,6 +314,8 @@ UNICODE_MATH = {
 }
 _COMMAND = re.compile(r"\\([A-Za-z]+|[,;!{}%_])")
 _FRAC = re.compile(r"\\[td]?frac\{([^{}]*)\}\{([^{}]*)\}|\\tfrac(\d)(\d)")
+_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
+_TOKEN = re.compile(r"\\?[A-Za-z]+|[0-9.]+")
 
 
 def terminal(text: str) -> str:
@@ -337,6 +339,8 @@ def terminal(text: str) -> str:
     σ_GA < λ/μ for τ ≥ 0
     >>> print(terminal(r"$|x - 1| \le \tfrac32 \log\log(1/\varepsilon)$, $\Lambda = \infty$"))
     |x - 1| ≤ 3/2 log log(1/ε), Λ = ∞
+    >>> print(terminal(r"$\lambda^* = \min(\Lambda, \mu - \sqrt{\mu C/R})$, $\sqrt{\nu} > 1$"))
+    λ* = min(Λ, μ - √(μ C/R)), √ν > 1
     """
     parts = text.split("$")
     return "".join(_unicode(part) if odd else part for odd, part in _alternate(parts))
@@ -352,6 +356,10 @@ def _unicode(math_text: str) -> str:
         previous = math_text
         math_text = _FRAC.sub(
             lambda m: f"{m[3]}/{m[4]}" if m[3] else f"({m[1]})/({m[2]})", math_text
+        )
+        math_text = _SQRT.sub(  # √ν, but √(μC/R): the root covers all of it
+            lambda m: f"√{m[1]}" if _TOKEN.fullmatch(m[1].strip()) else f"√({m[1]})",
+            math_text,
         )
     math_text = _COMMAND.sub(lambda m: _command(m[1], m.end(), math_text), math_text)
     math_text = re.sub(r"\(([^()/ ]+)\)/\(([^()/ ]+)\)", r"\1/\2", math_text)
