@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from qtheory.cli.output import add_output_arguments, render
 from qtheory.core.arguments import positive_int_arg
+from qtheory.core.notation import terminal
 
 if TYPE_CHECKING:  # the models load when a command runs, so that --help stays light
     from qtheory.model.gated import GatedQueue
@@ -644,7 +645,7 @@ def render_ladder(lad, as_json: bool) -> str:
     >>> from qtheory.model.gated import GatedQueue
     >>> text = render_ladder(ladder(GatedQueue("inf", 1, 4, 1), 1, full_memory=False), False)
     >>> print(text.splitlines()[1])
-    rr                 1.000000  1.000000  identity      closed form lambda* = min(Lambda, mu - sqrt(mu C/R)) (Sympy derivation)
+    rr                 1.000000  1.000000  identity      closed form λ* = min(Λ, μ - √(μ C/R)) (Sympy derivation)
     """  # noqa: E501
     if as_json:
         return json.dumps(lad.to_json())
@@ -660,7 +661,7 @@ def _rung_line(rung) -> str:
 
     return (
         f"{rung.name:<17}  {number(rung.welfare):>8}  {number(rung.pof):>8}  "
-        f"{rung.kind:<12}  {rung.method}"
+        f"{rung.kind:<12}  {terminal(rung.method)}"
     )
 
 

@@ -129,7 +129,8 @@ class GapGate:
     welfare: float
 
     def describe(self) -> str:
-        """A one-line description of the gate function.
+        r"""A one-line description of the gate function, as text with inline ``$...$``
+        mathematics (:func:`qtheory.core.notation.terminal` prints it in Unicode).
 
         Returns
         -------
@@ -137,17 +138,20 @@ class GapGate:
 
         Examples
         --------
-        >>> GapGate((1.5,), (2.0, 0.5), 0.3).describe()
-        'gap-dependent gate: tau = 2 if previous gap <= 1.5, tau = 0.5 otherwise'
+        >>> print(GapGate((1.5,), (2.0, 0.5), 0.3).describe())
+        gap-dependent gate: $\tau = 2$ if the previous gap $g \le 1.5$, $\tau = 0.5$ otherwise
         """
         if not self.thresholds:
-            return f"constant gate (GA): tau = {self.gates[0]:.6g}"
-        parts = [f"tau = {self.gates[0]:.6g} if previous gap <= {self.thresholds[0]:.6g}"]
+            return f"constant gate (GA): $\\tau = {self.gates[0]:.6g}$"
+        first = (
+            f"$\\tau = {self.gates[0]:.6g}$ if the previous gap $g \\le {self.thresholds[0]:.6g}$"
+        )
+        parts = [first]
         for low, high, gate in zip(
             self.thresholds, self.thresholds[1:], self.gates[1:], strict=False
         ):
-            parts.append(f"tau = {gate:.6g} if {low:.6g} < previous gap <= {high:.6g}")
-        parts.append(f"tau = {self.gates[-1]:.6g} otherwise")
+            parts.append(f"$\\tau = {gate:.6g}$ if ${low:.6g} < g \\le {high:.6g}$")
+        parts.append(f"$\\tau = {self.gates[-1]:.6g}$ otherwise")
         return "gap-dependent gate: " + ", ".join(parts)
 
 

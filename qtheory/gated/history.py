@@ -158,7 +158,7 @@ class FullMemoryBracket:
 
 
 _REGULAR_EVIDENCE = (
-    "exact: GA's optimum at arrival_rate = inf, an upper bound by Hajek's theorem (regular "
+    "exact: GA's optimum at $\\Lambda = \\infty$, an upper bound by Hajek's theorem (regular "
     "arrivals minimise the mean delay of an exponential server); it covers every "
     "full-memory policy, window rules included"
 )
@@ -249,7 +249,7 @@ def full_memory_bracket(
             relaxation.upper,
             (
                 "exact: Bellman-inequality bound on the relaxation that also observes the "
-                f"number in system at admissions (capped at K = {relaxation.states}, over all "
+                f"number in system at admissions (capped at $K = {relaxation.states}$, over all "
                 "gates), evaluated in float64 without enclosing the rounding (numerical, not "
                 "certified); it covers gate policies (gate, then the first arrival) only: a "
                 "window rule is bounded only by Hajek's regular-arrivals bound "
@@ -258,7 +258,7 @@ def full_memory_bracket(
         )
     if math.isinf(arrival):
         gate = None
-        lower, lower_policy = float(ga.welfare), f"constant gate (GA): tau = {ga.gate:.6g}"
+        lower, lower_policy = float(ga.welfare), f"constant gate (GA): $\\tau = {ga.gate:.6g}$"
         lower_evidence = "exact: GA's optimum (qtheory.gated.welfare.optimal_gate)"
     else:
         gate = optimal_gap_gate(queue, levels=levels)
@@ -272,11 +272,11 @@ def full_memory_bracket(
         if belief.welfare.mean > lower:
             lower = belief.welfare.mean
             lower_policy = (
-                f"belief threshold: reopen the gate when E[N | admission history] <= "
-                f"{belief.threshold:.6g}"
+                "belief threshold: reopen the gate when "
+                f"$E[N \\mid \\text{{admissions}}] \\le {belief.threshold:.6g}$"
             )
             lower_evidence = (
-                f"statistical: +-{belief.welfare.halfwidth:.2g} (95%, {belief.welfare.n} "
+                f"statistical: $\\pm {belief.welfare.halfwidth:.2g}$ (95%, {belief.welfare.n} "
                 "independent simulated paths)"
             )
     return FullMemoryBracket(

@@ -389,15 +389,15 @@ def ladder(
         "rr",
         s_rr,
         IDENTITY,
-        "closed form lambda* = min(Lambda, mu - sqrt(mu C/R)) (Sympy derivation)",
+        r"closed form $\lambda^* = \min(\Lambda, \mu - \sqrt{\mu C/R})$ (Sympy derivation)",
     )
     ph = {
         m: rung(
             f"ph[{m}]",
             optimal_erlang_gate(queue, m).welfare,
             NUMERICAL,
-            f"Erlang-{m} gate: mpmath root of the first-order condition in w = -log sigma, "
-            "rounded to float64",
+            f"Erlang-{m} gate: mpmath root of the first-order condition in "
+            r"$w = -\log\sigma$, rounded to float64",
         )
         for m in ms
     }
@@ -429,9 +429,9 @@ def ladder(
             "observable",
             observable.welfare,
             NUMERICAL,
-            f"M/M/1/n closed form at Naor's social threshold n* = {observable.threshold}"
+            f"M/M/1/$n$ closed form at Naor's social threshold $n^* = {observable.threshold}$"
             + (
-                " (Lambda = inf: the system always holds n* customers)"
+                r" ($\Lambda = \infty$: the system always holds $n^*$ customers)"
                 if observable.blocking == 1
                 else ""
             ),

@@ -38,8 +38,9 @@ from qtheory.gated.phase_gates import derive_erlang_gate, pof_by_phases
 from qtheory.gated.service import price_of_forgetting_ph
 from qtheory.gated.service_claims import service_claims
 from qtheory.model.gated import GatedQueue
-from qtheory.report.claims import claim_paragraph
+from qtheory.report.claims import claim_paragraph, latex_text
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
+from qtheory.report.latex import Latex
 from qtheory.report.plots import integer_ticks, level_style, outside_legend, series_style
 
 if TYPE_CHECKING:
@@ -193,7 +194,7 @@ def _ladder_table(lad, pair: tuple[str, str]) -> str:
         if rung.welfare is None:
             rows.append([label, None, None, rung.kind, "not computed"])
             continue
-        rows.append([label, rung.welfare, rung.pof, str(rung.kind), rung.method])
+        rows.append([label, rung.welfare, rung.pof, str(rung.kind), Latex(latex_text(rung.method))])
     caption = (
         f"The ladder of memory at {_pair_tex(*pair)}, $\\mu = C = 1$: each rule's optimal "
         "welfare rate $S$, its ratio to random routing, the kind of evidence and the "

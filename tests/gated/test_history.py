@@ -409,5 +409,5 @@ def test_bracket_takes_the_simulated_policy_when_it_is_better(monkeypatch):
     )
     bracket = full_memory_bracket(queue, simulate=True, **SMALL)
     assert bracket.lower == 0.3700 and bracket.belief.threshold == 0.3
-    assert bracket.lower_evidence.startswith("statistical: +-0.0001")
+    assert bracket.lower_evidence.startswith(r"statistical: $\pm 0.0001$")
     assert bracket.lower_policy.startswith("belief threshold")
