@@ -81,7 +81,8 @@ def display_forms() -> dict[str, DisplayForm]:
     (time,) = (x for x in f.sojourn_cdf.free_symbols if x.name == "t")
     return {
         "gate": DisplayForm(
-            frac(add(-sp.log(sigma), -sp.log(add(1, frac(u, lam)))), u), f.gate_of_root.expr
+            mul(frac(1, u), sp.log(frac(lam, mul(sigma, add(lam, u))), evaluate=False)),
+            f.gate_of_root.expr,
         ),
         "mean_sojourn": DisplayForm(frac(1, u), f.mean_sojourn.expr),
         "sojourn_cdf": DisplayForm(add(1, -sp.exp(mul(-1, u, time))), f.sojourn_cdf),

@@ -89,14 +89,24 @@ def display_forms() -> dict[str, DisplayForm]:
     idle, full = symbols["E_idle"], symbols["P_full"]
     spare = add(mu, -lam)
     gap = add(r_h, -r_l)
-    theta = sp.log(frac(mu, lam))
+    theta = sp.Symbol("theta", positive=True)  # log(mu/lambda_H), defined in the text
+    rate = {theta: sp.log(mu / lam)}
+    (scale,) = (x for x in constant.reserve.free_symbols if x.name == "K")
     return {
         "overloaded_x_l": DisplayForm(spare, derive_fluid().case(1).admitted[1]),
         "fluid_bound": DisplayForm(mul(n, add(mul(r_h, lam), mul(r_l, spare))), fluid.expr),
         "regret_identity": DisplayForm(
             add(mul(r_l, mu, idle), mul(gap, lam, n, full)), REGRET_IDENTITY.expr
         ),
-        "constant": DisplayForm(frac(mul(r_l, mu), theta), constant.constant.expr),
+        "constant": DisplayForm(frac(mul(r_l, mu), theta), constant.constant.expr, rate),
+        "reserve": DisplayForm(
+            mul(
+                frac(1, theta),
+                sp.log(frac(mul(gap, lam, scale, theta, n), mul(r_l, mu)), evaluate=False),
+            ),
+            constant.reserve,
+            rate,
+        ),
     }
 
 
@@ -167,7 +177,11 @@ def _derivation() -> str:
             f"{claim_name_latex('lossnet.bounded_offset')}) "
             "gives",
             report.align(
-                [("k^*", derive_leading_constant()[0].reserve), ("c", forms["constant"])],
+                [
+                    ("\\theta", r"\log(\mu/\lambda_H)"),
+                    ("k^*", forms["reserve"]),
+                    ("c", forms["constant"]),
+                ],
                 label="eq:lossnet-constant",
                 **PRINT,
             ),

@@ -57,7 +57,9 @@ def test_formulas_are_printed_in_a_papers_form():
     fractions), 1 - sigma rather than sigma - 1, notation's upright subscripts."""
     body = text()
     assert "\\frac{1}{\\tau + \\frac{1}{\\Lambda}}" in body  # theta_GA = 1/(tau + 1/Lambda)
-    assert "\\log{\\left(1 + \\frac{\\mu \\left(1 - \\sigma\\right)}{\\Lambda} \\right)}" in body
+    # the gate as one logarithm: tau = log(Lambda/(sigma(Lambda + mu(1 - sigma))))/(mu(1 - sigma))
+    gate = "\\frac{\\Lambda}{\\sigma \\left(\\Lambda + \\mu \\left(1 - \\sigma\\right)\\right)}"
+    assert gate in body
     assert "\\sigma - 1" not in body and "- \\frac{- \\log" not in body
     assert "S_{\\mathrm{GA}}" in body and "S_{GA}" not in body
     assert "\\frac{4}{\\varepsilon \\log{\\left(\\frac{1}{\\varepsilon} \\right)}}" in body
