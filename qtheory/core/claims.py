@@ -319,7 +319,8 @@ def claims_summary(claims: Sequence[Claim]) -> str:
 
 
 def in_set(names: str, values: Iterable[object]) -> str:
-    r"""A claim's grid as inline mathematics, ``$(\Lambda, \nu) \in \{(\infty, 2), …\}$``:
+    r"""A claim's grid as inline mathematics, ``$(\Lambda, \nu) \in \{(\infty, 2),$ …\}$``
+    (one span per element, so that a long set breaks between elements):
     the text-and-``$...$`` form of :attr:`Claim.scope`, so that no ASCII stand-in
     (``inf``, ``in {``) reaches a document.
 
@@ -338,9 +339,9 @@ def in_set(names: str, values: Iterable[object]) -> str:
     Examples
     --------
     >>> print(in_set(r"(\Lambda, \nu)", [(float("inf"), 2), (2.0, 1.5)]))
-    $(\Lambda, \nu) \in \{(\infty, 2), (2, 1.5)\}$
+    $(\Lambda, \nu) \in \{(\infty, 2),$ $(2, 1.5)\}$
     >>> print(in_set("m", (2, 3)))
-    $m \in \{2, 3\}$
+    $m \in \{2,$ $3\}$
     """
     shown = [
         "(" + ", ".join(map(_number_tex, value)) + ")"
@@ -348,7 +349,8 @@ def in_set(names: str, values: Iterable[object]) -> str:
         else _number_tex(value)
         for value in values
     ]
-    return rf"${names} \in \{{{', '.join(shown)}\}}$"
+    # one math span per element, so that a long set can break between them
+    return "$" + f"{names} \\in \\{{" + ",$ $".join(shown) + "\\}$"
 
 
 def _number_tex(value: object) -> str:

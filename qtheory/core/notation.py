@@ -225,6 +225,8 @@ def sympy_names(symbols: Iterable[object]) -> dict[object, str]:
     return {s: NOTATION[s.name].latex for s in symbols if getattr(s, "name", None) in NOTATION}
 
 
+#: Stand-ins for ``\\{`` and ``\\}`` while :func:`terminal` drops the grouping braces.
+_OPEN, _CLOSE = "\x02", "\x03"
 #: LaTeX commands -> Unicode, for :func:`terminal` (longest names first when applied).
 _COMMANDS = {
     "Lambda": "Λ",
@@ -295,8 +297,8 @@ _COMMANDS = {
     ";": " ",
     "quad": "  ",
     "!": "",
-    "{": "{",
-    "}": "}",
+    "{": _OPEN,
+    "}": _CLOSE,
     "%": "%",
     "_": "_",
 }
@@ -341,6 +343,8 @@ def terminal(text: str) -> str:
     |x - 1| ≤ 3/2 log log(1/ε), Λ = ∞
     >>> print(terminal(r"$\lambda^* = \min(\Lambda, \mu - \sqrt{\mu C/R})$, $\sqrt{\nu} > 1$"))
     λ* = min(Λ, μ - √(μ C/R)), √ν > 1
+    >>> print(terminal(r"$m \in \{2, 3\}$"))
+    m ∈ {2, 3}
     """
     parts = text.split("$")
     return "".join(_unicode(part) if odd else part for odd, part in _alternate(parts))
@@ -364,6 +368,7 @@ def _unicode(math_text: str) -> str:
     math_text = _COMMAND.sub(lambda m: _command(m[1], m.end(), math_text), math_text)
     math_text = re.sub(r"\(([^()/ ]+)\)/\(([^()/ ]+)\)", r"\1/\2", math_text)
     math_text = math_text.replace("^*", "*").replace("{", "").replace("}", "")
+    math_text = math_text.replace(_OPEN, "{").replace(_CLOSE, "}")  # \{ and \} are braces
     return re.sub(" {2,}", " ", math_text)
 
 

@@ -8,6 +8,9 @@ One set of rules for every record's ``__str__``, ``_repr_latex_`` and ``_repr_ht
   (:func:`positional`), others as :math:`m\times 10^{e}` in LaTeX (:func:`latex_number`);
 * a quantity is named by its key of :mod:`qtheory.core.notation`, so that it looks the
   same here as in the tables and the document;
+* an estimate shows its half-width to two significant digits and its mean to the same
+  decimal place (:func:`mean_and_halfwidth`), so that no digit is shown that its
+  interval does not support;
 * HTML is a two-column table of text (:func:`html_table`), escaped once, here.
 
 These are displays: they round.  The records keep every digit, and the certified ones
@@ -22,7 +25,16 @@ from collections.abc import Iterable
 
 from qtheory.core import notation
 
-__all__ = ["DIGITS", "html_table", "latex_number", "number", "positional", "quantities"]
+__all__ = [
+    "DIGITS",
+    "estimate_latex",
+    "html_table",
+    "latex_number",
+    "mean_and_halfwidth",
+    "number",
+    "positional",
+    "quantities",
+]
 
 #: Significant digits of a displayed number.
 DIGITS = 6
@@ -175,3 +187,63 @@ def html_table(rows: Iterable[tuple[str, str]]) -> str:
         for key, value in rows
     )
     return f"<table>{body}</table>"
+
+
+def mean_and_halfwidth(mean: float, half: float) -> tuple[str, str]:
+    """``mean`` and ``half`` as text, rounded together: ``half`` to two significant
+    digits and ``mean`` to the same decimal place.
+
+    Outside 1e-4 ≤ size < 1e6 the pair shares a power of ten, ``(1.50``, ``0.03)e-7``;
+    when the half-width is 0 or not finite the mean keeps six significant digits.
+
+    Parameters
+    ----------
+    mean, half : float
+        An estimate and the half-width of its interval.
+
+    Returns
+    -------
+    (str, str)
+
+    Examples
+    --------
+    >>> mean_and_halfwidth(18.012, 16.726), mean_and_halfwidth(-30.827, 877.192)
+    (('18', '17'), ('-30', '880'))
+    >>> mean_and_halfwidth(1.5e-7, 3e-9), mean_and_halfwidth(1.0, 0.0)
+    (('(1.500', '0.030)e-7'), ('1', '0'))
+    """
+    if not (math.isfinite(half) and half > 0 and math.isfinite(mean)):
+        return f"{mean:.6g}", f"{half:.2g}"
+    size = max(abs(mean), half)
+    if not 1e-4 <= size < 1e6:
+        power = math.floor(math.log10(size))
+        scaled_mean, scaled_half = mean_and_halfwidth(mean / 10**power, half / 10**power)
+        return f"({scaled_mean}", f"{scaled_half})e{power:+d}"
+    rounded = float(f"{half:.2g}")
+    places = 1 - math.floor(math.log10(rounded))
+    if places > 0:
+        return f"{mean:.{places}f}", f"{rounded:.{places}f}"
+    return f"{round(mean, places):.0f}", f"{rounded:.0f}"
+
+
+def estimate_latex(mean: float, half: float) -> str:
+    r"""``mean \pm half`` in LaTeX mathematics (no dollars), rounded together
+    (:func:`mean_and_halfwidth`); a shared power of ten as ``\times 10^{e}``.
+
+    Parameters
+    ----------
+    mean, half : float
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(estimate_latex(229.93, 3.412), estimate_latex(1.5e-7, 3e-9))
+    229.9 \pm 3.4 (1.500 \pm 0.030)\times 10^{-7}
+    """
+    shown_mean, shown_half = mean_and_halfwidth(mean, half)
+    shown_half, _, power = shown_half.partition(")e")
+    scale = f")\\times 10^{{{int(power)}}}" if power else ""
+    return f"{shown_mean} \\pm {shown_half}{scale}"

@@ -57,6 +57,7 @@ from types import ModuleType
 
 import numpy as np
 
+from qtheory.core.printing import estimate_latex, mean_and_halfwidth
 from qtheory.core.validation import nonnegative_int, positive_int
 
 __all__ = [
@@ -256,38 +257,16 @@ class Estimate:
 
     def __str__(self) -> str:
         """``mean ± half-width (95%)``, e.g. ``229.9 ± 3.4 (95%)``."""
-        mean, half = _display_pair(self.mean, self.halfwidth)
+        mean, half = mean_and_halfwidth(self.mean, self.halfwidth)
         return f"{mean} ± {half} ({CONFIDENCE:.0%})"
 
     def _repr_latex_(self) -> str:
         """IPython's LaTeX display: ``$229.9 \\pm 3.4$ (95%)``."""
-        mean, half = _display_pair(self.mean, self.halfwidth)
-        half, _, power = half.partition(")e")
-        scale = f")\\times 10^{{{int(power)}}}" if power else ""
-        return f"${mean} \\pm {half}{scale}$ ({CONFIDENCE:.0%})"
+        return f"${estimate_latex(self.mean, self.halfwidth)}$ ({CONFIDENCE:.0%})"
 
     def _repr_html_(self) -> str:
         """IPython's HTML display: the text of ``str``, with the method and n."""
         return f"<span>{self}</span> <small>({self.method}, n = {self.n})</small>"
-
-
-def _display_pair(mean: float, half: float) -> tuple[str, str]:
-    """``mean`` and ``half`` as strings: ``half`` rounded to two significant digits and
-    ``mean`` to the same decimal place; a shared power of ten, ``(1.50 ± 0.03)e-7``
-    style, outside 1e-4 ≤ size < 1e6; six significant digits of the mean when the
-    half-width is 0 or not finite."""
-    if not (math.isfinite(half) and half > 0 and math.isfinite(mean)):
-        return f"{mean:.6g}", f"{half:.2g}"
-    size = max(abs(mean), half)
-    if not 1e-4 <= size < 1e6:
-        power = math.floor(math.log10(size))
-        scaled_mean, scaled_half = _display_pair(mean / 10**power, half / 10**power)
-        return f"({scaled_mean}", f"{scaled_half})e{power:+d}"
-    rounded = float(f"{half:.2g}")
-    places = 1 - math.floor(math.log10(rounded))
-    if places > 0:
-        return f"{mean:.{places}f}", f"{rounded:.{places}f}"
-    return f"{round(mean, places):.0f}", f"{rounded:.0f}"
 
 
 def root_seed(seed: object) -> np.random.SeedSequence:

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from qtheory.core import notation
+from qtheory.core.printing import estimate_latex
 
 __all__ = [
     "Latex",
@@ -196,9 +197,12 @@ def number(x: float | np.number, digits: int = 6) -> str:
     return _latex_numeral(f"{value:.{int(digits)}g}")
 
 
-def estimate(value: object, fmt: str = ".2f", *, scale: float = 1.0) -> Latex:
+def estimate(value: object, *, scale: float = 1.0) -> Latex:
     r"""A table cell ``mean ± half-width`` of an estimate, in math mode: the half-width of
-    its 95% confidence interval, as every caption with such cells says.
+    its 95% confidence interval, as every caption with such cells says, to two
+    significant digits and the mean to the same decimal place
+    (:func:`qtheory.core.printing.mean_and_halfwidth`): no digit the interval does not
+    support.
 
     The one formatter of an :class:`~qtheory.core.stats.Estimate` in the report.
 
@@ -206,8 +210,6 @@ def estimate(value: object, fmt: str = ".2f", *, scale: float = 1.0) -> Latex:
     ----------
     value : qtheory.core.stats.Estimate
         Anything with ``mean`` and ``halfwidth``.
-    fmt : str, default ".2f"
-        The format of both numbers (after dividing by ``scale``).
     scale : float, keyword-only, default 1
         A divisor of both, e.g. N for a per-server rate.
 
@@ -220,11 +222,12 @@ def estimate(value: object, fmt: str = ".2f", *, scale: float = 1.0) -> Latex:
     >>> from qtheory.core.stats import Estimate
     >>> print(estimate(Estimate(mean=12.3456, halfwidth=0.789, n=5)))
     $12.35 \pm 0.79$
-    >>> print(estimate(Estimate(mean=200.0, halfwidth=4.0, n=5), ".3f", scale=100))
+    >>> print(estimate(Estimate(mean=-30.827, halfwidth=877.192, n=5)))
+    $-30 \pm 880$
+    >>> print(estimate(Estimate(mean=200.0, halfwidth=4.0, n=5), scale=100))
     $2.000 \pm 0.040$
     """
-    mean, half = value.mean / scale, value.halfwidth / scale
-    return Latex(f"${mean:{fmt}} \\pm {half:{fmt}}$")
+    return Latex(f"${estimate_latex(value.mean / scale, value.halfwidth / scale)}$")
 
 
 def _cell(value: object, fmt: str | Callable[[Any], str] | None) -> str:

@@ -695,10 +695,10 @@ def _fits_table(sweeps: Sequence[ClassSweep]) -> str:
                 s.label,
                 f"{s.net.marginal + 1} of {s.net.n_classes}",
                 f.leading_constant,
-                report.estimate(f.regret.slope, ".3f"),
-                report.estimate(f.c_vol.slope, ".3f"),
-                report.estimate(f.c_long_at(f.table_c).slope, ".3f"),
-                report.estimate(f.c_short.slope, ".3f"),
+                report.estimate(f.regret.slope),
+                report.estimate(f.c_vol.slope),
+                report.estimate(f.c_long_at(f.table_c).slope),
+                report.estimate(f.c_short.slope),
                 report.Latex("--" if math.isnan(flat) else f"${flat:g}$"),
             ]
         )

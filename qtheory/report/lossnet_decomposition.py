@@ -290,8 +290,8 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
 # ------------------------------------------------------------------- LaTeX
 
 
-def _fit_cell(fit, digits: int = 3) -> report.Latex:
-    return report.estimate(fit.slope, f".{digits}f")
+def _fit_cell(fit) -> report.Latex:
+    return report.estimate(fit.slope)
 
 
 def _network_latex(net: LossNetwork) -> str:
@@ -504,13 +504,11 @@ def _job_table(result: Sweep) -> str:
     rows = [
         [
             j.servers,
-            report.estimate(j.offline, ".3f", scale=j.servers),
-            report.estimate(j.offline_minus_fluid, ".3f", scale=j.servers),
-            report.estimate(j.duration_gap, ".3f", scale=j.servers),
-            report.estimate(j.window_gap, ".3f", scale=j.servers),
-            report.estimate(clock[j.servers].c_vol.negated(), ".2f")
-            if j.servers in clock
-            else None,
+            report.estimate(j.offline, scale=j.servers),
+            report.estimate(j.offline_minus_fluid, scale=j.servers),
+            report.estimate(j.duration_gap, scale=j.servers),
+            report.estimate(j.window_gap, scale=j.servers),
+            report.estimate(clock[j.servers].c_vol.negated()) if j.servers in clock else None,
         ]
         for j in result.job
     ]

@@ -472,8 +472,8 @@ def _epochs_table(epochs: list[tuple[int, object]]) -> tuple[str, list[RenewalRe
         rates.append(rr)
         rows.append([
             n, ep.count, rr.mean_length * n, ep.idle_area.mean() * n, ep.rejected_l.mean(),
-            ep.lost_h.mean(), report.estimate(rr.mean_idle, ".3f"),
-            report.estimate(rr.identity_cost, ".3f"), report.estimate(rr.timing_gain, ".3f"),
+            ep.lost_h.mean(), report.estimate(rr.mean_idle),
+            report.estimate(rr.identity_cost), report.estimate(rr.timing_gain),
         ])  # fmt: skip
     text = report.table(
         [
@@ -581,8 +581,7 @@ def _rate_cell(point: SweepPoint) -> report.Latex:
     mean, halfwidth = point.loss_rate_h.mean, point.loss_rate_h.halfwidth
     if not (halfwidth > 0 and math.isfinite(halfwidth)):
         return report.Latex(f"${_math_number(mean)} \\pm {_math_number(halfwidth)}$")
-    decimals = max(0, 1 - math.floor(math.log10(halfwidth)))
-    return report.estimate(point.loss_rate_h, f".{decimals}f")
+    return report.estimate(point.loss_rate_h)
 
 
 def _bound_text(value: float) -> str:
