@@ -258,7 +258,7 @@ def table(
     notes: str | None = None,
     alignment: str | None = None,
     size: str | None = None,
-    fit: bool = False,
+    fit: bool = True,
 ) -> str:
     r"""A booktabs table inside a ``table`` float.
 
@@ -284,9 +284,10 @@ def table(
     size : str, optional
         A smaller font for a wide table: ``"small"``, ``"footnotesize"`` or
         ``"scriptsize"``.
-    fit : bool, default False
+    fit : bool, default True
         Shrink the tabular to the line width if it is wider (graphicx's ``\resizebox``,
-        a no-op on a page wide enough), so that it fits a page of any width.
+        a no-op on a page wide enough), so that it fits a page of any width; False
+        leaves it as it is (and needs no graphicx).
 
     Returns
     -------
@@ -306,6 +307,7 @@ def table(
       \centering
       \caption{Demo.}
       \label{tab:demo}
+      \resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%
       \begin{tabular}{rr}
         \toprule
         $n$ & value \\
@@ -314,6 +316,7 @@ def table(
         2 & -- \\
         \bottomrule
       \end{tabular}
+      }
     \end{table}
     """
     columns = list(columns)
