@@ -261,18 +261,24 @@ def test_columns_are_numbers_that_keep_their_digits():
 def test_latex_compiles(tmp_path):
     _, gated, _ = run_cli(GATED)
     _, lossnet, _ = run_cli([*LOSSNET, "--columns", "reserve,online,regret,p_full"])
-    (tmp_path / "t.tex").write_text(
-        "\\documentclass[a4paper]{article}\n\\usepackage[margin=1in]{geometry}\n\\usepackage{booktabs}\n\\usepackage{amsmath}\n"
-        "\\usepackage{graphicx}\n"
-        f"\\begin{{document}}\n{gated}\n{lossnet}\n\\end{{document}}\n"
+    preamble = "\\documentclass[a4paper]{article}\n\\usepackage[margin=1in]{geometry}\n"
+    assert_compiles_without_overfull(tmp_path, preamble, f"{gated}\n{lossnet}")
+
+
+def assert_compiles_without_overfull(folder, preamble: str, body: str) -> None:
+    """pdflatex on ``body`` after ``preamble`` and the packages a table needs: it
+    compiles, and no box is overfull."""
+    packages = "\\usepackage{booktabs}\n\\usepackage{amsmath}\n\\usepackage{graphicx}\n"
+    (folder / "t.tex").write_text(
+        f"{preamble}{packages}\\begin{{document}}\n{body}\n\\end{{document}}\n"
     )
     done = subprocess.run(
         ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        cwd=folder, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:]
-    assert (tmp_path / "t.pdf").exists()
-    assert "Overfull" not in (tmp_path / "t.log").read_text(errors="replace")
+    assert (folder / "t.pdf").exists()
+    assert "Overfull" not in (folder / "t.log").read_text(errors="replace")
 
 
 @pytest.mark.skipif(
@@ -287,16 +293,7 @@ def test_eight_columns_fit_a_default_article_page(tmp_path):
          "--columns", "fluid,online,regret,reserve,p_full,mean_idle"]
     )  # fmt: skip
     assert status == 0 and latex.count(" & ") >= 7 * 5  # eight columns, header and 4 rows
-    (tmp_path / "t.tex").write_text(
-        "\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage{graphicx}\n"
-        f"\\begin{{document}}\n{latex}\n\\end{{document}}\n"
-    )
-    done = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout[-2000:]
-    assert "Overfull" not in (tmp_path / "t.log").read_text(errors="replace")
+    assert_compiles_without_overfull(tmp_path, "\\documentclass{article}\n", latex)
 
 
 # --- errors and start-up ------------------------------------------------------------

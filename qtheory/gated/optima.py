@@ -20,8 +20,31 @@ __all__ = ["GateOptimum", "RoutingOptimum", "as_float64", "float64_value"]
 Real = float | mpmath.mpf
 
 
+class _Shown:
+    """The displays of an optimum record (:mod:`qtheory.core.printing`, six digits; the
+    record keeps every digit), from its ``_title()`` and ``_quantities()``."""
+
+    def _title(self) -> str:
+        raise NotImplementedError
+
+    def _quantities(self) -> list[tuple[str, Real]]:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        """``GA gate (proved unique): τ* = 2.06358, S_GA(τ*) = …``."""
+        return f"{self._title()}: {quantities(self._quantities())[0]}"
+
+    def _repr_latex_(self) -> str:
+        """IPython's LaTeX display: the quantities in mathematics."""
+        return f"{self._title()}: {quantities(self._quantities())[1]}"
+
+    def _repr_html_(self) -> str:
+        """IPython's HTML display: a table of the quantities."""
+        return _html(self._title(), self._quantities())
+
+
 @dataclass(frozen=True)
-class GateOptimum:
+class GateOptimum(_Shown):
     """The welfare-maximising gate τ* and the queue it produces.
 
     Attributes
@@ -96,21 +119,9 @@ class GateOptimum:
             return f"{gate} (nobody admitted{'; ' + self.evidence if self.evidence else ''})"
         return gate + _qualifier(self.attained, self.at_boundary, self.evidence)
 
-    def __str__(self) -> str:
-        """``GA gate (proved unique): τ* = 2.06358, S_GA(τ*) = …`` (six digits)."""
-        return f"{self._title()}: {quantities(self._quantities())[0]}"
-
-    def _repr_latex_(self) -> str:
-        """IPython's LaTeX display: the quantities in mathematics, six digits."""
-        return f"{self._title()}: {quantities(self._quantities())[1]}"
-
-    def _repr_html_(self) -> str:
-        """IPython's HTML display: a table of the quantities (six digits)."""
-        return _html(self._title(), self._quantities())
-
 
 @dataclass(frozen=True)
-class RoutingOptimum:
+class RoutingOptimum(_Shown):
     """The welfare-maximising random-routing admission rate λ*.
 
     Attributes
@@ -151,18 +162,6 @@ class RoutingOptimum:
 
     def _title(self) -> str:
         return "RR rate" + _qualifier(self.attained, self.at_boundary, self.evidence)
-
-    def __str__(self) -> str:
-        """``RR rate: λ* = 0.666667, S_RR(λ*) = 4`` (six digits)."""
-        return f"{self._title()}: {quantities(self._quantities())[0]}"
-
-    def _repr_latex_(self) -> str:
-        """IPython's LaTeX display: the quantities in mathematics, six digits."""
-        return f"{self._title()}: {quantities(self._quantities())[1]}"
-
-    def _repr_html_(self) -> str:
-        """IPython's HTML display: a table of the quantities (six digits)."""
-        return _html(self._title(), self._quantities())
 
 
 def _qualifier(attained: bool, at_boundary: bool, evidence: str | None) -> str:
