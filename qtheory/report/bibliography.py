@@ -177,14 +177,12 @@ def references_section(keys: Iterable[str]) -> str:
     \end{thebibliography}
     <BLANKLINE>
     """
-    wanted = set(keys)
-    for key in wanted:
-        entry_latex(key)  # a KeyError naming an unknown key
-    ordered = [key for key in REFERENCES if key in wanted]
+    entries = {key: entry_latex(key) for key in set(keys)}  # a KeyError names an unknown key
+    ordered = [key for key in REFERENCES if key in entries]
     if not ordered:
         return ""
     widest = max(ordered, key=len)
-    items = [rf"\bibitem[{key}]{{{key}}} {entry_latex(key)}" for key in ordered]
+    items = [rf"\bibitem[{key}]{{{key}}} {entries[key]}" for key in ordered]
     return (
         "\n".join([rf"\begin{{thebibliography}}{{{widest}}}", *items, r"\end{thebibliography}"])
         + "\n"
