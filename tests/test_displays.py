@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.enclosure import Enclosure, UndecidedComparison
-from qtheory.core.printing import positional
+from qtheory.core.printing import latex_from_log, positional
 from qtheory.core.records import Records, record_row
 from qtheory.core.stats import Estimate
 from qtheory.gated.ladder import ladder
@@ -88,6 +88,19 @@ def test_a_decided_comparison_holds_for_every_value_inside(a, b, c, d):
             assert truths == {True, False}
         else:
             assert truths == {answer}
+
+
+@given(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False))
+def test_a_number_beyond_float64_printed_from_its_logarithm(log_value):
+    """The mantissa and exponent of e^log_value, against mpmath at 40 digits (six
+    significant digits; the float64 logarithm's own error is |log| * 1e-16 relative)."""
+    shown = latex_from_log(log_value)
+    mantissa, _, exponent = shown.partition(r"\times 10^")
+    with mpmath.workdps(40):
+        reference = mpmath.exp(mpmath.mpf(log_value))
+        value = mpmath.mpf(mantissa) * mpmath.mpf(10) ** int(exponent.strip("{}"))
+        assert 1 <= mpmath.mpf(mantissa) < 10 and len(mantissa) == 7  # d.ddddd
+        assert abs(value / reference - 1) <= 5e-6 + abs(log_value) * 1e-15
 
 
 def test_notebook_displays_of_an_enclosure():

@@ -177,7 +177,7 @@ def test_relative_links_resolve(path):
 def test_bibliography_labels_are_defined():
     references = (DOCS / "references.md").read_text()
     defined = set(re.findall(r"^\*\*\[(\w+)\]\*\*", references, flags=re.MULTILINE))
-    assert len(defined) == 13
+    assert len(defined) == 15
     for page in PAGES:
         used = set(re.findall(r"\[([A-Z][A-Za-z]{1,3}\d\d)[,\]]", page.read_text()))
         assert used <= defined, (page.name, sorted(used - defined))

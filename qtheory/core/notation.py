@@ -29,6 +29,8 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from qtheory.core.markup import Kind, pieces
+
 __all__ = [
     "NOTATION",
     "UNICODE_MATH",
@@ -321,15 +323,16 @@ _TOKEN = re.compile(r"\\?[A-Za-z]+|[0-9.]+")
 
 
 def terminal(text: str) -> str:
-    r"""Text with inline ``$...$`` LaTeX mathematics as plain Unicode, for the terminal:
-    Greek letters and relations as characters, ``\mathrm{GA}`` as ``GA``, fractions as
-    ``a/b``, braces dropped.  Only the small LaTeX vocabulary of the package's claims and
-    notation is translated; anything else keeps its LaTeX name without the backslash.
+    r"""A sentence of :mod:`qtheory.core.markup` as plain Unicode, for the terminal: code
+    as it is; in the inline ``$...$`` LaTeX mathematics, Greek letters and relations as
+    characters, ``\mathrm{GA}`` as ``GA``, fractions as ``a/b``, braces dropped.  Only the
+    small LaTeX vocabulary of the package's claims and notation is translated; anything
+    else keeps its LaTeX name without the backslash.
 
     Parameters
     ----------
     text : str
-        Text whose mathematics is between ``$`` signs.
+        Text whose mathematics is between ``$`` signs and code between backticks.
 
     Returns
     -------
@@ -343,15 +346,13 @@ def terminal(text: str) -> str:
     |x - 1| ≤ 3/2 log log(1/ε), Λ = ∞
     >>> print(terminal(r"$\lambda^* = \min(\Lambda, \mu - \sqrt{\mu C/R})$, $\sqrt{\nu} > 1$"))
     λ* = min(Λ, μ - √(μ C/R)), √ν > 1
-    >>> print(terminal(r"$m \in \{2, 3\}$"))
-    m ∈ {2, 3}
+    >>> print(terminal(r"$m \in \{2, 3\}$; see `qtheory gated --certify`"))
+    m ∈ {2, 3}; see qtheory gated --certify
     """
-    parts = text.split("$")
-    return "".join(_unicode(part) if odd else part for odd, part in _alternate(parts))
-
-
-def _alternate(parts: list[str]):
-    return ((index % 2 == 1, part) for index, part in enumerate(parts))
+    return "".join(
+        _unicode(piece.content) if piece.kind is Kind.MATH else piece.content
+        for piece in pieces(text)
+    )
 
 
 def _unicode(math_text: str) -> str:

@@ -29,6 +29,7 @@ __all__ = [
     "DIGITS",
     "estimate_latex",
     "html_table",
+    "latex_from_log",
     "latex_number",
     "mean_and_halfwidth",
     "number",
@@ -247,3 +248,41 @@ def estimate_latex(mean: float, half: float) -> str:
     shown_half, _, power = shown_half.partition(")e")
     scale = f")\\times 10^{{{int(power)}}}" if power else ""
     return f"{shown_mean} \\pm {shown_half}{scale}"
+
+
+def latex_from_log(log_value: float, digits: int = DIGITS) -> str:
+    r"""The positive number :math:`e^{\ell}` known by its natural logarithm :math:`\ell`
+    (a value beyond float64, computed in log space) as LaTeX mathematics
+    :math:`m\times 10^{e}`, to ``digits`` significant digits.
+
+    Parameters
+    ----------
+    log_value : float
+        :math:`\ell`; ``-inf`` is 0 and ``inf`` is :math:`\infty`.
+    digits : int, default :data:`DIGITS`
+
+    Returns
+    -------
+    str
+        No dollars.  The mantissa carries the logarithm's own rounding: a float64
+        :math:`\ell` is good to about :math:`|\ell|\cdot 10^{-16}` absolute, so the
+        mantissa to that relative error (for :math:`|\ell| < 10^{9}` well within six digits).
+
+    Examples
+    --------
+    >>> latex_from_log(1000 * math.log(10) + math.log(2), 3)
+    '2.00\\times 10^{1000}'
+    >>> latex_from_log(-800.0, 4), latex_from_log(math.inf), latex_from_log(-math.inf)
+    ('3.668\\times 10^{-348}', '\\infty', '0')
+    """
+    if math.isnan(log_value):
+        raise ValueError(f"log_value must not be NaN, got {log_value!r}")
+    if math.isinf(log_value):
+        return r"\infty" if log_value > 0 else "0"
+    decimal = log_value / math.log(10)
+    exponent = math.floor(decimal)
+    mantissa = f"{10 ** (decimal - exponent):.{digits - 1}f}"
+    if mantissa.startswith("10"):  # 9.9995... rounded up to 10.00
+        exponent += 1
+        mantissa = f"{1:.{digits - 1}f}"
+    return rf"{mantissa}\times 10^{{{exponent}}}"

@@ -239,12 +239,12 @@ def uniqueness_claim() -> Claim:
     return Claim(
         name="gated.unique_optimum",
         statement=(
-            r"with $w = -\log\sigma$, $u = \mu(1-\sigma)$, $N = R - C/u$, "
+            r"with $w = -\log\sigma$, $u = \mu(1-\sigma)$, the net reward $\eta = R - C/u$, "
             r"$D = \tau + 1/\Lambda$, $h = e^{w} - 1 - w$ and "
             r"$k = \log(1+u/\Lambda) - (u/\Lambda)/(1+u/\Lambda)$: "
-            r"$S_{\mathrm{GA}}' = \mu\sigma G/(u^2 D^2)$ with $G = C D - N(h + k)$, and "
-            r"$G' = -N\,(e^{w} - 1 + u\mu\sigma/(\Lambda + u)^2)$; so $S_{\mathrm{GA}}$ has "
-            r"at most one critical point where $N > 0$, and it is the maximum"
+            r"$S_{\mathrm{GA}}' = \mu\sigma G/(u^2 D^2)$ with $G = C D - \eta(h + k)$, and "
+            r"$G' = -\eta\,(e^{w} - 1 + u\mu\sigma/(\Lambda + u)^2)$; so $S_{\mathrm{GA}}$ has "
+            r"at most one critical point where $\eta > 0$, and it is the maximum"
         ),
         kind=Evidence.IDENTITY,
         passed=bool(passed),

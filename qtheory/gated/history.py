@@ -249,7 +249,7 @@ def full_memory_bracket(
             relaxation.upper,
             (
                 "exact: Bellman-inequality bound on the relaxation that also observes the "
-                f"number in system at admissions (capped at $K = {relaxation.states}$, over all "
+                f"number in system at admissions (capped at {relaxation.states}, over all "
                 "gates), evaluated in float64 without enclosing the rounding (numerical, not "
                 "certified); it covers gate policies (gate, then the first arrival) only: a "
                 "window rule is bounded only by Hajek's regular-arrivals bound "
@@ -259,7 +259,7 @@ def full_memory_bracket(
     if math.isinf(arrival):
         gate = None
         lower, lower_policy = float(ga.welfare), f"constant gate (GA): $\\tau = {ga.gate:.6g}$"
-        lower_evidence = "exact: GA's optimum (qtheory.gated.welfare.optimal_gate)"
+        lower_evidence = "exact: GA's optimum (`qtheory.gated.welfare.optimal_gate`)"
     else:
         gate = optimal_gap_gate(queue, levels=levels)
         lower, lower_policy = gate.welfare, gate.describe()
@@ -432,7 +432,8 @@ def history_claims(*, quick: bool = False) -> Records[Claim]:
     brackets = {(a, r): full_memory_bracket(GatedQueue(a, 1, r, 1), **sizes) for a, r in points}
     scope = (
         f"$\\mu = C = 1$; {in_set(LAMBDA_NU, points)}; "
-        f"relaxation capped at $K = {next(iter(brackets.values())).relaxation.states}$"
+        "relaxation with the number in system capped at "
+        f"{next(iter(brackets.values())).relaxation.states}"
     )
     common = {"kind": Evidence.NUMERICAL, "reason": _NUMERICAL_REASON, "scope": scope}
     widths = [b.width for b in brackets.values()]

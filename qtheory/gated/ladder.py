@@ -97,7 +97,8 @@ class Rung:
         The :class:`qtheory.core.claims.Evidence` kind behind the number, or
         ``"not computed"``.
     method : str
-        How the number was obtained.
+        How the number was obtained: a sentence of :mod:`qtheory.core.markup` (``$...$``
+        mathematics, ```...``` code), which the CLI and the report render for their medium.
 
     Examples
     --------
@@ -406,7 +407,7 @@ def ladder(
         optimal_gate(queue).welfare,
         NUMERICAL,
         "mpmath root of the first-order condition, rounded to float64 (not certified "
-        "here; qtheory gated --certify prints a certified enclosure)",
+        "here; `qtheory gated --certify` prints a certified enclosure)",
     )
     if full_memory:
         bracket = history.full_memory_bracket(queue) if history is not None else None

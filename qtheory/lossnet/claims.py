@@ -25,7 +25,7 @@ With n classes (:func:`class_claims`; :mod:`qtheory.lossnet.nested`):
   of a symbolic n-class network.
 - ``lossnet.class_leading_constant`` (identity, heuristic): the balance of
   :func:`~qtheory.lossnet.regret.derive_leading_constant` gives
-  :math:`c = r_m\mu/\log(\mu/\Lambda_{m-1})` for every marginal class, and the
+  :math:`c = r_m\mu/\log(\mu/\bar\lambda_{m-1})` for every marginal class, and the
   two-class constant at n = 2.
 - ``lossnet.class_bounded_offset`` (finite-range, heuristic): regret
   :math:`- c\log N` of the nested optimum varies by less than
@@ -519,7 +519,7 @@ def lossnet_claims(net: LossNetwork, points: Sequence[RegretPoint]) -> Records[C
 #: The n-class model's standing hypotheses, in the claims' text form.
 CLASS_OVERLOADED = (
     r"$\lambda_1 < \mu < \lambda_1 + \dots + \lambda_n$, no partial sum "
-    r"$\Lambda_j = \lambda_1 + \dots + \lambda_j$ equal to $\mu$, "
+    r"$\bar\lambda_j = \lambda_1 + \dots + \lambda_j$ equal to $\mu$, "
     r"$r_1 > \dots > r_n > 0$, a common service rate $\mu$",
 )
 
@@ -582,7 +582,7 @@ def class_regret_identity_claim(n: int = 3) -> Claim:
             r"$R_{\mathrm{fluid}} - R = r_m\mu\,E[\mathrm{idle}] + N\sum_{j<m}(r_j - r_m)"
             r"\lambda_j B_j + N\sum_{j>m}(r_m - r_j)\lambda_j(1 - B_j)$ for the reward rate "
             r"$R$ of every admission policy, $B_j$ the fraction of class $j$ rejected, with "
-            r"$R_{\mathrm{fluid}} = N[\sum_{j<m} r_j\lambda_j + r_m(\mu - \Lambda_{m-1})]$: "
+            r"$R_{\mathrm{fluid}} = N[\sum_{j<m} r_j\lambda_j + r_m(\mu - \bar\lambda_{m-1})]$: "
             r"Sympy simplifies the difference of the two sides to $0$ once the admitted "
             r"rate is written $\mu(N - E[\mathrm{idle}])$ and class $j$'s "
             r"$\lambda_j N(1 - B_j)$"
@@ -603,7 +603,7 @@ def class_regret_identity_claim(n: int = 3) -> Claim:
 
 
 def class_leading_constant_claim(n: int = 3) -> Claim:
-    """The heuristic leading constant c = r_m μ / log(μ/Λ_{m-1}), by Sympy, and its
+    """The heuristic leading constant c = r_m μ / log(μ/λ̄_{m-1}), by Sympy, and its
     two-class case.
 
     Sympy's balance (:func:`~qtheory.lossnet.regret.derive_leading_constant`)
@@ -650,7 +650,7 @@ def class_leading_constant_claim(n: int = 3) -> Claim:
         name="lossnet.class_leading_constant",
         statement=(
             r"The heuristic balance $\min_k\,[r_m\mu k + N e^{-\theta k}\sum_{j<m}"
-            r"(r_j - r_m)\lambda_j K_j]$, $\theta = \log(\mu/\Lambda_{m-1})$, has "
+            r"(r_j - r_m)\lambda_j K_j]$, $\theta = \log(\mu/\bar\lambda_{m-1})$, has "
             r"$\lim \min/\log N = c = r_m\mu/\log(\mu/(\lambda_1 + \dots + \lambda_{m-1}))$ "
             rf"for every marginal class $m = 2..{n}$ of the {n}-class network (Sympy), and "
             r"for $n = 2$ this is the two-class constant $r_L\mu/\log(\mu/\lambda_H)$: $c$ "
@@ -729,7 +729,7 @@ def class_bounded_offset_claim(net, points: Sequence[RegretPoint]) -> Claim:
         name="lossnet.class_bounded_offset",
         statement=(
             r"$R_{\mathrm{fluid}} - R_{\mathrm{on}}(N) - c\log N$ with "
-            rf"$c = r_{m + 1}\mu/\log(\mu/\Lambda_{m}) = {c:.6g}$ (marginal class {m + 1}) "
+            rf"$c = r_{m + 1}\mu/\log(\mu/\bar\lambda_{m}) = {c:.6g}$ (marginal class {m + 1}) "
             rf"varies by less than $0.2\,c\log 10 = {tolerance:.4g}$ over the {where} "
             f"({_class_rates(net)}), $R_{{\\mathrm{{on}}}}$ the nested trunk-reservation "
             "optimum"

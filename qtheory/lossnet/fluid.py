@@ -14,12 +14,12 @@ vectors (optionally with per-class service rates).  For two classes, in the over
 :math:`R_{fluid} = N[r_H\lambda_H + r_L(\mu-\lambda_H)]`.
 
 With n classes, :math:`r_1 > \dots > r_n` and a common :math:`\mu`, the LP is a
-fractional knapsack: with :math:`\Lambda_j = \lambda_1 + \dots + \lambda_j` and the
-marginal class :math:`m` (:math:`\Lambda_{m-1} < \mu < \Lambda_m`) it admits
-:math:`x_j = \lambda_j` for :math:`j < m`, :math:`x_m = \mu - \Lambda_{m-1}` and nothing
+fractional knapsack: with :math:`\bar\lambda_j = \lambda_1 + \dots + \lambda_j` and the
+marginal class :math:`m` (:math:`\bar\lambda_{m-1} < \mu < \bar\lambda_m`) it admits
+:math:`x_j = \lambda_j` for :math:`j < m`, :math:`x_m = \mu - \bar\lambda_{m-1}` and nothing
 below :math:`m`, so
 
-.. math:: R_{fluid} = N\Bigl[\sum_{j<m} r_j\lambda_j + r_m(\mu - \Lambda_{m-1})\Bigr];
+.. math:: R_{fluid} = N\Bigl[\sum_{j<m} r_j\lambda_j + r_m(\mu - \bar\lambda_{m-1})\Bigr];
 
 the dual prices are :math:`y = r_m` for the capacity :math:`\sum_j x_j \le \mu` (one
 server, serving :math:`\mu` jobs per unit time, is worth :math:`r_m\mu`) and
@@ -121,7 +121,7 @@ class FluidCase:
     marginal : int or None
         The 0-based marginal class (None when everybody fits).
     condition : sympy.Boolean
-        Where the case applies: Λ_{m-1} < μ < Λ_m (class 1: λ_1 >= μ).
+        Where the case applies: λ̄_{m-1} < μ < λ̄_m (class 1: λ_1 >= μ).
     admitted : tuple of sympy.Expr
         x_1, …, x_n per server.
     capacity_price : sympy.Expr
@@ -198,7 +198,7 @@ class FluidDerivation:
         return self.cases[marginal]
 
     def bound(self, marginal: int) -> Formula:
-        """R_fluid = N [Σ_{j<m} r_j λ_j + r_m (μ − Λ_{m-1})] when class ``marginal`` (m,
+        """R_fluid = N [Σ_{j<m} r_j λ_j + r_m (μ − λ̄_{m-1})] when class ``marginal`` (m,
         0-based) is marginal, as a :class:`~qtheory.core.symbolic.Formula` in
         (N, λ_1..λ_{m-1}, μ, r_1..r_m), the symbols it uses; with two classes and
         ``marginal=1``, N (r_H λ_H + r_L (μ − λ_H)) in (N, λ_H, μ, r_H, r_L).
@@ -223,7 +223,7 @@ _TWO_CLASS_CASES = ("H saturates", "overloaded")
 def derive_fluid(n: int = 2) -> FluidDerivation:
     """The fluid LP (r_1 > … > r_n > 0, common μ) by cases, in Sympy.
 
-    Case "class m marginal" (Λ_{m-1} < μ < Λ_m): x_j = λ_j above m, x_m = μ − Λ_{m-1},
+    Case "class m marginal" (λ̄_{m-1} < μ < λ̄_m): x_j = λ_j above m, x_m = μ − λ̄_{m-1},
     0 below; y = r_m, z_j = r_j − r_m above m, 0 otherwise.  Primal feasibility, dual
     feasibility (y + z_j >= r_j, prices >= 0) and equal objectives under the case's
     condition prove optimality (the tests let Sympy check all three); the dual is
@@ -272,7 +272,7 @@ def derive_fluid(n: int = 2) -> FluidDerivation:
     lambdas, rewards = lossnet_symbols.class_symbols(n)
     names = _TWO_CLASS_CASES if n == 2 else tuple(f"class {m + 1} marginal" for m in range(n))
     zero = sp.Integer(0)
-    partial = [sum(lambdas[:j], zero) for j in range(n + 1)]  # Λ_0 = 0, …, Λ_n
+    partial = [sum(lambdas[:j], zero) for j in range(n + 1)]  # λ̄_0 = 0, …, λ̄_n
     cases = []
     for m in range(n):
         above = sp.Lt(partial[m], mu) if m else sp.true
@@ -301,7 +301,7 @@ def derive_fluid(n: int = 2) -> FluidDerivation:
 
 
 def fluid_bound(net: LossNetwork | ClassNetwork) -> float:
-    """R_fluid = N [Σ_{j<m} r_j λ_j + r_m (μ − Λ_{m-1})], m the marginal class: the
+    """R_fluid = N [Σ_{j<m} r_j λ_j + r_m (μ − λ̄_{m-1})], m the marginal class: the
     fluid LP's value (the case "class m marginal" of :func:`derive_fluid`); for
     two classes N [r_H λ_H + r_L (μ − λ_H)].
 

@@ -208,7 +208,7 @@ def _evaluate(net: ClassNetwork, admitted: np.ndarray) -> _Evaluation:
     admitted[b] >= 1 below N)."""
     n, lambdas, rewards = net.servers, np.array(net.lambdas), np.array(net.rewards)
     m, r_m = net.marginal, rewards[net.marginal]
-    cumulative = np.concatenate(([0.0], np.cumsum(lambdas)))  # Λ_0..Λ_n
+    cumulative = np.concatenate(([0.0], np.cumsum(lambdas)))  # λ̄_0..λ̄_n
     birth = n * cumulative[admitted[:-1]]  # b = 0..N-1, all > 0
     busy = np.arange(n + 1, dtype=float)
     # log(w_b / w_N) = Σ_{l=b}^{N-1} log((l+1)μ / β_l)
@@ -295,7 +295,7 @@ def _initial_reserves(net: ClassNetwork) -> list[int]:
     """The start of policy iteration: classes above the marginal one always admitted,
     those below never, and the marginal class's reserve from the balance of
     :mod:`qtheory.lossnet.regret` (r_m μ k against N A e^{-θk} with
-    A = Σ_{j<m} (r_j − r_m) λ_j, θ = log(μ/Λ_{m-1})).  Any start gives the optimum; this
+    A = Σ_{j<m} (r_j − r_m) λ_j, θ = log(μ/λ̄_{m-1})).  Any start gives the optimum; this
     one needs a handful of iterations where all classes admitted needs dozens (the
     marginal reserve overshoots and oscillates)."""
     m, n, r_m = net.marginal, net.servers, net.rewards[net.marginal]

@@ -20,8 +20,8 @@ regret of :func:`regret_curve` that regret :math:`- c\log N` stays within 0.1 ov
 finite range of N; :func:`fit_log_slope` gives a least-squares slope for comparison.
 
 With n classes and marginal class m the same balance, on the reserve of class m with
-the classes above it admitted, gives :math:`c = r_m\mu/\log(\mu/\Lambda_{m-1})`,
-:math:`\Lambda_{m-1} = \lambda_1 + \dots + \lambda_{m-1}`
+the classes above it admitted, gives :math:`c = r_m\mu/\log(\mu/\bar\lambda_{m-1})`,
+:math:`\bar\lambda_{m-1} = \lambda_1 + \dots + \lambda_{m-1}`
 (:func:`derive_leading_constant`): it depends on the marginal reward, μ and the
 total rate above the marginal class only.  :func:`regret_curve` gives the regret
 of the nested optimum (:mod:`qtheory.lossnet.nested`, float64); the claim
@@ -103,8 +103,8 @@ def derive_leading_constant(n: int = 2) -> tuple[LeadingConstant, ...]:
     above m almost always (their reserves stay O(1); numerically 0 or 1) and keeps a
     reserve :math:`k` for class m; inside it only classes :math:`1..m-1` are admitted,
     so near full the idle count drifts up at rate about :math:`\mu N` and down at
-    :math:`\Lambda_{m-1}N`, and class j < m is lost with probability about
-    :math:`K_j e^{-\theta k}`, :math:`\theta = \log(\mu/\Lambda_{m-1})`.  Classes
+    :math:`\bar\lambda_{m-1}N`, and class j < m is lost with probability about
+    :math:`K_j e^{-\theta k}`, :math:`\theta = \log(\mu/\bar\lambda_{m-1})`.  Classes
     below m are admitted only with a fraction of the servers idle (reserves of order
     N), which costs O(1).  By the regret identity of :mod:`qtheory.lossnet.nested`
 
@@ -112,7 +112,7 @@ def derive_leading_constant(n: int = 2) -> tuple[LeadingConstant, ...]:
               + N e^{-\theta k}\sum_{j<m}(r_j - r_m)\lambda_j K_j,
 
     and Sympy minimises over k and takes lim regret/log N:
-    :math:`c = r_m\mu/\log(\mu/\Lambda_{m-1})`.  It depends on the marginal class's
+    :math:`c = r_m\mu/\log(\mu/\bar\lambda_{m-1})`.  It depends on the marginal class's
     reward, μ and the *total* rate of the classes above it, and on nothing else: not
     on their rewards or how the rate is split, nor on the classes below m.  For two
     classes (the default; symbols λ_H, r_H, r_L and one scale K) it is

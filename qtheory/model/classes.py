@@ -6,7 +6,8 @@ r_1 > r_2 > … > r_n > 0.  The network is overloaded, Σ_j λ_j > μ, while cla
 fits, λ_1 < μ.  The fluid LP admits the classes in reward order until the capacity μ is
 used up; the *marginal* class m is the one that fills it,
 
-.. math:: \Lambda_{m-1} < \mu < \Lambda_m, \qquad \Lambda_j = \lambda_1 + \dots + \lambda_j,
+.. math:: \bar\lambda_{m-1} < \mu < \bar\lambda_m,
+          \qquad \bar\lambda_j = \lambda_1 + \dots + \lambda_j,
 
 so classes above m are served in full, class m in part and classes below m not at all.
 A partial sum equal to μ (a degenerate fluid LP, whose dual is not unique) is rejected.

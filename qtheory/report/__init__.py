@@ -15,6 +15,7 @@ from qtheory.core.lazy import lazy_package
 _LAZY = {
     "Latex": "latex",
     "align": "latex",
+    "code": "latex",
     "document": "latex",
     "equation": "latex",
     "escape": "latex",
@@ -34,6 +35,7 @@ __all__ = [
     "PAPER_RC",
     "Latex",
     "align",
+    "code",
     "document",
     "equation",
     "escape",

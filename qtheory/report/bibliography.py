@@ -43,6 +43,10 @@ REFERENCES: dict[str, str] = {
     "Mil69": 'B. L. Miller, "A queueing reward system with several customer classes", '
     "*Management Science* 16(3):234–245 (1969).",
     "Kle75": "L. Kleinrock, *Queueing Systems, Volume I: Theory*, Wiley (1975).",
+    "AG19": 'A. Arlotto and I. Gurvich, "Uniformly bounded regret in the multisecretary '
+    'problem", *Stochastic Systems* 9(3):231–260 (2019).',
+    "VB21": 'A. Vera and S. Banerjee, "The Bayesian prophet: a low-regret framework for '
+    'online decision making", *Management Science* 67(3):1368–1391 (2021).',
     "GTH85": 'W. K. Grassmann, M. I. Taksar and D. P. Heyman, "Regenerative analysis and '
     'steady state distributions for Markov chains", *Operations Research* '
     "33(5):1107–1116 (1985).",

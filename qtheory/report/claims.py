@@ -10,8 +10,9 @@ the range covered, whose statement it is, and the verdict.
   (``derivations/claims.md``, ``derivations/claims.tex``);
 - :func:`write_certificates`: one JSON file per certified claim, for ``qtheory verify``.
 
-Statements are text with inline ``$...$`` mathematics: the text is escaped, the
-mathematics is kept.  Every ``±`` is the half-width of a 95% confidence interval.
+Statements are sentences of :mod:`qtheory.core.markup`: text, inline ``$...$``
+mathematics and ```...``` code; the text is escaped, the mathematics kept, the code set in
+typewriter type.  Every ``±`` is the half-width of a 95% confidence interval.
 
 >>> from qtheory.core.claims import Claim, Evidence, Origin
 >>> claim = Claim(name="demo.sum", statement="$1 + 1 = 2$ for 100% of inputs",
@@ -29,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from qtheory.core.claims import Claim, Evidence, claims_summary
+from qtheory.core.markup import Kind, pieces
 from qtheory.report import latex
 from qtheory.report.bibliography import cite
 
@@ -49,13 +51,7 @@ __all__ = [
 #: Said once under every table that shows a ``±``.
 PLUS_MINUS_NOTE = "Every ± is the half-width of a 95% confidence interval."
 
-_MATH = re.compile(r"(\$[^$]*\$)")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_|<>\[\]])")
-
-
-def _split(text: str) -> list[tuple[bool, str]]:
-    """``text`` cut into (is_math, piece) pieces at its ``$...$`` spans."""
-    return [(bool(_MATH.fullmatch(p)), p) for p in _MATH.split(text) if p]
 
 
 def values_text(symbol: str, values) -> str:
@@ -83,8 +79,9 @@ def values_text(symbol: str, values) -> str:
 
 
 def latex_text(text: str) -> str:
-    r"""Text with inline ``$...$`` mathematics as LaTeX: text escaped, mathematics kept,
-    each bracketed reference key cited (:func:`qtheory.report.bibliography.cite`).
+    r"""A sentence of :mod:`qtheory.core.markup` as LaTeX: text escaped, each bracketed
+    reference key cited (:func:`qtheory.report.bibliography.cite`), ``$...$``
+    mathematics kept, ```...``` code in typewriter type (:func:`qtheory.report.latex.code`).
 
     Parameters
     ----------
@@ -98,13 +95,21 @@ def latex_text(text: str) -> str:
     --------
     >>> print(latex_text("R_off is $R_{\\mathrm{off}} \\ge 0$ & done ([HR26])"))
     R\_off is $R_{\mathrm{off}} \ge 0$ \& done (\cite{HR26})
+    >>> print(latex_text("see `qtheory gated --certify`"))
+    see \texttt{qtheory gated -{}-certify}
     """
-    return "".join(p if is_math else cite(latex.escape(p)) for is_math, p in _split(text))
+    render = {
+        Kind.TEXT: lambda p: cite(latex.escape(p)),
+        Kind.MATH: lambda p: f"${p}$",
+        Kind.CODE: latex.code,
+    }
+    return "".join(render[piece.kind](piece.content) for piece in pieces(text))
 
 
 def markdown_text(text: str) -> str:
-    r"""Text with inline ``$...$`` mathematics for a Markdown table cell: the characters
-    Markdown would read are escaped outside the mathematics, ``|`` inside it too.
+    r"""A sentence of :mod:`qtheory.core.markup` for a Markdown table cell: the characters
+    Markdown would read are escaped in the text, ``|`` in the mathematics and the code too;
+    code is a code span.
 
     Parameters
     ----------
@@ -116,13 +121,15 @@ def markdown_text(text: str) -> str:
 
     Examples
     --------
-    >>> print(markdown_text("x_1 | $|x_1| \\le 1$"))
-    x\_1 \| $\|x_1\| \le 1$
+    >>> print(markdown_text("x_1 | $|x_1| \\le 1$, `gated.pof_identity`"))
+    x\_1 \| $\|x_1\| \le 1$, `gated.pof_identity`
     """
-    return "".join(
-        p.replace("|", r"\|") if is_math else _MARKDOWN_SPECIAL.sub(r"\\\1", p)
-        for is_math, p in _split(text)
-    )
+    render = {
+        Kind.TEXT: lambda p: _MARKDOWN_SPECIAL.sub(r"\\\1", p),
+        Kind.MATH: lambda p: "$" + p.replace("|", r"\|") + "$",
+        Kind.CODE: lambda p: "`" + p.replace("|", r"\|") + "`",
+    }
+    return "".join(render[piece.kind](piece.content) for piece in pieces(text))
 
 
 def _verdict(claim: Claim) -> str:
@@ -189,8 +196,8 @@ def _evidence_line(claim: Claim) -> list[str]:
 
 
 def claim_name_latex(name: str) -> str:
-    r"""A claim's name in typewriter type, breakable after its dots, underscores and
-    brackets so that a long name does not run into the margin.
+    r"""A claim's name as code (:func:`qtheory.report.latex.code`): typewriter type,
+    breakable after its dots, underscores and brackets.
 
     Parameters
     ----------
@@ -205,10 +212,7 @@ def claim_name_latex(name: str) -> str:
     >>> print(claim_name_latex("gated.pof_light_rate[A]"))
     \texttt{gated.\allowbreak{}pof\_\allowbreak{}light\_\allowbreak{}rate[\allowbreak{}A]}
     """
-    escaped = latex.escape(name)
-    for mark in (".", r"\_", "["):
-        escaped = escaped.replace(mark, mark + r"\allowbreak{}")
-    return rf"\texttt{{{escaped}}}"
+    return latex.code(name)
 
 
 def claim_paragraph(claim: Claim) -> str:

@@ -184,7 +184,7 @@ def _formulas(claims: dict[str, Claim]) -> str:
         f"In $w=-\\log\\sigma$ the sign of ${ga}'$ is that of a function $G$ that decreases "
         "wherever the net reward is positive, so the critical point is unique and the "
         "optimum is certified by a sign change of $G$ (or $G<0$ at $\\tau=0$) in ball "
-        "arithmetic, not assumed (\\texttt{qtheory.gated.certified}).",
+        f"arithmetic, not assumed ({report.code('qtheory.gated.certified')}).",
         said("gated.unique_optimum", "gated.optimal_gate"),
         "Random routing at rate $\\lambda$ (Edelson--Hildebrand) gives "
         f"${rr}(\\lambda) = {tex(forms['welfare_rr'])}$, concave on $[0,\\mu)$ with "
@@ -341,7 +341,7 @@ def _certified_table() -> str:
         rows,
         caption="Certified optima ($\\mu=C=1$, $R=\\nu$), each proved unique: every digit "
         "shown is shared by both ends of an Arb enclosure of relative width "
-        "$\\le 10^{-30}$ (\\texttt{qtheory.gated.certified}).",
+        f"$\\le 10^{{-30}}$ ({report.code('qtheory.gated.certified')}).",
         label="tab:gated-certified",
         alignment="llll",
         size="small",

@@ -40,6 +40,7 @@ from qtheory.core.printing import estimate_latex
 __all__ = [
     "Latex",
     "align",
+    "code",
     "document",
     "equation",
     "escape",
@@ -52,8 +53,9 @@ __all__ = [
 ]
 
 #: Packages loaded by :func:`document`, in order, as ``(name, "[options]")``: 1-inch margins
-#: (``geometry``) so that the generated tables fit the text width, and ``longtable`` for
-#: tables that may break across pages (the claims report).  ``hyperref`` must come last.
+#: (``geometry``) so that the generated tables fit the text width, ``dcolumn`` for columns
+#: aligned on the decimal point, and ``longtable`` for tables that may break across pages
+#: (the claims report).  ``hyperref`` must come last.
 #: Each is in Debian's texlive-latex-base or texlive-latex-recommended.
 PACKAGES = (
     ("geometry", "[margin=1in]"),
@@ -61,6 +63,7 @@ PACKAGES = (
     ("amssymb", ""),
     ("booktabs", ""),
     ("array", ""),
+    ("dcolumn", ""),
     ("longtable", ""),
     ("graphicx", ""),
     ("hyperref", "[hidelinks]"),
@@ -135,30 +138,71 @@ def escape(text: str) -> str:
     return _HYPHEN_LIGATURE_RE.sub("-{}", escaped)
 
 
+def code(text: str) -> Latex:
+    r"""Code (a command, an option, a module or a claim name) in typewriter type: escaped,
+    and breakable after its dots, underscores, slashes and opening brackets so that a long
+    name does not run into the margin.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    Latex
+
+    Examples
+    --------
+    >>> print(code("qtheory.gated.certified"))
+    \texttt{qtheory.\allowbreak{}gated.\allowbreak{}certified}
+    >>> print(code("qtheory reproduce --paper"))
+    \texttt{qtheory reproduce -{}-paper}
+    """
+    escaped = escape(text)
+    for mark in (".", r"\_", "/", "["):
+        escaped = escaped.replace(mark, mark + r"\allowbreak{}")
+    return Latex(rf"\texttt{{{escaped}}}")
+
+
 def _is_number(value: object) -> bool:
     return not isinstance(value, bool | np.bool_ | str) and isinstance(
         value, Real | np.integer | np.floating
     )
 
 
-def _latex_numeral(text: str) -> str:
-    """Turn Python's ``'1.5e-04'`` into ``'$1.5\\times 10^{-4}$'``; wrap negatives in
-    math mode so that the minus sign is not a hyphen."""
+def _group(whole: str) -> str:
+    r"""Thin spaces (``\,``) between the groups of three digits of a whole part of five or
+    more digits, as SI writes them (``34\,470``; ``1234`` stays)."""
+    sign = whole[:1] if whole[:1] in "+-" else ""
+    digits = whole[len(sign) :]
+    if len(digits) < 5 or not digits.isdigit():
+        return whole
+    head = len(digits) % 3 or 3
+    groups = [digits[:head], *(digits[i : i + 3] for i in range(head, len(digits), 3))]
+    return sign + r"\,".join(groups)
+
+
+def _numeral(text: str) -> str:
+    r"""Python's numeral as LaTeX mathematics (no dollars): ``'1.5e-04'`` as
+    ``1.5\times 10^{-4}``, a whole part of five or more digits grouped by thin spaces."""
     match = _SCIENTIFIC_RE.match(text)
     if match:
         mantissa, exponent = match.groups()
-        return rf"${mantissa}\times 10^{{{int(exponent)}}}$"
-    if text.startswith("-"):
-        return f"${text}$"
-    return text
+        return rf"{mantissa}\times 10^{{{int(exponent)}}}"
+    whole, point, fraction = text.partition(".")
+    return _group(whole) + point + fraction
 
 
-def _nonfinite(value: float) -> str | None:
-    if math.isnan(value):
-        return "--"
-    if math.isinf(value):
-        return r"$\infty$" if value > 0 else r"$-\infty$"
-    return None
+def _text_or_math(numeral: str) -> str:
+    """A numeral as text where it is plain digits, else in math mode (a true minus sign,
+    ``\\times``, ``\\infty``)."""
+    if numeral.startswith("-") or "\\" in numeral.replace(r"\,", ""):
+        return f"${numeral}$"
+    return numeral
+
+
+#: NaN in a table: a dash.
+_DASH = "--"
 
 
 def number(x: float | np.number, digits: int = 6) -> str:
@@ -174,10 +218,10 @@ def number(x: float | np.number, digits: int = 6) -> str:
     Returns
     -------
     str
-        Integers in full; floats with ``digits`` significant digits, in scientific
-        notation as ``$m\times 10^{e}$`` when ``g`` would use an exponent; negative
-        values in math mode (a true minus sign); ``nan`` as ``--``; ``inf`` as
-        ``$\infty$``.
+        Integers in full (a whole part of five or more digits grouped by thin spaces);
+        floats with ``digits`` significant digits, in scientific notation as
+        ``$m\times 10^{e}$`` when ``g`` would use an exponent; negative values in math
+        mode (a true minus sign); ``nan`` as ``--``; ``inf`` as ``$\infty$``.
 
     Examples
     --------
@@ -185,16 +229,19 @@ def number(x: float | np.number, digits: int = 6) -> str:
     '$1.23\\times 10^{-5}$'
     >>> number(2.5), number(-2.5), number(12), number(float("nan")), number(float("inf"))
     ('2.5', '$-2.5$', '12', '--', '$\\infty$')
+    >>> number(2154434690)
+    '2\\,154\\,434\\,690'
     """
     if not _is_number(x):
         raise ValueError(f"x must be a real number, got {x!r}")
     if isinstance(x, int | np.integer):
-        return _latex_numeral(str(int(x)))
+        return _text_or_math(_numeral(str(int(x))))
     value = float(x)
-    special = _nonfinite(value)
-    if special is not None:
-        return special
-    return _latex_numeral(f"{value:.{int(digits)}g}")
+    if math.isnan(value):
+        return _DASH
+    if math.isinf(value):
+        return r"$\infty$" if value > 0 else r"$-\infty$"
+    return _text_or_math(_numeral(f"{value:.{int(digits)}g}"))
 
 
 def estimate(value: object, *, scale: float = 1.0) -> Latex:
@@ -230,19 +277,124 @@ def estimate(value: object, *, scale: float = 1.0) -> Latex:
     return Latex(f"${estimate_latex(value.mean / scale, value.halfwidth / scale)}$")
 
 
-def _cell(value: object, fmt: str | Callable[[Any], str] | None) -> str:
+#: The ``tabular`` column that aligns numbers on their decimal point (``dcolumn``'s ``D``
+#: column, its cells in math mode); :func:`table` writes it for the letter ``d``.
+DECIMAL_COLUMN = "D{.}{.}{-1}"
+_G_SPEC_RE = re.compile(r"\.([0-9]+)g|g")
+#: One column of a ``tabular`` spec (``l``, ``c``, ``r``, ``d``, ``p{...}``) or a
+#: decoration between columns (``|``, ``@{...}``, ``>{...}``).
+_SPEC_TOKEN_RE = re.compile(r"[pmb]\{[^{}]*\}|[@!<>]\{[^{}]*\}|[lcrd|]")
+
+
+def _significant(fmt: object) -> int | None:
+    """The significant digits of a ``g`` spec (6 for no spec); None for any other spec."""
+    if fmt is None:
+        return 6
+    match = _G_SPEC_RE.fullmatch(str(fmt))
+    return None if match is None else int(match.group(1) or 6)
+
+
+def _column_numerals(values: Sequence[object], fmt: object) -> list[str | None]:
+    r"""The numbers of one column as LaTeX mathematics (no dollars), formatted together;
+    None for a cell that is not a number.
+
+    Integers are written in full.  Under a ``g`` spec (the default: 6 digits) every float
+    of the column gets the same number of significant digits, trailing zeros kept, written
+    out when every one of them can be (decimal exponents -4 to digits - 1) and otherwise
+    every one as :math:`m\times 10^{e}`: scientific notation only in a column that needs
+    it.  Any other spec (``".3f"``, ``".2e"``) is :func:`format`'s, cell by cell.  A whole
+    part of five or more digits is grouped by thin spaces; ``nan`` is a dash.
+    """
+    digits = _significant(fmt)
+    finite = [
+        float(v)
+        for v in values
+        if _is_number(v) and not isinstance(v, int | np.integer) and math.isfinite(float(v))
+    ]
+    scientific = digits is not None and any(
+        not -4 <= int(f"{x:.{digits - 1}e}".partition("e")[2]) < digits for x in finite if x
+    )
+    numerals: list[str | None] = []
+    for value in values:
+        if not _is_number(value):
+            numerals.append(None)
+        elif isinstance(value, int | np.integer):
+            numerals.append(_numeral(str(int(value))))
+        elif math.isnan(x := float(value)):
+            numerals.append(_DASH)
+        elif math.isinf(x):
+            numerals.append(r"\infty" if x > 0 else r"-\infty")
+        elif digits is None:
+            numerals.append(_numeral(format(x, str(fmt))))
+        elif scientific:
+            numerals.append(_numeral(f"{x:.{digits - 1}e}"))
+        else:
+            numerals.append(_numeral(f"{x:#.{digits}g}".removesuffix(".")))
+    return numerals
+
+
+def _column_cells(
+    values: Sequence[object], fmt: str | Callable[[Any], str] | None, decimal: bool
+) -> list[str]:
+    """The LaTeX of one column's cells: numbers by :func:`_column_numerals` (or the
+    callable ``fmt``), :class:`Latex` verbatim, other strings escaped, None empty; in a
+    decimal column (math mode) a ``$...$`` cell loses its dollars and text goes in an
+    ``\\mbox``."""
     if callable(fmt):
-        return str(fmt(value))
-    if value is None:
-        return ""
-    if isinstance(value, Latex):
-        return str(value)
-    if _is_number(value):
-        if fmt is None:
-            return number(value)
-        special = None if isinstance(value, int | np.integer) else _nonfinite(float(value))
-        return special if special is not None else _latex_numeral(format(value, fmt))
-    return escape(str(value))
+        return [_in_math(cell) if decimal and cell else cell for cell in map(str, map(fmt, values))]
+    cells = []
+    for value, numeral in zip(values, _column_numerals(values, fmt), strict=True):
+        if numeral == _DASH:
+            cells.append(r"\mbox{--}" if decimal else _DASH)
+        elif numeral is not None:
+            cells.append(numeral if decimal else _text_or_math(numeral))
+        elif value is None:
+            cells.append("")
+        else:
+            text = str(value) if isinstance(value, Latex) else escape(str(value))
+            cells.append(_in_math(text) if decimal else text)
+    return cells
+
+
+def _in_math(cell: str) -> str:
+    """A text cell for a math-mode column: ``$x$`` as ``x``, anything else in an mbox."""
+    match = re.fullmatch(r"\$([^$]*)\$", cell)
+    return match.group(1) if match else rf"\mbox{{{cell}}}"
+
+
+def _spec_columns(alignment: str, width: int) -> tuple[str, list[bool]]:
+    """The ``tabular`` spec with each ``d`` as :data:`DECIMAL_COLUMN`, and which columns
+    are decimal ones."""
+    tokens = _SPEC_TOKEN_RE.findall(alignment)
+    if "".join(tokens) != alignment:
+        raise ValueError(
+            "alignment must be made of the columns l, c, r, d, p{..}, m{..}, b{..} and the "
+            f"decorations |, @{{..}}, !{{..}}, >{{..}}, <{{..}}, got {alignment!r}"
+        )
+    columns = [t for t in tokens if t[0] in "lcrdpmb"]
+    if len(columns) != width:
+        raise ValueError(
+            f"alignment must have one column per header ({width}), {alignment!r} has {len(columns)}"
+        )
+    spec = "".join(DECIMAL_COLUMN if t == "d" else t for t in tokens)
+    return spec, [t == "d" for t in columns]
+
+
+def _auto_alignment(columns: list[list[object]], formats: Mapping[int, object]) -> str:
+    """``d`` for a column of numbers with a float among them, ``r`` for one of integers,
+    ``l`` otherwise (None cells count as numbers)."""
+    letters = []
+    for j, values in enumerate(columns):
+        numbers = [v for v in values if v is not None]
+        if not numbers or not all(_is_number(v) for v in numbers):
+            letters.append("l")
+        elif not callable(formats.get(j)) and any(
+            not isinstance(v, int | np.integer) for v in numbers
+        ):
+            letters.append("d")
+        else:
+            letters.append("r")
+    return "".join(letters)
 
 
 TABLE_SIZES = ("small", "footnotesize", "scriptsize")
@@ -267,20 +419,27 @@ def table(
     columns : sequence of str
         Header cells, LaTeX (e.g. ``r"$\tau^*$"``), emitted verbatim.
     rows : iterable of sequences
-        Cells: numbers are formatted with :func:`number` (or ``formats``), plain
-        strings are escaped, :class:`Latex` strings are verbatim, ``None`` is empty.
+        Cells: numbers are formatted column by column (see ``formats``), plain strings
+        are escaped, :class:`Latex` strings are verbatim, ``None`` is empty.
     caption, label : str
         LaTeX caption (verbatim) and ``\label`` key (e.g. ``"tab:gated"``).
     formats : mapping of int to str or callable, optional
-        Column index to a format spec for :func:`format` (e.g. ``".6g"``,
-        ``".3f"``; an exponent in the result becomes ``\times 10^{e}``) or to a
-        callable returning the cell's LaTeX.  ``nan``/``inf`` print as ``--`` and
-        ``$\infty$`` whatever the spec.
+        Column index to a format spec for :func:`format` or to a callable returning the
+        cell's LaTeX.  A ``g`` spec (``".6g"``, the default for every column) is a
+        column's: each float gets that many significant digits, trailing zeros kept, all
+        written out or, if one of them needs an exponent, all as
+        :math:`m\times 10^{e}`; other specs (``".3f"``, ``".2e"``) go cell by cell.
+        Integers are written in full, a whole part of five or more digits grouped by thin
+        spaces; ``nan``/``inf`` print as ``--`` and ``$\infty$`` whatever the spec.
     notes : str, optional
         LaTeX set in footnote size under the table.
     alignment : str, optional
-        Column spec for ``tabular``; by default ``r`` for all-numeric columns and
-        ``l`` otherwise.
+        Column spec for ``tabular`` made of the columns ``l``, ``c``, ``r``, ``d``,
+        ``p{..}``, ``m{..}``, ``b{..}`` and the decorations ``|``, ``@{..}``, ``!{..}``,
+        ``>{..}``, ``<{..}``, where ``d`` is a column aligned on the decimal point
+        (:data:`DECIMAL_COLUMN`, which needs ``\usepackage{dcolumn}``; its header is
+        centred); by default ``d`` for a numeric column with a float in it, ``r`` for
+        one of integers and ``l`` otherwise.
     size : str, optional
         A smaller font for a wide table: ``"small"``, ``"footnotesize"`` or
         ``"scriptsize"``.
@@ -297,23 +456,25 @@ def table(
     ------
     ValueError
         If a row does not have one cell per column, ``formats`` names a column
-        that does not exist, or ``size`` is not one of the three sizes.
+        that does not exist, ``alignment`` is not a simple column spec (see
+        ``alignment``) or does not have one column per header, or ``size`` is not one of
+        the three sizes.
 
     Examples
     --------
-    >>> print(table(["$n$", "value"], [[1, 0.5], [2, float("nan")]],
+    >>> print(table(["$n$", "value"], [[1, 0.5], [20000, float("nan")]],
     ...             caption="Demo.", label="tab:demo", formats={1: ".2f"}), end="")
     \begin{table}[htbp]
       \centering
       \caption{Demo.}
       \label{tab:demo}
       \resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%
-      \begin{tabular}{rr}
+      \begin{tabular}{rD{.}{.}{-1}}
         \toprule
-        $n$ & value \\
+        $n$ & \multicolumn{1}{c}{value} \\
         \midrule
         1 & 0.50 \\
-        2 & -- \\
+        20\,000 & \mbox{--} \\
         \bottomrule
       \end{tabular}
       }
@@ -335,21 +496,25 @@ def table(
             raise ValueError(
                 f"rows must have one cell per column ({width}), row {number_} has {len(row)}"
             )
-    if alignment is None:
-        alignment = "".join(
-            "r" if rows and all(_is_number(row[j]) or row[j] is None for row in rows) else "l"
-            for j in range(width)
-        )
-    body = [" & ".join(_cell(value, formats.get(j)) for j, value in enumerate(row)) for row in rows]
+    by_column = [[row[j] for row in rows] for j in range(width)]
+    spec, decimal = _spec_columns(alignment or _auto_alignment(by_column, formats), width)
+    cells = [
+        _column_cells(values, formats.get(j), decimal[j]) for j, values in enumerate(by_column)
+    ]
+    body = [" & ".join(column[i] for column in cells) for i in range(len(rows))]
+    header = [
+        rf"\multicolumn{{1}}{{c}}{{{name}}}" if decimal[j] else name
+        for j, name in enumerate(columns)
+    ]
     lines = [
         r"\begin{table}[htbp]",
         r"  \centering" + (rf"\{size}" if size else ""),
         rf"  \caption{{{caption}}}",
         rf"  \label{{{label}}}",
         *([r"  \resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%"] if fit else []),
-        rf"  \begin{{tabular}}{{{alignment}}}",
+        rf"  \begin{{tabular}}{{{spec}}}",
         r"    \toprule",
-        "    " + " & ".join(columns) + r" \\",
+        "    " + " & ".join(header) + r" \\",
         r"    \midrule",
         *("    " + line + r" \\" for line in body),
         r"    \bottomrule",

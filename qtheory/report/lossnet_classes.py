@@ -31,7 +31,7 @@ C_vol still rises over N = 100..3162 (3a: 6.4 to 9.2, slope 0.91 ± 0.31, so its
 equivalence claim fails on that range; 4a: 7.6 to 9.4).  The two-class network of 3a
 without its third class (λ = (0.3, 0.9), r = (3, 2)) rises the same way (C_vol 7.1,
 8.8, 9.8, 9.9 at N = 100, 316, 1000, 3162; one run, 6 replications of 100 time units):
-a slow approach to the limit when θ = log(μ/Λ_{m-1}) is large, not an effect of the
+a slow approach to the limit when θ = log(μ/λ̄_{m-1}) is large, not an effect of the
 classes below the marginal one.  The exact regret's OLS slope over N = 100..10^4 covers
 c(n) for none of the four sets (3a: 2.175 ± 0.057 against c(n) = 1.661, and its
 bounded-offset claim fails; 3b, 4b: about 4% below 2.804; 4a: 7.76 against 8.96), so the
@@ -471,8 +471,8 @@ def class_decomposition_claims(result: ClassSweep) -> list[Claim]:
             kind=Evidence.STATISTICAL,
             passed=all(abs(e.mean) <= stats.t.ppf(level, e.dof) * e.stderr for e in checks),
             origin=Origin.PACKAGE,
-            citation="the nested optimum of qtheory.lossnet.nested and the simulator of "
-            "qtheory.sim.lossnet",
+            citation="the nested optimum of `qtheory.lossnet.nested` and the simulator of "
+            "`qtheory.sim.lossnet`",
             hypotheses=(*CLASS_OVERLOADED, CLOCK),
             scope=f"{every_n}; family-wise false-failure rate 5%",
             quantity=(
@@ -502,10 +502,6 @@ def _all_claims(sweeps: Sequence[ClassSweep]) -> list[Claim]:
 # ------------------------------------------------------------------- LaTeX
 
 
-def _claim_ref(name: str) -> str:
-    return f"\\texttt{{{claim_name_latex(name)}}}"
-
-
 def _fluid_table() -> str:
     derivation = derive_fluid(3)
     names = notation.sympy_names(set(derivation.lambdas) | set(derivation.rewards))
@@ -517,11 +513,11 @@ def _fluid_table() -> str:
     for case in derivation.cases:
         m = case.marginal
         if m is None:
-            condition = "$\\Lambda_3 \\le \\mu$"
+            condition = "$\\bar\\lambda_3 \\le \\mu$"
         elif m == 0:
             condition = "$\\lambda_1 \\ge \\mu$"
         else:
-            condition = f"$\\Lambda_{{{m}}} < \\mu < \\Lambda_{{{m + 1}}}$"
+            condition = f"$\\bar\\lambda_{{{m}}} < \\mu < \\bar\\lambda_{{{m + 1}}}$"
         rows.append(
             [
                 case.name,
@@ -534,7 +530,7 @@ def _fluid_table() -> str:
         ["case", "condition", "$x_1$", "$x_2$", "$x_3$", "price $y$ of $\\sum_j x_j \\le \\mu$"],
         rows,
         caption="The fluid LP with three classes by cases (Sympy; $r_1 > r_2 > r_3 > 0$, "
-        "$\\Lambda_j = \\lambda_1 + \\dots + \\lambda_j$).  In the case ``class $m$ "
+        "$\\bar\\lambda_j = \\lambda_1 + \\dots + \\lambda_j$).  In the case ``class $m$ "
         "marginal'' the duals $y = r_m$, $z_j = r_j - r_m$ ($j < m$), 0 otherwise, "
         "certify the primal point.",
         label="tab:lossnet-classes-fluid",
@@ -557,16 +553,17 @@ def _derivation() -> str:
         [
             "$N$ servers, classes $j = 1, \\dots, n$ arriving at rate $\\lambda_j N$ with "
             "rewards $r_1 > \\dots > r_n > 0$, every job served at rate $\\mu$, the "
-            "network overloaded.  With $\\Lambda_j = \\lambda_1 + \\dots + \\lambda_j$ the "
+            "network overloaded.  With $\\bar\\lambda_j = \\lambda_1 + \\dots + \\lambda_j$ the "
             "fluid LP per server, $\\max\\{\\sum_j r_j x_j : \\sum_j x_j \\le \\mu,\\ "
             "0 \\le x_j \\le \\lambda_j\\}$, serves the classes in reward order until the "
             "capacity is used up; the \\emph{marginal} class $m$ is the one that fills it, "
-            "$\\Lambda_{m-1} < \\mu < \\Lambda_m$, served in part, the classes above it in "
-            "full and those below it not at all (Table~\\ref{tab:lossnet-classes-fluid}):",
+            "$\\bar\\lambda_{m-1} < \\mu < \\bar\\lambda_m$, served in part, the classes "
+            "above it in full and those below it not at all "
+            "(Table~\\ref{tab:lossnet-classes-fluid}):",
             _fluid_table(),
             report.equation(
                 notation.latex("R_fluid"),
-                "N\\Big[\\sum_{j<m} r_j\\lambda_j + r_m(\\mu - \\Lambda_{m-1})\\Big].",
+                "N\\Big[\\sum_{j<m} r_j\\lambda_j + r_m(\\mu - \\bar\\lambda_{m-1})\\Big].",
                 label="eq:lossnet-classes-fluid",
             ),
             "With a common service rate the number of busy servers is a sufficient state "
@@ -574,9 +571,9 @@ def _derivation() -> str:
             "optimal online policy: nested trunk reservation, class $j$ admitted iff more "
             "than $k_j$ servers are idle, $0 = k_1 \\le k_2 \\le \\dots \\le k_n \\le N$ "
             "($k_j = N$: never), in float64 to $N = 10^6$ "
-            "(\\texttt{qtheory.lossnet.nested}; the full multi-class MDP confirms it at "
+            f"({report.code('qtheory.lossnet.nested')}; the full multi-class MDP confirms it at "
             "small $N$).  With $B_j$ the probability that class $j$ is turned away, its "
-            f"regret splits exactly as (claim {_claim_ref('lossnet.class_regret_identity')})",
+            f"regret splits exactly as (claim {claim_name_latex('lossnet.class_regret_identity')})",
             report.equation(
                 f"{notation.latex('R_fluid')} - {notation.latex('R_on')}",
                 "r_m\\mu\\,E[\\mathrm{idle}] + N\\sum_{j<m}(r_j - r_m)\\lambda_j B_j"
@@ -586,7 +583,7 @@ def _derivation() -> str:
             "idle capacity priced at the marginal reward, better classes lost and worse "
             "classes admitted.  The balance of the marginal class's reserve against the "
             "losses of the classes above it (a heuristic of this package, as for two "
-            f"classes; claim {_claim_ref('lossnet.class_leading_constant')}) gives "
+            f"classes; claim {claim_name_latex('lossnet.class_leading_constant')}) gives "
             "regret $\\sim c(n)\\log N$ with",
             report.equation(
                 "c(n)",
@@ -717,7 +714,7 @@ def _fits_table(sweeps: Sequence[ClassSweep]) -> str:
         caption=f"Slopes on $\\log N$ ($N \\ge {sweeps[0].fits.min_servers}$) with 95\\% "
         "intervals: the exact regret by ordinary least squares (to compare with $c(n)$), "
         "the estimates by least squares weighted by $1/\\mathrm{se}^2$ (variance scaled "
-        "by $\\max(1, \\chi^2/\\nu)$); $C^{\\pm}$ at the largest lookahead constant.  "
+        "by $\\max(1, \\chi^2/\\mathrm{df})$); $C^{\\pm}$ at the largest lookahead constant.  "
         "``Flat from'': the smallest $c$ from which on every fitted "
         "$C^{+}_{\\mathrm{long}}$ slope interval contains 0 or lies below it.",
         label="tab:lossnet-classes-fits",
@@ -779,7 +776,7 @@ def _constant_verdicts(sweeps: Sequence[ClassSweep], claims: Sequence[Claim] = (
         offset = offsets.get(f"lossnet.class_bounded_offset[{s.label}]")
         if offset is not None:
             verdict += (
-                f" (claim {_claim_ref(offset.name)}: {'holds' if offset.passed else 'fails'})"
+                f" (claim {claim_name_latex(offset.name)}: {'holds' if offset.passed else 'fails'})"
             )
         parts.append(f"Set {s.label}: {verdict}.")
 
@@ -789,7 +786,7 @@ def _constant_verdicts(sweeps: Sequence[ClassSweep], claims: Sequence[Claim] = (
     return (
         "Does the exact regret bear out the heuristic constant $c(n)$ of "
         "\\eqref{eq:lossnet-classes-constant}?  Claim "
-        f"{_claim_ref('lossnet.class_leading_constant')} proves only that the balance "
+        f"{claim_name_latex('lossnet.class_leading_constant')} proves only that the balance "
         "yields $c(n)$ (Sympy).  Numerically $c(n)$ counts as confirmed for a set only "
         "where the 95\\% interval of the OLS slope of its exact regret on $\\log N$ "
         "(Table~\\ref{tab:lossnet-classes-fits}) covers it.  Confirmed: "
@@ -822,7 +819,7 @@ def _section(sweeps: Sequence[ClassSweep], claims: Sequence[Claim]) -> str:
         "\\subsection*{The regret decomposition with several classes}",
         "The decomposition of \\eqref{eq:lossnet-decomposition} with the estimators of "
         "the two-class section, now with the nested optimum's reserves for the control "
-        "variate and the $n$-class policies of \\texttt{qtheory.sim.lossnet}: "
+        f"variate and the $n$-class policies of {report.code('qtheory.sim.lossnet')}: "
         "the offline dynamic programme over (event, busy count), and PFI and SSS($W$) "
         "judging class $j$ on the hypothetical future in which only the classes better "
         "than $j$ are admitted (the fluid LP's priority order).",

@@ -245,8 +245,7 @@ def contrast_claims(rows: Sequence[ContrastRow]) -> list[Claim]:
         kind=Evidence.FINITE_RANGE,
         passed=bool(spread < GAP_SPREAD),
         origin=Origin.PAPER,
-        citation="[Bra26] (the contrast it draws); Arlotto and Gurvich (2019), Vera and "
-        "Banerjee (2021) (bounded regret of the knapsack)",
+        citation="[Bra26] (the contrast it draws); [AG19], [VB21] (bounded regret of the knapsack)",
         hypotheses=(RATES,),
         scope=where + " (exact HJB and offline sums)",
         quantity="max $-$ min of $R_{\\mathrm{off}} - R_{\\mathrm{on}}$",
@@ -377,8 +376,9 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
             [
                 "Without departures each accepted job keeps its unit for ever: the dynamic "
                 "stochastic knapsack.  Its online optimum solves the finite-horizon HJB "
-                "equation $dV_c/ds = \\Lambda_H(r_H - \\Delta_c) + \\Lambda_L(r_L - \\Delta_c)^+$ "
-                "($s$ the time to go, $\\Delta_c = V_c - V_{c-1}$), solved here piecewise "
+                "equation $dV_c/ds = \\lambda_H N(r_H - \\Delta_c) + \\lambda_L N(r_L - "
+                "\\Delta_c)^+$ ($s$ the time to go, $\\Delta_c = V_c - V_{c-1}$), solved here "
+                "piecewise "
                 "exactly; its offline optimum is "
                 "$(r_H - r_L)E[\\min(H, N)] + r_L E[\\min(H + L, N)]$.",
                 _table(rows),

@@ -644,10 +644,9 @@ _WRITTEN_OUT = (-4, 5)
 
 
 def _decimal_tex(text: object) -> str:
-    """A cell as LaTeX: ``'1.5e-4'`` -> ``0.00015``, ``'1.5e-7'`` ->
-    ``$1.5\\times 10^{-7}$``, ``inf`` -> ``$\\infty$`` (mathematics only where needed)."""
-    cell = latex_number(_text(text), written_out=_WRITTEN_OUT)
-    return f"${cell}$" if cell.startswith("-") or "\\" in cell else cell
+    """A cell as LaTeX mathematics (no dollars): ``'1.5e-4'`` -> ``0.00015``,
+    ``'1.5e-7'`` -> ``1.5\\times 10^{-7}``, ``inf`` -> ``\\infty``."""
+    return latex_number(_text(text), written_out=_WRITTEN_OUT)
 
 
 def _plain(text: object) -> str:
@@ -674,8 +673,7 @@ def _default_caption(frame: pd.DataFrame | Table, fixed: list[str]) -> str:
 def _value_tex(value: object) -> str:
     if isinstance(value, float):  # also NumPy's float64, whose repr names its type
         value = int(value) if value.is_integer() else repr(float(value))
-    cell = _decimal_tex(value)
-    return cell.strip("$")
+    return _decimal_tex(value)
 
 
 def to_latex(
@@ -696,7 +694,8 @@ def to_latex(
     Returns
     -------
     str
-        Needs ``\usepackage{booktabs}`` (and ``amsmath`` for the walks' headers).
+        Needs ``\usepackage{booktabs}`` and ``\usepackage{dcolumn}`` (every column is
+        aligned on its decimal point), and ``amsmath`` for the walks' headers.
         Headers are mathematics; parameters with one value appear in the default caption
         instead of a column.  A wide table (many digits or columns) is set in the largest
         of ``\small``, ``\footnotesize`` and ``\scriptsize`` that fits
@@ -712,9 +711,9 @@ def to_latex(
       \centering
       \caption{PoF.}
       \label{tab:pof}
-      \begin{tabular}{rr}
+      \begin{tabular}{D{.}{.}{-1}D{.}{.}{-1}}
         \toprule
-        $R$ & $\mathrm{PoF}$ \\
+        \multicolumn{1}{c}{$R$} & \multicolumn{1}{c}{$\mathrm{PoF}$} \\
         \midrule
         4 & 1.52961 \\
         2 & 2.17613 \\
@@ -731,10 +730,10 @@ def to_latex(
     rows = [[_decimal_tex(row[name]) for name in (*varying, *columns)] for row in _records(frame)]
     return table(
         headers,
-        [[Latex(cell) for cell in row] for row in rows],
+        [[Latex(f"${cell}$") for cell in row] for row in rows],
         caption=caption or _default_caption(frame, fixed),
         label=label or "tab:" + frame.attrs.get("model", "gated"),
-        alignment="r" * len(headers),
+        alignment="d" * len(headers),
         size=_size(headers, rows),
         fit=_width(headers, rows, 10) > NARROWEST_TEXT_WIDTH_PT,
     )

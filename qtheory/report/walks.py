@@ -26,6 +26,7 @@ from qtheory.core import limits, notation
 from qtheory.core.cache import ResultCache, default_cache_dir
 from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.executor import make_executor
+from qtheory.core.printing import latex_from_log
 from qtheory.lossnet.regret import leading_constant
 from qtheory.model.lossnet import LossNetwork
 from qtheory.report.claims import claim_name_latex, claim_paragraph
@@ -191,14 +192,15 @@ def _derivation() -> str:
                 label="eq:walks-ruin",
                 **PRINT,
             ),
-            "Chernoff exponents (Legendre transforms derived by Sympy): Poisson count, "
-            "simple walk after $n$ steps, and a difference of Poisson counts (Skellam); "
-            "the bound is $e^{-\\Lambda^*(x)}$ on the tail side of the mean.",
+            "Chernoff exponents $\\psi^*(x) = \\sup_s(s x - \\psi(s))$, the "
+            "Legendre transforms of the cumulant generating functions $\\psi$ (derived by "
+            "Sympy): Poisson count, simple walk after $n$ steps, and a difference of Poisson "
+            "counts (Skellam); the bound is $e^{-\\psi^*(x)}$ on the tail side of the mean.",
             report.align(
                 [
-                    ("\\Lambda^*_{\\mathrm{Poisson}}", forms["chernoff_poisson"]),
-                    ("\\Lambda^*_{\\mathrm{walk}}", forms["chernoff_walk"]),
-                    ("\\Lambda^*_{\\mathrm{Skellam}}", forms["chernoff_skellam"]),
+                    ("\\psi^*_{\\mathrm{Poisson}}", forms["chernoff_poisson"]),
+                    ("\\psi^*_{\\mathrm{walk}}", forms["chernoff_walk"]),
+                    ("\\psi^*_{\\mathrm{Skellam}}", forms["chernoff_skellam"]),
                 ],
                 label="eq:walks-chernoff",
                 **PRINT,
@@ -233,9 +235,9 @@ def _sss_text() -> str:
         "$J$ reached $b$; stated, not evaluated), with "
         "$\\kappa \\le (\\lambda_H/\\mu)/(1 - h^{p_b}_1)$ H jobs lost per failure.  With "
         "$W=c\\log N/N$ this bound stays bounded in $N$ when "
-        "$\\max_y\\min(c\\,S(y/c), y\\log(\\mu/\\lambda_H)) \\ge 1$ ($S$: the Skellam "
-        "rate with means $\\mu, \\lambda_H$), i.e. from the constant $c^*$ of the "
-        "constants paragraph on."
+        "$\\max_y\\min(c\\,\\psi^*_{\\mathrm{Skellam}}(y/c), y\\log(\\mu/\\lambda_H)) "
+        "\\ge 1$ (the Skellam exponent of \\eqref{eq:walks-chernoff} with means $u = \\mu$, "
+        "$d = \\lambda_H$), i.e. from the constant $c^*$ of \\eqref{eq:lossnet-cstar} on."
     )
 
 
@@ -333,19 +335,34 @@ def bound_latex(name: str) -> str:
 
 
 def _summaries(checks: list[BoundCheck]) -> list[list]:
-    """One row per (bound, direction): count, how many hold, and the tightness range."""
+    """One row per (bound, direction): count, how many hold, and the tightness range
+    (min and max of bound/exact, taken in log space so that a ratio beyond float64 is
+    printed, not 0)."""
     rows = []
     for name in dict.fromkeys(c.name for c in checks):
         for direction in ("upper", "lower"):
             group = [c for c in checks if c.name == name and c.direction == direction]
             if not group:
                 continue
-            ratios = np.array([c.ratio for c in group], dtype=float)
-            ratios = ratios[np.isfinite(ratios)]
-            low, high = (ratios.min(), ratios.max()) if ratios.size else (math.nan, math.nan)
+            logs = np.array([c.log_ratio for c in group], dtype=float)
+            logs = logs[np.isfinite(logs)]
+            low, high = (logs.min(), logs.max()) if logs.size else (math.nan, math.nan)
             holds = sum(c.holds for c in group)
-            rows.append([report.Latex(bound_latex(name)), direction, len(group), holds, low, high])
+            rows.append([report.Latex(bound_latex(name)), direction, len(group), holds,
+                         _from_log(low, 4), _from_log(high, 4)])  # fmt: skip
     return rows
+
+
+def _from_log(log_value: float, digits: int) -> float | report.Latex:
+    """The number e^log_value: a float where float64 holds it, else its LaTeX from the
+    logarithm (:func:`qtheory.core.printing.latex_from_log`)."""
+    if not math.isfinite(log_value) or abs(log_value) < _LOG_FLOAT_RANGE:
+        return math.exp(log_value) if not math.isnan(log_value) else math.nan
+    return report.Latex(f"${latex_from_log(log_value, digits)}$")
+
+
+#: |log x| below which x and 1/x are normal float64 numbers.
+_LOG_FLOAT_RANGE = 700.0
 
 
 def _exact_checks(servers: list[int]) -> list[BoundCheck]:
@@ -391,23 +408,29 @@ def _checks_table(checks: list[BoundCheck], servers: list[int]) -> str:
         label="tab:walks-checks",
         size="footnotesize",
         formats={4: ".4g", 5: ".4g"},
-        alignment="p{0.42\\linewidth}lrrrr",
+        alignment="p{0.42\\linewidth}lrrdd",
     )
 
 
 def _pointwise_table(checks: list[BoundCheck], servers: list[int]) -> str:
     """Bound / exact at i = 1, b = floor(sqrt N) for the headline quantities (the ruin and
-    hitting checks of ``checks`` at that point, plus the SSS failure and kappa)."""
+    hitting checks of ``checks`` at that point, plus the SSS failure and kappa); an exact
+    value beyond float64 printed from its logarithm, a bound on a probability that is not
+    below 1 marked as vacuous."""
     rows = []
     for n in servers:
         net = DEFAULT.with_servers(n)
         start = f"i=1, b={IdleWalk.from_network(net).band}"
         for check in checks:
             if check.servers == n and check.point == start:
-                rows.append([n, report.Latex(bound_latex(check.name)), check.direction,
-                             check.bound, check.exact])  # fmt: skip
+                exact = check.exact if check.log_exact is None else _from_log(check.log_exact, 6)
+                bound = _vacuous_or(
+                    check.bound, check.name.startswith("P") and check.direction == "upper"
+                )
+                rows.append([n, report.Latex(bound_latex(check.name)), check.direction, bound,
+                             exact])  # fmt: skip
         rows.append([n, report.Latex(r"SSS failure $\max_h \varepsilon_h$ ($c = 4$)"), "upper",
-                     sss.failure_bound(net, 4.0).total,
+                     _vacuous_or(sss.failure_bound(net, 4.0).total, True),
                      float(sss.failure_probabilities(net, 4.0).max())])  # fmt: skip
         rows.append([n, report.Latex(r"H jobs lost per failure, $\kappa$"), "upper",
                      sss.losses_per_failure_bound(net), sss.losses_per_failure(net)])  # fmt: skip
@@ -420,12 +443,27 @@ def _pointwise_table(checks: list[BoundCheck], servers: list[int]) -> str:
             "exact",
         ],  # fmt: skip
         rows,
-        caption="Bound and exact value side by side ($\\lambda_H=0.6$, $\\mu=1$).",
+        caption="Bound and exact value side by side ($\\lambda_H=0.6$, $\\mu=1$); an exact "
+        "mean beyond the float64 range is computed from its logarithm.  "
+        f"{VACUOUS}: a bound on a probability that is not below 1 says nothing (vacuous); "
+        "such a bound is shown here but not counted among the checks.",
         label="tab:walks-pointwise",
         size="footnotesize",
         formats={3: ".6g", 4: ".6g"},
-        alignment="rp{0.45\\linewidth}lrr",
+        alignment="rp{0.45\\linewidth}ldd",
     )
+
+
+#: The mark of a vacuous bound in the tables.
+VACUOUS = "$^{\\dagger}$"
+
+
+def _vacuous_or(bound: float, probability: bool) -> float | report.Latex:
+    """The bound, or the bound marked as vacuous when it bounds a probability by 1 or
+    more."""
+    if probability and bound >= 1:
+        return report.Latex(f"${report.number(bound, 6).strip('$')}^{{\\dagger}}$")
+    return bound
 
 
 def _ruin_figure(figures: Path) -> list[Path]:

@@ -25,6 +25,9 @@ class BoundCheck:
         ``"upper"`` (bound >= exact is claimed) or ``"lower"`` (bound <= exact).
     bound, exact : float
         The two values.
+    log_exact : float, optional
+        The natural logarithm of the exact value where that value is beyond float64
+        (``exact`` is then inf), computed in log space; None otherwise.
     spec : dict, optional
         The bound's family and exact arguments (integers, rationals as text), from
         which :func:`qtheory.walks.certify.enclose` encloses both sides in ball
@@ -55,6 +58,7 @@ class BoundCheck:
     bound: float
     exact: float
     spec: dict | None = field(default=None, compare=False)
+    log_exact: float | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.direction not in ("upper", "lower"):
@@ -126,3 +130,30 @@ class BoundCheck:
         True
         """
         return self.bound / self.exact if self.exact != 0 else math.nan
+
+    @property
+    def log_ratio(self) -> float:
+        """log(bound / exact), from :attr:`log_exact` where the exact value is beyond
+        float64 (where :attr:`ratio` is 0).
+
+        Returns
+        -------
+        float
+            ``log(bound) - log(exact)``; ``-inf`` for a bound of 0, NaN when exact is 0 or
+            either is negative.
+
+        Examples
+        --------
+        >>> check = BoundCheck("E[T]", 4, "i=1", "lower", 1.0, math.inf, log_exact=1000.0)
+        >>> check.ratio, check.log_ratio
+        (0.0, -1000.0)
+        """
+        exact = self.log_exact if self.log_exact is not None else _log(self.exact)
+        return _log(self.bound) - exact if exact > -math.inf else math.nan
+
+
+def _log(x: float) -> float:
+    """The natural logarithm, -inf at 0 and NaN below."""
+    if math.isnan(x) or x < 0:
+        return math.nan
+    return math.log(x) if x > 0 else -math.inf

@@ -629,6 +629,16 @@ def descent_means(
 # bounds against the exact values
 
 
+def _exact_and_log(value: float, *, logged: bool) -> tuple[float, float | None]:
+    """``(exact, log_exact)`` of a :class:`BoundCheck` from a mean, or from its
+    logarithm when ``logged`` (the descents, beyond float64 from N of a few thousand)."""
+    if not logged:
+        return float(value), None
+    with np.errstate(over="ignore"):  # descent_means's own exp, beyond 1e308 inf
+        exact = float(np.exp(value))
+    return exact, (float(value) if math.isinf(exact) else None)
+
+
 def hitting_checks(
     walk: IdleWalk, levels: Iterable[int] | None = None, band: int | None = None
 ) -> list[BoundCheck]:
@@ -651,7 +661,7 @@ def hitting_checks(
         walk :math:`p_\infty`) and in time (the same over
         :math:`\min_{j<b} q(j)` and :math:`\max_{j<b} q(j)`), and the descent to 0
         (lower: :math:`i` steps, :math:`i/(\lambda_H N)` time).  An exact mean beyond
-        float64 is inf (ratio 0).
+        float64 is inf (ratio 0), its logarithm kept in ``log_exact``.
 
     Raises
     ------
@@ -695,18 +705,19 @@ def hitting_checks(
          "time_pb"),
         ("E_i[time to b] >= walk(p_inf) / q_max", "lower", lower / total.max(), time, "climb",
          "time_pinf"),
-        ("E_i[steps to 0] >= i", "lower", start, descent_means(up, down, unit="steps"),
-         "descent", "steps"),
+        ("E_i[steps to 0] >= i", "lower", start,
+         descent_means(up, down, unit="steps", log=True), "descent", "steps"),
         ("E_i[time to 0] >= i/(lambda_H N)", "lower", start / (walk.lambda_h * walk.servers),
-         descent_means(up, down), "descent", "time"),
+         descent_means(up, down, log=True), "descent", "time"),
     )  # fmt: skip
     default = band == walk.band  # the certified specs (qtheory.walks.certify) use that band
-    return [
-        BoundCheck(
-            name, walk.servers, f"i={i}, b={band}", direction, float(bound[k]), float(exact[i]),
-            spec={"family": family, "N": walk.servers, "i": i, "bound": key}
-            if default or family == "descent" else None,
-        )
-        for k, i in enumerate(levels)
-        for name, direction, bound, exact, family, key in rows
-    ]  # fmt: skip
+    checks = []
+    for k, i in enumerate(levels):
+        for name, direction, bound, exact, family, key in rows:
+            value, log_value = _exact_and_log(exact[i], logged=family == "descent")
+            spec = {"family": family, "N": walk.servers, "i": i, "bound": key}
+            checks.append(BoundCheck(
+                name, walk.servers, f"i={i}, b={band}", direction, float(bound[k]), value,
+                spec=spec if default or family == "descent" else None, log_exact=log_value,
+            ))  # fmt: skip
+    return checks

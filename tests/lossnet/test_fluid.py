@@ -104,11 +104,11 @@ def _class_parametrisation(derivation, case):
     t = sp.symbols(f"t0:{n}", positive=True)
     within = {rewards[j]: rewards[-1] + sum(t[j : n - 1]) for j in range(n - 1)}
     m = case.marginal
-    if m is None:  # underloaded: mu = Λ_n + s
+    if m is None:  # underloaded: mu = λ̄_n + s
         within[mu_n] = sum(lambdas) + s[0]
     elif m == 0:  # class 1 saturates: λ_1 = μ + s
         within[lambdas[0]] = mu_n + s[0]
-    else:  # Λ_{m-1} < μ < Λ_m: μ = Λ_{m-1} + s0, λ_m = s0 + s1
+    else:  # λ̄_{m-1} < μ < λ̄_m: μ = λ̄_{m-1} + s0, λ_m = s0 + s1
         within[mu_n] = sum(lambdas[:m]) + s[0]
         within[lambdas[m]] = s[0] + s[1]
     return within

@@ -52,7 +52,7 @@ def test_entries_are_escaped_latex():
     shutil.which("pdflatex") is None and not os.environ.get("CI"), reason="no pdflatex"
 )
 def test_every_entry_typesets(tmp_path):
-    body = " ".join(rf"\cite{{{key}}}" for key in REFERENCES)
+    body = "\n\n".join(rf"\cite{{{key}}}" for key in REFERENCES)  # a paragraph each
     (tmp_path / "r.tex").write_text(
         "\\documentclass{article}\n\\usepackage{amsmath}\n\\begin{document}\n"
         f"{body}\n{references_section(REFERENCES)}\\end{{document}}\n",

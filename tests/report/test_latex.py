@@ -23,6 +23,7 @@ from qtheory.report import (
     table,
     write_text,
 )
+from qtheory.report.latex import DECIMAL_COLUMN
 
 UNESCAPED_AMPERSAND = re.compile(r"(?<!\\)&")
 
@@ -41,7 +42,8 @@ def table_body(text: str) -> list[str]:
     ("value", "digits", "expected"),
     [
         (0, 6, "0"),
-        (12345678901234567890, 6, "12345678901234567890"),
+        (12345678901234567890, 6, r"12\,345\,678\,901\,234\,567\,890"),
+        (1234, 6, "1234"),
         (np.int64(-7), 6, "$-7$"),
         (0.5, 6, "0.5"),
         (np.float64(1 / 3), 4, "0.3333"),
@@ -107,7 +109,8 @@ def test_table_structure():
     assert lines.index(r"\toprule") < lines.index(r"\midrule") < lines.index(r"\bottomrule")
     assert r"\caption{Welfare at $\tau^*$.}" in lines
     assert r"\label{tab:welfare}" in lines
-    assert r"\begin{tabular}{rlrr}" in lines  # numeric columns right-aligned
+    d = DECIMAL_COLUMN  # columns with a float align on the point, integers right
+    assert rf"\begin{{tabular}}{{{d}l{d}r}}" in lines
     body = table_body(text)
     assert len(body) == 1 + 1 + len(ROWS)  # header, \midrule, rows
     for line in body:
@@ -115,16 +118,18 @@ def test_table_structure():
             continue
         assert line.endswith(r" \\")
         assert len(UNESCAPED_AMPERSAND.findall(line)) == len(COLUMNS) - 1
-    assert body[0] == " & ".join(COLUMNS) + r" \\"  # headers verbatim
+    centred = [rf"\multicolumn{{1}}{{c}}{{{COLUMNS[j]}}}" for j in (0, 2)]
+    assert body[0] == " & ".join([centred[0], COLUMNS[1], centred[1], COLUMNS[3]]) + r" \\"
 
 
 def test_table_cells_escaped_and_formatted():
     text = table(COLUMNS, ROWS, caption="c", label="t", formats={0: ".3f", 2: ".2e"})
     body = table_body(text)
     row0, row1, row2 = body[2:]
-    assert row0 == r"0.123 & R\_off \& co & $1.50\times 10^{-7}$ & 3 \\"
-    assert row1 == r"-- & 50\% \textasciitilde{} \#1 & $\infty$ & 10 \\"
-    assert row2 == r"2.000 & $\alpha_1$ & $-\infty$ & $-4$ \\"
+    # the decimal columns are in math mode: no dollars, the dash in an mbox
+    assert row0 == r"0.123 & R\_off \& co & 1.50\times 10^{-7} & 3 \\"
+    assert row1 == r"\mbox{--} & 50\% \textasciitilde{} \#1 & \infty & 10 \\"
+    assert row2 == r"2.000 & $\alpha_1$ & -\infty & $-4$ \\"
 
 
 def test_table_default_format_and_callable():
@@ -138,6 +143,60 @@ def test_table_default_format_and_callable():
     body = table_body(text)
     assert body[2] == r"0.333333 & \num{2.0} \\"
     assert body[3] == r"& \num{0.5} \\"  # None is an empty cell
+
+
+def column(values, fmt=None):
+    """The cells of a one-column table of ``values``."""
+    formats = {} if fmt is None else {0: fmt}
+    return [
+        row.removesuffix(r" \\")
+        for row in table_body(
+            table(["x"], [[v] for v in values], caption="c", label="t", formats=formats)
+        )[2:]
+    ]
+
+
+def test_column_keeps_its_significant_digits():
+    # ten significant digits each, trailing zeros kept (by hand: 16 = 16.00000000)
+    assert column([16.0, 35.2, 1588.947953], ".10g") == [
+        "16.00000000",
+        "35.20000000",
+        "1588.947953",
+    ]
+    assert column([0.5, 2.0]) == ["0.500000", "2.00000"]  # the default: six digits
+    assert column([34470.4], ".10g") == [r"34\,470.40000"]  # whole part grouped
+
+
+def test_column_goes_scientific_only_when_it_must():
+    # 1.6e12 cannot be written out in ten significant digits, so the whole column is
+    # scientific; a column that can be written out is (1e-4 .. 1e9 at ten digits)
+    assert column([16.0, 1.6e12], ".10g") == [
+        r"1.600000000\times 10^{1}",
+        r"1.600000000\times 10^{12}",
+    ]
+    assert column([1e-4, 123456789.0], ".10g") == ["0.0001000000000", "123\\,456\\,789.0"]
+    assert column([1.5e-7, 2.0], ".2g") == [r"1.5\times 10^{-7}", r"2.0\times 10^{0}"]
+
+
+def test_integers_grouped_by_thin_spaces():
+    assert column([2154434690, 1234, -56789]) == [r"2\,154\,434\,690", "1234", r"$-56\,789$"]
+
+
+def test_decimal_alignment_explicit():
+    text = table(
+        ["q", "v"],
+        [["a", 0.5], ["b", Latex("$1.5 \\pm 0.2$")]],
+        caption="c",
+        label="t",
+        alignment="p{0.3\\linewidth}d",
+    )
+    assert rf"\begin{{tabular}}{{p{{0.3\linewidth}}{DECIMAL_COLUMN}}}" in text
+    body = table_body(text)
+    assert body[2:] == [r"a & 0.500000 \\", r"b & 1.5 \pm 0.2 \\"]  # dollars dropped
+    with pytest.raises(ValueError, match="one column per header"):
+        table(["q", "v"], [["a", 0.5]], caption="c", label="t", alignment="d")
+    with pytest.raises(ValueError, match="alignment must be made of the columns"):
+        table(["q"], [["a"]], caption="c", label="t", alignment="X")
 
 
 def test_table_notes_and_alignment():

@@ -353,3 +353,19 @@ def test_climb_time_to_sqrt_n_is_order_sqrt_n_over_n():
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_a_descent_beyond_float64_keeps_its_logarithm():
+    """At N = 10^4 the mean descent from level 1 is about 6e483, past float64: the check
+    keeps inf as its value and the logarithm of the closed-form sums, which agrees with
+    mpmath's recurrence at 30 digits to 1e-13 relative (the float64 log's own error)."""
+    walk = IdleWalk(10_000, 0.6, 1.0)
+    checks = {c.name: c for c in hitting_checks(walk, levels=[1])}
+    for name, unit in (("E_i[steps to 0] >= i", "steps"),
+                       ("E_i[time to 0] >= i/(lambda_H N)", "time")):  # fmt: skip
+        check = checks[name]
+        assert math.isinf(check.exact) and check.holds
+        exact = descent_means(walk.up_rates(), walk.down_rates(), unit=unit, dps=30)[1]
+        assert abs(check.log_exact - float(mpmath.log(exact))) <= 1e-13 * check.log_exact
+        assert check.log_ratio == pytest.approx(math.log(check.bound) - check.log_exact)
+    assert all(c.log_exact is None for c in checks.values() if math.isfinite(c.exact))
