@@ -38,8 +38,8 @@ a test.
 End-to-end runs
 ---------------
 The fixture :func:`quick_reproduce` runs ``qtheory reproduce --out DIR --quick`` once per
-session; every test of a whole quick run reads that one output (and writes nothing into
-it).  Checks that need it, or that take more than a few seconds, are marked
+session (once for all the workers of ``-n auto``); every test of a whole quick run reads
+that one output (and writes nothing into it).  Checks that need it, or that take more than a few seconds, are marked
 ``@pytest.mark.slow``: ``python -m pytest -m "not slow"`` skips them for a quick local
 loop; the README's command (and CI) runs everything.
 """
@@ -49,11 +49,13 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import json
 import math
 import os
 import shutil
 import tempfile
 import types
+from pathlib import Path
 
 import hypothesis
 import numpy as np
@@ -275,7 +277,9 @@ def pytest_sessionstart(session):
 @pytest.fixture(scope="session")
 def quick_reproduce(tmp_path_factory):
     """``qtheory reproduce --out DIR --quick`` run once for the session, in this process
-    (``qtheory.cli.main``), with the session's fresh cache directory.
+    (``qtheory.cli.main``), with the session's fresh cache directory.  Under pytest-xdist
+    (``-n``) the workers share one run: the first to need it makes it under a lock in
+    their common temporary folder and the others read its record.
 
     Returns a namespace: ``out`` (the output directory; read it, never write into it:
     copy what a test changes or compiles), ``status`` (the exit status, 0), ``written``
@@ -283,10 +287,34 @@ def quick_reproduce(tmp_path_factory):
     (its standard output: the claims summary and ``wrote N files under ...``) and
     ``errors`` (its standard error: the progress bars).
     """
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        run = _quick_run(tmp_path_factory.mktemp("reproduce-quick"))
+    else:
+        import fcntl  # xdist runs here on Linux only (CI); a lock file shared by the workers
+
+        shared = tmp_path_factory.getbasetemp().parent  # each worker's basetemp is below it
+        record = shared / "reproduce-quick.json"
+        with open(shared / "reproduce-quick.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if record.exists():
+                run = json.loads(record.read_text())
+            else:
+                run = _quick_run(shared / "reproduce-quick")
+                record.write_text(json.dumps(run))
+    return types.SimpleNamespace(
+        out=Path(run["out"]),
+        status=run["status"],
+        written=[Path(path) for path in run["written"]],
+        printed=run["printed"],
+        errors=run["errors"],
+    )
+
+
+def _quick_run(out: Path) -> dict:
+    """Run ``qtheory reproduce --out OUT --quick`` and return what it did as JSON data."""
     import qtheory.cli.reproduce as command
     from qtheory.cli import main
 
-    out = tmp_path_factory.mktemp("reproduce-quick")
     returned = []
     real = command.reproduce
 
@@ -303,10 +331,10 @@ def quick_reproduce(tmp_path_factory):
         patch.setattr(command, "reproduce", recording)
         status = main(["reproduce", "--out", str(out), "--quick"])
     assert status == 0 and len(returned) == 1, (status, errors.getvalue()[-3000:])
-    return types.SimpleNamespace(
-        out=out,
-        status=status,
-        written=returned[0],
-        printed=printed.getvalue(),
-        errors=errors.getvalue(),
-    )
+    return {
+        "out": str(out),
+        "status": status,
+        "written": [str(path) for path in returned[0]],
+        "printed": printed.getvalue(),
+        "errors": errors.getvalue(),
+    }

@@ -206,4 +206,4 @@ def test_ci_runs_the_readme_test_command():
         if line.strip() and not line.lstrip().startswith("#")
     ]
     assert ci[-1] == readme_command
-    assert readme_command.endswith("python -m pytest")
+    assert readme_command.endswith("python -m pytest -n auto")

@@ -235,7 +235,7 @@ def test_ci_builds_installs_and_checks_the_package_before_the_test_command():
         where.append(found[0])
     assert where == sorted(where) and where[-1] < len(lines) - 1
     assert 'work="$(mktemp -d)"' in lines  # the fresh venv is outside the tree
-    assert last.endswith("python -m pytest")
+    assert last.endswith("python -m pytest -n auto")
 
 
 # shell completion
