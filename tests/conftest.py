@@ -39,9 +39,9 @@ End-to-end runs
 ---------------
 The fixture :func:`quick_reproduce` runs ``qtheory reproduce --out DIR --quick`` once per
 session (once for all the workers of ``-n auto``); every test of a whole quick run reads
-that one output (and writes nothing into it).  Checks that need it, or that take more than a few seconds, are marked
-``@pytest.mark.slow``: ``python -m pytest -m "not slow"`` skips them for a quick local
-loop; the README's command (and CI) runs everything.
+that one output (and writes nothing into it).  Checks that need it, or that take more
+than a few seconds, are marked ``@pytest.mark.slow``: ``python -m pytest -m "not slow"``
+skips them for a quick local loop; the README's command (and CI) runs everything.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ selects and checks.)
 
 **Valuable service,** :math:`\nu\to\infty` with :math:`\Lambda>\mu` (heavy traffic: the
 optimal load tends to 1).  With :math:`u = \mu(1-\sigma)\to 0`,
-:math:`D = 1/\mu + m u/\mu^2 + O(u^2)` where :math:`m = (1 + \mu^2/\Lambda^2)/2`
+:math:`D = 1/\mu + \gamma u/\mu^2 + O(u^2)` where :math:`\gamma = (1 + \mu^2/\Lambda^2)/2`
 (:math:`m = (1 + c_a^2)/2` with :math:`c_a` the limiting coefficient of variation of
 admitted inter-arrival times), and
 
@@ -162,15 +162,15 @@ class HeavyTraffic:
     Attributes
     ----------
     variability : sympy.Expr
-        m = (1 + μ²/Λ²)/2, with D = 1/μ + m u/μ² + O(u²) for u = μ(1 − σ).
+        γ = (1 + μ²/Λ²)/2, with D = 1/μ + γ u/μ² + O(u²) for u = μ(1 − σ).
     cycle_expansion : sympy.Expr
         The expansion of D in u to first order.
     gate : sympy.Expr
-        τ* = 1/μ − 1/Λ + √m/(μ√ν) + O(1/ν).
+        τ* = 1/μ − 1/Λ + √γ/(μ√ν) + O(1/ν).
     price_of_forgetting : sympy.Expr
-        1 + 2(1 − √m)/√ν.
+        1 + 2(1 − √γ)/√ν.
     welfare_gain : sympy.Expr
-        S_GA* − S_RR* ~ 2C(1 − √m)√ν.
+        S_GA* − S_RR* ~ 2C(1 − √γ)√ν.
 
     Examples
     --------
@@ -189,11 +189,11 @@ class HeavyTraffic:
        queues", arXiv:2606.02464 (2026).
     """
 
-    variability: sp.Expr  # m
+    variability: sp.Expr  # γ
     cycle_expansion: sp.Expr  # series of D in u
     gate: sp.Expr  # τ* to O(ν^{-1/2})
-    price_of_forgetting: sp.Expr  # 1 + 2(1 − √m)/√ν
-    welfare_gain: sp.Expr  # 2C(1 − √m)√ν
+    price_of_forgetting: sp.Expr  # 1 + 2(1 − √γ)/√ν
+    welfare_gain: sp.Expr  # 2C(1 − √γ)√ν
 
 
 @cache

@@ -661,7 +661,7 @@ class AsymptoticGrid:
     regime : str
         ``"light"`` (ν = 1 + ε, ε ↓ 0): ratio PoF·ε log(1/ε)/4, order
         r = log log(1/ε)/log(1/ε).  ``"heavy"`` (ν → ∞, Λ > μ): ratio
-        (PoF − 1)√ν/(2(1 − √m)), m = (1 + μ²/Λ²)/2, order r = ν^{−1/2}.
+        (PoF − 1)√ν/(2(1 − √γ)), γ = (1 + μ²/Λ²)/2, order r = ν^{−1/2}.
     constant : fractions.Fraction
         K of the bound |ratio − 1| ≤ K·r.
     points : tuple of (str, int, Enclosure, float, CertifiedOptimum, float)

@@ -540,11 +540,11 @@ def light_traffic_claims(quick: bool) -> list[Claim]:
 
 
 def heavy_traffic_claims(quick: bool) -> list[Claim]:
-    r"""As ν → ∞ (Λ > μ): PoF = 1 + 2(1 − √m)/√ν + O(1/ν) with a certified remainder
+    r"""As ν → ∞ (Λ > μ): PoF = 1 + 2(1 − √γ)/√ν + O(1/ν) with a certified remainder
     bound on a grid, and PoF → 1 while the gain grows (finite range).
 
     m = (1 + μ²/Λ²)/2.  Grid: ν = 10, …, 10^30 (quick: 7 of them), Λ ∈ {∞, 2},
-    μ = C = 1; at each point |(PoF − 1)√ν/(2(1 − √m)) − 1| ≤ (5/2)/√ν is decided in Arb.
+    μ = C = 1; at each point |(PoF − 1)√ν/(2(1 − √γ)) − 1| ≤ (5/2)/√ν is decided in Arb.
 
     Parameters
     ----------

@@ -12,7 +12,7 @@ The two leading forms of :mod:`qtheory.gated.asymptotics` come with remainder bo
   (:data:`LIGHT_CONSTANT`);
 - *heavy traffic,* :math:`\nu \to \infty`, :math:`\Lambda > \mu`:
   :math:`\mathrm{ratio} = (\mathrm{PoF} - 1)\sqrt\nu/(2(1 - \sqrt m))`,
-  :math:`m = (1 + \mu^2/\Lambda^2)/2`, :math:`r = \nu^{-1/2}`, :math:`K = 5/2`
+  :math:`\gamma = (1 + \mu^2/\Lambda^2)/2`, :math:`r = \nu^{-1/2}`, :math:`K = 5/2`
   (:data:`HEAVY_CONSTANT`).
 
 Both are asymptotic statements, false far from their limits: at :math:`\Lambda = \infty`
@@ -147,7 +147,7 @@ __all__ = [
 
 #: K of the light-traffic bound |PoF ε log(1/ε)/4 − 1| ≤ K log log(1/ε)/log(1/ε).
 LIGHT_CONSTANT = Fraction(3, 2)
-#: K of the heavy-traffic bound |(PoF − 1)√ν/(2(1 − √m)) − 1| ≤ K ν^{-1/2}.
+#: K of the heavy-traffic bound |(PoF − 1)√ν/(2(1 − √γ)) − 1| ≤ K ν^{-1/2}.
 HEAVY_CONSTANT = Fraction(5, 2)
 
 #: Largest ε = ν − 1 of the light bound: it holds for ε ∈ [10^-30, 1/10] at every
@@ -169,7 +169,7 @@ LIGHT_EPSILON_CHECKED_MIN = Fraction(1, 10**30)
 HEAVY_NU_MIN = Fraction(4)
 #: Smallest Λ/μ of the heavy bound on ν ≥ HEAVY_NU_MIN: below 2μ the crossing moves up
 #: (ν = 227.5 at Λ = 1.5μ), and for Λ < 1.4746μ the constant 5/2 fails for every ν up to
-#: 10^30 (the scaled remainder tends to a limit that grows like 1/(1 − √m) as Λ ↓ μ).
+#: 10^30 (the scaled remainder tends to a limit that grows like 1/(1 − √γ) as Λ ↓ μ).
 HEAVY_ARRIVAL_RATIO_MIN = Fraction(2)
 #: Largest ν of the scans behind HEAVY_NU_MIN.
 HEAVY_NU_CHECKED_MAX = Fraction(10**30)
@@ -203,8 +203,8 @@ LIGHT_BOUND = (
 )
 #: The heavy bound, in LaTeX (from :data:`HEAVY_CONSTANT`).
 HEAVY_BOUND = (
-    rf"$|(\mathrm{{PoF}} - 1)\sqrt{{\nu}}/(2(1-\sqrt{{m}})) - 1| \le {_tfrac(HEAVY_CONSTANT)} "
-    r"\nu^{-1/2}$, $m = (1 + \mu^2/\Lambda^2)/2$"
+    rf"$|(\mathrm{{PoF}} - 1)\sqrt{{\nu}}/(2(1-\sqrt{{\gamma}})) - 1| \le {_tfrac(HEAVY_CONSTANT)} "
+    r"\nu^{-1/2}$, $\gamma = (1 + \mu^2/\Lambda^2)/2$"
 )
 
 
@@ -348,7 +348,7 @@ def light_remainder(queue: GatedQueue, *, dps: int = 20) -> Remainder:
 def heavy_remainder(queue: GatedQueue, *, dps: int = 20) -> Remainder:
     r"""Both sides of the heavy-traffic bound
     :math:`|(\mathrm{PoF} - 1)\sqrt\nu/(2(1 - \sqrt m)) - 1| \le \tfrac52\nu^{-1/2}`,
-    :math:`m = (1 + \mu^2/\Lambda^2)/2`, at ``queue``, in Arb.
+    :math:`\gamma = (1 + \mu^2/\Lambda^2)/2`, at ``queue``, in Arb.
 
     The bound is only claimed under :func:`require_heavy_hypotheses`; this function
     evaluates it at any ν > 1 with Λ > μ, so that its failures can be shown too.
@@ -370,7 +370,7 @@ def heavy_remainder(queue: GatedQueue, *, dps: int = 20) -> Remainder:
     TypeError
         If ``queue`` is not a GatedQueue.
     ValueError
-        If ν ≤ 1, Λ ≤ μ (then 1 − √m ≤ 0), or a bad ``dps``.
+        If ν ≤ 1, Λ ≤ μ (then 1 − √γ ≤ 0), or a bad ``dps``.
     ArithmeticError
         If the optimum cannot be certified within the precision limit.
 
@@ -387,7 +387,7 @@ def heavy_remainder(queue: GatedQueue, *, dps: int = 20) -> Remainder:
     if not (params.arrival is None or params.arrival > params.mu):
         raise ValueError(
             "arrival_rate must be > service_rate for the heavy-traffic remainder "
-            f"(1 - sqrt(m) > 0), got arrival_rate = {params.arrival}, "
+            f"(1 - sqrt(gamma) > 0), got arrival_rate = {params.arrival}, "
             f"service_rate = {params.mu}"
         )
     return _evaluate("heavy", params, queue, dps)
@@ -482,7 +482,7 @@ def require_heavy_hypotheses(queue: GatedQueue) -> None:
     ratio = _arrival_ratio(params)
     if ratio is not None and not ratio > 1:
         raise ValueError(
-            "arrival_rate must be > service_rate (heavy traffic: 1 - sqrt(m) > 0), got "
+            "arrival_rate must be > service_rate (heavy traffic: 1 - sqrt(gamma) > 0), got "
             f"arrival_rate = {params.arrival}, service_rate = {params.mu}"
         )
     if ratio is not None and not ratio >= _fmpq(HEAVY_ARRIVAL_RATIO_MIN):

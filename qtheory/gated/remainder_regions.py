@@ -4,7 +4,7 @@ The light- and heavy-traffic forms of PoF (:mod:`qtheory.gated.asymptotics`) com
 remainder bounds, K = 3/2 and K = 5/2:
 
 - light, ε = ν − 1 ↓ 0: |PoF·ε log(1/ε)/4 − 1| ≤ K log log(1/ε)/log(1/ε);
-- heavy, ν → ∞, Λ > μ: |(PoF − 1)√ν/(2(1 − √m)) − 1| ≤ K ν^{−1/2}, m = (1 + μ²/Λ²)/2.
+- heavy, ν → ∞, Λ > μ: |(PoF − 1)√ν/(2(1 − √γ)) − 1| ≤ K ν^{−1/2}, γ = (1 + μ²/Λ²)/2.
 
 :func:`remainder_region` proves one of them for every ε (or ν) in a closed range at
 fixed Λ, μ, C: it cuts the range into boxes, certifies the optimum at each box end

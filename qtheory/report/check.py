@@ -17,8 +17,8 @@ Checkable claims (``--list`` prints the same, one line each):
     |PoF ε log(1/ε)/4 − 1| ≤ (3/2) log log(1/ε)/log(1/ε), ν = 1 + ε, decided in Arb at
     the point; claimed for 0 < ε ≤ 1/10 and Λ ≥ 6μ/5 (:mod:`qtheory.gated.remainder`).
 ``gated.pof_heavy_rate``
-    the heavy-traffic remainder bound |(PoF − 1)√ν/(2(1 − √m)) − 1| ≤ (5/2)ν^{-1/2},
-    m = (1 + μ²/Λ²)/2, decided in Arb at the point; claimed for ν ≥ 4 and Λ ≥ 2μ.
+    the heavy-traffic remainder bound |(PoF − 1)√ν/(2(1 − √γ)) − 1| ≤ (5/2)ν^{-1/2},
+    γ = (1 + μ²/Λ²)/2, decided in Arb at the point; claimed for ν ≥ 4 and Λ ≥ 2μ.
 ``gated.dominance``
     at equal throughput GA's root is below RR's load, σ_GA < λ/μ (certified), at the
     load ``--load`` or, by default, at the load of GA's optimal throughput.

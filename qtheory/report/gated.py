@@ -43,7 +43,7 @@ ARRIVAL_GRID = (np.inf, 2.0, 1.0)
 #: kappa = 1 + mu/Lambda, the light-traffic shorthand of the display forms.
 KAPPA = sp.Symbol("kappa", positive=True)
 #: m = (1 + mu^2/Lambda^2)/2, the heavy-traffic variability of the display forms.
-VARIABILITY = sp.Symbol("m", positive=True)
+VARIABILITY = sp.Symbol("gamma", positive=True)
 
 
 def display_forms() -> dict[str, DisplayForm]:
@@ -52,7 +52,7 @@ def display_forms() -> dict[str, DisplayForm]:
 
     The gate :math:`\tau` of the inverse is named, not inlined, in the throughput, the
     welfare and :math:`D'`; the light-traffic forms use :math:`\kappa = 1 + \mu/\Lambda`
-    and the heavy-traffic ones :math:`m = (1 + \mu^2/\Lambda^2)/2`.
+    and the heavy-traffic ones :math:`\gamma = (1 + \mu^2/\Lambda^2)/2`.
 
     Returns
     -------
@@ -240,7 +240,7 @@ def _formulas(claims: dict[str, Claim]) -> str:
         "stays bounded.",
         said("gated.pof_light_rate", "gated.pof_unbounded"),
         "\\paragraph{As $\\nu\\to\\infty$ ($\\Lambda>\\mu$).}  With "
-        f"$m = {tex(forms['heavy_variability'])}$,",
+        f"$\\gamma = {tex(forms['heavy_variability'])}$,",
         report.align(
             [
                 (notation.latex("gate_excess"), "\\sim", forms["heavy_gate"]),

@@ -54,8 +54,8 @@ check at each point of ``data["points"]`` (the same fields, ``values`` only for
   then S_GA* and S_RR* are the same number Λ(R − C/(μ − Λ)));
 - ``asymptotics``: with K = ``data["constant"]``, |PoF/L − 1| ≤ K·r at every point,
   where ``regime == "light"``: L = 4/(ε log(1/ε)), r = log log(1/ε)/log(1/ε); and
-  ``regime == "heavy"``: L is replaced by the excess, (PoF − 1)/(2(1 − √m)/√ν) with
-  m = (1 + μ²β²)/2, and r = ν^{−1/2}.
+  ``regime == "heavy"``: L is replaced by the excess, (PoF − 1)/(2(1 − √γ)/√ν) with
+  γ = (1 + μ²β²)/2, and r = ν^{−1/2}.
 - ``dominance``: at each ``(load ρ, Λ)`` with gate τ = 1/(ρμ) − β > 0, the root
   residual f(s) = e^{−μ(1−s)τ}Λ/(Λ + μ(1 − s)) − s is convex on [0, 1] with f(0) > 0
   and f(1) = 0, so for a stable queue (ρ < 1) it is negative exactly between σ and 1:

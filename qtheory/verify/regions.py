@@ -21,10 +21,10 @@ The two bounds (``regime``), with K = ``constant``:
   g increases on (0, 1/e), so X ∈ [PoF_lo g(ε_a)/4, PoF_hi g(ε_b)/4]; r increases and
   then decreases in ε (it is log t/t in t = log(1/ε)), so min r on a box is
   min(r(ε_a), r(ε_b)).
-- ``heavy``: ν ∈ [ν_lo, ν_hi], Λ > μ, m = (1 + μ²/Λ²)/2 and
-  |X − 1| ≤ K ν^{−1/2}, X = (PoF − 1)√ν/(2(1 − √m)).  PoF − 1 ≥ 0
+- ``heavy``: ν ∈ [ν_lo, ν_hi], Λ > μ, γ = (1 + μ²/Λ²)/2 and
+  |X − 1| ≤ K ν^{−1/2}, X = (PoF − 1)√ν/(2(1 − √γ)).  PoF − 1 ≥ 0
   (``gated.pof_identity``), √ν increases, so
-  X ∈ [(PoF_lo − 1)⁺√ν_a, (PoF_hi − 1)√ν_b]/(2(1 − √m)), and the bound is least at ν_b.
+  X ∈ [(PoF_lo − 1)⁺√ν_a, (PoF_hi − 1)√ν_b]/(2(1 − √γ)), and the bound is least at ν_b.
 
 A box holds when both sides of |X − 1| ≤ K r are decided in ball arithmetic.  The
 certificate lists the optima (``points``) and the boxes as pairs of point indices; the

@@ -159,8 +159,8 @@ def _asymptotics(data: Mapping) -> str:
         )
     elif data["regime"] == "heavy":
         bound = (
-            rf"$|(\mathrm{{PoF}} - 1)\sqrt{{\nu}}/(2(1-\sqrt{{m}})) - 1| \le {constant}\,"
-            r"\nu^{-1/2}$, $m = (1 + \mu^2/\Lambda^2)/2$"
+            rf"$|(\mathrm{{PoF}} - 1)\sqrt{{\nu}}/(2(1-\sqrt{{\gamma}})) - 1| \le {constant}\,"
+            r"\nu^{-1/2}$, $\gamma = (1 + \mu^2/\Lambda^2)/2$"
         )
     else:
         raise CertificateError(f"regime must be 'light' or 'heavy', got {data['regime']!r}")
@@ -191,8 +191,8 @@ def _remainder_region(data: Mapping) -> str:
         )
     elif regime == "heavy":
         bound = (
-            rf"$|(\mathrm{{PoF}} - 1)\sqrt{{\nu}}/(2(1-\sqrt{{m}})) - 1| \le {constant}\,"
-            r"\nu^{-1/2}$, $m = (1 + \mu^2/\Lambda^2)/2$"
+            rf"$|(\mathrm{{PoF}} - 1)\sqrt{{\nu}}/(2(1-\sqrt{{\gamma}})) - 1| \le {constant}\,"
+            r"\nu^{-1/2}$, $\gamma = (1 + \mu^2/\Lambda^2)/2$"
         )
     else:
         raise CertificateError(f"regime must be 'light' or 'heavy', got {regime!r}")

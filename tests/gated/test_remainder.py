@@ -168,6 +168,6 @@ def test_evaluation_outside_the_domain_raises():
     with pytest.raises(ValueError, match="epsilon"):
         light_remainder(GatedQueue("inf", 1, "2", 1))  # ε = 1: log log(1/ε) undefined
     with pytest.raises(ValueError, match="arrival_rate"):
-        heavy_remainder(GatedQueue("1", 1, "10", 1))  # Λ = μ: 1 − √m = 0
+        heavy_remainder(GatedQueue("1", 1, "10", 1))  # Λ = μ: 1 − √γ = 0
     with pytest.raises(TypeError, match="GatedQueue"):
         light_remainder("inf")
