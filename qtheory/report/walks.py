@@ -345,7 +345,7 @@ def _summaries(checks: list[BoundCheck]) -> list[list]:
             if not group:
                 continue
             logs = np.array([c.log_ratio for c in group], dtype=float)
-            logs = logs[np.isfinite(logs)]
+            logs = logs[~np.isnan(logs) & (logs < np.inf)]  # a bound of 0 is the ratio 0
             low, high = (logs.min(), logs.max()) if logs.size else (math.nan, math.nan)
             holds = sum(c.holds for c in group)
             rows.append([report.Latex(bound_latex(name)), direction, len(group), holds,
@@ -357,7 +357,7 @@ def _from_log(log_value: float, digits: int) -> float | report.Latex:
     """The number e^log_value: a float where float64 holds it, else its LaTeX from the
     logarithm (:func:`qtheory.core.printing.latex_from_log`)."""
     if not math.isfinite(log_value) or abs(log_value) < _LOG_FLOAT_RANGE:
-        return math.exp(log_value) if not math.isnan(log_value) else math.nan
+        return math.exp(log_value)  # nan stays nan, -inf is 0
     return report.Latex(f"${latex_from_log(log_value, digits)}$")
 
 
@@ -445,7 +445,7 @@ def _pointwise_table(checks: list[BoundCheck], servers: list[int]) -> str:
         rows,
         caption="Bound and exact value side by side ($\\lambda_H=0.6$, $\\mu=1$); an exact "
         "mean beyond the float64 range is computed from its logarithm.  "
-        f"{VACUOUS}: a bound on a probability that is not below 1 says nothing (vacuous); "
+        f"${VACUOUS}$: a bound on a probability that is not below 1 says nothing (vacuous); "
         "such a bound is shown here but not counted among the checks.",
         label="tab:walks-pointwise",
         size="footnotesize",
@@ -454,15 +454,15 @@ def _pointwise_table(checks: list[BoundCheck], servers: list[int]) -> str:
     )
 
 
-#: The mark of a vacuous bound in the tables.
-VACUOUS = "$^{\\dagger}$"
+#: The mark of a vacuous bound in the tables (mathematics).
+VACUOUS = "^{\\dagger}"
 
 
 def _vacuous_or(bound: float, probability: bool) -> float | report.Latex:
     """The bound, or the bound marked as vacuous when it bounds a probability by 1 or
     more."""
     if probability and bound >= 1:
-        return report.Latex(f"${report.number(bound, 6).strip('$')}^{{\\dagger}}$")
+        return report.Latex(f"${report.number(bound, 6).strip('$')}{VACUOUS}$")
     return bound
 
 
