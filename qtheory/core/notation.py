@@ -113,6 +113,16 @@ NOTATION: dict[str, Notation] = {
     "window_constant": Notation("c", "c"),
     "c_star": Notation("c^*", "c*"),
     "level": Notation("i", "i"),
+    # Symbols that once collided across sections, renamed here once: the partial sums of
+    # class rates (not the arrival rate Lambda), the Chernoff exponents and cumulant
+    # generating functions (not Legendre-transform Lambdas), the heavy-traffic constant
+    # (not the marginal class m or the Erlang phases m), a fit's chi-square per degree of
+    # freedom (not Naor's ratio nu).
+    "partial_rate": Notation(r"\bar\lambda", "λ̄"),
+    "cumulant": Notation(r"\psi", "ψ"),
+    "chernoff_exponent": Notation(r"\psi^*", "ψ*"),
+    "heavy_traffic_constant": Notation(r"\gamma", "γ"),
+    "chi2_per_df": Notation(r"\chi^2/\mathrm{df}", "χ²/df"),
 }
 
 

@@ -240,7 +240,7 @@ def _formulas(claims: dict[str, Claim]) -> str:
         "stays bounded.",
         said("gated.pof_light_rate", "gated.pof_unbounded"),
         "\\paragraph{As $\\nu\\to\\infty$ ($\\Lambda>\\mu$).}  With "
-        f"$\\gamma = {tex(forms['heavy_variability'])}$,",
+        f"${notation.latex('heavy_traffic_constant')} = {tex(forms['heavy_variability'])}$,",
         report.align(
             [
                 (notation.latex("gate_excess"), "\\sim", forms["heavy_gate"]),

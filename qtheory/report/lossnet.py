@@ -204,7 +204,7 @@ def _regret_table(points: list[RegretPoint]) -> str:
         f"$R_{{\\mathrm{{fluid}}}} - R_{{\\mathrm{{on}}}}$ with $R_{{\\mathrm{{fluid}}}} = "
         f"(\\lambda_H r_H + (\\mu - \\lambda_H) r_L)N = {per_server:g}N$ exactly.",
         label="tab:lossnet-online",
-        formats={2: ".10g", 3: ".6f", 4: ".4f"},
+        formats={2: ".3f", 3: ".6f", 4: ".4f"},
     )
 
 

@@ -83,7 +83,7 @@ from qtheory.lossnet.regret import (
 )
 from qtheory.model.classes import ClassNetwork
 from qtheory.report.claims import claim_name_latex, claim_paragraph, values_text
-from qtheory.report.display import PRINT
+from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
 from qtheory.report.lossnet_decomposition import BRAY, CLOCK, decomposition_figure
 from qtheory.report.lossnet_decomposition_sweep import point_seed, sweep_cache
 from qtheory.report.plots import level_style, outside_legend
@@ -96,6 +96,7 @@ __all__ = [
     "ClassPlan",
     "ClassSweep",
     "class_decomposition_claims",
+    "display_forms",
     "plan",
     "steps",
     "sweep",
@@ -509,15 +510,16 @@ def _fluid_table() -> str:
     def cell(expr: sp.Expr) -> report.Latex:
         return report.Latex(f"${sp.latex(expr, symbol_names=names, **PRINT)}$")
 
+    partial = notation.latex("partial_rate")
     rows = []
     for case in derivation.cases:
         m = case.marginal
         if m is None:
-            condition = "$\\bar\\lambda_3 \\le \\mu$"
+            condition = f"${partial}_3 \\le \\mu$"
         elif m == 0:
             condition = "$\\lambda_1 \\ge \\mu$"
         else:
-            condition = f"$\\bar\\lambda_{{{m}}} < \\mu < \\bar\\lambda_{{{m + 1}}}$"
+            condition = f"${partial}_{{{m}}} < \\mu < {partial}_{{{m + 1}}}$"
         rows.append(
             [
                 case.name,
@@ -530,40 +532,74 @@ def _fluid_table() -> str:
         ["case", "condition", "$x_1$", "$x_2$", "$x_3$", "price $y$ of $\\sum_j x_j \\le \\mu$"],
         rows,
         caption="The fluid LP with three classes by cases (Sympy; $r_1 > r_2 > r_3 > 0$, "
-        "$\\bar\\lambda_j = \\lambda_1 + \\dots + \\lambda_j$).  In the case ``class $m$ "
+        f"${partial}_j = \\lambda_1 + \\dots + \\lambda_j$).  In the case ``class $m$ "
         "marginal'' the duals $y = r_m$, $z_j = r_j - r_m$ ($j < m$), 0 otherwise, "
         "certify the primal point.",
         label="tab:lossnet-classes-fluid",
     )
 
 
+def display_forms() -> dict[str, DisplayForm]:
+    r"""The leading constants with three classes as printed, with the derivation's
+    expressions they equal (checked by Sympy in ``tests/report/test_display_forms.py``).
+
+    :math:`c = r_m\mu/\log(\mu/(\lambda_1 + \dots + \lambda_{m-1}))` for the marginal class
+    m = 2, 3, in the order of the general formula
+    (:func:`qtheory.lossnet.regret.derive_leading_constant`).
+
+    Returns
+    -------
+    dict of str to DisplayForm
+        ``"constant_2"`` and ``"constant_3"``.
+
+    Examples
+    --------
+    >>> print(sp.latex(display_forms()["constant_3"].display, **PRINT))
+    \frac{r_{3} \mu}{\log{\left(\frac{\mu}{\lambda_{1} + \lambda_{2}} \right)}}
+    """
+    forms = {}
+    for case in derive_leading_constant(3):
+        symbols = {x.name: x for x in case.constant.expr.free_symbols}
+        m = case.marginal + 1
+        above = add(*(symbols[f"lambda_{j}"] for j in range(1, m)))
+        forms[f"constant_{m}"] = DisplayForm(
+            frac(
+                mul(symbols[f"r_{m}"], symbols["mu"]),
+                sp.log(frac(symbols["mu"], above), evaluate=False),
+            ),
+            case.constant.expr,
+        )
+    return forms
+
+
 def _derivation() -> str:
-    constants = derive_leading_constant(3)
+    forms = display_forms()
+    partial = notation.latex("partial_rate")
     names = notation.sympy_names(
-        set().union(*(case.constant.expr.free_symbols for case in constants))
+        set().union(*(form.derived.free_symbols for form in forms.values()))
     )
     rows = [
         (
-            f"c\\,(m = {case.marginal + 1})",
-            sp.latex(case.constant.expr, symbol_names=names, **PRINT),
+            f"c\\,(m = {name.removeprefix('constant_')})",
+            sp.latex(form.display, symbol_names=names, **PRINT),
         )
-        for case in constants
+        for name, form in forms.items()
     ]
     return "\n".join(
         [
             "$N$ servers, classes $j = 1, \\dots, n$ arriving at rate $\\lambda_j N$ with "
             "rewards $r_1 > \\dots > r_n > 0$, every job served at rate $\\mu$, the "
-            "network overloaded.  With $\\bar\\lambda_j = \\lambda_1 + \\dots + \\lambda_j$ the "
+            f"network overloaded.  With ${partial}_j = \\lambda_1 + \\dots + \\lambda_j$ the "
             "fluid LP per server, $\\max\\{\\sum_j r_j x_j : \\sum_j x_j \\le \\mu,\\ "
             "0 \\le x_j \\le \\lambda_j\\}$, serves the classes in reward order until the "
             "capacity is used up; the \\emph{marginal} class $m$ is the one that fills it, "
-            "$\\bar\\lambda_{m-1} < \\mu < \\bar\\lambda_m$, served in part, the classes "
+            f"${partial}_{{m-1}} < \\mu < {partial}_m$, served in part, the classes "
             "above it in full and those below it not at all "
             "(Table~\\ref{tab:lossnet-classes-fluid}):",
             _fluid_table(),
             report.equation(
                 notation.latex("R_fluid"),
-                "N\\Big[\\sum_{j<m} r_j\\lambda_j + r_m(\\mu - \\bar\\lambda_{m-1})\\Big].",
+                f"N\\Big[\\sum_{{j<m}} r_j\\lambda_j + r_m(\\mu - {partial}_{{m-1}})\\Big].",
                 label="eq:lossnet-classes-fluid",
             ),
             "With a common service rate the number of busy servers is a sufficient state "
@@ -714,7 +750,8 @@ def _fits_table(sweeps: Sequence[ClassSweep]) -> str:
         caption=f"Slopes on $\\log N$ ($N \\ge {sweeps[0].fits.min_servers}$) with 95\\% "
         "intervals: the exact regret by ordinary least squares (to compare with $c(n)$), "
         "the estimates by least squares weighted by $1/\\mathrm{se}^2$ (variance scaled "
-        "by $\\max(1, \\chi^2/\\mathrm{df})$); $C^{\\pm}$ at the largest lookahead constant.  "
+        f"by $\\max(1, {notation.latex('chi2_per_df')})$); $C^{{\\pm}}$ at the largest "
+        "lookahead constant.  "
         "``Flat from'': the smallest $c$ from which on every fitted "
         "$C^{+}_{\\mathrm{long}}$ slope interval contains 0 or lies below it.",
         label="tab:lossnet-classes-fits",

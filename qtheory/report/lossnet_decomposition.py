@@ -424,7 +424,7 @@ def _fits_table(sweeps: Sequence[Sweep]) -> str:
             "$c$",
             "regret",
             "$C_{\\mathrm{vol}}$",
-            "$\\chi^2/\\mathrm{df}$",
+            notation.math("chi2_per_df"),
             "$C^{+}_{\\mathrm{long}}$",
             "$C^{-}_{\\mathrm{short}}$",
             "flat from",
@@ -434,7 +434,8 @@ def _fits_table(sweeps: Sequence[Sweep]) -> str:
         f"{sweeps[0].fits.min_servers}$) with 95\\% intervals.  Regret: ordinary least "
         "squares on exact values, to compare with $c=r_L\\mu/\\log(\\mu/\\lambda_H)$.  "
         "The others: least squares weighted by $1/\\mathrm{se}^2$, the slope variance "
-        "scaled by $\\max(1,\\chi^2/\\mathrm{df})$; $C^{\\pm}$ at the largest lookahead constant.  "
+        f"scaled by $\\max(1,{notation.latex('chi2_per_df')})$; $C^{{\\pm}}$ at the largest "
+        "lookahead constant.  "
         "``Flat from'': the smallest lookahead constant from which on every fitted "
         "$C^{+}_{\\mathrm{long}}$ slope interval contains 0 or lies below it; compare the "
         "heuristic "

@@ -167,6 +167,7 @@ def display_forms() -> dict[str, DisplayForm]:
 
 def _derivation() -> str:
     forms = {name: form.display for name, form in display_forms().items()}
+    exponent, cumulant = notation.latex("chernoff_exponent"), notation.latex("cumulant")
     p_i, p_inf = "p(i)", "p_\\infty"
     return "\n\n".join(
         [
@@ -192,15 +193,16 @@ def _derivation() -> str:
                 label="eq:walks-ruin",
                 **PRINT,
             ),
-            "Chernoff exponents $\\psi^*(x) = \\sup_s(s x - \\psi(s))$, the "
-            "Legendre transforms of the cumulant generating functions $\\psi$ (derived by "
-            "Sympy): Poisson count, simple walk after $n$ steps, and a difference of Poisson "
-            "counts (Skellam); the bound is $e^{-\\psi^*(x)}$ on the tail side of the mean.",
+            f"Chernoff exponents ${exponent}(x) = \\sup_s(s x - {cumulant}(s))$, the "
+            f"Legendre transforms of the cumulant generating functions ${cumulant}$ (derived "
+            "by Sympy): Poisson count, simple walk after $n$ steps, and a difference of "
+            f"Poisson counts (Skellam); the bound is $e^{{-{exponent}(x)}}$ on the tail side "
+            "of the mean.",
             report.align(
                 [
-                    ("\\psi^*_{\\mathrm{Poisson}}", forms["chernoff_poisson"]),
-                    ("\\psi^*_{\\mathrm{walk}}", forms["chernoff_walk"]),
-                    ("\\psi^*_{\\mathrm{Skellam}}", forms["chernoff_skellam"]),
+                    (f"{exponent}_{{\\mathrm{{Poisson}}}}", forms["chernoff_poisson"]),
+                    (f"{exponent}_{{\\mathrm{{walk}}}}", forms["chernoff_walk"]),
+                    (f"{exponent}_{{\\mathrm{{Skellam}}}}", forms["chernoff_skellam"]),
                 ],
                 label="eq:walks-chernoff",
                 **PRINT,
@@ -235,7 +237,8 @@ def _sss_text() -> str:
         "$J$ reached $b$; stated, not evaluated), with "
         "$\\kappa \\le (\\lambda_H/\\mu)/(1 - h^{p_b}_1)$ H jobs lost per failure.  With "
         "$W=c\\log N/N$ this bound stays bounded in $N$ when "
-        "$\\max_y\\min(c\\,\\psi^*_{\\mathrm{Skellam}}(y/c), y\\log(\\mu/\\lambda_H)) "
+        f"$\\max_y\\min(c\\,{notation.latex('chernoff_exponent')}_{{\\mathrm{{Skellam}}}}(y/c), "
+        "y\\log(\\mu/\\lambda_H)) "
         "\\ge 1$ (the Skellam exponent of \\eqref{eq:walks-chernoff} with means $u = \\mu$, "
         "$d = \\lambda_H$), i.e. from the constant $c^*$ of \\eqref{eq:lossnet-cstar} on."
     )

@@ -17,6 +17,7 @@ import sympy
 from qtheory.report import gated as gated_outputs
 from qtheory.report import gated_ladder as ladder_outputs
 from qtheory.report import lossnet as lossnet_outputs
+from qtheory.report import lossnet_classes as classes_outputs
 from qtheory.report import walks as walks_outputs
 from qtheory.report.display import PRINT, DisplayForm, add, difference, frac
 
@@ -24,6 +25,7 @@ MODELS = {
     "gated": gated_outputs,
     "memory": ladder_outputs,
     "lossnet": lossnet_outputs,
+    "lossnet_classes": classes_outputs,
     "walks": walks_outputs,
 }
 FORMS = [
