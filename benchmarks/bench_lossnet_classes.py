@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 from timing import best_of
 
-from qtheory.lossnet.claims import class_bounded_offset_claim
+from qtheory.lossnet.claims import bounded_offset_claim
 from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.regret import leading_constant, regret_curve
 from qtheory.model.classes import ClassNetwork
@@ -77,8 +77,8 @@ def offsets(label: str, net: ClassNetwork) -> dict:
     seconds = time.perf_counter() - start
     c = leading_constant(net)
     values = [p.regret - c * math.log(p.servers) for p in points]
-    claim = class_bounded_offset_claim(net, points)
-    late = class_bounded_offset_claim(net, [p for p in points if p.servers >= 10**4])
+    claim = bounded_offset_claim(net, points)
+    late = bounded_offset_claim(net, [p for p in points if p.servers >= 10**4])
     print(
         f"{label}: c = {c:.4f}, range {claim.value:.3f} vs {claim.tolerance:.3f} "
         f"({'pass' if claim.passed else 'FAIL'}); from 10^4 {late.value:.3f}"

@@ -17,7 +17,9 @@ r"""Claims about the fluid bound and the online optimum, as checkable records.
   (:mod:`qtheory.lossnet.regret`); Xie, Gurvich and Küçükyavuz prove
   regret :math:`= \Theta(\log N)` but do not state :math:`c`.
 
-With n classes (:func:`class_claims`; :mod:`qtheory.lossnet.nested`):
+With n >= 3 classes the same builders (``n=`` or a :class:`ClassNetwork` with more than two
+classes) check the n-class forms (:mod:`qtheory.lossnet.nested`); two classes, in either
+input form, take the two-class claims above:
 
 - ``lossnet.class_regret_identity`` (identity): :math:`R_{fluid} - R = r_m\mu
   E[\text{idle}] + N\sum_{j<m}(r_j-r_m)\lambda_j B_j + N\sum_{j>m}(r_m-r_j)\lambda_j
@@ -65,17 +67,15 @@ from qtheory.lossnet.regret import (
     leading_constant,
     regret_points,
 )
-from qtheory.model.classes import ClassNetwork, as_classes
+from qtheory.model.classes import ClassNetwork, as_classes, as_two_class
 from qtheory.model.lossnet import LossNetwork, as_network
 
 __all__ = [
+    "CLASS_OVERLOADED",
     "OVERLOADED",
     "bounded_offset_claim",
-    "class_bounded_offset_claim",
-    "class_claims",
-    "class_leading_constant_claim",
-    "class_regret_identity_claim",
     "fluid_claim",
+    "leading_constant_claim",
     "lossnet_claims",
     "online_optimum_claim",
     "regret_identity_claim",
@@ -121,19 +121,35 @@ def _rates(net: LossNetwork) -> str:
     )
 
 
-def regret_identity_claim() -> Claim:
-    """R_fluid − R = r_L μ E[idle] + (r_H − r_L) λ_H N P(full), proved by Sympy.
+def regret_identity_claim(n: int = 2) -> Claim:
+    """The regret identity of the n-class network, proved by Sympy.
 
-    For a policy that admits H whenever a server is idle and has a stationary regime:
+    Two classes (the default): R_fluid − R = r_L μ E[idle] + (r_H − r_L) λ_H N P(full),
+    claim ``lossnet.regret_identity``.  With n >= 3 classes, every marginal class of the
+    symbolic n-class network (``lossnet.class_regret_identity``,
+    :func:`_class_regret_identity`).
+
+    For a two-class policy that admits H whenever a server is idle and has a stationary regime:
     H is lost at rate λ_H N P(full) (PASTA), every admitted job leaves at rate μ, so the
     admitted rate is μ E[busy] = μ(N − E[idle]) and L's is that minus H's.  Sympy
     simplifies R_fluid − R − (r_L μ E[idle] + (r_H − r_L) λ_H N P(full)) to 0 with
     R_fluid the overloaded closed form of :func:`~qtheory.lossnet.fluid.derive_fluid`.
 
+    Parameters
+    ----------
+    n : int, optional
+        The number of classes, >= 2 (default 2).
+
     Returns
     -------
     Claim
-        ``lossnet.regret_identity``, kind identity.
+        ``lossnet.regret_identity`` (two classes) or ``lossnet.class_regret_identity``,
+        kind identity.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 2.
 
     References
     ----------
@@ -142,9 +158,14 @@ def regret_identity_claim() -> Claim:
     Examples
     --------
     >>> claim = regret_identity_claim()
-    >>> claim.passed, str(claim.kind)
-    (True, 'identity')
+    >>> claim.name, claim.passed, str(claim.kind)
+    ('lossnet.regret_identity', True, 'identity')
+    >>> claim = regret_identity_claim(3)
+    >>> claim.name, claim.passed, claim.value
+    ('lossnet.class_regret_identity', True, 0.0)
     """
+    if _classes(n) > 2:
+        return _class_regret_identity(n)
     from qtheory.model.lossnet_symbols import lambda_h, mu, r_h, r_l, servers
 
     admitted = mu * (servers - mean_idle_symbol)  # rate balance: every admitted job leaves
@@ -385,11 +406,17 @@ def online_optimum_claim(net: LossNetwork, servers: Sequence[int], *, dps: int =
 
 
 def bounded_offset_claim(
-    net: LossNetwork, points: Sequence[RegretPoint], min_servers: int = 1000
+    net: LossNetwork | ClassNetwork, points: Sequence[RegretPoint], min_servers: int = 1000
 ) -> Claim:
-    """R_fluid − R_on − c log N stays within 0.1 over every N >= ``min_servers``.
+    """R_fluid − R_on − c log N stays within a band over every N >= ``min_servers``.
 
-    c = r_L μ / log(μ/λ_H) is the package's heuristic balance
+    Two classes (``lossnet.bounded_offset``): within 0.1, with
+    c = r_L μ / log(μ/λ_H).  With n >= 3 classes (``lossnet.class_bounded_offset``):
+    within 0.2 c log 10, a fifth of what c log N gains per decade (it allows the O(1)
+    wobble of integer reserves), with c = r_m μ / log(μ/λ̄_{m−1}) for the marginal class
+    m, on the float64 nested optimum; at least two distinct N.
+
+    c is the package's heuristic balance
     (:func:`~qtheory.lossnet.regret.derive_leading_constant`); the check is on the
     regret of :func:`~qtheory.lossnet.regret.regret_curve` (rounded from certified
     enclosures) over a finite range of N, so it is ``finite-range`` evidence and never
@@ -397,27 +424,28 @@ def bounded_offset_claim(
 
     Parameters
     ----------
-    net : LossNetwork
+    net : LossNetwork or ClassNetwork
         Rates and rewards.
     points : sequence of RegretPoint
         From :func:`~qtheory.lossnet.regret.regret_curve`, at least one with
-        N >= ``min_servers``.
+        N >= ``min_servers`` (two distinct N with more than two classes).
     min_servers : int, optional
         The smallest N checked (default 1000: below it the offset still drifts).
 
     Returns
     -------
     Claim
-        ``lossnet.bounded_offset``, finite-range, origin heuristic: the spread (max −
-        min) of regret − c log N over the points with N >= ``min_servers``, which
-        must be below 0.1.
+        ``lossnet.bounded_offset`` or ``lossnet.class_bounded_offset``, finite-range,
+        origin heuristic: the spread (max − min) of regret − c log N over the points with
+        N >= ``min_servers``, which must be below the tolerance.
 
     Raises
     ------
     TypeError
         If ``net`` or ``points`` has the wrong type.
     ValueError
-        If ``min_servers`` is not an integer >= 1 or no point has N >= ``min_servers``.
+        If ``min_servers`` is not an integer >= 1, no point has N >= ``min_servers``,
+        or (more than two classes) fewer than two distinct N do.
 
     References
     ----------
@@ -430,6 +458,10 @@ def bounded_offset_claim(
     >>> claim = bounded_offset_claim(net, regret_curve(net, [10**4, 10**8, 10**12]))
     >>> claim.passed, str(claim.kind), str(claim.origin), round(claim.value, 3)
     (True, 'finite-range', 'a heuristic, not proved', 0.015)
+    >>> net = ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
+    >>> claim = bounded_offset_claim(net, regret_curve(net, [10**3, 10**4]))
+    >>> claim.name, claim.passed, round(claim.value, 2)
+    ('lossnet.class_bounded_offset', True, 0.1)
     """
     from qtheory.core import validation
 
@@ -441,6 +473,9 @@ def bounded_offset_claim(
         raise ValueError(
             f"points must hold at least one RegretPoint with N >= min_servers = {min_servers}"
         )
+    if as_classes(net).n_classes > 2:
+        return _class_bounded_offset(as_classes(net), chosen, c)
+    net = as_two_class(net)
     offsets = [p.regret - c * np.log(p.servers) for p in chosen]
     spread = float(np.ptp(offsets))
     low, top = min(p.servers for p in chosen), max(p.servers for p in chosen)
@@ -465,22 +500,28 @@ def bounded_offset_claim(
     )
 
 
-def lossnet_claims(net: LossNetwork, points: Sequence[RegretPoint]) -> Records[Claim]:
+def lossnet_claims(
+    net: LossNetwork | ClassNetwork, points: Sequence[RegretPoint]
+) -> Records[Claim]:
     """Every claim of this part, checked.
 
     Parameters
     ----------
-    net : LossNetwork
-        Rates and rewards (the fluid and optimality claims run at N = 100).
+    net : LossNetwork or ClassNetwork
+        Rates and rewards (with two classes the fluid and optimality claims run at
+        N = 100).
     points : sequence of RegretPoint
-        From :func:`~qtheory.lossnet.regret.regret_curve` (non-empty); the online
-        optimum is certified at each of their N.
+        From :func:`~qtheory.lossnet.regret.regret_curve` (non-empty); with two classes
+        the online optimum is certified at each of their N.
 
     Returns
     -------
     list of Claim
-        ``lossnet.regret_identity``, ``lossnet.fluid``, ``lossnet.trunk_reservation``,
-        ``lossnet.online_optimum`` and ``lossnet.bounded_offset``.
+        Two classes: ``lossnet.regret_identity``, ``lossnet.fluid``,
+        ``lossnet.trunk_reservation``, ``lossnet.online_optimum`` and
+        ``lossnet.bounded_offset``.  n >= 3 classes: ``lossnet.class_regret_identity``,
+        ``lossnet.class_leading_constant`` (for n classes) and
+        ``lossnet.class_bounded_offset``.
 
     Raises
     ------
@@ -503,9 +544,23 @@ def lossnet_claims(net: LossNetwork, points: Sequence[RegretPoint]) -> Records[C
     [('lossnet.regret_identity', True), ('lossnet.fluid', True),
      ('lossnet.trunk_reservation', True), ('lossnet.online_optimum', True),
      ('lossnet.bounded_offset', True)]
+    >>> net = ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
+    >>> claims = lossnet_claims(net, regret_curve(net, [10**3, 10**4]))
+    >>> [(claim.name, claim.passed) for claim in claims]  # doctest: +NORMALIZE_WHITESPACE
+    [('lossnet.class_regret_identity', True), ('lossnet.class_leading_constant', True),
+     ('lossnet.class_bounded_offset', True)]
     """
-    net = as_network(net)
     points = regret_points(points)
+    classes = as_classes(net).n_classes
+    if classes > 2:
+        return Records(
+            [
+                regret_identity_claim(classes),
+                leading_constant_claim(classes),
+                bounded_offset_claim(net, points),
+            ]
+        )
+    net = as_two_class(net)
     claims = [
         regret_identity_claim(),
         fluid_claim(net.with_servers(100)),
@@ -524,7 +579,17 @@ CLASS_OVERLOADED = (
 )
 
 
-def class_regret_identity_claim(n: int = 3) -> Claim:
+def _classes(n: object) -> int:
+    """``n``, the number of classes, after checking that it is an integer >= 2."""
+    from qtheory.core import validation
+
+    n = validation.positive_int("n", n)
+    if n < 2:
+        raise ValueError(f"n must be >= 2, got {n}")
+    return n
+
+
+def _class_regret_identity(n: int) -> Claim:
     """The n-class regret identity, proved by Sympy for every marginal class.
 
     With admitted rates A_j = λ_j N (1 − B_j) (PASTA) and rate balance
@@ -533,31 +598,8 @@ def class_regret_identity_claim(n: int = 3) -> Claim:
     + N Σ_{j>m} (r_m − r_j) λ_j (1 − B_j)] to 0, R_fluid the case "class m marginal" of
     :func:`~qtheory.lossnet.fluid.derive_fluid`, for m = 2..n.
 
-    Parameters
-    ----------
-    n : int, optional
-        The number of classes, >= 2 (default 3).
-
-    Returns
-    -------
-    Claim
-        ``lossnet.class_regret_identity``, identity; ``value`` the number of marginal
-        cases whose difference did not simplify to 0.
-
-    Raises
-    ------
-    ValueError
-        If ``n`` is not an integer >= 2.
-
-    References
-    ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
-
-    Examples
-    --------
-    >>> claim = class_regret_identity_claim(3)
-    >>> claim.passed, str(claim.kind), claim.value
-    (True, 'identity', 0.0)
+    Returns ``lossnet.class_regret_identity``, identity; ``value`` the number of
+    marginal cases whose difference did not simplify to 0.
     """
     derivation = derive_fluid(n)
     lambdas, rewards, mu = derivation.lambdas, derivation.rewards, derivation.mu
@@ -602,7 +644,7 @@ def class_regret_identity_claim(n: int = 3) -> Claim:
     )
 
 
-def class_leading_constant_claim(n: int = 3) -> Claim:
+def leading_constant_claim(n: int = 3) -> Claim:
     """The heuristic leading constant c = r_m μ / log(μ/λ̄_{m-1}), by Sympy, and its
     two-class case.
 
@@ -633,12 +675,13 @@ def class_leading_constant_claim(n: int = 3) -> Claim:
 
     Examples
     --------
-    >>> claim = class_leading_constant_claim(3)
+    >>> claim = leading_constant_claim(3)
     >>> claim.passed, str(claim.kind), str(claim.origin)
     (True, 'identity', 'a heuristic, not proved')
     """
     from qtheory.model.lossnet_symbols import lambda_h, mu, r_l
 
+    n = _classes(n)
     failures = 0
     for case in derive_leading_constant(n):
         _, r_m, *above = case.constant.args
@@ -673,53 +716,12 @@ def _class_rates(net: ClassNetwork) -> str:
     return rf"$\lambda = ({numbers})$, $r = ({rewards})$, $\mu = {net.mu:g}$"
 
 
-def class_bounded_offset_claim(net, points: Sequence[RegretPoint]) -> Claim:
-    """R_fluid − R_on − c log N of the n-class optimum varies by less than
-    0.2 c log 10 over the points, c from :func:`~qtheory.lossnet.regret.leading_constant`.
-
-    The regret is the float64 nested optimum
-    (:func:`~qtheory.lossnet.regret.regret_curve`), over a finite range of N:
-    ``finite-range`` evidence, origin heuristic.  The tolerance, a fifth of what c log N
-    gains per decade, allows the O(1) wobble of integer reserves.
-
-    Parameters
-    ----------
-    net : ClassNetwork or LossNetwork
-        Rates and rewards.
-    points : sequence of RegretPoint
-        At least two, with distinct N.
-
-    Returns
-    -------
-    Claim
-        ``lossnet.class_bounded_offset``: value the spread (max − min) of the offset,
-        tolerance 0.2 c log 10.
-
-    Raises
-    ------
-    TypeError
-        If ``net`` is not a network or ``points`` does not hold RegretPoint.
-    ValueError
-        If fewer than two distinct N are given.
-
-    References
-    ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
-
-    Examples
-    --------
-    >>> from qtheory.lossnet.regret import regret_curve
-    >>> net = ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
-    >>> claim = class_bounded_offset_claim(net, regret_curve(net, [10**3, 10**4]))
-    >>> claim.passed, str(claim.kind), round(claim.value, 2)
-    (True, 'finite-range', 0.1)
-    """
-    net = as_classes(net)
-    points = regret_points(points)
+def _class_bounded_offset(net: ClassNetwork, points: Sequence[RegretPoint], c: float) -> Claim:
+    """``lossnet.class_bounded_offset`` (:func:`bounded_offset_claim` with more than two
+    classes) on the chosen points; c from :func:`~qtheory.lossnet.regret.leading_constant`."""
     sizes = sorted({p.servers for p in points})
     if len(sizes) < 2:
         raise ValueError(f"points must hold at least 2 distinct server counts, got {sizes}")
-    c = leading_constant(net)
     offsets = [p.regret - c * np.log(p.servers) for p in points]
     spread = float(np.ptp(offsets))
     tolerance = 0.2 * c * float(np.log(10.0))
@@ -744,40 +746,3 @@ def class_bounded_offset_claim(net, points: Sequence[RegretPoint]) -> Claim:
         reference=0.0,
         tolerance=tolerance,
     )
-
-
-def class_claims(curves) -> Records[Claim]:
-    """Every n-class claim, checked: the regret identity and the leading constant for
-    n = 3, and the bounded offset of each network's curve.
-
-    Parameters
-    ----------
-    curves : mapping of network to sequence of RegretPoint
-        From :func:`~qtheory.lossnet.regret.regret_curve`, one curve per network.
-
-    Returns
-    -------
-    list of Claim
-        ``lossnet.class_regret_identity``, ``lossnet.class_leading_constant``, then one
-        ``lossnet.class_bounded_offset`` per network.
-
-    Raises
-    ------
-    TypeError, ValueError
-        As :func:`class_bounded_offset_claim`.
-
-    Examples
-    --------
-    >>> from qtheory.lossnet.regret import regret_curve
-    >>> net = ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
-    >>> claims = class_claims({net: regret_curve(net, [10**3, 10**4])})
-    >>> [(claim.name, claim.passed) for claim in claims]  # doctest: +NORMALIZE_WHITESPACE
-    [('lossnet.class_regret_identity', True), ('lossnet.class_leading_constant', True),
-     ('lossnet.class_bounded_offset', True)]
-    """
-    claims = [
-        class_regret_identity_claim(3),
-        class_leading_constant_claim(3),
-        *(class_bounded_offset_claim(net, points) for net, points in curves.items()),
-    ]
-    return Records(claims)

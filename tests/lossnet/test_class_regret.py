@@ -9,10 +9,10 @@ import sympy as sp
 
 from qtheory.lossnet import LossNetwork
 from qtheory.lossnet.claims import (
-    class_bounded_offset_claim,
-    class_claims,
-    class_leading_constant_claim,
-    class_regret_identity_claim,
+    bounded_offset_claim,
+    leading_constant_claim,
+    lossnet_claims,
+    regret_identity_claim,
 )
 from qtheory.lossnet.nested import policy_iteration
 from qtheory.lossnet.regret import (
@@ -75,7 +75,7 @@ def test_regret_minus_c_log_n_stays_in_a_narrow_band(net):
     c log 10 per decade would allow a wrong slope to hide."""
     grid = np.unique(np.round(np.logspace(3, 5, 5)).astype(int)).tolist()
     points = regret_curve(net, grid)
-    claim = class_bounded_offset_claim(net, points)
+    claim = bounded_offset_claim(net, points)
     assert claim.passed, claim.value
     c = leading_constant(net)
     growth = points[-1].regret - points[0].regret
@@ -89,26 +89,52 @@ def test_bounded_offset_claim_fails_for_a_wrong_slope():
         RegretPoint(n, 0.0, 0.0, 1.5 * c * math.log(n), (0, 0, 0, n), 0.0, 0.0)
         for n in (10**3, 10**4, 10**5)
     ]
-    claim = class_bounded_offset_claim(net, fake)
+    claim = bounded_offset_claim(net, fake)
     assert not claim.passed and claim.value == pytest.approx(0.5 * c * math.log(100), rel=1e-12)
 
 
 def test_bounded_offset_claim_refuses_bad_points():
     with pytest.raises(TypeError, match="RegretPoint"):
-        class_bounded_offset_claim(NETS[0], [1, 2])
+        bounded_offset_claim(NETS[0], [1, 2])
     with pytest.raises(ValueError, match="at least 2 distinct"):
-        class_bounded_offset_claim(NETS[0], regret_curve(NETS[0], [100]))
+        bounded_offset_claim(NETS[0], regret_curve(NETS[0], [1000]))
+    with pytest.raises(ValueError, match="min_servers = 1000"):
+        bounded_offset_claim(NETS[0], regret_curve(NETS[0], [100, 200]))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_identity_and_constant_claims_pass(n):
-    for claim in (class_regret_identity_claim(n), class_leading_constant_claim(n)):
+    for claim in (regret_identity_claim(n), leading_constant_claim(n)):
         assert claim.passed and str(claim.kind) == "identity", claim.name
 
 
-def test_class_claims_lists_every_claim():
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_two_classes_take_the_two_class_identity(n):
+    """One call for two classes or n: n = 2 is the two-class claim (H and L), more
+    classes the claim over every marginal class."""
+    expected = "lossnet.regret_identity" if n == 2 else "lossnet.class_regret_identity"
+    assert regret_identity_claim(n).name == expected
+
+
+@pytest.mark.parametrize("n", [1, 2.5, "3"])
+def test_identity_claim_refuses_a_bad_class_count(n):
+    with pytest.raises((TypeError, ValueError), match="n"):
+        regret_identity_claim(n)
+
+
+def test_two_class_forms_give_the_two_class_offset_claim():
+    """A ClassNetwork of two classes is an input form of the two-class network: the same
+    claim, value and verdict as the LossNetwork."""
+    two = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    points = regret_curve(two, [10**3, 10**4, 10**5])
+    claims = [bounded_offset_claim(net, points) for net in (two, as_classes(two))]
+    assert [c.name for c in claims] == ["lossnet.bounded_offset"] * 2
+    assert claims[0].value == claims[1].value and claims[0].passed == claims[1].passed
+
+
+def test_lossnet_claims_lists_every_class_claim():
     net = NETS[1]
-    claims = class_claims({net: regret_curve(net, [10**3, 10**4])})
+    claims = lossnet_claims(net, regret_curve(net, [10**3, 10**4]))
     assert [c.name for c in claims] == [
         "lossnet.class_regret_identity",
         "lossnet.class_leading_constant",
