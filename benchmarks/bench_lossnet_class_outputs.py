@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from qtheory.report import lossnet_classes as class_outputs
+from qtheory.report.lossnet_decomposition_sweep import Sweep
 from qtheory.report.run import Run
 
 HERE = Path(__file__).parent
@@ -31,7 +32,7 @@ def _estimate(e) -> dict[str, float]:
     return {"mean": e.mean, "halfwidth": e.halfwidth}
 
 
-def _set_record(s: class_outputs.ClassSweep) -> dict:
+def _set_record(s: Sweep) -> dict:
     f, c = s.fits, s.fits.table_c
     return {
         "label": s.label,
@@ -70,7 +71,7 @@ def main(size: str, cache: str | None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["QTHEORY_CACHE_DIR"] = cache or str(Path(tmp) / "cache")
         run = Run(Path(tmp) / "out", quick=size == "quick", paper=size == "paper")
-        sweeps: list[class_outputs.ClassSweep] = []
+        sweeps: list[Sweep] = []
         original = class_outputs.sweep
 
         def keep(*args, **kwargs):

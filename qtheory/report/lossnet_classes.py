@@ -57,7 +57,6 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,7 +68,6 @@ from scipy import stats
 from qtheory import report
 from qtheory.core import notation
 from qtheory.core.claims import Claim, Evidence, Origin
-from qtheory.core.executor import make_executor
 from qtheory.core.stats import SlopeFit
 from qtheory.lossnet.claims import (
     CLASS_OVERLOADED,
@@ -77,20 +75,17 @@ from qtheory.lossnet.claims import (
     leading_constant_claim,
     regret_identity_claim,
 )
-from qtheory.lossnet.decomposition import DecompositionFits, fit_decomposition, run_designs
-from qtheory.lossnet.designs import ClockDecomposition, ClockDesign
+from qtheory.lossnet.designs import ClockDecomposition
 from qtheory.lossnet.fluid import derive_fluid
 from qtheory.lossnet.regret import (
-    RegretPoint,
     derive_leading_constant,
     leading_constant,
-    regret_curve,
 )
 from qtheory.model.classes import ClassNetwork
 from qtheory.report.claims import claim_name_latex, claim_paragraph, values_text
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
 from qtheory.report.lossnet_decomposition import BRAY, CLOCK, decomposition_figure
-from qtheory.report.lossnet_decomposition_sweep import point_seed, sweep_cache
+from qtheory.report.lossnet_decomposition_sweep import Plan, Sweep, sweep
 from qtheory.report.plots import level_style, outside_legend
 
 if TYPE_CHECKING:
@@ -98,14 +93,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PARAMETER_SETS",
-    "ClassPlan",
-    "ClassSweep",
     "class_decomposition_claims",
     "display_forms",
     "plan",
     "steps",
-    "sweep",
 ]
+
+#: The lookahead constants c (W = c log N / N) of the standard and paper sizes.
+CS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 
 #: The parameter sets (label, network with a placeholder N): three classes with the
 #: marginal class in the middle (0.3 < 1 < 1.2) and last (0.7 < 1 < 1.5); four classes
@@ -118,46 +113,13 @@ PARAMETER_SETS: tuple[tuple[str, ClassNetwork], ...] = (
 )
 
 
-@dataclass(frozen=True)
-class ClassPlan:
-    """Sizes of the n-class part of a run.
-
-    Attributes
-    ----------
-    clock : tuple of (int, float, int)
-        The decomposition points (N, window T − T0, replications), for every set.
-    cs : tuple of float
-        The lookahead constants c (W = c log N / N).
-    warmup : float
-        T0.
-    min_fit_servers : int
-        Slopes are fitted over N >= ``min_fit_servers``.
-    regret_top : int
-        The exact regret of the decomposition fit runs to this N.
-    regret_grid : tuple of int
-        The N of the nested-optimum table and the bounded-offset claims.
-
-    Examples
-    --------
-    >>> sizes = plan("quick")
-    >>> sizes.clock[0], sizes.cs, sizes.regret_grid[-1]
-    ((10, 20.0, 4), (1.0, 4.0, 16.0, 64.0), 10000)
-    """
-
-    clock: tuple[tuple[int, float, int], ...]
-    cs: tuple[float, ...]
-    warmup: float
-    min_fit_servers: int
-    regret_top: int
-    regret_grid: tuple[int, ...]
-
-
 def _log_grid(low: float, high: float, count: int) -> tuple[int, ...]:
     return tuple(int(n) for n in np.unique(np.round(np.logspace(low, high, count))))
 
 
-def plan(size: str) -> ClassPlan:
-    """The n-class part of a run of the given size (module docstring).
+def plan(size: str) -> Plan[ClassNetwork]:
+    """The n-class sweep of a run of the given size (module docstring): the clock-model
+    points of every set of :data:`PARAMETER_SETS` and the N of its exact nested optimum.
 
     Parameters
     ----------
@@ -166,7 +128,11 @@ def plan(size: str) -> ClassPlan:
 
     Returns
     -------
-    ClassPlan
+    qtheory.report.lossnet_decomposition_sweep.Plan
+        With no job-model or rolling-horizon points; the clock points seeded from the
+        stream ``"classes"``; a quick run in this process when it has no cluster (its 80
+        replications take about 1.5 s of CPU in all, less than a process pool takes to
+        start and import the package).
 
     Raises
     ------
@@ -175,159 +141,39 @@ def plan(size: str) -> ClassPlan:
 
     Examples
     --------
-    >>> [n for n, _, _ in plan("standard").clock]
+    >>> sizes = plan("quick")
+    >>> sizes.clock["3a"][0], sizes.cs, sizes.regret_grid[-1]
+    ((10, 20.0, 4), (1.0, 4.0, 16.0, 64.0), 10000)
+    >>> [n for n, _, _ in plan("standard").clock["4b"]]
     [10, 23, 52, 118, 268, 611, 1389, 3162]
-    >>> plan("paper").clock[-1], plan("paper").regret_grid[-1]
+    >>> plan("paper").clock["3a"][-1], plan("paper").regret_grid[-1]
     ((10000, 100.0, 10), 1000000)
     """
     if size == "quick":
-        return ClassPlan(
-            clock=tuple((n, 20.0, 4) for n in (10, 30, 100, 300, 1000)),
-            cs=(1.0, 4.0, 16.0, 64.0),
-            warmup=3.0,
-            min_fit_servers=100,
-            regret_top=1000,
-            regret_grid=_log_grid(3, 4, 5),
-        )
-    cs = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
-    if size == "standard":
-        return ClassPlan(
-            clock=tuple((n, 100.0, 8) for n in _log_grid(1, 3.5, 8)),
-            cs=cs,
-            warmup=3.0,
-            min_fit_servers=100,
-            regret_top=10**4,
-            regret_grid=_log_grid(3, 6, 13),
-        )
-    if size != "paper":
+        clock = tuple((n, 20.0, 4) for n in (10, 30, 100, 300, 1000))
+        cs: tuple[float, ...] = (1.0, 4.0, 16.0, 64.0)
+        regret_top, regret_grid = 1000, _log_grid(3, 4, 5)
+    elif size == "standard":
+        clock = tuple((n, 100.0, 8) for n in _log_grid(1, 3.5, 8))
+        cs, regret_top, regret_grid = CS, 10**4, _log_grid(3, 6, 13)
+    elif size == "paper":
+        clock = tuple((n, 200.0 if n <= 1000 else 100.0, 10) for n in _log_grid(1, 4, 10))
+        cs, regret_top, regret_grid = CS, 10**4, _log_grid(3, 6, 25)
+    else:
         raise ValueError(f"size must be 'quick', 'standard' or 'paper', got {size!r}")
-    return ClassPlan(
-        clock=tuple((n, 200.0 if n <= 1000 else 100.0, 10) for n in _log_grid(1, 4, 10)),
+    return Plan(
+        clock={label: clock for label, _ in PARAMETER_SETS},
+        job=(),
         cs=cs,
         warmup=3.0,
         min_fit_servers=100,
-        regret_top=10**4,
-        regret_grid=_log_grid(3, 6, 25),
+        sets=PARAMETER_SETS,
+        regret_top=regret_top,
+        regret_grid=regret_grid,
+        stream="classes",
+        in_process=size == "quick",
+        desc="lossnet classes",
     )
-
-
-@dataclass(frozen=True)
-class ClassSweep:
-    """The results of one parameter set.
-
-    Attributes
-    ----------
-    label : str
-        The set's label (``"3a"``, …).
-    net : ClassNetwork
-        Its network (placeholder N).
-    clock : tuple of ClockDecomposition
-        The decomposition points, in N order.
-    fits : DecompositionFits
-        Their slopes on log N (:func:`~qtheory.lossnet.decomposition.fit_decomposition`).
-    curve : tuple of RegretPoint
-        The exact nested optimum on :attr:`ClassPlan.regret_grid`.
-
-    Examples
-    --------
-    >>> label, net = PARAMETER_SETS[0]
-    >>> designs = [ClockDesign(net.with_servers(n), 8.0, 2.0, 2, 1, cs=[4.0])
-    ...            for n in (10, 20, 40)]
-    >>> clock = tuple(run_designs(designs))
-    >>> result = ClassSweep(label, net, clock, fit_decomposition(clock, min_servers=10),
-    ...                     tuple(regret_curve(net, [100, 1000])))
-    >>> result.clock[0].reserve, result.curve[-1].reserves
-    ((0, 0, 5), (0, 3, 215))
-    """
-
-    label: str
-    net: ClassNetwork
-    clock: tuple[ClockDecomposition, ...]
-    fits: DecompositionFits
-    curve: tuple[RegretPoint, ...]
-
-
-def _designs(run: Run, sizes: ClassPlan) -> list[ClockDesign]:
-    return [
-        ClockDesign(
-            net.with_servers(n),
-            sizes.warmup + window,
-            sizes.warmup,
-            reps,
-            point_seed(run, "classes", label, n),
-            cs=sizes.cs,
-        )
-        for label, net in PARAMETER_SETS
-        for n, window, reps in sizes.clock
-    ]
-
-
-def _executor(run: Run):
-    """``make_executor(run.cluster)``, except that a quick run without a cluster runs in
-    this process: its 80 replications take about 1.5 s of CPU in all, less than a
-    process pool takes to start and import the package."""
-    if run.cluster is None and run.size == "quick":
-        return make_executor(workers=1)
-    return make_executor(run.cluster)
-
-
-def sweep(run: Run, sizes: ClassPlan | None = None, *, progress: bool = True) -> list[ClassSweep]:
-    """Run every decomposition point of ``sizes`` (default ``plan(run.size)``), fit, and
-    compute the nested optimum on the regret grid.
-
-    All points of the four sets go to one executor (``make_executor(run.cluster)``; a
-    quick run without a cluster in this process) through
-    :func:`~qtheory.lossnet.decomposition.run_designs` with the result cache of
-    :func:`qtheory.core.cache.default_cache_dir`.
-
-    Parameters
-    ----------
-    run : qtheory.report.run.Run
-        The run context (``size``, ``seed``, ``cluster``).
-    sizes : ClassPlan, optional
-        Default ``plan(run.size)``; at least 3 points with N >= ``min_fit_servers``.
-    progress : bool, default True
-        Show a progress bar.
-
-    Returns
-    -------
-    list of ClassSweep
-        One per parameter set, in the order of :data:`PARAMETER_SETS`.
-
-    Raises
-    ------
-    ValueError
-        From the designs (a run over the limits of :mod:`qtheory.core.limits`) or the fits.
-    qtheory.core.executor.ClusterUnreachableError
-        If ``run.cluster`` names a scheduler that does not answer.
-
-    Examples
-    --------
-    A sweep starts a process pool, so this example only counts the quick run's points:
-
-    >>> from qtheory.report.run import Run
-    >>> len(_designs(Run("build", quick=True), plan("quick")))
-    20
-    """
-    sizes = plan(run.size) if sizes is None else sizes
-    designs = _designs(run, sizes)
-    with _executor(run) as executor:
-        results = run_designs(
-            designs,
-            executor=executor,
-            cache=sweep_cache(run),
-            desc="lossnet classes",
-            progress=progress,
-        )
-    sweeps, per_set = [], len(sizes.clock)
-    for index, (label, net) in enumerate(PARAMETER_SETS):
-        clock = tuple(results[index * per_set : (index + 1) * per_set])
-        fits = fit_decomposition(
-            clock, min_servers=sizes.min_fit_servers, regret_top=sizes.regret_top
-        )
-        curve = tuple(regret_curve(net, sizes.regret_grid))
-        sweeps.append(ClassSweep(label, net, clock, fits, curve))
-    return sweeps
 
 
 # ------------------------------------------------------------------- claims
@@ -361,7 +207,7 @@ def _slope_claim(
     )
 
 
-def class_decomposition_claims(result: ClassSweep) -> list[Claim]:
+def class_decomposition_claims(result: Sweep[ClassNetwork]) -> list[Claim]:
     """The decomposition claims of one n-class parameter set, checked on its sweep.
 
     * C_vol = O(1) and C_long = O(1) at the largest c: the whole 95% interval of the
@@ -377,7 +223,7 @@ def class_decomposition_claims(result: ClassSweep) -> list[Claim]:
 
     Parameters
     ----------
-    result : ClassSweep
+    result : Sweep
         One set's sweep.
 
     Returns
@@ -393,11 +239,13 @@ def class_decomposition_claims(result: ClassSweep) -> list[Claim]:
     Examples
     --------
     >>> label, net = PARAMETER_SETS[0]
+    >>> from qtheory.lossnet.decomposition import fit_decomposition, run_designs
+    >>> from qtheory.lossnet.designs import ClockDesign
     >>> designs = [ClockDesign(net.with_servers(n), 8.0, 2.0, 3, 1, cs=[4.0])
     ...            for n in (10, 20, 40)]
     >>> clock = tuple(run_designs(designs))
-    >>> sweep = ClassSweep(label, net, clock, fit_decomposition(clock, min_servers=10), ())
-    >>> [c.name for c in class_decomposition_claims(sweep)]  # doctest: +NORMALIZE_WHITESPACE
+    >>> result = Sweep(label, net, clock, (), fit_decomposition(clock, min_servers=10))
+    >>> [c.name for c in class_decomposition_claims(result)]  # doctest: +NORMALIZE_WHITESPACE
     ['lossnet.classes.c_vol_bounded[3a]', 'lossnet.classes.c_long_bounded[3a]',
      'lossnet.classes.c_short_log[3a]', 'lossnet.classes.clock_ordering[3a]',
      'lossnet.classes.threshold_exact[3a]']
@@ -496,7 +344,7 @@ def _tagged(claim: Claim, label: str) -> Claim:
     return dataclasses.replace(claim, name=f"{claim.name}[{label}]")
 
 
-def _all_claims(sweeps: Sequence[ClassSweep]) -> list[Claim]:
+def _all_claims(sweeps: Sequence[Sweep[ClassNetwork]]) -> list[Claim]:
     """The regret identity and the leading constant for three classes, the bounded
     offset of every set (named by set) and the decomposition claims of every set."""
     claims = [regret_identity_claim(3), leading_constant_claim(3)]
@@ -637,7 +485,7 @@ def _derivation() -> str:
     )
 
 
-def _regret_table(sweeps: Sequence[ClassSweep]) -> str:
+def _regret_table(sweeps: Sequence[Sweep[ClassNetwork]]) -> str:
     rows = []
     for s in sweeps:
         c = leading_constant(s.net)
@@ -683,7 +531,7 @@ def _sizes_text(points: Sequence[ClockDecomposition]) -> str:
     return f"windows $T - T_0$ of {span}, {'/'.join(map(str, reps))} replications"
 
 
-def _decomposition_table(result: ClassSweep) -> str:
+def _decomposition_table(result: Sweep[ClassNetwork]) -> str:
     c = result.fits.table_c
     rows = [
         [
@@ -722,7 +570,7 @@ def _decomposition_table(result: ClassSweep) -> str:
     )
 
 
-def _fits_table(sweeps: Sequence[ClassSweep]) -> str:
+def _fits_table(sweeps: Sequence[Sweep[ClassNetwork]]) -> str:
     rows = []
     for s in sweeps:
         f = s.fits
@@ -764,7 +612,7 @@ def _fits_table(sweeps: Sequence[ClassSweep]) -> str:
     )
 
 
-def _constant_verdicts(sweeps: Sequence[ClassSweep], claims: Sequence[Claim] = ()) -> str:
+def _constant_verdicts(sweeps: Sequence[Sweep[ClassNetwork]], claims: Sequence[Claim] = ()) -> str:
     r"""Whether the exact regret bears out the heuristic constant c(n), set by set.
 
     The verdict is derived from each set's OLS fit of the exact regret on log N
@@ -774,7 +622,7 @@ def _constant_verdicts(sweeps: Sequence[ClassSweep], claims: Sequence[Claim] = (
 
     Parameters
     ----------
-    sweeps : sequence of ClassSweep
+    sweeps : sequence of Sweep
         The sets, each with its fits.
     claims : sequence of Claim, optional
         The section's claims (for the bounded-offset verdicts).
@@ -787,11 +635,13 @@ def _constant_verdicts(sweeps: Sequence[ClassSweep], claims: Sequence[Claim] = (
     Examples
     --------
     >>> label, net = PARAMETER_SETS[0]
+    >>> from qtheory.lossnet.decomposition import fit_decomposition, run_designs
+    >>> from qtheory.lossnet.designs import ClockDesign
     >>> designs = [ClockDesign(net.with_servers(n), 8.0, 2.0, 2, 1, cs=[4.0])
     ...            for n in (10, 20, 40)]
     >>> clock = tuple(run_designs(designs))
     >>> fits = fit_decomposition(clock, min_servers=10, regret_top=1000)
-    >>> text = _constant_verdicts([ClassSweep(label, net, clock, fits, ())])
+    >>> text = _constant_verdicts([Sweep(label, net, clock, (), fits)])
     >>> fits.regret.contains(fits.leading_constant)  # slope 2.63 +- 0.03 on N = 10..1000
     False
     >>> "Confirmed: none; not confirmed: 3a." in text, "c(n) = 1.661$" in text
@@ -835,7 +685,7 @@ def _constant_verdicts(sweeps: Sequence[ClassSweep], claims: Sequence[Claim] = (
     )
 
 
-def _lookahead_table(sweeps: Sequence[ClassSweep]) -> str:
+def _lookahead_table(sweeps: Sequence[Sweep[ClassNetwork]]) -> str:
     cs = [point.c for point in sweeps[0].clock[-1].lookahead]
     rows = [[c, *(report.estimate(s.clock[-1].at(c).c_long) for s in sweeps)] for c in cs]
     rows.append(["PFI", *(report.estimate(s.clock[-1].pfi_gap) for s in sweeps)])
@@ -853,7 +703,7 @@ def _lookahead_table(sweeps: Sequence[ClassSweep]) -> str:
     )
 
 
-def _section(sweeps: Sequence[ClassSweep], claims: Sequence[Claim]) -> str:
+def _section(sweeps: Sequence[Sweep[ClassNetwork]], claims: Sequence[Claim]) -> str:
     parts = [
         _derivation(),
         _regret_table(sweeps),
@@ -894,7 +744,7 @@ def _section(sweeps: Sequence[ClassSweep], claims: Sequence[Claim]) -> str:
 # ------------------------------------------------------------------ figures
 
 
-def _lookahead_figure(sweeps: Sequence[ClassSweep], figures: Path) -> list[Path]:
+def _lookahead_figure(sweeps: Sequence[Sweep[ClassNetwork]], figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     with report.paper_style():
         for index, s in enumerate(sweeps):
@@ -947,7 +797,7 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     """
     derivations, figures = run.out / "derivations", run.out / "figures"
     sizes = plan(run.size)
-    sweeps: list[ClassSweep] = []
+    sweeps: list[Sweep[ClassNetwork]] = []
 
     def compute() -> list[Path]:
         sweeps.extend(sweep(run, sizes))

@@ -98,7 +98,7 @@ def _slope_claim(name: str, statement: str, fit, passed: bool, what: str, scope:
     )
 
 
-def decomposition_claims(result: Sweep) -> list[Claim]:
+def decomposition_claims(result: Sweep[LossNetwork]) -> list[Claim]:
     """The claims of one parameter set, checked on its sweep.
 
     * regret slope: the OLS slope of the exact regret on log N (the log-spaced grid of
@@ -363,7 +363,7 @@ def _sizes_text(
     return f"windows $T-T_0$ of {span(windows)}, {span(reps)} replications"
 
 
-def _decomposition_table(result: Sweep) -> str:
+def _decomposition_table(result: Sweep[LossNetwork]) -> str:
     c = result.fits.table_c
     rows = [
         [
@@ -400,7 +400,7 @@ def _decomposition_table(result: Sweep) -> str:
     )
 
 
-def _fits_table(sweeps: Sequence[Sweep]) -> str:
+def _fits_table(sweeps: Sequence[Sweep[LossNetwork]]) -> str:
     rows = []
     for s in sweeps:
         f = s.fits
@@ -445,7 +445,7 @@ def _fits_table(sweeps: Sequence[Sweep]) -> str:
     )
 
 
-def _fits_text(sweeps: Sequence[Sweep]) -> str:
+def _fits_text(sweeps: Sequence[Sweep[LossNetwork]]) -> str:
     """The fitted slopes in words: where C_vol lies and how its slope compares with the
     regret's, and how much of the regret slope the lower estimate of C_short carries."""
     parts = []
@@ -469,7 +469,7 @@ def _fits_text(sweeps: Sequence[Sweep]) -> str:
     ).replace("%", "\\%")
 
 
-def _lookahead_table(result: Sweep) -> str:
+def _lookahead_table(result: Sweep[LossNetwork]) -> str:
     top = result.clock[-1]
     rows = [
         [
@@ -500,7 +500,7 @@ def _lookahead_table(result: Sweep) -> str:
     )
 
 
-def _job_table(result: Sweep) -> str:
+def _job_table(result: Sweep[LossNetwork]) -> str:
     clock = {p.servers: p for p in result.clock}
     rows = [
         [
@@ -540,7 +540,7 @@ def _job_table(result: Sweep) -> str:
     )
 
 
-def _rolling_table(result: Sweep) -> str:
+def _rolling_table(result: Sweep[LossNetwork]) -> str:
     rows = [
         [
             r.servers,
@@ -578,7 +578,7 @@ def _rolling_table(result: Sweep) -> str:
     )
 
 
-def _ordering_text(sweeps: Sequence[Sweep]) -> str:
+def _ordering_text(sweeps: Sequence[Sweep[LossNetwork]]) -> str:
     """Where R_fluid >= R_off holds, in words computed from the results."""
     clock = [p for s in sweeps for p in s.clock]
     above = sum(p.c_vol.mean - p.c_vol.halfwidth > 0 for p in clock)
@@ -612,7 +612,7 @@ def _ordering_text(sweeps: Sequence[Sweep]) -> str:
     )
 
 
-def _section(sweeps: Sequence[Sweep], sizes: Plan, claims: list[Claim]) -> str:
+def _section(sweeps: Sequence[Sweep[LossNetwork]], sizes: Plan, claims: list[Claim]) -> str:
     parts = [_intro(sizes)]
     parts += [_decomposition_table(s) for s in sweeps]
     parts += [_fits_table(sweeps), _fits_text(sweeps), _lookahead_table(sweeps[0])]
@@ -655,7 +655,7 @@ def decomposition_figure(result, figures: Path, stem: str) -> list[Path]:
 
     Parameters
     ----------
-    result : Sweep or qtheory.report.lossnet_classes.ClassSweep
+    result : Sweep
         A sweep (``clock`` points and ``fits``).
     figures : pathlib.Path
         The figures folder.
@@ -767,7 +767,7 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     """
     derivations, figures = run.out / "derivations", run.out / "figures"
     sizes = plan(run.size)
-    sweeps: list[Sweep] = []
+    sweeps: list[Sweep[LossNetwork]] = []
 
     def compute() -> list[Path]:
         sweeps.extend(sweep(run, sizes))

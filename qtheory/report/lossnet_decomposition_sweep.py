@@ -1,7 +1,9 @@
-r"""The sweep behind the regret-decomposition report (:mod:`qtheory.report.lossnet_decomposition`):
-the parameter sets and the sizes of each run (:class:`Plan`, :func:`plan`), the designs
-they give (:mod:`qtheory.lossnet.designs`), and running them through the executor and the
-result cache into one :class:`Sweep` per parameter set (:func:`sweep`).
+r"""The sweep behind the regret-decomposition reports, two classes
+(:mod:`qtheory.report.lossnet_decomposition`) and n (:mod:`qtheory.report.lossnet_classes`):
+one :class:`Plan` says which networks, which points and how they are fitted (the
+two-class one is :func:`plan`), the designs it gives (:mod:`qtheory.lossnet.designs`) run
+through the executor and the result cache, and :func:`sweep` returns one :class:`Sweep`
+per parameter set.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import numpy as np
 
@@ -24,6 +26,8 @@ from qtheory.lossnet.designs import (
     RollingHorizonDesign,
     RollingHorizonResult,
 )
+from qtheory.lossnet.regret import RegretPoint, regret_curve
+from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 
 if TYPE_CHECKING:
@@ -52,13 +56,21 @@ PARAMETER_SETS: tuple[tuple[str, LossNetwork], ...] = (
 )
 
 
+#: The network type of a sweep: two classes or n.
+Net = TypeVar("Net", LossNetwork, ClassNetwork)
+
+
 @dataclass(frozen=True)
-class Plan:
-    """Sizes of the sweep: ``clock`` maps a parameter-set label to its (N, window
-    T − T0, replications) points, ``job`` lists the job-model points (every set);
-    ``cs`` are the lookahead constants, ``warmup`` is T0, and slopes are fitted over
-    N >= ``min_fit_servers``; ``rolling`` lists the points (set A) of the
-    rolling-horizon policy, run with the constants ``rolling_cs``.
+class Plan(Generic[Net]):
+    """A sweep: the parameter sets, their points and how they are fitted.
+
+    ``clock`` maps a parameter-set label to its (N, window T − T0, replications) points,
+    ``job`` lists the job-model points (every set); ``cs`` are the lookahead constants,
+    ``warmup`` is T0, and slopes are fitted over N >= ``min_fit_servers``; ``rolling``
+    lists the points (first set only) of the rolling-horizon policy, run with the
+    constants ``rolling_cs``; ``regret_grid`` lists the N of each set's exact online
+    optimum curve.  The two-class sweep is :func:`plan`, the n-class one
+    :func:`qtheory.report.lossnet_classes.plan`.
 
     Attributes
     ----------
@@ -66,7 +78,7 @@ class Plan:
         Per parameter-set label, the clock-model points (N, window T − T0,
         replications).
     job : tuple of (int, float, int)
-        The job-model points (run for every set).
+        The job-model points (run for every set; two classes only).
     cs : tuple of float
         The lookahead constants c (W = c log N / N).
     warmup : float
@@ -74,9 +86,22 @@ class Plan:
     min_fit_servers : int
         Slopes are fitted over N >= ``min_fit_servers``.
     rolling : tuple of (int, float, int), default ()
-        The rolling-horizon points (set A only).
+        The rolling-horizon points (first set only; two classes only).
     rolling_cs : tuple of float, default ()
         The constants of the rolling-horizon policy.
+    sets : tuple of (str, LossNetwork or ClassNetwork), default :data:`PARAMETER_SETS`
+        The parameter sets (label, network with a placeholder N).
+    regret_top : int, default :data:`REGRET_TOP`
+        The exact regret of the fits runs to this N.
+    regret_grid : tuple of int, default ()
+        The N of :attr:`Sweep.curve` (:func:`~qtheory.lossnet.regret.regret_curve`).
+    stream : str, default ``"clock"``
+        The name of the clock points' seed streams (:func:`point_seed`).
+    in_process : bool, default False
+        Run in this process when the run has no cluster (a sweep too small to pay for
+        starting a process pool).
+    desc : str, default ``"lossnet decomposition"``
+        The progress bar's label.
 
     Examples
     --------
@@ -92,9 +117,15 @@ class Plan:
     min_fit_servers: int
     rolling: tuple[tuple[int, float, int], ...] = ()
     rolling_cs: tuple[float, ...] = ()
+    sets: tuple[tuple[str, Net], ...] = PARAMETER_SETS
+    regret_top: int = REGRET_TOP
+    regret_grid: tuple[int, ...] = ()
+    stream: str = "clock"
+    in_process: bool = False
+    desc: str = "lossnet decomposition"
 
 
-def plan(size: str) -> Plan:
+def plan(size: str) -> Plan[LossNetwork]:
     """The sweep of a run of the given size.
 
     Paper (``qtheory reproduce --paper``): ten N from 10 to 10^4; clock windows of 200
@@ -221,16 +252,17 @@ def point_seed(run: Run, info: str, label: str, servers: int) -> int:
 
 
 @dataclass(frozen=True)
-class Sweep:
+class Sweep(Generic[Net]):
     """The results of one parameter set: clock, job and rolling-horizon points in N
-    order, and the fits of the clock points.
+    order, the fits of the clock points, and the exact online optimum on the plan's
+    regret grid.
 
     Attributes
     ----------
     label : str
-        The parameter-set label (``"A"``, ``"B"``, ``"C"``).
-    net : LossNetwork
-        The set's network (with the placeholder N of :data:`PARAMETER_SETS`).
+        The parameter-set label (``"A"``, ``"B"``, ``"C"``; ``"3a"``, … for n classes).
+    net : LossNetwork or ClassNetwork
+        The set's network (with the placeholder N of :attr:`Plan.sets`).
     clock : tuple of ClockDecomposition
         The clock-model points.
     job : tuple of JobDecomposition
@@ -238,7 +270,9 @@ class Sweep:
     fits : DecompositionFits
         The fits of the clock points (:func:`~qtheory.lossnet.decomposition.fit_decomposition`).
     rolling : tuple of RollingHorizonResult, default ()
-        The rolling-horizon points (set A only).
+        The rolling-horizon points (first set only).
+    curve : tuple of RegretPoint, default ()
+        The exact online optimum on :attr:`Plan.regret_grid`.
 
     Examples
     --------
@@ -254,18 +288,19 @@ class Sweep:
     """
 
     label: str
-    net: LossNetwork
+    net: Net
     clock: tuple[ClockDecomposition, ...]
     job: tuple[JobDecomposition, ...]
     fits: DecompositionFits
     rolling: tuple[RollingHorizonResult, ...] = ()
+    curve: tuple[RegretPoint, ...] = ()
 
 
-def _designs(run: Run, sizes: Plan) -> list[ClockDesign | JobDesign | RollingHorizonDesign]:
+def _designs(run: Run, sizes: Plan[Net]) -> list[ClockDesign | JobDesign | RollingHorizonDesign]:
     designs: list[ClockDesign | JobDesign | RollingHorizonDesign] = []
-    for index, (label, net) in enumerate(PARAMETER_SETS):
+    for index, (label, net) in enumerate(sizes.sets):
         for n, window, reps in sizes.clock[label]:
-            seed = point_seed(run, "clock", label, n)
+            seed = point_seed(run, sizes.stream, label, n)
             horizon = sizes.warmup + window
             designs.append(
                 ClockDesign(net.with_servers(n), horizon, sizes.warmup, reps, seed, cs=sizes.cs)
@@ -292,30 +327,41 @@ def sweep_cache(run: Run) -> ResultCache:
     return ResultCache(default_cache_dir())
 
 
-def sweep(run: Run, sizes: Plan | None = None, *, progress: bool = True) -> list[Sweep]:
-    """Run every design of ``sizes`` (default :func:`plan` of ``run.size``) and fit.
+def _executor(run: Run, sizes: Plan[Net]):
+    """``make_executor(run.cluster)``, or this process for a plan ``in_process`` when the
+    run has no cluster."""
+    if run.cluster is None and sizes.in_process:
+        return make_executor(workers=1)
+    return make_executor(run.cluster)
 
-    All designs of the three parameter sets go to one executor
-    (``make_executor(run.cluster)``: a local process pool or a Dask cluster) through
+
+def sweep(run: Run, sizes: Plan[Net], *, progress: bool = True) -> list[Sweep[Net]]:
+    """Run every design of ``sizes``, fit, and compute the exact online optimum on the
+    plan's regret grid.
+
+    All designs of the parameter sets go to one executor
+    (``make_executor(run.cluster)``: a local process pool or a Dask cluster; this
+    process for a plan ``in_process`` without a cluster) through
     :func:`~qtheory.lossnet.decomposition.run_designs`, with the on-disk result cache
     of :func:`~qtheory.core.cache.default_cache_dir`; each set's clock points are then fitted
     with :func:`~qtheory.lossnet.decomposition.fit_decomposition` (N >=
-    ``sizes.min_fit_servers``, exact regret up to N = :data:`REGRET_TOP`).
+    ``sizes.min_fit_servers``, exact regret up to N = ``sizes.regret_top``).
 
     Parameters
     ----------
     run : qtheory.report.run.Run
         The run context (``size``, ``seed``, ``cluster``).
-    sizes : Plan, optional
-        Default ``plan(run.size)``; every set needs at least 3 clock points with
-        N >= ``sizes.min_fit_servers``.
+    sizes : Plan
+        :func:`plan` (two classes) or :func:`qtheory.report.lossnet_classes.plan` (n
+        classes) of ``run.size``, or a plan of one's own; every set needs at least 3 clock
+        points with N >= ``sizes.min_fit_servers``.
     progress : bool, default True
         Show a progress bar.
 
     Returns
     -------
     list of Sweep
-        One per parameter set, in the order of :data:`PARAMETER_SETS`.
+        One per parameter set, in the order of :attr:`Plan.sets`.
 
     Raises
     ------
@@ -336,22 +382,24 @@ def sweep(run: Run, sizes: Plan | None = None, *, progress: bool = True) -> list
     >>> sum(len(points) for points in sizes.clock.values()), len(sizes.job), sizes.rolling
     (15, 5, ((10, 30.0, 4), (30, 30.0, 4)))
     """
-    sizes = plan(run.size) if sizes is None else sizes
     designs = _designs(run, sizes)
-    with make_executor(run.cluster) as executor:
+    with _executor(run, sizes) as executor:
         results = run_designs(
             designs,
             executor=executor,
             cache=sweep_cache(run),
-            desc="lossnet decomposition",
+            desc=sizes.desc,
             progress=progress,
         )
-    sweeps = []
-    for label, net in PARAMETER_SETS:
+    sweeps: list[Sweep[Net]] = []
+    for label, net in sizes.sets:
         mine = [r for r in results if r.net.with_servers(1) == net.with_servers(1)]
         clock = tuple(r for r in mine if isinstance(r, ClockDecomposition))
         job = tuple(r for r in mine if isinstance(r, JobDecomposition))
         rolling = tuple(r for r in mine if isinstance(r, RollingHorizonResult))
-        fits = fit_decomposition(clock, min_servers=sizes.min_fit_servers, regret_top=REGRET_TOP)
-        sweeps.append(Sweep(label, net, clock, job, fits, rolling))
+        fits = fit_decomposition(
+            clock, min_servers=sizes.min_fit_servers, regret_top=sizes.regret_top
+        )
+        curve = tuple(regret_curve(net, sizes.regret_grid)) if sizes.regret_grid else ()
+        sweeps.append(Sweep(label, net, clock, job, fits, rolling, curve))
     return sweeps

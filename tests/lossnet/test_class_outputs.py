@@ -10,20 +10,23 @@ import re
 import pytest
 
 from qtheory.core.claims import Evidence
-from qtheory.core.executor import make_executor
 from qtheory.core.stats import Estimate
 from qtheory.lossnet.decomposition import fit_decomposition, run_designs
 from qtheory.lossnet.designs import ClockDesign
 from qtheory.report import lossnet_classes as outputs
+from qtheory.report.lossnet_decomposition_sweep import Sweep
 from qtheory.report.run import Run
 
-TINY = outputs.ClassPlan(
-    clock=((10, 6.0, 3), (20, 6.0, 3), (40, 6.0, 3)),
+TINY = dataclasses.replace(
+    outputs.plan("quick"),
+    clock={
+        label: ((10, 6.0, 3), (20, 6.0, 3), (40, 6.0, 3)) for label, _ in outputs.PARAMETER_SETS
+    },
     cs=(4.0, 64.0),
     warmup=2.0,
     min_fit_servers=10,
     regret_top=100,
-    regret_grid=(100, 1000),
+    regret_grid=(1000, 3000),
 )
 
 
@@ -33,7 +36,6 @@ def written(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("classes")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(outputs, "plan", lambda size: TINY)
-        patch.setattr(outputs, "make_executor", lambda *a, **k: make_executor(workers=1))
         patch.setenv("QTHEORY_CACHE_DIR", str(tmp / "cache"))
         run = Run(tmp / "out", quick=True, seed=3)
         paths = [path for _, step in outputs.steps(run) for path in step()]
@@ -84,7 +86,7 @@ def _tiny_sweep(label_index=0):
     label, net = outputs.PARAMETER_SETS[label_index]
     designs = [ClockDesign(net.with_servers(n), 8.0, 2.0, 3, 1, cs=[4.0]) for n in (10, 20, 40)]
     clock = tuple(run_designs(designs))
-    return outputs.ClassSweep(label, net, clock, fit_decomposition(clock, min_servers=10), ())
+    return Sweep(label, net, clock, (), fit_decomposition(clock, min_servers=10))
 
 
 def test_statistical_claims_can_fail():
@@ -140,9 +142,15 @@ def test_slope_claims_scope_the_fitted_sizes():
 
 
 def test_plans():
-    assert [n for n, _, _ in outputs.plan("quick").clock] == [10, 30, 100, 300, 1000]
+    quick = outputs.plan("quick")
+    assert list(quick.clock) == [label for label, _ in outputs.PARAMETER_SETS]
+    assert [n for n, _, _ in quick.clock["3a"]] == [10, 30, 100, 300, 1000]
+    assert quick.sets == outputs.PARAMETER_SETS and quick.in_process and not quick.job
     standard, paper = outputs.plan("standard"), outputs.plan("paper")
     assert standard.regret_grid[0] == 1000 and standard.regret_grid[-1] == 10**6
-    assert paper.clock[-1][0] == 10**4 and len(paper.regret_grid) == 25
+    assert paper.clock["4b"][-1][0] == 10**4 and len(paper.regret_grid) == 25
+    assert not (standard.in_process or paper.in_process)
+    # the n-class clock points keep their own seed streams, apart from the two-class ones
+    assert {quick.stream, standard.stream, paper.stream} == {"classes"}
     with pytest.raises(ValueError, match="size must be"):
         outputs.plan("huge")
