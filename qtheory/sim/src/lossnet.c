@@ -676,22 +676,9 @@ static int pfi_refill(qt_ln_run *r, int32_t j) {
     }
 }
 
-/* Mark every walk of the group of class c in `slot` resolved by event `index` at time t. */
-static void walk_resolve(qt_ln_run *r, struct qt_ln_pfi_class *c, uint64_t slot,
-                         uint64_t index, double t) {
-    for (uint64_t w = c->slot_first[slot]; w != QT_LN_NONE; w = r->walks[w & r->walk_mask].next) {
-        struct qt_ln_walk *walk = &r->walks[w & r->walk_mask];
-        walk->end = index;
-        walk->t_end = t;
-        c->pending--;
-        r->pending--;
-    }
-    c->slot_first[slot] = QT_LN_NONE;
-}
-
 /* Move the group of class c in slot `from` to slot `to`, appending it to the group
  * already there. */
-static void walk_move(qt_ln_run *r, struct qt_ln_pfi_class *c, uint64_t from, uint64_t to) {
+QT_INLINE void walk_move(qt_ln_run *r, struct qt_ln_pfi_class *c, uint64_t from, uint64_t to) {
     uint64_t first = c->slot_first[from];
     if (first == QT_LN_NONE) {
         return;
@@ -703,6 +690,18 @@ static void walk_move(qt_ln_run *r, struct qt_ln_pfi_class *c, uint64_t from, ui
     }
     c->slot_last[to] = c->slot_last[from];
     c->slot_first[from] = QT_LN_NONE;
+}
+
+/* A departure of slot N - q with q < s lifts only the groups of class c below q: the
+ * groups at q..s-1 keep their p, one slot down in the coordinates of the new shift (the
+ * caller moves the shift).  Rare (probability (s - 1) / N an event): out of line. */
+static __attribute__((noinline)) void walk_lift(qt_ln_run *r, struct qt_ln_pfi_class *c,
+                                                int64_t q) {
+    const int64_t s = r->pfi_target;
+    for (int64_t p = q; p < s; p++) {
+        walk_move(r, c, (uint64_t)(p - c->shift) & r->slot_mask,
+                  (uint64_t)(p - c->shift - 1) & r->slot_mask);
+    }
 }
 
 /* Account the resolved walks at the front of the ring, in arrival order. */
@@ -718,38 +717,53 @@ static void walk_flush(qt_ln_run *r) {
     }
 }
 
-/* Advance every pending walk of the 0-based class j over event `index` (code, time t). */
-QT_INLINE void walk_step_class(qt_ln_run *r, int32_t j, int32_t code, uint64_t index, double t) {
-    const int64_t s = r->pfi_target;
+/* Mark every walk of the group of class c in `slot` resolved by event `index` at time
+ * t, then account the resolved walks at the front of the ring (only a resolution can
+ * let the front move, so the sums are added in arrival order as by a flush after every
+ * event).  Out of line: a resolution ends a whole group. */
+static __attribute__((noinline)) void walk_resolve(qt_ln_run *r, struct qt_ln_pfi_class *c,
+                                                   uint64_t slot, uint64_t index, double t) {
+    for (uint64_t w = c->slot_first[slot]; w != QT_LN_NONE; w = r->walks[w & r->walk_mask].next) {
+        struct qt_ln_walk *walk = &r->walks[w & r->walk_mask];
+        walk->end = index;
+        walk->t_end = t;
+        c->pending--;
+        r->pending--;
+    }
+    c->slot_first[slot] = QT_LN_NONE;
+    walk_flush(r);
+}
+
+/* Advance every pending walk of the 0-based class j over event `index` (code, time t);
+ * n, s and the slot mask are the run's. */
+QT_INLINE void walk_step_class(qt_ln_run *r, int32_t j, int32_t code, uint64_t index, double t,
+                               int64_t n, int64_t s, uint64_t slot_mask) {
     struct qt_ln_pfi_class *c = &r->pfi[j];
     int better = is_better(code, j), departure = code >= 0;
-    int64_t q = r->p.servers - code; /* a departure lifts the walks at p < q (> N: none) */
-    if (q < s) {
-        /* groups at q..s-1 keep their p: one slot down in the new coordinates */
-        for (int64_t p = q; p < s; p++) {
-            walk_move(r, c, (uint64_t)(p - c->shift) & r->slot_mask,
-                      (uint64_t)(p - c->shift - 1) & r->slot_mask);
-        }
+    int64_t q = n - code; /* a departure lifts the walks at p < q (> N: none) */
+    if (__builtin_expect(q < s, 0)) {
+        walk_lift(r, c, q);
     }
     /* Without a branch on the type: the shift moves, and the group that reaches 0 (a
      * better arrival) or s (a departure lifting every group) is the one to resolve. */
-    c->shift += departure - better;
-    uint64_t slot = (uint64_t)((s & -(int64_t)!better) - c->shift) & r->slot_mask;
-    if ((better | (departure & (q >= s))) & (c->slot_first[slot] != QT_LN_NONE)) {
+    int64_t shift = c->shift + departure - better;
+    c->shift = shift;
+    uint64_t slot = (uint64_t)((s & -(int64_t)!better) - shift) & slot_mask;
+    if (__builtin_expect((better | (departure & (q >= s))) & (c->slot_first[slot] != QT_LN_NONE),
+                         0)) {
         walk_resolve(r, c, slot, index, t);
     }
 }
 
 /* Advance every pending walk over event `index` (code, time t). */
-QT_INLINE void walk_step(qt_ln_run *r, int32_t code, uint64_t index, double t) {
-    for (int32_t j = 1; j < r->p.classes; j++) {
+QT_INLINE void walk_step(qt_ln_run *r, const int32_t classes, int32_t code, uint64_t index,
+                         double t) {
+    const int64_t n = r->p.servers, s = r->pfi_target;
+    const uint64_t slot_mask = r->slot_mask;
+    for (int32_t j = 1; j < classes; j++) {
         if (r->pfi[j].pending > 0) {
-            walk_step_class(r, j, code, index, t);
+            walk_step_class(r, j, code, index, t, n, s, slot_mask);
         }
-    }
-    if (r->walk_head < r->walk_tail &&
-        r->walks[r->walk_head & r->walk_mask].end != QT_LN_NONE) {
-        walk_flush(r);
     }
 }
 
@@ -785,27 +799,6 @@ static int walk_add(qt_ln_run *r, int32_t j, double t, int64_t h) {
     return 0;
 }
 
-/* PFI decision for an arrival of 0-based class j >= 1 at time t to `idle` idle servers
- * (its future starts at r->head); an undecided one in the window starts a walk.
- * 1 admit, 0 reject, -1 out of memory. */
-static int decide_pfi(qt_ln_run *r, int32_t j, double t, int64_t idle, int in_window) {
-    struct qt_ln_pfi_class *c = &r->pfi[j];
-    int64_t h = idle - 1;
-    if (h < 1) {
-        return 0;
-    }
-    if (h >= r->pfi_target) {
-        return 1;
-    }
-    if (r->head >= c->theta_end && pfi_refill(r, j) < 0) {
-        return -1;
-    }
-    if (in_window && walk_add(r, j, t, h) < 0) {
-        return -1;
-    }
-    return h >= c->theta[r->head - c->theta_base];
-}
-
 /* At the end of a PFI run: follow the pending walks past the horizon (the scan's
  * infinite lookahead) and account them; -1 when out of memory. */
 static int walk_finish(qt_ln_run *r) {
@@ -814,7 +807,7 @@ static int walk_finish(qt_ln_run *r) {
             return -1;
         }
         const qt_ln_event *ev = buffer_at(r, m);
-        walk_step(r, ev->code, m, ev->t);
+        walk_step(r, r->p.classes, ev->code, m, ev->t);
     }
     walk_flush(r);
     return 0;
@@ -822,100 +815,208 @@ static int walk_finish(qt_ln_run *r) {
 
 /* SSS(W) decision for an arrival of 0-based class j >= 1 at time t to `idle` idle
  * servers (its future starts at r->head): 1 admit, 0 reject, -1 out of memory; *scanned
- * receives the number of future events examined. */
-static int decide_sss(qt_ln_run *r, int32_t j, double t, int64_t idle, uint64_t *scanned) {
+ * receives the number of future events examined.  `classes` is the run's (a constant
+ * where the caller passes one).  The window end moves over the ring's events on locals
+ * and draws (buffer_ensure, the same requests as one event at a time) only when it
+ * reaches the ring's tail; the scan stays below the window end, inside the ring. */
+QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double t, int64_t idle,
+                         uint64_t *scanned) {
     const int64_t n = r->p.servers;
-    const uint64_t stride = (uint64_t)(r->p.classes - 1);
+    const uint64_t stride = (uint64_t)(classes - 1);
     int64_t h = idle - 1;
-    uint64_t m = r->head;
     *scanned = 0;
     if (h < 1) {
         return 0;
     }
     /* Advance the window end to the first event after t + W. */
-    double end = t + r->p.window;
-    if (r->window_end < r->head) {
-        r->window_end = r->head;
-    }
+    const double end = t + r->p.window;
+    uint64_t window_end = r->window_end < r->head ? r->head : r->window_end;
     for (;;) {
-        if (buffer_ensure(r, r->window_end) < 0) {
+        if (window_end >= r->tail && buffer_ensure(r, window_end) < 0) {
+            r->window_end = window_end;
             return -1;
         }
-        if (buffer_at(r, r->window_end)->t > end) {
+        const qt_ln_event *buf = r->buf;
+        const uint64_t mask = r->mask, tail = r->tail;
+        while (window_end < tail && !(buf[window_end & mask].t > end)) {
+            window_end++;
+        }
+        if (window_end < tail) {
             break;
         }
-        r->window_end++;
     }
+    r->window_end = window_end;
+    const qt_ln_event *buf = r->buf;
+    const uint64_t mask = r->mask;
     /* better arrivals (classes 1..j) before an index: better[index, j - 1] */
     const uint32_t *better = r->better + (uint64_t)(j - 1);
-    uint32_t better_at_end = better[(r->window_end & r->mask) * stride];
+    const uint32_t better_at_end = better[(window_end & mask) * stride];
+    const uint64_t start = r->head;
+    uint64_t m = start;
     int decision;
     for (;;) {
-        const qt_ln_event *ev = buffer_at(r, m);
         /* better arrivals left in [m, window_end): they alone can lower h. */
-        if ((uint64_t)h > (uint32_t)(better_at_end - better[(m & r->mask) * stride])) {
+        if ((uint64_t)h > (uint32_t)(better_at_end - better[(m & mask) * stride])) {
             decision = 1;
             break;
         }
-        m++; /* m < window_end here: at least one better arrival is left in the window */
-        h += ((ev->code >= 0) & (ev->code < n - h)) - is_better(ev->code, j);
+        /* m < window_end here: at least one better arrival is left in the window */
+        const int32_t code = buf[m & mask].code;
+        m++;
+        h += ((code >= 0) & (code < n - h)) - is_better(code, j);
         if (h == 0) {
             decision = 0;
             break;
         }
     }
-    *scanned = m - r->head;
+    *scanned = m - start;
     return decision;
 }
 
-/* PFI and SSS in the clock model: events flow through the lookahead buffer. */
-static int advance_lookahead(qt_ln_run *r, int64_t budget) {
-    const int64_t n = r->p.servers;
-    const int pfi = r->p.policy == QT_LN_PFI;
-    for (int64_t i = 0; i < budget; i++) {
-        if (buffer_ensure(r, r->head) < 0) {
-            return -1;
-        }
-        qt_ln_event ev = *buffer_at(r, r->head);
-        if (ev.t > r->p.horizon) {
-            if (pfi && walk_finish(r) < 0) {
-                return -1;
+/*
+ * PFI and SSS in the clock model: events flow through the lookahead buffer, in batches
+ * of the ring whose state (head, busy count, idle area) lives in locals, written back
+ * to the run around every call that reads it there (decisions, refills, walks, draws).
+ * `pfi` and `classes` are constants where the caller passes them (the two-class loop
+ * then has no loop over the classes).  The events and decisions are those of one event
+ * at a time: head moves past the event before its decision (its future starts there).
+ */
+QT_INLINE int lookahead_batch(qt_ln_run *r, int64_t budget, const int pfi, const int32_t classes,
+                              qt_ln_trace *trace) {
+    const int64_t n = r->p.servers, s = r->pfi_target;
+    const double warmup = r->p.warmup, horizon = r->p.horizon;
+    int64_t busy = r->busy, events = r->st.events, done = 0;
+    double idle_area = r->st.idle_area, stat_t = r->stat_t;
+    uint64_t head = r->head;
+    int status = 0;
+    /* The tallies of this call (the run's are added at the end): a local array, which
+     * no store through r can alias. */
+    int64_t tally[QT_LN_TALLY(QT_LN_MAX_CLASSES + 1, 0, 0)] = {0};
+#define QT_LN_SYNC()                                                                          \
+    do {                                                                                      \
+        r->head = head;                                                                       \
+        r->busy = busy;                                                                       \
+        r->st.events = events;                                                                \
+        r->st.idle_area = idle_area;                                                          \
+        r->stat_t = stat_t;                                                                   \
+    } while (0)
+#define QT_LN_TALLIES()                                                                       \
+    do {                                                                                      \
+        for (int32_t row = 0; row < classes; row++) {                                         \
+            for (int32_t k = 0; k < 4; k++) {                                                 \
+                r->tally[QT_LN_TALLY(row, 0, 0) + k] += tally[QT_LN_TALLY(row, 0, 0) + k];    \
+            }                                                                                 \
+        }                                                                                     \
+    } while (0)
+    while (done < budget) {
+        if (head >= r->tail) {
+            r->head = head;
+            if (buffer_ensure(r, head) < 0) {
+                status = -1;
+                break;
             }
-            finish(r);
-            return 0;
         }
-        if (pfi && r->pending > 0) {
-            walk_step(r, ev.code, r->head, ev.t);
-        }
-        r->head++; /* the future now starts at head */
-        r->st.events++;
-        int in_window = record_time(r, ev.t);
-        int decision;
-        if (ev.code < QT_LN_H) { /* classes 2..n */
-            int32_t j = -1 - ev.code;
-            uint64_t scanned = 0;
-            decision = pfi ? decide_pfi(r, j, ev.t, n - r->busy, in_window)
-                           : decide_sss(r, j, ev.t, n - r->busy, &scanned);
-            if (decision < 0) {
-                return -1;
-            }
-            count_arrival(r, j, decision, in_window);
-            if (in_window) {
-                r->st.arrivals_scored++;
-                r->st.lookahead_events += (int64_t)scanned; /* PFI: by walk_flush */
-                if (scanned > 0) {
-                    r->st.lookahead_time += buffer_at(r, r->head + scanned - 1)->t - ev.t;
+        const qt_ln_event *buf = r->buf;
+        uint64_t mask = r->mask;
+        const uint64_t left = (uint64_t)(budget - done);
+        const uint64_t end = r->tail - head < left ? r->tail : head + left;
+        done += (int64_t)(end - head);
+        while (head < end) {
+            const qt_ln_event ev = buf[head & mask];
+            if (ev.t > horizon) {
+                QT_LN_SYNC();
+                QT_LN_TALLIES();
+                if (pfi && walk_finish(r) < 0) {
+                    return -1;
                 }
+                finish(r);
+                return 0;
             }
-        } else {
-            decision = limit_event(r, &r->busy, ev.code, in_window);
+            if (pfi && r->pending > 0) {
+                walk_step(r, classes, ev.code, head, ev.t);
+            }
+            head++; /* the future now starts at head */
+            events++;
+            int in_window = ev.t > warmup; /* record_time, on the locals */
+            if (in_window) {
+                idle_area += (double)(n - busy) * (ev.t - stat_t);
+                stat_t = ev.t;
+            }
+            int decision;
+            if (ev.code < QT_LN_H) { /* classes 2..n */
+                int32_t j = -1 - ev.code;
+                int64_t h = n - busy - 1;
+                if (pfi) {
+                    struct qt_ln_pfi_class *c = &r->pfi[j];
+                    if (h < 1) {
+                        decision = 0;
+                    } else if (h >= s) {
+                        decision = 1;
+                    } else {
+                        r->head = head;
+                        if ((head >= c->theta_end && pfi_refill(r, j) < 0) ||
+                            (in_window && walk_add(r, j, ev.t, h) < 0)) {
+                            status = -1;
+                            break;
+                        }
+                        buf = r->buf; /* a refill may have grown the ring */
+                        mask = r->mask;
+                        decision = h >= c->theta[head - c->theta_base];
+                    }
+                } else {
+                    uint64_t scanned = 0;
+                    r->head = head;
+                    decision = decide_sss(r, classes, classes == 2 ? 1 : j, ev.t, n - busy, &scanned);
+                    if (decision < 0) {
+                        status = -1;
+                        break;
+                    }
+                    buf = r->buf;
+                    mask = r->mask;
+                    if (in_window) {
+                        r->st.lookahead_events += (int64_t)scanned;
+                        if (scanned > 0) {
+                            r->st.lookahead_time += buf[(head + scanned - 1) & mask].t - ev.t;
+                        }
+                    }
+                }
+                busy += decision;
+                tally[QT_LN_TALLY(j, decision, in_window)]++;
+                r->st.arrivals_scored += in_window;
+            } else { /* limit_event, on the local tallies */
+                uint32_t row = (uint32_t)(-1 - ev.code);
+                row = row < QT_LN_MAX_CLASSES ? row : QT_LN_MAX_CLASSES;
+                int admit = busy < r->limit[row];
+                busy += admit - ((int64_t)(uint32_t)ev.code < busy);
+                tally[QT_LN_TALLY(row, admit, in_window)]++;
+                decision = ev.code < 0 ? admit : -1;
+            }
+            if (trace != NULL && trace_push(trace, ev.t, ev.code, (int8_t)decision, busy) < 0) {
+                status = -1;
+                break;
+            }
         }
-        if (r->trace != NULL &&
-            trace_push(r->trace, ev.t, ev.code, (int8_t)decision, r->busy) < 0) {
-            return -1;
+        if (status < 0) {
+            break;
         }
     }
-    return 0;
+    QT_LN_SYNC();
+    QT_LN_TALLIES();
+#undef QT_LN_TALLIES
+#undef QT_LN_SYNC
+    return status;
+}
+
+static int advance_lookahead(qt_ln_run *r, int64_t budget) {
+    if (r->trace != NULL) {
+        return lookahead_batch(r, budget, r->p.policy == QT_LN_PFI, r->p.classes, r->trace);
+    }
+    if (r->p.policy == QT_LN_PFI) {
+        return r->p.classes == 2 ? lookahead_batch(r, budget, 1, 2, NULL)
+                                 : lookahead_batch(r, budget, 1, r->p.classes, NULL);
+    }
+    return r->p.classes == 2 ? lookahead_batch(r, budget, 0, 2, NULL)
+                             : lookahead_batch(r, budget, 0, r->p.classes, NULL);
 }
 
 /* ------------------------------------------------------- job model (binary heap) */
