@@ -242,6 +242,19 @@ struct qt_ln_pfi_class {
     int64_t shift, pending;
 };
 
+/* A group of walks of class `klass` (0-based) taken out of its slot when event `index`
+ * at time t resolved it, its walks not yet marked (walk_settle); `first` is its first
+ * walk. */
+struct qt_ln_resolved {
+    uint64_t first, index;
+    double t;
+    int64_t klass;
+};
+
+/* Resolved groups kept before they are settled (one more entry takes the writes of
+ * the events that resolve nothing). */
+#define QT_LN_SETTLE 64
+
 struct qt_ln_run {
     qt_ln_params p;
     int job_model;
@@ -277,7 +290,9 @@ struct qt_ln_run {
     struct qt_ln_walk *walks;
     uint64_t walk_mask, walk_head, walk_tail;
     uint64_t slot_mask;
-    int64_t pending; /* unresolved walks of every class */
+    int64_t pending; /* walks of every class not yet settled */
+    struct qt_ln_resolved resolved[QT_LN_SETTLE + 1];
+    int64_t n_resolved;
     /* Job model: min-heap of completion times and the next arrival, drawn ahead. */
     double *heap;
     int64_t heap_size, heap_capacity;
@@ -355,7 +370,7 @@ static int pfi_init(qt_ln_run *r) {
         struct qt_ln_pfi_class *c = &r->pfi[j];
         c->theta_span = 4096 + 64 * r->pfi_target;
         c->slot_first = new_array((int64_t)slots, 1, sizeof *c->slot_first, 0);
-        c->slot_last = new_array((int64_t)slots, 1, sizeof *c->slot_last, 0);
+        c->slot_last = new_array((int64_t)slots, 1, sizeof *c->slot_last, 1);
         if (c->slot_first == NULL || c->slot_last == NULL) {
             return -1;
         }
@@ -484,7 +499,15 @@ static int buffer_fill(qt_ln_run *r, uint64_t needed) {
     }
     count = count < needed ? count : needed;
     int64_t made = qt_ln_clock_fill(&r->clock, r->buf + (r->tail & r->mask), (int64_t)count, stop);
-    if (r->better != NULL) {
+    if (r->better != NULL && r->p.classes == 2) { /* one count, on a local; no wrap */
+        const qt_ln_event *ev = r->buf + (r->tail & r->mask);
+        uint32_t *counts = r->better + (r->tail & r->mask), count = r->counts[0];
+        for (int64_t i = 0; i < made; i++) {
+            counts[i] = count;
+            count += ev[i].code == QT_LN_H;
+        }
+        r->counts[0] = count;
+    } else if (r->better != NULL) {
         const int32_t stride = r->p.classes - 1;
         for (uint64_t i = r->tail; i < r->tail + (uint64_t)made; i++) {
             int32_t code = r->buf[i & r->mask].code;
@@ -717,25 +740,32 @@ static void walk_flush(qt_ln_run *r) {
     }
 }
 
-/* Mark every walk of the group of class c in `slot` resolved by event `index` at time
- * t, then account the resolved walks at the front of the ring (only a resolution can
- * let the front move, so the sums are added in arrival order as by a flush after every
- * event).  Out of line: a resolution ends a whole group. */
-static __attribute__((noinline)) void walk_resolve(qt_ln_run *r, struct qt_ln_pfi_class *c,
-                                                   uint64_t slot, uint64_t index, double t) {
-    for (uint64_t w = c->slot_first[slot]; w != QT_LN_NONE; w = r->walks[w & r->walk_mask].next) {
-        struct qt_ln_walk *walk = &r->walks[w & r->walk_mask];
-        walk->end = index;
-        walk->t_end = t;
-        c->pending--;
-        r->pending--;
+/* Mark the walks of the groups resolved since the last call (each with the index and
+ * time of the event that resolved it), then account the resolved walks at the front of
+ * the ring.  The marks and the sums are those of a resolution marked at once: only the
+ * front's moves are delayed, and the sums are added in arrival order all the same. */
+static __attribute__((noinline)) void walk_settle(qt_ln_run *r) {
+    for (int64_t k = 0; k < r->n_resolved; k++) {
+        const struct qt_ln_resolved *g = &r->resolved[k];
+        int64_t count = 0;
+        for (uint64_t w = g->first; w != QT_LN_NONE; w = r->walks[w & r->walk_mask].next) {
+            struct qt_ln_walk *walk = &r->walks[w & r->walk_mask];
+            walk->end = g->index;
+            walk->t_end = g->t;
+            count++;
+        }
+        r->pfi[g->klass].pending -= count;
+        r->pending -= count;
     }
-    c->slot_first[slot] = QT_LN_NONE;
+    r->n_resolved = 0;
     walk_flush(r);
 }
 
 /* Advance every pending walk of the 0-based class j over event `index` (code, time t);
- * n, s and the slot mask are the run's. */
+ * n, s and the slot mask are the run's.  Without a branch on the type or on the
+ * outcome: the group that reaches 0 (a better arrival) or s (a departure lifting every
+ * group), if any, leaves its slot and joins the resolved groups (the entry is written
+ * for every event and kept only for a resolution). */
 QT_INLINE void walk_step_class(qt_ln_run *r, int32_t j, int32_t code, uint64_t index, double t,
                                int64_t n, int64_t s, uint64_t slot_mask) {
     struct qt_ln_pfi_class *c = &r->pfi[j];
@@ -744,15 +774,18 @@ QT_INLINE void walk_step_class(qt_ln_run *r, int32_t j, int32_t code, uint64_t i
     if (__builtin_expect(q < s, 0)) {
         walk_lift(r, c, q);
     }
-    /* Without a branch on the type: the shift moves, and the group that reaches 0 (a
-     * better arrival) or s (a departure lifting every group) is the one to resolve. */
     int64_t shift = c->shift + departure - better;
     c->shift = shift;
     uint64_t slot = (uint64_t)((s & -(int64_t)!better) - shift) & slot_mask;
-    if (__builtin_expect((better | (departure & (q >= s))) & (c->slot_first[slot] != QT_LN_NONE),
-                         0)) {
-        walk_resolve(r, c, slot, index, t);
-    }
+    uint64_t first = c->slot_first[slot];
+    uint64_t hit = (uint64_t)((better | (departure & (q >= s))) & (first != QT_LN_NONE));
+    struct qt_ln_resolved *g = &r->resolved[r->n_resolved];
+    g->first = first;
+    g->index = index;
+    g->t = t;
+    g->klass = j;
+    r->n_resolved += (int64_t)hit;
+    c->slot_first[slot] = first | -hit; /* QT_LN_NONE (all ones) once resolved */
 }
 
 /* Advance every pending walk over event `index` (code, time t). */
@@ -760,6 +793,9 @@ QT_INLINE void walk_step(qt_ln_run *r, const int32_t classes, int32_t code, uint
                          double t) {
     const int64_t n = r->p.servers, s = r->pfi_target;
     const uint64_t slot_mask = r->slot_mask;
+    if (__builtin_expect(r->n_resolved > QT_LN_SETTLE - classes, 0)) {
+        walk_settle(r); /* room for one resolution per class */
+    }
     for (int32_t j = 1; j < classes; j++) {
         if (r->pfi[j].pending > 0) {
             walk_step_class(r, j, code, index, t, n, s, slot_mask);
@@ -767,32 +803,39 @@ QT_INLINE void walk_step(qt_ln_run *r, const int32_t classes, int32_t code, uint
     }
 }
 
+/* Double the ring of walks; -1 when out of memory. */
+static __attribute__((noinline)) int walk_grow(qt_ln_run *r) {
+    uint64_t cap = 2 * (r->walk_mask + 1);
+    struct qt_ln_walk *bigger =
+        cap > INT64_MAX ? NULL : new_array((int64_t)cap, 1, sizeof *bigger, 0);
+    if (bigger == NULL) {
+        return -1;
+    }
+    for (uint64_t i = r->walk_head; i < r->walk_tail; i++) {
+        bigger[i & (cap - 1)] = r->walks[i & r->walk_mask];
+    }
+    free(r->walks);
+    r->walks = bigger;
+    r->walk_mask = cap - 1;
+    return 0;
+}
+
 /* Start the walk of an arrival of 0-based class j at time t whose future starts at
- * r->head with hypothetical idle count h in 1..s-1; -1 when out of memory. */
-static int walk_add(qt_ln_run *r, int32_t j, double t, int64_t h) {
-    if (r->walk_tail - r->walk_head > r->walk_mask) { /* full: double the ring */
-        uint64_t cap = 2 * (r->walk_mask + 1);
-        struct qt_ln_walk *bigger =
-            cap > INT64_MAX ? NULL : new_array((int64_t)cap, 1, sizeof *bigger, 0);
-        if (bigger == NULL) {
-            return -1;
-        }
-        for (uint64_t i = r->walk_head; i < r->walk_tail; i++) {
-            bigger[i & (cap - 1)] = r->walks[i & r->walk_mask];
-        }
-        free(r->walks);
-        r->walks = bigger;
-        r->walk_mask = cap - 1;
+ * r->head with hypothetical idle count h in 1..s-1; -1 when out of memory.  Appended to
+ * the group of its slot without a branch on whether the slot is empty (then the link
+ * goes to the new record itself, which is written next). */
+QT_INLINE int walk_add(qt_ln_run *r, int32_t j, double t, int64_t h) {
+    if (__builtin_expect(r->walk_tail - r->walk_head > r->walk_mask, 0) && walk_grow(r) < 0) {
+        return -1;
     }
     struct qt_ln_pfi_class *c = &r->pfi[j];
-    uint64_t id = r->walk_tail++;
-    r->walks[id & r->walk_mask] = (struct qt_ln_walk){t, 0.0, r->head, QT_LN_NONE, QT_LN_NONE};
-    uint64_t slot = (uint64_t)(h - c->shift) & r->slot_mask;
-    if (c->slot_first[slot] == QT_LN_NONE) {
-        c->slot_first[slot] = id;
-    } else {
-        r->walks[c->slot_last[slot] & r->walk_mask].next = id;
-    }
+    const uint64_t id = r->walk_tail++, mask = r->walk_mask;
+    const uint64_t slot = (uint64_t)(h - c->shift) & r->slot_mask;
+    const uint64_t first = c->slot_first[slot];
+    const uint64_t empty = -(uint64_t)(first == QT_LN_NONE); /* all ones if empty */
+    r->walks[((id & empty) | (c->slot_last[slot] & ~empty)) & mask].next = id;
+    r->walks[id & mask] = (struct qt_ln_walk){t, 0.0, r->head, QT_LN_NONE, QT_LN_NONE};
+    c->slot_first[slot] = (id & empty) | (first & ~empty);
     c->slot_last[slot] = id;
     c->pending++;
     r->pending++;
@@ -802,12 +845,14 @@ static int walk_add(qt_ln_run *r, int32_t j, double t, int64_t h) {
 /* At the end of a PFI run: follow the pending walks past the horizon (the scan's
  * infinite lookahead) and account them; -1 when out of memory. */
 static int walk_finish(qt_ln_run *r) {
+    walk_settle(r);
     for (uint64_t m = r->head; r->pending > 0; m++) {
         if (buffer_ensure(r, m) < 0) {
             return -1;
         }
         const qt_ln_event *ev = buffer_at(r, m);
         walk_step(r, r->p.classes, ev->code, m, ev->t);
+        walk_settle(r); /* the pending count stops the walk as after every event */
     }
     walk_flush(r);
     return 0;
