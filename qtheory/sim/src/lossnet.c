@@ -9,6 +9,10 @@
 
 #include "numpy/random/distributions.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "lossnet.h"
 
 #define QT_INLINE static inline __attribute__((always_inline))
@@ -1317,6 +1321,42 @@ static void band_down(qt_ln_band *b) {
     b->u--;
 }
 
+#if defined(__SSE2__)
+/*
+ * An arrival of reward r on the band: u[j] = max(u[j], r + u[j + 1]) for j < K (ties
+ * admit: the new value is r + u[j + 1] when it is >= u[j], as the scalar
+ * `admit >= u ? admit : u`), and bit j of bits[] (words of 64) set iff it admits.
+ * Two lanes at a time with SSE2 (x86-64): the loads of u[j + 1] come before the store
+ * to u[j]; the new value is maxpd(u[j], admit), which is admit unless u[j] > admit, the
+ * same double as the scalar choice (in a tie the two are the same number, and no value
+ * is -0 or NaN: every admit is r > 0 plus a value >= 0, built by additions and maxima
+ * only, or exact under dp_exact), and the admission bits are the
+ * compare's sign mask (movmskpd).
+ */
+static void dp_arrival(double *u, int64_t k, double reward, uint64_t *bits) {
+    const __m128d r = _mm_set1_pd(reward);
+    for (int64_t word = 0; word * 64 < k; word++) {
+        double *v = u + word * 64;
+        int64_t count = k - word * 64 < 64 ? k - word * 64 : 64, j = 0;
+        uint64_t mask = 0;
+        for (; j + 3 < count; j += 4) {
+            __m128d here0 = _mm_loadu_pd(v + j), here1 = _mm_loadu_pd(v + j + 2);
+            __m128d admit0 = _mm_add_pd(r, _mm_loadu_pd(v + j + 1));
+            __m128d admit1 = _mm_add_pd(r, _mm_loadu_pd(v + j + 3));
+            mask |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(admit0, here0)) << j;
+            mask |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(admit1, here1)) << (j + 2);
+            _mm_storeu_pd(v + j, _mm_max_pd(here0, admit0));
+            _mm_storeu_pd(v + j + 2, _mm_max_pd(here1, admit1));
+        }
+        for (; j < count; j++) { /* the last ones alone */
+            double admit = reward + v[j + 1];
+            mask |= (uint64_t)(admit >= v[j]) << j;
+            v[j] = admit >= v[j] ? admit : v[j];
+        }
+        bits[word] = mask;
+    }
+}
+#else
 /* 1 << j for j = 0..63, the admission bit of idle count K - j in a word of a mask. */
 static const uint64_t qt_ln_bit[64] = {
 #define QT_LN_BITS4(j) 1ull << (j), 1ull << ((j) + 1), 1ull << ((j) + 2), 1ull << ((j) + 3)
@@ -1365,6 +1405,8 @@ static void dp_arrival(double *u, int64_t k, double reward, uint64_t *bits) {
         bits[word] = mask;
     }
 }
+
+#endif /* __SSE2__ */
 
 /* Turn the band b (V_{i+1}, K = N: the full programme, no stack) and the stack into V_i,
  * S_i for the event of `code`; an arrival's admission bits (bit j: admitted at busy
