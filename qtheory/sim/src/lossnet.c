@@ -887,6 +887,19 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
         }
         const qt_ln_event *buf = r->buf;
         const uint64_t mask = r->mask, tail = r->tail;
+        /* Eight events at a time while the ring holds them: the times do not decrease,
+         * so the number of them at or before t + W is the window end's move, and the
+         * loop ends (without a branch per event) when it is below eight. */
+        while (window_end + 8 <= tail) {
+            uint64_t move = 0;
+            for (int k = 0; k < 8; k++) {
+                move += !(buf[(window_end + (uint64_t)k) & mask].t > end);
+            }
+            window_end += move;
+            if (move < 8) {
+                break;
+            }
+        }
         while (window_end < tail && !(buf[window_end & mask].t > end)) {
             window_end++;
         }
