@@ -28,6 +28,7 @@ TWO_CLASS = [
     ("offline", 0.0, 2500, 20.0),
     ("offline", -1.0, 300, 20.0),
     ("threshold", 51.0, 2500, 40.0),
+    ("sss", 0.5, 2500, 10.0),  # a window of about 3000 events: the ring doubles
 ]
 THREE_CLASS = [("pfi", 0.0), ("sss", 0.004), ("offline", 0.0)]
 SEED = 3
@@ -144,6 +145,20 @@ EXPECTED = [
         "rejected_l": 31189,
         "reward_total": "0x1.364b800000000p+17",
         "rng": [196429385923300658016985609902492766138, 222003063171874261427395693950637096479],
+    },
+    {
+        "admitted_h": 11278,
+        "admitted_l": 7482,
+        "events": 59832,
+        "idle_area": "0x1.024591a94775ap+5",
+        "l_arrivals_scored": 14937,
+        "lookahead_events": 14308948,
+        "lookahead_time": "0x1.29ef72d8c72cfp+11",
+        "offline_band": 0,
+        "rejected_h": 0,
+        "rejected_l": 7455,
+        "reward_total": "0x1.422e000000000p+15",
+        "rng": [253014716135899569418619231485793495906, 222003063171874261427395693950637096479],
     },
     {
         "admitted": [6121, 10081, 4000],
