@@ -40,7 +40,8 @@ Model: lambda_H = 0.6, lambda_L = 0.8, mu = 1, r_H = 2, r_L = 1 (overloaded).
   statistic is identical and reporting full seconds / banded seconds; written to
   ``benchmarks/lossnet_sim.json`` under "offline" (PFI's ratio to trunk reservation,
   measured here for issue 12, is now part of "limit").
-Reported: best of R runs.  Set OPENBLAS_NUM_THREADS=1 on a small shared machine: idle
+Reported: best of R runs; the JSON also records the 1-minute load average before and
+after the run ("load_average_1min").  Set OPENBLAS_NUM_THREADS=1 on a small shared machine: idle
 OpenBLAS threads from the SciPy import otherwise compete for the cores.
 """
 
@@ -49,6 +50,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import platform
 import sys
 import time
@@ -323,6 +325,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
+    load_before = os.getloadavg()
     record = {
         "what": "issue 22, item 5: events/s of every policy as ratios measured in one run "
         "(TR / PCG64 ceiling, PFI / TR, SSS / TR, offline band / TR) at N = 1e4 and 1e6; "
@@ -335,6 +338,9 @@ def main() -> None:
     }
     if not args.limit_only:
         record["offline"] = banded_vs_full(scale, args.repeats)
+    # the 1-minute load average before and after: the ratios are of CPU time, but a busy
+    # machine (shared caches and memory) still moves them by 10-20%
+    record["load_average_1min"] = [round(load_before[0], 2), round(os.getloadavg()[0], 2)]
     out = Path(__file__).with_name("lossnet_sim.json")
     out.write_text(json.dumps(record, indent=1) + "\n")
     print(f"wrote {out}")
