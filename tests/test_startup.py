@@ -146,3 +146,37 @@ def test_walks_sss_derives_nothing():
     assert not {*SYMBOLIC, *DERIVATIONS} & modules
     values = json.loads(out)
     assert 0 < values["failure_exact"] <= values["failure_bound"] < 1  # the bound bounds it
+
+
+SIMULATE = ["lossnet", "simulate", "--servers", "50", "--lambda-h", "0.6", "--lambda-l", "0.8",
+            "--mu", "1", "--r-h", "2", "--r-l", "1", "--policy", "threshold:2", "--horizon",
+            "20", "--warmup", "2", "--reps", "2", "--json"]  # fmt: skip
+
+
+def test_a_clock_model_simulation_loads_no_lp_solver():
+    """``qtheory lossnet simulate`` imported the job model's LP (scipy.optimize's HiGHS,
+    scipy.sparse) for every policy; only ``--info job --policy offline`` needs it."""
+    out, modules = modules_after(f"from qtheory.cli import main\nmain({SIMULATE!r})")
+    assert heavy(modules) == []
+    assert "qtheory.lossnet.offline_job" not in modules
+    assert not {"scipy.optimize", "scipy.sparse"} & modules
+    assert json.loads(out)["reward_rate"] > 0
+
+
+def test_reproduce_shows_its_bar_before_the_models_load(tmp_path):
+    """``qtheory reproduce`` printed nothing for the 2.5 s its models' modules (Sympy,
+    Matplotlib) took to load; its bar is now on stderr first.  Here the first model's
+    import fails: the bar must already be there."""
+    code = (
+        "import sys\n"
+        "from qtheory.report import reproduce as r\n"
+        "r.MODELS = ('qtheory_no_such_model',)\n"
+        "try:\n"
+        f"    r.reproduce({str(tmp_path)!r}, quick=True)\n"
+        "except ModuleNotFoundError:\n"
+        "    pass\n"
+        "print('sympy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "qtheory reproduce" in done.stderr and "loading the models" in done.stderr
+    assert done.stdout.strip() == "False"  # nothing heavy loaded before the bar

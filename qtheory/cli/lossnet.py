@@ -677,14 +677,15 @@ def simulate_values(
     >>> values["admitted"][2], values["admitted_l"] == values["admitted"][1]
     (0, True)
     """
-    # The C extension and the LP solver load only when needed.
-    from qtheory.lossnet.offline_job import simulate_offline_job
-    from qtheory.sim.lossnet import simulate
-
+    # The C extension and the LP solver (SciPy's HiGHS) load only when needed.
     run = dict(horizon=horizon, warmup=warmup, reps=reps, seed=seed)
     if info == "job" and policy == "offline":
+        from qtheory.lossnet.offline_job import simulate_offline_job
+
         result = simulate_offline_job(net, **run)
     else:
+        from qtheory.sim.lossnet import simulate
+
         result = simulate(net, policy, info=info, **run)
     per_class = {"admitted": list(result.admitted)} if isinstance(net, ClassNetwork) else {}
     return {

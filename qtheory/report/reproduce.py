@@ -239,13 +239,16 @@ def reproduce(
     run = Run(check_output_directory(out, name="out"), quick, seed, cluster, paper=paper)
     if run.cluster is not None:
         make_executor(run.cluster).close()  # fail now, not after the first steps
-    steps = [step for model in MODELS for step in importlib.import_module(model).steps(run)]
-    weights = step_weights([name for name, _ in steps], run.size)
     written: list[Path] = []
     seconds: dict[str, float] = {}
     with tqdm(
-        total=sum(weights), desc="qtheory reproduce", bar_format=WEIGHTED_BAR, disable=not progress
+        total=1, desc="qtheory reproduce", bar_format=WEIGHTED_BAR, disable=not progress
     ) as bar:
+        # The bar is on the screen before the models' modules (Sympy, Matplotlib) load.
+        bar.set_postfix_str("loading the models")
+        steps = [step for model in MODELS for step in importlib.import_module(model).steps(run)]
+        weights = step_weights([name for name, _ in steps], run.size)
+        bar.total = sum(weights)
         for (name, step), weight in zip(steps, weights, strict=True):
             bar.set_postfix_str(name)
             start = time.perf_counter()
