@@ -60,12 +60,15 @@ def run_size(flags: list[str], keep: Path | None) -> dict:
 
 def write_step_costs(record: dict) -> None:
     """The measured step seconds of every size as :mod:`qtheory.report.step_costs`, the
-    weights of the reproduce progress bar."""
-    sizes = {
+    weights of the reproduce progress bar (sizes this run did not time keep theirs)."""
+    from qtheory.report.step_costs import STEP_SECONDS
+
+    measured = {
         size: {name: round(value, 2) for name, value in record[size]["steps"].items()}
         for size in ("quick", "standard", "paper")
         if "steps" in record.get(size, {})
     }
+    sizes = {**STEP_SECONDS, **measured}  # a size not timed in this run keeps its weights
     head, _, _ = STEP_COSTS.read_text().partition("STEP_SECONDS")
     lines = ["STEP_SECONDS: dict[str, dict[str, float]] = {"]
     for size, steps in sizes.items():  # in the layout ruff format keeps
