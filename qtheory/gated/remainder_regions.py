@@ -164,6 +164,12 @@ def remainder_region(
     mu, c = Fraction(str(service_rate)), Fraction(str(cost))
     points: list[dict] = []
     index: dict[Fraction, int] = {}
+    welfares: dict[int, tuple[arb, arb]] = {}  # a point's (S_GA*, S_RR*), decided once
+
+    def welfare(k: int) -> tuple[arb, arb]:
+        if k not in welfares:
+            welfares[k] = end_welfares(points[k])
+        return welfares[k]
 
     def point(value: Fraction) -> int:
         if value not in index:
@@ -197,9 +203,7 @@ def remainder_region(
         i, j = point(a), point(b)
         ends = (fmpq(a.numerator, a.denominator), fmpq(b.numerator, b.denominator))
         with precision(128):
-            holds = box_holds(
-                regime, k_const, ends, (end_welfares(points[i]), end_welfares(points[j])), beta
-            )
+            holds = box_holds(regime, k_const, ends, (welfare(i), welfare(j)), beta)
         if holds:
             boxes.append((a, b))
             if bar is not None:
@@ -229,5 +233,5 @@ def remainder_region(
         "boxes": [[index[a], index[b]] for a, b in boxes],
     }
     with precision(128):
-        worst = max(_scaled(regime, v, end_welfares(points[k]), beta) for v, k in index.items())
+        worst = max(_scaled(regime, v, welfare(k), beta) for v, k in index.items())
     return Region(True, len(boxes), None, worst, data)
