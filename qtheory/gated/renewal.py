@@ -80,7 +80,8 @@ are evaluated without cancellation (:math:`\sigma = e^{-w}`,
 and its complement keeps its digits), so the gate is found to a few ulps of :math:`w/u`
 (against closed forms: 1e-12 relative); near :math:`w_{\min}` the gate is small and its
 relative error grows like :math:`(w/u)/\tau`.  mpmath (``dps=D``): the same equations
-with ``mpmath.expm`` and matrix inverses at the current precision; :math:`w_{\min}` by
+with matrix exponentials (Arb's, :func:`qtheory.core.numerics.expm_mp`) and matrix
+inverses at the current precision; :math:`w_{\min}` by
 :func:`qtheory.core.numerics.bracketed_root_mp` (verified to change sign across
 :math:`x(1 \pm 10^{-\lfloor \text{dps}/2 \rfloor})`), the gate by Newton's method in the
 bracket (:math:`H' = -1 + \pi Q(uI-T)^{-1}t/(u\,\pi(uI-T)^{-1}t)`, since
