@@ -72,9 +72,10 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import flint
 from flint import arb, fmpq
@@ -104,7 +105,10 @@ __all__ = [
     "rounded_decimal",
     "uniqueness_identities",
     "welfare_terms",
+    "with_rising_precision",
 ]
+
+T = TypeVar("T")
 
 #: Relative distance of the bracket points from w*, in units of 10^-dps.
 BRACKET_DIGITS = 12
@@ -479,6 +483,63 @@ class CertifiedOptimum:
         return {name: getattr(self, name) for name in VALUE_NAMES}
 
 
+def with_rising_precision(digits: int, attempt: Callable[[int], T]) -> tuple[T, int]:
+    """``attempt(k)`` under Arb at ``digits`` decimal digits plus 64 bits, the precision
+    raised 1.5-fold plus 64 bits after each :class:`Undecided`, for attempts
+    k = 0, …, :data:`MAX_ATTEMPTS` − 1; Arb's precision is restored afterwards.
+
+    Both certified optima (this module's and :mod:`qtheory.gated.cost_certified`'s) try
+    their argument this way: an attempt that cannot decide a sign at one precision may
+    at a higher one (and ``k`` tells it to tighten its bracket).
+
+    Parameters
+    ----------
+    digits : int
+        The working digits of the first attempt (guard digits included).
+    attempt : callable
+        ``attempt(k)``, raising :class:`Undecided` when it cannot decide.
+
+    Returns
+    -------
+    (result, int)
+        The first decided attempt's result and the Arb precision in bits it ran at.
+
+    Raises
+    ------
+    ValueError
+        If the digits, first or raised, exceed the ``dps`` limit of
+        :mod:`qtheory.core.limits` (naming ``dps``).
+    ArithmeticError
+        If no attempt decides.
+
+    Examples
+    --------
+    >>> def attempt(k):
+    ...     if flint.ctx.prec < 300:
+    ...         raise Undecided("not yet")
+    ...     return k
+    >>> with_rising_precision(20, attempt)  # 131 and 261 bits undecided; 456 decides
+    (2, 456)
+    """
+    limits.require("dps", digits, parameter="dps", what="a certified optimum (with guard digits)")
+    bits = math.ceil(digits * math.log2(10)) + 64
+    saved = flint.ctx.prec
+    reason = ""
+    try:
+        for k in range(MAX_ATTEMPTS):
+            flint.ctx.prec = bits
+            try:
+                return attempt(k), bits
+            except Undecided as failure:
+                reason = str(failure)
+                bits = math.ceil(1.5 * bits) + 64
+                limits.require("dps", bits / math.log2(10), parameter="dps",
+                               what="a certified optimum (raised precision)")  # fmt: skip
+        raise ArithmeticError(f"could not certify the optimum: {reason}")
+    finally:
+        flint.ctx.prec = saved
+
+
 def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
     """Certified enclosures of σ*, τ*, S_GA*, λ*, S_RR* and PoF (module docstring).
 
@@ -530,26 +591,12 @@ def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
     if params.arrival is not None:
         guard += _magnitude(params.mu / params.arrival)
     digits = dps + BRACKET_DIGITS + 20 + 2 * guard
-    limits.require("dps", digits, parameter="dps", what="a certified optimum (with guard digits)")
-    bits = math.ceil(digits * math.log2(10)) + 64
-    saved = flint.ctx.prec
-    reason = ""
-    try:
-        for attempt in range(MAX_ATTEMPTS):
-            flint.ctx.prec = bits
-            try:
-                values, data, boundary = _attempt(params, dps, tighten=attempt)
-                enclosures = {n: certified_enclosure(values[n], dps) for n in VALUE_NAMES}
-                break
-            except Undecided as failure:
-                reason = str(failure)
-                bits = math.ceil(1.5 * bits) + 64
-                limits.require("dps", bits / math.log2(10), parameter="dps",
-                               what="a certified optimum (raised precision)")  # fmt: skip
-        else:
-            raise ArithmeticError(f"could not certify the optimum: {reason}")
-    finally:
-        flint.ctx.prec = saved
+
+    def attempt(k: int):
+        values, data, boundary = _attempt(params, dps, tighten=k)
+        return data, boundary, {n: certified_enclosure(values[n], dps) for n in VALUE_NAMES}
+
+    (data, boundary, enclosures), _ = with_rising_precision(digits, attempt)
     data["values"] = {name: [e.lower, e.upper] for name, e in enclosures.items()}
     certificate = statements.certificate("gated.optimum", "gated.optimum", data)
     return CertifiedOptimum(

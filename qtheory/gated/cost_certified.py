@@ -80,11 +80,9 @@ from fractions import Fraction
 import flint
 from flint import arb, fmpq
 
-from qtheory.core import limits
 from qtheory.core.precision import decimal_fraction, required_dps
 from qtheory.gated.certified import (
     BRACKET_DIGITS,
-    MAX_ATTEMPTS,
     VALUE_NAMES,
     CertifiedOptimum,
     Parameters,
@@ -93,6 +91,7 @@ from qtheory.gated.certified import (
     certified_enclosure,
     point_ball,
     rounded_decimal,
+    with_rising_precision,
 )
 from qtheory.gated.costs import CustomerCost
 from qtheory.model.gated import GatedQueue, checked_queue
@@ -415,29 +414,15 @@ def certified_cost_optimum(
             f"{params.mu}"
         )
     digits = dps + BRACKET_DIGITS + 20 + 2 * _admission_guard(cost, params)
-    limits.require("dps", digits, parameter="dps", what="a certified optimum (with guard digits)")
-    bits = math.ceil(digits * math.log2(10)) + 64
-    saved = flint.ctx.prec
-    reason = ""
-    try:
-        for attempt in range(MAX_ATTEMPTS):
-            flint.ctx.prec = bits
-            try:
-                values, data = _gate(cost, params, dps, attempt)
-                rate, welfare, routing = _routing(cost, params, dps, attempt)
-                values.update(rate_rr=rate, welfare_rr=welfare,
-                              price_of_forgetting=values["welfare_ga"] / welfare)  # fmt: skip
-                enclosures = {n: certified_enclosure(values[n], dps) for n in VALUE_NAMES}
-                break
-            except Undecided as failure:
-                reason = str(failure)
-                bits = math.ceil(1.5 * bits) + 64
-                limits.require("dps", bits / math.log2(10), parameter="dps",
-                               what="a certified optimum (raised precision)")  # fmt: skip
-        else:
-            raise ArithmeticError(f"could not certify the optimum: {reason}")
-    finally:
-        flint.ctx.prec = saved
+
+    def attempt(k: int):
+        values, data = _gate(cost, params, dps, k)
+        rate, welfare, routing = _routing(cost, params, dps, k)
+        values.update(rate_rr=rate, welfare_rr=welfare,
+                      price_of_forgetting=values["welfare_ga"] / welfare)  # fmt: skip
+        return data, routing, {n: certified_enclosure(values[n], dps) for n in VALUE_NAMES}
+
+    (data, routing, enclosures), bits = with_rising_precision(digits, attempt)
     data = {
         "parameters": params.to_json(),
         "cost": {"kind": cost.kind, "family": cost.family, "shape": str(cost.shape)},
