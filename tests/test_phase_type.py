@@ -116,3 +116,16 @@ def test_arb_matrix_exponential_restores_arb_precision():
     with mpmath.workdps(50):
         numerics.expm_mp(mpmath.matrix([[-1, 1], [0, -2]]))
     assert flint.ctx.prec == saved
+
+
+def test_arb_matrix_exponential_falls_back_to_mpmath(monkeypatch):
+    """A wide enclosure (here: guard bits so negative that Arb works at a few bits) goes
+    to mpmath.expm; a non-finite entry is refused (Arb would read it as 0)."""
+    A = mpmath.matrix([[-1, 0.5], [0.25, -2]])
+    with mpmath.workdps(30):
+        monkeypatch.setattr(numerics, "_EXPM_GUARD_BITS", -80)
+        assert numerics.expm_mp(A) == mpmath.expm(A)
+        monkeypatch.undo()
+        for bad in (mpmath.inf, -mpmath.inf, mpmath.nan):
+            with pytest.raises(ValueError, match="A: every entry must be finite"):
+                numerics.expm_mp(mpmath.matrix([[-1, bad], [0, -2]]))

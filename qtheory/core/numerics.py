@@ -237,6 +237,12 @@ def expm_mp(A: mpmath.matrix) -> mpmath.matrix:
     mpmath.matrix
         e^A.
 
+    Raises
+    ------
+    ValueError
+        If an entry of ``A`` is not finite (Arb would read it as 0, and mpmath.expm
+        does not end on a NaN).
+
     References
     ----------
     .. [1] F. Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval
@@ -252,6 +258,8 @@ def expm_mp(A: mpmath.matrix) -> mpmath.matrix:
     import flint  # Arb: loaded with the first call
 
     n, prec = A.rows, mpmath.mp.prec
+    if not all(mpmath.isfinite(A[i, j]) for i in range(n) for j in range(n)):
+        raise ValueError("A: every entry must be finite (mpmath.expm loops on a NaN)")
     saved = flint.ctx.prec
     try:
         flint.ctx.prec = prec + _EXPM_GUARD_BITS

@@ -18,8 +18,9 @@ r"""Claims about the fluid bound and the online optimum, as checkable records.
   regret :math:`= \Theta(\log N)` but do not state :math:`c`.
 
 With n >= 3 classes the same builders (``n=`` or a :class:`ClassNetwork` with more than two
-classes) check the n-class forms (:mod:`qtheory.lossnet.nested`); two classes, in either
-input form, take the two-class claims above:
+classes) check the n-class forms (:mod:`qtheory.lossnet.nested`); for two classes, in
+either input form, the regret identity and the bounded offset are the two-class claims
+above, and the leading constant's claim covers n = 2 as well:
 
 - ``lossnet.class_regret_identity`` (identity): :math:`R_{fluid} - R = r_m\mu
   E[\text{idle}] + N\sum_{j<m}(r_j-r_m)\lambda_j B_j + N\sum_{j>m}(r_m-r_j)\lambda_j
@@ -528,7 +529,8 @@ def lossnet_claims(
     TypeError
         If ``net`` or ``points`` has the wrong type.
     ValueError
-        If ``points`` is empty.
+        If ``points`` is empty, or as :func:`bounded_offset_claim` (no point with
+        N >= 1000; with more than two classes, fewer than two distinct such N).
 
     References
     ----------

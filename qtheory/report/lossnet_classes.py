@@ -773,7 +773,8 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     """The named steps that write this part's outputs (each returns the files written);
     the claim records go to ``run.claims``.
 
-    In order: the sweep and the nested optimum (:func:`sweep`), the section with its
+    In order: the sweep and the nested optimum
+    (:func:`~qtheory.report.lossnet_decomposition_sweep.sweep`), the section with its
     tables and claims (``derivations/lossnet_classes.tex``), and two figures
     (``figures/lossnet_classes_decomposition`` and ``figures/lossnet_classes_lookahead``,
     PDF and PNG).  Nothing runs until a step is called.

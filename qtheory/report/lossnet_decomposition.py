@@ -742,7 +742,8 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     """The named steps that write this part's outputs (each returns the files written);
     the claim records go to ``run.claims``.
 
-    The steps are, in order: the sweep (:func:`sweep`), the tables and claims
+    The steps are, in order: the sweep
+    (:func:`~qtheory.report.lossnet_decomposition_sweep.sweep`), the tables and claims
     (``derivations/lossnet_decomposition.tex``), and two figures
     (``figures/lossnet_decomposition`` and ``figures/lossnet_lookahead``, PDF and PNG).
     Nothing runs until a step is called.

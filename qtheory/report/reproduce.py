@@ -248,7 +248,7 @@ def reproduce(
         bar.set_postfix_str("loading the models")
         steps = [step for model in MODELS for step in importlib.import_module(model).steps(run)]
         weights = step_weights([name for name, _ in steps], run.size)
-        bar.total = sum(weights)
+        bar.reset(total=sum(weights))  # the imports do not count in the bar's rate
         for (name, step), weight in zip(steps, weights, strict=True):
             bar.set_postfix_str(name)
             start = time.perf_counter()

@@ -108,6 +108,16 @@ def test_identity_and_constant_claims_pass(n):
         assert claim.passed and str(claim.kind) == "identity", claim.name
 
 
+def test_the_n_class_identity_holds_at_two_classes_too():
+    """The general route (every marginal class of a symbolic n-class network), which the
+    public call keeps for n >= 3, also proves the n = 2 case: the two-class claim is its
+    special case, checked here by the general code (a private test oracle)."""
+    from qtheory.lossnet.claims import _class_regret_identity
+
+    claim = _class_regret_identity(2)
+    assert claim.name == "lossnet.class_regret_identity" and claim.passed and claim.value == 0
+
+
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_two_classes_take_the_two_class_identity(n):
     """One call for two classes or n: n = 2 is the two-class claim (H and L), more
