@@ -75,7 +75,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import flint
 from flint import arb, fmpq
@@ -107,8 +107,6 @@ __all__ = [
     "welfare_terms",
     "with_rising_precision",
 ]
-
-T = TypeVar("T")
 
 #: Relative distance of the bracket points from w*, in units of 10^-dps.
 BRACKET_DIGITS = 12
@@ -483,7 +481,7 @@ class CertifiedOptimum:
         return {name: getattr(self, name) for name in VALUE_NAMES}
 
 
-def with_rising_precision(digits: int, attempt: Callable[[int], T]) -> tuple[T, int]:
+def with_rising_precision(digits: int, attempt: Callable[[int], Any]) -> tuple[Any, int]:
     """``attempt(k)`` under Arb at ``digits`` decimal digits plus 64 bits, the precision
     raised 1.5-fold plus 64 bits after each :class:`Undecided`, for attempts
     k = 0, …, :data:`MAX_ATTEMPTS` − 1; Arb's precision is restored afterwards.

@@ -56,12 +56,12 @@ PARAMETER_SETS: tuple[tuple[str, LossNetwork], ...] = (
 )
 
 
-#: The network type of a sweep: two classes or n.
-Net = TypeVar("Net", LossNetwork, ClassNetwork)
+# The network type of a sweep: two classes or n.
+_Net = TypeVar("_Net", LossNetwork, ClassNetwork)
 
 
 @dataclass(frozen=True)
-class Plan(Generic[Net]):
+class Plan(Generic[_Net]):
     """A sweep: the parameter sets, their points and how they are fitted.
 
     ``clock`` maps a parameter-set label to its (N, window T − T0, replications) points,
@@ -117,7 +117,7 @@ class Plan(Generic[Net]):
     min_fit_servers: int
     rolling: tuple[tuple[int, float, int], ...] = ()
     rolling_cs: tuple[float, ...] = ()
-    sets: tuple[tuple[str, Net], ...] = PARAMETER_SETS
+    sets: tuple[tuple[str, _Net], ...] = PARAMETER_SETS
     regret_top: int = REGRET_TOP
     regret_grid: tuple[int, ...] = ()
     stream: str = "clock"
@@ -252,7 +252,7 @@ def point_seed(run: Run, info: str, label: str, servers: int) -> int:
 
 
 @dataclass(frozen=True)
-class Sweep(Generic[Net]):
+class Sweep(Generic[_Net]):
     """The results of one parameter set: clock, job and rolling-horizon points in N
     order, the fits of the clock points, and the exact online optimum on the plan's
     regret grid.
@@ -288,7 +288,7 @@ class Sweep(Generic[Net]):
     """
 
     label: str
-    net: Net
+    net: _Net
     clock: tuple[ClockDecomposition, ...]
     job: tuple[JobDecomposition, ...]
     fits: DecompositionFits
@@ -296,7 +296,7 @@ class Sweep(Generic[Net]):
     curve: tuple[RegretPoint, ...] = ()
 
 
-def _designs(run: Run, sizes: Plan[Net]) -> list[ClockDesign | JobDesign | RollingHorizonDesign]:
+def _designs(run: Run, sizes: Plan[_Net]) -> list[ClockDesign | JobDesign | RollingHorizonDesign]:
     designs: list[ClockDesign | JobDesign | RollingHorizonDesign] = []
     for index, (label, net) in enumerate(sizes.sets):
         for n, window, reps in sizes.clock[label]:
@@ -327,7 +327,7 @@ def sweep_cache(run: Run) -> ResultCache:
     return ResultCache(default_cache_dir())
 
 
-def _executor(run: Run, sizes: Plan[Net]):
+def _executor(run: Run, sizes: Plan[_Net]):
     """``make_executor(run.cluster)``, or this process for a plan ``in_process`` when the
     run has no cluster."""
     if run.cluster is None and sizes.in_process:
@@ -335,7 +335,7 @@ def _executor(run: Run, sizes: Plan[Net]):
     return make_executor(run.cluster)
 
 
-def sweep(run: Run, sizes: Plan[Net], *, progress: bool = True) -> list[Sweep[Net]]:
+def sweep(run: Run, sizes: Plan[_Net], *, progress: bool = True) -> list[Sweep[_Net]]:
     """Run every design of ``sizes``, fit, and compute the exact online optimum on the
     plan's regret grid.
 
@@ -391,7 +391,7 @@ def sweep(run: Run, sizes: Plan[Net], *, progress: bool = True) -> list[Sweep[Ne
             desc=sizes.desc,
             progress=progress,
         )
-    sweeps: list[Sweep[Net]] = []
+    sweeps: list[Sweep[_Net]] = []
     for label, net in sizes.sets:
         mine = [r for r in results if r.net.with_servers(1) == net.with_servers(1)]
         clock = tuple(r for r in mine if isinstance(r, ClockDecomposition))
