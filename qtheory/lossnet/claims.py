@@ -68,7 +68,7 @@ from qtheory.lossnet.regret import (
     leading_constant,
     regret_points,
 )
-from qtheory.model.classes import ClassNetwork, as_classes, as_two_class
+from qtheory.model.classes import ClassNetwork, as_classes, as_two_class, class_count
 from qtheory.model.lossnet import LossNetwork, as_network
 
 __all__ = [
@@ -165,7 +165,7 @@ def regret_identity_claim(n: int = 2) -> Claim:
     >>> claim.name, claim.passed, claim.value
     ('lossnet.class_regret_identity', True, 0.0)
     """
-    if _classes(n) > 2:
+    if class_count(n) > 2:
         return _class_regret_identity(n)
     from qtheory.model.lossnet_symbols import lambda_h, mu, r_h, r_l, servers
 
@@ -474,8 +474,9 @@ def bounded_offset_claim(
         raise ValueError(
             f"points must hold at least one RegretPoint with N >= min_servers = {min_servers}"
         )
-    if as_classes(net).n_classes > 2:
-        return _class_bounded_offset(as_classes(net), chosen, c)
+    classes = as_classes(net)
+    if classes.n_classes > 2:
+        return _class_bounded_offset(classes, chosen, c)
     net = as_two_class(net)
     offsets = [p.regret - c * np.log(p.servers) for p in chosen]
     spread = float(np.ptp(offsets))
@@ -581,16 +582,6 @@ CLASS_OVERLOADED = (
 )
 
 
-def _classes(n: object) -> int:
-    """``n``, the number of classes, after checking that it is an integer >= 2."""
-    from qtheory.core import validation
-
-    n = validation.positive_int("n", n)
-    if n < 2:
-        raise ValueError(f"n must be >= 2, got {n}")
-    return n
-
-
 def _class_regret_identity(n: int) -> Claim:
     """The n-class regret identity, proved by Sympy for every marginal class.
 
@@ -683,7 +674,7 @@ def leading_constant_claim(n: int = 3) -> Claim:
     """
     from qtheory.model.lossnet_symbols import lambda_h, mu, r_l
 
-    n = _classes(n)
+    n = class_count(n)
     failures = 0
     for case in derive_leading_constant(n):
         _, r_m, *above = case.constant.args

@@ -39,7 +39,7 @@ import numpy as np
 
 from qtheory.core import validation
 from qtheory.lossnet import _generated
-from qtheory.model.classes import ClassNetwork, as_classes
+from qtheory.model.classes import ClassNetwork, as_classes, class_count
 from qtheory.model.lossnet import LossNetwork, as_network
 
 if TYPE_CHECKING:  # the Sympy side is imported by derive_fluid, when it runs
@@ -265,9 +265,7 @@ def derive_fluid(n: int = 2) -> FluidDerivation:
 
     from qtheory.model import lossnet_symbols
 
-    n = validation.positive_int("n", n)
-    if n < 2:
-        raise ValueError(f"n must be >= 2, got {n}")
+    n = class_count(n)
     mu = lossnet_symbols.mu
     lambdas, rewards = lossnet_symbols.class_symbols(n)
     names = _TWO_CLASS_CASES if n == 2 else tuple(f"class {m + 1} marginal" for m in range(n))

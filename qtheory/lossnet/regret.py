@@ -51,7 +51,7 @@ from qtheory.core.stats import SlopeFit, slope_on_log
 from qtheory.core.symbolic import Formula
 from qtheory.lossnet.certified import certified_online_optimum
 from qtheory.lossnet.nested import policy_iteration
-from qtheory.model.classes import ClassNetwork, as_classes, as_two_class
+from qtheory.model.classes import ClassNetwork, as_classes, as_two_class, class_count
 from qtheory.model.lossnet import LossNetwork
 from qtheory.model.lossnet_symbols import class_symbols, mu, servers
 
@@ -145,9 +145,7 @@ def derive_leading_constant(n: int = 2) -> tuple[LeadingConstant, ...]:
     >>> derive_leading_constant(3)[1].constant.expr
     mu*r_3/log(mu/(lambda_1 + lambda_2))
     """
-    n = validation.positive_int("n", n)
-    if n < 2:
-        raise ValueError(f"n must be >= 2, got {n}")
+    n = class_count(n)
     lambdas, rewards, scales = class_symbols(n, "K")
     cases = []
     for m in range(1, n):

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from qtheory.core import validation
 from qtheory.model.lossnet import LossNetwork
 
-__all__ = ["ClassNetwork", "as_classes", "as_two_class"]
+__all__ = ["ClassNetwork", "as_classes", "as_two_class", "class_count"]
 
 
 def _rates(name: str, values: object) -> tuple[float, ...]:
@@ -169,6 +169,39 @@ class ClassNetwork:
         (300.0, 500.0, 600.0)
         """
         return ClassNetwork(servers, self.lambdas, self.rewards, self.mu)
+
+
+def class_count(n: object) -> int:
+    """``n``, a number of classes of a symbolic network, after checking that it is an
+    integer >= 2.
+
+    Parameters
+    ----------
+    n : int
+        The number of classes.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 2 (naming ``n``).
+
+    Examples
+    --------
+    >>> class_count(3)
+    3
+    >>> class_count(1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be >= 2, got 1
+    """
+    n = validation.positive_int("n", n)
+    if n < 2:
+        raise ValueError(f"n must be >= 2, got {n}")
+    return n
 
 
 def as_classes(net: object, name: str = "net") -> ClassNetwork:
