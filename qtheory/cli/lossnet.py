@@ -30,7 +30,8 @@ is the contrast without departures (:mod:`qtheory.lossnet.single_use`): N units 
 over [0, T], each accepted job keeping its unit.  It prints the exact online optimum
 (``online``, the HJB's piecewise-exact solution), the offline optimum (``offline``), the
 fluid LP (``fluid``), ``offline_online_gap``, ``fluid_offline_gap`` and
-``online_error_bound`` (a bound on the online value's numerical error), float64 only.
+``online_error_bound`` (a bound on the online value's numerical error, rounded up to two
+significant digits), float64 only.
 
 ``qtheory lossnet simulate`` takes the classes either way too.  With n > 2 classes it
 runs the n-class simulator (:func:`qtheory.sim.lossnet.simulate`, clock
@@ -46,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 
 from qtheory.cli.output import add_output_arguments, render
 from qtheory.core.arguments import (
@@ -715,7 +717,8 @@ def single_use_values(net: SingleUseNetwork, *, progress: bool = False) -> dict[
     -------
     dict
         ``online``, ``offline``, ``fluid``, ``offline_online_gap``,
-        ``fluid_offline_gap`` and ``online_error_bound``.
+        ``fluid_offline_gap`` and ``online_error_bound`` (rounded up to two significant
+        digits).
 
     Raises
     ------
@@ -737,8 +740,22 @@ def single_use_values(net: SingleUseNetwork, *, progress: bool = False) -> dict[
         "fluid": result.fluid,
         "offline_online_gap": result.offline_online_gap,
         "fluid_offline_gap": result.fluid_offline_gap,
-        "online_error_bound": result.error_bound,
+        "online_error_bound": _round_up(result.error_bound),
     }
+
+
+def _round_up(bound: float, digits: int = 2) -> float:
+    """``bound`` rounded up to ``digits`` significant digits: its further digits are
+    rounding noise (they differ between machines of one kind), and rounding up keeps it a
+    bound.
+
+    >>> _round_up(3.897183703735797e-10), _round_up(0.0)
+    (3.9e-10, 0.0)
+    """
+    if bound <= 0 or not math.isfinite(bound):
+        return bound
+    exponent = math.floor(math.log10(bound)) - digits + 1
+    return float(f"{math.ceil(bound / 10.0**exponent)}e{exponent}")
 
 
 def run_single_use(args: argparse.Namespace) -> int:

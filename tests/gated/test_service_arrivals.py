@@ -246,16 +246,28 @@ def test_optimal_gate_is_the_maximum_of_the_welfare(arrival_rate, reward, law, s
     """The root of N'D − ND' (implicit derivatives, the drift πQ) against Brent's bounded
     maximisation of the welfare itself (no derivative).  With Erlang-k input the condition
     vanishes like τ^{k−1} at τ = 0 (D'(0) = 0), yet these optima are interior (at Λ = 0.99
-    the welfare at τ = 0 is −182, at τ* 10.2)."""
+    the welfare at τ = 0 is −182, at τ* 10.2).
+
+    A maximiser that sees only values locates τ* no better than sqrt(2δ / |W''|), δ the
+    welfare's rounding error: where W is flat (Λ = 0.3, W'' ≈ 3e-6 against W ≈ 0.3) that
+    is 1e-5 absolute, so the gates are compared to twice that resolution, with δ = 100
+    ulps of W (curvature by a central difference at 5% of τ*)."""
     q = queue(arrival_rate, reward)
     opt = optimal_gate_ph(q, service, arrivals=law)
+
+    def welfare(t):
+        return welfare_ga_ph(q, t, service, arrivals=law)
+
     found = optimize.minimize_scalar(
-        lambda t: -welfare_ga_ph(q, t, service, arrivals=law),
+        lambda t: -welfare(t),
         bounds=(0.5 * opt.gate, 1.5 * opt.gate), method="bounded", options={"xatol": 1e-10},
     )  # fmt: skip
     assert not opt.at_boundary
     assert opt.welfare >= -found.fun - 1e-13 * abs(found.fun)  # rounding
-    assert opt.gate == pytest.approx(found.x, rel=1e-5)
+    h = 0.05 * opt.gate
+    curvature = abs(welfare(opt.gate + h) - 2 * opt.welfare + welfare(opt.gate - h)) / h**2
+    resolution = math.sqrt(2 * 100 * math.ulp(opt.welfare) / curvature)
+    assert opt.gate == pytest.approx(found.x, abs=2 * resolution, rel=1e-7)
 
 
 def test_a_flat_start_keeps_the_gate_at_zero():
