@@ -1,8 +1,10 @@
 """The records of the gated model's optima: the gate GA chooses and the rate RR chooses.
 
 One record per policy for every route that optimises it (the linear-cost optimum of
-:mod:`qtheory.gated.welfare`, the Erlang gates of :mod:`qtheory.gated.phase_gates`, the
-observable bound, and any cost or arrival law of :mod:`qtheory.gated.cost_optimum`).
+:mod:`qtheory.gated.welfare`, the Erlang gates of :mod:`qtheory.gated.phase_gates`,
+phase-type service and renewal arrivals of :mod:`qtheory.gated.service`, the observable
+bound, and any cost or arrival law of :mod:`qtheory.gated.cost_optimum`); the variant is a
+field of the record (``phases``, ``service``), not a record of its own.
 """
 
 from __future__ import annotations
@@ -47,18 +49,23 @@ class _Shown:
 class GateOptimum(_Shown):
     """The welfare-maximising gate τ* and the queue it produces.
 
+    One record for every variant of the gate problem: the service law (``service``:
+    exponential, where the waiting time is geometric with root σ, or a phase-type law)
+    and the gate's law (``phases``).
+
     Attributes
     ----------
     gate : float or mpmath.mpf
         τ* ≥ 0.
-    root, log_root : float or mpmath.mpf
-        σ at τ* and w = −log σ.
+    root, log_root : float, mpmath.mpf or None
+        σ at τ* and w = −log σ; None when the service is not exponential (the waiting
+        time of GI/PH/1 has no single geometric root).
     welfare : float or mpmath.mpf
         S_GA(τ*), welfare per unit time.
     throughput : float or mpmath.mpf
-        Admitted customers per unit time, 1/(τ* + 1/Λ).
+        Admitted customers per unit time, 1/(τ* + 1/Λ) (1/E[A] with renewal arrivals).
     mean_sojourn : float or mpmath.mpf
-        1/(μ(1 − σ)).
+        E[W] + 1/μ at τ*: 1/(μ(1 − σ)) with exponential service.
     at_boundary : bool
         True when τ* = 0 (the constraint τ ≥ 0 binds).
     phases : int or None
@@ -74,6 +81,15 @@ class GateOptimum(_Shown):
         welfare is positive, proved for the model), or ``"numerical"`` followed by the
         search that found it (:mod:`qtheory.gated.cost_optimum`); None where the
         function that made it documents it.
+    service : str or None
+        The service law: None for exponential service, else the law of
+        :func:`~qtheory.gated.service.optimal_gate_ph` (its spec, such as
+        ``"erlang:4"``, or the ``str`` of its PhaseType).
+    mean_wait, prob_wait : float or None
+        E[W] and P(W > 0) at τ*, from the GI/PH/1 ladder heights
+        (:func:`~qtheory.gated.service.optimal_gate_ph`); None where the record's maker
+        does not compute them (with exponential service they are
+        ``mean_sojourn − 1/μ`` and σ).
 
     Examples
     --------
@@ -92,8 +108,8 @@ class GateOptimum(_Shown):
     """
 
     gate: Real
-    root: Real
-    log_root: Real
+    root: Real | None
+    log_root: Real | None
     welfare: Real
     throughput: Real
     mean_sojourn: Real
@@ -101,20 +117,20 @@ class GateOptimum(_Shown):
     phases: int | None = None
     attained: bool = field(default=True, repr=False)
     evidence: str | None = field(default=None, repr=False)
+    service: str | None = None
+    mean_wait: Real | None = None
+    prob_wait: Real | None = None
 
     # displays (qtheory.core.printing): six digits; the record keeps them all
 
     def _quantities(self) -> list[tuple[str, Real]]:
-        return [
-            ("tau_star", self.gate),
-            ("welfare_ga", self.welfare),
-            ("sigma_star", self.root),
-            ("throughput_ga", self.throughput),
-            ("E_S", self.mean_sojourn),
-        ]
+        pairs = [("tau_star", self.gate), ("welfare_ga", self.welfare)]
+        pairs += [] if self.root is None else [("sigma_star", self.root)]
+        return [*pairs, ("throughput_ga", self.throughput), ("E_S", self.mean_sojourn)]
 
     def _title(self) -> str:
         gate = "GA gate" if self.phases is None else f"Erlang-{self.phases} gate"
+        gate += "" if self.service is None else f", {self.service} service"
         if mpmath.isinf(self.gate):  # no admission earns positive welfare
             return f"{gate} (nobody admitted{'; ' + self.evidence if self.evidence else ''})"
         return gate + _qualifier(self.attained, self.at_boundary, self.evidence)

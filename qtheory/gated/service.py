@@ -122,13 +122,12 @@ from qtheory.core.phase_type import (
 )
 from qtheory.core.validation import nonnegative, positive
 from qtheory.gated.cost_optimum import arrival_streams
-from qtheory.gated.optima import RoutingOptimum
+from qtheory.gated.optima import GateOptimum, RoutingOptimum
 from qtheory.gated.service_arrivals import RenewalArrivals, maximise_on_interval
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
     "LadderHeight",
-    "PhaseTypeGateOptimum",
     "ladder_height",
     "optimal_gate_ph",
     "optimal_routing_ph",
@@ -780,48 +779,13 @@ def welfare_ga_ph(
     return (p["R"] - p["C"] * (lh.mean_wait + law.mean)) / arrival.mean
 
 
-@dataclass(frozen=True)
-class PhaseTypeGateOptimum:
-    """The welfare-maximising deterministic gate with phase-type service.
-
-    Attributes
-    ----------
-    gate : float
-        τ* ≥ 0.
-    welfare : float
-        S_GA(τ*).
-    throughput : float
-        1/(τ* + 1/Λ).
-    mean_wait, mean_sojourn : float
-        E[W] and E[W] + 1/μ at τ*.
-    prob_wait : float
-        P(W > 0) at τ*.
-    at_boundary : bool
-        τ* = 0.
-
-    Examples
-    --------
-    >>> opt = optimal_gate_ph(GatedQueue(np.inf, 1.0, 3.0, 1.0), "erlang:2")
-    >>> round(opt.throughput * opt.gate, 12), opt.at_boundary
-    (1.0, False)
-    """
-
-    gate: float
-    welfare: float
-    throughput: float
-    mean_wait: float
-    mean_sojourn: float
-    prob_wait: float
-    at_boundary: bool
-
-
 def optimal_gate_ph(
     queue: GatedQueue,
     service: str | PhaseType,
     *,
     gate_shape: PhaseType | None = None,
     arrivals="poisson",
-) -> PhaseTypeGateOptimum:
+) -> GateOptimum:
     r"""The welfare-maximising gate τ* of GA with phase-type service (module notes).
 
     The gate is deterministic, or (``gate_shape``) a phase-type blocking period of the
@@ -848,7 +812,10 @@ def optimal_gate_ph(
 
     Returns
     -------
-    PhaseTypeGateOptimum
+    GateOptimum
+        With ``service`` the law as given (a spec string, or the ``str`` of the
+        PhaseType), ``mean_wait`` and ``prob_wait`` from the ladder heights, ``phases``
+        the gate's phase count (None: deterministic), and no root σ.
 
     Raises
     ------
@@ -948,10 +915,13 @@ def optimal_gate_ph(
             tau = maximise_on_interval(welfare_at, lo, hi)
     _, lh, arrival = evaluate(tau)
     sojourn = lh.mean_wait + law.mean
-    return PhaseTypeGateOptimum(
-        gate=float(tau), welfare=(p["R"] - p["C"] * sojourn) / arrival.mean,
-        throughput=1.0 / arrival.mean, mean_wait=lh.mean_wait, mean_sojourn=sojourn,
-        prob_wait=lh.prob_wait, at_boundary=at_boundary,
+    return GateOptimum(
+        gate=float(tau), root=None, log_root=None,
+        welfare=(p["R"] - p["C"] * sojourn) / arrival.mean,
+        throughput=1.0 / arrival.mean, mean_sojourn=sojourn, at_boundary=at_boundary,
+        phases=None if gate_shape is None else gate_shape.phases,
+        service=service if isinstance(service, str) else str(service),
+        mean_wait=lh.mean_wait, prob_wait=lh.prob_wait,
     )  # fmt: skip
 
 

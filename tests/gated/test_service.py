@@ -122,6 +122,13 @@ def test_erlang_gates_with_exponential_service_match_phase_gates(arrival, reward
     assert opt.gate == pytest.approx(reference.gate, rel=1e-10)
     assert opt.welfare == pytest.approx(reference.welfare, rel=1e-10)
     assert opt.mean_sojourn == pytest.approx(reference.mean_sojourn, rel=1e-10)
+    # one record for both routes: the variant is a field; with exponential service the
+    # ladder heights' P(W > 0) and E[W] are GI/M/1's σ and σ/(μ(1 − σ)) at the root
+    assert type(opt) is type(reference) and opt.phases == reference.phases == phases
+    assert (opt.service, reference.service) == ("exponential", None)
+    sigma = float(reference.root)
+    assert opt.prob_wait == pytest.approx(sigma, rel=1e-9)
+    assert opt.mean_wait == pytest.approx(sigma / (1 - sigma), rel=1e-9)
 
 
 @pytest.mark.parametrize("service", ["erlang:3", "hyperexp:4"])
