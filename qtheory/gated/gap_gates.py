@@ -29,7 +29,9 @@ with :math:`F_d(y) = P(\mathrm{Poisson}(y) \le d)` and :math:`(e_1, e_2]` the va
 :math:`E` that put :math:`G` in bin :math:`j'`.  The stationary law is matrix-geometric
 without truncation of the queue (Neuts 1981): :math:`\pi_M = \pi_0 R^M`, :math:`R` the
 minimal solution of :math:`R = \sum_{d \ge 0} R^d A_d` (the U-based fixed point,
-then Newton's method; checked by its residual), :math:`\pi_0` stationary for
+then Newton's method, whose sums over the blocks run by doubling; in the search, Newton
+starts from the previous point's R; checked by its residual and its spectral radius),
+:math:`\pi_0` stationary for
 :math:`\sum_M R^M B_M` with :math:`B_M = \sum_{d > M} A_d`, so that
 :math:`E[M] = \pi_0 R (I - R)^{-2}\mathbf 1`.  Welfare is exact up to float64 rounding
 and the tail of D beyond ``d_max`` (below 2e-16).  :func:`optimal_gap_gate`
@@ -39,8 +41,8 @@ GA.
 Cost.  d_max is the Poisson(μτ) quantile plus about 37/log(1 + Λ/μ) (the geometric
 count), so it grows with μτ and, when Λ ≪ μ, like 37 μ/Λ; one welfare evaluation holds
 about a dozen arrays of d_max J² floats (and d_max J⁴ for Newton's derivative) and
-takes about 100 µs per block (the rate-matrix iterations step through the blocks), and
-the search makes up to 400 J of them.  Both are estimated before any work and refused above
+takes 15 to 30 µs per block at J = 2 (about 0.5 ms at the ladder's example), and the
+search makes up to 400 J of them.  Both are estimated before any work and refused above
 :mod:`qtheory.core.limits` (:func:`require_gap_gate`).
 
 One rung of the ladder of memory: the lower end of the full-memory bracket
@@ -53,6 +55,8 @@ References
 .. [2] M. F. Neuts, Matrix-Geometric Solutions in Stochastic Models, Johns Hopkins
    University Press (1981), Chapter 1; G. Latouche and V. Ramaswami, Introduction to
    Matrix Analytic Methods in Stochastic Modeling, SIAM (1999), Chapter 8.
+.. [3] H. R. Gail, S. L. Hantler and B. A. Taylor, "Spectral analysis of M/G/1 and
+   G/M/1 type Markov chains", Advances in Applied Probability 28(1):114-165 (1996).
 """
 
 from __future__ import annotations
@@ -86,9 +90,10 @@ _TAIL_MASS = 1e-16
 _RESIDUAL = 1e-12
 #: Cost estimates of one welfare evaluation: arrays of d_max × J × J floats alive at
 #: once (the blocks, their log partial sums and temporaries, the tails, the powers of
-#: R); dp_cells per block (the Python-level steps of the rate-matrix iterations, 50 to
-#: 160 µs measured for J ≤ 16); Newton steps counted for the J² × J² Kronecker sums
-#: and solves.
+#: R); dp_cells per block (set when the rate-matrix iterations stepped through the
+#: blocks one by one, 50 to 160 µs for J ≤ 16; the doubling sums take 15 to 30 µs at
+#: J = 2, so the estimate errs on the safe side); Newton steps counted for the J² × J²
+#: Kronecker sums and solves.
 BLOCK_ARRAYS, BLOCK_CELLS, NEWTON_STEPS = 12, 1e5, 10
 #: Nelder–Mead iterations per gate level (each evaluates the welfare at least once).
 ITERATIONS_PER_LEVEL = 400
@@ -292,44 +297,81 @@ def _stationary(matrix: np.ndarray) -> np.ndarray:
 
 
 def _tails(blocks: np.ndarray, rate: np.ndarray) -> np.ndarray:
-    """W[i] = Σ_{m≥0} R^m A_{m+i}, i < d_max (W[0] = Σ R^d A_d, Horner from the top)."""
-    tails = np.empty_like(blocks)
-    tails[-1] = blocks[-1]
-    for i in range(blocks.shape[0] - 2, -1, -1):
-        tails[i] = blocks[i] + rate @ tails[i + 1]
+    """W[i] = Σ_{m≥0} R^m A_{m+i}, i < d_max (W[0] = Σ R^d A_d), by doubling: with
+    W⁽ⁿ⁾[i] = Σ_{m<n} R^m A_{m+i}, W⁽²ⁿ⁾[i] = W⁽ⁿ⁾[i] + Rⁿ W⁽ⁿ⁾[i+n], so log₂ d_max
+    batched products of J × J matrices instead of d_max sequential ones."""
+    tails = blocks.copy()
+    power, span = rate, 1
+    while span < tails.shape[0]:
+        tails[:-span] += power @ tails[span:]
+        power, span = power @ power, 2 * span
     return tails
 
 
-def _rate_matrix(blocks: np.ndarray) -> np.ndarray:
-    r"""Minimal R = Σ R^d A_d: twenty steps of the U-based iteration
-    R ← A_0 (I − Σ_{d≥1} R^{d−1} A_d)^{-1} from 0 (monotone towards the minimal
-    solution), then Newton's method, whose derivative
-    E ↦ Σ_i R^i E W_{i+1} − E (W as in :func:`_tails`) is the matrix
-    :math:`\sum_i W_{i+1}^T \otimes R^i - I` on column-stacked E; the residual is
-    checked at the end (Neuts 1981, Sec. 1.6; Latouche and Ramaswami 1999, Ch. 8)."""
+def _powers(rate: np.ndarray, count: int) -> np.ndarray:
+    """P[i] = R^i, i < count, by doubling: P[n:2n] = P[:n] Rⁿ."""
+    powers = np.empty((count, *rate.shape))
+    powers[0] = np.eye(rate.shape[0])
+    done, power = 1, rate
+    while done < count:
+        more = min(done, count - done)
+        powers[done : done + more] = powers[:more] @ power
+        done, power = done + more, power @ power
+    return powers
+
+
+def _u_based(blocks: np.ndarray) -> np.ndarray:
+    """Twenty steps of the U-based iteration R ← A_0 (I − Σ_{d≥1} R^{d−1} A_d)^{-1}
+    from 0, monotone towards the minimal solution (Latouche and Ramaswami 1999, Ch. 8)."""
     size = blocks.shape[1]
     rate = np.zeros((size, size))
     for _ in range(20):
         rate = blocks[0] @ np.linalg.inv(np.eye(size) - _tails(blocks, rate)[1])
+    return rate
+
+
+def _newton(blocks: np.ndarray, rate: np.ndarray) -> np.ndarray:
+    r"""Newton's method for R = Σ R^d A_d from ``rate`` (at most 60 steps, until the
+    residual is below 1e-15): the derivative E ↦ Σ_i R^i E W_{i+1} − E (W as in
+    :func:`_tails`) is the matrix :math:`\sum_i W_{i+1}^T \otimes R^i - I` on
+    column-stacked E (Latouche and Ramaswami 1999, Ch. 8)."""
+    size = blocks.shape[1]
     for _ in range(60):
         tails = _tails(blocks, rate)
         residual = tails[0] - rate
         if np.max(np.abs(residual)) < 1e-15:
             break
-        powers = np.empty_like(tails[1:])
-        powers[0] = np.eye(size)
-        for i in range(1, powers.shape[0]):
-            powers[i] = powers[i - 1] @ rate
-        # the Kronecker products W^T ⊗ R^i at once: entry (a J + c, b J + d) is
-        # W[b, a] R^i[c, d]; then summed in order, term by term
-        terms = tails[1:].transpose(0, 2, 1)[:, :, None, :, None] * powers[:, None, :, None, :]
-        derivative = -np.eye(size * size)
-        for term in terms.reshape(-1, size * size, size * size):
-            derivative += term
-        step = np.linalg.solve(derivative, -residual.flatten(order="F"))
+        powers = _powers(rate, blocks.shape[0] - 1)
+        # Σ_i W_{i+1}^T ⊗ R^i: entry (a J + c, b J + d) is Σ_i W_{i+1}[b, a] R^i[c, d]
+        derivative = np.einsum("iba,icd->acbd", tails[1:], powers).reshape(size**2, size**2)
+        step = np.linalg.solve(derivative - np.eye(size**2), -residual.flatten(order="F"))
         rate = rate + step.reshape((size, size), order="F")
-    residual = np.max(np.abs(_tails(blocks, rate)[0] - rate))
-    radius = np.max(np.abs(np.linalg.eigvals(rate)))
+    return rate
+
+
+def _rate_matrix(blocks: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
+    r"""Minimal R = Σ R^d A_d: Newton's method (:func:`_newton`) from ``start`` (the
+    rate matrix of a nearby policy), or from twenty steps of the U-based iteration from 0
+    (:func:`_u_based`), also when Newton from ``start`` fails; the residual and the
+    spectral radius are checked at the end (Neuts 1981, Sec. 1.6; Latouche and
+    Ramaswami 1999, Ch. 8).  A solution with spectral radius < 1 is the minimal one:
+    its eigenvalues and left eigenvectors are the J roots of
+    :math:`\det(zI - \sum_d z^d A_d) = 0` inside the unit disk and their null vectors
+    (Gail, Hantler and Taylor 1996), wherever Newton started."""
+    if start is not None:
+        try:
+            return _checked_rate(blocks, _newton(blocks, start))
+        except (ArithmeticError, np.linalg.LinAlgError):
+            pass  # too far from this policy's R: start from 0 instead
+    return _checked_rate(blocks, _newton(blocks, _u_based(blocks)))
+
+
+def _checked_rate(blocks: np.ndarray, rate: np.ndarray) -> np.ndarray:
+    """``rate`` if it solves R = Σ R^d A_d to 1e-12 with spectral radius < 1, else an
+    ArithmeticError."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        residual = np.max(np.abs(_tails(blocks, rate)[0] - rate))
+    radius = np.max(np.abs(np.linalg.eigvals(rate))) if np.all(np.isfinite(rate)) else np.inf
     if not (residual < _RESIDUAL and radius < 1):
         raise ArithmeticError(
             f"the matrix-geometric rate matrix did not converge (residual {residual:.3g}, "
@@ -383,8 +425,19 @@ def gap_gate_welfare(queue: GatedQueue, thresholds, gates) -> float:
        University Press (1981), Chapter 1.
     """
     queue = checked_queue(queue, worthwhile=True)
-    thresholds, gates = _checked_family(thresholds, gates)
-    arrival, mu, reward, cost = float64_rates(queue)
+    return _welfare(float64_rates(queue), *_checked_family(thresholds, gates))[0]
+
+
+def _welfare(
+    rates: tuple[float, float, float, float],
+    thresholds: np.ndarray,
+    gates: np.ndarray,
+    start: np.ndarray | None = None,
+) -> tuple[float, np.ndarray]:
+    """:func:`gap_gate_welfare` after validation, from the rates (Λ, μ, R, C): the
+    welfare and the rate matrix R (found by Newton's method from ``start``, if given:
+    :func:`_rate_matrix`)."""
+    arrival, mu, reward, cost = rates
     d_max, poisson = _service_counts(float(gates.max()), arrival, mu)
     _require_blocks(
         _block_costs(d_max, gates.size, 1),
@@ -402,16 +455,14 @@ def gap_gate_welfare(queue: GatedQueue, thresholds, gates) -> float:
         raise ValueError(
             f"gates give mean inter-admission time {mean_gap:.6g} <= 1/service_rate: unstable"
         )
-    rate = _rate_matrix(blocks)
+    rate = _rate_matrix(blocks, start)
     to_zero = np.cumsum(blocks[::-1], axis=0)[::-1][1:]  # B_M = Σ_{d > M} A_d
-    boundary = to_zero[-1]
-    for block in to_zero[-2::-1]:
-        boundary = block + rate @ boundary
+    boundary = _tails(to_zero, rate)[0]  # Σ_M R^M B_M
     empty = _stationary(boundary / boundary.sum(axis=1, keepdims=True))
     inverse = np.linalg.inv(np.eye(rate.shape[0]) - rate)
     empty = empty / (empty @ inverse).sum()
     mean_found = float(empty @ rate @ inverse @ inverse @ np.ones(rate.shape[0]))
-    return (reward - cost * (mean_found + 1.0) / mu) / mean_gap
+    return (reward - cost * (mean_found + 1.0) / mu) / mean_gap, rate
 
 
 def optimal_gap_gate(queue: GatedQueue, *, levels: int = 2) -> GapGate:
@@ -485,11 +536,16 @@ def _optimal_gap_gate(queue: GatedQueue, levels: int) -> GapGate:
     def unpack(x):
         return np.cumsum(np.exp(x[: levels - 1])), x[levels - 1 :] ** 2
 
+    rates = float64_rates(queue)
+    previous = None  # the last rate matrix found: Newton's start at the next point
+
     def loss(x):
+        nonlocal previous
         try:
-            return -gap_gate_welfare(queue, *unpack(x))
+            welfare, previous = _welfare(rates, *_checked_family(*unpack(x)), previous)
         except (ValueError, ArithmeticError):
             return math.inf
+        return -welfare
 
     if levels == 1:
         return GapGate((), (float(ga.gate),), float(ga.welfare))

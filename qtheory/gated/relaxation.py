@@ -36,7 +36,7 @@ holds for every :math:`K`; larger :math:`K` only tightens it.
 all :math:`\tau \ge 0`, every non-Zeno policy of the capped problem has average reward
 :math:`\le g'` (sum the inequality along the path; :math:`h` is bounded; Puterman 1994,
 Sec. 11.3).  :math:`h` comes from policy iteration on a fine gate grid; the smallest
-such :math:`g'` over *all* :math:`\tau` is found by bisection with a bound on each grid
+such :math:`g'` over *all* :math:`\tau` comes in closed form from a bound on each grid
 cell: :math:`F(\tau) = N_k(\tau) - g' T(\tau)`, :math:`N_k(\tau) = E\,\varphi_k(D_\tau)`
 with :math:`\varphi_k(d) = v((k-d)^+) - h(k)`, :math:`v(m) = R - C(m+1)/\mu +
 h(\min(m+1, K))`, and, because :math:`D_\tau` is a Poisson count,
@@ -112,8 +112,6 @@ _EXTRA_POINTS = 65
 _GRID_ARRAYS, _SQUARE_ARRAYS = 16, 4
 #: Cost of one state's row of a policy evaluation (a Python-level step), in dp_cells.
 _ROW_CELLS = 1e4
-#: Passes of the certificate's bisection over the cells (doubling, then to 1e-13).
-_BISECTION_PASSES = 100
 
 
 @dataclass(frozen=True)
@@ -265,7 +263,13 @@ class _CappedProblem:
         )
 
     def certified_gain(self, bias: np.ndarray, gain: float) -> float:
-        """The smallest g' that passes the cell bounds for ``bias`` (bisection)."""
+        """The smallest g' that passes the cell bounds for ``bias`` (module notes), in
+        closed form: each of a cell's three bounds, and the bound beyond the grid, is a
+        maximum of functions a − b g' with b ≥ 0, so it is ≤ 0 from the largest of their
+        roots a/b on (:func:`_least_root`); a cell passes from the smallest of its three
+        roots, and g' passes where every cell of every state and the bound beyond do.
+        An ArithmeticError if that is below ``gain`` − 1e-9 (1 + |gain|), which the
+        gain of a grid policy contradicts, or beyond ``gain`` + 1e6 (1 + |gain|)."""
         v = self.continuation(bias)
         worth = self.expected(bias)  # N[t, k]
         step = np.concatenate([[0.0], v[:-1] - v[1:]])  # w(m) = v(m − 1) − v(m), m ≥ 1
@@ -279,30 +283,35 @@ class _CappedProblem:
         curvature = self.mu**2 * convex * (1.0 - self.tail[:-1, 1:])
         best_phi = np.array([v[: state + 1].max() for state in k]) - bias
         width = np.diff(self.grid)[:, None]
-
-        def passes(candidate: float) -> bool:
-            f = worth - candidate * self.sojourn[:, None]
-            interpolated = np.maximum(f[:-1], f[1:]) + curvature * width**2 / 8
-            taylor = np.maximum(
-                f[:-1], f[:-1] + (slope[:-1] - candidate) * width + curvature * width**2 / 2
-            )
-            crude = best_phi - candidate * self.sojourn[:-1, None]  # N ≤ max φ
-            cells = np.minimum(np.minimum(interpolated, taylor), crude) <= 0
-            beyond = best_phi - candidate * self.sojourn[-1] <= 0
-            return bool(cells.all() and beyond.all())
-
+        sojourn = self.sojourn[:, None]
+        # F = N − g' T on a cell [a, b]: max(F(a), F(b)) + M₂δ²/8 ...
+        interpolated = np.maximum(
+            _least_root(worth[:-1] + curvature * width**2 / 8, sojourn[:-1]),
+            _least_root(worth[1:] + curvature * width**2 / 8, sojourn[1:]),
+        )
+        # ... max(F(a), F(a) + F'(a)δ + M₂δ²/2), F'(a) = N'(a) − g' ...
+        taylor = np.maximum(
+            _least_root(worth[:-1], sojourn[:-1]),
+            _least_root(worth[:-1] + slope[:-1] * width + curvature * width**2 / 2,
+                        sojourn[:-1] + width),
+        )  # fmt: skip
+        # ... and max φ − g' T(a), since N ≤ max φ; beyond the grid max φ − g' T(τ)
+        crude = _least_root(best_phi, sojourn[:-1])
+        cells = np.minimum(np.minimum(interpolated, taylor), crude)
+        least = float(max(cells.max(), _least_root(best_phi, self.sojourn[-1]).max()))
         scale = 1.0 + abs(gain)
-        low, high = gain - 1e-9 * scale, gain + 1e-9 * scale
-        if passes(low):
+        if least <= gain - 1e-9 * scale:
             raise ArithmeticError("the certificate passed below an achievable gain")
-        while not passes(high):
-            high = gain + 2 * (high - gain)
-            if high - gain > 1e6 * scale:
-                raise ArithmeticError("no finite certificate for this bias")
-        while high - low > 1e-13 * scale:
-            middle = 0.5 * (low + high)
-            low, high = (low, middle) if passes(middle) else (middle, high)
-        return high
+        if not least - gain <= 1e6 * scale:
+            raise ArithmeticError("no finite certificate for this bias")
+        return least
+
+
+def _least_root(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The least g with a − b g ≤ 0, for b ≥ 0 (broadcast): a/b where b > 0; where
+    b = 0, −∞ if a ≤ 0 (every g passes) and +∞ otherwise (none does)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(b > 0, a / b, np.where(a <= 0, -np.inf, np.inf))
 
 
 def default_states(queue: GatedQueue) -> int:
@@ -360,7 +369,7 @@ def require_relaxation(states: int, grid: int) -> None:
     :mod:`qtheory.core.limits`, before any of it is allocated: about 16 arrays of
     (grid + 65) × (K + 1) floats, and at most :data:`POLICY_STEPS` policy-iteration
     steps of a (grid + 65) × (K + 1) × K product, a K × K solve and K Python-level
-    rows, then the certificate's bisection.
+    rows, then the certificate's one pass over the cells.
 
     Parameters
     ----------
@@ -392,7 +401,7 @@ def require_relaxation(states: int, grid: int) -> None:
     memory = 8 * (_GRID_ARRAYS * points * size + _SQUARE_ARRAYS * size**2)
     limits.require("memory", memory, parameter=parameter, what=what)
     step = points * size * states + states**3 / 3 + _ROW_CELLS * states
-    cells = POLICY_STEPS * step + _BISECTION_PASSES * _GRID_ARRAYS * points * size
+    cells = POLICY_STEPS * step + _GRID_ARRAYS * points * size
     limits.require("dp_cells", cells, parameter=parameter, what=what)
 
 
