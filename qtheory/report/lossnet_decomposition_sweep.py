@@ -8,15 +8,19 @@ per parameter set.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Mapping
+import multiprocessing
+import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
 from qtheory.core.cache import ResultCache, default_cache_dir
-from qtheory.core.executor import make_executor
+from qtheory.core.executor import make_executor, start_method
 from qtheory.lossnet.decomposition import DecompositionFits, fit_decomposition, run_designs
 from qtheory.lossnet.designs import (
     ClockDecomposition,
@@ -39,6 +43,8 @@ __all__ = [
     "Sweep",
     "lookahead_threshold",
     "plan",
+    "start_in_background",
+    "stop_background",
     "sweep",
 ]
 
@@ -382,6 +388,7 @@ def sweep(run: Run, sizes: Plan[_Net], *, progress: bool = True) -> list[Sweep[_
     >>> sum(len(points) for points in sizes.clock.values()), len(sizes.job), sizes.rolling
     (15, 5, ((10, 30.0, 4), (30, 30.0, 4)))
     """
+    _wait_for_background(run, sizes)
     designs = _designs(run, sizes)
     with _executor(run, sizes) as executor:
         results = run_designs(
@@ -403,3 +410,98 @@ def sweep(run: Run, sizes: Plan[_Net], *, progress: bool = True) -> list[Sweep[_
         curve = tuple(regret_curve(net, sizes.regret_grid)) if sizes.regret_grid else ()
         sweeps.append(Sweep(label, net, clock, job, fits, rolling, curve))
     return sweeps
+
+
+# ------------------------------------------------------------- ahead of the step
+
+
+def start_in_background(run: Run, plans: Sequence[Plan]) -> None:
+    """Start the replications of ``plans`` in a background process that fills the result
+    cache, one plan after the other, while the run's other steps go on.
+
+    ``qtheory reproduce`` calls this before its first step: the sweeps use both cores
+    (a process pool), the derivations and figures before them only one, so each sweep
+    is computed beside them instead of after them.  :func:`sweep` of a plan started here
+    first waits for the background process to finish that plan and then runs as usual,
+    finding every replication in the cache (:func:`sweep_cache`); so the numbers are
+    those of a sweep run in the foreground (the same tasks, seeds and stored results).  If
+    the background process fails, or the cache cannot be written, :func:`sweep` computes
+    what is missing itself (and raises what a task raises).  Nothing starts for a run on
+    a Dask cluster (``run.cluster``): its sweeps run when their steps come.
+
+    The process is recorded in ``run.pending`` under each plan's ``desc``;
+    :func:`stop_background` ends it (``qtheory reproduce`` calls it when it finishes or
+    fails).
+
+    Parameters
+    ----------
+    run : qtheory.report.run.Run
+        The run context.
+    plans : sequence of Plan
+        The sweeps to start, in the order to compute them (each ``desc`` distinct).
+
+    Examples
+    --------
+    >>> from qtheory.report.run import Run
+    >>> run = Run("build", quick=True, cluster="tcp://localhost:8786")
+    >>> start_in_background(run, [plan("quick")]); run.pending
+    {}
+    """
+    if run.cluster is not None or not plans:
+        return
+    detached = dataclasses.replace(run, claims=[], pending={})
+    context: Any = multiprocessing.get_context(start_method())  # a context with Process
+    done = [context.Event() for _ in plans]
+    # the cache's folder is passed, not looked up there: a fork server's children see the
+    # environment of its start, not this process's QTHEORY_CACHE_DIR
+    directory = sweep_cache(run).directory
+    process = context.Process(
+        target=_fill_cache, args=(detached, list(plans), done, directory), name="qtheory-sweeps"
+    )
+    process.start()
+    for sizes, event in zip(plans, done, strict=True):
+        run.pending[sizes.desc] = (process, event)
+
+
+def stop_background(run: Run) -> None:
+    """End the background process of :func:`start_in_background`, if one is still
+    running (its pool's workers follow it: :func:`~qtheory.core.executor.watch_parent`),
+    and forget it.
+
+    Parameters
+    ----------
+    run : qtheory.report.run.Run
+        The run context.
+
+    Examples
+    --------
+    >>> from qtheory.report.run import Run
+    >>> run = Run("build")
+    >>> stop_background(run); run.pending
+    {}
+    """
+    for process in {process for process, _ in run.pending.values()}:
+        if process.is_alive():
+            process.terminate()
+        process.join()
+    run.pending.clear()
+
+
+def _fill_cache(run: Run, plans: list[Plan], done: list, directory: Path) -> None:
+    """The background process: every plan's replications into the result cache in
+    ``directory``, each plan's event set when it is stored.  Its warnings (a cache that
+    cannot be written, say) are the foreground sweep's to give."""
+    warnings.simplefilter("ignore")
+    cache = ResultCache(directory)
+    for sizes, event in zip(plans, done, strict=True):
+        with _executor(run, sizes) as executor:
+            run_designs(_designs(run, sizes), executor=executor, cache=cache, progress=False)
+        event.set()
+
+
+def _wait_for_background(run: Run, sizes: Plan) -> None:
+    """Wait until the background process has stored ``sizes``, or has ended (failed or
+    stopped: the sweep then computes what is missing)."""
+    process, done = run.pending.pop(sizes.desc, (None, None))
+    while process is not None and not done.wait(0.5) and process.is_alive():
+        pass

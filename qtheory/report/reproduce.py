@@ -17,11 +17,13 @@ seed.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
 import statistics
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -149,6 +151,22 @@ def _write_references(derivations: Path, parts: list[str]) -> str:
     return references_section(cited(text))
 
 
+@contextlib.contextmanager
+def _sweeps_in_background(run: Run) -> Iterator[None]:
+    """The two loss-network sweeps computed beside the steps before theirs (which use one
+    core; the sweeps' pool uses both), stopped however the run ends
+    (:func:`~qtheory.report.lossnet_decomposition_sweep.start_in_background`)."""
+    from qtheory.report import lossnet_classes, lossnet_decomposition_sweep
+    from qtheory.report.lossnet_decomposition_sweep import Plan
+
+    plans: list[Plan] = [lossnet_decomposition_sweep.plan(run.size), lossnet_classes.plan(run.size)]
+    lossnet_decomposition_sweep.start_in_background(run, plans)
+    try:
+        yield
+    finally:
+        lossnet_decomposition_sweep.stop_background(run)
+
+
 def step_weights(names: list[str], size: str) -> list[float]:
     """The expected seconds of each step of a run of ``size``
     (:data:`qtheory.report.step_costs.STEP_SECONDS`); a step not measured weighs the
@@ -241,9 +259,12 @@ def reproduce(
         make_executor(run.cluster).close()  # fail now, not after the first steps
     written: list[Path] = []
     seconds: dict[str, float] = {}
-    with tqdm(
-        total=1, desc="qtheory reproduce", bar_format=WEIGHTED_BAR, disable=not progress
-    ) as bar:
+    with (
+        tqdm(
+            total=1, desc="qtheory reproduce", bar_format=WEIGHTED_BAR, disable=not progress
+        ) as bar,
+        _sweeps_in_background(run),
+    ):
         # The bar is on the screen before the models' modules (Sympy, Matplotlib) load.
         bar.set_postfix_str("loading the models")
         steps = [step for model in MODELS for step in importlib.import_module(model).steps(run)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,12 @@ class Run:
         Address of a Dask scheduler (e.g. ``"tcp://host:8786"``) for sweep steps, or
         ``None`` for a local process pool.
     claims
-        The claim records checked so far; steps append to it (the only mutable field).
+        The claim records checked so far; steps append to it.
+    pending
+        Work started ahead of the step that needs it, by the name of that work (the
+        sweeps' background process:
+        :func:`~qtheory.report.lossnet_decomposition_sweep.start_in_background`); not
+        compared.
 
     Raises
     ------
@@ -68,6 +74,7 @@ class Run:
     cluster: str | None = None
     claims: list[Claim] = field(default_factory=list)
     paper: bool = False
+    pending: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "out", Path(self.out))
