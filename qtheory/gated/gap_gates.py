@@ -71,7 +71,7 @@ from scipy.special import gammaln
 from qtheory.core import limits
 from qtheory.core.validation import positive_int
 from qtheory.gated.count_laws import poisson_isf, poisson_pmf
-from qtheory.gated.welfare import float64_rates, optimal_gate
+from qtheory.gated.welfare import GateOptimum, float64_rates, optimal_gate
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
@@ -250,7 +250,7 @@ def require_gap_gate(queue: GatedQueue, levels: int) -> None:
     if levels == 1:
         return
     arrival, mu = float64_rates(queue)[:2]
-    d_max = _service_counts(float(optimal_gate(queue).gate), arrival, mu)[0]
+    d_max = _service_counts(float(_ga(queue).gate), arrival, mu)[0]
     memory, cells = _block_costs(d_max, 2, 2 * ITERATIONS_PER_LEVEL)
     two_pass = memory <= limits.limit("memory") and cells <= limits.limit("dp_cells")
     _require_blocks(
@@ -299,23 +299,27 @@ def _stationary(matrix: np.ndarray) -> np.ndarray:
 def _tails(blocks: np.ndarray, rate: np.ndarray) -> np.ndarray:
     """W[i] = Σ_{m≥0} R^m A_{m+i}, i < d_max (W[0] = Σ R^d A_d), by doubling: with
     W⁽ⁿ⁾[i] = Σ_{m<n} R^m A_{m+i}, W⁽²ⁿ⁾[i] = W⁽ⁿ⁾[i] + Rⁿ W⁽ⁿ⁾[i+n], so log₂ d_max
-    batched products of J × J matrices instead of d_max sequential ones."""
-    tails = blocks.copy()
-    power, span = rate, 1
-    while span < tails.shape[0]:
-        tails[:-span] += power @ tails[span:]
+    products of J × J matrices instead of d_max sequential ones (each a single matrix
+    product, on the transposes: W⁽²ⁿ⁾[i]ᵀ = W⁽ⁿ⁾[i]ᵀ + W⁽ⁿ⁾[i+n]ᵀ (Rⁿ)ᵀ)."""
+    size = rate.shape[0]
+    transposed = blocks.transpose(0, 2, 1).copy()
+    power, span = rate.T, 1
+    while span < transposed.shape[0]:
+        transposed[:-span] += (transposed[span:].reshape(-1, size) @ power).reshape(-1, size, size)
         power, span = power @ power, 2 * span
-    return tails
+    return transposed.transpose(0, 2, 1)
 
 
 def _powers(rate: np.ndarray, count: int) -> np.ndarray:
-    """P[i] = R^i, i < count, by doubling: P[n:2n] = P[:n] Rⁿ."""
-    powers = np.empty((count, *rate.shape))
-    powers[0] = np.eye(rate.shape[0])
+    """P[i] = R^i, i < count, by doubling: P[n:2n] = P[:n] Rⁿ (one matrix product)."""
+    size = rate.shape[0]
+    powers = np.empty((count, size, size))
+    powers[0] = np.eye(size)
     done, power = 1, rate
     while done < count:
         more = min(done, count - done)
-        powers[done : done + more] = powers[:more] @ power
+        products = powers[:more].reshape(-1, size) @ power
+        powers[done : done + more] = products.reshape(-1, size, size)
         done, power = done + more, power @ power
     return powers
 
@@ -330,47 +334,50 @@ def _u_based(blocks: np.ndarray) -> np.ndarray:
     return rate
 
 
-def _newton(blocks: np.ndarray, rate: np.ndarray) -> np.ndarray:
+def _newton(blocks: np.ndarray, rate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""Newton's method for R = Σ R^d A_d from ``rate`` (at most 60 steps, until the
     residual is below 1e-15): the derivative E ↦ Σ_i R^i E W_{i+1} − E (W as in
     :func:`_tails`) is the matrix :math:`\sum_i W_{i+1}^T \otimes R^i - I` on
-    column-stacked E (Latouche and Ramaswami 1999, Ch. 8)."""
+    column-stacked E (Latouche and Ramaswami 1999, Ch. 8).  Returns R and Σ R^d A_d
+    at it."""
     size = blocks.shape[1]
     for _ in range(60):
         tails = _tails(blocks, rate)
         residual = tails[0] - rate
         if np.max(np.abs(residual)) < 1e-15:
-            break
+            return rate, tails[0]
         powers = _powers(rate, blocks.shape[0] - 1)
         # Σ_i W_{i+1}^T ⊗ R^i: entry (a J + c, b J + d) is Σ_i W_{i+1}[b, a] R^i[c, d]
         derivative = np.einsum("iba,icd->acbd", tails[1:], powers).reshape(size**2, size**2)
         step = np.linalg.solve(derivative - np.eye(size**2), -residual.flatten(order="F"))
         rate = rate + step.reshape((size, size), order="F")
-    return rate
+    return rate, _tails(blocks, rate)[0]
 
 
-def _rate_matrix(blocks: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
-    r"""Minimal R = Σ R^d A_d: Newton's method (:func:`_newton`) from ``start`` (the
-    rate matrix of a nearby policy), or from twenty steps of the U-based iteration from 0
-    (:func:`_u_based`), also when Newton from ``start`` fails; the residual and the
-    spectral radius are checked at the end (Neuts 1981, Sec. 1.6; Latouche and
-    Ramaswami 1999, Ch. 8).  A solution with spectral radius < 1 is the minimal one:
-    its eigenvalues and left eigenvectors are the J roots of
+def _rate_matrix(
+    blocks: np.ndarray, start: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Minimal R = Σ R^d A_d, and Σ R^d A_d at it: Newton's method (:func:`_newton`)
+    from ``start`` (the rate matrix of a nearby policy), or from twenty steps of the
+    U-based iteration from 0 (:func:`_u_based`), also when Newton from ``start`` fails;
+    the residual and the spectral radius are checked at the end (Neuts 1981, Sec. 1.6;
+    Latouche and Ramaswami 1999, Ch. 8).  A solution with spectral radius < 1 is the
+    minimal one: its eigenvalues and left eigenvectors are the J roots of
     :math:`\det(zI - \sum_d z^d A_d) = 0` inside the unit disk and their null vectors
     (Gail, Hantler and Taylor 1996), wherever Newton started."""
     if start is not None:
         try:
-            return _checked_rate(blocks, _newton(blocks, start))
+            return _checked_rate(*_newton(blocks, start))
         except (ArithmeticError, np.linalg.LinAlgError):
             pass  # too far from this policy's R: start from 0 instead
-    return _checked_rate(blocks, _newton(blocks, _u_based(blocks)))
+    return _checked_rate(*_newton(blocks, _u_based(blocks)))
 
 
-def _checked_rate(blocks: np.ndarray, rate: np.ndarray) -> np.ndarray:
-    """``rate`` if it solves R = Σ R^d A_d to 1e-12 with spectral radius < 1, else an
-    ArithmeticError."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        residual = np.max(np.abs(_tails(blocks, rate)[0] - rate))
+def _checked_rate(rate: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(``rate``, ``total``) if ``total`` = Σ R^d A_d is within 1e-12 of ``rate`` = R and
+    R has spectral radius < 1, else an ArithmeticError."""
+    with np.errstate(invalid="ignore"):
+        residual = np.max(np.abs(total - rate))
     radius = np.max(np.abs(np.linalg.eigvals(rate))) if np.all(np.isfinite(rate)) else np.inf
     if not (residual < _RESIDUAL and radius < 1):
         raise ArithmeticError(
@@ -378,7 +385,7 @@ def _checked_rate(blocks: np.ndarray, rate: np.ndarray) -> np.ndarray:
             f"spectral radius {radius:.6g}); near the stability boundary (a spectral radius "
             "near 1) longer gates converge"
         )
-    return rate
+    return rate, total
 
 
 def gap_gate_welfare(queue: GatedQueue, thresholds, gates) -> float:
@@ -448,18 +455,20 @@ def _welfare(
     lost = np.max(np.abs(blocks.sum(axis=(0, 2)) - 1.0))
     if not lost < 1e-12:
         raise ArithmeticError(f"the blocks A_d lose {lost:.3g} of their mass")
-    bins = _stationary(blocks.sum(axis=0))
+    transitions = blocks.sum(axis=0)  # of the bins
+    bins = _stationary(transitions)
     cycle = gates + (0.0 if math.isinf(arrival) else 1.0 / arrival)
     mean_gap = float(bins @ cycle)
     if not mean_gap > 1.0 / mu:
         raise ValueError(
             f"gates give mean inter-admission time {mean_gap:.6g} <= 1/service_rate: unstable"
         )
-    rate = _rate_matrix(blocks, start)
-    to_zero = np.cumsum(blocks[::-1], axis=0)[::-1][1:]  # B_M = Σ_{d > M} A_d
-    boundary = _tails(to_zero, rate)[0]  # Σ_M R^M B_M
-    empty = _stationary(boundary / boundary.sum(axis=1, keepdims=True))
+    rate, total = _rate_matrix(blocks, start)
     inverse = np.linalg.inv(np.eye(rate.shape[0]) - rate)
+    # Σ_M R^M B_M with B_M = Σ_{d>M} A_d is Σ_d (I + R + ... + R^{d-1}) A_d
+    # = (I − R)^{-1} Σ_d (I − R^d) A_d
+    boundary = inverse @ (transitions - total)
+    empty = _stationary(boundary / boundary.sum(axis=1, keepdims=True))
     empty = empty / (empty @ inverse).sum()
     mean_found = float(empty @ rate @ inverse @ inverse @ np.ones(rate.shape[0]))
     return (reward - cost * (mean_found + 1.0) / mu) / mean_gap, rate
@@ -521,12 +530,19 @@ def optimal_gap_gate(queue: GatedQueue, *, levels: int = 2) -> GapGate:
 
 
 @functools.lru_cache(maxsize=64)
+def _ga(queue: GatedQueue) -> GateOptimum:
+    """GA's optimum (:func:`optimal_gate`): the search's start, and the gate whose d_max
+    :func:`require_gap_gate` estimates (cached: the estimate runs before the search)."""
+    return optimal_gate(queue)
+
+
+@functools.lru_cache(maxsize=64)
 def _optimal_gap_gate(queue: GatedQueue, levels: int) -> GapGate:
     """:func:`optimal_gap_gate` after validation (cached: the ladder asks again)."""
     from scipy.optimize import minimize
 
     arrival = queue.float_rates()[0]
-    ga = optimal_gate(queue)
+    ga = _ga(queue)
     start_thresholds = ga.gate - np.log1p(-np.arange(1, levels) / levels) / arrival
     start = np.concatenate(
         [np.log(np.diff(np.concatenate([[0.0], start_thresholds]))),

@@ -57,6 +57,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -72,7 +73,7 @@ from qtheory.gated.relaxation import (
     observed_relaxation,
     require_relaxation,
 )
-from qtheory.gated.welfare import float64_rates, optimal_gate, welfare_ga
+from qtheory.gated.welfare import GateOptimum, float64_rates, optimal_gate, welfare_ga
 from qtheory.model.gated import GatedQueue, checked_queue
 
 if TYPE_CHECKING:  # the claims and the simulated belief policy load when asked for (they
@@ -299,10 +300,9 @@ def _plan(queue, levels, states, grid):
     (queue, levels, Λ, GA's optimum, the cap K, the regular bound, whether to relax)."""
     queue = checked_queue(queue, worthwhile=True)
     levels = positive_int("levels", levels)
-    arrival, mu, reward, cost = float64_rates(queue)
-    ga = optimal_gate(queue)
+    arrival = float64_rates(queue)[0]
+    ga, regular = _optima(queue)
     cap = default_states(queue) if states is None else positive_int("states", states)
-    regular = float(optimal_gate(GatedQueue(math.inf, mu, reward, cost)).welfare)
     # the relaxation is left out where it is known not to beat the regular bound (then
     # its policy iteration meets a nearly decomposable chain); every estimate before work
     relax = not dominated(queue, cap, regular)
@@ -311,6 +311,14 @@ def _plan(queue, levels, states, grid):
     if not math.isinf(arrival):
         require_gap_gate(queue, levels)
     return queue, levels, arrival, ga, cap, regular, relax
+
+
+@functools.lru_cache(maxsize=64)
+def _optima(queue: GatedQueue) -> tuple[GateOptimum, float]:
+    """GA's optimum and the regular-arrivals bound, GA's optimal welfare at Λ = ∞
+    (cached: :func:`require_full_memory_bracket` runs before the bracket)."""
+    mu, reward, cost = queue.float_rates()[1:]
+    return optimal_gate(queue), float(optimal_gate(GatedQueue(math.inf, mu, reward, cost)).welfare)
 
 
 def require_full_memory_bracket(

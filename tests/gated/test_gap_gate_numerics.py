@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from qtheory.gated.gap_gates import _blocks, _rate_matrix, _tails
+from qtheory.gated.gap_gates import _blocks, _rate_matrix, _tails, gap_gate_welfare
 from qtheory.gated.relaxation import _CappedProblem
 from qtheory.model.gated import GatedQueue
 
@@ -65,16 +65,16 @@ def test_doubling_tails_are_horner(policy):
 @pytest.mark.parametrize("policy", POLICIES, ids=str)
 def test_rate_matrix_is_the_minimal_solution(policy):
     blocks = blocks_of(*policy)
-    np.testing.assert_allclose(_rate_matrix(blocks), minimal_rate(blocks), atol=1e-13)
+    np.testing.assert_allclose(_rate_matrix(blocks)[0], minimal_rate(blocks), atol=1e-13)
 
 
 @pytest.mark.parametrize("policy", POLICIES, ids=str)
 def test_rate_matrix_from_a_nearby_policy(policy):
     """Newton from the rate matrix of a policy with 5% longer gates lands on this one's."""
     arrival, mu, thresholds, gates = policy
-    nearby = _rate_matrix(blocks_of(arrival, mu, thresholds, [1.05 * g for g in gates]))
+    nearby = _rate_matrix(blocks_of(arrival, mu, thresholds, [1.05 * g for g in gates]))[0]
     blocks = blocks_of(*policy)
-    np.testing.assert_allclose(_rate_matrix(blocks, nearby), minimal_rate(blocks), atol=1e-13)
+    np.testing.assert_allclose(_rate_matrix(blocks, nearby)[0], minimal_rate(blocks), atol=1e-13)
 
 
 def test_rate_matrix_from_a_start_that_fails():
@@ -82,11 +82,40 @@ def test_rate_matrix_from_a_start_that_fails():
     there (spectral radius 1); from a large matrix it wanders: the minimal solution is
     found from 0 all the same."""
     scalar = blocks_of(3.0, 1.0, (), (1.2,))
-    np.testing.assert_allclose(_rate_matrix(scalar, np.ones((1, 1))), minimal_rate(scalar),
+    np.testing.assert_allclose(_rate_matrix(scalar, np.ones((1, 1)))[0], minimal_rate(scalar),
                                atol=1e-13)  # fmt: skip
     blocks = blocks_of(3.0, 1.0, (2.2,), (1.8, 1.6))
-    np.testing.assert_allclose(_rate_matrix(blocks, np.full((2, 2), 50.0)), minimal_rate(blocks),
+    np.testing.assert_allclose(_rate_matrix(blocks, np.full((2, 2), 50.0))[0], minimal_rate(blocks),
                                atol=1e-13)  # fmt: skip
+
+
+def truncated_welfare(arrival, mu, reward, cost, thresholds, gates, top=400):
+    """The welfare from the chain of (number found M ≤ ``top``, bin) itself: from (M, j)
+    to (M + 1 − d, j') with probability A_d(j, j') for d ≤ M, to (0, j') with
+    Σ_{d>M} A_d(j, j'), kept at ``top`` beyond it; its stationary law by a dense solve."""
+    blocks = blocks_of(arrival, mu, thresholds, gates)
+    levels = blocks.shape[1]
+    chain = np.zeros((top + 1, levels, top + 1, levels))
+    for found in range(top + 1):
+        for d in range(min(found + 1, blocks.shape[0])):
+            chain[found, :, min(found + 1 - d, top), :] += blocks[d]
+        chain[found, :, 0, :] += blocks[found + 1 :].sum(axis=0)
+    chain = chain.reshape((top + 1) * levels, -1)
+    system = (chain - np.eye(chain.shape[0])).T
+    system[-1] = 1.0
+    law = np.linalg.solve(system, np.eye(chain.shape[0])[-1]).reshape(top + 1, levels)
+    cycle = np.asarray(gates) + (0.0 if math.isinf(arrival) else 1.0 / arrival)
+    mean_found = law.sum(axis=1) @ np.arange(top + 1)
+    return (reward - cost * (mean_found + 1.0) / mu) / (law.sum(axis=0) @ cycle)
+
+
+@pytest.mark.parametrize("policy", POLICIES, ids=str)
+def test_welfare_is_that_of_the_truncated_chain(policy):
+    arrival, mu, thresholds, gates = policy
+    queue = GatedQueue(arrival, mu, 3.0, 1.0)
+    assert gap_gate_welfare(queue, thresholds, gates) == pytest.approx(
+        truncated_welfare(arrival, mu, 3.0, 1.0, thresholds, gates), rel=1e-11
+    )
 
 
 def bisected_gain(problem, bias, gain):
