@@ -337,8 +337,11 @@ class Undecided(ArithmeticError):
 
 
 def _maximiser(lo: arb, params: Parameters) -> arb:
-    """w* (a midpoint, no claim) above lo = w_L, where G > 0 and G decreases:
-    doubling, bisection in log scale, then Newton on G at the working precision."""
+    """w* (a midpoint, no claim) above lo = w_L, where G > 0 and G decreases: doubling
+    to a bracket [lo, hi] with G(lo) > 0 >= G(hi), then Newton on G at the working
+    precision, safeguarded by the bracket (Press et al., ``rtsafe``): a step that leaves
+    it, or fails to halve the previous one, is a bisection in log scale instead (each
+    sign decided shrinks the bracket), until a step is below the working precision."""
     lo = lo.mid()
     hi = 2 * lo
     for _ in range(4000):
@@ -347,20 +350,22 @@ def _maximiser(lo: arb, params: Parameters) -> arb:
         lo, hi = hi, 2 * hi
     else:
         raise Undecided("no point with S' <= 0 found")
-    while hi > lo * (1 + arb(2) ** -40):
-        mid = (lo * hi).sqrt().mid()
-        if welfare_terms(mid, params)["G"] > 0:
-            lo = mid
-        else:
-            hi = mid
-    w = ((lo + hi) / 2).mid()
-    for _ in range(60):
+    w, previous = (lo * hi).sqrt().mid(), hi - lo
+    tolerance = arb(2) ** (-flint.ctx.prec + 8)
+    for _ in range(4000):
         terms = welfare_terms(w, params)
+        if terms["G"] > 0:
+            lo = w
+        elif terms["G"] < 0:
+            hi = w
         step = (terms["G"] / terms["G1"]).mid()
-        w = (w - step).mid()
-        if abs(step) < abs(w) * arb(2) ** (-flint.ctx.prec + 8):
-            break
-    return w
+        newton = (w - step).mid()
+        if not (lo < newton < hi and 2 * abs(step) < previous):
+            newton = (lo * hi).sqrt().mid()
+        step, w, previous = newton - w, newton, abs(newton - w)
+        if abs(step) < abs(w) * tolerance:
+            return w
+    raise Undecided("Newton's method on S' did not converge")
 
 
 def _routing(params: Parameters) -> tuple[arb, arb, bool]:
