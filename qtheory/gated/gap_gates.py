@@ -76,6 +76,7 @@ from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
     "GapGate",
+    "ga_optimum",
     "gap_gate_welfare",
     "optimal_gap_gate",
 ]
@@ -215,6 +216,30 @@ def _require_blocks(costs: tuple[float, float], *, parameter: str, what: str) ->
     limits.require("dp_cells", cells, parameter=parameter, what=what)
 
 
+@functools.lru_cache(maxsize=64)
+def ga_optimum(queue: GatedQueue) -> GateOptimum:
+    """GA's optimum (:func:`~qtheory.gated.welfare.optimal_gate`, float64), cached per
+    queue: the full-memory bracket's estimates and bounds, the gap-gate search (which
+    starts there) and the relaxation (whose gate grid scales with τ*) all ask for it.
+
+    Parameters
+    ----------
+    queue : GatedQueue
+        ν > 1.
+
+    Returns
+    -------
+    GateOptimum
+
+    Examples
+    --------
+    >>> q = GatedQueue(3.0, 1.0, 2.0, 1.0)
+    >>> ga_optimum(q) == optimal_gate(q)
+    True
+    """
+    return optimal_gate(queue)
+
+
 def require_gap_gate(queue: GatedQueue, levels: int) -> None:
     """Refuse, before any work, a search (:func:`optimal_gap_gate`) whose welfare
     evaluations would exceed :mod:`qtheory.core.limits`: up to
@@ -250,7 +275,7 @@ def require_gap_gate(queue: GatedQueue, levels: int) -> None:
     if levels == 1:
         return
     arrival, mu = float64_rates(queue)[:2]
-    d_max = _service_counts(float(_ga(queue).gate), arrival, mu)[0]
+    d_max = _service_counts(float(ga_optimum(queue).gate), arrival, mu)[0]
     memory, cells = _block_costs(d_max, 2, 2 * ITERATIONS_PER_LEVEL)
     two_pass = memory <= limits.limit("memory") and cells <= limits.limit("dp_cells")
     _require_blocks(
@@ -530,19 +555,12 @@ def optimal_gap_gate(queue: GatedQueue, *, levels: int = 2) -> GapGate:
 
 
 @functools.lru_cache(maxsize=64)
-def _ga(queue: GatedQueue) -> GateOptimum:
-    """GA's optimum (:func:`optimal_gate`): the search's start, and the gate whose d_max
-    :func:`require_gap_gate` estimates (cached: the estimate runs before the search)."""
-    return optimal_gate(queue)
-
-
-@functools.lru_cache(maxsize=64)
 def _optimal_gap_gate(queue: GatedQueue, levels: int) -> GapGate:
     """:func:`optimal_gap_gate` after validation (cached: the ladder asks again)."""
     from scipy.optimize import minimize
 
     arrival = queue.float_rates()[0]
-    ga = _ga(queue)
+    ga = ga_optimum(queue)
     start_thresholds = ga.gate - np.log1p(-np.arange(1, levels) / levels) / arrival
     start = np.concatenate(
         [np.log(np.diff(np.concatenate([[0.0], start_thresholds]))),

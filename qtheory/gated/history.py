@@ -57,14 +57,19 @@ References
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from qtheory.core.records import Records
 from qtheory.core.validation import positive_int
-from qtheory.gated.gap_gates import GapGate, gap_gate_welfare, optimal_gap_gate, require_gap_gate
+from qtheory.gated.gap_gates import (
+    GapGate,
+    ga_optimum,
+    gap_gate_welfare,
+    optimal_gap_gate,
+    require_gap_gate,
+)
 from qtheory.gated.relaxation import (
     DEFAULT_GRID,
     ObservedRelaxation,
@@ -73,7 +78,7 @@ from qtheory.gated.relaxation import (
     observed_relaxation,
     require_relaxation,
 )
-from qtheory.gated.welfare import GateOptimum, float64_rates, optimal_gate, welfare_ga
+from qtheory.gated.welfare import float64_rates, welfare_ga
 from qtheory.model.gated import GatedQueue, checked_queue
 
 if TYPE_CHECKING:  # the claims and the simulated belief policy load when asked for (they
@@ -226,6 +231,7 @@ def full_memory_bracket(
     --------
     At Λ = ∞ GA is optimal among full-memory policies; the relaxation is looser:
 
+    >>> from qtheory.gated.welfare import optimal_gate
     >>> q = GatedQueue(float("inf"), 1.0, 2.0, 1.0)
     >>> b = full_memory_bracket(q)
     >>> b.lower == b.upper == optimal_gate(q).welfare, b.width, round(b.upper, 4)
@@ -300,8 +306,9 @@ def _plan(queue, levels, states, grid):
     (queue, levels, Λ, GA's optimum, the cap K, the regular bound, whether to relax)."""
     queue = checked_queue(queue, worthwhile=True)
     levels = positive_int("levels", levels)
-    arrival = float64_rates(queue)[0]
-    ga, regular = _optima(queue)
+    arrival, mu, reward, cost = float64_rates(queue)
+    ga = ga_optimum(queue)
+    regular = float(ga_optimum(GatedQueue(math.inf, mu, reward, cost)).welfare)
     cap = default_states(queue) if states is None else positive_int("states", states)
     # the relaxation is left out where it is known not to beat the regular bound (then
     # its policy iteration meets a nearly decomposable chain); every estimate before work
@@ -311,14 +318,6 @@ def _plan(queue, levels, states, grid):
     if not math.isinf(arrival):
         require_gap_gate(queue, levels)
     return queue, levels, arrival, ga, cap, regular, relax
-
-
-@functools.lru_cache(maxsize=64)
-def _optima(queue: GatedQueue) -> tuple[GateOptimum, float]:
-    """GA's optimum and the regular-arrivals bound, GA's optimal welfare at Λ = ∞
-    (cached: :func:`require_full_memory_bracket` runs before the bracket)."""
-    mu, reward, cost = queue.float_rates()[1:]
-    return optimal_gate(queue), float(optimal_gate(GatedQueue(math.inf, mu, reward, cost)).welfare)
 
 
 def require_full_memory_bracket(

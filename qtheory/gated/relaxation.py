@@ -88,7 +88,8 @@ from qtheory.core import limits
 from qtheory.core.validation import positive_int
 from qtheory.exact import stationary_dtmc
 from qtheory.gated.count_laws import geometric_pmf, poisson_pmf
-from qtheory.gated.welfare import float64_rates, optimal_gate
+from qtheory.gated.gap_gates import ga_optimum
+from qtheory.gated.welfare import float64_rates
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
@@ -450,6 +451,7 @@ def observed_relaxation(
     Observing the queue at admissions is worth more than GA, and less than Naor's
     observable queue (R μ − C = 1 at Λ = ∞):
 
+    >>> from qtheory.gated.welfare import optimal_gate
     >>> q = GatedQueue(float("inf"), 1.0, 2.0, 1.0)
     >>> r = observed_relaxation(q)
     >>> bool(optimal_gate(q).welfare < r.upper < 1.0), round(r.upper, 4)
@@ -499,7 +501,7 @@ def _top_mass(transition: np.ndarray) -> float:
 def _observed_relaxation(queue: GatedQueue, states: int, grid: int) -> ObservedRelaxation:
     """:func:`observed_relaxation` after validation (cached: the ladder asks again)."""
     arrival, mu = queue.float_rates()[:2]
-    ga = optimal_gate(queue)
+    ga = ga_optimum(queue)
     dense = 4 * ga.gate + 6 / mu
     middle = dense + 2 * states / mu
     near = np.concatenate(
