@@ -205,3 +205,83 @@ def test_no_module_is_a_folder_in_disguise():
         if path.name != "_generated.py" and (n := len(path.read_text().splitlines())) > 1000
     }
     assert long == {}
+
+
+#: Functions of a lower layer that evaluate a function they are given (a root finder
+#: evaluating a model's first-order condition): the call back up is the caller's own code.
+CALLBACK_TAKERS = {("core", "bracketed_root_mp")}
+
+
+def _folder_walks(argv: list[str]) -> dict[str, int]:
+    """Run ``qtheory ARGV`` in this process and return, for each stack seen at a call into
+    ``qtheory``, the folders it passes (``cli > lossnet > sim``) when a folder appears in
+    two separate runs of it: a climb back into a folder already left on the way down.  A
+    call made by a :data:`CALLBACK_TAKERS` function to the function it was given is not a
+    climb."""
+    import contextlib
+    import io
+    import os
+    import sys
+
+    from qtheory.cli.program import main
+
+    prefix = str(PACKAGE) + os.sep
+
+    def folder(frame) -> str | None:
+        """The folder of ``qtheory`` holding the frame's code (None: outside, or a module
+        of the package's root)."""
+        path = frame.f_code.co_filename
+        head, slash, _ = path[len(prefix) :].partition(os.sep)
+        return head if path.startswith(prefix) and slash else None
+
+    def walks(frame) -> list[list[str]]:
+        """The stack's folders, outermost first, cut after each callback taker."""
+        frames = []
+        while frame is not None:
+            if (where := folder(frame)) is not None:
+                frames.append((where, frame.f_code.co_name))
+            frame = frame.f_back
+        segments: list[list[str]] = [[]]
+        for where, name in reversed(frames):
+            segments[-1].append(where)
+            if (where, name) in CALLBACK_TAKERS:
+                segments.append([])
+        return [[f for i, f in enumerate(seg) if i == 0 or seg[i - 1] != f] for seg in segments]
+
+    climbs: dict[str, int] = {}
+
+    def profile(frame, event, arg):
+        # a climb starts where a call crosses into another folder
+        if event == "call" and (where := folder(frame)) is not None:
+            back = frame.f_back
+            if back is None or folder(back) != where:
+                for runs in walks(frame):
+                    if len(runs) != len(set(runs)):
+                        key = " > ".join(runs)
+                        climbs[key] = climbs.get(key, 0) + 1
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        sys.setprofile(profile)
+        try:
+            assert main(argv) == 0
+        finally:
+            sys.setprofile(None)
+    return climbs
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["lossnet", "simulate", "--servers", "100", "--lambda-h", "0.6", "--lambda-l", "0.8",
+         "--mu", "1", "--r-h", "2", "--r-l", "1", "--policy", "pfi", "--horizon", "20",
+         "--reps", "2", "--seed", "1"],
+        ["gated", "ladder", "--arrival-rate", "3", "--service-rate", "1", "--reward", "2",
+         "--cost", "1", "--phases", "2", "--json"],
+    ],
+    ids=["lossnet simulate", "gated ladder"],
+)  # fmt: skip
+def test_a_command_passes_each_folder_once_on_the_way_down(argv):
+    """From the command line to the kernel, every stack of calls passes each folder in one
+    run (``cli > lossnet > sim > core``), never back into one it has left; a root finder
+    calling the function it was given is the caller's own code, not a climb."""
+    assert _folder_walks(argv) == {}
