@@ -512,3 +512,17 @@ def test_every_help_is_plain_text_with_a_description_and_its_defaults():
             if "default" not in (action.help or ""):
                 problems.append(f"{name} {'/'.join(action.option_strings)}: default not shown")
     assert problems == []
+
+
+def test_ladder_at_a_huge_arrival_rate_is_the_limit(capsys):
+    """Λ = 1e30 (once "Singular matrix", exit 2): the ladder finishes, and its RR and GA
+    rungs are the Λ = ∞ optima in closed form, C(√ν − 1)² and, with S(w) = (1 − νe^{−w})/w
+    at ν = 2 maximised where e^w = 2(w + 1), S* = −1/W₋₁(−1/(2e)) (Lambert W)."""
+    argv = ["gated", "ladder", "--arrival-rate", "1e30", "--service-rate", "1", "--reward",
+            "2", "--cost", "1", "--json"]  # fmt: skip
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rr"]["welfare"] == pytest.approx((np.sqrt(2) - 1) ** 2, rel=1e-12)
+    ga = -1 / lambertw(-1 / (2 * np.e), k=-1).real
+    assert out["ga"]["welfare"] == pytest.approx(ga, rel=1e-12)
+    assert out["ordered"] is True
