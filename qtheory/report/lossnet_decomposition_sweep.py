@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import numpy as np
 
 from qtheory.core.cache import ResultCache, default_cache_dir
-from qtheory.core.executor import make_executor, start_method
+from qtheory.core.executor import (
+    WEIGHTED_BAR,
+    Executor,
+    make_executor,
+    start_method,
+    task_weights,
+)
 from qtheory.lossnet.decomposition import DecompositionFits, fit_decomposition, run_designs
 from qtheory.lossnet.designs import (
     ClockDecomposition,
@@ -388,7 +394,7 @@ def sweep(run: Run, sizes: Plan[_Net], *, progress: bool = True) -> list[Sweep[_
     >>> sum(len(points) for points in sizes.clock.values()), len(sizes.job), sizes.rolling
     (15, 5, ((10, 30.0, 4), (30, 30.0, 4)))
     """
-    _wait_for_background(run, sizes)
+    _wait_for_background(run, sizes, progress)
     designs = _designs(run, sizes)
     with _executor(run, sizes) as executor:
         results = run_designs(
@@ -451,16 +457,17 @@ def start_in_background(run: Run, plans: Sequence[Plan]) -> None:
         return
     detached = dataclasses.replace(run, claims=[], pending={})
     context: Any = multiprocessing.get_context(start_method())  # a context with Process
-    done = [context.Event() for _ in plans]
+    shared = [_Progress(context.Value("d", 0.0), context.Value("d", 0.0), context.Event())
+              for _ in plans]  # fmt: skip
     # the cache's folder is passed, not looked up there: a fork server's children see the
     # environment of its start, not this process's QTHEORY_CACHE_DIR
     directory = sweep_cache(run).directory
     process = context.Process(
-        target=_fill_cache, args=(detached, list(plans), done, directory), name="qtheory-sweeps"
+        target=_fill_cache, args=(detached, list(plans), shared, directory), name="qtheory-sweeps"
     )
     process.start()
-    for sizes, event in zip(plans, done, strict=True):
-        run.pending[sizes.desc] = (process, event)
+    for sizes, progress in zip(plans, shared, strict=True):
+        run.pending[sizes.desc] = (process, progress)
 
 
 def stop_background(run: Run) -> None:
@@ -487,21 +494,70 @@ def stop_background(run: Run) -> None:
     run.pending.clear()
 
 
-def _fill_cache(run: Run, plans: list[Plan], done: list, directory: Path) -> None:
+@dataclass(frozen=True)
+class _Progress:
+    """What the background process shares about one plan: the weight of the replications
+    it computes (``total``), the weight finished (``finished``; both
+    ``multiprocessing.Value("d")``) and an event set once the plan is stored."""
+
+    total: Any
+    finished: Any
+    stored: Any
+
+
+class _Reporting(Executor):
+    """An executor that adds the weight of each finished task to ``progress`` (the weights
+    :func:`~qtheory.lossnet.decomposition.run_designs` passes: each task's cost)."""
+
+    def __init__(self, inner: Executor, progress: _Progress) -> None:
+        self.inner, self.progress = inner, progress
+
+    def map(self, fn, tasks, *, on_result=None, weights=None, **options):
+        tasks = list(tasks)
+        weights = task_weights(weights, len(tasks))
+        self.progress.total.value = sum(weights)
+
+        def finished(index: int, result: dict[str, Any]) -> None:
+            if on_result is not None:
+                on_result(index, result)
+            with self.progress.finished.get_lock():
+                self.progress.finished.value += weights[index]
+
+        return self.inner.map(fn, tasks, on_result=finished, weights=weights, **options)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def _fill_cache(run: Run, plans: list[Plan], shared: list[_Progress], directory: Path) -> None:
     """The background process: every plan's replications into the result cache in
-    ``directory``, each plan's event set when it is stored.  Its warnings (a cache that
-    cannot be written, say) are the foreground sweep's to give."""
+    ``directory``, reporting each plan's progress to ``shared``.  Its warnings (a cache
+    that cannot be written, say) are the foreground sweep's to give."""
     warnings.simplefilter("ignore")
     cache = ResultCache(directory)
-    for sizes, event in zip(plans, done, strict=True):
-        with _executor(run, sizes) as executor:
+    for sizes, progress in zip(plans, shared, strict=True):
+        with _Reporting(_executor(run, sizes), progress) as executor:
             run_designs(_designs(run, sizes), executor=executor, cache=cache, progress=False)
-        event.set()
+        progress.stored.set()
 
 
-def _wait_for_background(run: Run, sizes: Plan) -> None:
+def _wait_for_background(run: Run, sizes: Plan, progress: bool) -> None:
     """Wait until the background process has stored ``sizes``, or has ended (failed or
-    stopped: the sweep then computes what is missing)."""
-    process, done = run.pending.pop(sizes.desc, (None, None))
-    while process is not None and not done.wait(0.5) and process.is_alive():
-        pass
+    stopped: the sweep then computes what is missing), with a bar of its progress."""
+    from tqdm import tqdm
+
+    process, shared = run.pending.pop(sizes.desc, (None, None))
+    if process is None:
+        return
+    bar = None
+    try:
+        while not shared.stored.wait(0.5) and process.is_alive():
+            total = shared.total.value
+            share = shared.finished.value / total if total > 0 else 0.0
+            if bar is None:  # from the share already done: the ETA counts only what is left
+                bar = tqdm(total=1.0, initial=share, desc=f"{sizes.desc} (background)",
+                           bar_format=WEIGHTED_BAR, disable=not progress)  # fmt: skip
+            bar.update(share - bar.n)
+    finally:
+        if bar is not None:
+            bar.close()

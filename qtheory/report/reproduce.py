@@ -263,11 +263,12 @@ def reproduce(
         tqdm(
             total=1, desc="qtheory reproduce", bar_format=WEIGHTED_BAR, disable=not progress
         ) as bar,
-        _sweeps_in_background(run),
+        contextlib.ExitStack() as background,
     ):
         # The bar is on the screen before the models' modules (Sympy, Matplotlib) load.
         bar.set_postfix_str("loading the models")
         steps = [step for model in MODELS for step in importlib.import_module(model).steps(run)]
+        background.enter_context(_sweeps_in_background(run))
         weights = step_weights([name for name, _ in steps], run.size)
         bar.reset(total=sum(weights))  # the imports do not count in the bar's rate
         for (name, step), weight in zip(steps, weights, strict=True):

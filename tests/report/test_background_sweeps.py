@@ -50,9 +50,12 @@ def test_a_sweep_computed_in_the_background_is_the_foreground_sweep(tmp_path, mo
     monkeypatch.setenv("QTHEORY_CACHE_DIR", str(folder))
     run = Run(tmp_path / "out")
     start_in_background(run, [SMALL])
-    process, done = run.pending[SMALL.desc]
-    assert done.wait(120), "the background process did not store the sweep"
+    process, progress = run.pending[SMALL.desc]
+    assert progress.stored.wait(120), "the background process did not store the sweep"
     assert stored(folder) == TASKS
+    # every replication's cost was reported as finished
+    assert progress.total.value > 0
+    assert progress.finished.value == pytest.approx(progress.total.value, rel=1e-12)
     got = repr(sweep(run, SMALL, progress=False))
     assert got == expected
     assert stored(folder) == TASKS  # the foreground sweep computed nothing more
