@@ -89,6 +89,13 @@ independent route in :mod:`qtheory.walks.chernoff_checks`.
 -1295.836866004
 >>> float(poisson_tail_bound(1e3, 3e3, "upper"))  # e^-1295.8 underflows; its log does not
 0.0
+
+References
+----------
+.. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd ed.
+   (Springer 1998).
+.. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the overloaded
+   loss network", arXiv:2601.14538 (2026).
 """
 
 from __future__ import annotations
@@ -363,9 +370,10 @@ def log_poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = No
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
@@ -414,9 +422,10 @@ def poisson_tail_bound(mean, x, tail: str = "upper", *, dps: int | None = None):
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
@@ -462,9 +471,10 @@ def log_walk_tail_bound(
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
@@ -511,9 +521,10 @@ def walk_tail_bound(
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
@@ -554,9 +565,10 @@ def log_skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None 
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
@@ -622,9 +634,10 @@ def skellam_tail_bound(up, down, x, tail: str = "upper", *, dps: int | None = No
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------

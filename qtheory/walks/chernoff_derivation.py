@@ -17,6 +17,13 @@ that a bound from the command line does not import Sympy.
 
 >>> derive_poisson().exponent.expr  # m h(x/m)
 m + x*log(x/m) - x
+
+References
+----------
+.. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the overloaded
+   loss network", arXiv:2601.14538 (2026).
+.. [2] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd ed.
+   (Springer 1998).
 """
 
 from __future__ import annotations
@@ -97,9 +104,7 @@ class Auxiliary:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools";
-       docs/precision.md.
+    See the module's References: Bray (2026), "Analytical Tools"; docs/precision.md.
 
     Examples
     --------
@@ -158,10 +163,10 @@ class ChernoffDerivation:
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds and the Legendre transform);
+    - Bray (2026), "Analytical Tools".
 
     Examples
     --------
@@ -197,8 +202,7 @@ class ChernoffDerivation:
 
         References
         ----------
-        .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications,
-           2nd ed. (Springer 1998), Sec. 2.2.
+        See the module's References: Dembo and Zeitouni (1998), Sec. 2.2.
 
         Examples
         --------
@@ -294,10 +298,10 @@ def derive_poisson() -> ChernoffDerivation:
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds and the Legendre transform);
+    - Bray (2026), "Analytical Tools".
 
     Examples
     --------
@@ -330,10 +334,10 @@ def derive_skellam() -> ChernoffDerivation:
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds and the Legendre transform);
+    - Bray (2026), "Analytical Tools".
 
     Examples
     --------
@@ -400,10 +404,10 @@ def derive_walk() -> ChernoffDerivation:
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds and the Legendre transform);
+    - Bray (2026), "Analytical Tools".
 
     Examples
     --------

@@ -85,8 +85,7 @@ class EpochMeans:
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003), Ch. VI
-       (the renewal-reward theorem).
+    See the module's References: Asmussen (2003), Ch. VI (the renewal-reward theorem).
 
     Examples
     --------
@@ -114,8 +113,7 @@ class EpochMeans:
 
         References
         ----------
-        .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
-           Ch. VI (the renewal-reward theorem).
+        See the module's References: Asmussen (2003), Ch. VI (the renewal-reward theorem).
 
         Examples
         --------
@@ -137,8 +135,7 @@ class EpochMeans:
 
         References
         ----------
-        .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
-           Ch. VI (the renewal-reward theorem).
+        See the module's References: Asmussen (2003), Ch. VI (the renewal-reward theorem).
 
         Examples
         --------
@@ -160,8 +157,7 @@ class EpochMeans:
 
         References
         ----------
-        .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
-           Ch. VI (the renewal-reward theorem).
+        See the module's References: Asmussen (2003), Ch. VI (the renewal-reward theorem).
 
         Examples
         --------
@@ -194,8 +190,7 @@ class EpochMeans:
 
         References
         ----------
-        .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
-           Ch. VI (the renewal-reward theorem).
+        See the module's References: Asmussen (2003), Ch. VI (the renewal-reward theorem).
 
         Examples
         --------
@@ -237,7 +232,7 @@ def trunk_reservation_generator(net: LossNetwork, reserve: int) -> sparse.csr_ma
 
     References
     ----------
-    .. [1] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
+    See the module's References: Bray (2026); docs/loss-network.md.
 
     Examples
     --------
@@ -292,8 +287,10 @@ def markov_epoch_means(net: LossNetwork, reserve: int, *, reset: int = 1) -> Epo
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003), Ch. VI.
-    .. [2] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
+    See the module's References:
+
+    - Asmussen (2003), Ch. VI;
+    - Bray (2026); docs/loss-network.md.
 
     Examples
     --------
@@ -403,7 +400,7 @@ def epochs_from_trace(trace, *, reset: int = 1, warmup: float = 0.0) -> Epochs:
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003), Ch. VI.
+    See the module's References: Asmussen (2003), Ch. VI.
 
     Examples
     --------
@@ -489,8 +486,8 @@ class RenewalReward:
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
-       Ch. IV.4 (regenerative simulation, the ratio estimator and its CLT).
+    See the module's References: Asmussen (2003), Ch. IV.4 (regenerative simulation, the
+    ratio estimator and its CLT).
 
     Examples
     --------
@@ -543,9 +540,10 @@ def renewal_reward(epochs: Epochs, net: LossNetwork) -> RenewalReward:
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
-       Ch. IV.4 and VI.
-    .. [2] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
+    See the module's References:
+
+    - Asmussen (2003), Ch. IV.4 and VI;
+    - Bray (2026); docs/loss-network.md.
 
     Examples
     --------

@@ -85,6 +85,13 @@ Stirling :math:`\log E_1[T_0] = N(\rho - 1 - \log\rho) + O(\log N)` with
 >>> time = climb_means(walk.up_rates(), walk.down_rates(), walk.band)
 >>> print(f"{time[1]:.6f} vs leading term {climb_time_leading_term(walk):.6f}")
 0.024830 vs leading term 0.025000
+
+References
+----------
+.. [1] W. Feller, An Introduction to Probability Theory and Its Applications, Vol. I, 3rd
+   ed. (Wiley 1968).
+.. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the overloaded
+   loss network", arXiv:2601.14538 (2026).
 """
 
 from __future__ import annotations
@@ -159,9 +166,8 @@ class WalkClimb:
 
     References
     ----------
-    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
-       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (duration of the game; birth-death
-       first passage).
+    See the module's References: Feller (1968), Ch. XIV (duration of the game; birth-death
+    first passage).
 
     Examples
     --------
@@ -228,10 +234,10 @@ def derive_walk_climb() -> WalkClimb:
 
     References
     ----------
-    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
-       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (duration of the game).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+    See the module's References:
+
+    - Feller (1968), Ch. XIV (duration of the game);
+    - Bray (2026), "Analytical Tools".
 
     Examples
     --------
@@ -301,9 +307,8 @@ def walk_climb_steps(p: ArrayLike, level: ArrayLike, band: ArrayLike, *, dps=Non
 
     References
     ----------
-    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
-       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (duration of the game; birth-death
-       first passage).
+    See the module's References: Feller (1968), Ch. XIV (duration of the game; birth-death
+    first passage).
 
     Examples
     --------
@@ -358,8 +363,7 @@ def climb_time_leading_term(walk: IdleWalk, band: int | None = None) -> float:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
+    See the module's References: Bray (2026); docs/loss-network.md.
 
     Examples
     --------
@@ -534,9 +538,8 @@ def climb_means(
 
     References
     ----------
-    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
-       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (duration of the game; birth-death
-       first passage).
+    See the module's References: Feller (1968), Ch. XIV (duration of the game; birth-death
+    first passage).
 
     Examples
     --------
@@ -602,9 +605,8 @@ def descent_means(
 
     References
     ----------
-    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
-       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (duration of the game; birth-death
-       first passage).
+    See the module's References: Feller (1968), Ch. XIV (duration of the game; birth-death
+    first passage).
 
     Examples
     --------
@@ -673,8 +675,7 @@ def hitting_checks(
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
+    See the module's References: Bray (2026); docs/loss-network.md.
 
     Examples
     --------

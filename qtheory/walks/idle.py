@@ -111,7 +111,7 @@ def derive_limit_up_probability() -> sp.Expr:
 
     References
     ----------
-    .. [1] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
+    See the module's References: Bray (2026); docs/loss-network.md.
 
     Examples
     --------
@@ -146,8 +146,8 @@ class IdleWalk:
 
     References
     ----------
-    .. [1] J. Bray, arXiv:2601.14538 (2026), the coupling behind Theorems 1 and 2;
-       docs/loss-network.md.
+    See the module's References: Bray (2026), the coupling behind Theorems 1 and 2;
+    docs/loss-network.md.
 
     Examples
     --------
@@ -220,7 +220,7 @@ class IdleWalk:
 
         References
         ----------
-        .. [1] J. Bray, arXiv:2601.14538 (2026), the policy PFI; docs/loss-network.md.
+        See the module's References: Bray (2026), the policy PFI; docs/loss-network.md.
 
         Examples
         --------
@@ -326,7 +326,7 @@ class IdleWalk:
 
         References
         ----------
-        .. [1] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
+        See the module's References: Bray (2026); docs/loss-network.md.
 
         Examples
         --------
@@ -384,7 +384,7 @@ class IdleWalk:
 
         References
         ----------
-        .. [1] J. Bray, arXiv:2601.14538 (2026); docs/loss-network.md.
+        See the module's References: Bray (2026); docs/loss-network.md.
 
         Examples
         --------

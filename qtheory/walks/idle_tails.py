@@ -55,6 +55,13 @@ bounded by the walk's lower-tail Chernoff bound :math:`e^{-n I_{p_b}((b-i-1)/n)}
 *Hitting 0* (:func:`hit_zero_time_bound`).  Each down-move is an H arrival, so reaching 0
 from :math:`i` by time :math:`t` needs at least :math:`i` H arrivals:
 :math:`P(T_0 \le t) \le P(\text{Poisson}(\lambda_H N t) \ge i)` (Poisson upper tail).
+
+References
+----------
+.. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd ed.
+   (Springer 1998).
+.. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the overloaded
+   loss network", arXiv:2601.14538 (2026).
 """
 
 from __future__ import annotations
@@ -101,8 +108,7 @@ class CoupledBound:
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2.
+    See the module's References: Dembo and Zeitouni (1998), Sec. 2.2.
 
     Examples
     --------
@@ -167,10 +173,10 @@ class IdleWindowBound:
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds and the Legendre transform);
+    - Bray (2026), "Analytical Tools".
 
     Examples
     --------
@@ -269,9 +275,10 @@ def idle_after_window_bound(
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
@@ -323,9 +330,10 @@ def climb_steps_tail_bound(
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
@@ -378,9 +386,10 @@ def climb_time_tail_bound(
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
@@ -423,9 +432,10 @@ def hit_zero_time_bound(walk: IdleWalk, start: int, time: float) -> CoupledBound
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------

@@ -30,6 +30,11 @@ Seeds: replication ``rep`` at ``N`` runs on
 ``qtheory.core.stats.replication_seed(SeedSequence([seed, N]), rep)`` (the package's one
 replication-seed rule), shared by every :math:`c`.  Tasks carry
 :data:`TASK_VERSION`, so results cached under an earlier seed rule are not reused.
+
+References
+----------
+.. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the overloaded
+   loss network", arXiv:2601.14538 (2026).
 """
 
 from __future__ import annotations
@@ -204,7 +209,7 @@ def window_sweep(
 
     References
     ----------
-    .. [1] J. Bray, arXiv:2601.14538 (2026), Theorem 2; docs/loss-network.md.
+    See the module's References: Bray (2026), Theorem 2; docs/loss-network.md.
 
     Examples
     --------
@@ -331,9 +336,8 @@ class LossGrowth:
 
         References
         ----------
-        .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-           overloaded loss network", arXiv:2601.14538 (2026), Theorem 2 (C_long = O(1)
-           for a large enough c); docs/loss-network.md.
+        See the module's References: Bray (2026), Theorem 2 (C_long = O(1) for a large
+        enough c); docs/loss-network.md.
 
         Examples
         --------
@@ -470,7 +474,7 @@ def smallest_bounded_constant(points: Sequence[SweepPoint]) -> float:
 
     References
     ----------
-    .. [1] J. Bray, arXiv:2601.14538 (2026), Theorem 2; docs/loss-network.md.
+    See the module's References: Bray (2026), Theorem 2; docs/loss-network.md.
 
     Examples
     --------

@@ -75,6 +75,13 @@ bounds next to the exact value.
 >>> print(f"{walk_ruin_probability(p_inf, 1, 10):.4f} <= {h[1]:.4f} "
 ...       f"<= {walk_ruin_probability(p_b, 1, 10):.4f}")
 0.5976 <= 0.6118 <= 0.6608
+
+References
+----------
+.. [1] W. Feller, An Introduction to Probability Theory and Its Applications, Vol. I, 3rd
+   ed. (Wiley 1968).
+.. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the overloaded
+   loss network", arXiv:2601.14538 (2026).
 """
 
 from __future__ import annotations
@@ -201,8 +208,7 @@ class WalkRuin:
 
     References
     ----------
-    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
-       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (random walk and ruin problems).
+    See the module's References: Feller (1968), Ch. XIV (random walk and ruin problems).
 
     Examples
     --------
@@ -282,8 +288,7 @@ def solve_recurrence(
 
     References
     ----------
-    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
-       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (random walk and ruin problems).
+    See the module's References: Feller (1968), Ch. XIV (random walk and ruin problems).
 
     Examples
     --------
@@ -337,8 +342,7 @@ def derive_walk_ruin() -> WalkRuin:
 
     References
     ----------
-    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
-       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (random walk and ruin problems).
+    See the module's References: Feller (1968), Ch. XIV (random walk and ruin problems).
 
     Examples
     --------
@@ -615,10 +619,10 @@ def walk_ruin_probability(p: ArrayLike, level: ArrayLike, band: ArrayLike, *, dp
 
     References
     ----------
-    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
-       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV.2 (the classical ruin problem).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
+    See the module's References:
+
+    - Feller (1968), Ch. XIV.2 (the classical ruin problem);
+    - Bray (2026); docs/loss-network.md.
 
     Examples
     --------
@@ -713,8 +717,7 @@ def walk_ruin_limit(p: ArrayLike, level: ArrayLike, *, dps=None):
 
     References
     ----------
-    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
-       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV.2.
+    See the module's References: Feller (1968), Ch. XIV.2.
 
     Examples
     --------
@@ -836,8 +839,7 @@ def chain_ruin_probabilities(
 
     References
     ----------
-    .. [1] W. Feller, An Introduction to Probability Theory and Its Applications,
-       Vol. I, 3rd ed. (Wiley 1968), Ch. XIV (random walk and ruin problems).
+    See the module's References: Feller (1968), Ch. XIV (random walk and ruin problems).
 
     Examples
     --------
@@ -959,8 +961,7 @@ def ruin_checks(
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
+    See the module's References: Bray (2026); docs/loss-network.md.
 
     Examples
     --------

@@ -64,6 +64,11 @@ Cramér rate of :math:`U - D` per unit mean (:func:`qtheory.walks.chernoff.deriv
 means :math:`\mu` and :math:`\lambda_H`).  The loss rate bound stays bounded when
 :math:`\max_y \min(c\,S(y/c), y\theta) \ge 1`; the smallest such :math:`c` is
 :func:`critical_window_constant`.
+
+References
+----------
+.. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the overloaded
+   loss network", arXiv:2601.14538 (2026).
 """
 
 from __future__ import annotations
@@ -166,9 +171,7 @@ def failure_probability(net: LossNetwork, c: float, *, start: int = 1) -> float:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
-       docs/loss-network.md.
+    See the module's References: Bray (2026), Theorem 2; docs/loss-network.md.
 
     Examples
     --------
@@ -322,9 +325,7 @@ class FailureBound:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
-       docs/loss-network.md.
+    See the module's References: Bray (2026), Theorem 2; docs/loss-network.md.
 
     Examples
     --------
@@ -351,9 +352,7 @@ class FailureBound:
 
         References
         ----------
-        .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-           overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
-           docs/loss-network.md.
+        See the module's References: Bray (2026), Theorem 2; docs/loss-network.md.
 
         Examples
         --------
@@ -392,9 +391,7 @@ def failure_bound(net: LossNetwork, c: float, *, start: int = 1) -> FailureBound
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
-       docs/loss-network.md.
+    See the module's References: Bray (2026), Theorem 2; docs/loss-network.md.
 
     Examples
     --------
@@ -444,9 +441,7 @@ def losses_per_failure(net: LossNetwork) -> float:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
-       docs/loss-network.md.
+    See the module's References: Bray (2026), Theorem 2; docs/loss-network.md.
 
     Examples
     --------
@@ -485,9 +480,7 @@ def losses_per_failure_bound(net: LossNetwork) -> float:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
-       docs/loss-network.md.
+    See the module's References: Bray (2026), Theorem 2; docs/loss-network.md.
 
     Examples
     --------
@@ -527,9 +520,7 @@ def loss_rate_bound(net: LossNetwork, c: float) -> float:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
-       docs/loss-network.md.
+    See the module's References: Bray (2026), Theorem 2; docs/loss-network.md.
 
     Examples
     --------
@@ -573,10 +564,9 @@ def critical_window_constant(net: LossNetwork) -> float:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), Theorem 2;
-       docs/loss-network.md.
-    .. [2] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
+    See the module's References: Bray (2026), Theorem 2; docs/loss-network.md.
+
+    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
        ed. (Springer 1998), Sec. 2.2 (Cramér's theorem).
 
     Examples

@@ -8,6 +8,13 @@ potential departure of the uniformised clock) comes from a Poisson process of ra
 :math:`P(\text{events} \ge (1+\delta)M),\ P(\text{events} \le (1-\delta)M) \le
 N^{-\kappa}` with :math:`\kappa = (\lambda_H+\lambda_L+\mu)\,c\,h(1\pm\delta)`
 (:func:`derive_window`).
+
+References
+----------
+.. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd ed.
+   (Springer 1998).
+.. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the overloaded
+   loss network", arXiv:2601.14538 (2026).
 """
 
 from __future__ import annotations
@@ -67,10 +74,10 @@ class WindowDerivation:
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds and the Legendre transform);
+    - Bray (2026), "Analytical Tools".
 
     Examples
     --------
@@ -100,10 +107,10 @@ def derive_window() -> WindowDerivation:
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds and the Legendre transform).
-    .. [2] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026), "Analytical Tools".
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds and the Legendre transform);
+    - Bray (2026), "Analytical Tools".
 
     Examples
     --------
@@ -157,8 +164,7 @@ def window_mean_events(net: LossNetwork, c: float) -> float:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026); docs/loss-network.md.
+    See the module's References: Bray (2026); docs/loss-network.md.
 
     Examples
     --------
@@ -205,9 +211,10 @@ def log_window_event_bound(net: LossNetwork, c: float, delta: float, tail: str =
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
@@ -251,9 +258,10 @@ def window_event_bound(net: LossNetwork, c: float, delta: float, tail: str = "up
 
     References
     ----------
-    .. [1] A. Dembo and O. Zeitouni, Large Deviations Techniques and Applications, 2nd
-       ed. (Springer 1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem).
-    .. [2] J. Bray, arXiv:2601.14538 (2026), "Analytical Tools"; docs/loss-network.md.
+    See the module's References:
+
+    - Dembo and Zeitouni (1998), Sec. 2.2 (Chernoff bounds, Cramér's theorem);
+    - Bray (2026), "Analytical Tools"; docs/loss-network.md.
 
     Examples
     --------
