@@ -488,8 +488,10 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
 
     References
     ----------
-    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
-    .. [2] M. L. Puterman, Markov Decision Processes (Wiley 1994), Sec. 8.4.
+    See the module's References:
+
+    - Miller (1969);
+    - Puterman (1994), Sec. 8.4.
 
     Examples
     --------
@@ -666,7 +668,7 @@ def trunk_reservation_optimality(
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes (Wiley 1994), Sec. 8.4.
+    See the module's References: Puterman (1994), Sec. 8.4.
 
     Examples
     --------

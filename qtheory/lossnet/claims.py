@@ -154,7 +154,7 @@ def regret_identity_claim(n: int = 2) -> Claim:
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+    See the module's References: Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------
@@ -219,7 +219,7 @@ def fluid_claim(net: LossNetwork) -> Claim:
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+    See the module's References: Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------
@@ -284,8 +284,10 @@ def trunk_reservation_claim(net: LossNetwork) -> Claim:
 
     References
     ----------
-    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
-    .. [2] M. L. Puterman, Markov Decision Processes (Wiley 1994), Sec. 8.4.
+    See the module's References:
+
+    - Miller (1969);
+    - Puterman (1994), Sec. 8.4.
 
     Examples
     --------
@@ -353,8 +355,10 @@ def online_optimum_claim(net: LossNetwork, servers: Sequence[int], *, dps: int =
 
     References
     ----------
-    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
-    .. [2] M. L. Puterman, Markov Decision Processes (Wiley 1994), Sec. 8.4.
+    See the module's References:
+
+    - Miller (1969);
+    - Puterman (1994), Sec. 8.4.
 
     Examples
     --------
@@ -450,7 +454,7 @@ def bounded_offset_claim(
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+    See the module's References: Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------
@@ -535,8 +539,10 @@ def lossnet_claims(
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
-    .. [2] B. L. Miller, Management Science 16(3):234-245 (1969).
+    See the module's References:
+
+    - Xie, Gurvich and Küçükyavuz (2025);
+    - Miller (1969).
 
     Examples
     --------
@@ -664,7 +670,7 @@ def leading_constant_claim(n: int = 3) -> Claim:
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+    See the module's References: Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------

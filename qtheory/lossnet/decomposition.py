@@ -422,9 +422,9 @@ class DecompositionFits:
     marginal class); ``c_vol`` and ``c_short`` (at ``table_c``): WLS on the
     estimates; ``c_long``: WLS for each c, as ``(c, fit)`` pairs.
 
-    Bray [1]_ claims C_vol = O(1) and, for W = c log N / N with c large enough,
+    Bray (2026) claims C_vol = O(1) and, for W = c log N / N with c large enough,
     C_long = O(1), hence C_short = Θ(log N) since the regret is Θ(log N) with the
-    leading constant above (Xie, Gurvich & Küçükyavuz [2]_).
+    leading constant above (Xie, Gurvich & Küçükyavuz 2025).
 
     Attributes
     ----------
@@ -463,11 +463,10 @@ class DecompositionFits:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
-    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
-       resources: logarithmic regret in overloaded networks", Operations Research 73(4)
-       (2025).
+    See the module's References:
+
+    - Bray (2026);
+    - Xie, Gurvich and Küçükyavuz (2025).
     """
 
     min_servers: int

@@ -3,6 +3,11 @@ and the records of their results: which networks, sizes N, replications, horizon
 policies a sweep runs (``ClockDesign``, ``JobDesign``, ``RollingHorizonDesign``), and the
 estimates of each size (``ClockDecomposition``, ``JobDecomposition``,
 ``RollingHorizonResult``).
+
+References
+----------
+.. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the overloaded
+   loss network", arXiv:2601.14538 (2026).
 """
 
 from __future__ import annotations
@@ -158,7 +163,7 @@ class LookaheadPoint:
     Since SSS(W) sees no further than W, :math:`R_{SSS(W)} \le R_W`, hence
     :math:`\overline{R_{off} - R_{SSS}} \ge C_{long}` and
     :math:`\overline{R_{SSS} - R_{k^*}} \le C_{short}` in expectation; on every path the
-    two add up to :math:`R_{off} - R_{k^*}` (Bray [1]_).
+    two add up to :math:`R_{off} - R_{k^*}` (Bray 2026).
 
     Attributes
     ----------
@@ -188,8 +193,7 @@ class LookaheadPoint:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
+    See the module's References: Bray (2026).
     """
 
     c: float
@@ -234,8 +238,8 @@ class ClockDecomposition(_SweepResult):
     The estimators are :math:`\hat C_{vol} = (R_{fluid} - R_{on}) -
     \overline{(R_{off} - R_{k^*})}` (a control variate with known mean :math:`R_{on}`),
     :math:`\hat C_{long}^{+}` and :math:`\hat C_{short}^{-}` per c, and they add up to the
-    exact regret :math:`R_{fluid} - R_{on}` (Bray [1]_; the regret is
-    :math:`\Theta(\log N)` by Xie, Gurvich & Küçükyavuz [2]_).
+    exact regret :math:`R_{fluid} - R_{on}` (Bray 2026; the regret is
+    :math:`\Theta(\log N)` by Xie, Gurvich & Küçükyavuz [1]_).
 
     Attributes
     ----------
@@ -288,9 +292,9 @@ class ClockDecomposition(_SweepResult):
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
-    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
+    See the module's References: Bray (2026).
+
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
        resources: logarithmic regret in overloaded networks", Operations Research 73(4)
        (2025).
     """

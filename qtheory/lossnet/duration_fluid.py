@@ -141,8 +141,7 @@ def derive_duration_fluid() -> DurationFluidDerivation:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
+    See the module's References: Bray (2026).
 
     Examples
     --------
@@ -223,8 +222,7 @@ class DurationFluidSolution:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
+    See the module's References: Bray (2026).
 
     Examples
     --------
@@ -312,8 +310,7 @@ def duration_aware_fluid(
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
+    See the module's References: Bray (2026).
 
     Examples
     --------
@@ -390,7 +387,7 @@ def duration_fluid_solution(net: LossNetwork) -> DurationFluidSolution:
 
     References
     ----------
-    .. [1] J. Bray, arXiv:2601.14538 (2026).
+    See the module's References: Bray (2026).
 
     Examples
     --------
@@ -426,7 +423,7 @@ def duration_fluid_bound(net: LossNetwork) -> float:
 
     References
     ----------
-    .. [1] J. Bray, arXiv:2601.14538 (2026).
+    See the module's References: Bray (2026).
 
     Examples
     --------
@@ -639,8 +636,7 @@ def pathwise_dual_bound(
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
+    See the module's References: Bray (2026).
 
     Examples
     --------
@@ -688,8 +684,7 @@ def expected_dual_bound(
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
+    See the module's References: Bray (2026).
 
     Examples
     --------

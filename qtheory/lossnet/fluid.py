@@ -26,6 +26,11 @@ server, serving :math:`\mu` jobs per unit time, is worth :math:`r_m\mu`) and
 :math:`z_j = (r_j - r_m)^+` for :math:`x_j \le \lambda_j`.  :func:`derive_fluid`
 states every case (which class is marginal) with its primal and dual solutions for a
 fixed n (2 by default), and :func:`fluid_lp` reads the marginal class off HiGHS's dual.
+
+References
+----------
+.. [1] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable resources:
+   logarithmic regret in overloaded networks", Operations Research 73(4) (2025).
 """
 
 from __future__ import annotations
@@ -249,7 +254,7 @@ def derive_fluid(n: int = 2) -> FluidDerivation:
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+    See the module's References: Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------
@@ -327,7 +332,7 @@ def fluid_bound(net: LossNetwork | ClassNetwork) -> float:
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+    See the module's References: Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------
@@ -418,7 +423,7 @@ def fluid_lp(
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+    See the module's References: Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------

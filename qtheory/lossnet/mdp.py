@@ -79,7 +79,7 @@ class AdmissionMDP:
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes (Wiley 1994).
+    See the module's References: Puterman (1994).
 
     Examples
     --------
@@ -216,7 +216,7 @@ def admission_mdp(net: LossNetwork | ClassNetwork, service_rates=None) -> Admiss
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes (Wiley 1994).
+    See the module's References: Puterman (1994).
 
     Examples
     --------
@@ -260,9 +260,9 @@ class AdmissionOptimum:
 
     References
     ----------
-    .. [1] B. L. Miller, "A queueing reward system with several customer classes",
-       Management Science 16(3):234-245 (1969).
-    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
+    See the module's References: Miller (1969).
+
+    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
        resources: logarithmic regret in overloaded networks", Operations Research
        73(4) (2025).
 
@@ -315,7 +315,7 @@ class AdmissionOptimum:
 
         References
         ----------
-        .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
+        See the module's References: Miller (1969).
 
         Examples
         --------
@@ -384,8 +384,10 @@ def solve_admission_mdp(
 
     References
     ----------
-    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
-    .. [2] M. L. Puterman, Markov Decision Processes (Wiley 1994).
+    See the module's References:
+
+    - Miller (1969);
+    - Puterman (1994).
 
     Examples
     --------

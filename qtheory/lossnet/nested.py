@@ -385,8 +385,10 @@ def policy_iteration(net, *, max_iterations: int = 100) -> OnlineOptimum:
 
     References
     ----------
-    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
-    .. [2] M. L. Puterman, Markov Decision Processes (Wiley 1994), Section 8.6.
+    See the module's References:
+
+    - Miller (1969);
+    - Puterman (1994), Section 8.6.
 
     Examples
     --------

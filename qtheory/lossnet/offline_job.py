@@ -194,9 +194,8 @@ def max_weight_interval_selection(starts, ends, weights, tracks: int) -> Interva
 
     References
     ----------
-    .. [1] R. K. Ahuja, T. L. Magnanti and J. B. Orlin, Network Flows: Theory,
-       Algorithms, and Applications (Prentice Hall 1993), min-cost flow and total
-       unimodularity.
+    See the module's References: Ahuja, Magnanti and Orlin (1993), min-cost flow and total
+    unimodularity.
 
     Examples
     --------
@@ -622,9 +621,8 @@ def offline_job_optimum(
 
     References
     ----------
-    .. [1] R. K. Ahuja, T. L. Magnanti and J. B. Orlin, Network Flows: Theory,
-       Algorithms, and Applications (Prentice Hall 1993), min-cost flow and total
-       unimodularity.
+    See the module's References: Ahuja, Magnanti and Orlin (1993), min-cost flow and total
+    unimodularity.
 
     Examples
     --------
@@ -712,7 +710,7 @@ def simulate_offline_job(
 
     References
     ----------
-    .. [1] J. Bray, arXiv:2601.14538 (2026); ``docs/information-models.md``.
+    See the module's References: Bray (2026); ``docs/information-models.md``.
 
     Examples
     --------

@@ -184,9 +184,7 @@ def regret_of(net: LossNetwork | ClassNetwork, mean_idle, blocking):
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
-       resources: logarithmic regret in overloaded networks", Operations Research
-       73(4) (2025).
+    See the module's References: Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------
@@ -289,7 +287,7 @@ def threshold_table(net: LossNetwork) -> ThresholdTable:
 
     References
     ----------
-    .. [1] B. L. Miller, Management Science 16(3):234-245 (1969).
+    See the module's References: Miller (1969).
 
     Examples
     --------
@@ -471,9 +469,10 @@ def online_optimum(
 
     References
     ----------
-    .. [1] B. L. Miller, "A queueing reward system with several customer classes",
-       Management Science 16(3):234-245 (1969).
-    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+    See the module's References:
+
+    - Miller (1969);
+    - Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------

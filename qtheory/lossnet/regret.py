@@ -136,7 +136,7 @@ def derive_leading_constant(n: int = 2) -> tuple[LeadingConstant, ...]:
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+    See the module's References: Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------
@@ -196,7 +196,7 @@ def leading_constant(net: LossNetwork | ClassNetwork) -> float:
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+    See the module's References: Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------
@@ -290,7 +290,7 @@ def regret_curve(
 
     References
     ----------
-    .. [1] X. Xie, I. Gurvich and S. Küçükyavuz, Operations Research 73(4) (2025).
+    See the module's References: Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------

@@ -2,6 +2,11 @@ r"""The rolling-horizon lookahead policy of the loss network: at each decision i
 the admission problem over the next window W exactly on the path's future events, with
 the online optimum's relative values as terminal values.  It is one of the lookahead
 policies of the regret decomposition (:mod:`qtheory.lossnet.decomposition`).
+
+References
+----------
+.. [1] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic Programming,
+   Wiley (1994).
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ def relative_values(net: LossNetwork) -> np.ndarray:
     g = r(b) + Σ_b' q(b, b') (h(b') − h(b)) for that policy (one sparse solve,
     :func:`qtheory.exact.mdp.evaluate_policy` on :func:`qtheory.lossnet.mdp.admission_mdp`).
 
-    These are the relative (bias) values of an average-reward policy (Puterman [1]_);
+    These are the relative (bias) values of an average-reward policy (Puterman 1994);
     the online optimum admits L in state b iff :math:`r_L + h(b+1) - h(b) \ge 0`.
 
     Parameters
@@ -61,7 +66,7 @@ def relative_values(net: LossNetwork) -> np.ndarray:
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes, Wiley (1994).
+    See the module's References: Puterman (1994).
     """
     n, reserve = net.servers, online_optimum(net).reserve
     busy = np.arange(n + 1)
@@ -148,9 +153,10 @@ def rolling_horizon(
 
     References
     ----------
+    See the module's References: Puterman (1994).
+
     .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
        overloaded loss network", arXiv:2601.14538 (2026).
-    .. [2] M. L. Puterman, Markov Decision Processes, Wiley (1994).
 
     Examples
     --------

@@ -473,8 +473,10 @@ def single_use_optimum(net: SingleUseNetwork, *, progress: bool = False) -> Sing
 
     References
     ----------
-    .. [1] Y. Liang, Transportation Science 33(1):117-123 (1999).
-    .. [2] A. J. Kleywegt and J. D. Papastavrou, Operations Research 46(1):17-35 (1998).
+    See the module's References:
+
+    - Liang (1999);
+    - Kleywegt and Papastavrou (1998).
 
     Examples
     --------
@@ -536,7 +538,7 @@ def fixed_count_optimum(capacity: int, arrivals: int, p_high, r_h, r_l) -> Fixed
 
     References
     ----------
-    .. [1] A. Arlotto and I. Gurvich, Stochastic Systems 9(3):231-260 (2019).
+    See the module's References: Arlotto and Gurvich (2019).
 
     Examples
     --------
