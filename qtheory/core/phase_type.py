@@ -22,6 +22,7 @@ References
    University Press (1981), Chapter 2.
 .. [2] G. Latouche and V. Ramaswami, *Introduction to Matrix Analytic Methods in
    Stochastic Modeling*, SIAM (1999), Chapter 2.
+.. [3] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003).
 """
 
 from __future__ import annotations
@@ -374,7 +375,7 @@ def balanced_hyperexponential(scv: float) -> PhaseType:
 
     :math:`E[S^2] = 1/(2p_1p_2)`, so :math:`c^2 = 1/(2p_1p_2) - 1` and the slow phase
     has probability :math:`p_2 = (1 - \sqrt{r})/2 = 1/((c^2+1)(1+\sqrt r))`,
-    :math:`r = (c^2-1)/(c^2+1)` (the second form does not cancel) [1]_.
+    :math:`r = (c^2-1)/(c^2+1)` (the second form does not cancel; Tijms 2003, Sec. 2.6).
 
     Parameters
     ----------
@@ -399,7 +400,7 @@ def balanced_hyperexponential(scv: float) -> PhaseType:
 
     References
     ----------
-    .. [1] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003), Sec. 2.6.
+    See the module's References: Tijms (2003), Sec. 2.6.
     """
     scv = _hyperexponential_scv(validation.positive("scv", scv))
     slow = 1.0 / ((scv + 1.0) * (1.0 + math.sqrt((scv - 1.0) / (scv + 1.0))))
@@ -409,7 +410,7 @@ def balanced_hyperexponential(scv: float) -> PhaseType:
 def fit_two_moments(scv: float) -> PhaseType:
     r"""A phase-type law of mean 1 with squared coefficient of variation ``scv``.
 
-    Tijms' fits [1]_: for :math:`c^2 < 1` the mixture of Erlang(k − 1) and Erlang(k) with
+    Tijms' (2003) fits: for :math:`c^2 < 1` the mixture of Erlang(k − 1) and Erlang(k) with
     one rate, :math:`1/k \le c^2 \le 1/(k-1)`, probability
     :math:`p = (kc^2 - \sqrt{k(1+c^2) - k^2c^2})/(1+c^2)` of the shorter one and rate
     :math:`k - p`; Exp(1) for :math:`c^2 = 1`; the balanced hyperexponential law for
@@ -438,7 +439,7 @@ def fit_two_moments(scv: float) -> PhaseType:
 
     References
     ----------
-    .. [1] H. C. Tijms, A First Course in Stochastic Models, Wiley (2003), Sec. 2.6.
+    See the module's References: Tijms (2003), Sec. 2.6.
     """
     scv = validation.positive("scv", scv)
     k = _fit_phases(scv)

@@ -242,8 +242,8 @@ def birth_death_log_weights(birth: ArrayLike, death: ArrayLike) -> NDArray[np.fl
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
-       birth-death processes and their stationary distributions.
+    See the module's References: Asmussen (2003), birth-death processes and their stationary
+    distributions.
 
     Examples
     --------
@@ -306,7 +306,7 @@ def birth_death_stationary(
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003).
+    See the module's References: Asmussen (2003).
 
     Examples
     --------

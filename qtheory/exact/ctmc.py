@@ -395,8 +395,7 @@ def stationary(Q, *, method: str = "auto") -> NDArray[np.float64]:
 
     References
     ----------
-    .. [1] W. K. Grassmann, M. I. Taksar and D. P. Heyman, Operations Research
-       33(5):1107-1116 (1985).
+    See the module's References: Grassmann, Taksar and Heyman (1985).
 
     Examples
     --------
@@ -579,8 +578,7 @@ def transient(Q, initial, times, *, tolerance: float = DEFAULT_TOLERANCE) -> NDA
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
-       Markov jump processes.
+    See the module's References: Asmussen (2003), Markov jump processes.
 
     Examples
     --------
@@ -899,8 +897,8 @@ def accumulated_reward(Q, target, reward) -> NDArray[np.float64]:
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
-       Markov jump processes and the renewal-reward theorem.
+    See the module's References: Asmussen (2003), Markov jump processes and the
+    renewal-reward theorem.
 
     Examples
     --------
@@ -967,8 +965,7 @@ def hitting_time_cdf(
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed. (Springer 2003),
-       Markov jump processes.
+    See the module's References: Asmussen (2003), Markov jump processes.
 
     Examples
     --------

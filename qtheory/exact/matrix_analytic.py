@@ -240,7 +240,8 @@ def qbd_solve(
         Blocks up, same level and down (generator blocks; transition probabilities with
         ``discrete=True``).
     method : {"logarithmic", "cyclic"}, keyword-only
-        Logarithmic reduction [1]_ or cyclic reduction [2]_ (module notes).
+        Logarithmic reduction (Latouche and Ramaswami 1993) or cyclic reduction (Bini
+        and Meini 1996); see the module notes.
     discrete : bool, keyword-only
         Discrete-time chain: the equations use ``A1 - I``.
     tolerance : float, keyword-only
@@ -277,10 +278,10 @@ def qbd_solve(
 
     References
     ----------
-    .. [1] G. Latouche and V. Ramaswami, "A logarithmic reduction algorithm for
-       quasi-birth-death processes", Journal of Applied Probability 30(3):650-674 (1993).
-    .. [2] D. A. Bini and B. Meini, "On the solution of a nonlinear matrix equation
-       arising in queueing problems", SIAM J. Matrix Anal. Appl. 17(4):906-926 (1996).
+    See the module's References:
+
+    - Latouche and Ramaswami (1993);
+    - Bini and Meini (1996).
     """
     names = ("A0", "A1", "A2")
     A0, A1, A2 = _blocks(names, (A0, A1, A2))
@@ -359,10 +360,10 @@ def gim1_solve(
 
     References
     ----------
-    .. [1] G. Latouche and V. Ramaswami, *Introduction to Matrix Analytic Methods in
-       Stochastic Modeling*, SIAM (1999), Sections 5.5 and 8.2.
-    .. [2] M. F. Neuts, *Matrix-Geometric Solutions in Stochastic Models*, Johns Hopkins
-       University Press (1981), Chapter 1.
+    See the module's References:
+
+    - Latouche and Ramaswami (1999), Sections 5.5 and 8.2;
+    - Neuts (1981), Chapter 1.
     """
     if isinstance(blocks, np.ndarray) and blocks.ndim == 3:
         blocks = list(blocks)
@@ -484,7 +485,7 @@ def qbd_stationary(
               \pi_0 (B_0 + B_{01} N B_{10}) = 0,
 
     the second a generator (the chain watched on level 0), solved by GTH; then
-    π_0 1 + π_1 (I − R)^{-1} 1 = 1 normalises [1]_ (Thm. 6.2.1).
+    π_0 1 + π_1 (I − R)^{-1} 1 = 1 normalises (Latouche and Ramaswami 1999, Thm. 6.2.1).
 
     Parameters
     ----------
@@ -512,8 +513,7 @@ def qbd_stationary(
 
     References
     ----------
-    .. [1] G. Latouche and V. Ramaswami, *Introduction to Matrix Analytic Methods in
-       Stochastic Modeling*, SIAM (1999), Chapter 6.
+    See the module's References: Latouche and Ramaswami (1999), Chapter 6.
     """
     if not isinstance(solution, MatrixAnalyticSolution) or solution.G is None:
         raise ValueError("solution must be a QBD MatrixAnalyticSolution (from qbd_solve)")

@@ -158,8 +158,7 @@ class CTMDP:
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic
-       Programming (Wiley 1994), Section 11.5.
+    See the module's References: Puterman (1994), Section 11.5.
 
     Examples
     --------
@@ -456,8 +455,7 @@ def evaluate_policy(
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic
-       Programming (Wiley 1994), Chapter 8 (evaluation equations).
+    See the module's References: Puterman (1994), Chapter 8 (evaluation equations).
 
     Examples
     --------
@@ -577,8 +575,7 @@ def policy_iteration(
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic
-       Programming (Wiley 1994), Sections 8.6 and 11.5.
+    See the module's References: Puterman (1994), Sections 8.6 and 11.5.
 
     Examples
     --------
@@ -671,8 +668,8 @@ def linear_program(mdp: CTMDP, reference_state: int = 0) -> MDPSolution:
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic
-       Programming (Wiley 1994), Chapter 8 (the dual LP over occupation measures).
+    See the module's References: Puterman (1994), Chapter 8 (the dual LP over occupation
+    measures).
 
     Examples
     --------

@@ -310,9 +310,7 @@ def stationary_dtmc(P: ArrayLike) -> NDArray[np.float64]:
 
     References
     ----------
-    .. [1] W. K. Grassmann, M. I. Taksar and D. P. Heyman, "Regenerative analysis and
-       steady state distributions for Markov chains", Operations Research
-       33(5):1107-1116 (1985).
+    See the module's References: Grassmann, Taksar and Heyman (1985).
 
     Examples
     --------
@@ -364,9 +362,7 @@ def stationary_ctmc(Q: ArrayLike) -> NDArray[np.float64]:
 
     References
     ----------
-    .. [1] W. K. Grassmann, M. I. Taksar and D. P. Heyman, "Regenerative analysis and
-       steady state distributions for Markov chains", Operations Research
-       33(5):1107-1116 (1985).
+    See the module's References: Grassmann, Taksar and Heyman (1985).
 
     Examples
     --------

@@ -223,10 +223,10 @@ class GatedQueue:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] P. Naor, "The regulation of queue size by levying tolls", Econometrica
-       37(1):15-24 (1969).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Naor (1969).
     """
 
     arrival_rate: Number
@@ -264,8 +264,7 @@ class GatedQueue:
 
         References
         ----------
-        .. [1] P. Naor, "The regulation of queue size by levying tolls", Econometrica
-           37(1):15-24 (1969).
+        See the module's References: Naor (1969).
         """
         return float(self.naor_excess() + 1)
 

@@ -10,6 +10,12 @@ length or a phase-type law (a random blocking period after each admission).  Bot
 :class:`qtheory.gated.GatedQueue` (Λ, μ; R and C for the welfare) like the exact routes.
 Every estimate is a :class:`qtheory.core.stats.Estimate`: a 95% Student-t interval over batch
 means.
+
+References
+----------
+.. [1] S. Asmussen, Applied Probability and Queues, 2nd ed., Springer (2003).
+.. [2] R. Hassin and L. Ravner, "Using memory to control admission to unobservable queues",
+   arXiv:2606.02464 (2026).
 """
 
 from __future__ import annotations
@@ -64,8 +70,7 @@ class SojournEstimate:
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed., Springer (2003),
-       Ch. IV (batch means).
+    See the module's References: Asmussen (2003), Ch. IV (batch means).
     """
 
     mean_sojourn: Estimate
@@ -106,8 +111,7 @@ class SojournEstimate:
 
         References
         ----------
-        .. [1] R. Hassin and L. Ravner, "Using memory to control admission to
-           unobservable queues", arXiv:2606.02464 (2026).
+        See the module's References: Hassin and Ravner (2026).
         """
         queue = checked_queue(queue)
         floats = queue.as_float64()
@@ -215,10 +219,10 @@ def simulate_gated(
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] S. Asmussen, Applied Probability and Queues, 2nd ed., Springer (2003),
-       Ch. III (the Lindley recursion) and Ch. IV (batch means).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Asmussen (2003), Ch. III (the Lindley recursion) and Ch. IV (batch means).
     """
     arrival_rate, service_rate = _rates(queue)
     if isinstance(gate, PhaseType):
@@ -286,10 +290,10 @@ def simulate_random_routing(
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] S. Asmussen, Applied Probability and Queues, 2nd ed., Springer (2003),
-       Ch. III (the Lindley recursion) and Ch. IV (batch means).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Asmussen (2003), Ch. III (the Lindley recursion) and Ch. IV (batch means).
     """
     arrival_rate, service_rate = _rates(queue)
     rate = positive("rate", rate)

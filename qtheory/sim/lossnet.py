@@ -644,11 +644,10 @@ def simulate(
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
-    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
-       resources: logarithmic regret in overloaded networks", Operations Research 73(4)
-       (2025).
+    See the module's References:
+
+    - Bray (2026);
+    - Xie, Gurvich and Küçükyavuz (2025).
 
     Examples
     --------
@@ -868,8 +867,8 @@ def trace(
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed., Springer (2003):
-       renewal-reward analyses of such trajectories.
+    See the module's References: Asmussen (2003): renewal-reward analyses of such
+    trajectories.
 
     Examples
     --------
