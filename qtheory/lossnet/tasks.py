@@ -7,6 +7,7 @@ threshold policy and lookahead window.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +19,8 @@ from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.sim.lossnet_policies import parse_policy
 
 __all__ = [
+    "regret_point",
+    "regret_point_task",
     "replication_task",
 ]
 
@@ -182,3 +185,48 @@ def replication_task(
         windows = [validation.positive("rolling_horizon window", w) for w in rolling_horizon]
         task["rolling_horizon"] = windows
     return task
+
+
+# ------------------------------------------------------------ regret curve
+
+
+def regret_point_task(net: Network, servers: int) -> dict[str, Any]:
+    """The task of one point of the exact regret curve (:func:`regret_point`): the
+    network's fields at N = ``servers`` and :data:`TASK_VERSION`.
+
+    Examples
+    --------
+    >>> regret_point_task(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), 100)["servers"]
+    100
+    """
+    net = check_network(net).with_servers(validation.positive_int("servers", servers))
+    return {**_network_fields(net), "version": TASK_VERSION}
+
+
+def regret_point(task: dict[str, Any]) -> dict[str, Any]:
+    """One point of :func:`~qtheory.lossnet.regret.regret_curve` as plain data: a task
+    function of the sweeps (the executor ships it, the cache keys its result), so the
+    points of a curve run in parallel and a rerun reads them back.
+
+    Parameters
+    ----------
+    task : dict
+        From :func:`regret_point_task`.
+
+    Returns
+    -------
+    dict
+        The fields of the :class:`~qtheory.lossnet.regret.RegretPoint` (``reserves`` a
+        tuple; a list once read back from the cache).
+
+    Examples
+    --------
+    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
+    >>> point = regret_point(regret_point_task(net, 1000))
+    >>> point["reserves"], round(point["regret"], 4)
+    ((0, 8), 11.052)
+    """
+    from qtheory.lossnet.regret import regret_curve  # Sympy: only in the task's process
+
+    net = task_network(task)
+    return dataclasses.asdict(regret_curve(net, [net.servers])[0])

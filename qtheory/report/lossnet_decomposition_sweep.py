@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
-from qtheory.core.cache import ResultCache, default_cache_dir
+from qtheory.core.cache import ResultCache, cached_map, default_cache_dir
 from qtheory.core.executor import (
     WEIGHTED_BAR,
     Executor,
@@ -36,7 +36,8 @@ from qtheory.lossnet.designs import (
     RollingHorizonDesign,
     RollingHorizonResult,
 )
-from qtheory.lossnet.regret import RegretPoint, regret_curve
+from qtheory.lossnet.regret import RegretPoint
+from qtheory.lossnet.tasks import regret_point, regret_point_task
 from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 
@@ -395,15 +396,12 @@ def sweep(run: Run, sizes: Plan[_Net], *, progress: bool = True) -> list[Sweep[_
     (15, 5, ((10, 30.0, 4), (30, 30.0, 4)))
     """
     _wait_for_background(run, sizes, progress)
-    designs = _designs(run, sizes)
+    designs, cache = _designs(run, sizes), sweep_cache(run)
     with _executor(run, sizes) as executor:
         results = run_designs(
-            designs,
-            executor=executor,
-            cache=sweep_cache(run),
-            desc=sizes.desc,
-            progress=progress,
+            designs, executor=executor, cache=cache, desc=sizes.desc, progress=progress
         )
+        curves = _curves(sizes, executor, cache, progress)
     sweeps: list[Sweep[_Net]] = []
     for label, net in sizes.sets:
         mine = [r for r in results if r.net.with_servers(1) == net.with_servers(1)]
@@ -413,9 +411,26 @@ def sweep(run: Run, sizes: Plan[_Net], *, progress: bool = True) -> list[Sweep[_
         fits = fit_decomposition(
             clock, min_servers=sizes.min_fit_servers, regret_top=sizes.regret_top
         )
-        curve = tuple(regret_curve(net, sizes.regret_grid)) if sizes.regret_grid else ()
-        sweeps.append(Sweep(label, net, clock, job, fits, rolling, curve))
+        sweeps.append(Sweep(label, net, clock, job, fits, rolling, curves[label]))
     return sweeps
+
+
+def _curves(
+    sizes: Plan, executor: Executor, cache: ResultCache, progress: bool
+) -> dict[str, tuple[RegretPoint, ...]]:
+    """Each set's exact online optimum on the plan's regret grid
+    (:func:`~qtheory.lossnet.regret.regret_curve`), its points as cached tasks run by
+    ``executor`` (each point costs about N: the weight of its task)."""
+    tasks = [regret_point_task(net, n) for _, net in sizes.sets for n in sizes.regret_grid]
+    done = cached_map(
+        executor, regret_point, tasks, cache=cache, desc=f"{sizes.desc}: exact optimum",
+        progress=progress, weights=[task["servers"] for task in tasks],
+    )  # fmt: skip
+    points = [RegretPoint(**{**r, "reserves": tuple(r["reserves"])}) for r in done]
+    size = len(sizes.regret_grid)
+    return {
+        label: tuple(points[i * size : (i + 1) * size]) for i, (label, _) in enumerate(sizes.sets)
+    }
 
 
 # ------------------------------------------------------------- ahead of the step
@@ -515,7 +530,8 @@ class _Reporting(Executor):
     def map(self, fn, tasks, *, on_result=None, weights=None, **options):
         tasks = list(tasks)
         weights = task_weights(weights, len(tasks))
-        self.progress.total.value = sum(weights)
+        with self.progress.total.get_lock():  # the designs' replications, then the curves
+            self.progress.total.value += sum(weights)
 
         def finished(index: int, result: dict[str, Any]) -> None:
             if on_result is not None:
@@ -538,6 +554,7 @@ def _fill_cache(run: Run, plans: list[Plan], shared: list[_Progress], directory:
     for sizes, progress in zip(plans, shared, strict=True):
         with _Reporting(_executor(run, sizes), progress) as executor:
             run_designs(_designs(run, sizes), executor=executor, cache=cache, progress=False)
+            _curves(sizes, executor, cache, progress=False)
         progress.stored.set()
 
 
