@@ -20,6 +20,7 @@ from qtheory.exact.ctmc import (
 from qtheory.exact.matrix_analytic import (
     MatrixAnalyticSolution,
     QBDStationary,
+    gim1_rate,
     gim1_solve,
     qbd_solve,
     qbd_stationary,
@@ -36,6 +37,7 @@ from qtheory.exact.stationary import stationary_ctmc, stationary_dtmc
 __all__ = [
     "MatrixAnalyticSolution",
     "QBDStationary",
+    "gim1_rate",
     "gim1_solve",
     "qbd_solve",
     "qbd_stationary",

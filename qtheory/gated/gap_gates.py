@@ -70,6 +70,7 @@ from scipy.special import gammaln
 
 from qtheory.core import limits
 from qtheory.core.validation import positive_int
+from qtheory.exact.matrix_analytic import gim1_rate
 from qtheory.gated.count_laws import poisson_isf, poisson_pmf
 from qtheory.gated.welfare import GateOptimum, float64_rates, optimal_gate
 from qtheory.model.gated import GatedQueue, checked_queue
@@ -87,8 +88,6 @@ __all__ = [
 
 #: Row mass of the blocks A_d allowed to fall beyond d_max.
 _TAIL_MASS = 1e-16
-#: Residual of R = Σ R^d A_d accepted by the matrix-geometric solver.
-_RESIDUAL = 1e-12
 #: Cost estimates of one welfare evaluation: arrays of d_max × J × J floats alive at
 #: once (the blocks, their log partial sums and temporaries, the tails, the powers of
 #: R); dp_cells per block (set when the rate-matrix iterations stepped through the
@@ -321,98 +320,6 @@ def _stationary(matrix: np.ndarray) -> np.ndarray:
     return np.linalg.solve(system, right)
 
 
-def _tails(blocks: np.ndarray, rate: np.ndarray) -> np.ndarray:
-    """W[i] = Σ_{m≥0} R^m A_{m+i}, i < d_max (W[0] = Σ R^d A_d), by doubling: with
-    W⁽ⁿ⁾[i] = Σ_{m<n} R^m A_{m+i}, W⁽²ⁿ⁾[i] = W⁽ⁿ⁾[i] + Rⁿ W⁽ⁿ⁾[i+n], so log₂ d_max
-    products of J × J matrices instead of d_max sequential ones (each a single matrix
-    product, on the transposes: W⁽²ⁿ⁾[i]ᵀ = W⁽ⁿ⁾[i]ᵀ + W⁽ⁿ⁾[i+n]ᵀ (Rⁿ)ᵀ)."""
-    size = rate.shape[0]
-    transposed = blocks.transpose(0, 2, 1).copy()
-    power, span = rate.T, 1
-    while span < transposed.shape[0]:
-        transposed[:-span] += (transposed[span:].reshape(-1, size) @ power).reshape(-1, size, size)
-        power, span = power @ power, 2 * span
-    return transposed.transpose(0, 2, 1)
-
-
-def _powers(rate: np.ndarray, count: int) -> np.ndarray:
-    """P[i] = R^i, i < count, by doubling: P[n:2n] = P[:n] Rⁿ (one matrix product)."""
-    size = rate.shape[0]
-    powers = np.empty((count, size, size))
-    powers[0] = np.eye(size)
-    done, power = 1, rate
-    while done < count:
-        more = min(done, count - done)
-        products = powers[:more].reshape(-1, size) @ power
-        powers[done : done + more] = products.reshape(-1, size, size)
-        done, power = done + more, power @ power
-    return powers
-
-
-def _u_based(blocks: np.ndarray) -> np.ndarray:
-    """Twenty steps of the U-based iteration R ← A_0 (I − Σ_{d≥1} R^{d−1} A_d)^{-1}
-    from 0, monotone towards the minimal solution (Latouche and Ramaswami 1999, Ch. 8)."""
-    size = blocks.shape[1]
-    rate = np.zeros((size, size))
-    for _ in range(20):
-        rate = blocks[0] @ np.linalg.inv(np.eye(size) - _tails(blocks, rate)[1])
-    return rate
-
-
-def _newton(blocks: np.ndarray, rate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    r"""Newton's method for R = Σ R^d A_d from ``rate`` (at most 60 steps, until the
-    residual is below 1e-15): the derivative E ↦ Σ_i R^i E W_{i+1} − E (W as in
-    :func:`_tails`) is the matrix :math:`\sum_i W_{i+1}^T \otimes R^i - I` on
-    column-stacked E (Latouche and Ramaswami 1999, Ch. 8).  Returns R and Σ R^d A_d
-    at it."""
-    size = blocks.shape[1]
-    for _ in range(60):
-        tails = _tails(blocks, rate)
-        residual = tails[0] - rate
-        if np.max(np.abs(residual)) < 1e-15:
-            return rate, tails[0]
-        powers = _powers(rate, blocks.shape[0] - 1)
-        # Σ_i W_{i+1}^T ⊗ R^i: entry (a J + c, b J + d) is Σ_i W_{i+1}[b, a] R^i[c, d]
-        derivative = np.einsum("iba,icd->acbd", tails[1:], powers).reshape(size**2, size**2)
-        step = np.linalg.solve(derivative - np.eye(size**2), -residual.flatten(order="F"))
-        rate = rate + step.reshape((size, size), order="F")
-    return rate, _tails(blocks, rate)[0]
-
-
-def _rate_matrix(
-    blocks: np.ndarray, start: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    r"""Minimal R = Σ R^d A_d, and Σ R^d A_d at it: Newton's method (:func:`_newton`)
-    from ``start`` (the rate matrix of a nearby policy), or from twenty steps of the
-    U-based iteration from 0 (:func:`_u_based`), also when Newton from ``start`` fails;
-    the residual and the spectral radius are checked at the end (Neuts 1981, Sec. 1.6;
-    Latouche and Ramaswami 1999, Ch. 8).  A solution with spectral radius < 1 is the
-    minimal one: its eigenvalues and left eigenvectors are the J roots of
-    :math:`\det(zI - \sum_d z^d A_d) = 0` inside the unit disk and their null vectors
-    (Gail, Hantler and Taylor 1996), wherever Newton started."""
-    if start is not None:
-        try:
-            return _checked_rate(*_newton(blocks, start))
-        except (ArithmeticError, np.linalg.LinAlgError):
-            pass  # too far from this policy's R: start from 0 instead
-    return _checked_rate(*_newton(blocks, _u_based(blocks)))
-
-
-def _checked_rate(rate: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(``rate``, ``total``) if ``total`` = Σ R^d A_d is within 1e-12 of ``rate`` = R and
-    R has spectral radius < 1, else an ArithmeticError."""
-    with np.errstate(invalid="ignore"):
-        residual = np.max(np.abs(total - rate))
-    radius = np.max(np.abs(np.linalg.eigvals(rate))) if np.all(np.isfinite(rate)) else np.inf
-    if not (residual < _RESIDUAL and radius < 1):
-        raise ArithmeticError(
-            f"the matrix-geometric rate matrix did not converge (residual {residual:.3g}, "
-            f"spectral radius {radius:.6g}); near the stability boundary (a spectral radius "
-            "near 1) longer gates converge"
-        )
-    return rate, total
-
-
 def gap_gate_welfare(queue: GatedQueue, thresholds, gates) -> float:
     r"""Exact welfare per unit time of a gap-dependent gate (module notes, part (a)).
 
@@ -468,7 +375,7 @@ def _welfare(
 ) -> tuple[float, np.ndarray]:
     """:func:`gap_gate_welfare` after validation, from the rates (Λ, μ, R, C): the
     welfare and the rate matrix R (found by Newton's method from ``start``, if given:
-    :func:`_rate_matrix`)."""
+    :func:`~qtheory.exact.matrix_analytic.gim1_rate`)."""
     arrival, mu, reward, cost = rates
     d_max, poisson = _service_counts(float(gates.max()), arrival, mu)
     _require_blocks(
@@ -488,7 +395,10 @@ def _welfare(
         raise ValueError(
             f"gates give mean inter-admission time {mean_gap:.6g} <= 1/service_rate: unstable"
         )
-    rate, total = _rate_matrix(blocks, start)
+    try:
+        rate, total = gim1_rate(blocks, start=start)
+    except ArithmeticError as error:
+        raise ArithmeticError(f"{error}; longer gates converge") from None
     inverse = np.linalg.inv(np.eye(rate.shape[0]) - rate)
     # Σ_M R^M B_M with B_M = Σ_{d>M} A_d is Σ_d (I + R + ... + R^{d-1}) A_d
     # = (I − R)^{-1} Σ_d (I − R^d) A_d

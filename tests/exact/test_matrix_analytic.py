@@ -12,7 +12,7 @@ import pytest
 from scipy import special
 
 from qtheory.exact import stationary_ctmc
-from qtheory.exact.matrix_analytic import gim1_solve, qbd_solve, qbd_stationary
+from qtheory.exact.matrix_analytic import gim1_rate, gim1_solve, qbd_solve, qbd_stationary
 
 METHODS = ["logarithmic", "cyclic"]
 
@@ -124,6 +124,29 @@ def test_gim1_matrix_blocks_match_natural_iteration():
         R = rest @ np.linalg.inv(-blocks[1])
     np.testing.assert_allclose(sol.R, R, atol=1e-12)
     assert sol.residual < 1e-12
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_gim1_rate_by_newton_is_gim1_solve(seed):
+    """Newton's method on R = Σ R^d A_d (gim1_rate, from 0 and from a perturbed start)
+    against reblocking into a QBD and logarithmic reduction (gim1_solve): a discrete
+    chain with m = 2 phases and 12 blocks, positive recurrent (A_0 scaled down)."""
+    rng = np.random.default_rng(seed)
+    blocks = rng.uniform(0, 1, (12, 2, 2))
+    blocks[0] *= 0.05
+    blocks /= blocks.sum(axis=(0, 2))[None, :, None]  # rows of Σ A_d add to 1
+    reference = gim1_solve(list(blocks), discrete=True).R
+    rate, total = gim1_rate(blocks)
+    np.testing.assert_allclose(rate, reference, atol=1e-13)
+    np.testing.assert_allclose(total, rate, atol=1e-12)
+    np.testing.assert_allclose(gim1_rate(blocks, start=1.1 * rate)[0], reference, atol=1e-13)
+
+
+def test_gim1_rate_refuses_a_transient_chain():
+    """Drift up (A_0 heavy): no R with sp(R) < 1, so an ArithmeticError, not a wrong R."""
+    blocks = np.array([[[0.9]], [[0.05]], [[0.05]]])
+    with pytest.raises(ArithmeticError, match="stability boundary"):
+        gim1_rate(blocks)
 
 
 @pytest.mark.parametrize(

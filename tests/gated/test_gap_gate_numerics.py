@@ -14,7 +14,8 @@ import math
 import numpy as np
 import pytest
 
-from qtheory.gated.gap_gates import _blocks, _rate_matrix, _tails, gap_gate_welfare
+from qtheory.exact.matrix_analytic import _tails, gim1_rate
+from qtheory.gated.gap_gates import _blocks, gap_gate_welfare
 from qtheory.gated.relaxation import _CappedProblem
 from qtheory.model.gated import GatedQueue
 
@@ -65,16 +66,16 @@ def test_doubling_tails_are_horner(policy):
 @pytest.mark.parametrize("policy", POLICIES, ids=str)
 def test_rate_matrix_is_the_minimal_solution(policy):
     blocks = blocks_of(*policy)
-    np.testing.assert_allclose(_rate_matrix(blocks)[0], minimal_rate(blocks), atol=1e-13)
+    np.testing.assert_allclose(gim1_rate(blocks)[0], minimal_rate(blocks), atol=1e-13)
 
 
 @pytest.mark.parametrize("policy", POLICIES, ids=str)
 def test_rate_matrix_from_a_nearby_policy(policy):
     """Newton from the rate matrix of a policy with 5% longer gates lands on this one's."""
     arrival, mu, thresholds, gates = policy
-    nearby = _rate_matrix(blocks_of(arrival, mu, thresholds, [1.05 * g for g in gates]))[0]
+    nearby = gim1_rate(blocks_of(arrival, mu, thresholds, [1.05 * g for g in gates]))[0]
     blocks = blocks_of(*policy)
-    np.testing.assert_allclose(_rate_matrix(blocks, nearby)[0], minimal_rate(blocks), atol=1e-13)
+    np.testing.assert_allclose(gim1_rate(blocks, start=nearby)[0], minimal_rate(blocks), atol=1e-13)
 
 
 def test_rate_matrix_from_a_start_that_fails():
@@ -82,10 +83,10 @@ def test_rate_matrix_from_a_start_that_fails():
     there (spectral radius 1); from a large matrix it wanders: the minimal solution is
     found from 0 all the same."""
     scalar = blocks_of(3.0, 1.0, (), (1.2,))
-    np.testing.assert_allclose(_rate_matrix(scalar, np.ones((1, 1)))[0], minimal_rate(scalar),
+    np.testing.assert_allclose(gim1_rate(scalar, start=np.ones((1, 1)))[0], minimal_rate(scalar),
                                atol=1e-13)  # fmt: skip
     blocks = blocks_of(3.0, 1.0, (2.2,), (1.8, 1.6))
-    np.testing.assert_allclose(_rate_matrix(blocks, np.full((2, 2), 50.0))[0], minimal_rate(blocks),
+    np.testing.assert_allclose(gim1_rate(blocks, start=np.full((2, 2), 50.0))[0], minimal_rate(blocks),
                                atol=1e-13)  # fmt: skip
 
 
