@@ -142,8 +142,7 @@ class LightTraffic:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
+    See the module's References: Hassin and Ravner (2026).
     """
 
     shift: sp.Expr  # K
@@ -185,8 +184,7 @@ class HeavyTraffic:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
+    See the module's References: Hassin and Ravner (2026).
     """
 
     variability: sp.Expr  # γ
@@ -213,8 +211,7 @@ def derive_light_traffic() -> LightTraffic:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
+    See the module's References: Hassin and Ravner (2026).
     """
     import sympy as sp
 
@@ -266,8 +263,7 @@ def derive_heavy_traffic() -> HeavyTraffic:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
+    See the module's References: Hassin and Ravner (2026).
     """
     import sympy as sp
 
@@ -340,8 +336,7 @@ class AsymptoticCheck:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
+    See the module's References: Hassin and Ravner (2026).
     """  # noqa: E501
 
     point: str
@@ -460,8 +455,7 @@ def evaluate_asymptote(expr: sp.Expr, values: dict, arrival: str) -> mpmath.mpf:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
+    See the module's References: Hassin and Ravner (2026).
     """
     import sympy as sp
 

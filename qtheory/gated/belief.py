@@ -33,6 +33,8 @@ References
 ----------
 .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
    queues", arXiv:2606.02464 (2026).
+.. [2] M. L. Puterman, Markov Decision Processes: Discrete Stochastic Dynamic
+   Programming, Wiley (1994).
 """
 
 from __future__ import annotations
@@ -155,7 +157,7 @@ class BeliefThreshold:
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes, Wiley (1994), Chapter 11.
+    See the module's References: Puterman (1994), Chapter 11.
     """
 
     threshold: float
@@ -319,8 +321,8 @@ def belief_threshold_welfare(
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes, Wiley (1994), Sections 8.1 and
-       11.1 (history-dependent policies).
+    See the module's References: Puterman (1994), Sections 8.1 and 11.1
+    (history-dependent policies).
     """
     queue = checked_queue(queue, worthwhile=True)
     threshold = positive("threshold", threshold)

@@ -144,7 +144,7 @@ def derive_costs() -> CostFormulas:
 
     References
     ----------
-    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
+    See the module's References: Kleinrock (1975), Sec. 6.4.
     """
     sojourn_formulas = {
         family: Formula(f"sojourn_cost_{family}", _expected(shape, cost_of), (decay, shape, cost))

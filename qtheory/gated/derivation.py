@@ -27,6 +27,14 @@ Numerical parametrisation.  Evaluators take :math:`w = -\log\sigma\in(0,\infty)`
 :math:`1-\sigma = -\mathrm{expm1}(-w)` both keep full relative accuracy in float64
 (light traffic :math:`\sigma\to 0` and heavy traffic :math:`\sigma\to 1` alike), and
 :math:`\beta = 0` is the deterministic limit :math:`\Lambda = \infty`.
+
+References
+----------
+.. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+   queues", arXiv:2606.02464 (2026).
+.. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+   processes", Econometrica 43(1):81-92 (1975).
+.. [3] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975).
 """
 
 from __future__ import annotations
@@ -116,10 +124,10 @@ class GatedFormulas:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
-       processes", Econometrica 43(1):81-92 (1975).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Edelson and Hildebrand (1975).
     """
 
     interarrival_lst: sp.Expr  # A*(s)
@@ -206,11 +214,11 @@ def derive() -> GatedFormulas:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
-       processes", Econometrica 43(1):81-92 (1975).
-    .. [3] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4 (GI/M/1).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Edelson and Hildebrand (1975);
+    - Kleinrock (1975), Sec. 6.4 (GI/M/1).
     """
     lst = _interarrival_lst()
     s = transform_variable
@@ -313,10 +321,11 @@ def dominance_identity() -> tuple[sp.Expr, sp.Expr]:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4 (the GI/M/1
-       root as the smaller zero of the convex residual).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Kleinrock (1975), Sec. 6.4 (the GI/M/1 root as the smaller zero of the convex
+      residual).
     """
     a, b = sp.symbols("a b", nonnegative=True)
     return sp.exp(a) * (1 + b) - (1 + a + b), (sp.exp(a) - 1 - a) * (1 + b) + a * b

@@ -64,7 +64,7 @@ class EmbeddedChainLaw:
 
     References
     ----------
-    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
+    See the module's References: Kleinrock (1975), Sec. 6.4.
     """
 
     found: np.ndarray  # found[n] = P(an admitted customer finds n in system)
@@ -149,9 +149,10 @@ def service_count_law(gate: float, arrival_rate: float, service_rate: float, siz
 
     References
     ----------
-    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
-    .. [2] W. K. Grassmann, M. I. Taksar and D. P. Heyman, "Regenerative analysis and
-       steady state distributions for Markov chains", Operations Research 33(5) (1985).
+    See the module's References:
+
+    - Kleinrock (1975), Sec. 6.4;
+    - Grassmann, Taksar and Heyman (1985).
     """
     size = positive_int("size", size)
     limits.require("memory", 32.0 * size, parameter="size", what="the service-count law")
@@ -229,9 +230,10 @@ def embedded_chain_law(gate: float, arrival_rate: float, service_rate: float) ->
 
     References
     ----------
-    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
-    .. [2] W. K. Grassmann, M. I. Taksar and D. P. Heyman, "Regenerative analysis and
-       steady state distributions for Markov chains", Operations Research 33(5) (1985).
+    See the module's References:
+
+    - Kleinrock (1975), Sec. 6.4;
+    - Grassmann, Taksar and Heyman (1985).
     """
     gate, arrival_rate, service_rate = _scalars(gate, arrival_rate, service_rate)
     validate_gate_parameters(gate, arrival_rate, service_rate)  # stability

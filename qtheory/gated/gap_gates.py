@@ -125,8 +125,7 @@ class GapGate:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
+    See the module's References: Hassin and Ravner (2026).
     """
 
     thresholds: tuple[float, ...]
@@ -360,8 +359,7 @@ def gap_gate_welfare(queue: GatedQueue, thresholds, gates) -> float:
 
     References
     ----------
-    .. [1] M. F. Neuts, Matrix-Geometric Solutions in Stochastic Models, Johns Hopkins
-       University Press (1981), Chapter 1.
+    See the module's References: Neuts (1981), Chapter 1.
     """
     queue = checked_queue(queue, worthwhile=True)
     return _welfare(float64_rates(queue), *_checked_family(thresholds, gates))[0]

@@ -164,7 +164,7 @@ def validate_gate_parameters(gate, arrival_rate, service_rate):
 
     References
     ----------
-    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4 (GI/M/1).
+    See the module's References: Kleinrock (1975), Sec. 6.4 (GI/M/1).
     """
     arrays = [
         float_array(n, v) for n, v in zip(_NAMES, (gate, arrival_rate, service_rate), strict=True)
@@ -313,9 +313,10 @@ def log_root(gate, arrival_rate, service_rate) -> np.ndarray:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Kleinrock (1975), Sec. 6.4.
     """
     return _log_root_float64(gate, arrival_rate, service_rate, underflow_ok=False)
 
@@ -363,9 +364,10 @@ def root(gate, arrival_rate, service_rate, *, dps: int | None = None):
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Kleinrock (1975), Sec. 6.4.
     """
     dps = check_dps(dps)
     if dps is None:
@@ -503,8 +505,8 @@ def root_enclosure(gate: Number, arrival_rate: Number, service_rate: Number, *, 
 
     References
     ----------
-    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4 (the GI/M/1
-       root and the convexity of the residual).
+    See the module's References: Kleinrock (1975), Sec. 6.4 (the GI/M/1 root and the
+    convexity of the residual).
     """
     dps = required_dps(dps, cost="a certified enclosure of sigma")
     from qtheory.core.enclosure import Enclosure  # python-flint: only here

@@ -144,10 +144,10 @@ class FullMemoryBracket:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] B. Hajek, "The proof of a folk theorem on queuing delay with applications to
-       routing in networks", Journal of the ACM 30(4):834-851 (1983).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Hajek (1983).
     """
 
     lower: float
@@ -241,9 +241,9 @@ def full_memory_bracket(
 
     References
     ----------
+    See the module's References: Hajek (1983).
+
     .. [1] M. L. Puterman, Markov Decision Processes, Wiley (1994), Chapter 11.
-    .. [2] B. Hajek, "The proof of a folk theorem on queuing delay with applications to
-       routing in networks", Journal of the ACM 30(4):834-851 (1983).
     """
     if not isinstance(simulate, bool):
         raise TypeError(f"simulate must be True or False, got {simulate!r}")
@@ -424,10 +424,10 @@ def history_claims(*, quick: bool = False) -> Records[Claim]:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] B. Hajek, "The proof of a folk theorem on queuing delay with applications to
-       routing in networks", Journal of the ACM 30(4):834-851 (1983).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Hajek (1983).
     """
     if not isinstance(quick, bool):
         raise TypeError(f"quick must be True or False, got {quick!r}")

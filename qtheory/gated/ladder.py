@@ -362,8 +362,7 @@ def ladder(
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
+    See the module's References: Hassin and Ravner (2026).
     """
     queue = checked_queue(queue)
     queue.require_worthwhile()

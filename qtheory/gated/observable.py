@@ -169,8 +169,7 @@ def observable_welfare(queue: GatedQueue, threshold: int, *, dps: int | None = N
 
     References
     ----------
-    .. [1] P. Naor, "The regulation of queue size by levying tolls", Econometrica
-       37(1):15-24 (1969).
+    See the module's References: Naor (1969).
     """
     queue = checked_queue(queue)
     n = positive_int("threshold", threshold)
@@ -239,9 +238,10 @@ def optimal_observable(queue: GatedQueue, *, dps: int | None = None) -> Observab
 
     References
     ----------
-    .. [1] P. Naor, "The regulation of queue size by levying tolls", Econometrica
-       37(1):15-24 (1969).
-    .. [2] R. Hassin and M. Haviv, *To Queue or Not to Queue*, Kluwer (2003), Sec. 2.4.
+    See the module's References:
+
+    - Naor (1969);
+    - Hassin and Haviv (2003), Sec. 2.4.
     """
     queue = checked_queue(queue)
     dps = check_dps(dps)

@@ -153,7 +153,7 @@ def erlang_gate_of_root(w, phases: int, service_rate, beta):
 
     References
     ----------
-    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
+    See the module's References: Kleinrock (1975), Sec. 6.4.
     """
     m = checked_phases(phases)
     w, mu, beta = (mpmath.mpf(v) for v in (w, service_rate, beta))
@@ -199,7 +199,7 @@ def welfare_erlang_gate(queue: GatedQueue, gate, phases: int, *, dps: int | None
 
     References
     ----------
-    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
+    See the module's References: Kleinrock (1975), Sec. 6.4.
     """
     queue = checked_queue(queue)
     m = checked_phases(phases)
@@ -295,9 +295,10 @@ def optimal_erlang_gate(queue: GatedQueue, phases: int, *, dps: int | None = Non
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Kleinrock (1975), Sec. 6.4.
     """
     queue = checked_queue(queue)
     m = checked_phases(phases)
@@ -387,8 +388,7 @@ def pof_by_phases(queue: GatedQueue, phases: Iterable[int] = PHASES) -> PofByPha
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
+    See the module's References: Hassin and Ravner (2026).
     """
     queue = checked_queue(queue)
     ms = tuple(checked_phases(m) for m in phases)
@@ -469,7 +469,7 @@ def ph_gate_root(ph: PhaseType, arrival_rate, service_rate, *, dps: int | None =
 
     References
     ----------
-    .. [1] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
+    See the module's References: Kleinrock (1975), Sec. 6.4.
     """
     ph, mu, beta = _gate_parameters(ph, arrival_rate, service_rate)
     dps = check_dps(dps)
@@ -661,9 +661,9 @@ def coxian_search(
 
     References
     ----------
-    .. [1] C. A. O'Cinneide, "Characterization of phase-type distributions", Stochastic
-       Models 6(1):1-57 (1990).
-    .. [2] D. Aldous and L. Shepp, "The least variable phase type distribution is
+    See the module's References: O'Cinneide (1990).
+
+    .. [1] D. Aldous and L. Shepp, "The least variable phase type distribution is
        Erlang", Stochastic Models 3(3):467-473 (1987).
     """
     from scipy.optimize import minimize
@@ -783,9 +783,10 @@ def derive_erlang_gate() -> ErlangGateFormulas:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] L. Kleinrock, Queueing Systems, Vol. I, Wiley (1975), Sec. 6.4.
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Kleinrock (1975), Sec. 6.4.
     """
     import sympy as sp
 

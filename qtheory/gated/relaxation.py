@@ -142,7 +142,7 @@ class ObservedRelaxation:
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes, Wiley (1994), Chapter 11.
+    See the module's References: Puterman (1994), Chapter 11.
     """
 
     upper: float
@@ -459,9 +459,10 @@ def observed_relaxation(
 
     References
     ----------
-    .. [1] M. L. Puterman, Markov Decision Processes, Wiley (1994), Chapter 11.
-    .. [2] L. I. Sennott, Stochastic Dynamic Programming and the Control of Queueing
-       Systems, Wiley (1999), Chapter 7.
+    See the module's References:
+
+    - Puterman (1994), Chapter 11;
+    - Sennott (1999), Chapter 7.
     """
     queue = checked_queue(queue, worthwhile=True)
     float64_rates(queue)

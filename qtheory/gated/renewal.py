@@ -339,9 +339,10 @@ class RenewalStreams:
 
     References
     ----------
-    .. [1] L. Kleinrock, Queueing Systems, Vol. I: Theory, Wiley (1975), Sec. 6.4.
-    .. [2] M. F. Neuts, *Matrix-Geometric Solutions in Stochastic Models*, Johns Hopkins
-       University Press (1981), Chapter 2.
+    See the module's References:
+
+    - Kleinrock (1975), Sec. 6.4;
+    - Neuts (1981), Chapter 2.
     """
 
     def __init__(

@@ -685,9 +685,10 @@ def ladder_height(service: PhaseType, gate: float | PhaseType, arrival_rate: flo
 
     References
     ----------
-    .. [1] S. Asmussen, Applied Probability and Queues, 2nd ed., Springer (2003), Ch. VIII.
-    .. [2] S. Asmussen, "Phase-type representations in random walk and queueing
-       problems", Annals of Probability 20(2):772-789 (1992).
+    See the module's References:
+
+    - Asmussen (2003), Ch. VIII;
+    - Asmussen (1992).
     """
     if not isinstance(service, PhaseType):
         raise TypeError(f"service must be a PhaseType, got {type(service).__name__}")

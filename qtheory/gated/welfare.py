@@ -209,10 +209,10 @@ def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
-       processes", Econometrica 43(1):81-92 (1975).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Edelson and Hildebrand (1975).
     """
     queue = checked_queue(queue)
     dps = check_dps(dps)
@@ -280,10 +280,10 @@ def welfare_rr(queue: GatedQueue, rate, *, dps: int | None = None):
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
-       processes", Econometrica 43(1):81-92 (1975).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Edelson and Hildebrand (1975).
     """
     queue = checked_queue(queue)
     dps = check_dps(dps)
@@ -479,8 +479,7 @@ def optimal_gate(
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
+    See the module's References: Hassin and Ravner (2026).
     """
     model = (sojourn_cost, holding_cost, arrivals)
     return _dispatch(queue, dps, model, _optimal_gate_mp, optimal_gate_under)
@@ -545,10 +544,10 @@ def optimal_routing(
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
-       processes", Econometrica 43(1):81-92 (1975).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Edelson and Hildebrand (1975).
     """
     model = (sojourn_cost, holding_cost, arrivals)
     return _dispatch(queue, dps, model, _optimal_routing_mp, optimal_routing_under)
@@ -613,10 +612,10 @@ def price_of_forgetting(
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
-       processes", Econometrica 43(1):81-92 (1975).
+    See the module's References:
+
+    - Hassin and Ravner (2026);
+    - Edelson and Hildebrand (1975).
     """
     model = (sojourn_cost, holding_cost, arrivals)
     return _dispatch(queue, dps, model, _price_of_forgetting_mp, price_of_forgetting_under)
