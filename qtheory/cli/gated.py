@@ -36,6 +36,11 @@ work first: beyond :mod:`qtheory.core.limits` the ladder is refused before any r
 computed (exit 2, one line naming the option to change and the limit, which
 ``QTHEORY_LIMIT_<NAME>`` lifts), as are parameters whose Naor ratio ν = Rμ/C float64
 cannot hold.
+
+References
+----------
+.. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
+   queues", arXiv:2606.02464 (2026).
 """
 
 from __future__ import annotations
@@ -253,9 +258,9 @@ def compute(args: argparse.Namespace) -> dict[str, object]:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
-    .. [2] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
+    See the module's References: Hassin and Ravner (2026).
+
+    .. [1] N. M. Edelson and D. K. Hildebrand, "Congestion tolls for Poisson queuing
        processes", Econometrica 43(1):81-92 (1975).
     """
     from qtheory.core.precision import check_dps
@@ -507,8 +512,7 @@ def run(args: argparse.Namespace) -> int:
 
     References
     ----------
-    .. [1] R. Hassin and L. Ravner, "Using memory to control admission to unobservable
-       queues", arXiv:2606.02464 (2026).
+    See the module's References: Hassin and Ravner (2026).
     """
     where = getattr(args, "where", "qtheory gated")
     if getattr(args, "view", None) == "ladder":

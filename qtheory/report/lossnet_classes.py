@@ -219,7 +219,7 @@ def class_decomposition_claims(result: Sweep[ClassNetwork]) -> list[Claim]:
       its standard error over the k points (Bonferroni: a 5% family-wise false-failure
       rate; statistical).
 
-    Bray [1]_ states the first three for two classes; here they are tested for n.
+    Bray (2026) states the first three for two classes; here they are tested for n.
 
     Parameters
     ----------
@@ -233,8 +233,7 @@ def class_decomposition_claims(result: Sweep[ClassNetwork]) -> list[Claim]:
 
     References
     ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
+    See the module's References: Bray (2026).
 
     Examples
     --------
