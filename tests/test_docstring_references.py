@@ -20,28 +20,6 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "qtheory"
 
-#: Modules that still repeat entries, with the number of repeated entries each had when
-#: this test was written (the docstrings in which an entry that occurs in more than one
-#: docstring of the module occurs, summed over those entries).  These folders were being
-#: edited by others at the time (issue 21): remove a module once it is rewritten; its
-#: count may only go down.
-PENDING = {
-    "qtheory/cli/gated.py": 2,
-    "qtheory/gated/asymptotics.py": 7,
-    "qtheory/gated/derivation.py": 5,
-    "qtheory/gated/embedded_chain.py": 5,
-    "qtheory/gated/gap_gates.py": 2,
-    "qtheory/gated/gim1_root.py": 5,
-    "qtheory/gated/history.py": 7,
-    "qtheory/gated/ladder.py": 2,
-    "qtheory/gated/observable.py": 3,
-    "qtheory/gated/phase_gates.py": 8,
-    "qtheory/gated/relaxation.py": 4,
-    "qtheory/gated/service.py": 2,
-    "qtheory/gated/welfare.py": 11,
-    "qtheory/report/lossnet_classes.py": 2,
-}
-
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 ENTRY = re.compile(r"^(\s*)\.\. \[([^\]]+)\]\s*(.*)$")
 
@@ -138,17 +116,5 @@ def test_no_module_repeats_a_bibliography_entry(found):
     sources = [path.read_text(encoding="utf-8") for path in PACKAGE.rglob("*.py")]
     total = sum(len(entries(doc)) for source in sources for _, doc in docstrings(source))
     assert total > 100  # and its References entries
-    offenders = {
-        path: repeats for path, repeats in found.items() if repeats and path not in PENDING
-    }
+    offenders = {path: repeats for path, repeats in found.items() if repeats}
     assert offenders == {}
-
-
-def test_pending_modules_repeat_no_more_than_listed(found):
-    assert set(PENDING) <= set(found)  # a renamed or removed module leaves the list
-    grown = {
-        path: (count(found[path]), limit)
-        for path, limit in PENDING.items()
-        if count(found[path]) > limit
-    }
-    assert grown == {}
