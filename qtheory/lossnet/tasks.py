@@ -194,6 +194,18 @@ def regret_point_task(net: Network, servers: int) -> dict[str, Any]:
     """The task of one point of the exact regret curve (:func:`regret_point`): the
     network's fields at N = ``servers`` and :data:`TASK_VERSION`.
 
+    Parameters
+    ----------
+    net : LossNetwork or ClassNetwork
+        The network (its own N is replaced).
+    servers : int
+        N >= 1.
+
+    Returns
+    -------
+    dict
+        Plain JSON values: the cache key of the point.
+
     Examples
     --------
     >>> regret_point_task(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), 100)["servers"]
