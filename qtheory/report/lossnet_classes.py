@@ -63,14 +63,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import sympy as sp
 from matplotlib import ticker
-from scipy import stats
 
 from qtheory import report
 from qtheory.core import notation
-from qtheory.core.claims import Claim, Evidence, Origin
-from qtheory.core.stats import SlopeFit
+from qtheory.core.claims import Claim
 from qtheory.lossnet.claims import (
-    CLASS_OVERLOADED,
     bounded_offset_claim,
     leading_constant_claim,
     regret_identity_claim,
@@ -82,9 +79,10 @@ from qtheory.lossnet.regret import (
     leading_constant,
 )
 from qtheory.model.classes import ClassNetwork
-from qtheory.report.claims import claim_name_latex, claim_paragraph, values_text
+from qtheory.report.claims import claim_name_latex, claim_paragraph
+from qtheory.report.decomposition_claims import decomposition_claims, network_text
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
-from qtheory.report.lossnet_decomposition import BRAY, CLOCK, decomposition_figure
+from qtheory.report.lossnet_decomposition import decomposition_figure
 from qtheory.report.lossnet_decomposition_sweep import Plan, Sweep, sweep
 from qtheory.report.plots import level_style, outside_legend
 
@@ -93,7 +91,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PARAMETER_SETS",
-    "class_decomposition_claims",
     "display_forms",
     "plan",
     "steps",
@@ -179,166 +176,6 @@ def plan(size: str) -> Plan[ClassNetwork]:
 # ------------------------------------------------------------------- claims
 
 
-def _network_text(net: ClassNetwork) -> str:
-    lambdas = ", ".join(f"{x:g}" for x in net.lambdas)
-    rewards = ", ".join(f"{x:g}" for x in net.rewards)
-    return (
-        f"$\\lambda = ({lambdas})$, $r = ({rewards})$, $\\mu = {net.mu:g}$, "
-        f"marginal class {net.marginal + 1} of {net.n_classes}"
-    )
-
-
-def _slope_claim(
-    name: str, statement: str, fit: SlopeFit, passed: bool, quantity: str, scope: str
-) -> Claim:
-    """A finite-range claim decided by the 95% interval of a fitted slope on log N."""
-    return Claim(
-        name=name,
-        statement=statement,
-        kind=Evidence.FINITE_RANGE,
-        passed=bool(passed),
-        origin=Origin.PACKAGE,
-        citation=f"extends the two-class theorem of {BRAY}",
-        hypotheses=(*CLASS_OVERLOADED, CLOCK),
-        scope=scope,
-        quantity=quantity,
-        value=fit.slope.mean,
-        estimate=fit.slope,
-    )
-
-
-def class_decomposition_claims(result: Sweep[ClassNetwork]) -> list[Claim]:
-    """The decomposition claims of one n-class parameter set, checked on its sweep.
-
-    * C_vol = O(1) and C_long = O(1) at the largest c: the whole 95% interval of the
-      WLS slope on log N lies below a tenth of c(n) (finite range of N);
-    * C_short = Θ(log N): the slope's 95% interval lies above 0 (finite range);
-    * R_fluid >= R_off: no C_vol interval lies entirely below 0 (statistical);
-    * the simulated nested trunk reservation at the optimal reserves agrees with the
-      exact R_on at every N, each |mean| within the t quantile of level 1 − 0.05/(2k) of
-      its standard error over the k points (Bonferroni: a 5% family-wise false-failure
-      rate; statistical).
-
-    Bray (2026) states the first three for two classes; here they are tested for n.
-
-    Parameters
-    ----------
-    result : Sweep
-        One set's sweep.
-
-    Returns
-    -------
-    list of qtheory.core.claims.Claim
-        Five claims named ``lossnet.classes.<name>[<label>]``.
-
-    References
-    ----------
-    See the module's References: Bray (2026).
-
-    Examples
-    --------
-    >>> label, net = PARAMETER_SETS[0]
-    >>> from qtheory.lossnet.decomposition import fit_decomposition, run_designs
-    >>> from qtheory.lossnet.designs import ClockDesign
-    >>> designs = [ClockDesign(net.with_servers(n), 8.0, 2.0, 3, 1, cs=[4.0])
-    ...            for n in (10, 20, 40)]
-    >>> clock = tuple(run_designs(designs))
-    >>> result = Sweep(label, net, clock, (), fit_decomposition(clock, min_servers=10))
-    >>> [c.name for c in class_decomposition_claims(result)]  # doctest: +NORMALIZE_WHITESPACE
-    ['lossnet.classes.c_vol_bounded[3a]', 'lossnet.classes.c_long_bounded[3a]',
-     'lossnet.classes.c_short_log[3a]', 'lossnet.classes.clock_ordering[3a]',
-     'lossnet.classes.threshold_exact[3a]']
-    """
-    fits, net, tag = result.fits, result.net, f"[{result.label}]"
-    c, lead = fits.table_c, fits.leading_constant
-    scope = (
-        f"{values_text('N', fits.fit_servers)} ({len(fits.fit_servers)} sizes, "
-        f"simulated); {_network_text(net)}"
-    )
-    window = f"$W = {c:g} \\log N / N$"
-    negligible = f"below $c(n)/10 = {0.1 * lead:.4g}$ over its whole 95% confidence interval"
-    worst = min(result.clock, key=lambda p: p.c_vol.mean + p.c_vol.halfwidth)
-    level = 1 - 0.05 / (2 * len(result.clock))  # Bonferroni over the k points
-    checks = [p.threshold_check for p in result.clock]
-    far = max(range(len(checks)), key=lambda i: abs(checks[i].mean) / max(checks[i].stderr, 1e-300))
-    every_n = f"every $N$ of the sweep ({_network_text(net)})"
-    return [
-        _slope_claim(
-            f"lossnet.classes.c_vol_bounded{tag}",
-            "$C_{\\mathrm{vol}} = R_{\\mathrm{fluid}} - R_{\\mathrm{off}} = O(1)$ with "
-            f"{net.n_classes} classes: its slope on $\\log N$ is {negligible}",
-            fits.c_vol,
-            fits.c_vol.negligible(lead),
-            "WLS slope of the $C_{\\mathrm{vol}}$ estimates on $\\log N$",
-            scope,
-        ),
-        _slope_claim(
-            f"lossnet.classes.c_long_bounded{tag}",
-            f"$C_{{\\mathrm{{long}}}} = R_{{\\mathrm{{off}}}} - R_W = O(1)$ for {window} with "
-            f"{net.n_classes} classes: the slope of the upper estimate "
-            f"$R_{{\\mathrm{{off}}}} - R_{{\\mathrm{{SSS}}(W)}}$ on $\\log N$ is {negligible}",
-            fits.c_long_at(c),
-            fits.c_long_at(c).negligible(lead),
-            f"WLS slope of $R_{{\\mathrm{{off}}}} - R_{{\\mathrm{{SSS}}(W)}}$ ({window}) on "
-            "$\\log N$",
-            scope,
-        ),
-        _slope_claim(
-            f"lossnet.classes.c_short_log{tag}",
-            "$C_{\\mathrm{short}} = R_W - R_{\\mathrm{on}} = \\Theta(\\log N)$ with "
-            f"{net.n_classes} classes: the slope of the lower estimate "
-            f"$R_{{\\mathrm{{SSS}}(W)}} - R_{{\\mathrm{{on}}}}$ ({window}) on $\\log N$ has a "
-            "95% confidence interval above 0",
-            fits.c_short,
-            fits.c_short.lower > 0,
-            f"WLS slope of $R_{{\\mathrm{{SSS}}(W)}} - R_{{\\mathrm{{on}}}}$ ({window}) on "
-            "$\\log N$",
-            scope,
-        ),
-        Claim(
-            name=f"lossnet.classes.clock_ordering{tag}",
-            statement=(
-                "$R_{\\mathrm{fluid}} \\ge R_{\\mathrm{off}}$ with "
-                f"{net.n_classes} classes: no $C_{{\\mathrm{{vol}}}}$ 95% confidence "
-                "interval lies entirely below 0"
-            ),
-            kind=Evidence.STATISTICAL,
-            passed=worst.c_vol.mean + worst.c_vol.halfwidth >= 0,
-            origin=Origin.PACKAGE,
-            citation=f"extends the two-class theorem of {BRAY}",
-            hypotheses=(*CLASS_OVERLOADED, CLOCK),
-            scope=f"{every_n}; one 95% interval per $N$",
-            quantity=f"lowest $C_{{\\mathrm{{vol}}}}$ upper end (at $N = {worst.servers}$)",
-            value=worst.c_vol.mean,
-            reference=0.0,
-            estimate=worst.c_vol,
-        ),
-        Claim(
-            name=f"lossnet.classes.threshold_exact{tag}",
-            statement=(
-                "the simulated nested trunk reservation at the optimal reserves earns the "
-                "exact $R_{\\mathrm{on}}$ of the nested optimum: at every $N$ the mean of "
-                "$R_{k^*} - R_{\\mathrm{on}}$ lies within the Bonferroni-corrected t "
-                f"quantile of level {level:.4g} of its standard errors"
-            ),
-            kind=Evidence.STATISTICAL,
-            passed=all(abs(e.mean) <= stats.t.ppf(level, e.dof) * e.stderr for e in checks),
-            origin=Origin.PACKAGE,
-            citation="the nested optimum of `qtheory.lossnet.nested` and the simulator of "
-            "`qtheory.sim.lossnet`",
-            hypotheses=(*CLASS_OVERLOADED, CLOCK),
-            scope=f"{every_n}; family-wise false-failure rate 5%",
-            quantity=(
-                "$R_{k^*} - R_{\\mathrm{on}}$ farthest from 0 in standard errors "
-                f"(at $N = {result.clock[far].servers}$)"
-            ),
-            value=checks[far].mean,
-            reference=0.0,
-            estimate=checks[far],
-        ),
-    ]
-
-
 def _tagged(claim: Claim, label: str) -> Claim:
     return dataclasses.replace(claim, name=f"{claim.name}[{label}]")
 
@@ -348,7 +185,7 @@ def _all_claims(sweeps: Sequence[Sweep[ClassNetwork]]) -> list[Claim]:
     offset of every set (named by set) and the decomposition claims of every set."""
     claims = [regret_identity_claim(3), leading_constant_claim(3)]
     claims += [_tagged(bounded_offset_claim(s.net, s.curve), s.label) for s in sweeps]
-    return claims + [claim for s in sweeps for claim in class_decomposition_claims(s)]
+    return claims + [claim for s in sweeps for claim in decomposition_claims(s)]
 
 
 # ------------------------------------------------------------------- LaTeX
@@ -516,7 +353,7 @@ def _regret_table(sweeps: Sequence[Sweep[ClassNetwork]]) -> str:
         caption="The nested online optimum (float64 policy iteration): reward rate, regret "
         "$R_{\\mathrm{fluid}} - R_{\\mathrm{on}}$, the leading term $c(n)\\log N$ of "
         "\\eqref{eq:lossnet-classes-constant} and the optimal reserves; "
-        + "; ".join(f"set {s.label}: {_network_text(s.net)}" for s in sweeps)
+        + "; ".join(f"set {s.label}: {network_text(s.net)}" for s in sweeps)
         + ".",
         label="tab:lossnet-classes-online",
         formats={2: ".3f", 3: ".4f", 4: ".4f", 5: ".4f"},
@@ -558,7 +395,7 @@ def _decomposition_table(result: Sweep[ClassNetwork]) -> str:
         ],
         rows,
         caption=f"Regret decomposition with {result.net.n_classes} classes, set "
-        f"{result.label} ({_network_text(result.net)}), clock model: exact regret and "
+        f"{result.label} ({network_text(result.net)}), clock model: exact regret and "
         "optimal reserves, estimates with 95\\% intervals on common paths (nested trunk "
         f"reservation at the optimal reserves as control variate); SSS at $W = {c:g}\\log "
         "N/N$; the last column checks the simulator against the exact $R_{\\mathrm{on}}$; "
@@ -720,7 +557,7 @@ def _section(sweeps: Sequence[Sweep[ClassNetwork]], claims: Sequence[Claim]) -> 
         report.figure(
             "lossnet_classes_decomposition",
             f"The decomposition against $N$, set {sweeps[0].label} "
-            f"({_network_text(sweeps[0].net)}), clock model: the estimates of "
+            f"({network_text(sweeps[0].net)}), clock model: the estimates of "
             "$C_{\\mathrm{vol}}$, $C^{+}_{\\mathrm{long}}$ and $C^{-}_{\\mathrm{short}}$ with "
             "95\\% intervals (SSS at the largest lookahead constant) and the exact regret.",
             "fig:lossnet-classes-decomposition",

@@ -36,17 +36,16 @@ from matplotlib import ticker
 
 from qtheory import report
 from qtheory.core import notation
-from qtheory.core.claims import Claim, Evidence, Origin
-from qtheory.core.stats import Estimate
+from qtheory.core.claims import Claim
 from qtheory.lossnet.designs import (
     ClockDecomposition,
     JobDecomposition,
     RollingHorizonResult,
 )
 from qtheory.model.lossnet import LossNetwork
-from qtheory.report.claims import claim_paragraph, values_text
+from qtheory.report.claims import claim_paragraph
+from qtheory.report.decomposition_claims import decomposition_claims
 from qtheory.report.lossnet_decomposition_sweep import (
-    DESIGN_NOTE,
     Plan,
     Sweep,
     lookahead_threshold,
@@ -59,233 +58,9 @@ if TYPE_CHECKING:
     from qtheory.report.run import Run
 
 __all__ = [
-    "decomposition_claims",
     "decomposition_figure",
     "steps",
 ]
-
-BRAY = "Bray, arXiv:2601.14538"
-XGK = "Xie, Gurvich & Küçükyavuz, Oper. Res. 73(4), 2025"
-# ------------------------------------------------------------------- claims
-
-
-def _network_text(net: LossNetwork) -> str:
-    return (
-        f"$\\lambda_H={net.lambda_h:g}$, $\\lambda_L={net.lambda_l:g}$, $\\mu={net.mu:g}$, "
-        f"$r_H={net.r_h:g}$, $r_L={net.r_l:g}$"
-    )
-
-
-#: The conditions every decomposition claim is stated under.
-OVERLOADED = "overloaded: $\\lambda_H < \\mu < \\lambda_H + \\lambda_L$, $r_H > r_L$"
-CLOCK = "clock information model (docs/information-models.md)"
-
-
-def _slope_claim(name: str, statement: str, fit, passed: bool, what: str, scope: str):
-    """A finite-range claim decided by the 95% interval of a fitted slope on log N."""
-    return Claim(
-        name=name,
-        statement=statement,
-        kind=Evidence.FINITE_RANGE,
-        passed=bool(passed),
-        origin=Origin.PAPER,
-        citation=BRAY,
-        hypotheses=(OVERLOADED, CLOCK),
-        scope=scope,
-        quantity=what,
-        value=fit.slope.mean,
-        estimate=fit.slope,
-    )
-
-
-def decomposition_claims(result: Sweep[LossNetwork]) -> list[Claim]:
-    """The claims of one parameter set, checked on its sweep.
-
-    * regret slope: the OLS slope of the exact regret on log N (the log-spaced grid of
-      up to 40 N from the fit minimum to the top of the exact-regret grid,
-      :data:`REGRET_TOP` in a reproduce run) within 5% of
-      c = r_L μ / log(μ/λ_H) (a finite range of N; the asymptotic check to N = 10^12 is
-      ``lossnet.bounded_offset``);
-    * C_vol = O(1) and C_long = O(1) at the largest c, as an equivalence test: the WLS
-      slope's whole 95% interval lies below a tenth of the regret's slope c (at the
-      largest c SSS decides almost as PFI does: this C_long claim is the weakest version;
-      the lookahead table shows from which c the curve is flat);
-    * C_short = Θ(log N): the WLS slope's 95% interval lies above 0;
-    * clock model: no N has a C_vol interval entirely below 0 (R_fluid >= R_off);
-    * job model: R_off − R_fluid > 0 (interval above 0) at every N >= 100, i.e. the
-      ordering fails there, while every path's offline reward stays below its dual bound;
-      a finite-range claim (Θ(N) is a statement about a rate) whose scope lists the N.
-
-    The scope of each claim names the sizes its check used: the regret grid for the
-    regret slope, the simulated points of the fits (``fits.fit_servers``) for the three
-    slope claims, and the job-model N for the job claim.
-
-    Parameters
-    ----------
-    result : Sweep
-        One parameter set's sweep (at least one clock point and one job point).
-
-    Returns
-    -------
-    list of qtheory.core.claims.Claim
-        Six claims, named ``lossnet.decomposition.<name>[<label>]``.
-
-    References
-    ----------
-    .. [1] J. Bray, "An Ω(log N / N) lookahead is sufficient to bound costs in the
-       overloaded loss network", arXiv:2601.14538 (2026).
-    .. [2] X. Xie, I. Gurvich and S. Küçükyavuz, "Dynamic allocation of reusable
-       resources: logarithmic regret in overloaded networks", Operations Research 73(4)
-       (2025).
-
-    Examples
-    --------
-    A toy sweep (N = 10 to 40, short windows): the names, and the regret-slope claim,
-    which fails on so short a range of N (the leading constant is
-    1 / log(1 / 0.6) = 1.957615):
-
-    >>> from qtheory.lossnet.decomposition import fit_decomposition, run_designs
-    >>> from qtheory.lossnet.designs import ClockDesign, JobDesign
-    >>> from qtheory.report.lossnet_decomposition_sweep import PARAMETER_SETS
-    >>> label, net = PARAMETER_SETS[0]
-    >>> designs = [
-    ...     ClockDesign(net.with_servers(n), 13.0, 3.0, 3, 7, cs=[1.0]) for n in (10, 20, 40)
-    ... ]
-    >>> clock = tuple(run_designs(designs))
-    >>> job = tuple(run_designs([JobDesign(net, 5.0, 1.0, 2, 2)]))
-    >>> claims = decomposition_claims(
-    ...     Sweep(label, net, clock, job, fit_decomposition(clock, min_servers=10))
-    ... )
-    >>> [claim.name.split(".")[-1] for claim in claims]  # doctest: +NORMALIZE_WHITESPACE
-    ['regret_slope[A]', 'c_vol_bounded[A]', 'c_long_bounded[A]', 'c_short_log[A]',
-     'clock_ordering[A]', 'job_ordering[A]']
-    >>> round(claims[0].reference, 6), claims[0].passed
-    (1.957615, False)
-    """
-    fits, net, tag = result.fits, result.net, f"[{result.label}]"
-    regret_scope = (
-        f"$N = {fits.regret_servers[0]}, \\dots, {fits.regret_servers[-1]}$ "
-        f"({len(fits.regret_servers)} log-spaced sizes, exact regret); {_network_text(net)}"
-    )
-    scope = (
-        f"{values_text('N', fits.fit_servers)} ({len(fits.fit_servers)} sizes, "
-        f"simulated); {_network_text(net)}"
-    )
-    c, lead = fits.table_c, fits.leading_constant
-    window = f"$W = {c:g} \\log N / N$"
-    negligible = f"below $c/10 = {0.1 * lead:.4g}$ over its whole 95% confidence interval"
-    c_vol_highs = [p.c_vol.mean + p.c_vol.halfwidth for p in result.clock]
-    worst = min(result.clock, key=lambda p: p.c_vol.mean)
-    large = [j for j in result.job if j.servers >= 100] or list(result.job)
-    job_low = min(large, key=lambda j: j.offline_minus_fluid.mean / j.servers)
-    per_server = Estimate(
-        job_low.offline_minus_fluid.mean / job_low.servers,
-        job_low.offline_minus_fluid.halfwidth / job_low.servers,
-        job_low.offline_minus_fluid.n,
-        job_low.offline_minus_fluid.method,
-        job_low.offline_minus_fluid.dof,
-    )
-    every_n = f"every $N$ of the sweep ({_network_text(net)})"
-    job_scope = (
-        f"job model at {values_text('N', (j.servers for j in result.job))}, "
-        f"$\\Theta(N)$ checked at {values_text('N', (j.servers for j in large))} "
-        f"({_network_text(net)}); one 95% interval per $N$"
-    )
-    return [
-        Claim(
-            name=f"lossnet.decomposition.regret_slope{tag}",
-            statement=(
-                "the regret $R_{\\mathrm{fluid}} - R_{\\mathrm{on}}$ grows like $c \\log N$ "
-                "with $c = r_L \\mu / \\log(\\mu/\\lambda_H)$: its fitted slope on "
-                "$\\log N$ lies within 5% of $c$ over this range"
-            ),
-            kind=Evidence.FINITE_RANGE,
-            passed=abs(fits.regret.slope.mean - lead) <= 0.05 * lead,
-            origin=Origin.HEURISTIC,
-            citation=f"{XGK} state $\\Theta(\\log N)$; the constant $c$ is a balance "
-            "argument of this package",
-            hypotheses=(OVERLOADED,),
-            scope=regret_scope,
-            quantity="OLS slope of the exact regret on $\\log N$",
-            value=fits.regret.slope.mean,
-            reference=lead,
-            tolerance=0.05 * lead,
-            estimate=fits.regret.slope,
-        ),
-        _slope_claim(
-            f"lossnet.decomposition.c_vol_bounded{tag}",
-            "$C_{\\mathrm{vol}} = R_{\\mathrm{fluid}} - R_{\\mathrm{off}} = O(1)$: the "
-            f"slope of $C_{{\\mathrm{{vol}}}}$ on $\\log N$ is {negligible}",
-            fits.c_vol,
-            fits.c_vol.negligible(lead),
-            "WLS slope of the $C_{\\mathrm{vol}}$ estimates on $\\log N$",
-            scope,
-        ),
-        _slope_claim(
-            f"lossnet.decomposition.c_long_bounded{tag}",
-            "$C_{\\mathrm{long}} = R_{\\mathrm{off}} - R_W = O(1)$ for "
-            f"{window}: the slope of the upper estimate $R_{{\\mathrm{{off}}}} - "
-            f"R_{{\\mathrm{{SSS}}(W)}}$ on $\\log N$ is {negligible}",
-            fits.c_long_at(c),
-            fits.c_long_at(c).negligible(lead),
-            "WLS slope of $R_{\\mathrm{off}} - R_{\\mathrm{SSS}(W)}$ "
-            f"({window}) on $\\log N$",
-            scope,
-        ),
-        _slope_claim(
-            f"lossnet.decomposition.c_short_log{tag}",
-            "$C_{\\mathrm{short}} = R_W - R_{\\mathrm{on}} = \\Theta(\\log N)$: the slope "
-            f"of the lower estimate $R_{{\\mathrm{{SSS}}(W)}} - R_{{\\mathrm{{on}}}}$ ({window}) "
-            "on $\\log N$ has a 95% confidence interval above 0",
-            fits.c_short,
-            fits.c_short.lower > 0,
-            "WLS slope of $R_{\\mathrm{SSS}(W)} - R_{\\mathrm{on}}$ "
-            f"({window}) on $\\log N$",
-            scope,
-        ),
-        Claim(
-            name=f"lossnet.decomposition.clock_ordering{tag}",
-            statement=(
-                "$R_{\\mathrm{fluid}} \\ge R_{\\mathrm{off}}$: no $C_{\\mathrm{vol}}$ 95% "
-                "confidence interval lies entirely below 0"
-            ),
-            kind=Evidence.STATISTICAL,
-            passed=min(c_vol_highs) >= 0,
-            origin=Origin.PAPER,
-            citation=BRAY,
-            hypotheses=(OVERLOADED, CLOCK),
-            scope=f"{every_n}; one 95% interval per $N$",
-            quantity=f"smallest $C_{{\\mathrm{{vol}}}}$ estimate (at $N = {worst.servers}$)",
-            value=worst.c_vol.mean,
-            reference=0.0,
-            estimate=worst.c_vol,
-        ),
-        Claim(
-            name=f"lossnet.decomposition.job_ordering{tag}",
-            statement=(
-                "in the job model the offline optimum beats the ordinary fluid bound by "
-                "$\\Theta(N)$ ($R_{\\mathrm{off}} - R_{\\mathrm{fluid}} > 0$ with its 95% "
-                f"interval above 0 at every $N \\ge {min(j.servers for j in large)}$), so "
-                "$R_{\\mathrm{fluid}} \\ge R_{\\mathrm{off}}$ is a clock-model statement; and "
-                "$R_{\\mathrm{off}} \\le D_{\\theta^*}$ on every path"
-            ),
-            kind=Evidence.FINITE_RANGE,
-            passed=all(j.offline_minus_fluid.mean > j.offline_minus_fluid.halfwidth for j in large)
-            and all(j.min_dual_slack >= 0 for j in result.job),
-            origin=Origin.PACKAGE,
-            citation=DESIGN_NOTE,
-            hypotheses=(OVERLOADED, "job information model (docs/information-models.md)"),
-            scope=job_scope,
-            quantity=(
-                "smallest $(R_{\\mathrm{off}} - R_{\\mathrm{fluid}})/N$ "
-                f"(at $N = {job_low.servers}$)"
-            ),
-            value=per_server.mean,
-            reference=0.0,
-            estimate=per_server,
-        ),
-    ]
-
 
 # ------------------------------------------------------------------- LaTeX
 

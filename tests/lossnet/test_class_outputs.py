@@ -14,6 +14,7 @@ from qtheory.core.stats import Estimate
 from qtheory.lossnet.decomposition import fit_decomposition, run_designs
 from qtheory.lossnet.designs import ClockDesign
 from qtheory.report import lossnet_classes as outputs
+from qtheory.report.decomposition_claims import decomposition_claims
 from qtheory.report.lossnet_decomposition_sweep import Sweep
 from qtheory.report.run import Run
 
@@ -93,14 +94,14 @@ def test_statistical_claims_can_fail():
     """A simulated R_k* far from the exact R_on, or a C_vol interval below 0, fails the
     claims (built from a real sweep with one estimate replaced)."""
     good = _tiny_sweep()
-    by_name = {c.name.split(".")[-1]: c for c in outputs.class_decomposition_claims(good)}
+    by_name = {c.name.split(".")[-1]: c for c in decomposition_claims(good)}
     assert by_name["threshold_exact[3a]"].passed and by_name["clock_ordering[3a]"].passed
     far = Estimate(5.0, 0.1, 3, "t", 2)
     below = Estimate(-5.0, 0.1, 3, "t", 2)
     points = list(good.clock)
     points[1] = dataclasses.replace(points[1], threshold_check=far, c_vol=below)
     bad = dataclasses.replace(good, clock=tuple(points))
-    by_name = {c.name.split(".")[-1]: c for c in outputs.class_decomposition_claims(bad)}
+    by_name = {c.name.split(".")[-1]: c for c in decomposition_claims(bad)}
     assert not by_name["threshold_exact[3a]"].passed
     assert not by_name["clock_ordering[3a]"].passed
     assert by_name["clock_ordering[3a]"].value == -5.0
@@ -136,7 +137,7 @@ def test_slope_claims_scope_the_fitted_sizes():
     """The slope claims' range is the N the fits used (``fits.fit_servers``)."""
     sweep = _tiny_sweep()
     assert sweep.fits.fit_servers == (10, 20, 40)
-    for claim in outputs.class_decomposition_claims(sweep)[:3]:
+    for claim in decomposition_claims(sweep)[:3]:
         assert claim.scope.startswith("$N = 10$, $20$, $40$ (3 sizes, simulated)")
         assert claim.estimate.n == 3
 

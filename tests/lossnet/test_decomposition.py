@@ -44,6 +44,7 @@ from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet import LossNetwork
 from qtheory.report import lossnet_decomposition as outputs
 from qtheory.report import lossnet_decomposition_sweep as sweep_module
+from qtheory.report.decomposition_claims import decomposition_claims
 from qtheory.report.run import Run
 from qtheory.sim import clock_path, compare
 
@@ -462,7 +463,7 @@ def test_decomposition_claims_scope_the_sizes_each_check_used():
     fits = fit_decomposition(clock, min_servers=20, regret_top=200)
     claims = {
         c.name.split(".")[-1]: c
-        for c in outputs.decomposition_claims(sweep_module.Sweep(label, net, clock, job, fits))
+        for c in decomposition_claims(sweep_module.Sweep(label, net, clock, job, fits))
     }
     for name in ("c_vol_bounded", "c_long_bounded", "c_short_log"):
         scope = claims[f"{name}[A]"].scope
