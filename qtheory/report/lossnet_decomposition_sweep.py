@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import multiprocessing
+import tempfile
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -448,7 +449,8 @@ def start_in_background(run: Run, plans: Sequence[Plan]) -> None:
     those of a sweep run in the foreground (the same tasks, seeds and stored results).  If
     the background process fails, or the cache cannot be written, :func:`sweep` computes
     what is missing itself (and raises what a task raises).  Nothing starts for a run on
-    a Dask cluster (``run.cluster``): its sweeps run when their steps come.
+    a Dask cluster (``run.cluster``), or when the cache cannot be written: those sweeps
+    run when their steps come.
 
     The process is recorded in ``run.pending`` under each plan's ``desc``;
     :func:`stop_background` ends it (``qtheory reproduce`` calls it when it finishes or
@@ -468,21 +470,32 @@ def start_in_background(run: Run, plans: Sequence[Plan]) -> None:
     >>> start_in_background(run, [plan("quick")]); run.pending
     {}
     """
-    if run.cluster is not None or not plans:
+    # the cache's folder is passed, not looked up there: a fork server's children see the
+    # environment of its start, not this process's QTHEORY_CACHE_DIR
+    directory = sweep_cache(run).directory
+    if run.cluster is not None or not plans or not _writable(directory):
         return
     detached = dataclasses.replace(run, claims=[], pending={})
     context: Any = multiprocessing.get_context(start_method())  # a context with Process
     shared = [_Progress(context.Value("d", 0.0), context.Value("d", 0.0), context.Event())
               for _ in plans]  # fmt: skip
-    # the cache's folder is passed, not looked up there: a fork server's children see the
-    # environment of its start, not this process's QTHEORY_CACHE_DIR
-    directory = sweep_cache(run).directory
     process = context.Process(
         target=_fill_cache, args=(detached, list(plans), shared, directory), name="qtheory-sweeps"
     )
     process.start()
     for sizes, progress in zip(plans, shared, strict=True):
         run.pending[sizes.desc] = (process, progress)
+
+
+def _writable(directory: Path) -> bool:
+    """Whether a file can be written in ``directory`` (made if missing): a cache that
+    cannot keep results gives the background process nothing to hand over."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            return True
+    except OSError:
+        return False
 
 
 def stop_background(run: Run) -> None:

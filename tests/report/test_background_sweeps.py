@@ -80,3 +80,14 @@ def test_nothing_starts_for_a_run_on_a_cluster(tmp_path):
     run = Run(tmp_path / "out", cluster="tcp://localhost:8786")
     start_in_background(run, [SMALL])
     assert run.pending == {}
+
+
+def test_nothing_starts_without_a_writable_cache(tmp_path, monkeypatch):
+    """A cache folder below a file cannot be made: the background would hand nothing
+    over, so the sweeps are left to their steps."""
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("QTHEORY_CACHE_DIR", str(blocker / "cache"))
+    run = Run(tmp_path / "out")
+    start_in_background(run, [SMALL])
+    assert run.pending == {}
