@@ -186,7 +186,7 @@ class _Problem:
 
     def __init__(self, queue: GatedQueue, cost: CustomerCost, streams: Streams):
         p = queue.parameters(mpmath.mp.dps)
-        self.mu, self.reward, self.scale = p["mu"], p["R"], p["C"]
+        self.mu, self.reward, self.scale = p.mu, p.reward, p.cost
         self.cost = cost
         self.streams = streams(queue)
         self._net: dict[tuple[mpmath.mpf, int], mpmath.mpf] = {}
@@ -324,7 +324,7 @@ def _working(queue: GatedQueue, cost: CustomerCost, dps: object):
     working = 2 * digits + 20 + queue.guard_digits()
     limits.require("dps", working, parameter="dps", what="the optimum (with guard digits)")
     with mpmath.workdps(working):
-        cost.check(queue.parameters(working)["mu"])
+        cost.check(queue.parameters(working).mu)
     return queue, dps, digits, working
 
 

@@ -53,7 +53,7 @@ from qtheory.core.records import Records
 from qtheory.core.validation import positive_int
 from qtheory.gated.optima import as_float64
 from qtheory.gated.welfare import working_dps
-from qtheory.model.gated import GatedQueue, checked_queue
+from qtheory.model.gated import GatedParameters, GatedQueue, checked_queue
 
 __all__ = ["ObservableOptimum", "observable_claims", "observable_welfare", "optimal_observable"]
 
@@ -90,8 +90,8 @@ class ObservableOptimum:
     blocking: float | mpmath.mpf
 
 
-def _log_load(p: dict) -> mpmath.mpf:
-    return mpmath.log(1 / (p["beta"] * p["mu"]))  # x = log ρ, ρ = Λ/μ
+def _log_load(p: GatedParameters) -> mpmath.mpf:
+    return mpmath.log(1 / (p.beta * p.mu))  # x = log ρ, ρ = Λ/μ
 
 
 def _guard(x) -> int:
@@ -99,7 +99,7 @@ def _guard(x) -> int:
     return 0 if x == 0 else max(0, math.ceil(float(-mpmath.log10(abs(x)))))
 
 
-def _state(p: dict, n: int, x) -> ObservableOptimum:
+def _state(p: GatedParameters, n: int, x) -> ObservableOptimum:
     """The M/M/1/n quantities at the current precision (Λ finite)."""
     if x == 0:
         blocking, mean = mpmath.mpf(1) / (n + 1), mpmath.mpf(n) / 2
@@ -108,24 +108,24 @@ def _state(p: dict, n: int, x) -> ObservableOptimum:
         blocking = mpmath.expm1(-x) / mpmath.expm1(-(n + 1) * x)
         mean = 1 / mpmath.expm1(-x) - (n + 1) / mpmath.expm1(-(n + 1) * x)
     if x > 0:  # ρ > 1: Λ(1 − π_n) = μ(1 − π_0), π_0 = (ρ − 1)/(ρ^{n+1} − 1), no cancellation
-        throughput = p["mu"] * (1 - mpmath.expm1(x) / mpmath.expm1((n + 1) * x))
+        throughput = p.mu * (1 - mpmath.expm1(x) / mpmath.expm1((n + 1) * x))
     else:
-        throughput = (1 / p["beta"]) * (1 - blocking)
-    welfare = p["R"] * throughput - p["C"] * mean
+        throughput = (1 / p.beta) * (1 - blocking)
+    welfare = p.reward * throughput - p.cost * mean
     return ObservableOptimum(n, welfare, throughput, mean, blocking)
 
 
-def _infinite(p: dict, n: int) -> ObservableOptimum:
+def _infinite(p: GatedParameters, n: int) -> ObservableOptimum:
     """Λ = ∞: n customers at all times; S = μR − nC = C(ε + 1 − n)."""
-    welfare = p["C"] * (p["epsilon"] - (n - 1))
-    return ObservableOptimum(n, welfare, p["mu"], mpmath.mpf(n), mpmath.mpf(1))
+    welfare = p.cost * (p.epsilon - (n - 1))
+    return ObservableOptimum(n, welfare, p.mu, mpmath.mpf(n), mpmath.mpf(1))
 
 
 def _evaluate(queue: GatedQueue, threshold: int, dps: int | None) -> ObservableOptimum:
     digits = working_dps(queue, 17 if dps is None else dps)
     with mpmath.workdps(digits):
         p = queue.parameters(digits)
-        if p["beta"] == 0:
+        if p.beta == 0:
             result = _infinite(p, threshold)
         else:
             x = _log_load(p)
@@ -185,9 +185,9 @@ def _naor_sum(x, n: int):
     return (n - mpmath.exp(x) * (-mpmath.expm1(n * x)) / one_minus_rho) / one_minus_rho
 
 
-def _naor_threshold(p: dict, x) -> int:
+def _naor_threshold(p: GatedParameters, x) -> int:
     """Largest n ≥ 1 with Σ_{j≤n} [j]_ρ ≤ ν (1 if none), by doubling and bisection."""
-    nu = 1 + p["epsilon"]
+    nu = 1 + p.epsilon
     low, high = 1, 2
     while _naor_sum(x, high) <= nu:
         low, high = high, 2 * high
@@ -249,7 +249,7 @@ def optimal_observable(queue: GatedQueue, *, dps: int | None = None) -> Observab
     digits = working_dps(queue, 17 if dps is None else dps)
     with mpmath.workdps(digits):
         p = queue.parameters(digits)
-        candidate = 1 if p["beta"] == 0 else _naor_threshold(p, _log_load(p))
+        candidate = 1 if p.beta == 0 else _naor_threshold(p, _log_load(p))
     neighbours = [n for n in (candidate - 1, candidate, candidate + 1) if n >= 1]
     exact = [_evaluate(queue, n, 2 * (17 if dps is None else dps)) for n in neighbours]
     best = neighbours[max(range(len(exact)), key=lambda i: (exact[i].welfare, -i))]

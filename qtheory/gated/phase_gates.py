@@ -210,28 +210,28 @@ def welfare_erlang_gate(queue: GatedQueue, gate, phases: int, *, dps: int | None
         tau = mp_value("gate", gate)
         if mpmath.isnan(tau) or not 0 <= tau < mpmath.inf:
             raise ValueError(f"gate must be finite and >= 0, got {gate!r}")
-        excess = tau + p["beta"] - 1 / p["mu"]
+        excess = tau + p.beta - 1 / p.mu
         if not excess > 0:
             raise ValueError("gate + 1/arrival_rate must exceed 1/service_rate (stable queue)")
-        closeness = max(0, math.ceil(float(mpmath.log10((tau + p["beta"]) / excess))))
+        closeness = max(0, math.ceil(float(mpmath.log10((tau + p.beta) / excess))))
         limits.require("dps", digits + 2 * closeness, parameter="dps", what="the Erlang-m root")
     with mpmath.workdps(digits + 2 * closeness):
         p = queue.parameters(digits)
-        w = _log_root_erlang(mp_value("gate", gate), m, p["mu"], p["beta"], digits - 10)
-        u, _, tau, _ = _erlang_terms(w, m, p["mu"], p["beta"])
-        welfare = (p["R"] - p["C"] / u) / (tau + p["beta"])
+        w = _log_root_erlang(mp_value("gate", gate), m, p.mu, p.beta, digits - 10)
+        u, _, tau, _ = _erlang_terms(w, m, p.mu, p.beta)
+        welfare = (p.reward - p.cost / u) / (tau + p.beta)
     return float(welfare) if dps is None else rounded(welfare, dps)
 
 
 def _optimal_erlang_mp(queue: GatedQueue, m: int, digits: int) -> GateOptimum:
     p = queue.parameters(digits)
-    mu, beta, R, C = p["mu"], p["beta"], p["R"], p["C"]
+    mu, beta, R, C = p.mu, p.beta, p.reward, p.cost
 
     def slope(w):  # N'D - N D', N = R - C/u, D = τ_m + β
         u, du, tau, dtau = _erlang_terms(w, m, mu, beta)
         return C * du / u**2 * (tau + beta) - (R - C / u) * dtau
 
-    w_zero_net = mpmath.log1p(1 / p["epsilon"])  # N = 0: σ = 1 - 1/ν
+    w_zero_net = mpmath.log1p(1 / p.epsilon)  # N = 0: σ = 1 - 1/ν
     w_no_gate = mpmath.log(mu * beta) if mu * beta > 1 else mpmath.mpf(0)  # τ = 0: σ = Λ/μ
     at_boundary = w_no_gate >= w_zero_net and slope(w_no_gate) <= 0
     if at_boundary:
@@ -427,9 +427,9 @@ def _gate_parameters(ph: object, arrival_rate, service_rate):
     ph = as_phase_type(ph, "gate")
     queue = GatedQueue(arrival_rate, service_rate, 1.0, 1.0)  # validates the two rates
     p = queue.parameters()
-    if not ph.mean + p["beta"] > 1 / p["mu"]:
+    if not ph.mean + p.beta > 1 / p.mu:
         raise ValueError("gate mean + 1/arrival_rate must exceed 1/service_rate (stable queue)")
-    return ph, p["mu"], p["beta"]
+    return ph, p.mu, p.beta
 
 
 def ph_gate_root(ph: PhaseType, arrival_rate, service_rate, *, dps: int | None = None):
@@ -541,7 +541,7 @@ def welfare_ph_gate(queue: GatedQueue, ph: PhaseType, *, dps: int | None = None)
     with mpmath.workdps(dps + 20):
         p = queue.parameters(dps)
         mean = _mean_mp(ph)
-        welfare = (p["R"] - p["C"] / (p["mu"] * (1 - sigma))) / (mean + p["beta"])
+        welfare = (p.reward - p.cost / (p.mu * (1 - sigma))) / (mean + p.beta)
     return rounded(welfare, dps)
 
 
@@ -675,7 +675,7 @@ def coxian_search(
     starts = positive_int("starts", starts)
     erlang_opt = optimal_erlang_gate(queue, m)
     p = queue.parameters()
-    args = (m, p["mu"], p["beta"], p["R"], p["C"])
+    args = (m, p.mu, p.beta, p.reward, p.cost)
     erlang_rate = m / max(erlang_opt.gate, 1e-3)
     rng = np.random.default_rng(seed)
     bounds = [(math.log(erlang_rate) - 12, math.log(erlang_rate) + 12)] * m + [(0.0, 1.0)] * (m - 1)

@@ -368,7 +368,7 @@ class RenewalStreams:
                 law = _Law(_FLOAT64, self.arrivals, arrival_rate, mu)
             else:
                 p = self.queue.parameters(self.dps)
-                law = _Law(_MPMATH, self.arrivals, 1 / p["beta"], p["mu"])
+                law = _Law(_MPMATH, self.arrivals, 1 / p.beta, p.mu)
             self._laws[key] = law
             # rounded to this precision: a root found at guard digits compares below its
             # own rounding, and w_min itself would then be refused
@@ -380,7 +380,7 @@ class RenewalStreams:
         """Λ (float64, or an mpf at the current precision)."""
         if self.dps is None:
             return self.queue.float_rates()[0]
-        return 1 / self.queue.parameters(self.dps)["beta"]
+        return 1 / self.queue.parameters(self.dps).beta
 
     @property
     def service_rate(self):

@@ -124,7 +124,7 @@ from qtheory.core.validation import nonnegative, positive
 from qtheory.gated.cost_optimum import arrival_streams
 from qtheory.gated.optima import GateOptimum, RoutingOptimum
 from qtheory.gated.service_arrivals import RenewalArrivals, maximise_on_interval
-from qtheory.model.gated import GatedQueue, checked_queue
+from qtheory.model.gated import GatedParameters, GatedQueue, checked_queue
 
 __all__ = [
     "LadderHeight",
@@ -153,21 +153,21 @@ _FORECAST_WINDOW = 1_000
 _SOLVES, _JACOBIANS, _DIRECTION_CELLS, _SQUARE_ARRAYS = 40, 8, 3e4, 80
 
 
-def _scaled(queue: GatedQueue, service) -> tuple[PhaseType, dict]:
+def _scaled(queue: GatedQueue, service) -> tuple[PhaseType, GatedParameters]:
     """The service law of mean 1/μ and the queue's float64 parameters."""
     queue = checked_queue(queue)
     p = queue.parameters()
-    return service_law(service).scaled(1.0 / p["mu"]), p
+    return service_law(service).scaled(1.0 / p.mu), p
 
 
-def _renewal(arrivals, p: dict) -> RenewalArrivals | None:
+def _renewal(arrivals, p: GatedParameters) -> RenewalArrivals | None:
     """None for Poisson arrivals (None or ``"poisson"``, as for
     :func:`qtheory.gated.optimal_gate`: the closed forms and today's code path; any other
     law, even ``"erlang:1"``, takes the renewal route), else the renewal law of mean 1/Λ
     (:mod:`qtheory.gated.service_arrivals`)."""
     if arrival_streams(arrivals) is None:
         return None
-    return RenewalArrivals(arrivals, math.inf if p["beta"] == 0 else 1 / p["beta"])
+    return RenewalArrivals(arrivals, math.inf if p.beta == 0 else 1 / p.beta)
 
 
 def require_phase_type(law: PhaseType | str, gates: list[int | None]) -> None:
@@ -312,14 +312,14 @@ def welfare_rr_ph(
     """
     law, p = _scaled(queue, service)
     rate = positive("rate", rate)
-    if p["beta"] > 0 and rate > 1 / p["beta"]:
-        raise ValueError(f"rate must be <= arrival_rate = {1 / p['beta']!r}, got {rate!r}")
+    if p.beta > 0 and rate > 1 / p.beta:
+        raise ValueError(f"rate must be <= arrival_rate = {1 / p.beta!r}, got {rate!r}")
     renewal = _renewal(arrivals, p)
     if renewal is None:
         wait = pollaczek_khinchine_wait(rate, law)
     else:
         wait = _thinned_wait(rate, law, renewal)
-    return rate * (p["R"] - p["C"] * (wait + law.mean))
+    return rate * (p.reward - p.cost * (wait + law.mean))
 
 
 def _thinned_wait(rate: float, law: PhaseType, renewal: RenewalArrivals) -> float:
@@ -387,19 +387,19 @@ def optimal_routing_ph(
     queue.require_worthwhile()
     renewal = _renewal(arrivals, p)
     if renewal is not None:
-        cap, closed = min(renewal.arrival_rate, p["mu"]), renewal.arrival_rate < p["mu"]
+        cap, closed = min(renewal.arrival_rate, p.mu), renewal.arrival_rate < p.mu
 
         def welfare(rate):
-            return rate * (p["R"] - p["C"] * (_thinned_wait(rate, law, renewal) + law.mean))
+            return rate * (p.reward - p.cost * (_thinned_wait(rate, law, renewal) + law.mean))
 
         rate = maximise_on_interval(welfare, 0.0, cap, closed=closed)
         return RoutingOptimum(rate, welfare(rate), bool(closed and rate == cap))
-    x = 2.0 * p["epsilon"] / (1.0 + squared_cv(law))
+    x = 2.0 * p.epsilon / (1.0 + squared_cv(law))
     root = math.sqrt(1.0 + x)
-    rate = p["mu"] * x / (root * (1.0 + root))
-    at_boundary = p["beta"] > 0 and 1 / p["beta"] <= rate
+    rate = p.mu * x / (root * (1.0 + root))
+    at_boundary = p.beta > 0 and 1 / p.beta <= rate
     if at_boundary:
-        rate = 1 / p["beta"]
+        rate = 1 / p.beta
     return RoutingOptimum(rate, welfare_rr_ph(queue, rate, law), bool(at_boundary))
 
 
@@ -774,10 +774,10 @@ def welfare_ga_ph(
     True
     """
     law, p = _scaled(queue, service)
-    rate = math.inf if p["beta"] == 0 else 1 / p["beta"]
+    rate = math.inf if p.beta == 0 else 1 / p.beta
     arrival = _ga_interarrival(gate, rate, _renewal(arrivals, p))
     lh = _ladder(law, arrival)
-    return (p["R"] - p["C"] * (lh.mean_wait + law.mean)) / arrival.mean
+    return (p.reward - p.cost * (lh.mean_wait + law.mean)) / arrival.mean
 
 
 def optimal_gate_ph(
@@ -863,7 +863,7 @@ def optimal_gate_ph(
     queue.require_worthwhile()
     from scipy.optimize import brentq
 
-    arrival_rate = math.inf if p["beta"] == 0 else 1 / p["beta"]
+    arrival_rate = math.inf if p.beta == 0 else 1 / p.beta
     renewal = _renewal(arrivals, p)
     if renewal is not None and gate_shape is not None:
         raise ValueError("gate_shape must be None with renewal arrivals (a deterministic gate)")
@@ -875,15 +875,15 @@ def optimal_gate_ph(
         gate = tau if gate_shape is None or tau == 0 else gate_shape.scaled(tau)
         arrival = _ga_interarrival(gate, arrival_rate, renewal)
         lh = _ladder(law, arrival)
-        net = p["R"] - p["C"] * (lh.mean_wait + law.mean)
-        slope = -p["C"] * _gate_derivative(law, arrival, lh)
+        net = p.reward - p.cost * (lh.mean_wait + law.mean)
+        slope = -p.cost * _gate_derivative(law, arrival, lh)
         return slope * arrival.mean - net * arrival.mean_slope, lh, arrival
 
     def welfare_at(tau):  # S_GA(τ), no derivative
         arrival = _ga_interarrival(tau, arrival_rate, renewal)
-        return (p["R"] - p["C"] * (_ladder(law, arrival).mean_wait + law.mean)) / arrival.mean
+        return (p.reward - p.cost * (_ladder(law, arrival).mean_wait + law.mean)) / arrival.mean
 
-    stable_at_zero = law.mean < p["beta"]
+    stable_at_zero = law.mean < p.beta
     lo = hi = None
     if stable_at_zero and renewal is not None:  # g ∝ τ^{k−1} at 0 for Erlang-k: scan S
         grid = [0.0] + [law.mean * 2.0**j for j in range(-10, 21)]
@@ -894,7 +894,7 @@ def optimal_gate_ph(
     elif stable_at_zero:
         lo = 0.0 if evaluate(0.0)[0] > 0 else None
     else:  # just above the stability boundary, where g > 0
-        boundary = law.mean - p["beta"] if renewal is None else renewal.gate_of_mean(law.mean)
+        boundary = law.mean - p.beta if renewal is None else renewal.gate_of_mean(law.mean)
         step = law.mean / 2
         while evaluate(boundary + step)[0] <= 0:
             step /= 2
@@ -918,7 +918,7 @@ def optimal_gate_ph(
     sojourn = lh.mean_wait + law.mean
     return GateOptimum(
         gate=float(tau), root=None, log_root=None,
-        welfare=(p["R"] - p["C"] * sojourn) / arrival.mean,
+        welfare=(p.reward - p.cost * sojourn) / arrival.mean,
         throughput=1.0 / arrival.mean, mean_sojourn=sojourn, at_boundary=at_boundary,
         phases=None if gate_shape is None else gate_shape.phases,
         service=service if isinstance(service, str) else str(service),

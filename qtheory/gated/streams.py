@@ -94,8 +94,8 @@ class PoissonStreams:
 
     def __init__(self, queue: GatedQueue):
         p = queue.parameters(mpmath.mp.dps)
-        self.service_rate = p["mu"]
-        self._beta = p["beta"]
+        self.service_rate = p.mu
+        self._beta = p.beta
         mu_beta = self.service_rate * self._beta
         self.w_min = mpmath.log(mu_beta) if mu_beta > 1 else mpmath.mpf(0)
 

@@ -133,12 +133,12 @@ def float64_rates(queue: GatedQueue) -> tuple[float, float, float, float]:
     """
     with mpmath.workdps(30):
         p = queue.parameters(30)
-        nu = 1 + p["epsilon"]
+        nu = 1 + p.epsilon
         if not nu < sys.float_info.max:
             size = {
-                "reward": abs(mpmath.log(p["R"])),
-                "service_rate": abs(mpmath.log(p["mu"])),
-                "cost": abs(mpmath.log(p["C"])),
+                "reward": abs(mpmath.log(p.reward)),
+                "service_rate": abs(mpmath.log(p.mu)),
+                "cost": abs(mpmath.log(p.cost)),
             }
             name = max(size, key=size.__getitem__)
             raise ValueError(
@@ -146,9 +146,9 @@ def float64_rates(queue: GatedQueue) -> tuple[float, float, float, float]:
                 f"float64 (at most {sys.float_info.max:.3g}), which this float64 route needs; "
                 f"{'raise' if name == 'cost' else 'reduce'} {name}"
             )
-        values = {"service_rate": p["mu"], "reward": p["R"], "cost": p["C"]}
-        if p["beta"] != 0:
-            values["arrival_rate"] = 1 / p["beta"]
+        values = {"service_rate": p.mu, "reward": p.reward, "cost": p.cost}
+        if p.beta != 0:
+            values["arrival_rate"] = 1 / p.beta
         for name, value in values.items():
             if abs(value) < sys.float_info.min:
                 raise ValueError(
@@ -218,17 +218,17 @@ def welfare_ga(queue: GatedQueue, gate, *, dps: int | None = None):
     dps = check_dps(dps)
     if dps is None:
         p = queue.parameters()
-        arrival = math.inf if p["beta"] == 0 else 1 / p["beta"]
-        w = log_root(gate, arrival, p["mu"])
+        arrival = math.inf if p.beta == 0 else 1 / p.beta
+        w = log_root(gate, arrival, p.mu)
         with np.errstate(divide="ignore", over="ignore"):
-            penalty = p["C"] / (-p["mu"] * np.expm1(-w))  # C/(μ(1 − σ))
-        _warn_if_cancelled(queue, "welfare_ga", p["R"], penalty)
-        return _generated.welfare_ga_float64(w, p["mu"], p["beta"], p["R"], p["C"])
+            penalty = p.cost / (-p.mu * np.expm1(-w))  # C/(μ(1 − σ))
+        _warn_if_cancelled(queue, "welfare_ga", p.reward, penalty)
+        return _generated.welfare_ga_float64(w, p.mu, p.beta, p.reward, p.cost)
     digits = working_dps(queue, dps)
     w = log_root_at_dps(gate, queue.arrival_rate, queue.service_rate, digits)
     with mpmath.workdps(digits):
         p = queue.parameters(dps)
-        return rounded(_generated.welfare_ga_mp(w, p["mu"], p["beta"], p["R"], p["C"]), dps)
+        return rounded(_generated.welfare_ga_mp(w, p.mu, p.beta, p.reward, p.cost), dps)
 
 
 def welfare_rr(queue: GatedQueue, rate, *, dps: int | None = None):
@@ -291,16 +291,16 @@ def welfare_rr(queue: GatedQueue, rate, *, dps: int | None = None):
         return _welfare_rr_exact(queue, rate, dps)
     p = queue.parameters()
     rate = float_array("rate", rate)
-    arrival = math.inf if p["beta"] == 0 else 1 / p["beta"]
-    if not np.all((rate >= 0) & (rate < p["mu"]) & (rate <= arrival)):
+    arrival = math.inf if p.beta == 0 else 1 / p.beta
+    if not np.all((rate >= 0) & (rate < p.mu) & (rate <= arrival)):
         raise ValueError(
             "rate must satisfy 0 <= rate < service_rate and rate <= arrival_rate, got "
-            f"{rate[~((rate >= 0) & (rate < p['mu']) & (rate <= arrival))][:3]}"
+            f"{rate[~((rate >= 0) & (rate < p.mu) & (rate <= arrival))][:3]}"
         )
     with np.errstate(divide="ignore", over="ignore"):
-        penalty = p["C"] / (p["mu"] - rate)
-    _warn_if_cancelled(queue, "welfare_rr", p["R"], penalty)
-    return _generated.welfare_rr_float64(rate, p["mu"], p["R"], p["C"])[()]
+        penalty = p.cost / (p.mu - rate)
+    _warn_if_cancelled(queue, "welfare_rr", p.reward, penalty)
+    return _generated.welfare_rr_float64(rate, p.mu, p.reward, p.cost)[()]
 
 
 def _warn_if_cancelled(queue: GatedQueue, what: str, reward: float, penalty) -> None:
@@ -343,13 +343,13 @@ def _welfare_rr_exact(queue: GatedQueue, rate, dps: int) -> mpmath.mpf:
 
 def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:
     p = queue.parameters(dps)
-    args = (p["mu"], p["beta"], p["R"], p["C"])
+    args = (p.mu, p.beta, p.reward, p.cost)
 
     def slope(w):
         return _generated.welfare_ga_first_order_mp(w, *args)
 
-    w_zero_net = mpmath.log1p(1 / p["epsilon"])  # N = 0: σ = 1 - 1/ν, w = log(ν/(ν - 1))
-    mu_beta = p["mu"] * p["beta"]
+    w_zero_net = mpmath.log1p(1 / p.epsilon)  # N = 0: σ = 1 - 1/ν, w = log(ν/(ν - 1))
+    mu_beta = p.mu * p.beta
     w_no_gate = mpmath.log(mu_beta) if mu_beta > 1 else mpmath.mpf(0)  # τ = 0: σ = Λ/μ
     at_boundary = w_no_gate >= w_zero_net and slope(w_no_gate) <= 0
     if at_boundary:
@@ -361,24 +361,24 @@ def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:
             hi = 2 * hi
         w = bracketed_root_mp(slope, lo, hi, dps + 2)
     return GateOptimum(
-        gate=mpmath.mpf(0) if at_boundary else _generated.gate_of_root_mp(w, p["mu"], p["beta"]),
+        gate=mpmath.mpf(0) if at_boundary else _generated.gate_of_root_mp(w, p.mu, p.beta),
         root=mpmath.exp(-w),
         log_root=w,
         welfare=_generated.welfare_ga_mp(w, *args),
-        throughput=_generated.throughput_mp(w, p["mu"], p["beta"]),
-        mean_sojourn=_generated.mean_sojourn_mp(w, p["mu"], p["beta"]),
+        throughput=_generated.throughput_mp(w, p.mu, p.beta),
+        mean_sojourn=_generated.mean_sojourn_mp(w, p.mu, p.beta),
         at_boundary=bool(at_boundary),
     )
 
 
 def _optimal_routing_mp(queue: GatedQueue, dps: int) -> RoutingOptimum:
     p = queue.parameters(dps)
-    unconstrained = _generated.rr_optimal_rate_excess_mp(p["mu"], p["epsilon"])
-    arrival = 1 / p["beta"] if p["beta"] else None
+    unconstrained = _generated.rr_optimal_rate_excess_mp(p.mu, p.epsilon)
+    arrival = 1 / p.beta if p.beta else None
     if arrival is not None and arrival <= unconstrained:
-        welfare = _generated.welfare_rr_mp(arrival, p["mu"], p["R"], p["C"])
+        welfare = _generated.welfare_rr_mp(arrival, p.mu, p.reward, p.cost)
         return RoutingOptimum(arrival, welfare, True)
-    welfare = _generated.rr_optimal_welfare_excess_mp(p["epsilon"], p["C"])
+    welfare = _generated.rr_optimal_welfare_excess_mp(p.epsilon, p.cost)
     return RoutingOptimum(unconstrained, welfare, False)
 
 

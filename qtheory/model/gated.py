@@ -172,6 +172,36 @@ def _checked(name: str, value: Number, *, allow_inf: bool = False) -> Number:
 
 
 @dataclass(frozen=True)
+class GatedParameters:
+    """A queue's parameters in one number type: float64, or mpf at the caller's precision
+    (:meth:`GatedQueue.parameters`), as the formulas read them.
+
+    Attributes
+    ----------
+    mu : float or mpmath.mpf
+        The service rate μ.
+    beta : float or mpmath.mpf
+        β = 1/Λ, 0 for Λ = ∞.
+    reward, cost : float or mpmath.mpf
+        R and C.
+    epsilon : float or mpmath.mpf
+        ε = ν − 1, Naor's ratio less one (computed from the decimals, so it keeps its
+        digits when ν is near 1).
+
+    Examples
+    --------
+    >>> GatedQueue("inf", 1, 3, 1).parameters().beta
+    0.0
+    """
+
+    mu: float | mpmath.mpf
+    beta: float | mpmath.mpf
+    reward: float | mpmath.mpf
+    cost: float | mpmath.mpf
+    epsilon: float | mpmath.mpf
+
+
+@dataclass(frozen=True)
 class GatedQueue:
     """An unobservable M/M/1 queue with reward and waiting cost.
 
@@ -379,9 +409,9 @@ class GatedQueue:
         ((4.0, 1.0, 3.0, 1.0), inf)
         """
         p = self.parameters()
-        return (math.inf if p["beta"] == 0 else 1 / p["beta"]), p["mu"], p["R"], p["C"]
+        return (math.inf if p.beta == 0 else 1 / p.beta), p.mu, p.reward, p.cost
 
-    def parameters(self, dps: int | None = None) -> dict[str, float | mpmath.mpf]:
+    def parameters(self, dps: int | None = None) -> GatedParameters:
         """μ, β = 1/Λ, R, C and ε = ν − 1 as float64 (``dps=None``; a ValueError if one
         is beyond float64) or as mpf at the current precision (any ``dps``).
 
@@ -394,9 +424,8 @@ class GatedQueue:
 
         Returns
         -------
-        dict
-            Keys ``"mu"``, ``"beta"`` (0 for Λ = ∞), ``"R"``, ``"C"`` and
-            ``"epsilon"``.
+        GatedParameters
+            ``mu``, ``beta`` (0 for Λ = ∞), ``reward``, ``cost`` and ``epsilon``.
 
         Raises
         ------
@@ -406,7 +435,7 @@ class GatedQueue:
         Examples
         --------
         >>> GatedQueue(4, 1, 3, 1).parameters()
-        {'mu': 1.0, 'beta': 0.25, 'R': 3.0, 'C': 1.0, 'epsilon': 2.0}
+        GatedParameters(mu=1.0, beta=0.25, reward=3.0, cost=1.0, epsilon=2.0)
 
         The mpf values are those of the decimals (0.6 is 3/5); the float64 values of
         float fields are the floats themselves (β = 1/Λ rounded once), and ε is ν − 1
@@ -414,9 +443,9 @@ class GatedQueue:
 
         >>> q = GatedQueue(0.6, 1, 1 + 1e-12, 1)
         >>> with mpmath.workdps(30):
-        ...     mpmath.nstr(q.parameters(30)["beta"], 25)  # 1/0.6 = 5/3
+        ...     mpmath.nstr(q.parameters(30).beta, 25)  # 1/0.6 = 5/3
         '1.666666666666666666666667'
-        >>> q.parameters()["R"] == 1 + 1e-12, round(q.parameters()["epsilon"] * 1e12, 12)
+        >>> q.parameters().reward == 1 + 1e-12, round(q.parameters().epsilon * 1e12, 12)
         (True, 1.0)
         """
         arrival = to_mpf(self.arrival_rate)
@@ -428,7 +457,7 @@ class GatedQueue:
             "epsilon": +self.naor_excess(),
         }
         if dps is not None:
-            return values
+            return GatedParameters(*values.values())
         floats = {name: _float64(name, value) for name, value in values.items()}
         # float fields are the float64 inputs themselves, not their decimals rounded back
         for name, field in (("mu", self.service_rate), ("R", self.reward), ("C", self.cost)):
@@ -436,7 +465,7 @@ class GatedQueue:
                 floats[name] = float(field)
         if isinstance(self.arrival_rate, float):
             floats["beta"] = 1.0 / float(self.arrival_rate)  # 0.0 for inf
-        return floats
+        return GatedParameters(*floats.values())
 
     def condition(self) -> float:
         """The relative condition number ν/(ν − 1) of ν − 1 in the parameters.

@@ -86,8 +86,8 @@ def test_rate_matrix_from_a_start_that_fails():
     np.testing.assert_allclose(gim1_rate(scalar, start=np.ones((1, 1)))[0], minimal_rate(scalar),
                                atol=1e-13)  # fmt: skip
     blocks = blocks_of(3.0, 1.0, (2.2,), (1.8, 1.6))
-    np.testing.assert_allclose(gim1_rate(blocks, start=np.full((2, 2), 50.0))[0], minimal_rate(blocks),
-                               atol=1e-13)  # fmt: skip
+    far = np.full((2, 2), 50.0)
+    np.testing.assert_allclose(gim1_rate(blocks, start=far)[0], minimal_rate(blocks), atol=1e-13)
 
 
 def truncated_welfare(arrival, mu, reward, cost, thresholds, gates, top=400):

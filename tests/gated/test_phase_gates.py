@@ -83,7 +83,7 @@ def ctmc_welfare(queue: GatedQueue, gate: float, m: int, levels: int) -> float:
     customers (an admission at the top is lost; the tests choose the top's mass
     negligible)."""
     p = queue.parameters()
-    rate, mu, beta = m / gate, p["mu"], p["beta"]
+    rate, mu, beta = m / gate, p.mu, p.beta
     open_phase = m if beta else None
     width = m + (1 if beta else 0)
     n_states = levels * width
@@ -110,7 +110,7 @@ def ctmc_welfare(queue: GatedQueue, gate: float, m: int, levels: int) -> float:
     Q = Q - sparse.diags(np.asarray(Q.sum(axis=1)).ravel())
     pi = stationary(Q)
     number = np.repeat(np.arange(levels), width)
-    return float(p["R"] * (pi @ admit) - p["C"] * (pi @ number))
+    return float(p.reward * (pi @ admit) - p.cost * (pi @ number))
 
 
 @pytest.mark.parametrize("arrival, nu, m", [("inf", 2, 2), ("inf", 5, 3), (2.0, 3, 2)])
