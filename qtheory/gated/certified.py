@@ -362,7 +362,8 @@ def _maximiser(lo: arb, params: Parameters) -> arb:
         newton = (w - step).mid()
         if not (lo < newton < hi and 2 * abs(step) < previous):
             newton = (lo * hi).sqrt().mid()
-        step, w, previous = newton - w, newton, abs(newton - w)
+        step = newton - w
+        w, previous = newton, abs(step)
         if abs(step) < abs(w) * tolerance:
             return w
     raise Undecided("Newton's method on S' did not converge")

@@ -66,6 +66,18 @@ def network_text(net: LossNetwork | ClassNetwork) -> str:
     )
 
 
+def _provenance(net: LossNetwork | ClassNetwork) -> dict:
+    """The origin, citation and hypotheses of a clock-model decomposition claim: Bray's
+    theorem for two classes, the package's extension of it for n."""
+    if isinstance(net, ClassNetwork):
+        return {
+            "origin": Origin.PACKAGE,
+            "citation": f"extends the two-class theorem of {BRAY}",
+            "hypotheses": (*CLASS_OVERLOADED, CLOCK),
+        }
+    return {"origin": Origin.PAPER, "citation": BRAY, "hypotheses": (OVERLOADED, CLOCK)}
+
+
 def _slope_claim(
     name: str,
     statement: str,
@@ -75,17 +87,13 @@ def _slope_claim(
     scope: str,
     net: LossNetwork | ClassNetwork,
 ) -> Claim:
-    """A finite-range claim decided by the 95% interval of a fitted slope on log N: Bray's
-    theorem for two classes, the package's extension of it for n."""
-    classes = isinstance(net, ClassNetwork)
+    """A finite-range claim decided by the 95% interval of a fitted slope on log N."""
     return Claim(
         name=name,
         statement=statement,
         kind=Evidence.FINITE_RANGE,
         passed=bool(passed),
-        origin=Origin.PACKAGE if classes else Origin.PAPER,
-        citation=f"extends the two-class theorem of {BRAY}" if classes else BRAY,
-        hypotheses=(*CLASS_OVERLOADED, CLOCK) if classes else (OVERLOADED, CLOCK),
+        **_provenance(net),
         scope=scope,
         quantity=quantity,
         value=fit.slope.mean,
@@ -279,9 +287,7 @@ def _two_class_claims(result: Sweep[LossNetwork]) -> list[Claim]:
             ),
             kind=Evidence.STATISTICAL,
             passed=min(c_vol_highs) >= 0,
-            origin=Origin.PAPER,
-            citation=BRAY,
-            hypotheses=(OVERLOADED, CLOCK),
+            **_provenance(net),
             scope=f"{every_n}; one 95% interval per $N$",
             quantity=f"smallest $C_{{\\mathrm{{vol}}}}$ estimate (at $N = {worst.servers}$)",
             value=worst.c_vol.mean,
@@ -374,9 +380,7 @@ def _class_claims(result: Sweep[ClassNetwork]) -> list[Claim]:
             ),
             kind=Evidence.STATISTICAL,
             passed=worst.c_vol.mean + worst.c_vol.halfwidth >= 0,
-            origin=Origin.PACKAGE,
-            citation=f"extends the two-class theorem of {BRAY}",
-            hypotheses=(*CLASS_OVERLOADED, CLOCK),
+            **_provenance(net),
             scope=f"{every_n}; one 95% interval per $N$",
             quantity=f"lowest $C_{{\\mathrm{{vol}}}}$ upper end (at $N = {worst.servers}$)",
             value=worst.c_vol.mean,

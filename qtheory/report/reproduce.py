@@ -259,24 +259,21 @@ def reproduce(
         make_executor(run.cluster).close()  # fail now, not after the first steps
     written: list[Path] = []
     seconds: dict[str, float] = {}
-    with (
-        tqdm(
-            total=1, desc="qtheory reproduce", bar_format=WEIGHTED_BAR, disable=not progress
-        ) as bar,
-        contextlib.ExitStack() as background,
-    ):
+    with tqdm(
+        total=1, desc="qtheory reproduce", bar_format=WEIGHTED_BAR, disable=not progress
+    ) as bar:
         # The bar is on the screen before the models' modules (Sympy, Matplotlib) load.
         bar.set_postfix_str("loading the models")
         steps = [step for model in MODELS for step in importlib.import_module(model).steps(run)]
-        background.enter_context(_sweeps_in_background(run))
         weights = step_weights([name for name, _ in steps], run.size)
         bar.reset(total=sum(weights))  # the imports do not count in the bar's rate
-        for (name, step), weight in zip(steps, weights, strict=True):
-            bar.set_postfix_str(name)
-            start = time.perf_counter()
-            written.extend(step())
-            seconds[name] = time.perf_counter() - start
-            bar.update(weight)
+        with _sweeps_in_background(run):
+            for (name, step), weight in zip(steps, weights, strict=True):
+                bar.set_postfix_str(name)
+                start = time.perf_counter()
+                written.extend(step())
+                seconds[name] = time.perf_counter() - start
+                bar.update(weight)
     if times := os.environ.get("QTHEORY_STEP_TIMES"):
         Path(times).write_text(json.dumps({"size": run.size, "seconds": seconds}, indent=2))
     derivations = run.out / "derivations"
