@@ -338,10 +338,11 @@ class Undecided(ArithmeticError):
 
 def _maximiser(lo: arb, params: Parameters) -> arb:
     """w* (a midpoint, no claim) above lo = w_L, where G > 0 and G decreases: doubling
-    to a bracket [lo, hi] with G(lo) > 0 >= G(hi), then Newton on G at the working
-    precision, safeguarded by the bracket (Press et al., ``rtsafe``): a step that leaves
-    it, or fails to halve the previous one, is a bisection in log scale instead (each
-    sign decided shrinks the bracket), until a step is below the working precision."""
+    to a bracket [lo, hi] with G(lo) > 0 >= G(hi), then Newton on G's root at the working
+    precision (on H of :func:`_newton_step`), safeguarded by the bracket (Press et al.,
+    ``rtsafe``): a step that leaves it, or fails to halve the previous one, is a
+    bisection in log scale instead (each sign decided shrinks the bracket), until a
+    step (Newton's or the one taken) is below the working precision."""
     lo = lo.mid()
     hi = 2 * lo
     for _ in range(4000):
@@ -358,15 +359,31 @@ def _maximiser(lo: arb, params: Parameters) -> arb:
             lo = w
         elif terms["G"] < 0:
             hi = w
-        step = (terms["G"] / terms["G1"]).mid()
+        step = _newton_step(terms, params)
         newton = (w - step).mid()
+        if abs(step) < abs(w) * tolerance:  # below an ulp or two of w: converged
+            return newton
         if not (lo < newton < hi and 2 * abs(step) < previous):
             newton = (lo * hi).sqrt().mid()
         step = newton - w
         w, previous = newton, abs(step)
-        if abs(step) < abs(w) * tolerance:
+        if abs(step) < abs(w) * tolerance:  # the bracket has closed on w
             return w
     raise Undecided("Newton's method on S' did not converge")
+
+
+def _newton_step(terms: dict[str, arb], params: Parameters) -> arb:
+    """The Newton step of H(w) = log(C d) − log(n hk) at a point of ``terms`` (d = τ + β;
+    H has G's root, as G = C d − n hk).  Where the gate is long G is dominated by the
+    e^w of hk and H is close to linear (Newton on G itself would crawl there); with
+    (n hk)' = C D' − G', H' = D'/d − (C D' − G')/(n hk)."""
+    cost = arb(params.cost)
+    d = terms["tau"] + arb(params.beta)
+    nk = cost * d - terms["G"]
+    if not (d > 0 and nk > 0):  # not reached above w_L; Newton on G is still a step
+        return (terms["G"] / terms["G1"]).mid()
+    slope = terms["D1"] / d - (cost * terms["D1"] - terms["G1"]) / nk
+    return ((cost * d / nk).log() / slope).mid()
 
 
 def _routing(params: Parameters) -> tuple[arb, arb, bool]:
