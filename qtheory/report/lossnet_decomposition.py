@@ -288,9 +288,15 @@ def _job_table(result: Sweep[LossNetwork]) -> str:
         ]
         for j in result.job
     ]
+    # one entry per window and printed bound: bounds of different N that agree to the
+    # printed digits are listed once, whatever their last bits
     windows = ", ".join(
-        f"{b:.4f} ($T'={t:g}$)"
-        for t, b in sorted({(j.horizon - j.warmup, j.window_bound / j.servers) for j in result.job})
+        dict.fromkeys(
+            f"{b:.4f} ($T'={t:g}$)"
+            for t, b in sorted(
+                (j.horizon - j.warmup, j.window_bound / j.servers) for j in result.job
+            )
+        )
     )
     top = result.job[0]
     return report.table(
