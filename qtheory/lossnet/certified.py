@@ -460,7 +460,8 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
     N; the candidate k* from a float64 search over the same truncated sums (doubling
     steps, then bisection on the sign of R_{k+1} − R_k), repeated with balls at more
     digits if it cannot be certified.  About 1.3 ms at N = 10^6 and 30 digits, where
-    the float64 table of :func:`~qtheory.lossnet.online.online_optimum` takes 0.29 s
+    the float64 table of every reserve (:func:`~qtheory.lossnet.online.threshold_table`)
+    takes 0.29 s
     (``benchmarks/bench_certify_lossnet.py``).
 
     Parameters

@@ -1,9 +1,9 @@
 r"""The online optimum: trunk reservation with the best reserve, found exactly.
 
-:func:`online_optimum` takes two classes or n; with two the table below finds the
-reserve (float64 or mpmath), with more the policy iteration of
-:mod:`qtheory.lossnet.nested` finds the nested reserves k_1 = 0 <= … <= k_n, and
-:func:`regret_of` is the regret identity for either.
+:func:`online_optimum` takes two classes or n; with two the table below, restricted to
+the reserves and states that matter, finds the reserve (float64 or mpmath), with more
+the policy iteration of :mod:`qtheory.lossnet.nested` finds the nested reserves
+k_1 = 0 <= … <= k_n, and :func:`regret_of` is the regret identity for either.
 
 Under trunk reservation with reserve :math:`k` (admit L only while more than :math:`k`
 servers are idle, admit H whenever a server is idle; Miller 1969 shows a policy of this
@@ -14,8 +14,9 @@ rate :math:`(\lambda_H+\lambda_L)N` for :math:`b < m = N-k`, :math:`\lambda_H N`
 :math:`H_b = b\log\frac{\lambda_H N}{\mu} - \log b!` its weights are :math:`e^{A_b}` for
 :math:`b \le m` and :math:`e^{A_m - H_m + H_b}` for :math:`b \ge m`, so every threshold's
 normaliser, blocking probability and mean idleness follow from one prefix sum of
-:math:`e^{A_b}` and one suffix sum of :math:`e^{H_b}` (in log space): all :math:`N+1`
-thresholds in :math:`O(N)` total.
+:math:`e^{A_b}` and one suffix sum of :math:`e^{H_b}` (in log space, relative to the
+full state :math:`b = N`): all :math:`N+1` thresholds in :math:`O(N)` total
+(:func:`threshold_table`).
 
 The regret splits exactly into idle capacity and lost H reward (admitted rate equals
 departure rate :math:`\mu E[b]`):
@@ -23,6 +24,30 @@ departure rate :math:`\mu E[b]`):
 .. math:: R_{fluid} - R_k = r_L\,\mu\,E[\text{idle}] + (r_H - r_L)\,\lambda_H N\,P(\text{full}),
 
 which is also how it is computed (no cancellation between two :math:`O(N)` rewards).
+
+The states and reserves that matter
+-----------------------------------
+The optimum does not need the whole table.  Indexed by the idle count :math:`i = N - b`,
+the weight ratios :math:`w_{b-1}/w_b = b\mu/((\lambda_H+\lambda_L)N)` of the states past a
+reserve are at most :math:`q = \mu/(\lambda_H+\lambda_L) < 1`, so for the reserves
+:math:`0..K` the states beyond :math:`K + T` idle servers change every sum by less than
+:math:`q^{T-1}\max(q/(1-q),\ Lq/(1-q) + q/(1-q)^2)` relative (:math:`L = K + T`), held
+below :math:`2^{-60}`: :math:`T` depends on :math:`q` (and on :math:`\log K`), not on
+:math:`N`.  The sums over those :math:`K + T + 1` states are the table's own arithmetic
+(the log weights relative to the full state are the same numbers), so the values agree
+with :func:`threshold_table` to an ulp or so.  Which :math:`K`: a larger reserve admits
+fewer L, so the busy count is stochastically smaller and
+:math:`E_k[\text{idle}] \ge E_K[\text{idle}]` for every :math:`k \ge K`, and the identity
+bounds the regret of every such reserve below by :math:`r_L\mu E_K[\text{idle}]`.
+:math:`K` starts at twice the balance guess
+:math:`\log(\max(1, (r_H-r_L)\lambda_H N\theta/(r_L\mu)))/\theta`,
+:math:`\theta = \log(\mu/\lambda_H)`, and doubles until that bound exceeds the best
+regret among :math:`0..K` by a relative :math:`10^{-6}`: then no reserve beyond
+:math:`K` is optimal or within :data:`TIE_GAP` of the optimum, with no assumption on the
+shape of the regret in :math:`k`.  The cost is :math:`O(k^* + 1/\theta + T)` whatever
+:math:`N` (0.11 ms at :math:`N = 10^7` for the default rates, against 3.4 s for the
+whole table, ``benchmarks/bench_online.py``); only with :math:`q` close to 1 does
+:math:`T` reach :math:`N`, and the route is then the table.
 
 Precision and cost
 ------------------
@@ -33,7 +58,8 @@ chain of the float64 optimum and of its two neighbours with ``D`` + 10 + (digits
 N) working digits (an N-term product and an N-term sum of positive terms lose at most
 about log10 N digits) and rounds the results to ``D`` digits.  Both routes estimate
 their cost first and refuse, with a ``ValueError`` naming ``net``, what exceeds
-:mod:`qtheory.core.limits`: :data:`TABLE_BYTES_PER_SERVER` bytes per server for the table,
+:mod:`qtheory.core.limits`: :data:`TABLE_BYTES_PER_SERVER` bytes per state summed (the
+K + T + 1 states that matter for the optimum, N + 1 for :func:`threshold_table`),
 :data:`MP_CELLS_PER_STEP` cells per mpmath step (three reserves of N + 1 steps).
 
 References
@@ -48,6 +74,7 @@ References
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -65,7 +92,6 @@ __all__ = [
     "MP_CELLS_PER_STEP",
     "REGRET_IDENTITY",  # noqa: F822 (a Sympy object, made on first use by __getattr__)
     "TABLE_BYTES_PER_SERVER",
-    "TABLE_SERVERS",
     "TIE_GAP",
     "OnlineOptimum",
     "ThresholdTable",
@@ -76,7 +102,8 @@ __all__ = [
 
 #: Peak memory of :func:`threshold_table` per server, in bytes: about fifteen float64
 #: arrays of N + 1 entries are alive at once (measured 120 bytes with tracemalloc at
-#: N = 10^6).
+#: N = 10^6); the optimum's table of the K + T + 1 states that matter takes as much per
+#: state.
 TABLE_BYTES_PER_SERVER = 128
 
 #: Cost of one mpmath step of the high-precision chain (a multiply, a divide and three
@@ -236,24 +263,57 @@ def _reverse_logcumsumexp(values: np.ndarray) -> np.ndarray:
     return np.logaddexp.accumulate(values[::-1])[::-1]
 
 
-def _log_weights_from_top(rate: float, mu: float, n: int) -> np.ndarray:
-    """log(w_b / w_N), b = 0..N, for births at ``rate`` and deaths bμ.
+def _log_weights_from_top(rate: float, mu: float, n: int, start: int = 0) -> np.ndarray:
+    """log(w_b / w_N), b = ``start``..N, for births at ``rate`` and deaths bμ.
 
     Relative to the top state, near which every sum that decides the optimum lives, the
     values are small there and carry absolute errors of a few ulps (a reverse cumulative
     sum of log(μj/rate)); absolute logs such as b log(rate/μ) − log b! would carry
     errors of order 1e-8 at N = 10^7."""
-    steps = np.log(mu * np.arange(1, n + 1) / rate)  # log(w_{j-1}/w_j), j = 1..N
+    steps = np.log(mu * np.arange(start + 1, n + 1) / rate)  # log(w_{j-1}/w_j), j > start
     return np.concatenate((np.cumsum(steps[::-1])[::-1], [0.0]))
 
 
-def _require_table_memory(net: LossNetwork) -> None:
+def _require_table_memory(net: LossNetwork, states: int) -> None:
+    """Refuse a table over ``states`` + 1 states that would exceed the memory limit."""
+    whole = states == net.servers
     limits.require(
         "memory",
-        TABLE_BYTES_PER_SERVER * (net.servers + 1.0),
+        TABLE_BYTES_PER_SERVER * (states + 1.0),
         parameter="net.servers",
-        what=f"the threshold table of every reserve (net.servers = {net.servers})",
+        what=(
+            f"the threshold table of every reserve (net.servers = {net.servers})"
+            if whole
+            else f"the table of the {states + 1} states nearest the full state "
+            f"(net.servers = {net.servers})"
+        ),
     )
+
+
+#: Relative size below which a left-out tail of a sum no longer matters (below half an
+#: ulp of float64, 2^-53): the tail bounds of :func:`_tail_states` are held below it.
+_TAIL_EPS = 2.0**-60
+
+#: A reserve beyond K is left unevaluated once r_L μ E_K[idle], a lower bound of the
+#: regret of every reserve >= K, exceeds the best regret found by this relative margin
+#: (far above :data:`TIE_GAP` and the float64 error of the table's values).
+_STOP_MARGIN = 1e-6
+
+
+def _tail_states(net: LossNetwork, reserves: int) -> int:
+    """The states beyond ``reserves`` idle servers that the sums of reserves 0..``reserves``
+    need, T: with q = μ/(λ_H + λ_L) < 1 (every weight ratio past a reserve, module
+    docstring), the left-out sums relative to the kept ones are at most
+    q^(T−1) max(q/(1−q), L q/(1−q) + q/(1−q)^2), L = reserves + T the last idle count
+    kept; T is the least with that below :data:`_TAIL_EPS` (a few hundred at most unless
+    q is close to 1; it does not grow with N)."""
+    q = net.mu / (net.lambda_h + net.lambda_l)
+    decay, terms = -math.log(q), 1
+    for _ in range(4):  # L depends on T, only logarithmically: a fixed point in a few steps
+        last = reserves + terms
+        factor = max(q / (1 - q), last * q / (1 - q) + q / (1 - q) ** 2)
+        terms = max(1, math.ceil(1 + (math.log(factor) - math.log(_TAIL_EPS)) / decay))
+    return terms
 
 
 def threshold_table(net: LossNetwork) -> ThresholdTable:
@@ -262,7 +322,8 @@ def threshold_table(net: LossNetwork) -> ThresholdTable:
     Float64 in log space (see the module docstring).  Relative accuracy near the
     optimal reserve about 1e-13 up to N = 10^7 (tested against
     :func:`qtheory.exact.birth_death_stationary`); reserves far from the optimum are
-    less accurate.
+    less accurate.  :func:`online_optimum` does not need it: it sums only the reserves
+    and states that matter (module docstring), with the same arithmetic.
 
     Parameters
     ----------
@@ -296,34 +357,76 @@ def threshold_table(net: LossNetwork) -> ThresholdTable:
     3
     """
     net = as_network(net)
-    _require_table_memory(net)
+    _require_table_memory(net, net.servers)
+    return _reserve_sums(net, net.servers, net.servers)
+
+
+def _reserve_sums(net: LossNetwork, reserves: int, states: int) -> ThresholdTable:
+    """The table of reserves 0..``reserves`` from the ``states`` + 1 states nearest the
+    full state (b >= N − ``states``): the arithmetic of the whole table restricted to
+    them (``states`` = N is :func:`threshold_table`).  The log weights relative to the
+    full state are the same numbers (cumulative sums from the top); the sums over b < m
+    start at b = N − ``states`` instead of 0, which leaves out less than
+    :data:`_TAIL_EPS` of each when ``states`` >= ``reserves`` + :func:`_tail_states`."""
     n = net.servers
-    busy = np.arange(n + 1, dtype=float)
-    a = _log_weights_from_top(net.arrival_rate_h + net.arrival_rate_l, net.mu, n)
-    h = _log_weights_from_top(net.arrival_rate_h, net.mu, n)
+    start = n - states
+    busy = np.arange(start, n + 1, dtype=float)
+    a = _log_weights_from_top(net.arrival_rate_h + net.arrival_rate_l, net.mu, n, start)
+    h = _log_weights_from_top(net.arrival_rate_h, net.mu, n, start)
     with np.errstate(divide="ignore"):  # log(0 idle) = -inf at b = N
         log_idle = np.log(n - busy)
-    # m = N - k ranges over 0..N; "below" sums run over b < m, "above" over b >= m.
+    # m = N - k; "below" sums run over start <= b < m, "above" over b >= m.
     below = np.concatenate(([-np.inf], np.logaddexp.accumulate(a)[:-1]))
     below_idle = np.concatenate(([-np.inf], np.logaddexp.accumulate(a + log_idle)[:-1]))
     shift = a - h  # log w_b = shift[m] + h[b] for b >= m
     above = shift + _reverse_logcumsumexp(h)
     above_idle = shift + _reverse_logcumsumexp(h + log_idle)
-    log_norm = np.logaddexp(below, above)
-    prob_full = np.exp(shift + h[n] - log_norm)
-    mean_idle = np.exp(np.logaddexp(below_idle, above_idle) - log_norm)
-    prob_admit_l = np.exp(below - log_norm)
+    kept = slice(states - reserves, None)  # m = N − reserves .. N
+    log_norm = np.logaddexp(below[kept], above[kept])
+    prob_full = np.exp(shift[kept] + h[-1] - log_norm)
+    mean_idle = np.exp(np.logaddexp(below_idle[kept], above_idle[kept]) - log_norm)
+    prob_admit_l = np.exp(below[kept] - log_norm)
     regret = _two_class_regret(net, mean_idle, prob_full)
     if not np.all(np.isfinite(regret)):
         raise ArithmeticError("the threshold table overflowed float64 for these parameters")
     reverse = slice(None, None, -1)  # index by k = N - m
     return ThresholdTable(
-        reserve=np.arange(n + 1),
+        reserve=np.arange(reserves + 1),
         mean_idle=mean_idle[reverse],
         prob_full=prob_full[reverse],
         prob_admit_l=prob_admit_l[reverse],
         regret=regret[reverse],
     )
+
+
+def _initial_reserve(net: LossNetwork) -> int:
+    """A first guess of k*: the balance r_L μ k = (r_H − r_L) λ_H N θ e^{−θk},
+    θ = log(μ/λ_H), of :mod:`qtheory.lossnet.regret` (as in the start of
+    :func:`~qtheory.lossnet.nested.policy_iteration`), clipped to 0..N."""
+    theta = math.log(net.mu / net.lambda_h)
+    loss = (net.r_h - net.r_l) * net.lambda_h * net.servers * theta / (net.r_l * net.mu)
+    return min(net.servers, max(0, round(math.log(max(loss, 1.0)) / theta)))
+
+
+def _optimum_table(net: LossNetwork) -> ThresholdTable:
+    """The reserves 0..K of the states that matter, K doubled from twice the first guess
+    until the reserves beyond K cannot come within :data:`_STOP_MARGIN` of the best: a
+    larger reserve admits fewer L, so its busy count is stochastically smaller and
+    E_k[idle] >= E_K[idle] for k >= K, and its regret is at least r_L μ E_K[idle] (the
+    identity's other term is >= 0).  Cost O(K + T), K about k* + 1/θ."""
+    n = net.servers
+    reserves = min(n, 2 * _initial_reserve(net) + 8)
+    while True:
+        states = min(n, reserves + _tail_states(net, reserves))
+        if states == n:  # the sums need every state: take every reserve with them
+            reserves = n
+        _require_table_memory(net, states)
+        table = _reserve_sums(net, reserves, states)
+        best = float(np.min(table.regret))
+        bound = net.r_l * net.mu * float(table.mean_idle[-1])
+        if reserves == n or bound > best * (1 + _STOP_MARGIN) + np.finfo(float).tiny:
+            return table
+        reserves = min(n, 2 * reserves)
 
 
 def _decimal(value: float) -> mpmath.mpf:
@@ -421,10 +524,12 @@ def online_optimum(
       from rate balance, B_L = 1 − (μ(N − E[idle]) − λ_H N (1 − P(full)))/(λ_L N).  An
       exact tie between two reserves, which the certificate cannot split, falls back to
       the table.
-    - ``"table"`` (two classes): every reserve is evaluated by :func:`threshold_table`
-      (float64, O(N)) and the best kept.  Where the optimum is so flat that another
-      reserve's float64 regret comes within :data:`TIE_GAP` (relative) of the best,
-      float64 cannot tell them apart (found with λ_H close to μ, where neighbouring
+    - ``"table"`` (two classes): the reserves 0..K over the K + T + 1 states nearest the
+      full state, K doubled until no larger reserve can be better (module docstring),
+      O(k* + T) whatever N (0.11 ms at N = 10^7), float64 equal to the best entry of
+      :func:`threshold_table` to an ulp or so.  Where the optimum is so flat that
+      another reserve's float64 regret comes within :data:`TIE_GAP` (relative) of the
+      best, float64 cannot tell them apart (found with λ_H close to μ, where neighbouring
       rewards differ by 1e-21 relative) and
       :func:`~qtheory.lossnet.certified.certified_online_optimum` decides the reserve.
       With ``dps`` the values are recomputed in mpmath: k* from that search, confirmed
@@ -433,10 +538,8 @@ def online_optimum(
     - ``"policy-iteration"`` (any number of classes, float64):
       :func:`~qtheory.lossnet.nested.policy_iteration` on the busy-server chain.
 
-    ``"auto"`` (the default) takes, for two classes, the table in float64 up to
-    :data:`TABLE_SERVERS` servers (where it takes milliseconds and spares the import of
-    Arb) and the certified route beyond it and for every ``dps``; policy iteration for
-    more classes.
+    ``"auto"`` (the default) takes, for two classes, the table in float64 (no import of
+    Arb) and the certified route for every ``dps``; policy iteration for more classes.
 
     Parameters
     ----------
@@ -492,8 +595,7 @@ def online_optimum(
     if method == "auto" and classes.n_classes > 2:
         method = "policy-iteration"
     elif method == "auto":
-        small = dps is None and classes.servers <= TABLE_SERVERS
-        method = "table" if small else "certified"
+        method = "table" if dps is None else "certified"
     if method == "policy-iteration":
         if dps is not None:
             raise ValueError(f"dps: method 'policy-iteration' is float64 only, got dps={dps}")
@@ -512,11 +614,6 @@ def online_optimum(
 
 #: The routes of :func:`online_optimum`.
 _METHODS = ("auto", "certified", "table", "policy-iteration")
-
-#: Up to this many servers the default float64 route is the table of every reserve
-#: (about 10 ms at 20 000, measured here, against a few ms for the certified route plus
-#: 33 ms to import Arb); beyond it the certified route, O(k* + T).
-TABLE_SERVERS = 20_000
 
 
 def _certified_optimum(net: LossNetwork, dps: int | None) -> OnlineOptimum:
@@ -542,8 +639,8 @@ def _certified_optimum(net: LossNetwork, dps: int | None) -> OnlineOptimum:
 
 
 def _table_optimum(net: LossNetwork, dps: int | None) -> OnlineOptimum:
-    """The two-class optimum from the table of every reserve (and mpmath with ``dps``)."""
-    _require_table_memory(net)
+    """The two-class optimum from the table of the reserves and states that matter,
+    O(k* + T) (and mpmath with ``dps``: O(N) per reserve)."""
     if dps is not None:
         limits.require(
             "dp_cells",
@@ -552,7 +649,7 @@ def _table_optimum(net: LossNetwork, dps: int | None) -> OnlineOptimum:
             what=f"the mpmath chains of three reserves (net.servers = {net.servers}, dps={dps}; "
             "certified_online_optimum takes O(k* + T) at any N)",
         )
-    table = threshold_table(net)
+    table = _optimum_table(net)
     best = _best_reserve(net, table.regret)
     if dps is not None:
         return _optimum_mp(net, best, dps)

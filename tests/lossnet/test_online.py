@@ -5,10 +5,13 @@ import mpmath
 import numpy as np
 import pytest
 from conftest import assert_rejects
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qtheory.core import limits
 from qtheory.exact import birth_death_stationary, stationary_ctmc
 from qtheory.lossnet import LossNetwork, fluid_bound, online_optimum, threshold_table
+from qtheory.lossnet.online import _best_reserve
 
 NET = LossNetwork(60, 0.6, 0.8, 1.0, 2.0, 1.0)
 
@@ -139,9 +142,16 @@ def test_dps_is_keyword_only():
 
 
 def test_huge_networks_are_refused_before_allocating():
+    """The table of every reserve is O(N) memory and refused at N = 10^8; the optimum
+    sums only the K + T + 1 states that matter and is refused only when those exceed the
+    limit (q = μ/(λ_H + λ_L) close to 1 makes T reach N)."""
     net = LossNetwork(10**8, 0.6, 0.8, 1.0, 2.0, 1.0)
     assert_rejects(threshold_table, net, match=r"net\.servers: .* bytes")
-    assert_rejects(online_optimum, net, method="table", match=r"net\.servers: .* bytes")
+    assert online_optimum(net).reserve == online_optimum(net, method="certified").reserve
+    with limits.raised(memory=1e4):  # about 80 states: more than that is refused
+        assert_rejects(online_optimum, net, match=r"net\.servers: .*states nearest the full")
+    barely = LossNetwork(10**9, 0.5, 0.5000001, 1.0, 2.0, 1.0)  # q = 1 - 1e-7
+    assert_rejects(online_optimum, barely, match=r"net\.servers: .* bytes")
     with limits.raised(memory=1e12):  # the mpmath work is refused on its own count
         assert_rejects(
             online_optimum,
@@ -188,3 +198,89 @@ def test_non_networks_are_type_errors(bad):
     for call in (threshold_table, online_optimum):
         with pytest.raises(TypeError, match="net must be a LossNetwork"):
             call(bad)
+
+
+# ---------------------------------------------------------------------------
+# the optimum from the reserves and states that matter, against the whole table
+
+
+def table_optimum(net):
+    """The route before O(k* + T): the best entry of the table of every reserve, O(N),
+    with the same tie rule (TIE_GAP)."""
+    table = threshold_table(net)
+    best = _best_reserve(net, table.regret)
+    return best, table
+
+
+def assert_same_as_the_table(net):
+    """Same reserve, and every value equal to the table's entry to 1e-14 relative: both
+    sum the same log weights (relative to the full state, the same numbers); the sums
+    over the states past the reserve leave out terms below 2^-60 of them, which can move
+    a log-sum-exp by an ulp of a log of size up to about 40 (ulp 7e-15), so the values
+    may differ by that relative amount (they came out bit-identical on every network
+    tried)."""
+    best, table = table_optimum(net)
+    opt = online_optimum(net)
+    assert opt.reserves == (0, best)
+    assert opt.regret == pytest.approx(float(table.regret[best]), rel=1e-14, abs=0)
+    assert opt.mean_idle == pytest.approx(float(table.mean_idle[best]), rel=1e-14, abs=0)
+    assert opt.prob_full == pytest.approx(float(table.prob_full[best]), rel=1e-14, abs=1e-300)
+    assert opt.blocking[1] == pytest.approx(1.0 - float(table.prob_admit_l[best]), rel=1e-14)
+    assert opt.online == pytest.approx(fluid_bound(net) - float(table.regret[best]), rel=1e-15)
+    return opt
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    servers=st.one_of(st.integers(1, 60), st.integers(61, 3000), st.integers(3001, 200_000)),
+    lambda_h=st.floats(0.02, 0.98),
+    load=st.floats(1.01, 30.0),
+    r_h=st.floats(1.01, 50.0),
+    r_l=st.floats(0.05, 5.0),
+)
+def test_the_optimum_is_the_tables_on_random_networks(servers, lambda_h, load, r_h, r_l):
+    """μ = 1, λ_H < 1 < λ_H + λ_L = load, r_H = r_h·r_L: the whole range of q, θ and
+    rewards, small N where K reaches N and large N where it stops early."""
+    net = LossNetwork(servers, lambda_h, load - lambda_h, 1.0, r_h * r_l, r_l)
+    assert_same_as_the_table(net)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        (0.6, 0.8, 1.0, 2.0, 1.0),
+        (0.3, 2.0, 0.7, 5.0, 0.5),
+        (0.9, 0.5, 1.0, 1.5, 1.0),
+        (1.323, 3.237, 1.36, 32.499, 2.14),  # a near-tie at N = 300 (TIE_GAP)
+        (0.999999, 0.000002, 1.0, 2.0, 1.0),  # q close to 1: T reaches N
+        (0.01, 20180, 1, 7.76, 1),
+    ],
+)
+@pytest.mark.parametrize("servers", [1, 2, 7, 60, 300, 5000, 10**5])
+def test_the_optimum_is_the_tables_on_the_test_networks(params, servers):
+    assert_same_as_the_table(LossNetwork(servers, *params))
+
+
+@pytest.mark.parametrize("params", [(0.6, 0.8, 1.0, 2.0, 1.0), (0.9, 0.5, 1.0, 1.5, 1.0)])
+def test_the_optimum_is_the_tables_at_ten_million_servers(params):
+    opt = assert_same_as_the_table(LossNetwork(10**7, *params))
+    assert opt.reserve < 200  # found without the O(N) table
+
+
+def test_the_report_networks_give_the_tables_optimum():
+    """The two-class networks of the reports (qtheory/report/lossnet.py and the
+    decomposition sweep's regret curves) over their grids of N."""
+    from qtheory.report.lossnet import DEFAULT
+    from qtheory.report.lossnet_decomposition_sweep import PARAMETER_SETS
+
+    for net in [DEFAULT, *(net for _, net in PARAMETER_SETS)]:
+        for servers in (10, 100, 1000, 10**4, 10**5, 10**6):
+            assert_same_as_the_table(net.with_servers(servers))
+
+
+def test_a_larger_reserve_never_idles_less():
+    """What the stop of the search rests on: E_k[idle] does not decrease in k (a larger
+    reserve admits fewer L), so r_L μ E_K[idle] bounds the regret of every k >= K."""
+    for params in [(0.6, 0.8, 1.0, 2.0, 1.0), (1.323, 3.237, 1.36, 32.499, 2.14)]:
+        idle = threshold_table(LossNetwork(2000, *params)).mean_idle
+        assert np.all(np.diff(idle) >= -1e-12 * idle[1:])
