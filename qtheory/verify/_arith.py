@@ -23,14 +23,26 @@ A number is read only when it is short and its exponent is moderate (:data:`MAX_
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 
 import flint
 from flint import arb, fmpq, fmpz
 
-__all__ = ["ball", "inside", "interval", "narrow", "precision", "rate_or_inf", "rational"]
+from qtheory.verify import CertificateError
+
+__all__ = [
+    "ball",
+    "certificate_digits",
+    "check_enclosures",
+    "inside",
+    "interval",
+    "narrow",
+    "precision",
+    "rate_or_inf",
+    "rational",
+]
 
 #: The longest number text read (the longest in a reproduce certificate has about 400).
 MAX_DIGITS = 20_000
@@ -190,6 +202,82 @@ def narrow(pair: Sequence[str], dps: int) -> bool:
     if low <= 0 <= high:
         return False
     return bool(high - low <= fmpq(1, 10**dps) * min(abs(low), abs(high)))
+
+
+def certificate_digits(data: Mapping) -> int:
+    """``data["dps"]``, the significant digits a certificate's intervals fix, which must be
+    an integer ≥ 1 (not a bool).
+
+    Parameters
+    ----------
+    data : mapping
+        A certificate's ``data``.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    CertificateError
+        If ``dps`` is not such an integer.
+
+    Examples
+    --------
+    >>> certificate_digits({"dps": 12})
+    12
+    >>> certificate_digits({"dps": True})
+    Traceback (most recent call last):
+    ...
+    qtheory.verify.CertificateError: dps must be an integer >= 1, got True
+    """
+    dps = data["dps"]
+    if not isinstance(dps, int) or isinstance(dps, bool) or dps < 1:
+        raise CertificateError(f"dps must be an integer >= 1, got {dps!r}")
+    return dps
+
+
+def check_enclosures(
+    balls: Mapping[str, arb],
+    names: Sequence[str],
+    claimed: Callable[[str], Sequence[str]],
+    dps: int,
+) -> None:
+    """Decide, name by name, that the checker's ball lies inside the claimed interval
+    (:func:`inside`) and that the interval fixes ``dps`` digits (:func:`narrow`).
+
+    Parameters
+    ----------
+    balls : mapping of str to flint.arb
+        The checker's own balls.
+    names : sequence of str
+        The names to decide, in order.
+    claimed : callable
+        The claimed ``[lower, upper]`` of a name (read when its name is decided).
+    dps : int
+        Significant digits each interval must fix.
+
+    Raises
+    ------
+    CertificateError
+        Naming the first value whose ball is not inside, or whose interval is too wide.
+
+    Examples
+    --------
+    >>> check_enclosures({"x": arb(1) / 4}, ["x"], lambda name: ["0.25", "0.25"], 3)
+    >>> check_enclosures({"x": arb(1) / 4}, ["x"], lambda name: ["0.2", "0.3"], 3)
+    Traceback (most recent call last):
+    ...
+    qtheory.verify.CertificateError: x: the interval ['0.2', '0.3'] is wider than 1e-3 relative
+    """
+    for name in names:
+        pair = claimed(name)
+        if not inside(balls[name], pair):
+            raise CertificateError(
+                f"{name}: the checker's enclosure {balls[name].str(12)} is not inside {pair}"
+            )
+        if not narrow(pair, dps):
+            raise CertificateError(f"{name}: the interval {pair} is wider than 1e-{dps} relative")
 
 
 def rate_or_inf(text) -> fmpq | None:

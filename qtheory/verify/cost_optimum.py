@@ -72,7 +72,14 @@ from collections.abc import Mapping
 from flint import arb, fmpq
 
 from qtheory.verify import CertificateError
-from qtheory.verify._arith import ball, inside, narrow, precision, rate_or_inf, rational
+from qtheory.verify._arith import (
+    ball,
+    certificate_digits,
+    check_enclosures,
+    precision,
+    rate_or_inf,
+    rational,
+)
 from qtheory.verify.gated import NAMES
 
 __all__ = ["CHECKS", "EXACT_POWER", "check_cost_optimum", "cost_optimum_balls", "read_problem"]
@@ -311,22 +318,11 @@ def check_cost_optimum(data: Mapping) -> None:
     ...
     qtheory.verify.CertificateError: welfare_rr: the checker's enclosure ... is not inside ...
     """
-    dps = data["dps"]
-    if not isinstance(dps, int) or isinstance(dps, bool) or dps < 1:
-        raise CertificateError(f"dps must be an integer >= 1, got {dps!r}")
+    dps = certificate_digits(data)
     with precision(data["precision_bits"]):
         balls = cost_optimum_balls(data)
-        for name in NAMES:
-            claimed = data["values"][name]
-            pair = [claimed[0], claimed[1]]
-            if not inside(balls[name], pair):
-                raise CertificateError(
-                    f"{name}: the checker's enclosure {balls[name].str(12)} is not inside {pair}"
-                )
-            if not narrow(pair, dps):
-                raise CertificateError(
-                    f"{name}: the interval {pair} is wider than 1e-{dps} relative"
-                )
+        values = data["values"]
+        check_enclosures(balls, NAMES, lambda name: [values[name][0], values[name][1]], dps)
 
 
 CHECKS = {"optimum": check_cost_optimum}

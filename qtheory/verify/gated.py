@@ -81,7 +81,14 @@ from collections.abc import Mapping
 from flint import arb, fmpq
 
 from qtheory.verify import CertificateError
-from qtheory.verify._arith import ball, inside, narrow, precision, rate_or_inf, rational
+from qtheory.verify._arith import (
+    ball,
+    certificate_digits,
+    check_enclosures,
+    precision,
+    rate_or_inf,
+    rational,
+)
 
 __all__ = [
     "CHECKS",
@@ -213,14 +220,6 @@ def optimum_balls(data: Mapping) -> dict[str, arb]:
     return balls
 
 
-def _digits(data: Mapping) -> int:
-    """``data["dps"]``, which must be an integer ≥ 1 (not a bool)."""
-    dps = data["dps"]
-    if not isinstance(dps, int) or isinstance(dps, bool) or dps < 1:
-        raise CertificateError(f"dps must be an integer >= 1, got {dps!r}")
-    return dps
-
-
 def _claimed(data: Mapping, name: str) -> list[str]:
     value = data["values"][name]
     return [value["lower"], value["upper"]] if isinstance(value, Mapping) else list(value)
@@ -260,19 +259,10 @@ def check_optimum(data: Mapping) -> None:
     ...
     qtheory.verify.CertificateError: welfare_ga: the checker's enclosure ... is not inside ...
     """
-    dps = _digits(data)
+    dps = certificate_digits(data)
     with precision(int(data["precision_bits"])):
         balls = optimum_balls(data)
-        for name in NAMES:
-            pair = _claimed(data, name)
-            if not inside(balls[name], pair):
-                raise CertificateError(
-                    f"{name}: the checker's enclosure {balls[name].str(12)} is not inside {pair}"
-                )
-            if not narrow(pair, dps):
-                raise CertificateError(
-                    f"{name}: the interval {pair} is wider than 1e-{dps} relative"
-                )
+        check_enclosures(balls, NAMES, lambda name: _claimed(data, name), dps)
 
 
 def _points(data: Mapping) -> list:

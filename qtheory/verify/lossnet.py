@@ -87,7 +87,7 @@ import flint
 from flint import arb, fmpq
 
 from qtheory.verify import CertificateError
-from qtheory.verify._arith import inside, narrow, precision, rational
+from qtheory.verify._arith import certificate_digits, inside, narrow, precision, rational
 
 __all__ = ["CHECKS", "check_fluid", "check_online", "check_online_case", "check_optimality"]
 
@@ -288,9 +288,7 @@ def check_online_case(data: Mapping) -> None:
     qtheory.verify.CertificateError: reserve: at 1 idle servers rejecting L ...
     """
     n, lh, ll, mu, rh, rl, k = _network(data)
-    dps = data["dps"]
-    if not isinstance(dps, int) or isinstance(dps, bool) or dps < 1:
-        raise CertificateError(f"dps must be an integer >= 1, got {dps!r}")
+    dps = certificate_digits(data)
     bits = data["bits"]
     if not (isinstance(bits, int) and 16 <= bits <= MAX_BITS and k <= MAX_RESERVE):
         raise CertificateError(
