@@ -23,6 +23,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -470,6 +471,33 @@ def remainder_claim(regime: str, quick: bool) -> Claim:
     )
 
 
+def _asymptotic_grid(regime: str, quick: bool) -> tuple:
+    """The certified grid of ``regime`` (:func:`certified_asymptotics` at Λ ∈
+    ``ASYMPTOTIC_ARRIVALS``, μ = C = 1, ε = ν − 1 = 10^-k or ν = 10^k), its scope text
+    and its points at the last k."""
+    light = regime == "light"
+    grid = certified_asymptotics(
+        regime,
+        ASYMPTOTIC_ARRIVALS,
+        _exponents(quick),
+        constant=LIGHT_CONSTANT if light else HEAVY_CONSTANT,
+    )
+    variable = r"$\varepsilon = \nu - 1 =$" if light else r"$\nu =$"
+    scope = (
+        rf"{variable} {_exponent_scope(quick, '-' if light else '')}, "
+        rf"$\Lambda \in \{{{_arrivals_text(ASYMPTOTIC_ARRIVALS)}\}}$, $\mu = C = 1$"
+    )
+    last = [p for p in grid.points if p[1] == max(_exponents(quick))]
+    return grid, scope, last
+
+
+def _along_curves(points: Sequence) -> Iterator[tuple]:
+    """The consecutive pairs of grid points of one curve (the same Λ), in grid order."""
+    for a, b in zip(points, points[1:], strict=False):
+        if a[0] == b[0]:
+            yield a, b
+
+
 def light_traffic_claims(quick: bool) -> list[Claim]:
     r"""As ν = 1 + ε ↓ 1: PoF ~ 4/(ε log(1/ε)) with a certified remainder bound on a
     grid, and PoF → ∞ while the gain S_GA* − S_RR* → 0 (finite range).
@@ -501,20 +529,12 @@ def light_traffic_claims(quick: bool) -> list[Claim]:
     (True, 'finite-range', True)
     """
     quick = _flag(quick)
-    grid = certified_asymptotics(
-        "light", ASYMPTOTIC_ARRIVALS, _exponents(quick), constant=LIGHT_CONSTANT
-    )
-    scope = (
-        rf"$\varepsilon = \nu - 1 =$ {_exponent_scope(quick, '-')}, "
-        rf"$\Lambda \in \{{{_arrivals_text(ASYMPTOTIC_ARRIVALS)}\}}$, $\mu = C = 1$"
-    )
-    smallest = [p for p in grid.points if p[1] == max(_exponents(quick))]
+    grid, scope, smallest = _asymptotic_grid("light", quick)
     pof = min(Fraction(p[4].price_of_forgetting.lower) for p in smallest)
     gain = max(Fraction(p[4].welfare_ga.upper) for p in smallest)
     increasing = all(
         Fraction(a[4].price_of_forgetting.upper) < Fraction(b[4].price_of_forgetting.lower)
-        for a, b in zip(grid.points, grid.points[1:], strict=False)
-        if a[0] == b[0]
+        for a, b in _along_curves(grid.points)
     )
     return [
         remainder_claim("light", quick),
@@ -569,20 +589,12 @@ def heavy_traffic_claims(quick: bool) -> list[Claim]:
     (True, True, 'finite-range')
     """
     quick = _flag(quick)
-    grid = certified_asymptotics(
-        "heavy", ASYMPTOTIC_ARRIVALS, _exponents(quick), constant=HEAVY_CONSTANT
-    )
-    scope = (
-        rf"$\nu =$ {_exponent_scope(quick, '')}, "
-        rf"$\Lambda \in \{{{_arrivals_text(ASYMPTOTIC_ARRIVALS)}\}}$, $\mu = C = 1$"
-    )
-    largest = [p for p in grid.points if p[1] == max(_exponents(quick))]
+    grid, scope, largest = _asymptotic_grid("heavy", quick)
     excess = max(Fraction(p[4].price_of_forgetting.upper) - 1 for p in largest)
     gains_grow = all(
         Fraction(a[4].welfare_ga.upper) - Fraction(a[4].welfare_rr.lower)
         < Fraction(b[4].welfare_ga.lower) - Fraction(b[4].welfare_rr.upper)
-        for a, b in zip(grid.points, grid.points[1:], strict=False)
-        if a[0] == b[0]
+        for a, b in _along_curves(grid.points)
     )
     return [
         remainder_claim("heavy", quick),
