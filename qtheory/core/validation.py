@@ -111,6 +111,13 @@ def nonnegative(name: str, value: object) -> float:
     return value
 
 
+def _require_integer(name: str, value: object) -> None:
+    """Raise ValueError naming ``name`` unless ``value`` is a Python or NumPy integer (not
+    a bool, not a float); the callers then check its range on ``value`` as given."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+
+
 def positive_int(name: str, value: object) -> int:
     """Return ``value`` as an int after checking it is an integer ``>= 1``.
 
@@ -135,8 +142,7 @@ def positive_int(name: str, value: object) -> int:
     >>> positive_int("replications", 3)
     3
     """
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
+    _require_integer(name, value)
     if value < 1:
         raise ValueError(f"{name} must be >= 1, got {value!r}")
     return int(value)
@@ -207,8 +213,7 @@ def integer_in(name: str, value: object, low: int, high: int, *, bounds: str = "
     ...
     ValueError: reserve must be in 0..servers = 0..10, got 11
     """
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
+    _require_integer(name, value)
     if not low <= value <= high:
         shown = f"{bounds} = {low}..{high}" if bounds else f"{low}..{high}"
         raise ValueError(f"{name} must be in {shown}, got {value}")
