@@ -40,6 +40,7 @@ __all__ = [
     "claim_name_latex",
     "claim_paragraph",
     "claims_latex",
+    "claims_section",
     "claims_markdown",
     "claims_table",
     "latex_text",
@@ -257,6 +258,36 @@ def claim_paragraph(claim: Claim) -> str:
         + "\n"
         + rf"\par{{\small {evidence} \emph{{Result:}} {result}.\par}}"
     )
+
+
+def claims_section(title: str, label: str, parts: Sequence[str], claims: Sequence[Claim]) -> str:
+    r"""A ``\section`` (:func:`qtheory.report.latex.section`) of the LaTeX ``parts`` and
+    then one :func:`claim_paragraph` per claim, a blank line between each two.
+
+    Parameters
+    ----------
+    title : str
+        LaTeX title.
+    label : str
+        ``\label`` key.
+    parts : sequence of str
+        LaTeX paragraphs, tables and figures before the claims.
+    claims : sequence of Claim
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(claims_section("Costs", "sec:costs", ["Text."], []), end="")
+    \section{Costs}
+    \label{sec:costs}
+    <BLANKLINE>
+    Text.
+    """
+    body = "\n\n".join([*parts, *(claim_paragraph(c) for c in claims)])
+    return latex.section(title, body, label=label)
 
 
 def claims_table(claims: Sequence[Claim], *, caption: str, label: str) -> str:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from qtheory import report
 from qtheory.gated.arrival_claims import arrival_claims, arrival_pof_table
-from qtheory.report.claims import claim_paragraph
+from qtheory.report.claims import claims_section
 
 if TYPE_CHECKING:
     from qtheory.report.run import Run
@@ -97,8 +97,8 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     def section() -> list[Path]:
         claims = arrival_claims(quick)
         run.claims.extend(claims)
-        body = "\n\n".join([_argument(), _table(quick), *(claim_paragraph(c) for c in claims)])
-        text = report.section("Renewal arrivals", body, label="sec:arrivals")
+        parts = [_argument(), _table(quick)]
+        text = claims_section("Renewal arrivals", "sec:arrivals", parts, claims)
         return [report.write_text(derivations / "arrivals.tex", text)]
 
     yield "arrivals: optima", optima

@@ -24,7 +24,7 @@ import sympy as sp
 from qtheory import report
 from qtheory.gated.cost_claims import GRID, QUICK_GRID, cost_claims, cost_pof_table
 from qtheory.gated.cost_derivation import derive_costs
-from qtheory.report.claims import claim_paragraph
+from qtheory.report.claims import claims_section
 
 if TYPE_CHECKING:
     from qtheory.report.run import Run
@@ -152,15 +152,8 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     def section() -> list[Path]:
         claims = cost_claims(quick)
         run.claims.extend(claims)
-        body = "\n\n".join(
-            [
-                _argument(),
-                _families_table(),
-                _pof_table(quick),
-                *(claim_paragraph(c) for c in claims),
-            ]
-        )
-        text = report.section("Other costs", body, label="sec:costs")
+        parts = [_argument(), _families_table(), _pof_table(quick)]
+        text = claims_section("Other costs", "sec:costs", parts, claims)
         return [report.write_text(derivations / "costs.tex", text)]
 
     yield "costs: optima", optima

@@ -38,7 +38,7 @@ from qtheory.gated.phase_gates import derive_erlang_gate, pof_by_phases
 from qtheory.gated.service import price_of_forgetting_ph
 from qtheory.gated.service_claims import service_claims
 from qtheory.model.gated import GatedQueue
-from qtheory.report.claims import claim_paragraph, latex_text
+from qtheory.report.claims import claims_section, latex_text
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
 from qtheory.report.latex import Latex
 from qtheory.report.plots import integer_ticks, level_style, outside_legend, series_style
@@ -282,23 +282,20 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
             *service_claims(quick=quick),
         ]
         run.claims.extend(claims)
-        body = "\n\n".join(
-            [
-                _derivation(),
-                _pof_table(state["pof"], run.size),
-                report.figure(
-                    "memory_pof",
-                    "Share of GA's gain over random routing recovered by an Erlang gate "
-                    "with $m$ phases, for five pairs $(\\nu, \\Lambda)$ ($\\mu = C = 1$); the "
-                    "horizontal line at 1 is the deterministic gate GA (share 0 is RR).",
-                    "fig:memory-pof",
-                ),
-                *(_ladder_table(lad, pair) for pair, lad in state["ladders"]),
-                _service_table(),
-                *(claim_paragraph(c) for c in claims),
-            ]
-        )
-        text = report.section("The value of memory", body, label="sec:memory")
+        parts = [
+            _derivation(),
+            _pof_table(state["pof"], run.size),
+            report.figure(
+                "memory_pof",
+                "Share of GA's gain over random routing recovered by an Erlang gate "
+                "with $m$ phases, for five pairs $(\\nu, \\Lambda)$ ($\\mu = C = 1$); the "
+                "horizontal line at 1 is the deterministic gate GA (share 0 is RR).",
+                "fig:memory-pof",
+            ),
+            *(_ladder_table(lad, pair) for pair, lad in state["ladders"]),
+            _service_table(),
+        ]
+        text = claims_section("The value of memory", "sec:memory", parts, claims)
         return [report.write_text(derivations / "memory.tex", text)]
 
     yield "memory: Erlang-m gates", gates

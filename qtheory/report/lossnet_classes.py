@@ -79,7 +79,7 @@ from qtheory.lossnet.regret import (
     leading_constant,
 )
 from qtheory.model.classes import ClassNetwork
-from qtheory.report.claims import claim_name_latex, claim_paragraph
+from qtheory.report.claims import claim_name_latex, claims_section
 from qtheory.report.decomposition_claims import decomposition_claims, network_text
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
 from qtheory.report.lossnet_decomposition import decomposition_figure
@@ -570,10 +570,9 @@ def _section(sweeps: Sequence[Sweep[ClassNetwork]], claims: Sequence[Claim]) -> 
             "fig:lossnet-classes-lookahead",
         ),
         "\\subsection*{Claims about several classes, as checked}",
-        *(claim_paragraph(c) for c in claims),
     ]
-    return report.section(
-        "The loss network with several classes", "\n\n".join(parts), label="sec:lossnet-classes"
+    return claims_section(
+        "The loss network with several classes", "sec:lossnet-classes", parts, claims
     )
 
 

@@ -43,7 +43,7 @@ from qtheory.lossnet.designs import (
     RollingHorizonResult,
 )
 from qtheory.model.lossnet import LossNetwork
-from qtheory.report.claims import claim_paragraph
+from qtheory.report.claims import claims_section
 from qtheory.report.decomposition_claims import decomposition_claims
 from qtheory.report.lossnet_decomposition_sweep import (
     Plan,
@@ -418,12 +418,9 @@ def _section(sweeps: Sequence[Sweep[LossNetwork]], sizes: Plan, claims: list[Cla
             "fig:lossnet-lookahead",
         ),
         "\\subsection*{Claims about the regret decomposition, as checked}",
-        *(claim_paragraph(c) for c in claims),
     ]
-    return report.section(
-        "The regret decomposition of the loss network",
-        "\n\n".join(parts),
-        label="sec:lossnet-decomposition",
+    return claims_section(
+        "The regret decomposition of the loss network", "sec:lossnet-decomposition", parts, claims
     )
 
 
