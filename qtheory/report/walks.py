@@ -70,8 +70,9 @@ PFI_EPOCH_EVENTS = 1e11
 
 def _grids(size: str) -> dict:
     """The walks' grids for a run of ``size`` (quick, standard or paper): the SSS window
-    sweep is the costly part (about 85 s at the paper size on two cores); the standard
-    size sweeps N up to 10^5 with half the events per replication."""
+    sweep is the costly part (about 38 CPU seconds at the paper size, 10 at the standard
+    size, measured from an empty cache on a shared two-core machine); the standard size
+    sweeps N up to 10^5 with half the events per replication."""
     if size == "quick":
         return {
             "exact": [16, 100, 1000],

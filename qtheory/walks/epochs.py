@@ -413,22 +413,29 @@ def epochs_from_trace(trace, *, reset: int = 1, warmup: float = 0.0) -> Epochs:
     servers, horizon, times, codes, decisions, idle = _trace_arrays(trace)
     reset = validation.integer_in("reset", reset, 0, servers, bounds="0..servers")
     warmup = validation.nonnegative("warmup", warmup)
-    before = np.concatenate(([servers], idle[:-1]))
-    entrances = np.flatnonzero((idle == reset) & (before != reset))
+    # An entrance: idle == reset after the event and not before it (N before the first).
+    at = np.flatnonzero(idle == reset)
+    before = np.where(at > 0, idle[at - 1], servers)
+    entrances = at[before != reset]
     entrances = entrances[times[entrances] >= warmup]
     # Event k holds idle[k] on [t_k, t_{k+1}): the areas of an epoch come from the events
     # with indices in [e_j, e_{j+1}), its arrivals from (e_j, e_{j+1}] (the arrival that
-    # re-enters the reset level closes the epoch it belongs to).
-    holding = np.diff(times, append=horizon)
+    # re-enters the reset level closes the epoch it belongs to).  The areas are
+    # differences of the running sum of idle x holding time over all events (in place,
+    # one array of the trace's length); the arrivals are counted at the entrances only.
+    area = np.diff(times, append=horizon)
+    area *= idle
+    np.cumsum(area, out=area)
+    totals = {"idle_area": np.diff(np.where(entrances > 0, area[entrances - 1], 0.0))}
     arrivals = {
         "lost_h": (codes == -1) & (decisions == 0),
         "rejected_l": (codes == -2) & (decisions == 0),
         "admitted_h": (codes == -1) & (decisions == 1),
         "admitted_l": (codes == -2) & (decisions == 1),
     }
-    totals = {"idle_area": np.diff(_prefix_sums(idle * holding)[entrances])}
     for name, flags in arrivals.items():
-        totals[name] = np.diff(_prefix_sums(flags)[entrances + 1])
+        before_next = np.searchsorted(np.flatnonzero(flags), entrances + 1)  # indices <= e_j
+        totals[name] = np.diff(before_next).astype(float)
     starts = times[entrances]
     return Epochs(start=starts[:-1], length=np.diff(starts), **totals)
 
@@ -448,7 +455,7 @@ def _trace_arrays(trace: object) -> tuple:
     if any(a.ndim != 1 for a in arrays) or len(sizes) != 1:
         raise ValueError("trace.times, codes, decisions and idle must be 1-D of one length")
     times, codes, decisions, idle = arrays
-    return servers, horizon, times.astype(float), codes, decisions, idle.astype(np.int64)
+    return servers, horizon, times.astype(float, copy=False), codes, decisions, idle
 
 
 @dataclass(frozen=True)
@@ -602,8 +609,3 @@ def _require_levels(net: LossNetwork) -> None:
         parameter="servers",
         what="the exact chain of the idle count",
     )
-
-
-def _prefix_sums(values: np.ndarray) -> np.ndarray:
-    """P[k] = sum of values[:k], k = 0..n."""
-    return np.concatenate(([0.0], np.cumsum(values, dtype=float)))

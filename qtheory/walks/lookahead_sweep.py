@@ -44,13 +44,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, stats
 
 from qtheory.core import limits, validation
 from qtheory.core.cache import ResultCache, cached_map
 from qtheory.core.executor import Executor, make_executor
 from qtheory.core.stats import CONFIDENCE, Estimate, replication_seed
-from qtheory.lossnet.online import REGRET_IDENTITY
 from qtheory.model.lossnet import LossNetwork
 from qtheory.sim.lossnet import simulate
 
@@ -267,6 +265,10 @@ def window_sweep(
 
 
 def _point(net: LossNetwork, n: int, j: int, c: float, horizon: float, runs) -> SweepPoint:
+    # imported here, not by the module: the pool's workers import this module for
+    # sss_replication alone, and this one loads Sympy
+    from qtheory.lossnet.online import REGRET_IDENTITY
+
     scaled = net.with_servers(n)
     span = horizon - WARMUP
     loss = np.array([run["lost_h"][j] / span for run in runs])
@@ -418,6 +420,8 @@ def loss_growth(points: Sequence[SweepPoint], c: float) -> LossGrowth:
     >>> round(growth.slope, 6), growth.growing
     (1.0, True)
     """
+    from scipy import optimize, stats  # loaded by the first fit, not by the sweep's workers
+
     chosen = sorted((p for p in _points(points) if p.c == c), key=lambda p: p.servers)
     if not chosen:
         raise ValueError(f"no sweep points with c = {c}")

@@ -224,6 +224,20 @@ static int trace_push(qt_ln_trace *tr, double t, int32_t code, int8_t decision, 
  * wraps to above it). */
 QT_INLINE int is_better(int32_t code, int32_t j) { return (uint32_t)(-1 - code) < (uint32_t)j; }
 
+/* Two-class sss: what a block of QT_LN_BLOCK events (absolute indices 8B..8B+7) does to
+ * the hypothetical idle count h of decide_sss when every departure in it ends a
+ * service: `sum` is its net change (departures minus H arrivals) and `low` the least of
+ * its partial sums after each event.  Every departure in it ends a service iff
+ * key < N - h at the block's start, where key is the largest of slot + the partial sum
+ * before it over its departures (-1 without one): if the earlier ones all ended a
+ * service, h before a departure is h + that partial sum, and the departure ends a
+ * service iff its slot < N - h there. */
+#define QT_LN_BLOCK 8
+struct qt_ln_block {
+    int32_t key;
+    int8_t sum, low;
+};
+
 /* One hypothetical PFI walk whose look-ahead statistics are pending: the L arrival's
  * time, the index of the first event of its future, and once resolved the index and
  * time of the event that resolved it (end = QT_LN_NONE while pending); `next` links
@@ -279,10 +293,13 @@ struct qt_ln_run {
      * indices [head, tail), drawn in blocks (buffer_fill); capacity a power of 2.
      * sss also keeps, per event, the prefix counts better[(index & mask) * (n - 1) + j]
      * of the arrivals of classes 1..j + 1 generated before it (mod 2^32), counted in
-     * counts[j]. */
+     * counts[j], and with two classes the summaries of its blocks of QT_LN_BLOCK events. */
     qt_ln_event *buf;
     uint32_t *better;
     uint32_t counts[QT_LN_MAX_CLASSES];
+    /* two-class sss: the summaries of the complete blocks of the ring,
+     * blocks[B & (mask / QT_LN_BLOCK)], and the summary of the block being drawn */
+    struct qt_ln_block *blocks, block;
     uint64_t mask;
     uint64_t head, tail;
     uint64_t window_end; /* sss: first index with t > now + W, nondecreasing */
@@ -312,6 +329,7 @@ void qt_ln_run_free(qt_ln_run *run) {
     if (run != NULL) {
         free(run->buf);
         free(run->better);
+        free(run->blocks);
         for (int32_t j = 0; j < QT_LN_MAX_CLASSES; j++) {
             free(run->pfi[j].theta);
             free(run->pfi[j].slot_first);
@@ -385,6 +403,13 @@ static int pfi_init(qt_ln_run *r) {
     return 0;
 }
 
+/* Two-class sss: start the summary of the next block (no event yet). */
+static void block_start(qt_ln_run *r) {
+    r->block.key = -1;
+    r->block.sum = 0;
+    r->block.low = QT_LN_BLOCK;
+}
+
 qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt_ln_trace *trace) {
     qt_ln_run *r = calloc(1, sizeof *r);
     if (r == NULL) {
@@ -407,8 +432,13 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt
         r->mask = 1023;
         if (p->policy == QT_LN_SSS) {
             r->better = new_array(1024, p->classes - 1, sizeof *r->better, 0);
+            if (p->classes == 2) {
+                r->blocks = new_array(1024 / QT_LN_BLOCK, 1, sizeof *r->blocks, 0);
+                block_start(r);
+            }
         }
         if (r->buf == NULL || (p->policy == QT_LN_SSS && r->better == NULL) ||
+            (p->policy == QT_LN_SSS && p->classes == 2 && r->blocks == NULL) ||
             (p->policy == QT_LN_PFI && pfi_init(r) < 0)) {
             qt_ln_run_free(r);
             return NULL;
@@ -447,12 +477,14 @@ QT_INLINE void count_arrival(qt_ln_run *r, int32_t j, int admit, int in_window) 
     r->tally[QT_LN_TALLY(j, admit, in_window)]++;
 }
 
-/* Double the event ring (and sss's prefix counts); -1 when out of memory. */
+/* Double the event ring (and sss's prefix counts and block summaries); -1 when out of
+ * memory. */
 static int buffer_double(qt_ln_run *r) {
     const uint64_t cap = 2 * (r->mask + 1);
     const int64_t stride = r->p.classes - 1;
     qt_ln_event *bigger = cap > INT64_MAX ? NULL : new_array((int64_t)cap, 1, sizeof *bigger, 0);
     uint32_t *better = NULL;
+    struct qt_ln_block *blocks = NULL;
     if (bigger != NULL && r->better != NULL) {
         better = new_array((int64_t)cap, stride, sizeof *better, 0);
         if (better == NULL) {
@@ -460,8 +492,25 @@ static int buffer_double(qt_ln_run *r) {
             bigger = NULL;
         }
     }
+    if (bigger != NULL && r->blocks != NULL) {
+        blocks = new_array((int64_t)(cap / QT_LN_BLOCK), 1, sizeof *blocks, 0);
+        if (blocks == NULL) {
+            free(bigger);
+            free(better);
+            bigger = NULL;
+        }
+    }
     if (bigger == NULL) {
         return -1;
+    }
+    if (blocks != NULL) { /* the complete blocks from head on: the only ones read */
+        const uint64_t old_mask = r->mask / QT_LN_BLOCK, new_mask = cap / QT_LN_BLOCK - 1;
+        for (uint64_t b = (r->head + QT_LN_BLOCK - 1) / QT_LN_BLOCK; b < r->tail / QT_LN_BLOCK;
+             b++) {
+            blocks[b & new_mask] = r->blocks[b & old_mask];
+        }
+        free(r->blocks);
+        r->blocks = blocks;
     }
     for (uint64_t j = r->head; j < r->tail; j++) {
         bigger[j & (cap - 1)] = r->buf[j & r->mask];
@@ -506,11 +555,27 @@ static int buffer_fill(qt_ln_run *r, uint64_t needed) {
     if (r->better != NULL && r->p.classes == 2) { /* one count, on a local; no wrap */
         const qt_ln_event *ev = r->buf + (r->tail & r->mask);
         uint32_t *counts = r->better + (r->tail & r->mask), count = r->counts[0];
+        const uint64_t block_mask = r->mask / QT_LN_BLOCK;
+        struct qt_ln_block block = r->block;
         for (int64_t i = 0; i < made; i++) {
+            const int32_t code = ev[i].code;
+            const int departure = code >= 0, h_arrival = code == QT_LN_H;
             counts[i] = count;
-            count += ev[i].code == QT_LN_H;
+            count += h_arrival;
+            if (departure && code + block.sum > block.key) {
+                block.key = code + block.sum;
+            }
+            block.sum = (int8_t)(block.sum + departure - h_arrival);
+            block.low = block.sum < block.low ? block.sum : block.low;
+            const uint64_t index = r->tail + (uint64_t)i;
+            if (index % QT_LN_BLOCK == QT_LN_BLOCK - 1) {
+                r->blocks[(index / QT_LN_BLOCK) & block_mask] = block;
+                block_start(r);
+                block = r->block;
+            }
         }
         r->counts[0] = count;
+        r->block = block;
     } else if (r->better != NULL) {
         const int32_t stride = r->p.classes - 1;
         for (uint64_t i = r->tail; i < r->tail + (uint64_t)made; i++) {
@@ -917,6 +982,24 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
     uint64_t m = start;
     int decision;
     for (;;) {
+        /* Two classes: whole blocks at once while every departure in them ends a
+         * service, h stays >= 1 and h - (H arrivals left) stays <= 0 to the block's end.
+         * That difference never decreases (an H arrival lowers both, a departure that
+         * ends a service raises h), so the checks below would not stop inside the
+         * block: the scan and its count are those of one event at a time. */
+        if (classes == 2) {
+            const struct qt_ln_block *blocks = r->blocks;
+            const uint64_t block_mask = mask / QT_LN_BLOCK;
+            while (m % QT_LN_BLOCK == 0 && m + QT_LN_BLOCK <= window_end) {
+                const struct qt_ln_block block = blocks[(m / QT_LN_BLOCK) & block_mask];
+                const uint32_t left = better_at_end - better[((m + QT_LN_BLOCK) & mask) * stride];
+                if (!(block.key < n - h && h + block.low >= 1 && h + block.sum <= (int64_t)left)) {
+                    break;
+                }
+                h += block.sum;
+                m += QT_LN_BLOCK;
+            }
+        }
         /* better arrivals left in [m, window_end): they alone can lower h. */
         if ((uint64_t)h > (uint32_t)(better_at_end - better[(m & mask) * stride])) {
             decision = 1;
