@@ -37,6 +37,9 @@ __all__ = [
 #: service time, class), a traced event (time, code, decision, busy count) and a
 #: completion time of the job model's heap.
 _CLOCK_EVENT_BYTES, _JOB_BYTES, _TRACE_BYTES, _HEAP_BYTES = 16, 24, 17, 8
+#: Bytes per buffered event of the two-class SSS scan besides the event: the summary
+#: (8 bytes) of each block of 8 events that lets the scan skip the block.
+_SSS_BLOCK_BYTES = 1
 #: A doubling array peaks at about 3 elements per element held (old and new block
 #: during a realloc, capacity up to twice the size).
 _GROWTH = 3
@@ -157,7 +160,7 @@ def _replication_cost(
     elif name == "sss":
         window_events = param * net.event_rate
         scans = scored * window_events
-        memory = _GROWTH * _CLOCK_EVENT_BYTES * (1024 + window_events)
+        memory = _GROWTH * (_CLOCK_EVENT_BYTES + _SSS_BLOCK_BYTES) * (1024 + window_events)
     elif name == "offline":
         width = _offline_width(net, events)
         cells = events * (width + 1)
