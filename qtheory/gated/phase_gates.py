@@ -76,7 +76,12 @@ from qtheory.core.precision import check_dps, rounded
 from qtheory.core.validation import positive_int
 from qtheory.gated.gim1_root import mp_value
 from qtheory.gated.optima import GateOptimum, as_float64
-from qtheory.gated.welfare import optimal_gate, optimal_routing, working_dps
+from qtheory.gated.welfare import (
+    optimal_gate,
+    optimal_log_root,
+    optimal_routing,
+    working_dps,
+)
 from qtheory.model.gated import GatedQueue, checked_queue
 
 __all__ = [
@@ -231,17 +236,7 @@ def _optimal_erlang_mp(queue: GatedQueue, m: int, digits: int) -> GateOptimum:
         u, du, tau, dtau = _erlang_terms(w, m, mu, beta)
         return C * du / u**2 * (tau + beta) - (R - C / u) * dtau
 
-    w_zero_net = mpmath.log1p(1 / p.epsilon)  # N = 0: σ = 1 - 1/ν
-    w_no_gate = mpmath.log(mu * beta) if mu * beta > 1 else mpmath.mpf(0)  # τ = 0: σ = Λ/μ
-    at_boundary = w_no_gate >= w_zero_net and slope(w_no_gate) <= 0
-    if at_boundary:
-        w = w_no_gate
-    else:
-        lo = max(w_zero_net, w_no_gate)
-        hi = lo + 1
-        while slope(hi) > 0:
-            hi = 2 * hi
-        w = bracketed_root_mp(slope, lo, hi, digits + 2)
+    w, at_boundary = optimal_log_root(slope, p, digits)
     u, _, tau, _ = _erlang_terms(w, m, mu, beta)
     return GateOptimum(
         gate=mpmath.mpf(0) if at_boundary else tau,

@@ -82,6 +82,7 @@ from qtheory.gated.streams import PoissonStreams
 from qtheory.model.gated import (
     ILL_CONDITIONED,
     UNIT_ROUNDOFF,
+    GatedParameters,
     GatedQueue,
     checked_queue,
     exact_digits,
@@ -341,6 +342,54 @@ def _welfare_rr_exact(queue: GatedQueue, rate, dps: int) -> mpmath.mpf:
         return rounded(mpmath.mpf(value.numerator) / value.denominator, dps)
 
 
+def optimal_log_root(slope: Callable[[mpmath.mpf], mpmath.mpf], p: GatedParameters, dps: int):
+    """The log-root w* = −log σ of a welfare-maximising gate, and whether it is τ = 0.
+
+    The search starts where the net reward N turns positive (σ = 1 − 1/ν) or where the
+    gate is 0 (σ = Λ/μ), whichever is larger: τ* = 0 when that is the no-gate point and
+    the first-order condition ``slope`` (N'D − ND') is already ≤ 0 there; otherwise the
+    bracket doubles until ``slope`` turns ≤ 0 and its root is found to ``dps + 2``
+    digits (:func:`~qtheory.core.numerics.bracketed_root_mp`).  Call it inside
+    ``mpmath.workdps`` with guard digits beyond ``dps`` (:func:`working_dps`).
+
+    Parameters
+    ----------
+    slope : callable
+        w -> the first-order condition in mpf, positive below w* and negative above.
+    p : GatedParameters
+        The queue's parameters in mpf (``queue.parameters(dps)``).
+    dps : int
+        Digits of the root.
+
+    Returns
+    -------
+    tuple of (mpmath.mpf, bool)
+        w* and whether τ* = 0.
+
+    Examples
+    --------
+    >>> q = GatedQueue(arrival_rate=np.inf, service_rate=1.0, reward=3.0, cost=1.0)
+    >>> with mpmath.workdps(working_dps(q, 20)):
+    ...     p = q.parameters(20)
+    ...     args = (p.mu, p.beta, p.reward, p.cost)
+    ...     w, at_boundary = optimal_log_root(
+    ...         lambda w: _generated.welfare_ga_first_order_mp(w, *args), p, 20)
+    >>> round(float(mpmath.exp(-w)), 6), at_boundary
+    (0.304576, False)
+    """
+    w_zero_net = mpmath.log1p(1 / p.epsilon)  # N = 0: σ = 1 - 1/ν, w = log(ν/(ν - 1))
+    mu_beta = p.mu * p.beta
+    w_no_gate = mpmath.log(mu_beta) if mu_beta > 1 else mpmath.mpf(0)  # τ = 0: σ = Λ/μ
+    at_boundary = w_no_gate >= w_zero_net and slope(w_no_gate) <= 0
+    if at_boundary:
+        return w_no_gate, at_boundary
+    lo = max(w_zero_net, w_no_gate)
+    hi = lo + 1
+    while slope(hi) > 0:
+        hi = 2 * hi
+    return bracketed_root_mp(slope, lo, hi, dps + 2), at_boundary
+
+
 def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:
     p = queue.parameters(dps)
     args = (p.mu, p.beta, p.reward, p.cost)
@@ -348,18 +397,7 @@ def _optimal_gate_mp(queue: GatedQueue, dps: int) -> GateOptimum:
     def slope(w):
         return _generated.welfare_ga_first_order_mp(w, *args)
 
-    w_zero_net = mpmath.log1p(1 / p.epsilon)  # N = 0: σ = 1 - 1/ν, w = log(ν/(ν - 1))
-    mu_beta = p.mu * p.beta
-    w_no_gate = mpmath.log(mu_beta) if mu_beta > 1 else mpmath.mpf(0)  # τ = 0: σ = Λ/μ
-    at_boundary = w_no_gate >= w_zero_net and slope(w_no_gate) <= 0
-    if at_boundary:
-        w = w_no_gate
-    else:
-        lo = max(w_zero_net, w_no_gate)
-        hi = lo + 1
-        while slope(hi) > 0:
-            hi = 2 * hi
-        w = bracketed_root_mp(slope, lo, hi, dps + 2)
+    w, at_boundary = optimal_log_root(slope, p, dps)
     return GateOptimum(
         gate=mpmath.mpf(0) if at_boundary else _generated.gate_of_root_mp(w, p.mu, p.beta),
         root=mpmath.exp(-w),
