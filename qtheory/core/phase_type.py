@@ -357,9 +357,7 @@ def as_phase_type(value: ArrayLike | PhaseType, name: str = "distribution") -> P
     ...
     TypeError: distribution must be a PhaseType, got float 1.0
     """
-    if not isinstance(value, PhaseType):
-        raise TypeError(f"{name} must be a PhaseType, got {type(value).__name__} {value!r:.60}")
-    return value
+    return validation.instance(name, value, PhaseType)
 
 
 # ------------------------------------------------------------------ fits and the grammar

@@ -1,10 +1,50 @@
 """Input validation shared by every model: clear ``ValueError`` messages that name the
-parameter and the rule it broke.  Nothing is ever silently clamped."""
+parameter and the rule it broke (``TypeError`` for a value that is not the record
+asked for).  Nothing is ever silently clamped."""
 
 from __future__ import annotations
 
 import math
 from numbers import Integral, Real
+from typing import Any
+
+
+def instance(name: str, value: object, kind: type | tuple[type, ...]) -> Any:
+    """Return ``value`` after checking that it is an instance of ``kind``.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, for the error message.
+    value : object
+        The value passed by the caller.
+    kind : type or tuple of type
+        The accepted classes (named in the message, joined by "or").
+
+    Returns
+    -------
+    object
+        ``value`` itself.
+
+    Raises
+    ------
+    TypeError
+        Naming ``name``, what it must be, and the type and (at most 60 characters of)
+        the repr of ``value``.
+
+    Examples
+    --------
+    >>> instance("label", "ten", str)
+    'ten'
+    >>> instance("label", 10, str)
+    Traceback (most recent call last):
+    ...
+    TypeError: label must be a str, got int 10
+    """
+    if not isinstance(value, kind):
+        kinds = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        raise TypeError(f"{name} must be a {kinds}, got {type(value).__name__} {value!r:.60}")
+    return value
 
 
 def real(name: str, value: object) -> float:
@@ -111,11 +151,13 @@ def nonnegative(name: str, value: object) -> float:
     return value
 
 
-def _require_integer(name: str, value: object) -> None:
-    """Raise ValueError naming ``name`` unless ``value`` is a Python or NumPy integer (not
-    a bool, not a float); the callers then check its range on ``value`` as given."""
+def _integral(name: str, value: object) -> Integral:
+    """``value`` itself after checking that it is a Python or NumPy integer (not a bool,
+    not a float), else ValueError naming ``name``; the callers check its range on
+    ``value`` as given."""
     if isinstance(value, bool) or not isinstance(value, Integral):
         raise ValueError(f"{name} must be an integer, got {value!r}")
+    return value
 
 
 def positive_int(name: str, value: object) -> int:
@@ -142,7 +184,7 @@ def positive_int(name: str, value: object) -> int:
     >>> positive_int("replications", 3)
     3
     """
-    _require_integer(name, value)
+    value = _integral(name, value)
     if value < 1:
         raise ValueError(f"{name} must be >= 1, got {value!r}")
     return int(value)
@@ -213,7 +255,7 @@ def integer_in(name: str, value: object, low: int, high: int, *, bounds: str = "
     ...
     ValueError: reserve must be in 0..servers = 0..10, got 11
     """
-    _require_integer(name, value)
+    value = _integral(name, value)
     if not low <= value <= high:
         shown = f"{bounds} = {low}..{high}" if bounds else f"{low}..{high}"
         raise ValueError(f"{name} must be in {shown}, got {value}")

@@ -200,9 +200,7 @@ class FixedCountOptimum:
 
 
 def _as_single_use(net: object) -> SingleUseNetwork:
-    if not isinstance(net, SingleUseNetwork):
-        raise TypeError(f"net must be a SingleUseNetwork, got {type(net).__name__} {net!r:.60}")
-    return net
+    return validation.instance("net", net, SingleUseNetwork)
 
 
 def _mean_shortfall(mean: float, n: int) -> float:

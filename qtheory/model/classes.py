@@ -232,11 +232,8 @@ def as_classes(net: object, name: str = "net") -> ClassNetwork:
     """
     if isinstance(net, ClassNetwork):
         return net
-    if isinstance(net, LossNetwork):
-        return ClassNetwork(net.servers, (net.lambda_h, net.lambda_l), (net.r_h, net.r_l), net.mu)
-    raise TypeError(
-        f"{name} must be a LossNetwork or ClassNetwork, got {type(net).__name__} {net!r:.60}"
-    )
+    two = validation.instance(name, net, (LossNetwork, ClassNetwork))
+    return ClassNetwork(two.servers, (two.lambda_h, two.lambda_l), (two.r_h, two.r_l), two.mu)
 
 
 def as_two_class(net: object, name: str = "net") -> LossNetwork:

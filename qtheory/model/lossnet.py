@@ -161,6 +161,4 @@ def as_network(net: object, name: str = "net") -> LossNetwork:
     ...
     TypeError: net must be a LossNetwork, got int 10
     """
-    if not isinstance(net, LossNetwork):
-        raise TypeError(f"{name} must be a LossNetwork, got {type(net).__name__} {net!r:.60}")
-    return net
+    return validation.instance(name, net, LossNetwork)
