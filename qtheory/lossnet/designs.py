@@ -597,7 +597,7 @@ class JobDesign(Design):
         >>> JobDesign(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), 8.0, 3.0, 2, 2).policies(3)
         ['offline', 'threshold:3']
         """
-        return [OFFLINE, f"threshold:{reserve}"]
+        return [OFFLINE, threshold_policy(reserve)]
 
     def estimate(self, results: Sequence[dict[str, Any]]) -> JobDecomposition:
         """The estimators from the replications' results (in replication order).
@@ -625,7 +625,7 @@ class JobDesign(Design):
         window = self.horizon - self.warmup
         window_bound = expected_dual_bound(solution, window) / window
         off = _rates(results, OFFLINE)
-        base = _rates(results, f"threshold:{exact['reserve']}")
+        base = _rates(results, threshold_policy(exact["reserve"]))
         slack = np.array([r["dual_bound"] for r in results]) - off
         offline = Estimate.of(slack).negated().shifted(window_bound)
         return JobDecomposition(
@@ -770,7 +770,7 @@ class RollingHorizonDesign(_LookaheadDesign):
         >>> RollingHorizonDesign(net, 23.0, 3.0, 3, 5, cs=[1.0]).policies(2)[:2]
         ['offline', 'threshold:2']
         """
-        return [OFFLINE, f"threshold:{reserve}", *self.sss_policies()]
+        return [OFFLINE, threshold_policy(reserve), *self.sss_policies()]
 
     def windows(self) -> list[float]:
         """W = c log N / N for each c.
@@ -815,7 +815,7 @@ class RollingHorizonDesign(_LookaheadDesign):
         """
         exact = self._exact()
         off = _rates(results, OFFLINE)
-        base = _rates(results, f"threshold:{exact['reserve']}")
+        base = _rates(results, threshold_policy(exact["reserve"]))
         points = []
         for c, window in zip(self.cs, self.windows(), strict=True):
             rh = np.array([r["rolling_horizon"][repr(window)] for r in results])
