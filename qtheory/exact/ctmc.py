@@ -82,7 +82,7 @@ from scipy.sparse.csgraph import breadth_first_order, reverse_cuthill_mckee
 from scipy.sparse.linalg import splu, spsolve
 
 from qtheory.core import limits
-from qtheory.exact.stationary import require_gth, stationary_ctmc
+from qtheory.exact.stationary import real_csr, require_gth, stationary_ctmc
 
 __all__ = [
     "accumulated_reward",
@@ -119,11 +119,7 @@ def _as_sparse(name: str, matrix) -> sparse.csr_matrix:
     """``matrix`` as a float64 CSR matrix (a private copy) after checking shape,
     realness and finiteness."""
     if sparse.issparse(matrix):
-        if np.iscomplexobj(matrix.data):
-            raise ValueError(f"{name} must be real, got dtype {matrix.dtype}")
-        if matrix.dtype == np.bool_ or not np.issubdtype(matrix.dtype, np.number):
-            raise ValueError(f"{name} must hold real numbers, got dtype {matrix.dtype}")
-        csr = sparse.csr_matrix(matrix, dtype=np.float64, copy=True)
+        csr = real_csr(name, matrix)
     else:
         try:
             array = np.asarray(matrix)

@@ -69,6 +69,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import spsolve
 
 from qtheory.core import validation
+from qtheory.exact.stationary import real_csr
 
 __all__ = ["CTMDP", "MDPSolution", "evaluate_policy", "linear_program", "policy_iteration"]
 
@@ -89,11 +90,7 @@ OCCUPATION_RESOLUTION = 1e-8
 def _rate_matrix(a: int, matrix, n: int | None) -> sparse.csr_matrix:
     name = f"rates[{a}]"
     if sparse.issparse(matrix):
-        if matrix.dtype == np.bool_ or not np.issubdtype(matrix.dtype, np.number):
-            raise ValueError(f"{name} must hold real numbers, got dtype {matrix.dtype}")
-        if np.iscomplexobj(matrix.data):
-            raise ValueError(f"{name} must be real, got dtype {matrix.dtype}")
-        csr = sparse.csr_matrix(matrix, dtype=np.float64, copy=True)
+        csr = real_csr(name, matrix)
     else:
         try:
             array = np.asarray(matrix)

@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.sparse import issparse
+from scipy.sparse import csr_matrix, issparse
 
 from qtheory.core import limits
 
@@ -117,6 +117,42 @@ def require_gth(name: str, n: int) -> None:
     what = f"dense GTH on {n} states"
     limits.require("memory", GTH_BYTES_PER_ENTRY * float(n) ** 2, parameter=name, what=what)
     limits.require("dp_cells", 2 / 3 * float(n) ** 3, parameter=name, what=what)
+
+
+def real_csr(name: str, matrix) -> csr_matrix:
+    """A SciPy sparse ``matrix`` as a float64 CSR matrix (a private copy) after checking
+    that it holds real numbers (not complex, not bool).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, for the error message.
+    matrix : scipy.sparse matrix or array
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: complex, bool or non-numeric entries.
+
+    Examples
+    --------
+    >>> from scipy.sparse import eye_array
+    >>> real_csr("Q", eye_array(2, dtype=np.int64)).dtype
+    dtype('float64')
+    >>> real_csr("Q", eye_array(2, dtype=bool))
+    Traceback (most recent call last):
+    ...
+    ValueError: Q must hold real numbers, got dtype bool
+    """
+    if np.iscomplexobj(matrix.data):
+        raise ValueError(f"{name} must be real, got dtype {matrix.dtype}")
+    if matrix.dtype == np.bool_ or not np.issubdtype(matrix.dtype, np.number):
+        raise ValueError(f"{name} must hold real numbers, got dtype {matrix.dtype}")
+    return csr_matrix(matrix, dtype=np.float64, copy=True)
 
 
 def _as_square(name: str, matrix: ArrayLike) -> NDArray[np.float64]:
