@@ -482,8 +482,9 @@ def gim1_rate(
     chain: a search over chains passes the last one's), or from twenty steps of the
     U-based iteration from 0 (:func:`_u_based`), also when Newton from ``start`` fails;
     the residual and the spectral radius are checked at the end (Neuts 1981, Sec. 1.6;
-    Latouche and Ramaswami 1999, Ch. 8; the module's References).  A solution with spectral radius < 1 is the minimal one: its
-    eigenvalues and left eigenvectors are the m roots of
+    Latouche and Ramaswami 1999, Ch. 8; the module's References).  A solution with
+    spectral radius < 1 is the minimal one: its eigenvalues and left eigenvectors are the
+    m roots of
     :math:`\det(zI - \sum_d z^d A_d) = 0` inside the unit disk and their null vectors
     (Gail, Hantler and Taylor, Adv. Appl. Probab. 28(1):114-165, 1996), wherever Newton
     started.  For many small blocks (m = 2, tens of blocks) it is much faster than
