@@ -1,6 +1,6 @@
 """LeakSanitizer workload for benchmarks/asan_check.sh: every success and error
-path of _core.lossnet_simulate and
-_core.lossnet_path.
+path of _core.lossnet_simulate, _core.lossnet_path and _core.lossnet_source (a path
+replayed to several runs, and dropped half-drawn).
 
 Run from the sanitizer build directory; loads the extension on its own (no SciPy)
 so that full stack unwinding stays affordable."""
@@ -75,6 +75,19 @@ for _ in range(20):
                 core.lossnet_path(bit_generator, info, 12, 0.6, 0.8, 1.0, horizon)
             except ValueError:
                 pass
+for _ in range(20):
+    source = core.lossnet_source(np.random.PCG64(3), 12, [0.6, 0.8], 1.0)
+    for overrides in variants:
+        for trace in (False, True):
+            try:
+                core.lossnet_simulate(source, **(good | overrides), trace=trace)
+            except (ValueError, TypeError):
+                pass
+    for lambdas in ([0.6, 0.8], [0.6, -1.0], [0.6], "x"):
+        try:
+            core.lossnet_source(bit_generator, 12, lambdas, 1.0)
+        except (ValueError, TypeError):
+            pass
 try:  # checkpoints of 12 TB: refused before the allocator is called
     core.lossnet_simulate(
         bit_generator,

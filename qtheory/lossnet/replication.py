@@ -27,10 +27,7 @@ from qtheory.lossnet.tasks import (
 )
 from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
-from qtheory.sim.lossnet import (
-    job_path,
-    simulate,
-)
+from qtheory.sim.lossnet import job_path, simulate_policies
 
 __all__ = [
     "replication",
@@ -69,7 +66,7 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
         windows also ``rolling_horizon``: dict from ``repr(W)`` to the reward rate of
         :func:`rolling_horizon` with window W on the same path.  For an n-class network
         ``admitted`` (policy to the list of admissions of each class, by
-        :func:`qtheory.sim.lossnet.simulate`) replaces ``admitted_h``
+        :func:`qtheory.sim.lossnet.simulate_policies`) replaces ``admitted_h``
         and ``admitted_l``.
 
     Raises
@@ -117,11 +114,14 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"reward_rate": {}, "admitted_h": {}, "admitted_l": {}, "mean_idle": {}}
     run = dict(horizon=checked["horizon"], warmup=checked["warmup"], reps=1,
                seed=_replication_root(checked["seed"], checked["rep"]))  # fmt: skip
+    job = checked["info"] == "job"
+    simulated = [policy for policy in checked["policies"] if not (job and policy == OFFLINE)]
+    results = {}
+    if simulated:  # one path for all of them (drawn once in the clock model)
+        shared = simulate_policies(net, simulated, info=checked["info"], **run)
+        results = dict(zip(simulated, shared.values(), strict=True))
     for policy in checked["policies"]:
-        if checked["info"] == "job" and policy == OFFLINE:
-            res = simulate_offline_job(net, **run)
-        else:
-            res = simulate(net, policy, info=checked["info"], **run)
+        res = simulate_offline_job(net, **run) if job and policy == OFFLINE else results[policy]
         out["reward_rate"][policy] = res.reward_rate.mean
         out["admitted_h"][policy] = res.admitted_h
         out["admitted_l"][policy] = res.admitted_l
@@ -144,9 +144,9 @@ def _class_replication(net: ClassNetwork, task: dict[str, Any]) -> dict[str, Any
                                rolling_horizon=task.get("rolling_horizon", ()))  # fmt: skip
     out: dict[str, Any] = {"reward_rate": {}, "admitted": {}, "mean_idle": {}}
     root = _replication_root(checked["seed"], checked["rep"])
-    for policy in checked["policies"]:
-        res = simulate(net, policy, horizon=checked["horizon"],
-                               warmup=checked["warmup"], reps=1, seed=root)  # fmt: skip
+    results = simulate_policies(net, checked["policies"], horizon=checked["horizon"],
+                                warmup=checked["warmup"], reps=1, seed=root)  # fmt: skip
+    for policy, res in zip(checked["policies"], results.values(), strict=True):
         out["reward_rate"][policy] = res.reward_rate.mean
         out["admitted"][policy] = list(res.admitted)
         out["mean_idle"][policy] = res.mean_idle.mean

@@ -12,6 +12,7 @@ from qtheory.sim.lossnet import (
     compare,
     job_path,
     simulate,
+    simulate_policies,
     trace,
 )
 
@@ -28,6 +29,7 @@ __all__ = [
     "job_path",
     "simulate",
     "simulate_gated",
+    "simulate_policies",
     "simulate_random_routing",
     "trace",
 ]

@@ -41,6 +41,8 @@ void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p) {
     c->slot_scale = (double)p->servers / (1.0 - c->cum[p->classes - 1]);
     c->max_slot = (double)(p->servers - 1);
     c->t = 0.0;
+    c->source = NULL;
+    c->next = 0;
 }
 
 /* Events drawn per pass of qt_ln_clock_fill (its scratch array of marks is on the
@@ -87,7 +89,12 @@ QT_INLINE void clock_codes(const qt_ln_clock *c, int32_t classes, const double *
  * first (their calls into the bit generator are the whole loop), then the marks are
  * turned into codes.
  */
+static int64_t replay_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double stop);
+
 int64_t qt_ln_clock_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double stop) {
+    if (c->source != NULL) {
+        return replay_fill(c, out, count, stop);
+    }
     bitgen_t *rng = c->rng;
     double marks[QT_LN_FILL];
     int64_t made = 0;
@@ -410,7 +417,8 @@ static void block_start(qt_ln_run *r) {
     r->block.low = QT_LN_BLOCK;
 }
 
-qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt_ln_trace *trace) {
+qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, qt_ln_source *source,
+                         int job_model, qt_ln_trace *trace) {
     qt_ln_run *r = calloc(1, sizeof *r);
     if (r == NULL) {
         return NULL;
@@ -423,6 +431,7 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt
         r->limit[j] = p->policy == QT_LN_THRESHOLD ? p->servers - p->reserve[j] : p->servers;
     }
     qt_ln_clock_init(&r->clock, rng, p);
+    r->clock.source = job_model ? NULL : source;
     r->pfi_target = isqrt64(p->servers);
     if (job_model) {
         job_init(r);
@@ -552,6 +561,9 @@ static int buffer_fill(qt_ln_run *r, uint64_t needed) {
     }
     count = count < needed ? count : needed;
     int64_t made = qt_ln_clock_fill(&r->clock, r->buf + (r->tail & r->mask), (int64_t)count, stop);
+    if (made < 0) {
+        return -1;
+    }
     if (r->better != NULL && r->p.classes == 2) { /* one count, on a local; no wrap */
         const qt_ln_event *ev = r->buf + (r->tail & r->mask);
         uint32_t *counts = r->better + (r->tail & r->mask), count = r->counts[0];
@@ -1263,6 +1275,80 @@ int qt_ln_run_advance(qt_ln_run *run, int64_t budget) {
 }
 
 /* ---------------------------------------------------------------- paths */
+
+void qt_ln_source_init(qt_ln_source *s, bitgen_t *rng, const qt_ln_params *p) {
+    qt_ln_clock_init(&s->clock, rng, p);
+    s->events = NULL;
+    s->size = s->capacity = 0;
+}
+
+void qt_ln_source_free(qt_ln_source *s) {
+    free(s->events);
+    s->events = NULL;
+    s->size = s->capacity = 0;
+}
+
+/* Draw up to `count` more events into the source, no more than about those expected up
+ * to time `stop` (1% and QT_LN_FILL more: a reader stops after the first event past
+ * it) and at least QT_LN_FILL; -1 when out of memory. */
+static int source_extend(qt_ln_source *s, int64_t count, double stop) {
+    double ahead = (stop - s->clock.t) / s->clock.step_scale; /* expected events to stop */
+    if (ahead < (double)count) {
+        count = ahead > 0.0 ? (int64_t)(1.01 * ahead) + QT_LN_FILL : QT_LN_FILL;
+    }
+    count = count > QT_LN_FILL ? count : QT_LN_FILL;
+    if (grow((void **)&s->events, &s->capacity, s->size + count, sizeof *s->events) < 0) {
+        return -1;
+    }
+    s->size += qt_ln_clock_fill(&s->clock, s->events + s->size, count, INFINITY);
+    return 0;
+}
+
+/* qt_ln_clock_fill of a replaying clock: the source's events from c->next on, drawn
+ * (by the source's own clock) where the source has none yet. */
+static int64_t replay_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double stop) {
+    qt_ln_source *s = c->source;
+    int64_t made = 0;
+    while (made < count && !(c->t > stop)) {
+        if (c->next == s->size && source_extend(s, count - made, stop) < 0) {
+            return -1;
+        }
+        const qt_ln_event *ev = s->events + c->next;
+        int64_t room = s->size - c->next < count - made ? s->size - c->next : count - made;
+        int64_t i = 0;
+        while (i < room) { /* up to and including the first event past `stop` */
+            out[made + i] = ev[i];
+            if (ev[i++].t > stop) {
+                break;
+            }
+        }
+        c->next += i;
+        made += i;
+        c->t = out[made - 1].t;
+    }
+    return made;
+}
+
+int qt_ln_source_path(qt_ln_source *s, double horizon, const qt_ln_event **events,
+                      int64_t *n_events) {
+    while (!(s->size > 0 && s->events[s->size - 1].t > horizon)) {
+        if (source_extend(s, (int64_t)QT_LN_MAX_EVENTS, horizon) < 0) {
+            return -1;
+        }
+    }
+    int64_t lo = 0, hi = s->size - 1; /* the first event past the horizon is in [lo, hi] */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (s->events[mid].t > horizon) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    *events = s->events;
+    *n_events = lo;
+    return 0;
+}
 
 qt_ln_event *qt_ln_clock_path(const qt_ln_params *p, bitgen_t *rng, int64_t *n_events) {
     qt_ln_clock c;

@@ -125,9 +125,14 @@ typedef struct {
     int32_t code; /* -j for an arrival of class j, or a departure slot 0..N-1 */
 } qt_ln_event;
 
-/* Event generator of the clock model. */
+typedef struct qt_ln_source qt_ln_source;
+
+/* Event generator of the clock model: draws from `rng`, or, with `source` set, replays
+ * the source's events from index `next` on (see qt_ln_source). */
 typedef struct {
     bitgen_t *rng;
+    qt_ln_source *source;
+    int64_t next;
     int32_t classes;
     double step_scale;                /* 1 / Lambda */
     double cum[QT_LN_MAX_CLASSES];    /* cum[j] = P(an arrival of class <= j + 1) */
@@ -140,8 +145,32 @@ void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p);
 
 /* Up to `count` next events into out[0..count), exactly as drawn one at a time, stopping
  * after the first event later than `stop` (none if the last one generated already is);
- * returns the number generated. */
+ * returns the number generated, or -1 when a replaying clock's source cannot grow (out
+ * of memory). */
 int64_t qt_ln_clock_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double stop);
+
+/*
+ * A clock-model path drawn once and replayed: the events a clock on `rng` would draw,
+ * kept in a growable array that is extended (by that clock) only when a replaying run
+ * needs an event not drawn yet.  Every run that reads it sees exactly the events of a
+ * run drawing from a fresh bit generator in the state `rng` had at qt_ln_source_init
+ * (the draws of one event do not depend on the policy), so several policies on one
+ * path (common random numbers) draw it once.  Not thread-safe: one run at a time.
+ */
+struct qt_ln_source {
+    qt_ln_clock clock; /* draws the events (never replays) */
+    qt_ln_event *events;
+    int64_t size, capacity;
+};
+
+void qt_ln_source_init(qt_ln_source *s, bitgen_t *rng, const qt_ln_params *p);
+void qt_ln_source_free(qt_ln_source *s);
+
+/* The events of (0, T] of the source (drawn up to the first one past the horizon):
+ * *events points into the source (valid until it next grows), *n_events their count.
+ * -1 when out of memory. */
+int qt_ln_source_path(qt_ln_source *s, double horizon, const qt_ln_event **events,
+                      int64_t *n_events);
 
 /* Statistics of one run; everything except `events` and `reward_total` is recorded in
  * the window (T0, T].  "Scored" arrivals are those of classes 2..n (n = 2: L), whose
@@ -184,7 +213,9 @@ void qt_ln_trace_free(qt_ln_trace *tr);
  */
 typedef struct qt_ln_run qt_ln_run;
 
-qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, int job_model, qt_ln_trace *trace);
+/* `source` (clock model only; NULL to draw from `rng`): replay its events instead. */
+qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, qt_ln_source *source,
+                         int job_model, qt_ln_trace *trace);
 int qt_ln_run_advance(qt_ln_run *run, int64_t budget);
 const qt_ln_stats *qt_ln_run_stats(const qt_ln_run *run);
 void qt_ln_run_free(qt_ln_run *run);

@@ -48,6 +48,19 @@ const char qt_lossnet_simulate_doc[] =
     "than 1e9 expected events; MemoryError when an array cannot be allocated (every size\n"
     "is computed with overflow checks; no single block above 1 TiB is attempted).";
 
+const char qt_lossnet_source_doc[] =
+    "lossnet_source(bit_generator, servers, lambdas, mu)\n"
+    "--\n\n"
+    "A clock-model path of the network (servers, per-server class rates lambdas, mu)\n"
+    "drawn from bit_generator once and replayed: pass it as the bit_generator of\n"
+    "lossnet_simulate or lossnet_classes_simulate (clock model, same network) and each\n"
+    "run reads the events a run on a fresh copy of bit_generator's present state would\n"
+    "draw, extending the path (drawing from bit_generator) when it needs an event not\n"
+    "drawn yet.  Several policies on one path then draw it once.  The caller must hold\n"
+    "bit_generator's lock while a run uses the source, and not use bit_generator\n"
+    "otherwise; one run at a time (ValueError when in use, or for a run of another\n"
+    "network or of the job model).  The path lives as long as the returned capsule.";
+
 const char qt_lossnet_path_doc[] =
     "lossnet_path(bit_generator, info, servers, lambda_h, lambda_l, mu, horizon)\n"
     "--\n\n"
@@ -313,17 +326,22 @@ static int run_chunked(qt_ln_run *run) {
     return 0;
 }
 
+/* The offline optimum on the path drawn from rng: qt_ln_offline's status. */
 static int run_offline(const qt_ln_params *p, bitgen_t *rng, qt_ln_stats *stats,
-                       qt_ln_trace *trace) {
-    int64_t n_events = 0;
+                       qt_ln_trace *trace, int64_t *n_events) {
     int status = -1;
     Py_BEGIN_ALLOW_THREADS
-    qt_ln_event *events = qt_ln_clock_path(p, rng, &n_events);
+    qt_ln_event *events = qt_ln_clock_path(p, rng, n_events);
     if (events != NULL) {
-        status = qt_ln_offline(p, events, n_events, stats, trace);
+        status = qt_ln_offline(p, events, *n_events, stats, trace);
         free(events);
     }
     Py_END_ALLOW_THREADS
+    return status;
+}
+
+/* The exception of a failed offline run (status -2: max_cells; else out of memory). */
+static void offline_error(int status, int64_t n_events, const qt_ln_stats *stats) {
     if (status == -2) {
         char cells[32];
         snprintf(cells, sizeof cells, "%.3g", (double)n_events * (double)(stats->offline_band + 1));
@@ -332,10 +350,9 @@ static int run_offline(const qt_ln_params *p, bitgen_t *rng, qt_ln_stats *stats,
                      "(%lld events) needs %s cells, more than max_cells (the band's "
                      "certificate failed below it)",
                      (long long)stats->offline_band, (long long)n_events, cells);
-    } else if (status < 0) {
+    } else {
         PyErr_NoMemory();
     }
-    return status;
 }
 
 /* warmup and max_cells, checked into p (horizon already set). */
@@ -354,13 +371,79 @@ static int check_run(double warmup, double max_cells, qt_ln_params *p) {
     return 0;
 }
 
-/* One run of the validated parameters on the bit generator; the statistics dict (see
- * stats_dict) or NULL with an exception set. */
+/* ------------------------------------------------------------ path sources */
+
+#define QT_SOURCE_NAME "qtheory.sim._core.lossnet_source"
+
+/* The object behind a lossnet_source capsule: the path, the network it is a path of,
+ * and the bit generator it draws from (kept alive: its capsule does not own it). */
+typedef struct {
+    qt_ln_source source;
+    qt_ln_params p; /* servers, classes, lambda, mu */
+    PyObject *bit_generator, *capsule;
+    int busy; /* a run is reading it (with the GIL released) */
+} qt_py_source;
+
+static void source_destroy(PyObject *object) {
+    qt_py_source *s = PyCapsule_GetPointer(object, QT_SOURCE_NAME);
+    if (s != NULL) {
+        qt_ln_source_free(&s->source);
+        Py_XDECREF(s->capsule);
+        Py_XDECREF(s->bit_generator);
+        PyMem_Free(s);
+    }
+}
+
+/* The source behind `object`, checked against the network of `p` and marked busy; NULL
+ * with ValueError when it is of another network, clock model only, or in use. */
+static qt_py_source *source_for(PyObject *object, const qt_ln_params *p, int job_model) {
+    qt_py_source *s = PyCapsule_GetPointer(object, QT_SOURCE_NAME);
+    if (s == NULL) {
+        return NULL;
+    }
+    int same = s->p.servers == p->servers && s->p.classes == p->classes && s->p.mu == p->mu;
+    for (int32_t j = 0; same && j < p->classes; j++) {
+        same = s->p.lambda[j] == p->lambda[j];
+    }
+    if (!same || job_model || s->busy) {
+        PyErr_SetString(PyExc_ValueError,
+                        !same ? "bit_generator: the path source was drawn for another network "
+                                "(servers, rates and mu must be the run's)"
+                        : job_model ? "info: a path source holds a clock-model path; the job "
+                                      "model draws its own (pass a bit generator)"
+                                    : "bit_generator: the path source is in use by another run");
+        return NULL;
+    }
+    s->busy = 1;
+    return s;
+}
+
+/* The offline optimum on the source's path of (0, T]. */
+static int run_offline_source(const qt_ln_params *p, qt_ln_source *source, qt_ln_stats *stats,
+                              qt_ln_trace *trace, int64_t *n_events) {
+    const qt_ln_event *events = NULL;
+    int status = -1;
+    Py_BEGIN_ALLOW_THREADS
+    if (qt_ln_source_path(source, p->horizon, &events, n_events) == 0) {
+        status = qt_ln_offline(p, events, *n_events, stats, trace);
+    }
+    Py_END_ALLOW_THREADS
+    return status;
+}
+
+/* One run of the validated parameters on the bit generator, or on the path of a
+ * lossnet_source; the statistics dict (see stats_dict) or NULL with an exception set. */
 static PyObject *simulate(PyObject *bit_generator, const qt_ln_params *p, int job_model,
                           int want_trace, int two_class) {
     bitgen_t *rng = NULL;
-    PyObject *capsule = qt_get_bitgen(bit_generator, &rng);
-    if (capsule == NULL) {
+    qt_py_source *source = NULL;
+    PyObject *capsule = NULL;
+    if (PyCapsule_IsValid(bit_generator, QT_SOURCE_NAME)) {
+        source = source_for(bit_generator, p, job_model);
+        if (source == NULL) {
+            return NULL;
+        }
+    } else if ((capsule = qt_get_bitgen(bit_generator, &rng)) == NULL) {
         return NULL;
     }
     qt_ln_trace trace = {0};
@@ -368,11 +451,18 @@ static PyObject *simulate(PyObject *bit_generator, const qt_ln_params *p, int jo
     PyObject *result = NULL;
     if (p->policy == QT_LN_OFFLINE) {
         qt_ln_stats stats;
-        if (run_offline(p, rng, &stats, tr) == 0) {
+        int64_t n_events = 0;
+        int status = source != NULL
+                         ? run_offline_source(p, &source->source, &stats, tr, &n_events)
+                         : run_offline(p, rng, &stats, tr, &n_events);
+        if (status == 0) {
             result = stats_dict(&stats, p->classes, two_class, tr);
+        } else {
+            offline_error(status, n_events, &stats);
         }
     } else {
-        qt_ln_run *run = qt_ln_run_new(p, rng, job_model, tr);
+        qt_ln_run *run =
+            qt_ln_run_new(p, rng, source != NULL ? &source->source : NULL, job_model, tr);
         if (run == NULL) {
             PyErr_NoMemory();
         } else {
@@ -383,7 +473,10 @@ static PyObject *simulate(PyObject *bit_generator, const qt_ln_params *p, int jo
         }
     }
     qt_ln_trace_free(&trace);
-    Py_DECREF(capsule);
+    if (source != NULL) {
+        source->busy = 0;
+    }
+    Py_XDECREF(capsule);
     return result;
 }
 
@@ -543,6 +636,47 @@ PyObject *qt_lossnet_classes_simulate(PyObject *Py_UNUSED(self), PyObject *args,
         }
     }
     return simulate(bit_generator, &p, 0, want_trace, 0);
+}
+
+PyObject *qt_lossnet_source(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"bit_generator", "servers", "lambdas", "mu", NULL};
+    PyObject *bit_generator, *lambdas;
+    Py_ssize_t servers;
+    double mu;
+    qt_ln_params p = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OnOd:lossnet_source", keywords,
+                                     &bit_generator, &servers, &lambdas, &mu) ||
+        parse_rates("lambdas", lambdas, p.lambda, &p.classes) < 0) {
+        return NULL;
+    }
+    p.servers = servers;
+    p.mu = mu;
+    if (check_model(servers, &p, "sum(lambdas)", 1.0) < 0) {
+        return NULL;
+    }
+    bitgen_t *rng = NULL;
+    PyObject *capsule = qt_get_bitgen(bit_generator, &rng);
+    if (capsule == NULL) {
+        return NULL;
+    }
+    qt_py_source *s = PyMem_Calloc(1, sizeof *s);
+    if (s == NULL) {
+        Py_DECREF(capsule);
+        return PyErr_NoMemory();
+    }
+    s->p = p;
+    s->capsule = capsule;
+    Py_INCREF(bit_generator);
+    s->bit_generator = bit_generator;
+    qt_ln_source_init(&s->source, rng, &p);
+    PyObject *result = PyCapsule_New(s, QT_SOURCE_NAME, source_destroy);
+    if (result == NULL) {
+        qt_ln_source_free(&s->source);
+        Py_DECREF(capsule);
+        Py_DECREF(bit_generator);
+        PyMem_Free(s);
+    }
+    return result;
 }
 
 PyObject *qt_lossnet_path(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
