@@ -142,6 +142,47 @@ def test_band_of_one_matches_brute_force(servers, seed):
     assert out["reward_total"] == brute_force(codes, servers, 2.0, 1.0)
 
 
+def numpy_programme(codes, servers, rewards):
+    """The backward programme written with NumPy over whole rows (value and decisions of
+    the forward pass): V_i(b) = max(V_{i+1}(b), r + V_{i+1}(b + 1)) at an arrival of
+    reward r, V_i(b) = V_{i+1}(b - 1) for b > slot at a departure slot."""
+    busy_counts = np.arange(servers + 1)
+    rows = [np.zeros(servers + 1)]
+    for code in codes[::-1]:
+        later, row = rows[-1], rows[-1].copy()
+        if code < 0:
+            row[:-1] = np.maximum(later[:-1], rewards[-code - 1] + later[1:])
+        else:
+            moved = busy_counts > code
+            row[moved] = later[busy_counts[moved] - 1]
+        rows.append(row)
+    rows.reverse()  # rows[i] = V_i
+    busy, decisions = 0, []
+    for i, code in enumerate(codes):
+        if code < 0:
+            later = rows[i + 1]
+            admit = busy < servers and rewards[-code - 1] + later[busy + 1] >= later[busy]
+            busy += int(admit)
+            decisions.append(int(admit))
+        else:
+            busy -= int(code < busy)
+            decisions.append(-1)
+    return rows[0][0], np.array(decisions, dtype=np.int8)
+
+
+@pytest.mark.parametrize(("servers", "seed"), [(300, 1), (517, 2)])
+def test_wide_programme_equals_a_numpy_programme(servers, seed):
+    """The full programme at N >= 256 runs the wide (AVX2, where the processor has it)
+    arrival loop: its value and every decision equal NumPy's row-by-row programme."""
+    horizon = 2.0
+    _, codes = _core.lossnet_path(np.random.PCG64(seed), "clock", servers, 0.6, 2.0, 1.0, horizon)
+    out = offline(seed, servers, 0.6, 2.0, 2.0, 1.0, horizon, 0.0, -1)
+    value, decisions = numpy_programme(codes, servers, (2.0, 1.0))
+    assert out["offline_band"] == servers and out["rejected_l"] > 0
+    assert out["reward_total"] == value
+    assert np.array_equal(out["trace_decision"], decisions)
+
+
 @pytest.mark.parametrize("band", [-2.0, 0.5, 11.0, np.nan, np.inf])
 def test_band_parameter_is_checked(band):
     with pytest.raises(ValueError, match="param"):

@@ -10,7 +10,7 @@
 #include "numpy/random/distributions.h"
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 #include "lossnet.h"
@@ -1515,7 +1515,7 @@ static void band_down(qt_ln_band *b) {
  * only, or exact under dp_exact), and the admission bits are the
  * compare's sign mask (movmskpd).
  */
-static void dp_arrival(double *u, int64_t k, double reward, uint64_t *bits) {
+static void dp_arrival_sse2(double *u, int64_t k, double reward, uint64_t *bits) {
     const __m128d r = _mm_set1_pd(reward);
     for (int64_t word = 0; word * 64 < k; word++) {
         double *v = u + word * 64;
@@ -1537,6 +1537,54 @@ static void dp_arrival(double *u, int64_t k, double reward, uint64_t *bits) {
         }
         bits[word] = mask;
     }
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define QT_LN_AVX2 1
+/*
+ * dp_arrival_sse2 four lanes at a time with AVX2, for wide programmes (the full one of
+ * an n-class network whose marginal class is not the last): the same loads before the
+ * same stores, maxpd and an ordered >= compare (no NaN can occur), so the same doubles
+ * and bits; chosen at run time where the processor has AVX2.
+ */
+__attribute__((target("avx2"))) static void dp_arrival_avx2(double *u, int64_t k,
+                                                             double reward, uint64_t *bits) {
+    const __m256d r = _mm256_set1_pd(reward);
+    for (int64_t word = 0; word * 64 < k; word++) {
+        double *v = u + word * 64;
+        int64_t count = k - word * 64 < 64 ? k - word * 64 : 64, j = 0;
+        uint64_t mask = 0;
+        for (; j + 7 < count; j += 8) {
+            __m256d here0 = _mm256_loadu_pd(v + j), here1 = _mm256_loadu_pd(v + j + 4);
+            __m256d admit0 = _mm256_add_pd(r, _mm256_loadu_pd(v + j + 1));
+            __m256d admit1 = _mm256_add_pd(r, _mm256_loadu_pd(v + j + 5));
+            mask |= (uint64_t)_mm256_movemask_pd(_mm256_cmp_pd(admit0, here0, _CMP_GE_OQ)) << j;
+            mask |= (uint64_t)_mm256_movemask_pd(_mm256_cmp_pd(admit1, here1, _CMP_GE_OQ))
+                    << (j + 4);
+            _mm256_storeu_pd(v + j, _mm256_max_pd(here0, admit0));
+            _mm256_storeu_pd(v + j + 4, _mm256_max_pd(here1, admit1));
+        }
+        for (; j < count; j++) { /* the last ones alone */
+            double admit = reward + v[j + 1];
+            mask |= (uint64_t)(admit >= v[j]) << j;
+            v[j] = admit >= v[j] ? admit : v[j];
+        }
+        bits[word] = mask;
+    }
+}
+#endif
+
+/* Bands at least this wide take the AVX2 loop where the processor has it. */
+#define QT_LN_WIDE_BAND 256
+
+static void dp_arrival(double *u, int64_t k, double reward, uint64_t *bits) {
+#if defined(QT_LN_AVX2)
+    if (k >= QT_LN_WIDE_BAND && __builtin_cpu_supports("avx2")) {
+        dp_arrival_avx2(u, k, reward, bits);
+        return;
+    }
+#endif
+    dp_arrival_sse2(u, k, reward, bits);
 }
 #else
 /* 1 << j for j = 0..63, the admission bit of idle count K - j in a word of a mask. */
