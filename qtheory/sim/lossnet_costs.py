@@ -38,7 +38,8 @@ __all__ = [
 #: completion time of the job model's heap.
 _CLOCK_EVENT_BYTES, _JOB_BYTES, _TRACE_BYTES, _HEAP_BYTES = 16, 24, 17, 8
 #: Bytes per buffered event of the two-class SSS scan besides the event: the summary
-#: (8 bytes) of each block of 8 events that lets the scan skip the block.
+#: (8 bytes) of each block of 8 events that lets the scan skip the block (kept for windows
+#: of 64 expected events or more; counted for every window, an upper bound).
 _SSS_BLOCK_BYTES = 1
 #: A doubling array peaks at about 3 elements per element held (old and new block
 #: during a realloc, capacity up to twice the size).

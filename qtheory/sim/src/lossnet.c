@@ -240,6 +240,9 @@ QT_INLINE int is_better(int32_t code, int32_t j) { return (uint32_t)(-1 - code) 
  * service, h before a departure is h + that partial sum, and the departure ends a
  * service iff its slot < N - h there. */
 #define QT_LN_BLOCK 8
+/* Windows of fewer expected events than this scan one event at a time: their scans are
+ * short, and keeping the summaries would cost more than skipping saves. */
+#define QT_LN_BLOCK_WINDOW 64.0
 struct qt_ln_block {
     int32_t key;
     int8_t sum, low;
@@ -304,7 +307,8 @@ struct qt_ln_run {
     qt_ln_event *buf;
     uint32_t *better;
     uint32_t counts[QT_LN_MAX_CLASSES];
-    /* two-class sss: the summaries of the complete blocks of the ring,
+    /* two-class sss with a window of QT_LN_BLOCK_WINDOW expected events or more (NULL
+     * otherwise): the summaries of the complete blocks of the ring,
      * blocks[B & (mask / QT_LN_BLOCK)], and the summary of the block being drawn */
     struct qt_ln_block *blocks, block;
     uint64_t mask;
@@ -439,15 +443,18 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, qt_ln_source *sou
     } else {
         r->buf = new_array(1024, 1, sizeof *r->buf, 0);
         r->mask = 1023;
+        int blocks = p->policy == QT_LN_SSS && p->classes == 2 &&
+                     p->window * (lambda_sum(p) + p->mu) * (double)p->servers >=
+                         QT_LN_BLOCK_WINDOW;
         if (p->policy == QT_LN_SSS) {
             r->better = new_array(1024, p->classes - 1, sizeof *r->better, 0);
-            if (p->classes == 2) {
-                r->blocks = new_array(1024 / QT_LN_BLOCK, 1, sizeof *r->blocks, 0);
-                block_start(r);
-            }
+        }
+        if (blocks) {
+            r->blocks = new_array(1024 / QT_LN_BLOCK, 1, sizeof *r->blocks, 0);
+            block_start(r);
         }
         if (r->buf == NULL || (p->policy == QT_LN_SSS && r->better == NULL) ||
-            (p->policy == QT_LN_SSS && p->classes == 2 && r->blocks == NULL) ||
+            (blocks && r->blocks == NULL) ||
             (p->policy == QT_LN_PFI && pfi_init(r) < 0)) {
             qt_ln_run_free(r);
             return NULL;
@@ -564,7 +571,7 @@ static int buffer_fill(qt_ln_run *r, uint64_t needed) {
     if (made < 0) {
         return -1;
     }
-    if (r->better != NULL && r->p.classes == 2) { /* one count, on a local; no wrap */
+    if (r->blocks != NULL) { /* one count, on a local; no wrap */
         const qt_ln_event *ev = r->buf + (r->tail & r->mask);
         uint32_t *counts = r->better + (r->tail & r->mask), count = r->counts[0];
         const uint64_t block_mask = r->mask / QT_LN_BLOCK;
@@ -994,12 +1001,13 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
     uint64_t m = start;
     int decision;
     for (;;) {
-        /* Two classes: whole blocks at once while every departure in them ends a
-         * service, h stays >= 1 and h - (H arrivals left) stays <= 0 to the block's end.
+        /* Two classes, long windows: whole blocks at once while every departure in them
+         * ends a service, h stays >= 1 and h - (H arrivals left) stays <= 0 to the block's
+         * end.
          * That difference never decreases (an H arrival lowers both, a departure that
          * ends a service raises h), so the checks below would not stop inside the
          * block: the scan and its count are those of one event at a time. */
-        if (classes == 2) {
+        if (r->blocks != NULL) {
             const struct qt_ln_block *blocks = r->blocks;
             const uint64_t block_mask = mask / QT_LN_BLOCK;
             while (m % QT_LN_BLOCK == 0 && m + QT_LN_BLOCK <= window_end) {
