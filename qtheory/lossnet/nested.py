@@ -61,6 +61,58 @@ evaluated in log space (weights relative to the full state, as in
 O(nN) per iteration; N = 10^6 with n = 4 takes 5 iterations, 2.4 s of CPU (6.4 s wall
 on a shared 2-core machine; ``benchmarks/bench_lossnet_classes.py``).
 
+The states that matter
+----------------------
+:func:`local_optimum` runs the same iteration, on reserve vectors, at a cost that does
+not grow with N (2.2 ms at :math:`N = 10^6` and at :math:`10^7` for the network
+(0.3, 0.9, 0.6), rewards (3, 2, 1), μ = 1, against 0.80 s and 9.3 s on the whole chain;
+``benchmarks/bench_online.py``).  Let :math:`k_m` be the marginal class's reserve and
+:math:`\bar\lambda_m = \lambda_1 + \dots + \lambda_m > \mu`.  Below the marginal
+threshold (:math:`b < N - k_m`) the classes :math:`1..m` are admitted, so every weight
+ratio :math:`\pi_{b-1}/\pi_b = b\mu/\beta_{b-1}` is at most
+:math:`q = \mu/\bar\lambda_m < 1`.
+
+*Evaluation.*  The states :math:`b \ge N - k_m - T` are evaluated with the arithmetic
+above restricted to them (the log weights relative to the full state are the same
+numbers), :math:`T` the least with
+:math:`q^{T-1}(\max(q/(1-q),\ Lq/(1-q) + q/(1-q)^2) + NCq/((1-q)r_m\mu)) < 2^{-60}`,
+:math:`L = k_m + T`, :math:`C = \sum_j |r_j - r_m|\lambda_j` (the left-out sums of
+weights, of idle counts and of costs relative to the kept ones): the regret, E[idle], the
+blocking probabilities and :math:`D_b` for :math:`b \ge N - k_m` agree with the whole
+chain's to an ulp or so.  :math:`T` depends on :math:`q` and on :math:`\log N`, not on N.
+
+*Bias far from the full state.*  The classes below the marginal one have reserves of
+order N (e.g. (0, 9, 200027) at :math:`N = 10^6`): their thresholds are where
+:math:`D_b` crosses :math:`r_j - r_m < 0`, far from the full state, where the regret
+changes by :math:`e^{-\Theta(N)}` with the reserve.  There the other side of flux
+balance is local: for :math:`b < N - k_m`
+
+.. math:: \beta_b D_b = -\sum_{k \le b} \frac{\pi_k}{\pi_b}(c_k - G),
+          \qquad \frac{\pi_k}{\pi_b} = \prod_{i=k}^{b-1}\frac{(i+1)\mu}{\beta_i}
+          \le q_b^{\,b-k},\quad q_b = \min(q,\ b\mu/(\bar\lambda_m N)),
+
+(with fixed admitted classes, :math:`a = \beta`, :math:`\rho` the admitted reward rate
+and g the gain, this is the closed form
+:math:`d_b = -\frac{\rho-g}{a}\sum_{j\le b}(b)_j(\mu/a)^j` of
+:mod:`qtheory.lossnet.certified`, :math:`d_b = -r_m - D_b`), and with
+:math:`|c_k - G| \le N(r_m\mu + C) + G` the terms :math:`k < b - L` add less than
+:math:`2^{-60}\beta_b r_1` once :math:`q_b^L(N(r_m\mu + C) + G)q_b/(1-q_b)` is below it:
+:math:`D_b` at any b in O(nL) operations, L about :math:`42/\log(1/q)`.
+
+*Improvement.*  :math:`D_b` increases with b (the concavity of the bias, Lippman), so
+class j's new threshold :math:`N - k_j` is the least b with :math:`D_b \ge r_j - r_m`
+(not admitted on equality, as the prefix argmax of policy iteration), found by a search
+out from the current threshold and bisection: O(T log N) per class.  The reserves
+settle after as many iterations as policy iteration's, and then the decisions are
+checked: on both sides of every threshold
+:math:`\lambda_j|r_j - r_m - D_b| > \Lambda(r_1 + |D_b|)(10^{-10} + 16\epsilon|\log(w_b/w_N)|)`
+(:data:`DECISION_RTOL`; the second term covers policy iteration's own error, whose
+weights are relative to the full state: measured about
+:math:`\epsilon|\log(w_b/w_N)|`, 1e-10 relative at :math:`N = 10^7`), and the biases
+evaluated increase with b.  Where a decision fails that test, float64 does not decide it
+as policy iteration does, and policy iteration decides for that network (within the
+memory limit).
+
 References
 ----------
 .. [1] B. L. Miller, "A queueing reward system with several customer classes",
@@ -86,9 +138,11 @@ from qtheory.model.classes import ClassNetwork, as_classes
 
 __all__ = [
     "BYTES_PER_SERVER",
+    "DECISION_RTOL",
     "NestedPolicy",
     "OnlineOptimum",
     "evaluate_nested",
+    "local_optimum",
     "policy_iteration",
 ]
 
@@ -154,8 +208,9 @@ class OnlineOptimum(NestedPolicy):
     Attributes
     ----------
     iterations : int
-        Policy evaluations of :func:`policy_iteration` until the policy stopped changing
-        (0 when the two-class table of every reserve found it).
+        Policy evaluations of :func:`policy_iteration` (or :func:`local_optimum`) until
+        the policy stopped changing (0 when the two-class table of every reserve found
+        it).
     (the attributes of :class:`NestedPolicy`; with ``dps`` the values are mpmath numbers)
 
     Examples
@@ -196,21 +251,24 @@ def _require_memory(net: ClassNetwork) -> None:
 class _Evaluation:
     """One policy's stationary law (log weights) and bias differences D_b."""
 
-    log_pi: np.ndarray  # log π_b, b = 0..N
+    log_pi: np.ndarray  # log π_b, b = start..N
     regret: float
     mean_idle: float
     blocking: np.ndarray
-    shifted_bias: np.ndarray  # D_b = Δ_b − r_m, b = 0..N-1
+    shifted_bias: np.ndarray  # D_b = Δ_b − r_m, b = start..N-1
 
 
-def _evaluate(net: ClassNetwork, admitted: np.ndarray) -> _Evaluation:
+def _evaluate(net: ClassNetwork, admitted: np.ndarray, start: int = 0) -> _Evaluation:
     """Evaluate the policy admitting classes 0..admitted[b]-1 at b busy (admitted[N] = 0,
-    admitted[b] >= 1 below N)."""
+    admitted[b] >= 1 below N), over the states b = ``start``..N (``admitted`` indexed
+    from ``start``): the chain cut below ``start``, the arithmetic of the whole chain
+    restricted to those states (the log weights relative to the full state are the same
+    numbers; ``start`` = 0 is the whole chain)."""
     n, lambdas, rewards = net.servers, np.array(net.lambdas), np.array(net.rewards)
     m, r_m = net.marginal, rewards[net.marginal]
     cumulative = np.concatenate(([0.0], np.cumsum(lambdas)))  # λ̄_0..λ̄_n
-    birth = n * cumulative[admitted[:-1]]  # b = 0..N-1, all > 0
-    busy = np.arange(n + 1, dtype=float)
+    birth = n * cumulative[admitted[:-1]]  # b = start..N-1, all > 0
+    busy = np.arange(start, n + 1, dtype=float)
     # log(w_b / w_N) = Σ_{l=b}^{N-1} log((l+1)μ / β_l)
     steps = np.log(net.mu * busy[1:] / birth)
     log_w = np.concatenate((np.cumsum(steps[::-1])[::-1], [0.0]))
@@ -406,3 +464,275 @@ def policy_iteration(net, *, max_iterations: int = 100) -> OnlineOptimum:
             return OnlineOptimum(**_result(net, admitted, evaluation), iterations=iteration)
         admitted = improved
     raise ArithmeticError(f"policy iteration did not converge in {max_iterations} iterations")
+
+
+# ---------------------------------------------------------------------------
+# the local route: the states that matter, the bias far from the full state in closed form
+
+#: Relative size below which a left-out part of a sum no longer matters (below half an
+#: ulp of float64, 2^-53), as in :mod:`qtheory.lossnet.online`.
+_TAIL_EPS = 2.0**-60
+
+#: Half an ulp of 1 in float64.
+_EPS = 2.0**-53
+
+#: Relative margin (of λ_j (r_j − r_m − D_b) against Λ (r_1 + |D_b|), the scale of
+#: :func:`_improve`'s tie rule) below which the local route does not decide a class's
+#: reserve and :func:`policy_iteration` does.
+DECISION_RTOL = 1e-10
+
+
+def _window_states(net: ClassNetwork, reserve: int) -> int:
+    """T: the states beyond ``reserve`` idle servers (the marginal class admitted there)
+    that the window's sums need.  Every weight ratio there is at most q = μ/λ̄_m < 1
+    (λ̄_m the arrival rate of the classes up to the marginal one), the costs at most
+    r_m μ i + N C (C = Σ_j |r_j − r_m| λ_j): the left-out sums relative to the kept ones
+    are at most q^(T−1) (max(q/(1−q), L q/(1−q) + q/(1−q)^2) + N C q/((1−q) r_m μ)),
+    L = ``reserve`` + T, held below :data:`_TAIL_EPS`."""
+    m, r_m = net.marginal, net.rewards[net.marginal]
+    q = net.mu / math.fsum(net.lambdas[: m + 1])
+    spread = math.fsum(abs(r - r_m) * lam for r, lam in zip(net.rewards, net.lambdas, strict=True))
+    decay, terms = -math.log(q), 1
+    for _ in range(4):
+        last = reserve + terms
+        factor = max(q / (1 - q), last * q / (1 - q) + q / (1 - q) ** 2)
+        factor += net.servers * spread * q / ((1 - q) * r_m * net.mu)
+        terms = max(1, math.ceil(1 + (math.log(factor) - math.log(_TAIL_EPS)) / decay))
+    return terms
+
+
+@dataclass(frozen=True)
+class _Local:
+    """One nested policy evaluated on the window b = start..N, and its bias D_b at any b."""
+
+    net: ClassNetwork
+    reserves: tuple[int, ...]
+    start: int
+    evaluation: _Evaluation
+
+    def prefix(self, busy: np.ndarray) -> np.ndarray:
+        """Admitted prefix lengths at the busy counts ``busy``."""
+        idle = self.net.servers - busy
+        return (idle[:, None] > np.array(self.reserves)[None, :]).sum(axis=1)
+
+    def bias(self, b: int) -> float:
+        """D_b: from the window at and above the marginal class's threshold
+        N − k_m, below it from the head sum β_b π_b D_b = −Σ_{k<=b} π_k (c_k − G) over
+        the states k >= b − L, each ratio π_{k}/π_{k+1} = (k+1)μ/β_k at most
+        q_b = min(q, bμ/(λ̄_m N)) there (the marginal class admitted), L such that the
+        left-out part is below :data:`_TAIL_EPS` β_b r_1."""
+        net, n = self.net, self.net.servers
+        if b >= n - self.reserves[net.marginal]:
+            return float(self.evaluation.shifted_bias[b - self.start])
+        lambdas, rewards = np.array(net.lambdas), np.array(net.rewards)
+        m, r_m = net.marginal, rewards[net.marginal]
+        cumulative = np.concatenate(([0.0], np.cumsum(lambdas)))
+        regret = self.evaluation.regret
+        low = cumulative[m + 1] * n
+        q = min(net.mu / cumulative[m + 1], max(b, 1) * net.mu / low)
+        bound = n * (r_m * net.mu + float(np.abs(rewards - r_m) @ lambdas)) + regret
+        scale = _TAIL_EPS * low * rewards[0] * (1 - q) / (q * bound)
+        length = b if scale >= 1 else min(b, math.ceil(math.log(scale) / math.log(q)) + 1)
+        busy = np.arange(b - length, b + 1, dtype=float)
+        prefix = self.prefix(busy)
+        birth = n * cumulative[prefix]
+        # log(π_k/π_b) = Σ_{i=k}^{b-1} log((i+1)μ/β_i)
+        steps = np.log(net.mu * busy[1:] / birth[:-1])
+        log_ratio = np.concatenate((np.cumsum(steps[::-1])[::-1], [0.0]))
+        ratio = np.exp(log_ratio)
+        weights = n * (rewards - r_m) * lambdas
+        is_admitted = prefix[:, None] > np.arange(net.n_classes)[None, :]
+        above = np.arange(net.n_classes) < m
+        lost_above = (~is_admitted[:, above]) @ weights[above]
+        admitted_below = is_admitted[:, ~above] @ -weights[~above]
+        cost = r_m * net.mu * (n - busy) + lost_above + admitted_below
+        excess = cost - regret
+        plus = ratio @ np.maximum(-excess, 0.0)
+        minus = ratio @ np.maximum(excess, 0.0)
+        return float((plus - minus) / birth[-1])
+
+
+def _evaluate_local(net: ClassNetwork, reserves: tuple[int, ...]) -> _Local | None:
+    """The nested policy ``reserves`` on the window of the states that matter, or None
+    when the window is the whole chain."""
+    n = net.servers
+    reserve = reserves[net.marginal]
+    states = reserve + _window_states(net, reserve)
+    if states >= n:
+        return None
+    limits.require(
+        "memory",
+        BYTES_PER_SERVER * (states + 1.0) * net.n_classes,
+        parameter="net.servers",
+        what=f"the nested optimum's {states + 1} states nearest the full state "
+        f"(net.servers = {n}, {net.n_classes} classes)",
+    )
+    start = n - states
+    idle = n - np.arange(start, n + 1)
+    admitted = (idle[:, None] > np.array(reserves)[None, :]).sum(axis=1)
+    return _Local(net, tuple(reserves), start, _evaluate(net, admitted, start))
+
+
+def _crossing(local: _Local, level: float, guess: int, cache: dict[int, float]) -> int:
+    """The least b in 0..N−1 with D_b >= ``level`` (N if none), D_b increasing in b: a
+    search out from ``guess`` by doubling steps, then bisection."""
+    n = local.net.servers
+
+    def above(b: int) -> bool:  # D_b >= level, with D_{-1} = −∞ and D_N = +∞
+        if b < 0 or b >= n:
+            return b >= n
+        if b not in cache:
+            cache[b] = local.bias(b)
+        return cache[b] >= level
+
+    guess, step = min(max(guess, 0), n), 1
+    if above(guess):
+        low, high = guess - 1, guess
+        while not (low < 0 or not above(low)):
+            high, low, step = low, max(guess - 2 * step, -1), 2 * step
+    else:
+        low, high = guess, guess + 1
+        while not above(high):
+            low, high, step = high, min(guess + 2 * step, n), 2 * step
+    while high - low > 1:
+        middle = (low + high) // 2
+        if above(middle):
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+def _local_improve(local: _Local, cache: dict[int, float]) -> tuple[int, ...]:
+    """The greedy nested reserves of the policy's bias: class j's threshold is the least
+    b with D_b >= r_j − r_m (class 1 always admitted)."""
+    net, n = local.net, local.net.servers
+    shifted = np.array(net.rewards) - net.rewards[net.marginal]
+    return (0,) + tuple(
+        n - _crossing(local, float(s), n - k, cache)
+        for s, k in zip(shifted[1:], local.reserves[1:], strict=True)
+    )
+
+
+def _log_weight(net: ClassNetwork, reserves: tuple[int, ...], b: int) -> float:
+    """log(w_b / w_N) = Σ_{i=b+1}^{N} log(iμ/β_{i−1}) of the policy, in O(n) (log
+    Gamma for the departures, β constant between thresholds)."""
+    n = net.servers
+    cumulative = np.cumsum(net.lambdas)
+    log_birth = 0.0
+    for p in range(1, net.n_classes + 1):  # states b..N−1 admitting at least p classes
+        at_least = max(0, n - reserves[p - 1] - b)
+        more = max(0, n - reserves[p] - b) if p < net.n_classes else 0
+        log_birth += (at_least - more) * math.log(n * cumulative[p - 1])
+    return math.lgamma(n + 1) - math.lgamma(b + 1) + (n - b) * math.log(net.mu) - log_birth
+
+
+def _decided(local: _Local, cache: dict[int, float]) -> bool:
+    """Whether float64 decides every class's reserve as policy iteration does: on both
+    sides of each threshold λ_j |r_j − r_m − D_b| exceeds Λ (r_1 + |D_b|) times
+    :data:`DECISION_RTOL` plus 16 ε |log(w_b/w_N)| (the error of policy iteration's
+    D_b, whose weights are relative to the full state), and the biases evaluated
+    increase with b."""
+    net, n = local.net, local.net.servers
+    lambdas, rewards = np.array(net.lambdas), np.array(net.rewards)
+    total = lambdas.sum()
+    for j in range(1, net.n_classes):
+        s_j = rewards[j] - rewards[net.marginal]
+        threshold = n - local.reserves[j]
+        for b in (threshold - 1, threshold):
+            if 0 <= b < n:
+                if b not in cache:
+                    cache[b] = local.bias(b)
+                d = cache[b]
+                rtol = DECISION_RTOL + 16 * _EPS * abs(_log_weight(net, local.reserves, b))
+                if lambdas[j] * abs(s_j - d) <= rtol * total * (rewards[0] + abs(d)):
+                    return False
+    known = sorted(cache)
+    window = local.evaluation.shifted_bias[n - local.reserves[net.marginal] - local.start :]
+    values = [cache[b] for b in known]
+    return bool(np.all(np.diff(values) >= 0) and np.all(np.diff(window) >= 0))
+
+
+def _local_search(net: ClassNetwork, max_iterations: int) -> tuple[OnlineOptimum | None, bool]:
+    """(optimum, decided) of the local route; None when the window is the whole chain or
+    the reserves did not settle."""
+    reserves = tuple(_initial_reserves(net))
+    for iteration in range(1, max_iterations + 1):
+        local = _evaluate_local(net, reserves)
+        if local is None:
+            return None, False
+        cache: dict[int, float] = {}
+        improved = _local_improve(local, cache)
+        if improved == reserves:
+            evaluation, fluid = local.evaluation, fluid_bound(net)
+            optimum = OnlineOptimum(
+                reserves=reserves,
+                fluid=fluid,
+                online=fluid - evaluation.regret,
+                regret=evaluation.regret,
+                mean_idle=evaluation.mean_idle,
+                blocking=tuple(float(b) for b in evaluation.blocking),
+                iterations=iteration,
+            )
+            return optimum, _decided(local, cache)
+        reserves = improved
+    return None, False
+
+
+def local_optimum(net, *, max_iterations: int = 100) -> OnlineOptimum:
+    """The optimal nested reserves by policy iteration on the states that matter, in
+    O(n(k_m + T) + n T log N) per iteration whatever N (module docstring, "The states
+    that matter"): the same reserves as :func:`policy_iteration` and its values to a few
+    ulps; the float64 route of :func:`qtheory.lossnet.online.online_optimum` for more
+    than two classes.
+
+    :func:`policy_iteration` decides instead where the window of the states that matter
+    is the whole chain (small N, or λ̄_m close to μ), where the reserves do not settle
+    in ``max_iterations``, and where a decision is within :data:`DECISION_RTOL` (plus
+    policy iteration's own rounding) of a tie, as long as its O(nN) memory fits the
+    ``memory`` limit; beyond that limit the local decision is kept (the two candidate
+    reserves are then a tie within float64 rounding).
+
+    Parameters
+    ----------
+    net : ClassNetwork or LossNetwork
+        The network.
+    max_iterations : int, keyword-only
+        Policy evaluations allowed (default 100; a handful are used).
+
+    Returns
+    -------
+    OnlineOptimum
+        As :func:`policy_iteration`.
+
+    Raises
+    ------
+    TypeError
+        If ``net`` is not a network.
+    ValueError
+        If the window, or policy iteration where it decides, exceeds the memory limit.
+    ArithmeticError
+        If policy iteration decides and does not converge or finds a non-monotone policy.
+
+    References
+    ----------
+    See the module's References: Lippman (1975) (the bias differences increase with b,
+    so each class's threshold is one sign change).
+
+    Examples
+    --------
+    >>> net = ClassNetwork(10**6, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
+    >>> opt = local_optimum(net)
+    >>> opt.reserves, round(opt.regret, 6)
+    ((0, 9, 200027), 28.060401)
+    """
+    net = as_classes(net)
+    optimum, decided = _local_search(net, max_iterations)
+    if optimum is not None and (decided or not _fits_memory(net)):
+        return optimum
+    return policy_iteration(net)
+
+
+def _fits_memory(net: ClassNetwork) -> bool:
+    """Whether :func:`policy_iteration` fits the memory limit."""
+    return BYTES_PER_SERVER * (net.servers + 1.0) * net.n_classes <= limits.limit("memory")

@@ -134,19 +134,22 @@ def test_bad_blocking_and_networks_are_refused():
         regret_of(THREE_CLASS[0], 1.0, [0.1, 0.2])
     with pytest.raises(TypeError, match="net must be a LossNetwork or ClassNetwork"):
         online_optimum((10, 0.6, 0.8))
-    methods = "auto, certified, table, policy-iteration"
+    methods = "auto, certified, table, local, policy-iteration"
     with pytest.raises(ValueError, match=f"method must be one of {methods}"):
         online_optimum(THREE_CLASS[0], method="nested")
     with pytest.raises(ValueError, match="method 'table' takes two classes, got 3"):
         online_optimum(THREE_CLASS[0], method="table")
-    with pytest.raises(ValueError, match="dps: method 'policy-iteration' is float64 only"):
+    with pytest.raises(ValueError, match="dps: method 'local' is float64 only"):
         online_optimum(THREE_CLASS[0], dps=20)
+    with pytest.raises(ValueError, match="dps: method 'policy-iteration' is float64 only"):
+        online_optimum(THREE_CLASS[0], dps=20, method="policy-iteration")
 
 
 def test_huge_networks_are_refused_before_allocating():
-    assert_rejects(
-        online_optimum, THREE_CLASS[0].with_servers(10**9), match=r"net\.servers: .* bytes"
-    )
+    huge = THREE_CLASS[0].with_servers(10**9)
+    assert_rejects(online_optimum, huge, method="policy-iteration", match=r"net\.servers: .* bytes")
+    # the local route needs the states near the full state only (test_nested_local.py)
+    assert online_optimum(huge).reserves[1] < 100
 
 
 @settings(max_examples=30, deadline=None, derandomize=True)
