@@ -1523,6 +1523,18 @@ static void band_down(qt_ln_band *b) {
  * only, or exact under dp_exact), and the admission bits are the
  * compare's sign mask (movmskpd).
  */
+/* The arrival on v[j..count) one value at a time (the last ones of a word of 64, after
+ * the vector loop): their admission bits. */
+QT_INLINE uint64_t dp_arrival_tail(double *v, int64_t j, int64_t count, double reward) {
+    uint64_t mask = 0;
+    for (; j < count; j++) {
+        double admit = reward + v[j + 1];
+        mask |= (uint64_t)(admit >= v[j]) << j;
+        v[j] = admit >= v[j] ? admit : v[j];
+    }
+    return mask;
+}
+
 static void dp_arrival_sse2(double *u, int64_t k, double reward, uint64_t *bits) {
     const __m128d r = _mm_set1_pd(reward);
     for (int64_t word = 0; word * 64 < k; word++) {
@@ -1538,12 +1550,7 @@ static void dp_arrival_sse2(double *u, int64_t k, double reward, uint64_t *bits)
             _mm_storeu_pd(v + j, _mm_max_pd(here0, admit0));
             _mm_storeu_pd(v + j + 2, _mm_max_pd(here1, admit1));
         }
-        for (; j < count; j++) { /* the last ones alone */
-            double admit = reward + v[j + 1];
-            mask |= (uint64_t)(admit >= v[j]) << j;
-            v[j] = admit >= v[j] ? admit : v[j];
-        }
-        bits[word] = mask;
+        bits[word] = mask | dp_arrival_tail(v, j, count, reward);
     }
 }
 
@@ -1572,12 +1579,7 @@ __attribute__((target("avx2"))) static void dp_arrival_avx2(double *u, int64_t k
             _mm256_storeu_pd(v + j, _mm256_max_pd(here0, admit0));
             _mm256_storeu_pd(v + j + 4, _mm256_max_pd(here1, admit1));
         }
-        for (; j < count; j++) { /* the last ones alone */
-            double admit = reward + v[j + 1];
-            mask |= (uint64_t)(admit >= v[j]) << j;
-            v[j] = admit >= v[j] ? admit : v[j];
-        }
-        bits[word] = mask;
+        bits[word] = mask | dp_arrival_tail(v, j, count, reward);
     }
 }
 #endif
