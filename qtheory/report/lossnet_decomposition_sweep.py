@@ -145,7 +145,7 @@ def plan(size: str) -> Plan[LossNetwork]:
     Paper (``qtheory reproduce --paper``): ten N from 10 to 10^4; clock windows of 200
     with 10 replications up to N = 1000, then windows of 100 with 12 replications for
     set A and 8 for the others; job model at every N (8 replications); the
-    rolling-horizon policy (a NumPy DP per L arrival, the slowest part) for set A up to
+    rolling-horizon policy (a NumPy DP per L arrival) for set A up to
     N = 100.  The per-path standard deviation of R_off − R_k* times sqrt(window) is
     about 4.4 at N = 10^4 (set A), so the 95% half-width of C_vol is about 0.3 there
     (set A; 0.2 to 0.45 for the others, see the module docstring).
