@@ -342,7 +342,9 @@ def _maximiser(lo: arb, params: Parameters) -> arb:
     precision (on H of :func:`_newton_step`), safeguarded by the bracket (Press et al.,
     ``rtsafe``): a step that leaves it, or fails to halve the previous one, is a
     bisection in log scale instead (each sign decided shrinks the bracket), until a
-    step (Newton's or the one taken) is below the working precision."""
+    step (Newton's or the one taken) is below the working precision, or G's sign is
+    undecided at w (w is then the root to within G's rounding: bisecting on would only
+    halve a bracket whose far end no sign can move)."""
     lo = lo.mid()
     hi = 2 * lo
     for _ in range(4000):
@@ -363,6 +365,8 @@ def _maximiser(lo: arb, params: Parameters) -> arb:
         newton = (w - step).mid()
         if abs(step) < abs(w) * tolerance:  # below an ulp or two of w: converged
             return newton
+        if not (terms["G"] > 0 or terms["G"] < 0):  # w is within G's rounding of the root
+            return w
         if not (lo < newton < hi and 2 * abs(step) < previous):
             newton = (lo * hi).sqrt().mid()
         step = newton - w

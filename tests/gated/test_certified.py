@@ -117,6 +117,23 @@ def test_the_maximiser_takes_few_steps_in_light_traffic(monkeypatch, epsilon):
     check_certificate(opt.certificate)  # raises unless every step re-checks
 
 
+@pytest.mark.parametrize(
+    "queue",
+    [
+        ("inf", "253/5000", "1778950000000000000000000/253", "757/1000"),
+        ("17199/100", "91/2", "54940000000000000000/13", "287/1000"),
+    ],
+)
+def test_the_maximiser_stops_where_the_sign_of_g_is_undecided(queue):
+    """At dps = 850 Newton lands within G's rounding of the root, where no sign moves the
+    bracket's far end: bisecting on ran past its step cap (found by review), so the
+    precision rose beyond the dps limit.  The point is the root to that rounding, and
+    the certificate (re-checked independently) holds."""
+    opt = certified_optimum(GatedQueue(*queue), dps=850)
+    assert opt.gate.relative_width <= 1e-850
+    check_certificate(opt.certificate)
+
+
 def test_the_certificate_is_json_and_names_its_checker():
     opt = certified_optimum(GatedQueue("inf", 1, 2, 1), dps=20)
     text = json.dumps(opt.certificate)
