@@ -95,6 +95,7 @@ __all__ = [
     "REGRET_IDENTITY",  # noqa: F822 (a Sympy object, made on first use by __getattr__)
     "TABLE_BYTES_PER_SERVER",
     "TIE_GAP",
+    "WINDOW_STATES",
     "OnlineOptimum",
     "ThresholdTable",
     "online_optimum",
@@ -410,6 +411,18 @@ def _initial_reserve(net: LossNetwork) -> int:
     return min(net.servers, max(0, round(math.log(max(loss, 1.0)) / theta)))
 
 
+#: Above this many states in the first window of the states that matter (a load close
+#: to critical, where the geometric tail bound with ratio q decays slowly, although the
+#: true ratios fall like q (1 − i/N)), ``method="auto"`` takes the certified route, which
+#: sums with the true ratios.
+WINDOW_STATES = 20_000
+
+
+def _first_reserves(net: LossNetwork) -> int:
+    """The reserves 0..K of the first window: twice the balance guess, plus 8."""
+    return min(net.servers, 2 * _initial_reserve(net) + 8)
+
+
 def _optimum_table(net: LossNetwork) -> ThresholdTable:
     """The reserves 0..K of the states that matter, K doubled from twice the first guess
     until the reserves beyond K cannot come within :data:`_STOP_MARGIN` of the best: a
@@ -417,7 +430,7 @@ def _optimum_table(net: LossNetwork) -> ThresholdTable:
     E_k[idle] >= E_K[idle] for k >= K, and its regret is at least r_L μ E_K[idle] (the
     identity's other term is >= 0).  Cost O(K + T), K about k* + 1/θ."""
     n = net.servers
-    reserves = min(n, 2 * _initial_reserve(net) + 8)
+    reserves = _first_reserves(net)
     while True:
         states = min(n, reserves + _tail_states(net, reserves))
         if states == n:  # the sums need every state: take every reserve with them
@@ -552,7 +565,9 @@ def online_optimum(
       O(nN) per iteration (0.80 s at N = 10^6 with three classes, 9.3 s at 10^7).
 
     ``"auto"`` (the default) takes, for two classes, the table in float64 (no import of
-    Arb) and the certified route for every ``dps``; for more classes ``"local"``.
+    Arb) unless its first window holds more than :data:`WINDOW_STATES` states of a larger
+    chain (a load close to critical: the certified route then, as for every ``dps``);
+    for more classes ``"local"``.
 
     Parameters
     ----------
@@ -608,7 +623,10 @@ def online_optimum(
     if method == "auto" and classes.n_classes > 2:
         method = "local"
     elif method == "auto":
-        method = "table" if dps is None else "certified"
+        two = as_two_class(classes)
+        first = _first_reserves(two)
+        near = first + _tail_states(two, first) <= WINDOW_STATES or two.servers <= WINDOW_STATES
+        method = "table" if dps is None and near else "certified"
     if method in ("local", "policy-iteration"):
         if dps is not None:
             raise ValueError(f"dps: method {method!r} is float64 only, got dps={dps}")

@@ -151,7 +151,7 @@ def test_huge_networks_are_refused_before_allocating():
     with limits.raised(memory=1e4):  # about 80 states: more than that is refused
         assert_rejects(online_optimum, net, match=r"net\.servers: .*states nearest the full")
     barely = LossNetwork(10**9, 0.5, 0.5000001, 1.0, 2.0, 1.0)  # q = 1 - 1e-7
-    assert_rejects(online_optimum, barely, match=r"net\.servers: .* bytes")
+    assert_rejects(online_optimum, barely, method="table", match=r"net\.servers: .* bytes")
     with limits.raised(memory=1e12):  # the mpmath work is refused on its own count
         assert_rejects(
             online_optimum,
@@ -220,7 +220,7 @@ def assert_same_as_the_table(net):
     may differ by that relative amount (they came out bit-identical on every network
     tried)."""
     best, table = table_optimum(net)
-    opt = online_optimum(net)
+    opt = online_optimum(net, method="table")
     assert opt.reserves == (0, best)
     assert opt.regret == pytest.approx(float(table.regret[best]), rel=1e-14, abs=0)
     assert opt.mean_idle == pytest.approx(float(table.mean_idle[best]), rel=1e-14, abs=0)
@@ -284,3 +284,15 @@ def test_a_larger_reserve_never_idles_less():
     for params in [(0.6, 0.8, 1.0, 2.0, 1.0), (1.323, 3.237, 1.36, 32.499, 2.14)]:
         idle = threshold_table(LossNetwork(2000, *params)).mean_idle
         assert np.all(np.diff(idle) >= -1e-12 * idle[1:])
+
+
+def test_a_near_critical_load_at_large_n_takes_the_certified_route():
+    """λ_H + λ_L − μ = 1e-7 at N = 10^8: the window's geometric tail bound (ratio q =
+    μ/(λ_H + λ_L)) would need tens of millions of states and the table is refused for
+    memory (found by review); ``auto`` takes the certified route there (the route of
+    every N above 20 000 before the window existed), whose reserve is proved optimal."""
+    net = LossNetwork(10**8, 0.5, 0.5000001, 1.0, 2.0, 1.0)
+    with pytest.raises(ValueError, match="memory"):
+        online_optimum(net, method="table")
+    auto, certified = online_optimum(net), online_optimum(net, method="certified")
+    assert auto.reserve == certified.reserve and auto.online == certified.online
