@@ -28,6 +28,7 @@ from qtheory.lossnet.tasks import (
 from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 from qtheory.sim.lossnet import job_path, simulate_policies
+from qtheory.sim.lossnet_policies import normalised_policy, parse_policy
 
 __all__ = [
     "replication",
@@ -116,10 +117,7 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
                seed=_replication_root(checked["seed"], checked["rep"]))  # fmt: skip
     job = checked["info"] == "job"
     simulated = [policy for policy in checked["policies"] if not (job and policy == OFFLINE)]
-    results = {}
-    if simulated:  # one path for all of them (drawn once in the clock model)
-        shared = simulate_policies(net, simulated, info=checked["info"], **run)
-        results = dict(zip(simulated, shared.values(), strict=True))
+    results = _on_one_path(net, simulated, info=checked["info"], **run) if simulated else {}
     for policy in checked["policies"]:
         res = simulate_offline_job(net, **run) if job and policy == OFFLINE else results[policy]
         out["reward_rate"][policy] = res.reward_rate.mean
@@ -137,6 +135,17 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _on_one_path(
+    net: LossNetwork | ClassNetwork, policies: list[str], **run: Any
+) -> dict[str, Any]:
+    """Each of ``policies`` (strings as the task gives them) on the same replication
+    (:func:`qtheory.sim.lossnet.simulate_policies`, keyword arguments ``run``), by the
+    given string; strings that name one policy ("sss:0.5", "sss:0.50") share its run."""
+    names = {policy: normalised_policy(*parse_policy(policy, net)) for policy in policies}
+    shared = simulate_policies(net, list(dict.fromkeys(names.values())), **run)
+    return {policy: shared[name] for policy, name in names.items()}
+
+
 def _class_replication(net: ClassNetwork, task: dict[str, Any]) -> dict[str, Any]:
     """:func:`replication` of an n-class task (clock model, no rolling horizon)."""
     names = ("info", "horizon", "warmup", "seed", "rep", "policies")
@@ -144,9 +153,9 @@ def _class_replication(net: ClassNetwork, task: dict[str, Any]) -> dict[str, Any
                                rolling_horizon=task.get("rolling_horizon", ()))  # fmt: skip
     out: dict[str, Any] = {"reward_rate": {}, "admitted": {}, "mean_idle": {}}
     root = _replication_root(checked["seed"], checked["rep"])
-    results = simulate_policies(net, checked["policies"], horizon=checked["horizon"],
-                                warmup=checked["warmup"], reps=1, seed=root)  # fmt: skip
-    for policy, res in zip(checked["policies"], results.values(), strict=True):
+    results = _on_one_path(net, checked["policies"], info="clock", horizon=checked["horizon"],
+                           warmup=checked["warmup"], reps=1, seed=root)  # fmt: skip
+    for policy, res in results.items():
         out["reward_rate"][policy] = res.reward_rate.mean
         out["admitted"][policy] = list(res.admitted)
         out["mean_idle"][policy] = res.mean_idle.mean

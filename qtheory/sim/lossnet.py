@@ -133,9 +133,11 @@ do :func:`simulate_policies`, :func:`compare`, :mod:`qtheory.lossnet.offline_job
 decomposition (:mod:`qtheory.lossnet.decomposition`).  The events of a clock-model run do
 not depend on the policy, so :func:`simulate_policies` (and :func:`compare`) draw each
 replication's path once and replay it to every policy (``_core.lossnet_source``: the
-events are kept, and drawn further only when a run needs one not drawn yet), with the
-numbers of one :func:`simulate` per policy and 15--20% less CPU for the decomposition's
-dozen policies per path at N = 10^3 to 10^4.  A ``SeedSequence`` passed as ``seed`` is
+events are kept, and drawn further only when a run needs one not drawn yet; while the
+paths alive at once take at most
+:data:`~qtheory.sim.lossnet_runs.SHARED_PATH_BYTES`), with the numbers of one
+:func:`simulate` per policy and 15--20% less CPU for the decomposition's dozen policies
+per path at N = 10^3 to 10^4.  A ``SeedSequence`` passed as ``seed`` is
 never advanced, so passing one object twice replays the same paths.  :func:`clock_path`,
 :func:`job_path` and :func:`trace` take the seed of the run itself: pass
 ``replication_seed(s, i)`` to replay replication i.
@@ -192,14 +194,13 @@ from itertools import combinations
 
 import numpy as np
 
-from qtheory.core import limits
 from qtheory.core.stats import Estimate, replication_seeds, root_seed
 from qtheory.core.validation import positive_int
 from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.model.paths import ClockPath, JobPath
 from qtheory.sim import _core
-from qtheory.sim.lossnet_costs import require_path, require_policy_run
+from qtheory.sim.lossnet_costs import path_cost, require_path, require_policy_run
 from qtheory.sim.lossnet_policies import (
     check_job_policy,
     check_run,
@@ -207,6 +208,7 @@ from qtheory.sim.lossnet_policies import (
     normalised_policy,
     parse_policy,
 )
+from qtheory.sim.lossnet_runs import SHARED_PATH_BYTES, run_one, run_policies, run_replications
 
 __all__ = [
     "ClockPath",
@@ -470,82 +472,6 @@ class Trace:
         return float(area / (self.horizon - warmup))
 
 
-# ------------------------------------------------------------------ runs
-
-
-def run_one(
-    net: LossNetwork,
-    name: str,
-    param: float,
-    info: str,
-    horizon: float,
-    warmup: float,
-    seed: np.random.SeedSequence,
-    trace: bool = False,
-) -> dict:
-    """One C run on the bit generator ``default_rng(seed)`` (PCG64 on ``seed``): the
-    two-class entry point for a :class:`LossNetwork`, the n-class one (clock model, same
-    kernel) for an n-class network (``qtheory.model.classes.ClassNetwork``)."""
-    bit_generator = np.random.PCG64(seed)
-    with bit_generator.lock:  # the C code releases the GIL while it runs
-        return _run(net, name, param, info, horizon, warmup, bit_generator, trace)
-
-
-def run_policies(
-    net: LossNetwork | ClassNetwork,
-    parsed: Sequence[tuple[str, float]],
-    info: str,
-    horizon: float,
-    warmup: float,
-    seed: np.random.SeedSequence,
-) -> list[dict]:
-    """One replication of each policy of ``parsed`` ((name, param) pairs) on the path of
-    ``seed``: :func:`run_one` of each, except that in the clock model they all read one
-    path drawn once (``_core.lossnet_source``: the events every run would draw from
-    ``default_rng(seed)``, kept and replayed) instead of each drawing it again; the
-    results are the same numbers.  The job model draws its path again for each policy."""
-    if info != "clock" or len(parsed) == 1:
-        return [run_one(net, name, param, info, horizon, warmup, seed) for name, param in parsed]
-    lambdas = net.lambdas if isinstance(net, ClassNetwork) else (net.lambda_h, net.lambda_l)
-    bit_generator = np.random.PCG64(seed)
-    with bit_generator.lock:
-        source = _core.lossnet_source(bit_generator, net.servers, lambdas, net.mu)
-        return [_run(net, name, param, info, horizon, warmup, source) for name, param in parsed]
-
-
-def _run(net, name, param, info, horizon, warmup, draws, trace=False) -> dict:
-    """The C run of one policy on ``draws``: a bit generator (whose lock the caller
-    holds) or a path source of it."""
-    max_cells = limits.limit("dp_cells")
-    try:
-        if not isinstance(net, LossNetwork):
-            return _core.lossnet_classes_simulate(
-                draws, name, param, net.servers, net.lambdas, net.rewards, net.mu,
-                horizon, warmup, trace=trace, max_cells=max_cells,
-            )  # fmt: skip
-        return _core.lossnet_simulate(
-            draws, info, name, param, net.servers, net.lambda_h, net.lambda_l,
-            net.mu, net.r_h, net.r_l, horizon, warmup, trace=trace, max_cells=max_cells,
-        )  # fmt: skip
-    except ValueError as error:
-        if not str(error).startswith("max_cells"):
-            raise
-        raise ValueError(
-            f"horizon: {error}; the offline programme's certificate failed and a wider one "
-            'would exceed the "dp_cells" limit (lift it with qtheory.core.limits.raised)'
-        ) from error
-
-
-def run_replications(net, name, param, info, horizon, warmup, seeds, workers) -> list[dict]:
-    def one(child: np.random.SeedSequence) -> dict:
-        return run_one(net, name, param, info, horizon, warmup, child)
-
-    if workers == 1 or len(seeds) == 1:
-        return [one(child) for child in seeds]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(one, seeds))
-
-
 def _counts(run: dict, name: str) -> tuple[int, ...]:
     """A replication's per-class counts: the n-class kernel's list ``name``, or the
     two-class kernel's ``name_h`` and ``name_l``."""
@@ -770,12 +696,14 @@ def simulate_policies(
         check_job_policy(name, policy, info)
     for name, param in parsed:
         require_policy_run(net, name, param, info, horizon, reps, workers)
-    if info == "clock" and len(parsed) > 1:  # the shared path, one per running replication
-        require_path(net, info="clock", horizon=horizon)
+    # the shared paths, one per running replication, only where they are small: a run
+    # of threshold or look-ahead policies alone needs only its ring of events
+    paths = min(reps, workers) * path_cost(net, info="clock", horizon=horizon).memory
+    share = paths <= SHARED_PATH_BYTES
     seeds = replication_seeds(seed, reps)
 
     def one(child: np.random.SeedSequence) -> list[dict]:
-        return run_policies(net, parsed, info, horizon, warmup, child)
+        return run_policies(net, parsed, info, horizon, warmup, child, share)
 
     if workers == 1 or reps == 1:
         runs = [one(child) for child in seeds]

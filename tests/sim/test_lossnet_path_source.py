@@ -93,3 +93,30 @@ def test_compare_still_pairs_the_same_paths():
     alone = simulate(TWO, "threshold:3", horizon=30.0, reps=3, seed=4)
     assert np.array_equal(cmp.results["threshold:3"].reward_rates, alone.reward_rates)
     assert cmp.difference("offline", "threshold:3").min_difference >= 0
+
+
+def test_large_paths_are_drawn_per_policy_with_the_same_numbers(monkeypatch):
+    """Past SHARED_PATH_BYTES (here 0) each policy draws its own path, as simulate does."""
+    import qtheory.sim.lossnet as lossnet
+
+    policies = ["pfi", "threshold:2"]
+    shared = simulate_policies(TWO, policies, horizon=20.0, reps=2, seed=9)
+    monkeypatch.setattr(lossnet, "SHARED_PATH_BYTES", 0)
+    drawn = simulate_policies(TWO, policies, horizon=20.0, reps=2, seed=9)
+    for policy in shared:
+        assert np.array_equal(shared[policy].reward_rates, drawn[policy].reward_rates)
+
+
+def test_a_replication_answers_every_spelling_of_a_policy():
+    """Two strings of one policy ("sss:0.5", "sss:0.50") share its run (found by review:
+    the shared-path route refused them as duplicates)."""
+    from qtheory.lossnet.replication import replication
+    from qtheory.lossnet.tasks import replication_task
+
+    def task(policies):
+        return replication_task(TWO, info="clock", horizon=5.0, warmup=1.0, seed=3, rep=0,
+                                policies=policies)  # fmt: skip
+
+    rates = replication(task(["sss:0.5", "sss:0.50"]))["reward_rate"]
+    alone = replication(task(["sss:0.5"]))["reward_rate"]["sss:0.5"]
+    assert rates["sss:0.5"] == rates["sss:0.50"] == alone
