@@ -22,7 +22,7 @@ __all__ = ["SHARED_PATH_BYTES", "run_one", "run_policies", "run_replications"]
 
 
 def run_one(
-    net: LossNetwork,
+    net: LossNetwork | ClassNetwork,
     name: str,
     param: float,
     info: str,
