@@ -208,7 +208,7 @@ from qtheory.sim.lossnet_policies import (
     normalised_policy,
     parse_policy,
 )
-from qtheory.sim.lossnet_runs import SHARED_PATH_BYTES, run_one, run_policies, run_replications
+from qtheory.sim.lossnet_runs import SHARED_PATH_BYTES, run_one, run_policies
 
 __all__ = [
     "ClockPath",
@@ -628,15 +628,9 @@ def simulate(
     >>> res.admitted[0] > 0 and res.rejected[2] > res.admitted[2]
     True
     """
-    horizon, warmup = check_run(net, info, horizon, warmup)
-    reps = positive_int("reps", reps)
-    workers = positive_int("workers", workers)
-    name, param = parse_policy(policy, net)
-    check_job_policy(name, policy, info)
-    require_policy_run(net, name, param, info, horizon, reps, workers)
-    seeds = replication_seeds(seed, reps)
-    runs = run_replications(net, name, param, info, horizon, warmup, seeds, workers)
-    return summarise(net, normalised_policy(name, param), info, horizon, warmup, runs)
+    (result,) = simulate_policies(net, [policy], info=info, horizon=horizon, warmup=warmup,
+                                  reps=reps, seed=seed, workers=workers).values()  # fmt: skip
+    return result
 
 
 def simulate_policies(
@@ -698,8 +692,10 @@ def simulate_policies(
         require_policy_run(net, name, param, info, horizon, reps, workers)
     # the shared paths, one per running replication, only where they are small: a run
     # of threshold or look-ahead policies alone needs only its ring of events
-    paths = min(reps, workers) * path_cost(net, info="clock", horizon=horizon).memory
-    share = paths <= SHARED_PATH_BYTES
+    share = info == "clock" and len(parsed) > 1
+    if share:
+        paths = min(reps, workers) * path_cost(net, info="clock", horizon=horizon).memory
+        share = paths <= SHARED_PATH_BYTES
     seeds = replication_seeds(seed, reps)
 
     def one(child: np.random.SeedSequence) -> list[dict]:

@@ -1,7 +1,6 @@
 """The C runs behind :mod:`qtheory.sim.lossnet`: one policy on one bit generator
-(:func:`run_one`), replications of one policy (:func:`run_replications`), and every
-policy of a replication on one path drawn once (:func:`run_policies`, the
-``_core.lossnet_source`` of the C kernel).  Arguments are validated by the callers in
+(:func:`run_one`), and every policy of a replication on one path drawn once
+(:func:`run_policies`, the ``_core.lossnet_source`` of the C kernel).  Arguments are validated by the callers in
 :mod:`qtheory.sim.lossnet`; a ``ValueError`` of the offline programme's cell limit is
 reworded to name ``horizon``.
 """
@@ -9,7 +8,6 @@ reworded to name ``horizon``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -18,7 +16,7 @@ from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 from qtheory.sim import _core
 
-__all__ = ["SHARED_PATH_BYTES", "run_one", "run_policies", "run_replications"]
+__all__ = ["SHARED_PATH_BYTES", "run_one", "run_policies"]
 
 
 def run_one(
@@ -150,40 +148,3 @@ def _run(net, name, param, info, horizon, warmup, draws, trace=False) -> dict:
             f"horizon: {error}; the offline programme's certificate failed and a wider one "
             'would exceed the "dp_cells" limit (lift it with qtheory.core.limits.raised)'
         ) from error
-
-
-def run_replications(net, name, param, info, horizon, warmup, seeds, workers) -> list[dict]:
-    """:func:`run_one` of one policy for each seed, on ``workers`` threads (the C code
-    releases the GIL).
-
-    Parameters
-    ----------
-    net, name, param, info, horizon, warmup
-        As in :func:`run_one`.
-    seeds : sequence of numpy.random.SeedSequence
-        One per replication.
-    workers : int
-        Threads (>= 1).
-
-    Returns
-    -------
-    list of dict
-        The kernel's statistics of each replication, in the order of ``seeds``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> net = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
-    >>> seeds = np.random.SeedSequence(1).spawn(2)
-    >>> runs = run_replications(net, "pfi", 0.0, "clock", 20.0, 2.0, seeds, workers=2)
-    >>> runs[1] == run_one(net, "pfi", 0.0, "clock", 20.0, 2.0, seeds[1])
-    True
-    """
-
-    def one(child: np.random.SeedSequence) -> dict:
-        return run_one(net, name, param, info, horizon, warmup, child)
-
-    if workers == 1 or len(seeds) == 1:
-        return [one(child) for child in seeds]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(one, seeds))
