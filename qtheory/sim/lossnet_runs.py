@@ -1,8 +1,8 @@
 """The C runs behind :mod:`qtheory.sim.lossnet`: one policy on one bit generator
 (:func:`run_one`), and every policy of a replication on one path drawn once
-(:func:`run_policies`, the ``_core.lossnet_source`` of the C kernel).  Arguments are validated by the callers in
-:mod:`qtheory.sim.lossnet`; a ``ValueError`` of the offline programme's cell limit is
-reworded to name ``horizon``.
+(:func:`run_policies`, the ``_core.lossnet_source`` of the C kernel).  Arguments are
+validated by the callers in :mod:`qtheory.sim.lossnet`; a ``ValueError`` of the offline
+programme's cell limit is reworded to name ``horizon``.
 """
 
 from __future__ import annotations
