@@ -73,7 +73,11 @@ from numpy.typing import ArrayLike, NDArray
 
 from qtheory.core import limits, precision
 
-__all__ = ["birth_death_log_weights", "birth_death_stationary"]
+__all__ = ["TAIL_EPS", "birth_death_log_weights", "birth_death_stationary", "geometric_tail_states"]
+
+#: Relative size below which a left-out part of a sum no longer matters (2^-60, below
+#: half an ulp of float64): the bound :func:`geometric_tail_states` holds the tails under.
+TAIL_EPS = 2.0**-60
 
 #: Peak memory of the float64 routes per state, in bytes (about six float64 arrays).
 FLOAT_BYTES_PER_STATE = 56
@@ -211,6 +215,50 @@ def _scaled_weights(
     mantissa[0], exponent[0] = 0.5, 1.0
     _scaled_cumprod(factors, exponents, mantissa[1:], exponent[1:])
     return mantissa, exponent
+
+
+def geometric_tail_states(ratio: float, first: int, extra: float = 0.0) -> int:
+    """T, the states past index ``first`` that sums over a chain's weights must keep when
+    every weight ratio past ``first`` is at most ``ratio`` = q < 1: the sums of the
+    weights and of the weights times their index left out beyond ``first`` + T are, in
+    units of the kept ones, at most
+
+    .. math:: q^{T-1}\\left(\\max\\left(\frac{q}{1-q},\\ \frac{Lq}{1-q} +
+              \frac{q}{(1-q)^2}\right) + e\right), \\qquad L = \text{first} + T,
+
+    (geometric sums; ``extra`` = e is a further term of the caller's bound with the same
+    factor), and T is the least with this below :data:`TAIL_EPS` (L depends on T only
+    through log L: a fixed point in four steps).  T depends on q and log L, not on the
+    chain's length.
+
+    Parameters
+    ----------
+    ratio : float
+        q, in (0, 1).
+    first : int
+        The index past which the bound on the ratios holds (>= 0).
+    extra : float, default 0.0
+        A further term of the bound, >= 0.
+
+    Returns
+    -------
+    int
+        T >= 1.
+
+    Examples
+    --------
+    >>> geometric_tail_states(0.5, 0) < geometric_tail_states(0.5, 10**6) < 100
+    True
+    >>> geometric_tail_states(0.9, 0) > geometric_tail_states(0.5, 0)
+    True
+    """
+    decay, terms = -math.log(ratio), 1
+    for _ in range(4):
+        last = first + terms
+        factor = max(ratio / (1 - ratio), last * ratio / (1 - ratio) + ratio / (1 - ratio) ** 2)
+        factor += extra
+        terms = max(1, math.ceil(1 + (math.log(factor) - math.log(TAIL_EPS)) / decay))
+    return terms
 
 
 def birth_death_log_weights(birth: ArrayLike, death: ArrayLike) -> NDArray[np.float64]:

@@ -133,6 +133,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from qtheory.core import limits, validation
+from qtheory.exact.birth_death import TAIL_EPS, geometric_tail_states
 from qtheory.lossnet.fluid import fluid_bound
 from qtheory.model.classes import ClassNetwork, as_classes
 
@@ -142,6 +143,7 @@ __all__ = [
     "NestedPolicy",
     "OnlineOptimum",
     "evaluate_nested",
+    "initial_reserves",
     "local_optimum",
     "policy_iteration",
 ]
@@ -349,13 +351,34 @@ def _policy_of(net: ClassNetwork, reserves) -> np.ndarray:
     return (idle[:, None] > np.array(reserves)[None, :]).sum(axis=1)
 
 
-def _initial_reserves(net: ClassNetwork) -> list[int]:
+def initial_reserves(net: ClassNetwork) -> list[int]:
     """The start of policy iteration: classes above the marginal one always admitted,
     those below never, and the marginal class's reserve from the balance of
     :mod:`qtheory.lossnet.regret` (r_m μ k against N A e^{-θk} with
     A = Σ_{j<m} (r_j − r_m) λ_j, θ = log(μ/λ̄_{m-1})).  Any start gives the optimum; this
     one needs a handful of iterations where all classes admitted needs dozens (the
-    marginal reserve overshoots and oscillates)."""
+    marginal reserve overshoots and oscillates).  With two classes the marginal reserve
+    is the first guess of the two-class search (:mod:`qtheory.lossnet.online`).
+
+    Parameters
+    ----------
+    net : ClassNetwork
+        The network.
+
+    Returns
+    -------
+    list of int
+        The reserves k_1, ..., k_n (0 above the marginal class, N below it).
+
+    Examples
+    --------
+    The marginal class's guess is next to its optimal reserve:
+
+    >>> net = ClassNetwork(10**6, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
+    >>> start, best = initial_reserves(net), local_optimum(net).reserves
+    >>> start[0], start[2], abs(start[1] - best[1]) <= 1
+    (0, 1000000, True)
+    """
     m, n, r_m = net.marginal, net.servers, net.rewards[net.marginal]
     theta = math.log(net.mu / math.fsum(net.lambdas[:m]))
     loss = math.fsum(
@@ -456,7 +479,7 @@ def policy_iteration(net, *, max_iterations: int = 100) -> OnlineOptimum:
     """
     net = as_classes(net)
     _require_memory(net)
-    admitted = _policy_of(net, _initial_reserves(net))
+    admitted = _policy_of(net, initial_reserves(net))
     for iteration in range(1, max_iterations + 1):
         evaluation = _evaluate(net, admitted)
         improved = _improve(net, admitted, evaluation.shifted_bias)
@@ -468,10 +491,6 @@ def policy_iteration(net, *, max_iterations: int = 100) -> OnlineOptimum:
 
 # ---------------------------------------------------------------------------
 # the local route: the states that matter, the bias far from the full state in closed form
-
-#: Relative size below which a left-out part of a sum no longer matters (below half an
-#: ulp of float64, 2^-53), as in :mod:`qtheory.lossnet.online`.
-_TAIL_EPS = 2.0**-60
 
 #: Half an ulp of 1 in float64.
 _EPS = 2.0**-53
@@ -488,17 +507,12 @@ def _window_states(net: ClassNetwork, reserve: int) -> int:
     (λ̄_m the arrival rate of the classes up to the marginal one), the costs at most
     r_m μ i + N C (C = Σ_j |r_j − r_m| λ_j): the left-out sums relative to the kept ones
     are at most q^(T−1) (max(q/(1−q), L q/(1−q) + q/(1−q)^2) + N C q/((1−q) r_m μ)),
-    L = ``reserve`` + T, held below :data:`_TAIL_EPS`."""
+    L = ``reserve`` + T (:func:`~qtheory.exact.birth_death.geometric_tail_states`, the
+    costs its extra term)."""
     m, r_m = net.marginal, net.rewards[net.marginal]
     q = net.mu / math.fsum(net.lambdas[: m + 1])
     spread = math.fsum(abs(r - r_m) * lam for r, lam in zip(net.rewards, net.lambdas, strict=True))
-    decay, terms = -math.log(q), 1
-    for _ in range(4):
-        last = reserve + terms
-        factor = max(q / (1 - q), last * q / (1 - q) + q / (1 - q) ** 2)
-        factor += net.servers * spread * q / ((1 - q) * r_m * net.mu)
-        terms = max(1, math.ceil(1 + (math.log(factor) - math.log(_TAIL_EPS)) / decay))
-    return terms
+    return geometric_tail_states(q, reserve, net.servers * spread * q / ((1 - q) * r_m * net.mu))
 
 
 @dataclass(frozen=True)
@@ -520,7 +534,7 @@ class _Local:
         N − k_m, below it from the head sum β_b π_b D_b = −Σ_{k<=b} π_k (c_k − G) over
         the states k >= b − L, each ratio π_{k}/π_{k+1} = (k+1)μ/β_k at most
         q_b = min(q, bμ/(λ̄_m N)) there (the marginal class admitted), L such that the
-        left-out part is below :data:`_TAIL_EPS` β_b r_1."""
+        left-out part is below :data:`~qtheory.exact.birth_death.TAIL_EPS` β_b r_1."""
         net, n = self.net, self.net.servers
         if b >= n - self.reserves[net.marginal]:
             return float(self.evaluation.shifted_bias[b - self.start])
@@ -531,7 +545,7 @@ class _Local:
         low = cumulative[m + 1] * n
         q = min(net.mu / cumulative[m + 1], max(b, 1) * net.mu / low)
         bound = n * (r_m * net.mu + float(np.abs(rewards - r_m) @ lambdas)) + regret
-        scale = _TAIL_EPS * low * rewards[0] * (1 - q) / (q * bound)
+        scale = TAIL_EPS * low * rewards[0] * (1 - q) / (q * bound)
         length = b if scale >= 1 else min(b, math.ceil(math.log(scale) / math.log(q)) + 1)
         busy = np.arange(b - length, b + 1, dtype=float)
         prefix = self.prefix(busy)
@@ -656,7 +670,7 @@ def _decided(local: _Local, cache: dict[int, float]) -> bool:
 def _local_search(net: ClassNetwork, max_iterations: int) -> tuple[OnlineOptimum | None, bool]:
     """(optimum, decided) of the local route; None when the window is the whole chain or
     the reserves did not settle."""
-    reserves = tuple(_initial_reserves(net))
+    reserves = tuple(initial_reserves(net))
     for iteration in range(1, max_iterations + 1):
         local = _evaluate_local(net, reserves)
         if local is None:

@@ -76,7 +76,6 @@ References
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -84,9 +83,15 @@ import mpmath
 import numpy as np
 
 from qtheory.core import limits, precision
+from qtheory.exact.birth_death import geometric_tail_states
 from qtheory.lossnet import _generated
 from qtheory.lossnet.fluid import fluid_bound
-from qtheory.lossnet.nested import OnlineOptimum, local_optimum, policy_iteration
+from qtheory.lossnet.nested import (
+    OnlineOptimum,
+    initial_reserves,
+    local_optimum,
+    policy_iteration,
+)
 from qtheory.model.classes import ClassNetwork, as_classes, as_two_class
 from qtheory.model.lossnet import LossNetwork, as_network
 
@@ -293,10 +298,6 @@ def _require_table_memory(net: LossNetwork, states: int) -> None:
     )
 
 
-#: Relative size below which a left-out tail of a sum no longer matters (below half an
-#: ulp of float64, 2^-53): the tail bounds of :func:`_tail_states` are held below it.
-_TAIL_EPS = 2.0**-60
-
 #: A reserve beyond K is left unevaluated once r_L μ E_K[idle], a lower bound of the
 #: regret of every reserve >= K, exceeds the best regret found by this relative margin
 #: (far above :data:`TIE_GAP` and the float64 error of the table's values).
@@ -305,18 +306,10 @@ _STOP_MARGIN = 1e-6
 
 def _tail_states(net: LossNetwork, reserves: int) -> int:
     """The states beyond ``reserves`` idle servers that the sums of reserves 0..``reserves``
-    need, T: with q = μ/(λ_H + λ_L) < 1 (every weight ratio past a reserve, module
-    docstring), the left-out sums relative to the kept ones are at most
-    q^(T−1) max(q/(1−q), L q/(1−q) + q/(1−q)^2), L = reserves + T the last idle count
-    kept; T is the least with that below :data:`_TAIL_EPS` (a few hundred at most unless
-    q is close to 1; it does not grow with N)."""
-    q = net.mu / (net.lambda_h + net.lambda_l)
-    decay, terms = -math.log(q), 1
-    for _ in range(4):  # L depends on T, only logarithmically: a fixed point in a few steps
-        last = reserves + terms
-        factor = max(q / (1 - q), last * q / (1 - q) + q / (1 - q) ** 2)
-        terms = max(1, math.ceil(1 + (math.log(factor) - math.log(_TAIL_EPS)) / decay))
-    return terms
+    need, T (:func:`~qtheory.exact.birth_death.geometric_tail_states`): every weight
+    ratio past a reserve is at most q = μ/(λ_H + λ_L) < 1 (module docstring); a few
+    hundred at most unless q is close to 1, and it does not grow with N."""
+    return geometric_tail_states(net.mu / (net.lambda_h + net.lambda_l), reserves)
 
 
 def threshold_table(net: LossNetwork) -> ThresholdTable:
@@ -370,7 +363,8 @@ def _reserve_sums(net: LossNetwork, reserves: int, states: int) -> ThresholdTabl
     them (``states`` = N is :func:`threshold_table`).  The log weights relative to the
     full state are the same numbers (cumulative sums from the top); the sums over b < m
     start at b = N − ``states`` instead of 0, which leaves out less than
-    :data:`_TAIL_EPS` of each when ``states`` >= ``reserves`` + :func:`_tail_states`."""
+    :data:`~qtheory.exact.birth_death.TAIL_EPS` of each when ``states`` >= ``reserves`` +
+    :func:`_tail_states`."""
     n = net.servers
     start = n - states
     busy = np.arange(start, n + 1, dtype=float)
@@ -402,15 +396,6 @@ def _reserve_sums(net: LossNetwork, reserves: int, states: int) -> ThresholdTabl
     )
 
 
-def _initial_reserve(net: LossNetwork) -> int:
-    """A first guess of k*: the balance r_L μ k = (r_H − r_L) λ_H N θ e^{−θk},
-    θ = log(μ/λ_H), of :mod:`qtheory.lossnet.regret` (as in the start of
-    :func:`~qtheory.lossnet.nested.policy_iteration`), clipped to 0..N."""
-    theta = math.log(net.mu / net.lambda_h)
-    loss = (net.r_h - net.r_l) * net.lambda_h * net.servers * theta / (net.r_l * net.mu)
-    return min(net.servers, max(0, round(math.log(max(loss, 1.0)) / theta)))
-
-
 #: Above this many states in the first window of the states that matter (a load close
 #: to critical, where the geometric tail bound with ratio q decays slowly, although the
 #: true ratios fall like q (1 − i/N)), ``method="auto"`` takes the certified route, which
@@ -420,7 +405,7 @@ WINDOW_STATES = 20_000
 
 def _first_reserves(net: LossNetwork) -> int:
     """The reserves 0..K of the first window: twice the balance guess, plus 8."""
-    return min(net.servers, 2 * _initial_reserve(net) + 8)
+    return min(net.servers, 2 * initial_reserves(as_classes(net))[1] + 8)
 
 
 def _optimum_table(net: LossNetwork) -> ThresholdTable:
