@@ -218,13 +218,13 @@ def _scaled_weights(
 
 
 def geometric_tail_states(ratio: float, first: int, extra: float = 0.0) -> int:
-    """T, the states past index ``first`` that sums over a chain's weights must keep when
+    r"""T, the states past index ``first`` that sums over a chain's weights must keep when
     every weight ratio past ``first`` is at most ``ratio`` = q < 1: the sums of the
     weights and of the weights times their index left out beyond ``first`` + T are, in
     units of the kept ones, at most
 
-    .. math:: q^{T-1}\\left(\\max\\left(\frac{q}{1-q},\\ \frac{Lq}{1-q} +
-              \frac{q}{(1-q)^2}\right) + e\right), \\qquad L = \text{first} + T,
+    .. math:: q^{T-1}\left(\max\left(\frac{q}{1-q},\ \frac{Lq}{1-q} +
+              \frac{q}{(1-q)^2}\right) + e\right), \qquad L = \text{first} + T,
 
     (geometric sums; ``extra`` = e is a further term of the caller's bound with the same
     factor), and T is the least with this below :data:`TAIL_EPS` (L depends on T only
