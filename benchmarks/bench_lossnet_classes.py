@@ -27,19 +27,19 @@ from timing import best_of
 from qtheory.lossnet.claims import bounded_offset_claim
 from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.regret import leading_constant, regret_curve
-from qtheory.model.classes import ClassNetwork
+from qtheory.model.lossnet import LossNetwork
 
 OUT = Path(__file__).with_name("lossnet_classes.json")
 
 #: Parameter sets: the three of tests/lossnet/test_class_regret.py, then one with the
 #: marginal class in the middle of three and a large θ (= log(1/0.3) = 1.20).
 NETS = {
-    "4 classes, marginal 3": ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0),
-    "4 classes, marginal 4": ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0),
-    "4 classes, marginal 3, close rewards": ClassNetwork(
+    "4 classes, marginal 3": LossNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0),
+    "4 classes, marginal 4": LossNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0),
+    "4 classes, marginal 3, close rewards": LossNetwork(
         10, (0.5, 0.3, 0.4, 0.4), (2, 1.9, 1.5, 1), 1.0
     ),
-    "3 classes, marginal 2": ClassNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0),
+    "3 classes, marginal 2": LossNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0),
 }
 
 
@@ -70,7 +70,7 @@ def speed() -> list[dict]:
     return rows
 
 
-def offsets(label: str, net: ClassNetwork) -> dict:
+def offsets(label: str, net: LossNetwork) -> dict:
     grid = np.unique(np.round(np.logspace(3, 6, 13)).astype(int)).tolist()
     start = time.perf_counter()
     points = regret_curve(net, grid)

@@ -33,7 +33,7 @@ from scipy.special import logsumexp
 from timing import best_of
 
 from qtheory.core import limits
-from qtheory.lossnet import ClassNetwork, LossNetwork, online_optimum, threshold_table
+from qtheory.lossnet import LossNetwork, online_optimum, threshold_table
 from qtheory.lossnet.nested import _local_search, local_optimum, policy_iteration
 from qtheory.lossnet.online import _best_reserve
 
@@ -59,7 +59,7 @@ def table_route(net: LossNetwork) -> tuple[int, float]:
 
 def main() -> None:
     two = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
-    three = ClassNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    three = LossNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     rows = []
     for n in SIZES:
         net = two.with_servers(n)

@@ -58,7 +58,6 @@ from qtheory.core.arguments import (
     real_arg,
     seed_arg,
 )
-from qtheory.model.classes import ClassNetwork, as_two_class
 from qtheory.model.lossnet import LossNetwork
 from qtheory.model.single_use import SingleUseNetwork
 
@@ -199,10 +198,9 @@ def real_list_arg(text: str) -> tuple[float, ...]:
         ) from None
 
 
-def online_network(args: argparse.Namespace) -> LossNetwork | ClassNetwork:
-    """The network of ``qtheory lossnet online``'s options: a :class:`LossNetwork` from
-    the two-class options or from two-entry ``--lambdas``/``--rewards``, else a
-    :class:`~qtheory.model.classes.ClassNetwork`.
+def online_network(args: argparse.Namespace) -> LossNetwork:
+    """The network of ``qtheory lossnet online``'s options: the two-class options or
+    ``--lambdas``/``--rewards`` (two entries or more).
 
     Parameters
     ----------
@@ -212,13 +210,13 @@ def online_network(args: argparse.Namespace) -> LossNetwork | ClassNetwork:
 
     Returns
     -------
-    LossNetwork or ClassNetwork
+    LossNetwork
 
     Raises
     ------
     ValueError
         Naming the options: both forms given, one of a form's options missing, or the
-        parameters invalid (see :class:`LossNetwork`, :class:`ClassNetwork`).
+        parameters invalid (see :class:`LossNetwork`).
 
     Examples
     --------
@@ -249,8 +247,7 @@ def online_network(args: argparse.Namespace) -> LossNetwork | ClassNetwork:
         )
     if lambdas is None or rewards is None:
         raise ValueError(f"{'--lambdas' if lambdas is None else '--rewards'} is required too")
-    net = ClassNetwork(args.servers, lambdas, rewards, args.mu)
-    return as_two_class(net) if net.n_classes == 2 else net
+    return LossNetwork(args.servers, lambdas, rewards, args.mu)
 
 
 def network(args: argparse.Namespace) -> LossNetwork:
@@ -404,12 +401,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     single_use.set_defaults(run=run_single_use, dps=None)
 
 
-def online_values(net: LossNetwork | ClassNetwork, *, dps: int | None = None) -> dict[str, object]:
+def online_values(net: LossNetwork, *, dps: int | None = None) -> dict[str, object]:
     """The numbers ``qtheory lossnet online`` prints, by name.
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         The network.
     dps : int or None, keyword-only
         As in :func:`~qtheory.lossnet.online.online_optimum` (two classes).
@@ -436,14 +433,14 @@ def online_values(net: LossNetwork | ClassNetwork, *, dps: int | None = None) ->
     >>> values = online_values(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))
     >>> values["reserve"], values["threshold"], values["fluid"]
     (4, 4, 160.0)
-    >>> values = online_values(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
+    >>> values = online_values(LossNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
     >>> values["reserve"], round(values["fluid"], 9)
     ([0, 1, 29], 230.0)
     """
     from qtheory.lossnet.online import online_optimum  # NumPy: only when computing
 
     opt = online_optimum(net, dps=dps)
-    reserve = list(opt.reserves) if isinstance(net, ClassNetwork) else opt.reserve
+    reserve = list(opt.reserves) if net.n_classes > 2 else opt.reserve
     return {
         "fluid": opt.fluid,
         "online": opt.online,
@@ -549,7 +546,7 @@ def run_online(args: argparse.Namespace) -> int:
     0
     """
     net = online_network(args) if hasattr(args, "lambdas") else network(args)
-    if isinstance(net, ClassNetwork):
+    if net.n_classes > 2:
         for flag, used in (("--certify", getattr(args, "certify", False)), ("--dps", args.dps)):
             if used:
                 raise ValueError(
@@ -610,7 +607,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.reps < 2:
         raise ValueError(f"reps must be >= 2 for a confidence interval, got {args.reps}")
     net = online_network(args)
-    if isinstance(net, ClassNetwork) and args.info != "clock":
+    if net.n_classes > 2 and args.info != "clock":
         raise ValueError(
             f"--info {args.info} needs two classes: {net.n_classes} classes are simulated "
             "in the clock model only"
@@ -619,13 +616,13 @@ def run_simulate(args: argparse.Namespace) -> int:
         net, args.policy, info=args.info, horizon=args.horizon, warmup=args.warmup,
         reps=args.reps, seed=args.seed,
     )  # fmt: skip
-    lists = isinstance(net, ClassNetwork)
+    lists = net.n_classes > 2
     print(_render_lists(values, args.json) if lists else render(values, None, args.json))
     return 0
 
 
 def simulate_values(
-    net: LossNetwork | ClassNetwork,
+    net: LossNetwork,
     policy: str,
     *,
     info: str = "clock",
@@ -645,7 +642,7 @@ def simulate_values(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         The network.
     policy : str
         As :func:`qtheory.sim.lossnet.simulate`.
@@ -673,7 +670,7 @@ def simulate_values(
 
     Examples
     --------
-    >>> net = ClassNetwork(20, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> net = LossNetwork(20, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> values = simulate_values(net, "threshold:0,1,20", horizon=10.0, warmup=1.0,
     ...                          reps=2, seed=1)
     >>> values["admitted"][2], values["admitted_l"] == values["admitted"][1]
@@ -689,7 +686,7 @@ def simulate_values(
         from qtheory.sim.lossnet import simulate
 
         result = simulate(net, policy, info=info, **run)
-    per_class = {"admitted": list(result.admitted)} if isinstance(net, ClassNetwork) else {}
+    per_class = {"admitted": list(result.admitted)} if net.n_classes > 2 else {}
     return {
         "reward_rate": result.reward_rate.mean,
         "ci_halfwidth": result.reward_rate.halfwidth,

@@ -1,5 +1,5 @@
-"""Model 2: the overloaded loss network, two classes (:class:`LossNetwork`) or n
-(:class:`ClassNetwork`): one fluid LP :func:`fluid_lp`, one online optimum
+"""Model 2: the overloaded loss network with two classes or n (one record,
+:class:`LossNetwork`): one fluid LP :func:`fluid_lp`, one online optimum
 :func:`online_optimum` (trunk reservation; nested for n classes), one regret curve
 :func:`regret_curve`, and the full MDP :func:`solve_admission_mdp`; and the single-use
 contrast (no departures, :class:`SingleUseNetwork`): :func:`single_use_optimum`.
@@ -17,7 +17,6 @@ from qtheory.core.lazy import lazy_package
 #: Every public name -> its module, imported on first use (PEP 562), so that importing
 #: a submodule (the command line's model, say) does not load NumPy, SciPy or Arb.
 _LAZY = {
-    "ClassNetwork": "qtheory.model.classes",
     "LossNetwork": "qtheory.model.lossnet",
     "FluidSolution": "fluid",
     "derive_fluid": "fluid",
@@ -57,7 +56,6 @@ _LAZY = {
 
 __all__ = [
     "CertifiedFluid",
-    "ClassNetwork",
     "evaluate_nested",
     "solve_admission_mdp",
     "CertifiedOnlineOptimum",

@@ -84,7 +84,7 @@ from qtheory.core import validation
 from qtheory.core.enclosure import GUARD_BITS, Enclosure, exact, working_precision
 from qtheory.core.precision import required_dps
 from qtheory.lossnet.fluid import fluid_lp, per_class_vectors
-from qtheory.model.lossnet import LossNetwork, as_network
+from qtheory.model.lossnet import LossNetwork, two_classes
 from qtheory.verify.statements import certificate
 
 __all__ = [
@@ -267,7 +267,7 @@ def certified_fluid(net: LossNetwork) -> CertifiedFluid:
     >>> certified_fluid(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)).value
     160
     """
-    net = as_network(net)
+    net = two_classes(net)
     sol = certified_fluid_lp(
         [net.lambda_h, net.lambda_l], [net.r_h, net.r_l], [net.mu, net.mu], net.servers
     )
@@ -500,7 +500,7 @@ def certified_online_optimum(net: LossNetwork, *, dps: int = 30) -> CertifiedOnl
     >>> opt.reserve, opt.fluid.to_json(), opt.regret.lower[:10]
     (4, {'lower': '1.6e+2', 'upper': '1.6e+2', 'width': '0'}, '6.61729032')
     """
-    net = as_network(net)
+    net = two_classes(net)
     digits = required_dps(dps, cost="a certified online optimum")
     n, p = net.servers, exact_parameters(net)
     fluid = n * (p["r_h"] * p["lambda_h"] + p["r_l"] * (p["mu"] - p["lambda_h"]))
@@ -677,7 +677,7 @@ def trunk_reservation_optimality(
     >>> cert.reserve, round(float(Fraction(str(cert.gain))), 6)
     (2, 28.185693)
     """
-    net = as_network(net)
+    net = two_classes(net)
     n = net.servers
     if n > MAX_EXACT_SERVERS:
         raise ValueError(

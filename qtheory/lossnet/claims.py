@@ -17,7 +17,7 @@ r"""Claims about the fluid bound and the online optimum, as checkable records.
   (:mod:`qtheory.lossnet.regret`); Xie, Gurvich and Küçükyavuz prove
   regret :math:`= \Theta(\log N)` but do not state :math:`c`.
 
-With n >= 3 classes the same builders (``n=`` or a :class:`ClassNetwork` with more than two
+With n >= 3 classes the same builders (``n=`` or a :class:`LossNetwork` with more than two
 classes) check the n-class forms (:mod:`qtheory.lossnet.nested`); for two classes, in
 either input form, the regret identity and the bounded offset are the two-class claims
 above, and the leading constant's claim covers n = 2 as well:
@@ -68,8 +68,7 @@ from qtheory.lossnet.regret import (
     leading_constant,
     regret_points,
 )
-from qtheory.model.classes import ClassNetwork, as_classes, as_two_class, class_count
-from qtheory.model.lossnet import LossNetwork, as_network
+from qtheory.model.lossnet import LossNetwork, as_network, number_of_classes, two_classes
 
 __all__ = [
     "CLASS_OVERLOADED",
@@ -165,7 +164,7 @@ def regret_identity_claim(n: int = 2) -> Claim:
     >>> claim.name, claim.passed, claim.value
     ('lossnet.class_regret_identity', True, 0.0)
     """
-    if class_count(n) > 2:
+    if number_of_classes(n) > 2:
         return _class_regret_identity(n)
     from qtheory.model.lossnet_symbols import lambda_h, mu, r_h, r_l, servers
 
@@ -227,7 +226,7 @@ def fluid_claim(net: LossNetwork) -> Claim:
     >>> claim.passed, str(claim.kind), claim.value
     (True, 'certified', 160.0)
     """
-    net = as_network(net)
+    net = two_classes(net)
     sol = certified_fluid_lp(
         [net.lambda_h, net.lambda_l], [net.r_h, net.r_l], [net.mu, net.mu], net.servers
     )
@@ -297,7 +296,7 @@ def trunk_reservation_claim(net: LossNetwork) -> Claim:
     """
     from qtheory.lossnet.certified import MAX_EXACT_SERVERS
 
-    net = as_network(net)
+    net = two_classes(net)
     if net.servers > MAX_EXACT_SERVERS:
         raise ValueError(
             f"net.servers must be <= {MAX_EXACT_SERVERS} for the exact optimality "
@@ -366,7 +365,7 @@ def online_optimum_claim(net: LossNetwork, servers: Sequence[int], *, dps: int =
     >>> claim.passed, [case["reserve"] for case in claim.certificate["data"]["cases"]]
     (True, [2, 22])
     """
-    net = as_network(net)
+    net = two_classes(net)
     sizes = [int(n) for n in servers]
     if not sizes:
         raise ValueError("servers must hold at least one server count, got none")
@@ -411,7 +410,7 @@ def online_optimum_claim(net: LossNetwork, servers: Sequence[int], *, dps: int =
 
 
 def bounded_offset_claim(
-    net: LossNetwork | ClassNetwork, points: Sequence[RegretPoint], min_servers: int = 1000
+    net: LossNetwork, points: Sequence[RegretPoint], min_servers: int = 1000
 ) -> Claim:
     """R_fluid − R_on − c log N stays within a band over every N >= ``min_servers``.
 
@@ -429,7 +428,7 @@ def bounded_offset_claim(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         Rates and rewards.
     points : sequence of RegretPoint
         From :func:`~qtheory.lossnet.regret.regret_curve`, at least one with
@@ -463,7 +462,7 @@ def bounded_offset_claim(
     >>> claim = bounded_offset_claim(net, regret_curve(net, [10**4, 10**8, 10**12]))
     >>> claim.passed, str(claim.kind), str(claim.origin), round(claim.value, 3)
     (True, 'finite-range', 'a heuristic, not proved', 0.015)
-    >>> net = ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
+    >>> net = LossNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
     >>> claim = bounded_offset_claim(net, regret_curve(net, [10**3, 10**4]))
     >>> claim.name, claim.passed, round(claim.value, 2)
     ('lossnet.class_bounded_offset', True, 0.1)
@@ -478,10 +477,9 @@ def bounded_offset_claim(
         raise ValueError(
             f"points must hold at least one RegretPoint with N >= min_servers = {min_servers}"
         )
-    classes = as_classes(net)
-    if classes.n_classes > 2:
-        return _class_bounded_offset(classes, chosen, c)
-    net = as_two_class(net)
+    net = as_network(net)
+    if net.n_classes > 2:
+        return _class_bounded_offset(net, chosen, c)
     offsets = [p.regret - c * np.log(p.servers) for p in chosen]
     spread = float(np.ptp(offsets))
     low, top = min(p.servers for p in chosen), max(p.servers for p in chosen)
@@ -506,14 +504,12 @@ def bounded_offset_claim(
     )
 
 
-def lossnet_claims(
-    net: LossNetwork | ClassNetwork, points: Sequence[RegretPoint]
-) -> Records[Claim]:
+def lossnet_claims(net: LossNetwork, points: Sequence[RegretPoint]) -> Records[Claim]:
     """Every claim of this part, checked.
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         Rates and rewards (with two classes the fluid and optimality claims run at
         N = 100).
     points : sequence of RegretPoint
@@ -553,23 +549,22 @@ def lossnet_claims(
     [('lossnet.regret_identity', True), ('lossnet.fluid', True),
      ('lossnet.trunk_reservation', True), ('lossnet.online_optimum', True),
      ('lossnet.bounded_offset', True)]
-    >>> net = ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
+    >>> net = LossNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0)
     >>> claims = lossnet_claims(net, regret_curve(net, [10**3, 10**4]))
     >>> [(claim.name, claim.passed) for claim in claims]  # doctest: +NORMALIZE_WHITESPACE
     [('lossnet.class_regret_identity', True), ('lossnet.class_leading_constant', True),
      ('lossnet.class_bounded_offset', True)]
     """
     points = regret_points(points)
-    classes = as_classes(net).n_classes
-    if classes > 2:
+    net = as_network(net)
+    if net.n_classes > 2:
         return Records(
             [
-                regret_identity_claim(classes),
-                leading_constant_claim(classes),
+                regret_identity_claim(net.n_classes),
+                leading_constant_claim(net.n_classes),
                 bounded_offset_claim(net, points),
             ]
         )
-    net = as_two_class(net)
     claims = [
         regret_identity_claim(),
         fluid_claim(net.with_servers(100)),
@@ -680,7 +675,7 @@ def leading_constant_claim(n: int = 3) -> Claim:
     """
     from qtheory.model.lossnet_symbols import lambda_h, mu, r_l
 
-    n = class_count(n)
+    n = number_of_classes(n)
     failures = 0
     for case in derive_leading_constant(n):
         _, r_m, *above = case.constant.args
@@ -709,13 +704,13 @@ def leading_constant_claim(n: int = 3) -> Claim:
     )
 
 
-def _class_rates(net: ClassNetwork) -> str:
+def _class_rates(net: LossNetwork) -> str:
     numbers = ", ".join(f"{v:g}" for v in net.lambdas)
     rewards = ", ".join(f"{v:g}" for v in net.rewards)
     return rf"$\lambda = ({numbers})$, $r = ({rewards})$, $\mu = {net.mu:g}$"
 
 
-def _class_bounded_offset(net: ClassNetwork, points: Sequence[RegretPoint], c: float) -> Claim:
+def _class_bounded_offset(net: LossNetwork, points: Sequence[RegretPoint], c: float) -> Claim:
     """``lossnet.class_bounded_offset`` (:func:`bounded_offset_claim` with more than two
     classes) on the chosen points; c from :func:`~qtheory.lossnet.regret.leading_constant`."""
     sizes = sorted({p.servers for p in points})

@@ -86,7 +86,7 @@ n classes
 ---------
 :class:`ClockDesign`, :func:`decomposition`, :func:`replication` and
 :func:`fit_decomposition` also take an n-class
-:class:`~qtheory.model.classes.ClassNetwork` (clock model): the same sweep, task by
+:class:`~qtheory.model.lossnet.LossNetwork` (clock model): the same sweep, task by
 task through the same executor and cache, with :math:`R_{fluid}`
 (:func:`~qtheory.lossnet.fluid.fluid_bound`, the fluid LP's value by the marginal
 class), :math:`R_{on}` and the nested reserves :math:`(k_1, \dots, k_n)`
@@ -188,7 +188,6 @@ from qtheory.lossnet.designs import (
 from qtheory.lossnet.regret import leading_constant
 from qtheory.lossnet.replication import replication
 from qtheory.lossnet.tasks import OFFLINE, exact_optimum, task_network
-from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 
 __all__ = [
@@ -304,7 +303,7 @@ def run_designs(
 
 
 def decomposition(
-    net: LossNetwork | ClassNetwork,
+    net: LossNetwork,
     *,
     cs: Sequence[float],
     horizon: float,
@@ -319,7 +318,7 @@ def decomposition(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         N >= 2 (n classes: see the module docstring).
     cs : sequence of float
         Distinct constants c > 0; SSS runs with W = c log N / N for each.
@@ -349,8 +348,8 @@ def decomposition(
     >>> d = decomposition(net, cs=[1.0], horizon=13.0, warmup=3.0, reps=2, seed=7)
     >>> d.reserve, len(d.lookahead), d.c_vol.n
     (2, 1, 2)
-    >>> from qtheory.model.classes import ClassNetwork
-    >>> three = ClassNetwork(100, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> from qtheory.model.lossnet import LossNetwork
+    >>> three = LossNetwork(100, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> d = decomposition(three, cs=[8.0], horizon=13.0, warmup=3.0, reps=2, seed=7)
     >>> d.reserve, round(d.regret, 4)
     ((0, 1, 29), 10.0573)

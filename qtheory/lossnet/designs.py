@@ -27,14 +27,12 @@ from qtheory.lossnet.duration_fluid import (
 from qtheory.lossnet.rolling_horizon import require_rolling
 from qtheory.lossnet.tasks import (
     OFFLINE,
-    Network,
-    check_network,
     exact_optimum,
     lookahead_window,
     replication_task,
     threshold_policy,
 )
-from qtheory.model.classes import ClassNetwork
+from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.sim.lossnet_costs import require_path, require_run
 
 __all__ = [
@@ -63,7 +61,7 @@ def _lookahead_constants(cs: object) -> tuple[float, ...]:
     return values
 
 
-def _sss_policy(net: Network, c: float) -> str:
+def _sss_policy(net: LossNetwork, c: float) -> str:
     return f"sss:{lookahead_window(net, c)!r}"
 
 
@@ -71,7 +69,7 @@ def _sss_policy(net: Network, c: float) -> str:
 class Design:
     """A sweep point: the network, the run (horizon T, warm-up T0, replications, seed)."""
 
-    net: Network
+    net: LossNetwork
     horizon: float
     warmup: float
     reps: int
@@ -80,8 +78,8 @@ class Design:
     info = "clock"
 
     def __post_init__(self) -> None:
-        check_network(self.net)
-        if isinstance(self.net, ClassNetwork) and not isinstance(self, ClockDesign):
+        as_network(self.net)
+        if self.net.n_classes > 2 and not isinstance(self, ClockDesign):
             raise ValueError(
                 f"net: an n-class network runs in a ClockDesign only, not a {type(self).__name__}"
             )
@@ -113,7 +111,7 @@ class Design:
         limits.require("memory", 2e3 * self.reps, parameter="reps",
                        what=f"the task list of {self.reps} replications")  # fmt: skip
         for policy in policies:
-            if isinstance(self.net, ClassNetwork):
+            if self.net.n_classes > 2:
                 require_run(self.net, policy, horizon=self.horizon)
             elif self.info == "job" and policy == OFFLINE:
                 require_path(self.net, info="job", horizon=self.horizon)
@@ -209,7 +207,7 @@ class _SweepResult:
     only while more than k* servers are idle; n classes: the nested reserves
     (k_1, …, k_n))."""
 
-    net: Network
+    net: LossNetwork
     horizon: float
     warmup: float
     reps: int
@@ -370,7 +368,7 @@ class ClockDesign(_LookaheadDesign):
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         N >= 2 (n classes: clock model, see the module docstring).
     horizon : float
         T > 0.

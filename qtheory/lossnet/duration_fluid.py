@@ -73,7 +73,7 @@ from scipy.optimize import brentq, linprog
 from qtheory.core import validation
 from qtheory.lossnet.fluid import per_class_vectors
 from qtheory.lossnet.offline_job import job_window
-from qtheory.model.lossnet import LossNetwork, as_network
+from qtheory.model.lossnet import LossNetwork, two_classes
 from qtheory.model.lossnet_symbols import mu
 
 __all__ = [
@@ -395,7 +395,7 @@ def duration_fluid_solution(net: LossNetwork) -> DurationFluidSolution:
     >>> round(sol.value, 4), round(sol.server_price, 5)
     (174.1312, 0.40329)
     """
-    net = as_network(net)
+    net = two_classes(net)
     return duration_aware_fluid(
         [net.lambda_h, net.lambda_l], [net.r_h, net.r_l], net.mu, net.servers
     )

@@ -44,8 +44,7 @@ import numpy as np
 
 from qtheory.core import validation
 from qtheory.lossnet import _generated
-from qtheory.model.classes import ClassNetwork, as_classes, class_count
-from qtheory.model.lossnet import LossNetwork, as_network
+from qtheory.model.lossnet import LossNetwork, as_network, number_of_classes
 
 if TYPE_CHECKING:  # the Sympy side is imported by derive_fluid, when it runs
     import sympy as sp
@@ -270,9 +269,9 @@ def derive_fluid(n: int = 2) -> FluidDerivation:
 
     from qtheory.model import lossnet_symbols
 
-    n = class_count(n)
+    n = number_of_classes(n)
     mu = lossnet_symbols.mu
-    lambdas, rewards = lossnet_symbols.class_symbols(n)
+    lambdas, rewards = lossnet_symbols.per_class_symbols(n)
     names = _TWO_CLASS_CASES if n == 2 else tuple(f"class {m + 1} marginal" for m in range(n))
     zero = sp.Integer(0)
     partial = [sum(lambdas[:j], zero) for j in range(n + 1)]  # λ̄_0 = 0, …, λ̄_n
@@ -303,7 +302,7 @@ def derive_fluid(n: int = 2) -> FluidDerivation:
     return FluidDerivation(tuple(cases), lambdas, rewards, mu)
 
 
-def fluid_bound(net: LossNetwork | ClassNetwork) -> float:
+def fluid_bound(net: LossNetwork) -> float:
     """R_fluid = N [Σ_{j<m} r_j λ_j + r_m (μ − λ̄_{m-1})], m the marginal class: the
     fluid LP's value (the case "class m marginal" of :func:`derive_fluid`); for
     two classes N [r_H λ_H + r_L (μ − λ_H)].
@@ -315,10 +314,10 @@ def fluid_bound(net: LossNetwork | ClassNetwork) -> float:
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
-        The network: a :class:`LossNetwork` is evaluated by the generated two-class
-        closed form, a :class:`ClassNetwork` by the n-class one summed with
-        ``math.fsum`` (the two agree to rounding at n = 2; tests).
+    net : LossNetwork
+        The network: two classes are evaluated by the generated two-class closed form,
+        more by the n-class one summed with ``math.fsum`` (the two agree to rounding at
+        n = 2; tests).
 
     Returns
     -------
@@ -338,17 +337,17 @@ def fluid_bound(net: LossNetwork | ClassNetwork) -> float:
     --------
     >>> fluid_bound(LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0))
     160.0
-    >>> round(fluid_bound(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)), 9)
+    >>> round(fluid_bound(LossNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)), 9)
     230.0
     """
-    if isinstance(net, ClassNetwork):
-        return _class_fluid_bound(net)
     net = as_network(net)
+    if net.n_classes > 2:
+        return _class_fluid_bound(net)
     bound = _generated.fluid_bound_float64(net.servers, net.lambda_h, net.mu, net.r_h, net.r_l)
     return float(bound)
 
 
-def _class_fluid_bound(net: ClassNetwork) -> float:
+def _class_fluid_bound(net: LossNetwork) -> float:
     m = net.marginal
     above = [r * lam for r, lam in zip(net.rewards[:m], net.lambdas[:m], strict=True)]
     left = math.fsum((net.mu, *(-lam for lam in net.lambdas[:m])))
@@ -377,7 +376,7 @@ class FluidSolution:
 
     Examples
     --------
-    >>> sol = fluid_lp(ClassNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
+    >>> sol = fluid_lp(LossNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
     >>> sol.marginal, round(sol.server_price, 9), round(sol.value, 9)
     (1, 2.0, 23.0)
     """
@@ -394,12 +393,12 @@ def fluid_lp(
 ) -> FluidSolution:
     """Solve the single-pool fluid LP with HiGHS and read the marginal class off its dual.
 
-    Two input forms: a network (a :class:`LossNetwork` or :class:`ClassNetwork`, common
-    μ, its N servers), or the per-class vectors with optional per-class service rates.
+    Two input forms: a network (a :class:`LossNetwork`, common μ, its N servers), or the
+    per-class vectors with optional per-class service rates.
 
     Parameters
     ----------
-    arrival_rates : LossNetwork, ClassNetwork or array_like
+    arrival_rates : LossNetwork or array_like
         The network, or the per-class λ_i (per server).
     rewards, service_rates : array_like
         With vectors: r_i and μ_i, of the length of ``arrival_rates``, all > 0.
@@ -430,17 +429,17 @@ def fluid_lp(
     >>> sol = fluid_lp([0.6, 0.8], [2.0, 1.0], [1.0, 1.0], servers=100)
     >>> round(sol.value, 9), sol.admission_rates.round(9).tolist(), round(sol.server_price, 9)
     (160.0, [60.0, 40.0], 1.0)
-    >>> sol = fluid_lp(ClassNetwork(100, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0))
+    >>> sol = fluid_lp(LossNetwork(100, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0))
     >>> sol.marginal, sol.admission_rates.round(9).tolist()
     (2, [30.0, 50.0, 20.0, 0.0])
     """
-    network = isinstance(arrival_rates, LossNetwork | ClassNetwork)
+    network = isinstance(arrival_rates, LossNetwork)
     if network:
         if rewards is not None or service_rates is not None or servers is not None:
             raise ValueError(
                 "rewards, service_rates, servers: give a network or the vectors, not both"
             )
-        net = as_classes(arrival_rates)
+        net = as_network(arrival_rates)
         rates, rewards = np.array(net.lambdas), np.array(net.rewards)
         service, servers = np.full(rates.size, net.mu), float(net.servers)
     else:

@@ -43,8 +43,7 @@ import scipy.sparse as sparse
 from qtheory.core import limits
 from qtheory.exact.mdp import CTMDP, MDPSolution, linear_program, policy_iteration
 from qtheory.lossnet.fluid import fluid_lp, per_class_vectors
-from qtheory.model.classes import ClassNetwork, as_classes
-from qtheory.model.lossnet import LossNetwork
+from qtheory.model.lossnet import LossNetwork, as_network
 
 __all__ = [
     "AdmissionMDP",
@@ -83,7 +82,7 @@ class AdmissionMDP:
 
     Examples
     --------
-    >>> model = admission_mdp(ClassNetwork(2, (0.3, 0.9, 0.6), (3, 2, 1), 1.0), [1, 1, 1])
+    >>> model = admission_mdp(LossNetwork(2, (0.3, 0.9, 0.6), (3, 2, 1), 1.0), [1, 1, 1])
     >>> model.busy.shape, model.mdp.n_actions
     ((10, 3), 8)
     >>> admission_mdp(LossNetwork(2, 0.6, 0.8, 1.0, 2.0, 1.0)).busy[:, 0].tolist()
@@ -110,7 +109,7 @@ class AdmissionMDP:
 
         Examples
         --------
-        >>> model = admission_mdp(ClassNetwork(1, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
+        >>> model = admission_mdp(LossNetwork(1, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
         >>> model.admitted(np.array([6, 0])).astype(int).tolist()
         [[1, 1, 0], [0, 0, 0]]
         """
@@ -173,7 +172,7 @@ def _admission_ctmdp(busy: np.ndarray, servers: int, dimension, service, arrival
     return CTMDP(tuple(matrices), reward_rates, allowed)
 
 
-def _service_rates(net: ClassNetwork, service_rates) -> np.ndarray | None:
+def _service_rates(net: LossNetwork, service_rates) -> np.ndarray | None:
     """The per-class service rates checked (None: the common μ)."""
     if service_rates is None:
         return None
@@ -185,16 +184,16 @@ def _service_rates(net: ClassNetwork, service_rates) -> np.ndarray | None:
     return service
 
 
-def _state_count(net: ClassNetwork, per_class: bool) -> int:
+def _state_count(net: LossNetwork, per_class: bool) -> int:
     return comb(net.servers + net.n_classes, net.n_classes) if per_class else net.servers + 1
 
 
-def admission_mdp(net: LossNetwork | ClassNetwork, service_rates=None) -> AdmissionMDP:
+def admission_mdp(net: LossNetwork, service_rates=None) -> AdmissionMDP:
     """Build the admission-control MDP of the loss network (module docstring).
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         The network.
     service_rates : sequence of float or None, optional
         μ_1..μ_n (one per class, > 0): the state counts each class in service
@@ -223,11 +222,11 @@ def admission_mdp(net: LossNetwork | ClassNetwork, service_rates=None) -> Admiss
     >>> model = admission_mdp(LossNetwork(3, 0.6, 0.8, 1.0, 2.0, 1.0))
     >>> model.mdp.rewards.shape
     (4, 4)
-    >>> model = admission_mdp(ClassNetwork(3, (0.3, 0.9, 0.6), (3, 2, 1), 1.0), [1, 1, 2])
+    >>> model = admission_mdp(LossNetwork(3, (0.3, 0.9, 0.6), (3, 2, 1), 1.0), [1, 1, 2])
     >>> model.mdp.n_states, model.mdp.n_actions
     (20, 8)
     """
-    net = as_classes(net)
+    net = as_network(net)
     n, k = net.servers, net.n_classes
     service = _service_rates(net, service_rates)
     states = _state_count(net, service is not None)
@@ -276,7 +275,7 @@ class AdmissionOptimum:
     >>> opt = solve_admission_mdp(LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0))
     >>> opt.reserves, round(opt.regret, 6), round(opt.fluid, 9)
     ((0, 2), 3.814307, 32.0)
-    >>> opt = solve_admission_mdp(ClassNetwork(8, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
+    >>> opt = solve_admission_mdp(LossNetwork(8, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
     >>> opt.reserves, round(opt.regret, 6)
     ((0, 0, 5), 3.691231)
     """
@@ -319,7 +318,7 @@ class AdmissionOptimum:
 
         Examples
         --------
-        >>> solve_admission_mdp(ClassNetwork(8, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)).reserves
+        >>> solve_admission_mdp(LossNetwork(8, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)).reserves
         (0, 0, 5)
         """
         model = self.model
@@ -356,13 +355,13 @@ class AdmissionOptimum:
 
 
 def solve_admission_mdp(
-    net: LossNetwork | ClassNetwork, service_rates=None, method: str = "policy_iteration"
+    net: LossNetwork, service_rates=None, method: str = "policy_iteration"
 ) -> AdmissionOptimum:
     """Solve the admission MDP by policy iteration or by the LP over occupation measures.
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         The network.
     service_rates : sequence of float or None, optional
         Per-class service rates (see :func:`admission_mdp`).
@@ -394,11 +393,11 @@ def solve_admission_mdp(
     >>> opt = solve_admission_mdp(LossNetwork(20, 0.6, 0.8, 1.0, 2.0, 1.0))
     >>> opt.reserve
     2
-    >>> net = ClassNetwork(8, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
+    >>> net = LossNetwork(8, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
     >>> round(solve_admission_mdp(net, [1, 1, 1], method="lp").online, 6)
     14.708769
     """
-    net = as_classes(net)
+    net = as_network(net)
     solvers = {"policy_iteration": policy_iteration, "lp": linear_program}
     if method not in solvers:
         raise ValueError(f"method must be one of {sorted(solvers)}, got {method!r}")

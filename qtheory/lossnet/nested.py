@@ -27,7 +27,7 @@ the optimum for small N.
 
 Regret identity
 ---------------
-Let :math:`m` be the marginal class (:mod:`qtheory.model.classes`),
+Let :math:`m` be the marginal class (:mod:`qtheory.model.lossnet`),
 :math:`B_j` the probability that class j is rejected (PASTA: the fraction of its
 arrivals lost) and :math:`A_j = \lambda_j N(1-B_j)` its admitted rate.  Every admitted
 job leaves at rate :math:`\mu`, so :math:`\sum_j A_j = \mu(N - E[\text{idle}])`; writing
@@ -135,7 +135,7 @@ import numpy as np
 from qtheory.core import limits, validation
 from qtheory.exact.birth_death import TAIL_EPS, geometric_tail_states
 from qtheory.lossnet.fluid import fluid_bound
-from qtheory.model.classes import ClassNetwork, as_classes
+from qtheory.model.lossnet import LossNetwork, as_network
 
 __all__ = [
     "BYTES_PER_SERVER",
@@ -179,7 +179,7 @@ class NestedPolicy:
 
     Examples
     --------
-    >>> pol = evaluate_nested(ClassNetwork(20, (0.3, 0.5, 0.6), (3, 2, 1), 1.0), (0, 1, 20))
+    >>> pol = evaluate_nested(LossNetwork(20, (0.3, 0.5, 0.6), (3, 2, 1), 1.0), (0, 1, 20))
     >>> pol.reserves, round(pol.blocking[0], 6) > 0
     ((0, 1, 20), True)
     """
@@ -195,7 +195,7 @@ class NestedPolicy:
     def prob_full(self) -> float:
         """P(all servers busy) = B_1, class 1's blocking probability.
 
-        >>> net = ClassNetwork(20, (0.3, 0.5, 0.6), (3, 2, 1), 1.0)
+        >>> net = LossNetwork(20, (0.3, 0.5, 0.6), (3, 2, 1), 1.0)
         >>> evaluate_nested(net, (0, 1, 20)).prob_full > 0
         True
         """
@@ -217,7 +217,7 @@ class OnlineOptimum(NestedPolicy):
 
     Examples
     --------
-    >>> opt = policy_iteration(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
+    >>> opt = policy_iteration(LossNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0))
     >>> opt.reserves, round(opt.regret, 4)
     ((0, 1, 29), 10.0573)
     """
@@ -229,7 +229,7 @@ class OnlineOptimum(NestedPolicy):
         """k*, the reserve of class L of a two-class network: admit L only while more
         than k* servers are idle.
 
-        >>> policy_iteration(ClassNetwork(50, (0.6, 0.8), (2.0, 1.0), 1.0)).reserve
+        >>> policy_iteration(LossNetwork(50, (0.6, 0.8), (2.0, 1.0), 1.0)).reserve
         3
         """
         if len(self.reserves) != 2:
@@ -240,7 +240,7 @@ class OnlineOptimum(NestedPolicy):
         return self.reserves[1]
 
 
-def _require_memory(net: ClassNetwork) -> None:
+def _require_memory(net: LossNetwork) -> None:
     limits.require(
         "memory",
         BYTES_PER_SERVER * (net.servers + 1.0) * net.n_classes,
@@ -260,7 +260,7 @@ class _Evaluation:
     shifted_bias: np.ndarray  # D_b = Δ_b − r_m, b = start..N-1
 
 
-def _evaluate(net: ClassNetwork, admitted: np.ndarray, start: int = 0) -> _Evaluation:
+def _evaluate(net: LossNetwork, admitted: np.ndarray, start: int = 0) -> _Evaluation:
     """Evaluate the policy admitting classes 0..admitted[b]-1 at b busy (admitted[N] = 0,
     admitted[b] >= 1 below N), over the states b = ``start``..N (``admitted`` indexed
     from ``start``): the chain cut below ``start``, the arithmetic of the whole chain
@@ -305,7 +305,7 @@ def _evaluate(net: ClassNetwork, admitted: np.ndarray, start: int = 0) -> _Evalu
     return _Evaluation(log_pi, regret, mean_idle, blocking, shifted_bias)
 
 
-def _improve(net: ClassNetwork, current: np.ndarray, shifted_bias: np.ndarray) -> np.ndarray:
+def _improve(net: LossNetwork, current: np.ndarray, shifted_bias: np.ndarray) -> np.ndarray:
     """The greedy prefix per state (at least class 1), keeping the current one unless
     the best is better by more than :data:`TIE_RTOL` of the terms."""
     lambdas, rewards = np.array(net.lambdas), np.array(net.rewards)
@@ -322,7 +322,7 @@ def _improve(net: ClassNetwork, current: np.ndarray, shifted_bias: np.ndarray) -
     return improved
 
 
-def _reserves(net: ClassNetwork, admitted: np.ndarray) -> tuple[int, ...]:
+def _reserves(net: LossNetwork, admitted: np.ndarray) -> tuple[int, ...]:
     """k_j from the admitted prefix lengths, after checking they do not increase with b."""
     if np.any(np.diff(admitted) > 0):
         b = int(np.argmax(np.diff(admitted) > 0))
@@ -336,7 +336,7 @@ def _reserves(net: ClassNetwork, admitted: np.ndarray) -> tuple[int, ...]:
     return tuple(n - b for b in first)
 
 
-def _policy_of(net: ClassNetwork, reserves) -> np.ndarray:
+def _policy_of(net: LossNetwork, reserves) -> np.ndarray:
     n = net.servers
     reserves = [validation.nonnegative_int("reserves entry", k) for k in reserves]
     if len(reserves) != net.n_classes:
@@ -351,7 +351,7 @@ def _policy_of(net: ClassNetwork, reserves) -> np.ndarray:
     return (idle[:, None] > np.array(reserves)[None, :]).sum(axis=1)
 
 
-def initial_reserves(net: ClassNetwork) -> list[int]:
+def initial_reserves(net: LossNetwork) -> list[int]:
     """The start of policy iteration: classes above the marginal one always admitted,
     those below never, and the marginal class's reserve from the balance of
     :mod:`qtheory.lossnet.regret` (r_m μ k against N A e^{-θk} with
@@ -362,7 +362,7 @@ def initial_reserves(net: ClassNetwork) -> list[int]:
 
     Parameters
     ----------
-    net : ClassNetwork
+    net : LossNetwork
         The network.
 
     Returns
@@ -374,7 +374,7 @@ def initial_reserves(net: ClassNetwork) -> list[int]:
     --------
     The marginal class's guess is next to its optimal reserve:
 
-    >>> net = ClassNetwork(10**6, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
+    >>> net = LossNetwork(10**6, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
     >>> start, best = initial_reserves(net), local_optimum(net).reserves
     >>> start[0], start[2], abs(start[1] - best[1]) <= 1
     (0, 1000000, True)
@@ -389,7 +389,7 @@ def initial_reserves(net: ClassNetwork) -> list[int]:
     return [0] * m + [reserve] + [n] * (net.n_classes - m - 1)
 
 
-def _result(net: ClassNetwork, admitted: np.ndarray, evaluation: _Evaluation) -> dict:
+def _result(net: LossNetwork, admitted: np.ndarray, evaluation: _Evaluation) -> dict:
     fluid = fluid_bound(net)
     return dict(
         reserves=_reserves(net, admitted),
@@ -406,7 +406,7 @@ def evaluate_nested(net, reserves) -> NestedPolicy:
 
     Parameters
     ----------
-    net : ClassNetwork or LossNetwork
+    net : LossNetwork
         The network.
     reserves : sequence of int
         0 = k_1 <= … <= k_n <= N.
@@ -426,11 +426,11 @@ def evaluate_nested(net, reserves) -> NestedPolicy:
 
     Examples
     --------
-    >>> net = ClassNetwork(100, (0.3, 0.5, 0.6), (3, 2, 1), 1.0)
+    >>> net = LossNetwork(100, (0.3, 0.5, 0.6), (3, 2, 1), 1.0)
     >>> round(evaluate_nested(net, (0, 3, 100)).online, 4)
     188.8885
     """
-    net = as_classes(net)
+    net = as_network(net)
     _require_memory(net)
     admitted = _policy_of(net, reserves)
     return NestedPolicy(**_result(net, admitted, _evaluate(net, admitted)))
@@ -443,7 +443,7 @@ def policy_iteration(net, *, max_iterations: int = 100) -> OnlineOptimum:
 
     Parameters
     ----------
-    net : ClassNetwork or LossNetwork
+    net : LossNetwork
         The network.
     max_iterations : int, keyword-only
         Policy evaluations allowed (default 100; a handful are used).
@@ -473,11 +473,11 @@ def policy_iteration(net, *, max_iterations: int = 100) -> OnlineOptimum:
 
     Examples
     --------
-    >>> opt = policy_iteration(ClassNetwork(1000, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0))
+    >>> opt = policy_iteration(LossNetwork(1000, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0))
     >>> opt.reserves, round(opt.online / opt.fluid, 4)
     ((0, 1, 13, 431), 0.9896)
     """
-    net = as_classes(net)
+    net = as_network(net)
     _require_memory(net)
     admitted = _policy_of(net, initial_reserves(net))
     for iteration in range(1, max_iterations + 1):
@@ -501,7 +501,7 @@ _EPS = 2.0**-53
 DECISION_RTOL = 1e-10
 
 
-def _window_states(net: ClassNetwork, reserve: int) -> int:
+def _window_states(net: LossNetwork, reserve: int) -> int:
     """T: the states beyond ``reserve`` idle servers (the marginal class admitted there)
     that the window's sums need.  Every weight ratio there is at most q = μ/λ̄_m < 1
     (λ̄_m the arrival rate of the classes up to the marginal one), the costs at most
@@ -519,7 +519,7 @@ def _window_states(net: ClassNetwork, reserve: int) -> int:
 class _Local:
     """One nested policy evaluated on the window b = start..N, and its bias D_b at any b."""
 
-    net: ClassNetwork
+    net: LossNetwork
     reserves: tuple[int, ...]
     start: int
     evaluation: _Evaluation
@@ -566,7 +566,7 @@ class _Local:
         return float((plus - minus) / birth[-1])
 
 
-def _evaluate_local(net: ClassNetwork, reserves: tuple[int, ...]) -> _Local | None:
+def _evaluate_local(net: LossNetwork, reserves: tuple[int, ...]) -> _Local | None:
     """The nested policy ``reserves`` on the window of the states that matter, or None
     when the window is the whole chain."""
     n = net.servers
@@ -628,7 +628,7 @@ def _local_improve(local: _Local, cache: dict[int, float]) -> tuple[int, ...]:
     )
 
 
-def _log_weight(net: ClassNetwork, reserves: tuple[int, ...], b: int) -> float:
+def _log_weight(net: LossNetwork, reserves: tuple[int, ...], b: int) -> float:
     """log(w_b / w_N) = Σ_{i=b+1}^{N} log(iμ/β_{i−1}) of the policy, in O(n) (log
     Gamma for the departures, β constant between thresholds)."""
     n = net.servers
@@ -667,7 +667,7 @@ def _decided(local: _Local, cache: dict[int, float]) -> bool:
     return bool(np.all(np.diff(values) >= 0) and np.all(np.diff(window) >= 0))
 
 
-def _local_search(net: ClassNetwork, max_iterations: int) -> tuple[OnlineOptimum | None, bool]:
+def _local_search(net: LossNetwork, max_iterations: int) -> tuple[OnlineOptimum | None, bool]:
     """(optimum, decided) of the local route; None when the window is the whole chain or
     the reserves did not settle."""
     reserves = tuple(initial_reserves(net))
@@ -709,7 +709,7 @@ def local_optimum(net, *, max_iterations: int = 100) -> OnlineOptimum:
 
     Parameters
     ----------
-    net : ClassNetwork or LossNetwork
+    net : LossNetwork
         The network.
     max_iterations : int, keyword-only
         Policy evaluations allowed (default 100; a handful are used).
@@ -735,18 +735,18 @@ def local_optimum(net, *, max_iterations: int = 100) -> OnlineOptimum:
 
     Examples
     --------
-    >>> net = ClassNetwork(10**6, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
+    >>> net = LossNetwork(10**6, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
     >>> opt = local_optimum(net)
     >>> opt.reserves, round(opt.regret, 6)
     ((0, 9, 200027), 28.060401)
     """
-    net = as_classes(net)
+    net = as_network(net)
     optimum, decided = _local_search(net, max_iterations)
     if optimum is not None and (decided or not _fits_memory(net)):
         return optimum
     return policy_iteration(net)
 
 
-def _fits_memory(net: ClassNetwork) -> bool:
+def _fits_memory(net: LossNetwork) -> bool:
     """Whether :func:`policy_iteration` fits the memory limit."""
     return BYTES_PER_SERVER * (net.servers + 1.0) * net.n_classes <= limits.limit("memory")

@@ -92,8 +92,7 @@ from qtheory.lossnet.nested import (
     local_optimum,
     policy_iteration,
 )
-from qtheory.model.classes import ClassNetwork, as_classes, as_two_class
-from qtheory.model.lossnet import LossNetwork, as_network
+from qtheory.model.lossnet import LossNetwork, as_network, two_classes
 
 __all__ = [
     "MP_CELLS_PER_STEP",
@@ -185,7 +184,7 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def regret_of(net: LossNetwork | ClassNetwork, mean_idle, blocking):
+def regret_of(net: LossNetwork, mean_idle, blocking):
     """R_fluid − R of a policy with this mean idleness and blocking, by the regret
     identity (exact for every non-anticipating policy, whose admitted rate equals its
     departure rate μ E[busy]):
@@ -197,7 +196,7 @@ def regret_of(net: LossNetwork | ClassNetwork, mean_idle, blocking):
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         The network.
     mean_idle : float or numpy.ndarray
         E[idle servers].
@@ -229,18 +228,18 @@ def regret_of(net: LossNetwork | ClassNetwork, mean_idle, blocking):
 
     Class 2 is marginal (0.3 < 1 < 0.3 + 0.9): 2·1·2 + 10·1·0.3·0.1 + 10·1·0.6·(1 − 0.9).
 
-    >>> net = ClassNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
+    >>> net = LossNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
     >>> round(float(regret_of(net, 2.0, [0.1, 0.5, 0.9])), 12)
     4.9
     """
-    net = as_classes(net)
+    net = as_network(net)
     blocking = [np.asarray(b, dtype=float) for b in blocking]
     if len(blocking) != net.n_classes:
         raise ValueError(
             f"blocking must hold one probability per class ({net.n_classes}), got {len(blocking)}"
         )
     if net.n_classes == 2:
-        return _two_class_regret(as_two_class(net), mean_idle, blocking[0])
+        return _two_class_regret(net, mean_idle, blocking[0])
     m, r_m = net.marginal, net.rewards[net.marginal]
     regret = r_m * net.mu * np.asarray(mean_idle, dtype=float)
     for j, (rate, reward, lost) in enumerate(zip(net.lambdas, net.rewards, blocking, strict=True)):
@@ -352,7 +351,7 @@ def threshold_table(net: LossNetwork) -> ThresholdTable:
     >>> int(np.argmin(table.regret))
     3
     """
-    net = as_network(net)
+    net = two_classes(net)
     _require_table_memory(net, net.servers)
     return _reserve_sums(net, net.servers, net.servers)
 
@@ -405,7 +404,7 @@ WINDOW_STATES = 20_000
 
 def _first_reserves(net: LossNetwork) -> int:
     """The reserves 0..K of the first window: twice the balance guess, plus 8."""
-    return min(net.servers, 2 * initial_reserves(as_classes(net))[1] + 8)
+    return min(net.servers, 2 * initial_reserves(net)[1] + 8)
 
 
 def _optimum_table(net: LossNetwork) -> ThresholdTable:
@@ -509,7 +508,7 @@ def _best_reserve(net: LossNetwork, regret: np.ndarray) -> int:
 
 
 def online_optimum(
-    net: LossNetwork | ClassNetwork, *, dps: int | None = None, method: str = "auto"
+    net: LossNetwork, *, dps: int | None = None, method: str = "auto"
 ) -> OnlineOptimum:
     """The optimal online policy (nested trunk reservation), its reserves and
     R_on(N) = R_fluid − regret, exactly.
@@ -556,7 +555,7 @@ def online_optimum(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         The network.
     dps : int or None, keyword-only
         None (default): float64.  An integer D >= 1 (two classes): mpmath values
@@ -598,35 +597,34 @@ def online_optimum(
     >>> precise = online_optimum(LossNetwork(50, 0.6, 0.8, 1.0, 2.0, 1.0), dps=30)
     >>> mpmath.nstr(precise.online, 12)
     '74.6494696017'
-    >>> online_optimum(ClassNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)).reserves
+    >>> online_optimum(LossNetwork(100, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)).reserves
     (0, 1, 29)
     """
-    classes = as_classes(net)
+    net = as_network(net)
     dps = precision.check_dps(dps, cost="the online optimum in mpmath")
     if method not in _METHODS:
         raise ValueError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
-    if method == "auto" and classes.n_classes > 2:
+    if method == "auto" and net.n_classes > 2:
         method = "local"
     elif method == "auto":
-        two = as_two_class(classes)
-        first = _first_reserves(two)
-        near = first + _tail_states(two, first) <= WINDOW_STATES or two.servers <= WINDOW_STATES
+        first = _first_reserves(net)
+        near = first + _tail_states(net, first) <= WINDOW_STATES or net.servers <= WINDOW_STATES
         method = "table" if dps is None and near else "certified"
     if method in ("local", "policy-iteration"):
         if dps is not None:
             raise ValueError(f"dps: method {method!r} is float64 only, got dps={dps}")
-        return local_optimum(classes) if method == "local" else policy_iteration(classes)
-    if classes.n_classes != 2:
+        return local_optimum(net) if method == "local" else policy_iteration(net)
+    if net.n_classes != 2:
         raise ValueError(
-            f"method {method!r} takes two classes, got {classes.n_classes}; use 'local' or "
+            f"method {method!r} takes two classes, got {net.n_classes}; use 'local' or "
             "'policy-iteration'"
         )
     if method == "certified":
         try:
-            return _certified_optimum(as_two_class(classes), dps)
+            return _certified_optimum(net, dps)
         except ArithmeticError:  # an exact tie between reserves: the table takes either
             pass
-    return _table_optimum(as_two_class(classes), dps)
+    return _table_optimum(net, dps)
 
 
 #: The routes of :func:`online_optimum`.

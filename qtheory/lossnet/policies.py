@@ -54,7 +54,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from qtheory.core.validation import nonnegative, positive_int
-from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 from qtheory.model.paths import ClockPath
 from qtheory.sim.lossnet_policies import parse_policy
@@ -215,7 +214,7 @@ class Replay:
 
 def replay(
     path: ClockPath,
-    net: LossNetwork | ClassNetwork | int,
+    net: LossNetwork | int,
     policy: str,
     *,
     events: int | None = None,
@@ -230,7 +229,7 @@ def replay(
     ----------
     path : ClockPath
         The future (e.g. :func:`qtheory.sim.clock_path` over a longer horizon).
-    net : LossNetwork, ClassNetwork or int
+    net : LossNetwork or int
         The network: the rules read only its N (and its n for a nested threshold), so
         an int N stands for a two-class network of that size whatever its rates.
     policy : str
@@ -253,14 +252,14 @@ def replay(
 
     Examples
     --------
-    >>> from qtheory.model.classes import ClassNetwork
+    >>> from qtheory.model.lossnet import LossNetwork
     >>> from qtheory.model.paths import ClockPath
-    >>> net = ClassNetwork(4, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> net = LossNetwork(4, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> path = ClockPath(np.array([0.1, 0.2, 0.3, 5.0]), np.array([-3, -2, -3, -1]))
     >>> replay(path, net, "threshold:0,1,2", events=3).decisions.tolist()  # 4 > 2, 3 > 1, 2
     [1, 1, 0]
     """
-    if isinstance(net, ClassNetwork):
+    if isinstance(net, LossNetwork) and net.n_classes > 2:
         servers = net.servers
         name, param = parse_policy(policy, net)
     elif isinstance(net, LossNetwork | int) and not isinstance(net, bool):
@@ -268,9 +267,7 @@ def replay(
         name, param = parse_policy(policy, servers)
         param = (0, int(param)) if name == "threshold" else param
     else:
-        raise TypeError(
-            f"net must be a LossNetwork, a ClassNetwork or an int N, got {type(net).__name__}"
-        )
+        raise TypeError(f"net must be a LossNetwork or an int N, got {type(net).__name__}")
     if name == "offline":
         raise ValueError("policy 'offline' is the offline optimum, not a decision rule")
     warmup = nonnegative("warmup", warmup)

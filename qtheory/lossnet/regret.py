@@ -51,9 +51,8 @@ from qtheory.core.stats import SlopeFit, slope_on_log
 from qtheory.core.symbolic import Formula
 from qtheory.lossnet.certified import certified_online_optimum
 from qtheory.lossnet.nested import local_optimum
-from qtheory.model.classes import ClassNetwork, as_classes, as_two_class, class_count
-from qtheory.model.lossnet import LossNetwork
-from qtheory.model.lossnet_symbols import class_symbols, mu, servers
+from qtheory.model.lossnet import LossNetwork, as_network, number_of_classes
+from qtheory.model.lossnet_symbols import mu, per_class_symbols, servers
 
 __all__ = [
     "LeadingConstant",
@@ -145,8 +144,8 @@ def derive_leading_constant(n: int = 2) -> tuple[LeadingConstant, ...]:
     >>> derive_leading_constant(3)[1].constant.expr
     mu*r_3/log(mu/(lambda_1 + lambda_2))
     """
-    n = class_count(n)
-    lambdas, rewards, scales = class_symbols(n, "K")
+    n = number_of_classes(n)
+    lambdas, rewards, scales = per_class_symbols(n, "K")
     cases = []
     for m in range(1, n):
         loss = sum((rewards[j] - rewards[m]) * lambdas[j] * scales[j] for j in range(m))
@@ -174,13 +173,13 @@ def _balance(idle_price: sp.Expr, loss: sp.Expr, ratio: sp.Expr) -> tuple[sp.Exp
     )
 
 
-def leading_constant(net: LossNetwork | ClassNetwork) -> float:
+def leading_constant(net: LossNetwork) -> float:
     """c = r_m μ / log(μ/(λ_1 + … + λ_{m-1})), the slope of the regret in log N, m the
     network's marginal class; for two classes c = r_L μ / log(μ/λ_H).
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         The network (its size N does not enter), evaluated by the formula of its
         marginal class in :func:`derive_leading_constant`.
 
@@ -202,11 +201,11 @@ def leading_constant(net: LossNetwork | ClassNetwork) -> float:
     --------
     >>> round(leading_constant(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)), 6)
     1.957615
-    >>> net = ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
+    >>> net = LossNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
     >>> round(leading_constant(net), 6)  # 2 / log(1 / 0.8)
     8.96284
     """
-    net = as_classes(net)
+    net = as_network(net)
     m = net.marginal
     case = derive_leading_constant(net.n_classes)[m - 1]
     return float(case.constant.float64(net.mu, net.rewards[m], *net.lambdas[:m]))
@@ -251,7 +250,7 @@ def _servers_grid(grid: object) -> list[int]:
 
 
 def regret_curve(
-    net: LossNetwork | ClassNetwork, grid: Sequence[int], *, progress: bool = False
+    net: LossNetwork, grid: Sequence[int], *, progress: bool = False
 ) -> Records[RegretPoint]:
     """R_fluid, R_on, regret and the optimal reserves for each N in ``grid``.
 
@@ -266,7 +265,7 @@ def regret_curve(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         Rates and rewards (its own N is ignored).
     grid : sequence of int
         The server counts N >= 1.
@@ -303,21 +302,21 @@ def regret_curve(
           10   (0, 2)  2.8694
          100   (0, 4)  6.6173
         1000   (0, 8) 11.0520
-    >>> net = ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
+    >>> net = LossNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
     >>> [p.reserves[2] for p in regret_curve(net, [10, 100, 1000])]
     [2, 6, 13]
     """
-    classes = as_classes(net)
+    net = as_network(net)
     sizes = _servers_grid(grid)
-    point = _certified_point if classes.n_classes == 2 else _nested_point
-    label = "online optimum" if classes.n_classes == 2 else "nested optimum"
+    point = _certified_point if net.n_classes == 2 else _nested_point
+    label = "online optimum" if net.n_classes == 2 else "nested optimum"
     bar = tqdm(sizes, desc=label, unit="N", disable=not progress)
-    return Records(point(classes, n) for n in bar)
+    return Records(point(net, n) for n in bar)
 
 
-def _certified_point(net: ClassNetwork, servers: int) -> RegretPoint:
+def _certified_point(net: LossNetwork, servers: int) -> RegretPoint:
     """The two-class point, rounded from the certified optimum."""
-    opt = certified_online_optimum(as_two_class(net).with_servers(servers), dps=17)
+    opt = certified_online_optimum(net.with_servers(servers), dps=17)
     fluid, online, regret = (value.midpoint for value in (opt.fluid, opt.online, opt.regret))
     reserves = (0, opt.reserve)
     return RegretPoint(
@@ -325,7 +324,7 @@ def _certified_point(net: ClassNetwork, servers: int) -> RegretPoint:
     )
 
 
-def _nested_point(net: ClassNetwork, servers: int) -> RegretPoint:
+def _nested_point(net: LossNetwork, servers: int) -> RegretPoint:
     """The n-class point, from the float64 nested optimum."""
     opt = local_optimum(net.with_servers(servers))
     return RegretPoint(

@@ -25,7 +25,6 @@ from qtheory.lossnet.tasks import (
     replication_task,
     task_network,
 )
-from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 from qtheory.sim.lossnet import job_path, simulate_policies
 from qtheory.sim.lossnet_policies import normalised_policy, parse_policy
@@ -86,9 +85,9 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
     >>> cmp = compare(net, ["offline", "threshold:2"], horizon=30.0, reps=2, seed=3)
     >>> bool(out["reward_rate"]["offline"] == cmp.results["offline"].reward_rates[1])
     True
-    >>> from qtheory.model.classes import ClassNetwork
+    >>> from qtheory.model.lossnet import LossNetwork
     >>> from qtheory.sim.lossnet import compare
-    >>> three = ClassNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> three = LossNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> out = replication(replication_task(three, info="clock", horizon=30.0, warmup=0.0,
     ...                                    seed=3, rep=1, policies=["offline", "pfi"]))
     >>> cmp = compare(three, ["offline", "pfi"], horizon=30.0, reps=2, seed=3)
@@ -105,7 +104,7 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
     if missing:
         raise ValueError(f"task is missing {missing}")
     net = task_network(task)
-    if isinstance(net, ClassNetwork):
+    if net.n_classes > 2:
         return _class_replication(net, task)
     checked = replication_task(
         net,
@@ -135,9 +134,7 @@ def replication(task: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _on_one_path(
-    net: LossNetwork | ClassNetwork, policies: list[str], **run: Any
-) -> dict[str, Any]:
+def _on_one_path(net: LossNetwork, policies: list[str], **run: Any) -> dict[str, Any]:
     """Each of ``policies`` (strings as the task gives them) on the same replication
     (:func:`qtheory.sim.lossnet.simulate_policies`, keyword arguments ``run``), by the
     given string; strings that name one policy ("sss:0.5", "sss:0.50") share its run."""
@@ -146,7 +143,7 @@ def _on_one_path(
     return {policy: shared[name] for policy, name in names.items()}
 
 
-def _class_replication(net: ClassNetwork, task: dict[str, Any]) -> dict[str, Any]:
+def _class_replication(net: LossNetwork, task: dict[str, Any]) -> dict[str, Any]:
     """:func:`replication` of an n-class task (clock model, no rolling horizon)."""
     names = ("info", "horizon", "warmup", "seed", "rep", "policies")
     checked = replication_task(net, **{name: task[name] for name in names},

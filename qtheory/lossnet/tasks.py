@@ -14,7 +14,6 @@ from typing import Any
 from qtheory.core import validation
 from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.online import online_optimum
-from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.sim.lossnet_policies import parse_policy
 
@@ -33,38 +32,31 @@ NETWORK_FIELDS = ("servers", "lambda_h", "lambda_l", "mu", "r_h", "r_l")
 CLASS_NETWORK_FIELDS = ("servers", "lambdas", "rewards", "mu")
 OFFLINE = "offline"
 
-#: A network of the sweeps: two classes, or n classes (clock model only).
-Network = LossNetwork | ClassNetwork
-
 
 # ------------------------------------------------------------ networks
 
 
-def check_network(net: object) -> Network:
-    """``net`` if it is a :class:`ClassNetwork`, else :func:`as_network` of it."""
-    return net if isinstance(net, ClassNetwork) else as_network(net)
-
-
-def _network_fields(net: Network) -> dict[str, Any]:
-    if isinstance(net, ClassNetwork):
+def _network_fields(net: LossNetwork) -> dict[str, Any]:
+    if net.n_classes > 2:
         return {"servers": net.servers, "lambdas": list(net.lambdas),
                 "rewards": list(net.rewards), "mu": net.mu}  # fmt: skip
     return {name: getattr(net, name) for name in NETWORK_FIELDS}
 
 
-def task_network(task: dict[str, Any]) -> Network:
-    """The network of a task: n classes if it has ``lambdas``, else two."""
+def task_network(task: dict[str, Any]) -> LossNetwork:
+    """The network of a task, from the fields of either input form of :class:`LossNetwork`
+    (``lambdas``, ``rewards`` for more than two classes)."""
     if "lambdas" in task:
-        return ClassNetwork(*(task[name] for name in CLASS_NETWORK_FIELDS))
+        return LossNetwork(*(task[name] for name in CLASS_NETWORK_FIELDS))
     return LossNetwork(*(task[name] for name in NETWORK_FIELDS))
 
 
-def exact_optimum(net: Network) -> dict[str, Any]:
+def exact_optimum(net: LossNetwork) -> dict[str, Any]:
     """The exact R_fluid, R_on, regret and optimal reserve of
-    :func:`~qtheory.lossnet.online.online_optimum`: k* (int) for a two-class
-    :class:`LossNetwork`, the nested reserves (k_1, …, k_n) for a :class:`ClassNetwork`."""
+    :func:`~qtheory.lossnet.online.online_optimum`: k* (int) for two classes, the nested
+    reserves (k_1, …, k_n) for more."""
     opt = online_optimum(net)
-    reserve = opt.reserves if isinstance(net, ClassNetwork) else opt.reserve
+    reserve = opt.reserves if net.n_classes > 2 else opt.reserve
     return {"fluid": fluid_bound(net), "online": float(opt.online),
             "regret": float(opt.regret), "reserve": reserve}  # fmt: skip
 
@@ -76,7 +68,7 @@ def threshold_policy(reserve: int | tuple[int, ...]) -> str:
     return f"threshold:{reserve}"
 
 
-def lookahead_window(net: Network, c: float) -> float:
+def lookahead_window(net: LossNetwork, c: float) -> float:
     """W = c log N / N by :meth:`LossNetwork.window`, whose rule reads only N (so it
     serves n classes too)."""
     return LossNetwork.window(net, c)
@@ -85,7 +77,7 @@ def lookahead_window(net: Network, c: float) -> float:
 # ------------------------------------------------------------ one replication
 
 
-def _policy_list(policies: object, net: Network) -> list[str]:
+def _policy_list(policies: object, net: LossNetwork) -> list[str]:
     if isinstance(policies, str) or not isinstance(policies, Sequence) or not policies:
         raise ValueError(f"policies must be a non-empty list of policy strings, got {policies!r}")
     for policy in policies:
@@ -96,7 +88,7 @@ def _policy_list(policies: object, net: Network) -> list[str]:
 
 
 def replication_task(
-    net: Network,
+    net: LossNetwork,
     *,
     info: str,
     horizon: float,
@@ -115,7 +107,7 @@ def replication_task(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         The network: its six fields go into the task, or for n classes ``servers``,
         ``lambdas``, ``rewards`` and ``mu`` (clock model only, no rolling horizon).
     info : {"clock", "job"}
@@ -158,10 +150,10 @@ def replication_task(
     ['horizon', 'info', 'lambda_h', 'lambda_l', 'mu', 'policies', 'r_h', 'r_l', 'rep',
      'seed', 'servers', 'version', 'warmup']
     """
-    net = check_network(net)
+    net = as_network(net)
     if not isinstance(info, str) or info not in ("clock", "job"):
         raise ValueError(f"info must be 'clock' or 'job', got {info!r}")
-    if isinstance(net, ClassNetwork) and info != "clock":
+    if net.n_classes > 2 and info != "clock":
         raise ValueError(f"info must be 'clock' for an n-class network, got {info!r}")
     horizon = validation.positive("horizon", horizon)
     warmup = validation.nonnegative("warmup", warmup)
@@ -180,7 +172,7 @@ def replication_task(
     if isinstance(rolling_horizon, str) or not isinstance(rolling_horizon, Sequence):
         raise ValueError(f"rolling_horizon must be a sequence of windows, got {rolling_horizon!r}")
     if rolling_horizon:  # absent otherwise: the tasks (and cache keys) of plain runs
-        if info != "clock" or isinstance(net, ClassNetwork):
+        if info != "clock" or net.n_classes > 2:
             raise ValueError("rolling_horizon runs in the two-class clock model only")
         windows = [validation.positive("rolling_horizon window", w) for w in rolling_horizon]
         task["rolling_horizon"] = windows
@@ -190,13 +182,13 @@ def replication_task(
 # ------------------------------------------------------------ regret curve
 
 
-def regret_point_task(net: Network, servers: int) -> dict[str, Any]:
+def regret_point_task(net: LossNetwork, servers: int) -> dict[str, Any]:
     """The task of one point of the exact regret curve (:func:`regret_point`): the
     network's fields at N = ``servers`` and :data:`TASK_VERSION`.
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         The network (its own N is replaced).
     servers : int
         N >= 1.
@@ -211,7 +203,7 @@ def regret_point_task(net: Network, servers: int) -> dict[str, Any]:
     >>> regret_point_task(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0), 100)["servers"]
     100
     """
-    net = check_network(net).with_servers(validation.positive_int("servers", servers))
+    net = as_network(net).with_servers(validation.positive_int("servers", servers))
     return {**_network_fields(net), "version": TASK_VERSION}
 
 

@@ -15,7 +15,7 @@ r_h, r_l : sympy.Symbol
 servers : sympy.Symbol
     N, the number of servers (a positive integer).
 
-With n classes :func:`class_symbols` gives λ_1..λ_n and r_1..r_n (for n = 2 the names
+With n classes :func:`per_class_symbols` gives λ_1..λ_n and r_1..r_n (for n = 2 the names
 H and L above).
 
 References
@@ -36,13 +36,13 @@ True
 
 import sympy as sp
 
-__all__ = ["class_symbols", "lambda_h", "lambda_l", "mu", "r_h", "r_l", "servers"]
+__all__ = ["per_class_symbols", "lambda_h", "lambda_l", "mu", "r_h", "r_l", "servers"]
 
 lambda_h, lambda_l, mu, r_h, r_l = sp.symbols("lambda_H lambda_L mu r_H r_L", positive=True)
 servers = sp.Symbol("N", positive=True, integer=True)
 
 
-def class_symbols(n: int, name: str = "") -> tuple[tuple[sp.Symbol, ...], ...]:
+def per_class_symbols(n: int, name: str = "") -> tuple[tuple[sp.Symbol, ...], ...]:
     """The per-class symbols of an n-class network: (λ_1..λ_n, r_1..r_n), and with
     ``name`` a third tuple name_1..name_n; for two classes the classes are H and L.
 
@@ -61,9 +61,9 @@ def class_symbols(n: int, name: str = "") -> tuple[tuple[sp.Symbol, ...], ...]:
 
     Examples
     --------
-    >>> class_symbols(2)
+    >>> per_class_symbols(2)
     ((lambda_H, lambda_L), (r_H, r_L))
-    >>> class_symbols(3, "K")[2]
+    >>> per_class_symbols(3, "K")[2]
     (K_1, K_2, K_3)
     """
     if n == 2:

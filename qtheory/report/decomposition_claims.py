@@ -21,7 +21,6 @@ from scipy import stats
 from qtheory.core.claims import Claim, Evidence, Origin
 from qtheory.core.stats import Estimate, SlopeFit
 from qtheory.lossnet.claims import CLASS_OVERLOADED
-from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 from qtheory.report.claims import values_text
 from qtheory.report.lossnet_decomposition_sweep import DESIGN_NOTE, Sweep
@@ -35,12 +34,12 @@ OVERLOADED = "overloaded: $\\lambda_H < \\mu < \\lambda_H + \\lambda_L$, $r_H > 
 CLOCK = "clock information model (docs/information-models.md)"
 
 
-def network_text(net: LossNetwork | ClassNetwork) -> str:
+def network_text(net: LossNetwork) -> str:
     r"""The network's parameters as a claim's scope prints them (LaTeX).
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
 
     Returns
     -------
@@ -50,10 +49,10 @@ def network_text(net: LossNetwork | ClassNetwork) -> str:
     --------
     >>> print(network_text(LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)))
     $\lambda_H=0.6$, $\lambda_L=0.8$, $\mu=1$, $r_H=2$, $r_L=1$
-    >>> print(network_text(ClassNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)))
+    >>> print(network_text(LossNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)))
     $\lambda = (0.3, 0.9, 0.6)$, $r = (3, 2, 1)$, $\mu = 1$, marginal class 2 of 3
     """
-    if isinstance(net, ClassNetwork):
+    if net.n_classes > 2:
         lambdas = ", ".join(f"{x:g}" for x in net.lambdas)
         rewards = ", ".join(f"{x:g}" for x in net.rewards)
         return (
@@ -66,10 +65,10 @@ def network_text(net: LossNetwork | ClassNetwork) -> str:
     )
 
 
-def _provenance(net: LossNetwork | ClassNetwork) -> dict:
+def _provenance(net: LossNetwork) -> dict:
     """The origin, citation and hypotheses of a clock-model decomposition claim: Bray's
     theorem for two classes, the package's extension of it for n."""
-    if isinstance(net, ClassNetwork):
+    if net.n_classes > 2:
         return {
             "origin": Origin.PACKAGE,
             "citation": f"extends the two-class theorem of {BRAY}",
@@ -85,7 +84,7 @@ def _slope_claim(
     passed: bool,
     quantity: str,
     scope: str,
-    net: LossNetwork | ClassNetwork,
+    net: LossNetwork,
 ) -> Claim:
     """A finite-range claim decided by the 95% interval of a fitted slope on log N."""
     return Claim(
@@ -189,12 +188,12 @@ def decomposition_claims(result: Sweep) -> list[Claim]:
      'lossnet.classes.c_short_log[3a]', 'lossnet.classes.clock_ordering[3a]',
      'lossnet.classes.threshold_exact[3a]']
     """
-    if isinstance(result.net, ClassNetwork):
+    if result.net.n_classes > 2:
         return _class_claims(result)
     return _two_class_claims(result)
 
 
-def _two_class_claims(result: Sweep[LossNetwork]) -> list[Claim]:
+def _two_class_claims(result: Sweep) -> list[Claim]:
     fits, net, tag = result.fits, result.net, f"[{result.label}]"
     regret_scope = (
         f"$N = {fits.regret_servers[0]}, \\dots, {fits.regret_servers[-1]}$ "
@@ -321,7 +320,7 @@ def _two_class_claims(result: Sweep[LossNetwork]) -> list[Claim]:
     ]
 
 
-def _class_claims(result: Sweep[ClassNetwork]) -> list[Claim]:
+def _class_claims(result: Sweep) -> list[Claim]:
     fits, net, tag = result.fits, result.net, f"[{result.label}]"
     c, lead = fits.table_c, fits.leading_constant
     scope = (

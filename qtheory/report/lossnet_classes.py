@@ -78,7 +78,7 @@ from qtheory.lossnet.regret import (
     derive_leading_constant,
     leading_constant,
 )
-from qtheory.model.classes import ClassNetwork
+from qtheory.model.lossnet import LossNetwork
 from qtheory.report.claims import claim_name_latex, claims_section
 from qtheory.report.decomposition_claims import decomposition_claims, network_text
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
@@ -102,11 +102,11 @@ CS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 #: The parameter sets (label, network with a placeholder N): three classes with the
 #: marginal class in the middle (0.3 < 1 < 1.2) and last (0.7 < 1 < 1.5); four classes
 #: with it third of four (0.8 < 1 < 1.4) and last (0.7 < 1 < 1.6).
-PARAMETER_SETS: tuple[tuple[str, ClassNetwork], ...] = (
-    ("3a", ClassNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)),
-    ("3b", ClassNetwork(10, (0.3, 0.4, 0.8), (3.0, 2.0, 1.0), 1.0)),
-    ("4a", ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4.0, 3.0, 2.0, 1.0), 1.0)),
-    ("4b", ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5.0, 3.0, 2.0, 1.0), 1.0)),
+PARAMETER_SETS: tuple[tuple[str, LossNetwork], ...] = (
+    ("3a", LossNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)),
+    ("3b", LossNetwork(10, (0.3, 0.4, 0.8), (3.0, 2.0, 1.0), 1.0)),
+    ("4a", LossNetwork(10, (0.3, 0.5, 0.6, 0.2), (4.0, 3.0, 2.0, 1.0), 1.0)),
+    ("4b", LossNetwork(10, (0.2, 0.3, 0.2, 0.9), (5.0, 3.0, 2.0, 1.0), 1.0)),
 )
 
 
@@ -114,7 +114,7 @@ def _log_grid(low: float, high: float, count: int) -> tuple[int, ...]:
     return tuple(int(n) for n in np.unique(np.round(np.logspace(low, high, count))))
 
 
-def plan(size: str) -> Plan[ClassNetwork]:
+def plan(size: str) -> Plan:
     """The n-class sweep of a run of the given size (module docstring): the clock-model
     points of every set of :data:`PARAMETER_SETS` and the N of its exact nested optimum.
 
@@ -180,7 +180,7 @@ def _tagged(claim: Claim, label: str) -> Claim:
     return dataclasses.replace(claim, name=f"{claim.name}[{label}]")
 
 
-def _all_claims(sweeps: Sequence[Sweep[ClassNetwork]]) -> list[Claim]:
+def _all_claims(sweeps: Sequence[Sweep]) -> list[Claim]:
     """The regret identity and the leading constant for three classes, the bounded
     offset of every set (named by set) and the decomposition claims of every set."""
     claims = [regret_identity_claim(3), leading_constant_claim(3)]
@@ -321,7 +321,7 @@ def _derivation() -> str:
     )
 
 
-def _regret_table(sweeps: Sequence[Sweep[ClassNetwork]]) -> str:
+def _regret_table(sweeps: Sequence[Sweep]) -> str:
     rows = []
     for s in sweeps:
         c = leading_constant(s.net)
@@ -367,7 +367,7 @@ def _sizes_text(points: Sequence[ClockDecomposition]) -> str:
     return f"windows $T - T_0$ of {span}, {'/'.join(map(str, reps))} replications"
 
 
-def _decomposition_table(result: Sweep[ClassNetwork]) -> str:
+def _decomposition_table(result: Sweep) -> str:
     c = result.fits.table_c
     rows = [
         [
@@ -406,7 +406,7 @@ def _decomposition_table(result: Sweep[ClassNetwork]) -> str:
     )
 
 
-def _fits_table(sweeps: Sequence[Sweep[ClassNetwork]]) -> str:
+def _fits_table(sweeps: Sequence[Sweep]) -> str:
     rows = []
     for s in sweeps:
         f = s.fits
@@ -448,7 +448,7 @@ def _fits_table(sweeps: Sequence[Sweep[ClassNetwork]]) -> str:
     )
 
 
-def _constant_verdicts(sweeps: Sequence[Sweep[ClassNetwork]], claims: Sequence[Claim] = ()) -> str:
+def _constant_verdicts(sweeps: Sequence[Sweep], claims: Sequence[Claim] = ()) -> str:
     r"""Whether the exact regret bears out the heuristic constant c(n), set by set.
 
     The verdict is derived from each set's OLS fit of the exact regret on log N
@@ -521,7 +521,7 @@ def _constant_verdicts(sweeps: Sequence[Sweep[ClassNetwork]], claims: Sequence[C
     )
 
 
-def _lookahead_table(sweeps: Sequence[Sweep[ClassNetwork]]) -> str:
+def _lookahead_table(sweeps: Sequence[Sweep]) -> str:
     cs = [point.c for point in sweeps[0].clock[-1].lookahead]
     rows = [[c, *(report.estimate(s.clock[-1].at(c).c_long) for s in sweeps)] for c in cs]
     rows.append(["PFI", *(report.estimate(s.clock[-1].pfi_gap) for s in sweeps)])
@@ -539,7 +539,7 @@ def _lookahead_table(sweeps: Sequence[Sweep[ClassNetwork]]) -> str:
     )
 
 
-def _section(sweeps: Sequence[Sweep[ClassNetwork]], claims: Sequence[Claim]) -> str:
+def _section(sweeps: Sequence[Sweep], claims: Sequence[Claim]) -> str:
     parts = [
         _derivation(),
         _regret_table(sweeps),
@@ -579,7 +579,7 @@ def _section(sweeps: Sequence[Sweep[ClassNetwork]], claims: Sequence[Claim]) -> 
 # ------------------------------------------------------------------ figures
 
 
-def _lookahead_figure(sweeps: Sequence[Sweep[ClassNetwork]], figures: Path) -> list[Path]:
+def _lookahead_figure(sweeps: Sequence[Sweep], figures: Path) -> list[Path]:
     fig, ax = report.new_figure()
     with report.paper_style():
         for index, s in enumerate(sweeps):
@@ -633,7 +633,7 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     """
     derivations, figures = run.out / "derivations", run.out / "figures"
     sizes = plan(run.size)
-    sweeps: list[Sweep[ClassNetwork]] = []
+    sweeps: list[Sweep] = []
 
     def compute() -> list[Path]:
         sweeps.extend(sweep(run, sizes))

@@ -138,7 +138,7 @@ def _sizes_text(
     return f"windows $T-T_0$ of {span(windows)}, {span(reps)} replications"
 
 
-def _decomposition_table(result: Sweep[LossNetwork]) -> str:
+def _decomposition_table(result: Sweep) -> str:
     c = result.fits.table_c
     rows = [
         [
@@ -175,7 +175,7 @@ def _decomposition_table(result: Sweep[LossNetwork]) -> str:
     )
 
 
-def _fits_table(sweeps: Sequence[Sweep[LossNetwork]]) -> str:
+def _fits_table(sweeps: Sequence[Sweep]) -> str:
     rows = []
     for s in sweeps:
         f = s.fits
@@ -220,7 +220,7 @@ def _fits_table(sweeps: Sequence[Sweep[LossNetwork]]) -> str:
     )
 
 
-def _fits_text(sweeps: Sequence[Sweep[LossNetwork]]) -> str:
+def _fits_text(sweeps: Sequence[Sweep]) -> str:
     """The fitted slopes in words: where C_vol lies and how its slope compares with the
     regret's, and how much of the regret slope the lower estimate of C_short carries."""
     parts = []
@@ -244,7 +244,7 @@ def _fits_text(sweeps: Sequence[Sweep[LossNetwork]]) -> str:
     ).replace("%", "\\%")
 
 
-def _lookahead_table(result: Sweep[LossNetwork]) -> str:
+def _lookahead_table(result: Sweep) -> str:
     top = result.clock[-1]
     rows = [
         [
@@ -275,7 +275,7 @@ def _lookahead_table(result: Sweep[LossNetwork]) -> str:
     )
 
 
-def _job_table(result: Sweep[LossNetwork]) -> str:
+def _job_table(result: Sweep) -> str:
     clock = {p.servers: p for p in result.clock}
     rows = [
         [
@@ -321,7 +321,7 @@ def _job_table(result: Sweep[LossNetwork]) -> str:
     )
 
 
-def _rolling_table(result: Sweep[LossNetwork]) -> str:
+def _rolling_table(result: Sweep) -> str:
     rows = [
         [
             r.servers,
@@ -359,7 +359,7 @@ def _rolling_table(result: Sweep[LossNetwork]) -> str:
     )
 
 
-def _ordering_text(sweeps: Sequence[Sweep[LossNetwork]]) -> str:
+def _ordering_text(sweeps: Sequence[Sweep]) -> str:
     """Where R_fluid >= R_off holds, in words computed from the results."""
     clock = [p for s in sweeps for p in s.clock]
     above = sum(p.c_vol.mean - p.c_vol.halfwidth > 0 for p in clock)
@@ -393,7 +393,7 @@ def _ordering_text(sweeps: Sequence[Sweep[LossNetwork]]) -> str:
     )
 
 
-def _section(sweeps: Sequence[Sweep[LossNetwork]], sizes: Plan, claims: list[Claim]) -> str:
+def _section(sweeps: Sequence[Sweep], sizes: Plan, claims: list[Claim]) -> str:
     parts = [_intro(sizes)]
     parts += [_decomposition_table(s) for s in sweeps]
     parts += [_fits_table(sweeps), _fits_text(sweeps), _lookahead_table(sweeps[0])]
@@ -546,7 +546,7 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     """
     derivations, figures = run.out / "derivations", run.out / "figures"
     sizes = plan(run.size)
-    sweeps: list[Sweep[LossNetwork]] = []
+    sweeps: list[Sweep] = []
 
     def compute() -> list[Path]:
         sweeps.extend(sweep(run, sizes))

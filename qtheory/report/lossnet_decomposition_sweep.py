@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,7 +39,6 @@ from qtheory.lossnet.designs import (
 )
 from qtheory.lossnet.regret import RegretPoint
 from qtheory.lossnet.tasks import regret_point, regret_point_task
-from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 
 if TYPE_CHECKING:
@@ -70,12 +69,9 @@ PARAMETER_SETS: tuple[tuple[str, LossNetwork], ...] = (
 )
 
 
-# The network type of a sweep: two classes or n.
-_Net = TypeVar("_Net", LossNetwork, ClassNetwork)
-
 
 @dataclass(frozen=True)
-class Plan(Generic[_Net]):
+class Plan:
     """A sweep: the parameter sets, their points and how they are fitted.
 
     ``clock`` maps a parameter-set label to its (N, window T − T0, replications) points,
@@ -103,7 +99,7 @@ class Plan(Generic[_Net]):
         The rolling-horizon points (first set only; two classes only).
     rolling_cs : tuple of float, default ()
         The constants of the rolling-horizon policy.
-    sets : tuple of (str, LossNetwork or ClassNetwork), default :data:`PARAMETER_SETS`
+    sets : tuple of (str, LossNetwork), default :data:`PARAMETER_SETS`
         The parameter sets (label, network with a placeholder N).
     regret_top : int, default :data:`REGRET_TOP`
         The exact regret of the fits runs to this N.
@@ -131,7 +127,7 @@ class Plan(Generic[_Net]):
     min_fit_servers: int
     rolling: tuple[tuple[int, float, int], ...] = ()
     rolling_cs: tuple[float, ...] = ()
-    sets: tuple[tuple[str, _Net], ...] = PARAMETER_SETS
+    sets: tuple[tuple[str, LossNetwork], ...] = PARAMETER_SETS
     regret_top: int = REGRET_TOP
     regret_grid: tuple[int, ...] = ()
     stream: str = "clock"
@@ -139,7 +135,7 @@ class Plan(Generic[_Net]):
     desc: str = "lossnet decomposition"
 
 
-def plan(size: str) -> Plan[LossNetwork]:
+def plan(size: str) -> Plan:
     """The sweep of a run of the given size.
 
     Paper (``qtheory reproduce --paper``): ten N from 10 to 10^4; clock windows of 200
@@ -266,7 +262,7 @@ def point_seed(run: Run, info: str, label: str, servers: int) -> int:
 
 
 @dataclass(frozen=True)
-class Sweep(Generic[_Net]):
+class Sweep:
     """The results of one parameter set: clock, job and rolling-horizon points in N
     order, the fits of the clock points, and the exact online optimum on the plan's
     regret grid.
@@ -275,7 +271,7 @@ class Sweep(Generic[_Net]):
     ----------
     label : str
         The parameter-set label (``"A"``, ``"B"``, ``"C"``; ``"3a"``, … for n classes).
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         The set's network (with the placeholder N of :attr:`Plan.sets`).
     clock : tuple of ClockDecomposition
         The clock-model points.
@@ -302,7 +298,7 @@ class Sweep(Generic[_Net]):
     """
 
     label: str
-    net: _Net
+    net: LossNetwork
     clock: tuple[ClockDecomposition, ...]
     job: tuple[JobDecomposition, ...]
     fits: DecompositionFits
@@ -310,7 +306,7 @@ class Sweep(Generic[_Net]):
     curve: tuple[RegretPoint, ...] = ()
 
 
-def _designs(run: Run, sizes: Plan[_Net]) -> list[ClockDesign | JobDesign | RollingHorizonDesign]:
+def _designs(run: Run, sizes: Plan) -> list[ClockDesign | JobDesign | RollingHorizonDesign]:
     designs: list[ClockDesign | JobDesign | RollingHorizonDesign] = []
     for index, (label, net) in enumerate(sizes.sets):
         for n, window, reps in sizes.clock[label]:
@@ -341,7 +337,7 @@ def sweep_cache(run: Run) -> ResultCache:
     return ResultCache(default_cache_dir())
 
 
-def _executor(run: Run, sizes: Plan[_Net]):
+def _executor(run: Run, sizes: Plan):
     """``make_executor(run.cluster)``, or this process for a plan ``in_process`` when the
     run has no cluster."""
     if run.cluster is None and sizes.in_process:
@@ -349,7 +345,7 @@ def _executor(run: Run, sizes: Plan[_Net]):
     return make_executor(run.cluster)
 
 
-def sweep(run: Run, sizes: Plan[_Net], *, progress: bool = True) -> list[Sweep[_Net]]:
+def sweep(run: Run, sizes: Plan, *, progress: bool = True) -> list[Sweep]:
     """Run every design of ``sizes``, fit, and compute the exact online optimum on the
     plan's regret grid.
 
@@ -403,7 +399,7 @@ def sweep(run: Run, sizes: Plan[_Net], *, progress: bool = True) -> list[Sweep[_
             designs, executor=executor, cache=cache, desc=sizes.desc, progress=progress
         )
         curves = _curves(sizes, executor, cache, progress)
-    sweeps: list[Sweep[_Net]] = []
+    sweeps: list[Sweep] = []
     for label, net in sizes.sets:
         mine = [r for r in results if r.net.with_servers(1) == net.with_servers(1)]
         clock = tuple(r for r in mine if isinstance(r, ClockDecomposition))

@@ -1,5 +1,5 @@
 """Simulation of the overloaded loss network, two classes (:class:`LossNetwork`) or n
-(:class:`~qtheory.model.classes.ClassNetwork`) (docs/loss-network.md,
+(:class:`~qtheory.model.lossnet.LossNetwork`) (docs/loss-network.md,
 docs/information-models.md).
 
 The sample paths, the policies and the offline optimum run in the C extension
@@ -196,7 +196,6 @@ import numpy as np
 
 from qtheory.core.stats import Estimate, replication_seeds, root_seed
 from qtheory.core.validation import positive_int
-from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet import LossNetwork, as_network
 from qtheory.model.paths import ClockPath, JobPath
 from qtheory.sim import _core
@@ -479,7 +478,7 @@ def _counts(run: dict, name: str) -> tuple[int, ...]:
 
 
 def summarise(
-    net: LossNetwork | ClassNetwork,
+    net: LossNetwork,
     policy: str,
     info: str,
     horizon: float,
@@ -490,7 +489,7 @@ def summarise(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
     policy, info : str
         The normalised policy string and the information model (recorded as given).
     horizon, warmup : float
@@ -526,7 +525,7 @@ def summarise(
     if not isinstance(runs, list) or not runs:
         raise ValueError(f"runs must be a non-empty list of replication dicts, got {runs!r}")
     window = horizon - warmup
-    rewards = as_classes(net).rewards
+    rewards = as_network(net).rewards
     admitted = [_counts(d, "admitted") for d in runs]
     rates = np.array([sum(r * a for r, a in zip(rewards, counts, strict=True)) / window
                       for counts in admitted])  # fmt: skip
@@ -554,7 +553,7 @@ def summarise(
 
 
 def simulate(
-    net: LossNetwork | ClassNetwork,
+    net: LossNetwork,
     policy: str,
     *,
     info: str = "clock",
@@ -568,7 +567,7 @@ def simulate(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
         The model (validated on construction: overloaded, rewards decreasing).
     policy : str
         ``"threshold:K"`` (two classes: reserve 0 <= K <= N), ``"threshold:k_1,...,k_n"``
@@ -623,7 +622,7 @@ def simulate(
 
     Nested trunk reservation with three classes:
 
-    >>> three = ClassNetwork(50, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> three = LossNetwork(50, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> res = simulate(three, "threshold:0,2,9", horizon=50.0, warmup=5.0, reps=3, seed=2)
     >>> res.admitted[0] > 0 and res.rejected[2] > res.admitted[2]
     True
@@ -634,7 +633,7 @@ def simulate(
 
 
 def simulate_policies(
-    net: LossNetwork | ClassNetwork,
+    net: LossNetwork,
     policies: Sequence[str],
     *,
     info: str = "clock",
@@ -651,7 +650,7 @@ def simulate_policies(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
     policies : list or tuple of str
         Distinct policies (after normalisation), as in :func:`simulate`.
     info, horizon, warmup, reps, seed, workers
@@ -713,7 +712,7 @@ def simulate_policies(
 
 
 def compare(
-    net: LossNetwork | ClassNetwork,
+    net: LossNetwork,
     policies: Sequence[str],
     *,
     info: str = "clock",
@@ -729,7 +728,7 @@ def compare(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
     policies : list or tuple of str
         Distinct policies (after normalisation), as in :func:`simulate`.
     info, horizon, warmup, seed, workers
@@ -843,7 +842,7 @@ def _path(net: LossNetwork, info: str, horizon: float, seed: object) -> tuple:
 
 
 def trace(
-    net: LossNetwork | ClassNetwork,
+    net: LossNetwork,
     policy: str,
     *,
     info: str = "clock",
@@ -861,7 +860,7 @@ def trace(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
     policy : str
         As in :func:`simulate` (``offline``: clock model).
     info : str

@@ -75,21 +75,13 @@ class RunCost:
     dp_cells: float
 
 
-def _classes(net: object) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """The per-class rates and rewards of a :class:`LossNetwork`, (lambda_H, lambda_L) and
-    (r_H, r_L), or of a :class:`~qtheory.model.classes.ClassNetwork`."""
-    if isinstance(net, LossNetwork):
-        return (net.lambda_h, net.lambda_l), (net.r_h, net.r_l)
-    return net.lambdas, net.rewards
-
-
 def _pfi_walks(net: object) -> float:
     """Expected pending PFI walks per event, an upper estimate: a class-j arrival
     (probability lambda_j / (sum lambda + mu) per event, j >= 2) starts a walk whose
     hypothetical idle count moves over floor(sqrt N) with drift |mu - (lambda_1 + ... +
     lambda_{j-1})| per unit of time per server against (sum lambda + mu) events (for two
     classes: sqrt(N) (lambda_H + lambda_L + mu) / (mu - lambda_H) events per L arrival)."""
-    lambdas, _ = _classes(net)
+    lambdas = net.lambdas
     total = sum(lambdas) + net.mu
     scan = [math.isqrt(net.servers) * total / abs(net.mu - sum(lambdas[:j]))
             for j in range(1, len(lambdas))]  # fmt: skip
@@ -121,10 +113,10 @@ def _offline_width(net: object, events: float) -> int:
     an n-class network whose marginal class is not the last is expected to run the full
     programme.  A certificate that keeps failing costs more;
     the C run refuses to exceed the "dp_cells" limit."""
-    _, rewards = _classes(net)
+    rewards = net.rewards
     grain = min(_grain_exponent(reward) for reward in rewards)
     exact = math.ldexp(max(rewards) * (events + 1) * 2, -grain) < 2.0**53
-    marginal_last = isinstance(net, LossNetwork) or net.marginal == len(rewards) - 1
+    marginal_last = net.marginal == len(rewards) - 1
     if exact and marginal_last and 4 * _OFFLINE_BAND + 1 < net.servers:
         return min(2 * _OFFLINE_BAND, net.servers)
     return net.servers
@@ -142,7 +134,7 @@ def _replication_cost(
 ) -> tuple[RunCost, str]:
     """The cost of one replication and the parameter to blame when it is too much
     (``policy`` when the SSS window dominates, else ``horizon``)."""
-    lambdas, _ = _classes(net)
+    lambdas = net.lambdas
     events = net.event_rate * horizon
     scored = sum(lambdas[1:]) * net.servers * horizon  # arrivals of classes 2..n (L)
     scans = memory = cells = 0.0

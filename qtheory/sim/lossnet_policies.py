@@ -9,8 +9,7 @@ from __future__ import annotations
 import math
 
 from qtheory.core.validation import nonnegative, positive, positive_int
-from qtheory.model.classes import ClassNetwork, as_classes
-from qtheory.model.lossnet import LossNetwork
+from qtheory.model.lossnet import LossNetwork, as_network
 
 __all__ = [
     "parse_policy",
@@ -22,9 +21,7 @@ __all__ = [
 INFO_MODELS = ("clock", "job")
 
 
-def parse_policy(
-    policy: str, net: LossNetwork | ClassNetwork | int
-) -> tuple[str, float | tuple[int, ...]]:
+def parse_policy(policy: str, net: LossNetwork | int) -> tuple[str, float | tuple[int, ...]]:
     """Split a policy string into the C policy name and its parameter.
 
     Parameters
@@ -34,7 +31,7 @@ def parse_policy(
         0..N), ``"threshold:k_1,...,k_n"`` (an n-class network: n nested integer reserves
         0 <= k_1 <= … <= k_n <= N), ``"pfi"``, ``"sss:W"`` (a finite window W > 0) or
         ``"offline"``.
-    net : LossNetwork, ClassNetwork or int
+    net : LossNetwork or int
         The network, or (two classes) its number of servers N >= 1.
 
     Returns
@@ -62,7 +59,7 @@ def parse_policy(
     Traceback (most recent call last):
     ...
     ValueError: policy 'threshold:K' needs an integer reserve K in 0..servers = 0..50, ...
-    >>> net = ClassNetwork(50, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+    >>> net = LossNetwork(50, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
     >>> parse_policy("threshold:0,2,7", net)
     ('threshold', (0, 2, 7))
     >>> parse_policy("threshold:0,7,2", net)  # doctest: +ELLIPSIS
@@ -70,13 +67,13 @@ def parse_policy(
     ...
     ValueError: policy 'threshold:k_1,...,k_n' needs nested reserves k_1 <= ... <= k_n, ...
     """
-    network = isinstance(net, LossNetwork | ClassNetwork)
-    servers = net.servers if network else positive_int("servers", net)
+    servers = net.servers if isinstance(net, LossNetwork) else positive_int("servers", net)
+    classes = net if isinstance(net, LossNetwork) and net.n_classes > 2 else None
     if not isinstance(policy, str):
         raise ValueError(f"policy must be a string, got {policy!r}")
     name, colon, arg = policy.partition(":")
-    if name == "threshold" and isinstance(net, ClassNetwork):
-        return name, _nested_reserves(policy, arg if colon else "", net)
+    if name == "threshold" and classes is not None:
+        return name, _nested_reserves(policy, arg if colon else "", classes)
     if name == "threshold":
         # At most 19 digits: int() of a huge string is slow and itself refused.
         if colon and arg.isascii() and arg.isdigit() and len(arg) <= 19 and int(arg) <= servers:
@@ -95,11 +92,11 @@ def parse_policy(
         raise ValueError(f"policy 'sss:W' needs a finite window W > 0, got {policy!r}")
     if name in ("pfi", "offline") and not colon:
         return name, 0.0
-    threshold = "threshold:k_1,...,k_n" if isinstance(net, ClassNetwork) else "threshold:K"
+    threshold = "threshold:K" if classes is None else "threshold:k_1,...,k_n"
     raise ValueError(f"policy must be '{threshold}', 'pfi', 'sss:W' or 'offline', got {policy!r}")
 
 
-def _nested_reserves(policy: str, arg: str, net: ClassNetwork) -> tuple[int, ...]:
+def _nested_reserves(policy: str, arg: str, net: LossNetwork) -> tuple[int, ...]:
     """The reserves of ``threshold:k_1,...,k_n``, checked: n integers in 0..N, nested."""
     parts = arg.split(",") if arg and len(arg) <= 20 * net.n_classes else []
     if len(parts) != net.n_classes or not all(
@@ -127,11 +124,10 @@ def normalised_policy(name: str, param: float | tuple[int, ...]) -> str:
     return name
 
 
-def check_net(net: object) -> LossNetwork | ClassNetwork:
-    """``net`` if it is a loss network of two classes or n, else the TypeError of
-    :func:`~qtheory.model.classes.as_classes`."""
-    as_classes(net)
-    return net
+def check_net(net: object) -> LossNetwork:
+    """``net`` if it is a :class:`LossNetwork`, else the TypeError of
+    :func:`~qtheory.model.lossnet.as_network`."""
+    return as_network(net)
 
 
 def check_info(info: object) -> str:
@@ -143,10 +139,10 @@ def check_info(info: object) -> str:
 def check_run(net: LossNetwork, info: str, horizon: float, warmup: float) -> tuple[float, float]:
     check_net(net)
     check_info(info)
-    if info == "job" and isinstance(net, ClassNetwork):
+    if info == "job" and net.n_classes > 2:
         raise ValueError(
-            "info: the job model is simulated for a two-class LossNetwork only, got "
-            f"info='job' with a {net.n_classes}-class ClassNetwork (use info='clock')"
+            "info: the job model is simulated for two classes only, got "
+            f"info='job' with a {net.n_classes}-class LossNetwork (use info='clock')"
         )
     horizon = positive("horizon", horizon)
     return horizon, check_warmup(warmup, horizon)

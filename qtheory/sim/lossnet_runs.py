@@ -12,7 +12,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from qtheory.core import limits
-from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 from qtheory.sim import _core
 
@@ -20,7 +19,7 @@ __all__ = ["SHARED_PATH_BYTES", "run_one", "run_policies"]
 
 
 def run_one(
-    net: LossNetwork | ClassNetwork,
+    net: LossNetwork,
     name: str,
     param: float,
     info: str,
@@ -31,11 +30,11 @@ def run_one(
 ) -> dict:
     """One C run on the bit generator ``default_rng(seed)`` (PCG64 on ``seed``): the
     two-class entry point for a :class:`LossNetwork`, the n-class one (clock model, same
-    kernel) for an n-class network (``qtheory.model.classes.ClassNetwork``).
+    kernel) for an n-class network (``qtheory.model.lossnet.LossNetwork``).
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
     name : str
         The policy's kernel name (``"threshold"``, ``"pfi"``, ``"sss"``, ``"offline"``).
     param : float or tuple of int
@@ -75,7 +74,7 @@ SHARED_PATH_BYTES = 2**29
 
 
 def run_policies(
-    net: LossNetwork | ClassNetwork,
+    net: LossNetwork,
     parsed: Sequence[tuple[str, float]],
     info: str,
     horizon: float,
@@ -92,7 +91,7 @@ def run_policies(
 
     Parameters
     ----------
-    net : LossNetwork or ClassNetwork
+    net : LossNetwork
     parsed : sequence of (str, float)
         The policies' kernel names and parameters.
     info : str
@@ -120,7 +119,7 @@ def run_policies(
     """
     if info != "clock" or len(parsed) == 1 or not share:
         return [run_one(net, name, param, info, horizon, warmup, seed) for name, param in parsed]
-    lambdas = net.lambdas if isinstance(net, ClassNetwork) else (net.lambda_h, net.lambda_l)
+    lambdas = net.lambdas
     bit_generator = np.random.PCG64(seed)
     with bit_generator.lock:
         source = _core.lossnet_source(bit_generator, net.servers, lambdas, net.mu)
@@ -132,7 +131,7 @@ def _run(net, name, param, info, horizon, warmup, draws, trace=False) -> dict:
     holds) or a path source of it."""
     max_cells = limits.limit("dp_cells")
     try:
-        if not isinstance(net, LossNetwork):
+        if net.n_classes > 2:
             return _core.lossnet_classes_simulate(
                 draws, name, param, net.servers, net.lambdas, net.rewards, net.mu,
                 horizon, warmup, trace=trace, max_cells=max_cells,

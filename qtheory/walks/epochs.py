@@ -54,7 +54,7 @@ from qtheory.core.stats import Estimate
 from qtheory.exact.ctmc import accumulated_reward, generator
 from qtheory.lossnet.fluid import fluid_bound
 from qtheory.lossnet.online import REGRET_IDENTITY
-from qtheory.model.lossnet import LossNetwork
+from qtheory.model.lossnet import LossNetwork, two_classes
 
 __all__ = [
     "EpochMeans",
@@ -597,9 +597,7 @@ def renewal_reward(epochs: Epochs, net: LossNetwork) -> RenewalReward:
 
 
 def _network(net: object) -> LossNetwork:
-    if not isinstance(net, LossNetwork):
-        raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
-    return net
+    return two_classes(net)
 
 
 def _require_levels(net: LossNetwork) -> None:

@@ -50,7 +50,7 @@ import scipy.sparse as sparse
 
 from qtheory.core import limits, validation
 from qtheory.exact.ctmc import generator
-from qtheory.model.lossnet import LossNetwork
+from qtheory.model.lossnet import LossNetwork, two_classes
 from qtheory.walks import _generated
 
 if TYPE_CHECKING:  # the Sympy side is imported when first asked for (__getattr__)
@@ -195,8 +195,7 @@ class IdleWalk:
         >>> walk.servers, walk.lambda_h, walk.mu
         (4, 0.6, 1.0)
         """
-        if not isinstance(net, LossNetwork):
-            raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
+        net = two_classes(net)
         return cls(net.servers, net.lambda_h, net.mu)
 
     def _levels(self) -> np.ndarray:

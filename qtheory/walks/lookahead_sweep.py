@@ -49,7 +49,7 @@ from qtheory.core import limits, validation
 from qtheory.core.cache import ResultCache, cached_map
 from qtheory.core.executor import Executor, make_executor
 from qtheory.core.stats import CONFIDENCE, Estimate, replication_seed
-from qtheory.model.lossnet import LossNetwork
+from qtheory.model.lossnet import LossNetwork, two_classes
 from qtheory.sim.lossnet import simulate
 
 __all__ = [
@@ -218,8 +218,7 @@ def window_sweep(
     >>> [p.c for p in points], points[0].loss_rate_h.mean > points[1].loss_rate_h.mean
     ([1.0, 8.0], True)
     """
-    if not isinstance(net, LossNetwork):
-        raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
+    net = two_classes(net)
     cs = [validation.positive("c", c) for c in _sequence("cs", cs)]
     servers = [_check_servers(n) for n in _sequence("servers", servers)]
     reps = validation.positive_int("reps", reps)

@@ -83,7 +83,7 @@ from scipy import optimize, special
 
 from qtheory.core import limits, validation
 from qtheory.exact.ctmc import accumulated_reward, generator, hitting_probabilities, transient
-from qtheory.model.lossnet import LossNetwork
+from qtheory.model.lossnet import LossNetwork, two_classes
 from qtheory.walks import chernoff
 from qtheory.walks.idle import IdleWalk
 from qtheory.walks.ruin import walk_ruin_probability
@@ -105,8 +105,7 @@ _BYTES_PER_LEVEL = 400  # sparse generator, its transpose, LU factors and work v
 def _walk(net: object) -> IdleWalk:
     """The reject-all-L idle process of ``net``, with a band b >= 2, whose levels 0..b
     fit in memory."""
-    if not isinstance(net, LossNetwork):
-        raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
+    net = two_classes(net)
     walk = IdleWalk.from_network(net)
     if walk.band < 2:
         raise ValueError(f"servers must be >= 4 (a band floor(sqrt N) >= 2), got {net.servers}")
@@ -575,8 +574,7 @@ def critical_window_constant(net: LossNetwork) -> float:
     >>> round(c, 2), c > 1 / (math.log(1 / 0.6) * 0.4)
     (28.67, True)
     """
-    if not isinstance(net, LossNetwork):
-        raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
+    net = two_classes(net)
     theta = math.log(net.mu / net.lambda_h)
     lowest = 1.0 / (theta * (net.mu - net.lambda_h))
 

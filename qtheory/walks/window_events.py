@@ -27,7 +27,7 @@ import sympy as sp
 
 from qtheory.core import validation
 from qtheory.core.symbolic import Formula
-from qtheory.model.lossnet import LossNetwork
+from qtheory.model.lossnet import LossNetwork, two_classes
 from qtheory.model.lossnet_symbols import lambda_h, lambda_l, mu, servers
 from qtheory.walks.chernoff import (
     check_tail,
@@ -176,9 +176,7 @@ def window_mean_events(net: LossNetwork, c: float) -> float:
 
 
 def checked_network(net: object) -> LossNetwork:
-    if not isinstance(net, LossNetwork):
-        raise TypeError(f"net must be a LossNetwork, got {type(net).__name__}")
-    return net
+    return two_classes(net)
 
 
 def log_window_event_bound(net: LossNetwork, c: float, delta: float, tail: str = "upper") -> float:

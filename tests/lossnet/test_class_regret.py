@@ -21,13 +21,12 @@ from qtheory.lossnet.regret import (
     leading_constant,
     regret_curve,
 )
-from qtheory.model.classes import ClassNetwork, as_classes
 
 #: Three parameter sets: marginal class 3 of 4 (twice: the middle) and 4 of 4 (last).
 NETS = [
-    ClassNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0),
-    ClassNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0),
-    ClassNetwork(10, (0.5, 0.3, 0.4, 0.4), (2, 1.9, 1.5, 1), 1.0),
+    LossNetwork(10, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0),
+    LossNetwork(10, (0.2, 0.3, 0.2, 0.9), (5, 3, 2, 1), 1.0),
+    LossNetwork(10, (0.5, 0.3, 0.4, 0.4), (2, 1.9, 1.5, 1), 1.0),
 ]
 
 
@@ -56,7 +55,7 @@ def test_two_class_constant_and_curve_are_the_two_class_ones(params):
     assert leading_constant(net) == pytest.approx(r_l * mu / math.log(mu / lam_h), rel=1e-14)
     grid = [100, 10**4]
     for n, certified in zip(grid, regret_curve(net, grid), strict=True):
-        ours = policy_iteration(as_classes(net).with_servers(n))
+        ours = policy_iteration(net.with_servers(n))
         assert ours.reserves == certified.reserves
         assert ours.regret == pytest.approx(certified.regret, rel=1e-9)
 
@@ -130,16 +129,6 @@ def test_two_classes_take_the_two_class_identity(n):
 def test_identity_claim_refuses_a_bad_class_count(n):
     with pytest.raises((TypeError, ValueError), match="n"):
         regret_identity_claim(n)
-
-
-def test_two_class_forms_give_the_two_class_offset_claim():
-    """A ClassNetwork of two classes is an input form of the two-class network: the same
-    claim, value and verdict as the LossNetwork."""
-    two = LossNetwork(10, 0.6, 0.8, 1.0, 2.0, 1.0)
-    points = regret_curve(two, [10**3, 10**4, 10**5])
-    claims = [bounded_offset_claim(net, points) for net in (two, as_classes(two))]
-    assert [c.name for c in claims] == ["lossnet.bounded_offset"] * 2
-    assert claims[0].value == claims[1].value and claims[0].passed == claims[1].passed
 
 
 def test_lossnet_claims_lists_every_class_claim():

@@ -40,7 +40,6 @@ from qtheory.lossnet.online import online_optimum
 from qtheory.lossnet.replication import _replication_root, replication
 from qtheory.lossnet.rolling_horizon import _window_values, relative_values, rolling_horizon
 from qtheory.lossnet.tasks import replication_task
-from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet import LossNetwork
 from qtheory.report import lossnet_decomposition as outputs
 from qtheory.report import lossnet_decomposition_sweep as sweep_module
@@ -482,26 +481,8 @@ def test_decomposition_claims_scope_the_sizes_each_check_used():
 
 #: Three classes with the marginal class in the middle (0.3 < 1 < 0.3 + 0.9), and four
 #: classes with the marginal class last but one.
-THREE = ClassNetwork(30, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
-FOUR = ClassNetwork(30, (0.3, 0.5, 0.6, 0.2), (4.0, 3.0, 2.0, 1.0), 1.0)
-
-
-def test_two_classes_as_classes_give_the_two_class_numbers():
-    """The n-class path (n-class simulator, nested optimum, n-class fluid bound) on the
-    two-class network as two classes: the same reward on every path and policy (the
-    n-class simulator replays the two-class events), and the exact values of the
-    two-class route (online_optimum, fluid_bound) to rounding."""
-    kwargs = dict(cs=CS, horizon=20.0, warmup=2.0, reps=3, seed=5)
-    two = decomposition(NET, **kwargs)
-    many = decomposition(as_classes(NET), **kwargs)
-    assert many.reserve == (0, two.reserve)
-    assert many.regret == pytest.approx(two.regret, rel=1e-10)
-    assert many.fluid == pytest.approx(two.fluid, rel=1e-14)
-    assert many.samples["offline"] == two.samples["offline"]
-    assert many.samples["pfi"] == two.samples["pfi"]
-    assert many.samples[f"threshold:0,{two.reserve}"] == two.samples[f"threshold:{two.reserve}"]
-    for c in CS:
-        assert many.at(c).c_long.mean == pytest.approx(two.at(c).c_long.mean, abs=1e-9)
+THREE = LossNetwork(30, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+FOUR = LossNetwork(30, (0.3, 0.5, 0.6, 0.2), (4.0, 3.0, 2.0, 1.0), 1.0)
 
 
 @pytest.mark.parametrize("net", [THREE, FOUR], ids=["three", "four"])

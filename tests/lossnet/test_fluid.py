@@ -8,7 +8,6 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from qtheory.lossnet import LossNetwork, derive_fluid, fluid, fluid_bound, fluid_lp
-from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet_symbols import lambda_h, lambda_l, mu, r_h, r_l
 
 SLACK = sp.symbols("s1 s2 p", positive=True)
@@ -166,7 +165,7 @@ def test_highs_fluid_of_n_classes_matches_the_knapsack_closed_form(n, data, serv
     partial = np.cumsum(rates)
     mu_value = data.draw(st.floats(0.01, 0.99)) * (partial[-1] - 0.01) + 0.01
     assume(rates[0] < mu_value and all(abs(p - mu_value) > 1e-6 for p in partial))
-    net = ClassNetwork(servers, rates, rewards, mu_value)
+    net = LossNetwork(servers, rates, rewards, mu_value)
     m = int(np.searchsorted(partial, mu_value))  # first partial sum above mu
     closed = servers * (
         sum(rewards[j] * rates[j] for j in range(m)) + rewards[m] * (mu_value - partial[m - 1])
@@ -186,7 +185,7 @@ def test_fluid_lp_of_a_two_class_network_is_the_two_class_bound(params):
     net = LossNetwork(300, lam_h, lam_l, service, reward_h, reward_l)
     sol = fluid.fluid_lp(net)
     assert sol.value == pytest.approx(fluid_bound(net), rel=1e-12)
-    assert fluid.fluid_bound(as_classes(net)) == pytest.approx(fluid_bound(net), rel=1e-15)
+    assert fluid._class_fluid_bound(net) == pytest.approx(fluid_bound(net), rel=1e-15)
     assert sol.marginal == 1
     two = fluid_lp([lam_h, lam_l], [reward_h, reward_l], [service, service], 300)
     assert sol.server_price == pytest.approx(two.server_price, rel=1e-12)

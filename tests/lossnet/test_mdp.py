@@ -6,7 +6,6 @@ import pytest
 
 from qtheory.lossnet import LossNetwork, online_optimum
 from qtheory.lossnet.mdp import admission_mdp, solve_admission_mdp
-from qtheory.model.classes import ClassNetwork
 
 PARAMS = [(0.6, 0.8, 1.0, 2.0, 1.0), (0.3, 2.0, 0.7, 5.0, 0.5), (0.9, 0.3, 1.0, 1.2, 1.0)]
 
@@ -60,9 +59,9 @@ def test_huge_reward_ratio_does_not_stop_policy_iteration_early():
 # --- n classes ------------------------------------------------------------------------
 
 CLASS_NETS = [
-    ClassNetwork(1, (0.3, 0.9, 0.6), (3, 2, 1), 1.0),  # marginal class 2 (the middle)
-    ClassNetwork(1, (0.2, 0.3, 1.1), (5, 2, 1), 1.0),  # marginal class 3
-    ClassNetwork(1, (0.5, 0.3, 0.9), (2, 1.9, 1.5), 1.3),  # marginal class 3, close rewards
+    LossNetwork(1, (0.3, 0.9, 0.6), (3, 2, 1), 1.0),  # marginal class 2 (the middle)
+    LossNetwork(1, (0.2, 0.3, 1.1), (5, 2, 1), 1.0),  # marginal class 3
+    LossNetwork(1, (0.5, 0.3, 0.9), (2, 1.9, 1.5), 1.3),  # marginal class 3, close rewards
 ]
 
 

@@ -16,7 +16,6 @@ from qtheory.lossnet import LossNetwork, online_optimum
 from qtheory.lossnet.fluid import fluid_lp
 from qtheory.lossnet.nested import evaluate_nested
 from qtheory.lossnet.online import regret_of
-from qtheory.model.classes import ClassNetwork
 
 TWO_CLASS = [
     (0.6, 0.8, 1.0, 2.0, 1.0),
@@ -25,9 +24,9 @@ TWO_CLASS = [
     (1.323, 3.237, 1.36, 32.499, 2.14),  # near-ties: N = 300 has reserves 1e-21 apart
 ]
 THREE_CLASS = [
-    ClassNetwork(1, (0.3, 0.9, 0.6), (3, 2, 1), 1.0),  # marginal class 2 (the middle)
-    ClassNetwork(1, (0.2, 0.3, 1.1), (5, 2, 1), 1.0),  # marginal class 3
-    ClassNetwork(1, (0.5, 0.3, 0.9), (2, 1.9, 1.5), 1.3),  # marginal class 3, close rewards
+    LossNetwork(1, (0.3, 0.9, 0.6), (3, 2, 1), 1.0),  # marginal class 2 (the middle)
+    LossNetwork(1, (0.2, 0.3, 1.1), (5, 2, 1), 1.0),  # marginal class 3
+    LossNetwork(1, (0.5, 0.3, 0.9), (2, 1.9, 1.5), 1.3),  # marginal class 3, close rewards
 ]
 
 
@@ -94,7 +93,7 @@ def test_evaluation_and_regret_identity_against_the_direct_reward(net):
 def test_four_classes_at_large_n_are_locally_optimal(servers):
     """No single reserve moved by one improves on the optimum (direct chain), and the
     thresholds are nested and monotone with classes below the marginal one far out."""
-    net = ClassNetwork(servers, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
+    net = LossNetwork(servers, (0.3, 0.5, 0.6, 0.2), (4, 3, 2, 1), 1.0)
     opt = online_optimum(net)
     assert opt.reserves[0] == 0 and list(opt.reserves) == sorted(opt.reserves)
     assert opt.online == pytest.approx(direct(net, opt.reserves)[0], rel=1e-12)
@@ -111,7 +110,7 @@ def test_the_regret_identity_is_not_the_reward_difference_for_a_wrong_marginal()
     it disagrees with the direct reward (so the tests above can fail)."""
     net = THREE_CLASS[0].with_servers(20)
     reward, blocking, idle = direct(net, (0, 2, 6))
-    wrong = ClassNetwork(20, net.lambdas, (3, 2.5, 1), net.mu)  # same m, other r_2
+    wrong = LossNetwork(20, net.lambdas, (3, 2.5, 1), net.mu)  # same m, other r_2
     assert regret_of(wrong, idle, blocking) != pytest.approx(fluid_lp(net).value - reward, rel=1e-3)
 
 
@@ -132,7 +131,7 @@ def test_bad_reserves_are_refused(reserves, match):
 def test_bad_blocking_and_networks_are_refused():
     with pytest.raises(ValueError, match="blocking must hold one probability per class"):
         regret_of(THREE_CLASS[0], 1.0, [0.1, 0.2])
-    with pytest.raises(TypeError, match="net must be a LossNetwork or ClassNetwork"):
+    with pytest.raises(TypeError, match="net must be a LossNetwork"):
         online_optimum((10, 0.6, 0.8))
     methods = "auto, certified, table, local, policy-iteration"
     with pytest.raises(ValueError, match=f"method must be one of {methods}"):
@@ -162,7 +161,7 @@ def test_random_networks_give_monotone_locally_optimal_reserves(data, n_classes,
     partial = np.cumsum(rates)
     mu = data.draw(st.floats(0.05, 0.95)) * partial[-1]
     assume(rates[0] < mu and np.all(np.abs(partial - mu) > 1e-3))
-    net = ClassNetwork(servers, rates, np.cumsum(steps)[::-1].tolist(), mu)
+    net = LossNetwork(servers, rates, np.cumsum(steps)[::-1].tolist(), mu)
     opt = online_optimum(net)
     best = direct(net, opt.reserves)[0]
     assert opt.online == pytest.approx(best, rel=1e-11)

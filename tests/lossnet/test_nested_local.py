@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from qtheory.core import limits
 from qtheory.lossnet import LossNetwork, nested, online_optimum
 from qtheory.lossnet.nested import local_optimum, policy_iteration
-from qtheory.model.classes import ClassNetwork, as_classes
+from qtheory.model.lossnet import as_network
 from qtheory.report.lossnet_classes import PARAMETER_SETS
 
 #: Relative agreement of regret, reward and mean idleness with policy iteration (a few
@@ -33,7 +33,7 @@ def assert_same(got, expected):
 
 def decided(net):
     """The local route's own result, asserting it decided (no fallback)."""
-    optimum, ok = nested._local_search(as_classes(net), 100)
+    optimum, ok = nested._local_search(as_network(net), 100)
     assert optimum is not None and ok
     return optimum
 
@@ -59,7 +59,7 @@ def networks(draw, n_classes):
         np.exp(draw(st.floats(np.log(2 if small else 2000), np.log(2000 if small else 2e5))))
     )
     try:
-        net = ClassNetwork(servers, lambdas, rewards, mu)
+        net = LossNetwork(servers, lambdas, rewards, mu)
     except ValueError:
         assume(False)
     assume(net.marginal == marginal)
@@ -154,6 +154,6 @@ def test_a_billion_servers_need_only_the_states_that_matter():
     net = PARAMETER_SETS[0][1].with_servers(10**9)
     opt = online_optimum(net)
     assert opt.reserves[:2] == (0, 14) and abs(opt.reserves[2] - 2 * 10**8) < 100
-    near_critical = ClassNetwork(10**9, (0.3, 0.7 + 1e-9, 0.6), (3, 2, 1), 1.0)
+    near_critical = LossNetwork(10**9, (0.3, 0.7 + 1e-9, 0.6), (3, 2, 1), 1.0)
     with pytest.raises(ValueError, match=r"net\.servers: .* bytes"):
         online_optimum(near_critical)  # T about 4e10 > N: the whole chain

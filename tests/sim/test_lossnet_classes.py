@@ -27,16 +27,15 @@ from scipy import stats as sps
 
 from qtheory.exact.birth_death import birth_death_stationary
 from qtheory.lossnet.policies import replay
-from qtheory.model.classes import ClassNetwork, as_classes
 from qtheory.model.lossnet import LossNetwork
 from qtheory.model.paths import ClockPath
 from qtheory.sim import _core
 from qtheory.sim.lossnet import compare, simulate, trace
 from qtheory.sim.lossnet_policies import parse_policy
 
-THREE = ClassNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)  # marginal: class 2
-FOUR = ClassNetwork(10, (0.2, 0.3, 0.7, 0.5), (4.0, 3.0, 2.0, 1.0), 1.0)  # marginal: class 3
-LAST = ClassNetwork(10, (0.4, 0.3, 0.5), (3.0, 2.0, 1.0), 1.0)  # marginal: class 3 (the last)
+THREE = LossNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)  # marginal: class 2
+FOUR = LossNetwork(10, (0.2, 0.3, 0.7, 0.5), (4.0, 3.0, 2.0, 1.0), 1.0)  # marginal: class 3
+LAST = LossNetwork(10, (0.4, 0.3, 0.5), (3.0, 2.0, 1.0), 1.0)  # marginal: class 3 (the last)
 
 
 def c_classes(net, policy, param, horizon, seed, warmup=0.0, trace=False):
@@ -65,7 +64,7 @@ def test_two_classes_equal_the_two_class_simulator(servers, policy, two_param, c
             np.random.PCG64(seed), "clock", policy, min(two_param, servers), servers, 0.6, 0.8,
             1.0, *rewards, 40.0, 5.0, trace=True,
         )  # fmt: skip
-        many = c_classes(as_classes(net), policy, class_param, 40.0, seed, 5.0, trace=True)
+        many = c_classes(net, policy, class_param, 40.0, seed, 5.0, trace=True)
         assert many["admitted"] == [two["admitted_h"], two["admitted_l"]]
         assert many["rejected"] == [two["rejected_h"], two["rejected_l"]]
         assert many["arrivals_scored"] == two["l_arrivals_scored"]
@@ -76,23 +75,10 @@ def test_two_classes_equal_the_two_class_simulator(servers, policy, two_param, c
             assert np.array_equal(many[key], two[key]), key
 
 
-def test_two_classes_equal_through_the_python_wrappers():
-    net = LossNetwork(40, 0.6, 0.8, 1.0, 2.0, 1.0)
-    for policy in ("threshold:3", "pfi", "sss:0.2", "offline"):
-        two = simulate(net, policy, horizon=30.0, warmup=3.0, reps=3, seed=9)
-        many_policy = "threshold:0,3" if policy == "threshold:3" else policy
-        many = simulate(as_classes(net), many_policy, horizon=30.0, warmup=3.0, reps=3,
-                                seed=9)  # fmt: skip
-        assert np.array_equal(two.reward_rates, many.reward_rates)
-        assert (two.admitted_h, two.admitted_l) == many.admitted
-        assert two.mean_idle == many.mean_idle
-        assert two.mean_lookahead == many.mean_lookahead or math.isnan(two.mean_lookahead)
-
-
 # ------------------------------------------------------------------ trunk reservation
 
 
-def exact_reward_rate(net: ClassNetwork, reserves) -> float:
+def exact_reward_rate(net: LossNetwork, reserves) -> float:
     """Long-run reward rate of nested trunk reservation: the busy count is a birth-death
     chain with birth rate N sum_{j: b < N - k_j} lambda_j and death rate mu b; an arrival
     of class j admitted at b pays r_j (PASTA)."""
@@ -213,7 +199,7 @@ def brute_force(codes, servers, rewards):
 @pytest.mark.parametrize("rewards", ["integer", "irrational"])
 def test_offline_equals_brute_force_on_tiny_paths(net, servers, rewards):
     if rewards == "irrational":
-        net = ClassNetwork(servers, net.lambdas,
+        net = LossNetwork(servers, net.lambdas,
                            tuple(math.sqrt(2) * r + 0.1 * j for j, r in enumerate(net.rewards)),
                            net.mu)  # fmt: skip
     net = net.with_servers(servers)
@@ -252,7 +238,7 @@ def test_offline_dominates_every_online_policy_on_the_same_events(net, servers):
             assert best["reward_total"] >= other["reward_total"], (name, param)
 
 
-@pytest.mark.parametrize("net", [LAST, ClassNetwork(10, (0.2, 0.3, 0.3, 0.5), (4, 3, 2, 1), 1.0)],
+@pytest.mark.parametrize("net", [LAST, LossNetwork(10, (0.2, 0.3, 0.3, 0.5), (4, 3, 2, 1), 1.0)],
                          ids=["three", "four"])  # fmt: skip
 def test_offline_band_equals_the_full_programme(net):
     """N = 400 > 4 x 32 + 1 with integer rewards and the last class marginal: the
@@ -330,7 +316,7 @@ def test_core_rejects_bad_types():
         (lambda: simulate(THREE, "pfi", horizon=1.0, warmup=1.0), "warmup"),
         (lambda: simulate(THREE, "pfi", horizon=1.0, reps=0), "reps"),
         (lambda: simulate(THREE, "threshold:0,1,2", info="job", horizon=1.0),
-         "info: the job model is simulated for a two-class LossNetwork only"),
+         "info: the job model is simulated for two classes only"),
         (lambda: simulate(THREE, "pfi", horizon=1e12), "horizon"),
         (lambda: compare(THREE, ["pfi", "pfi"], horizon=1.0), "distinct"),
         (lambda: compare(THREE, ["pfi"], horizon=1.0, reps=1), "reps"),

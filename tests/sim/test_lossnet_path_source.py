@@ -12,13 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from qtheory.model.classes import ClassNetwork
 from qtheory.model.lossnet import LossNetwork
 from qtheory.sim import _core
 from qtheory.sim.lossnet import compare, simulate, simulate_policies
 
 TWO = LossNetwork(60, 0.6, 0.8, 1.0, 2.0, 1.0)
-THREE = ClassNetwork(60, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
+THREE = LossNetwork(60, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)
 POLICIES = [("threshold", 3.0), ("pfi", 0.0), ("sss", 0.2), ("offline", 0.0), ("sss", 5.0)]
 
 
