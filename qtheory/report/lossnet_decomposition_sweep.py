@@ -69,7 +69,6 @@ PARAMETER_SETS: tuple[tuple[str, LossNetwork], ...] = (
 )
 
 
-
 @dataclass(frozen=True)
 class Plan:
     """A sweep: the parameter sets, their points and how they are fitted.
