@@ -82,8 +82,8 @@ from qtheory.model.lossnet import LossNetwork
 from qtheory.report.claims import claim_name_latex, claims_section
 from qtheory.report.decomposition_claims import decomposition_claims, network_text
 from qtheory.report.display import PRINT, DisplayForm, add, frac, mul
-from qtheory.report.lossnet_decomposition import decomposition_figure
-from qtheory.report.lossnet_decomposition_sweep import Plan, Sweep, sweep
+from qtheory.report.lossnet_decomposition import decomposition_steps
+from qtheory.report.lossnet_decomposition_sweep import Plan, Sweep
 from qtheory.report.plots import level_style, outside_legend
 
 if TYPE_CHECKING:
@@ -631,23 +631,13 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     ['lossnet classes: sweep', 'lossnet classes: tables and claims',
      'lossnet classes: figure', 'lossnet classes: lookahead figure']
     """
-    derivations, figures = run.out / "derivations", run.out / "figures"
-    sizes = plan(run.size)
-    sweeps: list[Sweep] = []
 
-    def compute() -> list[Path]:
-        sweeps.extend(sweep(run, sizes))
-        return []
-
-    def section() -> list[Path]:
+    def section(sweeps: list[Sweep]) -> tuple[list[Claim], str]:
         claims = _all_claims(sweeps)
-        run.claims.extend(claims)
-        return [report.write_text(derivations / "lossnet_classes.tex", _section(sweeps, claims))]
+        return claims, _section(sweeps, claims)
 
-    yield "lossnet classes: sweep", compute
-    yield "lossnet classes: tables and claims", section
-    yield (
-        "lossnet classes: figure",
-        lambda: decomposition_figure(sweeps[0], figures, "lossnet_classes_decomposition"),
-    )
-    yield "lossnet classes: lookahead figure", lambda: _lookahead_figure(sweeps, figures)
+    return decomposition_steps(
+        run, plan(run.size), "lossnet classes",
+        ("lossnet_classes", "lossnet_classes_decomposition"),
+        section, _lookahead_figure,
+    )  # fmt: skip

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "decomposition_figure",
+    "decomposition_steps",
     "steps",
 ]
 
@@ -516,6 +517,42 @@ def _lookahead_figure(result: Sweep, figures: Path) -> list[Path]:
     return report.save_figure(fig, figures, "lossnet_lookahead")
 
 
+def decomposition_steps(
+    run: Run,
+    sizes: Plan,
+    name: str,
+    stems: tuple[str, str],
+    section: Callable[[list[Sweep]], tuple[list[Claim], str]],
+    lookahead: Callable[[list[Sweep], Path], list[Path]],
+) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
+    """The four steps of a decomposition report, two classes or n: the sweep of
+    ``sizes`` (:func:`~qtheory.report.lossnet_decomposition_sweep.sweep`), the section
+    (``derivations/STEM.tex``: ``section(sweeps)`` gives its claims, which go to
+    ``run.claims``, and its text), the decomposition figure of the first parameter set
+    and the lookahead figure (``lookahead(sweeps, figures)``), named ``NAME: sweep``,
+    ``NAME: tables and claims``, ``NAME: figure`` and ``NAME: lookahead figure``;
+    ``stems`` are the file stems of the section and of the decomposition figure.
+    Nothing runs until a step is called, and the steps share the sweep's results.
+    """
+    derivations, figures = run.out / "derivations", run.out / "figures"
+    tex, figure = stems
+    sweeps: list[Sweep] = []
+
+    def compute() -> list[Path]:
+        sweeps.extend(sweep(run, sizes))
+        return []
+
+    def tables() -> list[Path]:
+        claims, text = section(sweeps)
+        run.claims.extend(claims)
+        return [report.write_text(derivations / f"{tex}.tex", text)]
+
+    yield f"{name}: sweep", compute
+    yield f"{name}: tables and claims", tables
+    yield f"{name}: figure", lambda: decomposition_figure(sweeps[0], figures, figure)
+    yield f"{name}: lookahead figure", lambda: lookahead(sweeps, figures)
+
+
 def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     """The named steps that write this part's outputs (each returns the files written);
     the claim records go to ``run.claims``.
@@ -544,24 +581,14 @@ def steps(run: Run) -> Iterator[tuple[str, Callable[[], list[Path]]]]:
     ['lossnet decomposition: sweep', 'lossnet decomposition: tables and claims',
      'lossnet decomposition: figure', 'lossnet decomposition: lookahead figure']
     """
-    derivations, figures = run.out / "derivations", run.out / "figures"
     sizes = plan(run.size)
-    sweeps: list[Sweep] = []
 
-    def compute() -> list[Path]:
-        sweeps.extend(sweep(run, sizes))
-        return []
-
-    def section() -> list[Path]:
+    def section(sweeps: list[Sweep]) -> tuple[list[Claim], str]:
         claims = [claim for s in sweeps for claim in decomposition_claims(s)]
-        run.claims.extend(claims)
-        text = _section(sweeps, sizes, claims)
-        return [report.write_text(derivations / "lossnet_decomposition.tex", text)]
+        return claims, _section(sweeps, sizes, claims)
 
-    yield "lossnet decomposition: sweep", compute
-    yield "lossnet decomposition: tables and claims", section
-    yield (
-        "lossnet decomposition: figure",
-        lambda: decomposition_figure(sweeps[0], figures, "lossnet_decomposition"),
-    )
-    yield "lossnet decomposition: lookahead figure", lambda: _lookahead_figure(sweeps[0], figures)
+    return decomposition_steps(
+        run, sizes, "lossnet decomposition",
+        ("lossnet_decomposition", "lossnet_decomposition"),
+        section, lambda sweeps, figures: _lookahead_figure(sweeps[0], figures),
+    )  # fmt: skip
