@@ -36,6 +36,7 @@ import inspect
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from qtheory.core import validation
 
@@ -53,13 +54,15 @@ _TWO_CLASS_NAMES = frozenset(("lambda_h", "lambda_l", "r_h", "r_l"))
 
 
 def _is_sequence(value: object) -> bool:
-    return isinstance(value, Sequence) and not isinstance(value, str)
+    """A sequence of per-class values: a list or tuple, or a 1-D array."""
+    if isinstance(value, str):
+        return False
+    return isinstance(value, Sequence) or getattr(value, "ndim", None) == 1
 
 
-def _rates(name: str, values: object) -> tuple[float, ...]:
+def _rates(name: str, values: Any) -> tuple[float, ...]:
     if not _is_sequence(values):
         raise ValueError(f"{name} must be a sequence of numbers, got {values!r:.60}")
-    assert isinstance(values, Sequence)
     return tuple(validation.positive(f"{name}[{i}]", v) for i, v in enumerate(values))
 
 
@@ -132,6 +135,11 @@ class LossNetwork:
     mu: float
 
     def __init__(self, servers: int, *args: object, **kwargs: object) -> None:
+        if _TWO_CLASS_NAMES & set(kwargs) and {"lambdas", "rewards"} & set(kwargs):
+            raise TypeError(
+                "LossNetwork takes lambdas and rewards or lambda_h, lambda_l, r_h and r_l, "
+                f"not both: got {', '.join(sorted(kwargs))}"
+            )
         two_class = bool(_TWO_CLASS_NAMES & set(kwargs)) or (
             bool(args) and "lambdas" not in kwargs and not _is_sequence(args[0])
         )
