@@ -469,10 +469,10 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
     0.1
     \ifcsname r@claim:m.x\endcsname\pageref{claim:m.x}\else --\fi \\
     """
-    header = r"claim & evidence & result & measured & reference & tolerance & page \\"
     rows = [
-        " & ".join(
-            [
+        [
+            latex.Latex(cell)
+            for cell in (
                 claim_name_latex(c.name),
                 str(c.kind),
                 _verdict(c),
@@ -480,36 +480,32 @@ def claims_latex(claims: Sequence[Claim], *, note: str = "") -> str:
                 latex.number(c.reference, 6),
                 latex.number(c.tolerance, 3),
                 _page(c),
-            ]
-        )
-        + r" \\"
+            )
+        ]
         for c in claims
     ]
-    table = [
-        r"\begingroup\footnotesize\setlength{\LTcapwidth}{\linewidth}\setlength{\tabcolsep}{3pt}",
-        r"\begin{longtable}{@{}>{\raggedright\arraybackslash}p{0.40\linewidth}llrrrr@{}}",
-        r"  \caption{Every claim checked by \texttt{qtheory reproduce}: the kind of evidence "
-        r"behind it, the verdict, the measured value ($\pm$ the half-width of its 95\% "
-        r"confidence interval when it is estimated), the reference and tolerance it is "
-        r"compared with, and the page where it is stated with its hypotheses, the range "
-        r"checked and its source.}",
-        r"  \label{tab:claims} \\",
-        r"  \toprule",
-        "  " + header,
-        r"  \midrule",
-        r"  \endfirsthead",
-        r"  \toprule",
-        "  " + header,
-        r"  \midrule",
-        r"  \endhead",
-        r"  \bottomrule",
-        r"  \endfoot",
-        *("  " + row for row in rows),
-        r"\end{longtable}",
-        r"\endgroup",
-    ]
+    table = latex.table(
+        ["claim", "evidence", "result", "measured", "reference", "tolerance", "page"],
+        rows,
+        caption=(
+            r"Every claim checked by \texttt{qtheory reproduce}: the kind of evidence "
+            r"behind it, the verdict, the measured value ($\pm$ the half-width of its 95\% "
+            r"confidence interval when it is estimated), the reference and tolerance it is "
+            r"compared with, and the page where it is stated with its hypotheses, the range "
+            r"checked and its source."
+        ),
+        label="tab:claims",
+        # the name column wraps; 6pt between columns (3pt a side) keeps seven on a page
+        alignment=r"@{}>{\raggedright\arraybackslash}p{0.40\linewidth}"
+        + r"@{\hskip6pt}l" * 2
+        + r"@{\hskip6pt}r" * 4
+        + "@{}",
+        size="footnotesize",
+        fit=False,
+        long=True,
+    )
     summary = f"{_summary_latex(claims)}.  {note}".rstrip()
-    body = f"{{\\raggedright {summary}\\par}}\n\n" + "\n".join(table)
+    body = f"{{\\raggedright {summary}\\par}}\n\n" + table
     return latex.section("Claims report", body, label="sec:claims")
 
 

@@ -411,8 +411,10 @@ def table(
     alignment: str | None = None,
     size: str | None = None,
     fit: bool = True,
+    long: bool = False,
 ) -> str:
-    r"""A booktabs table inside a ``table`` float.
+    r"""A booktabs table inside a ``table`` float, or (``long=True``) a ``longtable``
+    that breaks across pages.
 
     Parameters
     ----------
@@ -447,6 +449,11 @@ def table(
         Shrink the tabular to the line width if it is wider (graphicx's ``\resizebox``,
         a no-op on a page wide enough), so that it fits a page of any width; False
         leaves it as it is (and needs no graphicx).
+    long : bool, default False
+        A ``longtable`` (needs ``\usepackage{longtable}``) instead of a float: the
+        header repeated on every page, the caption as wide as the line, ``size`` for the
+        whole table and ``notes`` under it; it cannot be resized, so it needs
+        ``fit=False``.
 
     Returns
     -------
@@ -457,8 +464,8 @@ def table(
     ValueError
         If a row does not have one cell per column, ``formats`` names a column
         that does not exist, ``alignment`` is not a simple column spec (see
-        ``alignment``) or does not have one column per header, or ``size`` is not one of
-        the three sizes.
+        ``alignment``) or does not have one column per header, ``size`` is not one of
+        the three sizes, or ``long`` comes with ``fit``.
 
     Examples
     --------
@@ -487,6 +494,8 @@ def table(
         raise ValueError("columns must not be empty")
     if size not in (None, *TABLE_SIZES):
         raise ValueError(f"size must be None or one of {TABLE_SIZES}, got {size!r}")
+    if long and fit:
+        raise ValueError("fit must be False for a long table (a longtable cannot be resized)")
     formats = dict(formats or {})
     for index in formats:
         if not (isinstance(index, int) and 0 <= index < width):
@@ -506,6 +515,9 @@ def table(
         rf"\multicolumn{{1}}{{c}}{{{name}}}" if decimal[j] else name
         for j, name in enumerate(columns)
     ]
+    header_line = " & ".join(header) + r" \\"
+    if long:
+        return _long_table(spec, header_line, body, caption, label, notes, size)
     lines = [
         r"\begin{table}[htbp]",
         r"  \centering" + (rf"\{size}" if size else ""),
@@ -514,7 +526,7 @@ def table(
         *([r"  \resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%"] if fit else []),
         rf"  \begin{{tabular}}{{{spec}}}",
         r"    \toprule",
-        "    " + " & ".join(header) + r" \\",
+        f"    {header_line}",
         r"    \midrule",
         *("    " + line + r" \\" for line in body),
         r"    \bottomrule",
@@ -524,6 +536,32 @@ def table(
     if notes:
         lines += [r"  \par\smallskip", rf"  {{\footnotesize {notes}\par}}"]
     lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def _long_table(
+    spec: str,
+    header: str,
+    body: list[str],
+    caption: str,
+    label: str,
+    notes: str | None,
+    size: str | None,
+) -> str:
+    """The ``longtable`` of :func:`table`: the header on every page, the rule at the
+    foot of each."""
+    head = [r"  \toprule", f"  {header}", r"  \midrule"]
+    lines = [
+        r"\begingroup" + (rf"\{size}" if size else "") + r"\setlength{\LTcapwidth}{\linewidth}",
+        rf"\begin{{longtable}}{{{spec}}}",
+        rf"  \caption{{{caption}}}",
+        rf"  \label{{{label}}} \\",
+        *head, r"  \endfirsthead", *head, r"  \endhead", r"  \bottomrule", r"  \endfoot",
+        *("  " + line + r" \\" for line in body),
+        r"\end{longtable}",
+        *([rf"{{\footnotesize {notes}\par}}"] if notes else []),
+        r"\endgroup",
+    ]  # fmt: skip
     return "\n".join(lines) + "\n"
 
 

@@ -206,6 +206,20 @@ def test_table_notes_and_alignment():
     assert text.index(r"\end{tabular}") < text.index("simulated")
 
 
+def test_long_table_repeats_its_header_and_is_no_float():
+    text = table(["a", "b"], [[1, 0.5], [2, 0.25]], caption="c", label="tab:l",
+                 notes="n.", size="small", fit=False, long=True)  # fmt: skip
+    assert r"\begin{table}" not in text and r"\resizebox" not in text
+    assert text.startswith(r"\begingroup\small\setlength{\LTcapwidth}{\linewidth}")
+    assert text.count(r"a & \multicolumn{1}{c}{b} \\") == 2  # first head and every page's
+    head_end, foot_end = text.index(r"\endhead"), text.index(r"\endfoot")
+    assert text.index(r"\endfirsthead") < head_end < foot_end < text.index("1 & 0.50")
+    assert text.index(r"\end{longtable}") < text.index("{\\footnotesize n.\\par}")
+    assert text.rstrip().endswith(r"\endgroup")
+    with pytest.raises(ValueError, match="fit must be False for a long table"):
+        table(["a"], [[1]], caption="c", label="t", long=True)
+
+
 def test_table_bad_input():
     with pytest.raises(ValueError, match="rows must have one cell per column"):
         table(["a", "b"], [[1, 2], [3]], caption="c", label="t")
