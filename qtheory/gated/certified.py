@@ -82,8 +82,8 @@ from flint import arb, fmpq
 
 from qtheory.core import limits
 from qtheory.core.enclosure import Enclosure, exact
-from qtheory.core.precision import decimal_fraction, required_dps
-from qtheory.model.gated import GatedQueue, checked_queue
+from qtheory.core.precision import required_dps
+from qtheory.model.gated import GatedParameters, GatedQueue, checked_queue
 from qtheory.verify import statements
 
 if TYPE_CHECKING:
@@ -92,14 +92,12 @@ if TYPE_CHECKING:
 __all__ = [
     "AsymptoticGrid",
     "CertifiedOptimum",
-    "Parameters",
     "Undecided",
     "ball_fraction",
     "certified_asymptotics",
     "certified_dominance",
     "certified_enclosure",
     "certified_optimum",
-    "exact_parameters",
     "grid_point",
     "point_ball",
     "rounded_decimal",
@@ -125,103 +123,7 @@ VALUE_NAMES = (
 )
 
 
-@dataclass(frozen=True)
-class Parameters:
-    """The queue as exact rationals (:func:`exact_parameters`).
-
-    Attributes
-    ----------
-    arrival : flint.fmpq or None
-        Λ, None for Λ = ∞.
-    mu, reward, cost : flint.fmpq
-        μ, R, C.
-    beta, net, nu : flint.fmpq (properties)
-        β = 1/Λ (0 for Λ = ∞), Cε = Rμ − C and ν = Rμ/C.
-
-    Examples
-    --------
-    >>> p = Parameters(None, fmpq(1), fmpq(3), fmpq(2))
-    >>> p.beta, p.net, p.nu, p.to_json()["arrival_rate"]
-    (0, 1, 3/2, 'inf')
-    """
-
-    arrival: fmpq | None
-    mu: fmpq
-    reward: fmpq
-    cost: fmpq
-
-    @property
-    def beta(self) -> fmpq:
-        return fmpq(0) if self.arrival is None else 1 / self.arrival
-
-    @property
-    def net(self) -> fmpq:  # Cε = Rμ − C
-        return self.reward * self.mu - self.cost
-
-    @property
-    def nu(self) -> fmpq:
-        return self.reward * self.mu / self.cost
-
-    def to_json(self) -> dict[str, str]:
-        """The parameters as text (``"inf"`` for Λ = ∞), for certificates."""
-        return {
-            "arrival_rate": "inf" if self.arrival is None else str(self.arrival),
-            "service_rate": str(self.mu),
-            "reward": str(self.reward),
-            "cost": str(self.cost),
-        }
-
-
-def _rational(name: str, value: object) -> fmpq | None:
-    """The exact rational of one queue field (:func:`qtheory.core.precision.decimal_fraction`,
-    the reading of every route); None for an infinite arrival rate."""
-    fraction = decimal_fraction(value, name=name)
-    return None if fraction is None else fmpq(fraction.numerator, fraction.denominator)
-
-
-def exact_parameters(queue: GatedQueue) -> Parameters:
-    """The queue's parameters as the exact rationals they print as.
-
-    A float is read as the decimal it prints (0.6 is 3/5), a string as the decimal or
-    fraction it spells, an mpf as its exact binary value.
-
-    Parameters
-    ----------
-    queue : GatedQueue
-        A queue with ν = Rμ/C > 1.
-
-    Returns
-    -------
-    Parameters
-        Fields ``arrival`` (None for Λ = ∞), ``mu``, ``reward``, ``cost`` (flint.fmpq).
-
-    Raises
-    ------
-    TypeError
-        If ``queue`` is not a GatedQueue.
-    ValueError
-        If ν ≤ 1 (naming reward*service_rate/cost).
-
-    Examples
-    --------
-    >>> p = exact_parameters(GatedQueue(0.6, 1, "1.5", 1))
-    >>> p.arrival, p.reward, p.nu, p.beta
-    (3/5, 3/2, 3/2, 5/3)
-    """
-    queue = checked_queue(queue)
-    params = Parameters(
-        _rational("arrival_rate", queue.arrival_rate),
-        *(_rational(n, getattr(queue, n)) for n in ("service_rate", "reward", "cost")),
-    )
-    if not params.net > 0:
-        raise ValueError(
-            "reward*service_rate/cost (Naor's ratio nu) must be > 1 for an optimum to "
-            f"exist, got nu = {params.nu}"
-        )
-    return params
-
-
-def welfare_terms(w: arb, params: Parameters) -> dict[str, arb]:
+def welfare_terms(w: arb, params: GatedParameters[fmpq]) -> dict[str, arb]:
     """σ, τ, S, G, G' and D' at a ball ``w`` (the formulas of the module docstring).
 
     Every returned ball contains the value at every point of ``w``, so a sign decided
@@ -231,8 +133,8 @@ def welfare_terms(w: arb, params: Parameters) -> dict[str, arb]:
     ----------
     w : flint.arb
         A ball of values of w = −log σ > 0.
-    params : Parameters
-        From :func:`exact_parameters`.
+    params : GatedParameters of flint.fmpq
+        The exact parameters (:meth:`GatedQueue.exact_parameters`).
 
     Returns
     -------
@@ -244,7 +146,7 @@ def welfare_terms(w: arb, params: Parameters) -> dict[str, arb]:
     --------
     Λ = ∞, μ = C = 1, R = 2: S(w) = (1 − 2e^{−w})/w, so S(1) = 1 − 2/e:
 
-    >>> terms = welfare_terms(arb(1), exact_parameters(GatedQueue("inf", 1, 2, 1)))
+    >>> terms = welfare_terms(arb(1), GatedQueue("inf", 1, 2, 1).exact_parameters())
     >>> round(float(terms["S"].mid()), 12), round(1 - 2 / math.e, 12)
     (0.264241117657, 0.264241117657)
     """
@@ -336,7 +238,7 @@ class Undecided(ArithmeticError):
     """
 
 
-def _maximiser(lo: arb, params: Parameters) -> arb:
+def _maximiser(lo: arb, params: GatedParameters[fmpq]) -> arb:
     """w* (a midpoint, no claim) above lo = w_L, where G > 0 and G decreases: doubling
     to a bracket [lo, hi] with G(lo) > 0 >= G(hi), then Newton on G's root at the working
     precision (on H of :func:`_newton_step`), safeguarded by the bracket (Press et al.,
@@ -376,7 +278,7 @@ def _maximiser(lo: arb, params: Parameters) -> arb:
     raise Undecided("Newton's method on S' did not converge")
 
 
-def _newton_step(terms: dict[str, arb], params: Parameters) -> arb:
+def _newton_step(terms: dict[str, arb], params: GatedParameters[fmpq]) -> arb:
     """The Newton step of H(w) = log(C d) − log(n hk) at a point of ``terms`` (d = τ + β;
     H has G's root, as G = C d − n hk).  Where the gate is long G is dominated by the
     e^w of hk and H is close to linear (Newton on G itself would crawl there); with
@@ -390,13 +292,13 @@ def _newton_step(terms: dict[str, arb], params: Parameters) -> arb:
     return ((cost * d / nk).log() / slope).mid()
 
 
-def _routing(params: Parameters) -> tuple[arb, arb, bool]:
+def _routing(params: GatedParameters[fmpq]) -> tuple[arb, arb, bool]:
     """(λ*, S_RR*, at boundary) with the exact case split."""
     mu, lam = params.mu, params.arrival
     interior = lam is None or mu <= lam or (mu - lam) ** 2 <= mu * params.cost / params.reward
     if interior:
         root_nu = arb(params.nu).sqrt()
-        eps = arb(params.net / params.cost)
+        eps = arb(params.epsilon)
         rate = arb(mu) * eps / (root_nu * (root_nu + 1))  # μ(1 − 1/√ν)
         return rate, arb(params.cost) * eps**2 / (root_nu + 1) ** 2, False
     return arb(lam), arb(lam * (params.reward - params.cost / (mu - lam))), True
@@ -406,11 +308,13 @@ def _fmpq(value: Fraction) -> fmpq:
     return fmpq(value.numerator, value.denominator)
 
 
-def _attempt(params: Parameters, dps: int, tighten: int = 0) -> tuple[dict[str, arb], dict, bool]:
+def _attempt(
+    params: GatedParameters[fmpq], dps: int, tighten: int = 0
+) -> tuple[dict[str, arb], dict, bool]:
     """One certification at the current precision, the bracket 10^(8 tighten) tighter
     than its default; raises Undecided when undecided."""
     mu_beta = params.mu * params.beta
-    eps = params.net / params.cost
+    eps = params.epsilon
     gate_binds = mu_beta > 1 and mu_beta * eps > params.nu  # w0 = log(μβ) > w_N
     w_low = arb(mu_beta).log() if gate_binds else arb(1 / eps).log1p()
     data: dict = {"parameters": params.to_json(), "dps": dps, "precision_bits": flint.ctx.prec}
@@ -572,7 +476,7 @@ def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
     ----------
     queue : GatedQueue
         The queue, ν = Rμ/C > 1; parameters are read as the exact rationals they print
-        as (:func:`exact_parameters`).
+        as (:meth:`GatedQueue.exact_parameters`).
     dps : int, keyword-only, default 30
         Each enclosure has relative width ≤ 10^-dps.
 
@@ -611,8 +515,8 @@ def certified_optimum(queue: GatedQueue, *, dps: int = 30) -> CertifiedOptimum:
     (True, {'lower': '0', 'upper': '0', 'width': '0'}, True)
     """
     dps = required_dps(dps, cost="a certified optimum")
-    params = exact_parameters(queue)
-    guard = _magnitude(params.net / params.cost) + _magnitude(params.nu)
+    params = checked_queue(queue).exact_parameters(worthwhile=True)
+    guard = _magnitude(params.epsilon) + _magnitude(params.nu)
     if params.arrival is not None:
         guard += _magnitude(params.mu / params.arrival)
     digits = dps + BRACKET_DIGITS + 20 + 2 * guard

@@ -80,12 +80,11 @@ from fractions import Fraction
 import flint
 from flint import arb, fmpq
 
-from qtheory.core.precision import decimal_fraction, required_dps
+from qtheory.core.precision import required_dps
 from qtheory.gated.certified import (
     BRACKET_DIGITS,
     VALUE_NAMES,
     CertifiedOptimum,
-    Parameters,
     Undecided,
     ball_fraction,
     certified_enclosure,
@@ -94,40 +93,15 @@ from qtheory.gated.certified import (
     with_rising_precision,
 )
 from qtheory.gated.costs import CustomerCost
-from qtheory.model.gated import GatedQueue, checked_queue
+from qtheory.model.gated import GatedParameters, GatedQueue, checked_queue
 from qtheory.verify import statements
 from qtheory.verify.cost_optimum import EXACT_POWER
 
-__all__ = ["certified_cost_optimum", "cost_and_slope", "cost_parameters"]
+__all__ = ["certified_cost_optimum", "cost_and_slope"]
 
 #: The claim (and certificate) name, and the checker that decides it.
 CLAIM = "gated.cost_optimum"
 CHECKER = "cost_optimum.optimum"
-
-
-def cost_parameters(queue: GatedQueue) -> Parameters:
-    """The queue's Λ, μ, R, C as the exact rationals they print as (no condition on ν:
-    under a general cost, who is worth admitting depends on the cost).
-
-    Parameters
-    ----------
-    queue : GatedQueue
-
-    Returns
-    -------
-    qtheory.gated.certified.Parameters
-
-    Examples
-    --------
-    >>> cost_parameters(GatedQueue(0.6, 10, "0.05", 1)).to_json()["reward"]
-    '1/20'
-    """
-    queue = checked_queue(queue)
-    values = []
-    for name in ("arrival_rate", "service_rate", "reward", "cost"):
-        value = decimal_fraction(getattr(queue, name), name=name)
-        values.append(None if value is None else fmpq(value.numerator, value.denominator))
-    return Parameters(*values)
 
 
 def _certified_family(cost: CustomerCost) -> None:
@@ -144,7 +118,7 @@ def _certified_family(cost: CustomerCost) -> None:
         )
 
 
-def cost_and_slope(u, cost: CustomerCost, params: Parameters):
+def cost_and_slope(u, cost: CustomerCost, params: GatedParameters[fmpq]):
     """(g(u), m(u) = u²|g'(u)|) of the module's table, at a rational or a ball u.
 
     At a rational u both are exact rationals, except for ``power:p`` with p not an
@@ -157,7 +131,8 @@ def cost_and_slope(u, cost: CustomerCost, params: Parameters):
         u = μ(1 − σ), in (0, μ) (and > θ for ``exponential:θ``).
     cost : CustomerCost
         A certified family.
-    params : Parameters
+    params : GatedParameters of flint.fmpq
+        The exact parameters (:meth:`GatedQueue.exact_parameters`).
 
     Returns
     -------
@@ -168,7 +143,7 @@ def cost_and_slope(u, cost: CustomerCost, params: Parameters):
     E[C W²] = 2C/u², m = 4C/u:
 
     >>> from qtheory.gated.costs import sojourn_cost
-    >>> p = cost_parameters(GatedQueue("inf", 1, 4, 3))
+    >>> p = GatedQueue("inf", 1, 4, 3).exact_parameters()
     >>> cost_and_slope(fmpq(1, 2), sojourn_cost("power:2"), p)
     (24, 24)
     """
@@ -186,7 +161,7 @@ def cost_and_slope(u, cost: CustomerCost, params: Parameters):
     return g, shape * g * u
 
 
-def _terms(w: arb, cost: CustomerCost, params: Parameters) -> dict[str, arb]:
+def _terms(w: arb, cost: CustomerCost, params: GatedParameters[fmpq]) -> dict[str, arb]:
     """σ, u, N, τ, S, G and D' = τ'(w) at a ball w (module formulas)."""
     mu, beta = arb(params.mu), arb(params.beta)
     sigma = (-w).exp()
@@ -283,7 +258,7 @@ def _gate(cost, params, dps, tighten) -> tuple[dict[str, arb], dict]:
     return values, {"case": "interior", "bracket": bracket}
 
 
-def _root_of_net(cost: CustomerCost, params: Parameters) -> arb:
+def _root_of_net(cost: CustomerCost, params: GatedParameters[fmpq]) -> arb:
     """u_N, where g(u_N) = R (closed forms of the module's table)."""
     c, r, shape = params.cost, params.reward, fmpq(cost.shape.numerator, cost.shape.denominator)
     if cost.kind == "holding":
@@ -337,7 +312,7 @@ def _routing(cost, params, dps, tighten) -> tuple[arb, arb, dict]:
     return rate, welfare, {"routing_case": "interior", "routing_bracket": bracket}
 
 
-def _admission_guard(cost: CustomerCost, params: Parameters) -> int:
+def _admission_guard(cost: CustomerCost, params: GatedParameters[fmpq]) -> int:
     """Refuse R ≤ g(μ) (nobody is worth admitting); else the guard digits for R/g(μ) near
     1 or large and μ/Λ far from 1 (as :func:`qtheory.gated.certified.certified_optimum`
     guards ν)."""
@@ -405,7 +380,7 @@ def certified_cost_optimum(
     True
     """
     dps = required_dps(dps, cost="a certified optimum")
-    params = cost_parameters(queue)
+    params = checked_queue(queue).exact_parameters()  # no condition on ν: the cost decides
     _certified_family(cost)
     if cost.family == "exponential" and not cost.shape < Fraction(str(params.mu)):
         raise ValueError(

@@ -115,14 +115,8 @@ import flint
 from flint import arb, fmpq
 
 from qtheory.core.enclosure import Enclosure
-from qtheory.gated.certified import (
-    CertifiedOptimum,
-    Parameters,
-    certified_optimum,
-    exact_parameters,
-    grid_point,
-)
-from qtheory.model.gated import GatedQueue
+from qtheory.gated.certified import CertifiedOptimum, certified_optimum, grid_point
+from qtheory.model.gated import GatedParameters, GatedQueue, checked_queue
 from qtheory.verify import statements
 
 __all__ = [
@@ -269,7 +263,7 @@ def _digits(value: fmpq) -> int:
     return len(str(abs(value.p))) - len(str(value.q))
 
 
-def _evaluate(regime: str, params: Parameters, queue: GatedQueue, dps: int) -> Remainder:
+def _evaluate(regime: str, params: GatedParameters[fmpq], queue: GatedQueue, dps: int) -> Remainder:
     extra = 2 + (max(_digits(params.nu), 0) + 1 if regime == "heavy" else 0)
     opt = certified_optimum(queue, dps=dps + extra)  # heavy: PoF − 1 and ratio − 1 cancel
     constant = LIGHT_CONSTANT if regime == "light" else HEAVY_CONSTANT
@@ -278,7 +272,7 @@ def _evaluate(regime: str, params: Parameters, queue: GatedQueue, dps: int) -> R
         flint.ctx.prec = opt.certificate["data"]["precision_bits"]
         pof = _ball(opt.price_of_forgetting)
         if regime == "light":
-            eps = _arb(params.net / params.cost)
+            eps = _arb(params.epsilon)
             log = (1 / eps).log()
             ratio, order = pof * eps * log / 4, log.log() / log
         else:
@@ -335,8 +329,8 @@ def light_remainder(queue: GatedQueue, *, dps: int = 20) -> Remainder:
     >>> wide.holds, round(wide.remainder.midpoint, 3), round(wide.bound.midpoint, 3)
     (False, 0.637, 0.231)
     """
-    params = exact_parameters(queue)
-    eps = params.net / params.cost
+    params = checked_queue(queue).exact_parameters(worthwhile=True)
+    eps = params.epsilon
     if not eps < 1:
         raise ValueError(
             "epsilon = reward*service_rate/cost - 1 must be < 1 for the light-traffic "
@@ -383,7 +377,7 @@ def heavy_remainder(queue: GatedQueue, *, dps: int = 20) -> Remainder:
     >>> near.holds, round(near.remainder.midpoint * 3**0.5, 3)
     (False, 2.831)
     """
-    params = exact_parameters(queue)
+    params = checked_queue(queue).exact_parameters(worthwhile=True)
     if not (params.arrival is None or params.arrival > params.mu):
         raise ValueError(
             "arrival_rate must be > service_rate for the heavy-traffic remainder "
@@ -393,7 +387,7 @@ def heavy_remainder(queue: GatedQueue, *, dps: int = 20) -> Remainder:
     return _evaluate("heavy", params, queue, dps)
 
 
-def _arrival_ratio(params: Parameters) -> fmpq | None:
+def _arrival_ratio(params: GatedParameters[fmpq]) -> fmpq | None:
     return None if params.arrival is None else params.arrival / params.mu
 
 
@@ -426,8 +420,8 @@ def require_light_hypotheses(queue: GatedQueue) -> None:
     ...
     ValueError: epsilon = reward*service_rate/cost - 1 must be in (0, 1/10] (the light-traffic hypothesis), got epsilon = 3/10
     """  # noqa: E501
-    params = exact_parameters(queue)  # ν > 1
-    eps = params.net / params.cost
+    params = checked_queue(queue).exact_parameters(worthwhile=True)  # ν > 1
+    eps = params.epsilon
     if not eps <= _fmpq(LIGHT_EPSILON_MAX):
         raise ValueError(
             f"epsilon = reward*service_rate/cost - 1 must be in (0, {LIGHT_EPSILON_MAX}] "
@@ -478,7 +472,7 @@ def require_heavy_hypotheses(queue: GatedQueue) -> None:
     ...
     ValueError: nu = reward*service_rate/cost must be >= 4 (the heavy-traffic hypothesis), got nu = 3
     """  # noqa: E501
-    params = exact_parameters(queue)
+    params = checked_queue(queue).exact_parameters(worthwhile=True)
     ratio = _arrival_ratio(params)
     if ratio is not None and not ratio > 1:
         raise ValueError(

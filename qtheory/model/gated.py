@@ -6,7 +6,7 @@ the binary number 0.59999999999999997779...), a string as the decimal or fractio
 spells, ``inf`` (a float or the string ``"inf"``) as ∞, and an ``mpmath.mpf`` as its
 exact binary value.  :func:`to_mpf` does this for the mpmath routes (``dps=D`` and the
 optima, which are always computed in mpmath), and
-:func:`qtheory.gated.certified.exact_parameters` reads the same rationals, so a
+:meth:`GatedQueue.exact_parameters` reads the same rationals, so a
 ``dps=D`` value is the value at the input that a certified enclosure encloses.  Only
 the vectorised float64 evaluations (:func:`qtheory.gated.welfare.welfare_ga` and
 :func:`~qtheory.gated.welfare.welfare_rr` with ``dps=None``, the GI/M/1 root in
@@ -27,13 +27,24 @@ import math
 import numbers
 import warnings
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 import mpmath
 
 from qtheory.core import limits
-from qtheory.core.precision import INFINITY_WORDS
+from qtheory.core.precision import INFINITY_WORDS, decimal_fraction
+
+if TYPE_CHECKING:
+    from flint import fmpq
 
 Number = float | int | str | mpmath.mpf
+
+#: The fields of :class:`GatedQueue`, in order.
+_FIELDS = ("arrival_rate", "service_rate", "reward", "cost")
+
+#: The number type of a :class:`GatedParameters`: float64, ``flint.fmpq``, or an
+#: ``mpmath.mpf`` (which type checkers see as ``Any``).
+N = TypeVar("N", float, "fmpq")
 
 #: Unit roundoff of float64: rounding a number to float64 changes it by at most this
 #: much, relative.
@@ -102,7 +113,7 @@ def to_mpf(value: Number) -> mpmath.mpf:
     decimal or fraction it spells (``"0.1"``, ``"3/5"``, ``"inf"``, ``"infinity"``),
     both rounded once to the current precision; an mpf keeps its binary value (rounded
     to the current precision).  This is the rational that
-    :func:`qtheory.gated.certified.exact_parameters` reads, so every route computes at
+    :meth:`GatedQueue.exact_parameters` reads, so every route computes at
     the same input.
 
     Parameters
@@ -172,33 +183,79 @@ def _checked(name: str, value: Number, *, allow_inf: bool = False) -> Number:
 
 
 @dataclass(frozen=True)
-class GatedParameters:
-    """A queue's parameters in one number type: float64, or mpf at the caller's precision
-    (:meth:`GatedQueue.parameters`), as the formulas read them.
+class GatedParameters(Generic[N]):
+    """A queue's parameters in one number type, as the formulas read them: float64 or
+    mpf at the caller's precision (:meth:`GatedQueue.parameters`), or the exact rationals
+    (``flint.fmpq``) of the certified routes (:meth:`GatedQueue.exact_parameters`).
+
+    β = 1/Λ is 0 for Λ = ∞, and ε = ν − 1 is a field (not R μ/C − 1 recomputed), so that
+    the arrival rate, Cε = Rμ − C and ν are derived from the fields without cancellation.
 
     Attributes
     ----------
-    mu : float or mpmath.mpf
+    mu : float, mpmath.mpf or flint.fmpq
         The service rate μ.
-    beta : float or mpmath.mpf
+    beta : float, mpmath.mpf or flint.fmpq
         β = 1/Λ, 0 for Λ = ∞.
-    reward, cost : float or mpmath.mpf
+    reward, cost : float, mpmath.mpf or flint.fmpq
         R and C.
-    epsilon : float or mpmath.mpf
-        ε = ν − 1, Naor's ratio less one (computed from the decimals, so it keeps its
-        digits when ν is near 1).
+    epsilon : float, mpmath.mpf or flint.fmpq
+        ε = ν − 1 = (Rμ − C)/C, Naor's ratio less one (computed from the decimals, so it
+        keeps its digits when ν is near 1; exact for fmpq).
+    arrival, net, nu : (properties)
+        Λ = 1/β (None for Λ = ∞), Cε = Rμ − C and ν = 1 + ε, in the same number type.
 
     Examples
     --------
     >>> GatedQueue("inf", 1, 3, 1).parameters().beta
     0.0
+    >>> p = GatedQueue(0.6, 1, "1.5", 1).exact_parameters()
+    >>> p.arrival, p.reward, p.nu, p.beta, p.net
+    (3/5, 3/2, 3/2, 5/3, 1/2)
     """
 
-    mu: float | mpmath.mpf
-    beta: float | mpmath.mpf
-    reward: float | mpmath.mpf
-    cost: float | mpmath.mpf
-    epsilon: float | mpmath.mpf
+    mu: N
+    beta: N
+    reward: N
+    cost: N
+    epsilon: N
+
+    @property
+    def arrival(self) -> N | None:
+        """Λ = 1/β, None for Λ = ∞ (β = 0)."""
+        return None if self.beta == 0 else 1 / self.beta
+
+    @property
+    def net(self) -> N:
+        """Cε = Rμ − C (the net reward of a customer alone, times μ)."""
+        return self.cost * self.epsilon
+
+    @property
+    def nu(self) -> N:
+        """Naor's ratio ν = Rμ/C = 1 + ε."""
+        return 1 + self.epsilon
+
+    def to_json(self) -> dict[str, str]:
+        """Λ, μ, R and C as text, ``"inf"`` for Λ = ∞ (certificates record the exact
+        parameters this way: a rational prints as ``"p/q"`` or ``"p"``).
+
+        Returns
+        -------
+        dict of str to str
+            Keys ``arrival_rate``, ``service_rate``, ``reward`` and ``cost``.
+
+        Examples
+        --------
+        >>> GatedQueue("inf", 1, 3, 2).exact_parameters().to_json()
+        {'arrival_rate': 'inf', 'service_rate': '1', 'reward': '3', 'cost': '2'}
+        """
+        arrival = self.arrival
+        return {
+            "arrival_rate": "inf" if arrival is None else str(arrival),
+            "service_rate": str(self.mu),
+            "reward": str(self.reward),
+            "cost": str(self.cost),
+        }
 
 
 @dataclass(frozen=True)
@@ -409,9 +466,11 @@ class GatedQueue:
         ((4.0, 1.0, 3.0, 1.0), inf)
         """
         p = self.parameters()
-        return (math.inf if p.beta == 0 else 1 / p.beta), p.mu, p.reward, p.cost
+        return (math.inf if p.arrival is None else p.arrival), p.mu, p.reward, p.cost
 
-    def parameters(self, dps: int | None = None) -> GatedParameters:
+    def parameters(
+        self, dps: int | None = None
+    ) -> GatedParameters[float] | GatedParameters[mpmath.mpf]:
         """μ, β = 1/Λ, R, C and ε = ν − 1 as float64 (``dps=None``; a ValueError if one
         is beyond float64) or as mpf at the current precision (any ``dps``).
 
@@ -466,6 +525,62 @@ class GatedQueue:
         if isinstance(self.arrival_rate, float):
             floats["beta"] = 1.0 / float(self.arrival_rate)  # 0.0 for inf
         return GatedParameters(*floats.values())
+
+    def exact_parameters(self, *, worthwhile: bool = False) -> GatedParameters[fmpq]:
+        """μ, β = 1/Λ, R, C and ε = ν − 1 as the exact rationals (``flint.fmpq``) that the
+        fields stand for: the certified routes' parameters.
+
+        Each field is read by :func:`qtheory.core.precision.decimal_fraction`, the
+        reading of every route (a float is the decimal it prints, 0.6 is 3/5; a string
+        the decimal or fraction it spells; an mpf its exact binary value); β = 0 for
+        Λ = ∞, and ε = (Rμ − C)/C is exact, so its sign decides ν > 1.
+
+        Parameters
+        ----------
+        worthwhile : bool, keyword-only, default False
+            Also require ν = Rμ/C > 1 (decided on the rationals; otherwise the optimum
+            of the certified welfare serves nobody).
+
+        Returns
+        -------
+        GatedParameters
+            Fields of type ``flint.fmpq`` (python-flint is imported here, not when this
+            module is).
+
+        Raises
+        ------
+        ValueError
+            With ``worthwhile``, if ν ≤ 1 (naming reward*service_rate/cost).
+
+        Examples
+        --------
+        >>> GatedQueue(0.6, 1, "1.5", 1).exact_parameters()
+        GatedParameters(mu=1, beta=5/3, reward=3/2, cost=1, epsilon=1/2)
+        >>> GatedQueue("inf", 10, 0.1, 1).exact_parameters(worthwhile=True)
+        Traceback (most recent call last):
+        ...
+        ValueError: reward*service_rate/cost (Naor's ratio nu) must be > 1 ... got nu = 1
+        """
+        from flint import fmpq  # python-flint only where exact parameters are asked for
+
+        fractions = (decimal_fraction(getattr(self, name), name=name) for name in _FIELDS)
+        arrival, *finite = (
+            None if f is None else fmpq(f.numerator, f.denominator) for f in fractions
+        )
+        mu, reward, cost = cast("list[fmpq]", finite)  # None is Λ = ∞; μ, R, C are finite
+        params = GatedParameters(
+            mu=mu,
+            beta=fmpq(0) if arrival is None else 1 / arrival,
+            reward=reward,
+            cost=cost,
+            epsilon=(reward * mu - cost) / cost,
+        )
+        if worthwhile and not params.epsilon > 0:
+            raise ValueError(
+                "reward*service_rate/cost (Naor's ratio nu) must be > 1 for an optimum to "
+                f"exist, got nu = {params.nu}"
+            )
+        return params
 
     def condition(self) -> float:
         """The relative condition number ν/(ν − 1) of ν − 1 in the parameters.
@@ -566,12 +681,7 @@ class GatedQueue:
         >>> GatedQueue("inf", "1", "2.5", 1).as_float64()
         GatedQueue(arrival_rate=inf, service_rate=1.0, reward=2.5, cost=1.0)
         """
-        return GatedQueue(
-            *(
-                _as_float64(name, getattr(self, name))
-                for name in ("arrival_rate", "service_rate", "reward", "cost")
-            )
-        )
+        return GatedQueue(*(_as_float64(name, getattr(self, name)) for name in _FIELDS))
 
 
 def _as_float64(name: str, value: Number) -> float:

@@ -2,21 +2,26 @@
 of qtheory.gated.welfare at higher precision, the closed forms of the RR optimum, and a
 Sympy proof of the identities that make the optimum unique."""
 
+import dataclasses
 import json
+import subprocess
+import sys
+from fractions import Fraction
 
 import mpmath
 import numpy as np
 import pytest
 import sympy as sp
+from flint import fmpq
 
 from qtheory.gated import GatedQueue, optimal_gate, optimal_routing
 from qtheory.gated.certified import (
     certified_asymptotics,
     certified_dominance,
     certified_optimum,
-    exact_parameters,
     uniqueness_identities,
 )
+from qtheory.model.gated import GatedParameters
 from qtheory.verify import check_certificate
 
 CASES = [
@@ -147,13 +152,50 @@ def test_the_certificate_is_json_and_names_its_checker():
 
 
 def test_parameters_are_read_as_printed():
-    p = exact_parameters(GatedQueue(0.1, 0.3, 2.5, 0.7))
+    p = GatedQueue(0.1, 0.3, 2.5, 0.7).exact_parameters()
     assert (str(p.arrival), str(p.mu), str(p.reward), str(p.cost)) == (
         "1/10",
         "3/10",
         "5/2",
         "7/10",
     )
+
+
+def test_exact_parameters_are_the_gated_record_in_rationals():
+    """One record, three number types: the exact one has fmpq fields, β = 0 for Λ = ∞,
+    and Λ, Cε = Rμ − C and ν derived from the fields equal the rationals computed here
+    with fractions.Fraction from the decimals as typed."""
+    p = GatedQueue(0.6, "1.7", "2.3", "0.9").exact_parameters()
+    arrival, mu, reward, cost = (Fraction(t) for t in ("0.6", "1.7", "2.3", "0.9"))
+    assert isinstance(p, GatedParameters) and all(
+        isinstance(getattr(p, f.name), fmpq) for f in dataclasses.fields(p)
+    )
+    rational = {
+        "beta": 1 / arrival, "mu": mu, "reward": reward, "cost": cost, "arrival": arrival,
+        "epsilon": reward * mu / cost - 1, "net": reward * mu - cost, "nu": reward * mu / cost,
+    }  # fmt: skip
+    for name, value in rational.items():
+        assert str(getattr(p, name)) == str(value), name
+    assert p.to_json() == {"arrival_rate": "3/5", "service_rate": "17/10", "reward": "23/10",
+                           "cost": "9/10"}  # fmt: skip
+    unlimited = GatedQueue("inf", 1, 3, 2).exact_parameters()
+    assert (unlimited.beta, unlimited.arrival, unlimited.to_json()["arrival_rate"]) == (
+        0,
+        None,
+        "inf",
+    )
+    assert GatedQueue("inf", 1, "0.5", 1).exact_parameters().epsilon == fmpq(-1, 2)  # no check
+    with pytest.raises(ValueError, match="Naor's ratio nu.*got nu = 1/2$"):
+        GatedQueue("inf", 1, "0.5", 1).exact_parameters(worthwhile=True)
+
+
+def test_the_gated_model_imports_no_flint():
+    """python-flint is imported by exact_parameters, not by importing the model."""
+    code = "import sys, qtheory.model.gated as g; print('flint' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from flint import arb, fmpq
 from qtheory.core.limits import raised
 from qtheory.gated import GatedQueue
 from qtheory.gated.certified import certified_optimum
-from qtheory.gated.cost_certified import certified_cost_optimum, cost_and_slope, cost_parameters
+from qtheory.gated.cost_certified import certified_cost_optimum, cost_and_slope
 from qtheory.gated.cost_derivation import derive_costs, uniqueness_conditions
 from qtheory.gated.cost_optimum import optima_under
 from qtheory.gated.costs import holding_cost, sojourn_cost
@@ -206,7 +206,7 @@ def test_the_slopes_are_the_derivations(name):
         g = sp.expand_func(formulas.holding_power.expr.subs(sp.Symbol("p", positive=True), power))
         g, cost = g.subs(sigma, 1 - u / mu), holding_cost(f"power:{power}")
     m_prime, g_second = uniqueness_conditions()[name]
-    params = cost_parameters(GatedQueue("inf", 1, 10, 3))
+    params = GatedQueue("inf", 1, 10, 3).exact_parameters()
     for numerator in (6, 75, 9):
         x = fmpq(numerator, 10 if numerator < 10 else 100)
         at = {**values, u: sp.Rational(int(x.p), int(x.q))}

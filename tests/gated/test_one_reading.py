@@ -1,6 +1,6 @@
 """One reading of the parameters on every route: a float is its shortest ``repr``
 decimal (0.6 = 3/5), a string the decimal it spells, as in
-:func:`qtheory.gated.certified.exact_parameters`.  So the certified 30-digit interval
+:meth:`qtheory.model.gated.GatedQueue.exact_parameters`.  So the certified 30-digit interval
 contains the ``dps=50`` value at 100 random queues, parameters given as short decimal
 strings and as Python floats; and a float64 result that the rounding of the
 parameters to float64 leaves ill-conditioned says so (IllConditionedWarning).
@@ -28,7 +28,6 @@ from qtheory.gated import (
     welfare_ga,
     welfare_rr,
 )
-from qtheory.gated.certified import exact_parameters
 from qtheory.model.gated import IllConditionedWarning, to_mpf
 
 SEED = 20260611
@@ -80,7 +79,7 @@ def contains(enclosure, value) -> bool:
 def test_random_queues_are_random_enough():
     rng = random.Random(SEED)
     queues = [random_queue(rng) for _ in range(POINTS)]
-    excess = [math.log10(float(exact_parameters(GatedQueue(*q)).nu - 1)) for q in queues]
+    excess = [math.log10(float(GatedQueue(*q).exact_parameters().nu - 1)) for q in queues]
     assert min(excess) < -10 and max(excess) > 10
     finite = [q for q in queues if q[0] != "inf"]
     assert any(Fraction(q[0]) < Fraction(q[1]) for q in finite)
@@ -110,7 +109,7 @@ def test_decimal_fraction_is_the_certified_reading():
     for _ in range(POINTS):
         texts = random_queue(rng)
         for queue in (GatedQueue(*texts), GatedQueue(*as_floats(texts))):
-            params = exact_parameters(queue)
+            params = queue.exact_parameters()
             certified = (params.arrival, params.mu, params.reward, params.cost)
             fields = (queue.arrival_rate, queue.service_rate, queue.reward, queue.cost)
             for field, rational in zip(fields, certified, strict=True):
@@ -124,7 +123,7 @@ def test_certified_interval_contains_the_50_digit_values():
     for _ in range(POINTS):
         texts = random_queue(rng)
         typed, floats = GatedQueue(*texts), GatedQueue(*as_floats(texts))
-        assert exact_parameters(typed) == exact_parameters(floats)  # one rational
+        assert typed.exact_parameters() == floats.exact_parameters()  # one rational
         opt = certified_optimum(typed, dps=30)
         boundary += opt.at_boundary
         for queue in (typed, floats):
