@@ -3,6 +3,7 @@ that tools/generate_evaluators.py commits; they agree with sympy.lambdify."""
 
 from __future__ import annotations
 
+import flint
 import mpmath
 import numpy as np
 import pytest
@@ -103,3 +104,59 @@ def test_generated_module_imports_only_what_it_uses():
     namespace: dict = {}
     exec(text, namespace)
     assert namespace["f_float64"](1.0) == 2.0
+
+
+#: (x, y) at which the Arb evaluators are checked.
+POINTS = [(sp.Rational(1, 10**12), sp.Rational(1, 2)), (sp.Rational(3, 10), sp.Rational(2)),
+          (sp.Rational(1, 20), sp.Rational(1, 4))]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        sp.log(1 + x) / x,
+        sp.exp(x) - 1 + sp.Rational(1, 3) * y,
+        sp.sqrt(x**2 + 4 * y) - x,
+        sp.Float("0.1") * x + sp.pi * y + sp.E,
+        sp.LambertW(-x * sp.exp(-1 - x), -1) + 1 / sp.sqrt(y),
+        sp.polylog(-2, x / (1 + x)) * sp.gamma(y + 1) + 2**x + sp.log(y, 2),
+    ],
+)
+def test_arb_encloses_the_value(expr):
+    """The Arb evaluator's ball contains the value that mpmath computes at 80 digits from
+    Sympy's own lambdify of the display form, and is narrow at 200 bits."""
+    f = Formula("f", expr, (x, y))
+    reference = sp.lambdify((x, y), expr, modules="mpmath")
+    saved = flint.ctx.prec
+    try:
+        for a, b in POINTS:
+            with mpmath.workdps(80):
+                value = reference(*(mpmath.mpf(int(r.p)) / int(r.q) for r in (a, b)))
+                flint.ctx.prec = 320  # the reference as a ball of ~10^-75 relative
+                exact = flint.arb(mpmath.nstr(value, 78, min_fixed=-1, max_fixed=-1))
+            flint.ctx.prec = 200
+            ball = f.arb(*(flint.arb(flint.fmpq(int(r.p), int(r.q))) for r in (a, b)))
+            assert ball.contains(exact), (a, b, ball, exact)
+            assert ball.rad() < abs(exact) * flint.arb(2) ** -150
+    finally:
+        flint.ctx.prec = saved
+
+
+def test_arb_keeps_rationals_exact_and_imports_flint_itself():
+    """1/3 is the ball of fmpq(1, 3), not a float; flint is imported in the evaluator's
+    body, so a generated module of Arb evaluators imports nothing at its top."""
+    f = Formula("third", x / 3, (x,))
+    assert "flint.arb(flint.fmpq(1, 3))" in f.source("arb")
+    assert f.arb(flint.arb(1)).contains(flint.fmpq(1, 3))
+    assert f.modules("arb") == ()
+    text = generated_module([(f, "arb")], docstring="d")
+    assert "import" not in text.split("__all__")[0]
+    namespace: dict = {}
+    exec(text, namespace)
+    assert namespace["third_arb"](flint.arb(3)).contains(1)
+
+
+@pytest.mark.parametrize("expr", [sp.sin(x), sp.Piecewise((x, x < 1), (y, True))])
+def test_arb_refuses_functions_without_an_arb_method(expr):
+    with pytest.raises(ValueError, match="formula f: no Arb method for"):
+        Formula("f", expr, (x, y)).source("arb")

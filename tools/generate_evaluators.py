@@ -7,9 +7,10 @@ The numerical modules of a model call evaluators from a generated module
 (``qtheory/gated/_generated.py``, ``qtheory/lossnet/_generated.py``,
 ``qtheory/walks/_generated.py``) instead of deriving
 their formulas with Sympy on every run: the source of each evaluator is
-:meth:`qtheory.core.symbolic.Formula.source`, the same code :attr:`Formula.float64` and
-:attr:`Formula.mp` compile, so the derivation stays the one source of every formula.  Run
-this after changing a derivation; ``tests/test_codegen.py`` runs ``--check``.
+:meth:`qtheory.core.symbolic.Formula.source`, the same code :attr:`Formula.float64`,
+:attr:`Formula.mp` and :attr:`Formula.arb` compile, so the derivation stays the one
+source of every formula.  Run this after changing a derivation; ``tests/test_codegen.py``
+runs ``--check``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ Evaluators = list[tuple[Formula, str]]
 
 def gated() -> Evaluators:
     """The evaluators :mod:`qtheory.gated.welfare`, :mod:`qtheory.gated.gim1_root`,
-    :mod:`qtheory.gated.asymptotics` and :mod:`qtheory.gated.costs` call."""
+    :mod:`qtheory.gated.asymptotics` and :mod:`qtheory.gated.costs` call, and the Arb
+    evaluators of S_GA and the throughput that :mod:`qtheory.gated.certified` and
+    :mod:`qtheory.gated.cost_certified` call."""
     from qtheory.gated.asymptotics import asymptotic_formulas
     from qtheory.gated.cost_derivation import derive_costs
     from qtheory.gated.derivation import derive
@@ -41,6 +44,8 @@ def gated() -> Evaluators:
         (f.welfare_ga, "float64"),
         (f.welfare_ga, "mp"),
         (f.welfare_ga_first_order, "mp"),
+        (f.welfare_ga, "arb"),
+        (f.throughput, "arb"),
         (f.gate_of_root, "mp"),
         (f.throughput, "mp"),
         (f.mean_sojourn, "mp"),

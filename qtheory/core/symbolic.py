@@ -7,7 +7,9 @@ same expression: Sympy substitutes a numerically robust parametrisation (for ins
 accuracy), Sympy's code-generation optimiser rewrites ``log(1 + x)`` as ``log1p(x)`` and
 ``exp(x) - 1`` as ``expm1(x)``, and Sympy's code printers (the ones behind
 :func:`sympy.lambdify`) write the result as the Python source of a vectorised NumPy
-function and of an mpmath function (:meth:`Formula.source`).  Nothing is typed twice.
+function, of an mpmath function and of an Arb function on python-flint's balls (a printer
+of this module's own, in the same style: ``x.log1p()`` for ``log1p(x)``), see
+:meth:`Formula.source`.  Nothing is typed twice.
 
 That source is what the evaluators run, compiled on first use.  A model whose numbers must
 come fast (the command line) also keeps it in a committed module, written by
@@ -42,7 +44,8 @@ import numpy as np
 import sympy as sp
 from sympy.codegen.rewriting import optimize, optims_c99
 from sympy.printing.numpy import NumPyPrinter
-from sympy.printing.pycode import MpmathPrinter
+from sympy.printing.precedence import PRECEDENCE
+from sympy.printing.pycode import MpmathPrinter, PythonCodePrinter
 
 __all__ = ["BACKENDS", "Formula", "generated_module", "lambdify_interval"]
 
@@ -60,6 +63,12 @@ class _MpmathPrinter(MpmathPrinter):
         return mpmath.polylog(-2, z)
     """
 
+    def _print_exp2(self, expr: sp.Expr) -> str:  # 2**x, as Sympy's C99 rewrite writes it
+        return f"{self._module_format('flint.arb')}(2)**{self._ball(expr.args[0])}"
+
+    def _print_log2(self, expr: sp.Expr) -> str:
+        return f"{self._ball(expr.args[0])}.log_base(2)"
+
     def _print_LambertW(self, expr: sp.LambertW) -> str:
         return self._call("mpmath.lambertw", expr)
 
@@ -71,13 +80,111 @@ class _MpmathPrinter(MpmathPrinter):
         return f"{self._module_format(function)}({args})"
 
 
+class _ArbPrinter(PythonCodePrinter):
+    """Writes an expression as Python code on python-flint's Arb balls (``flint.arb``):
+    every elementary function as the ball's method (``exp(x)`` is ``x.exp()``, and
+    likewise ``log``, ``expm1``, ``log1p``, ``sqrt``, ``gamma``; ``exp2(x)`` is
+    ``flint.arb(2)**x``, ``log2(x)`` is ``x.log_base(2)``; ``LambertW(z, k)`` is
+    ``z.lambertw(k)``, ``polylog(s, z)`` is ``z.polylog(s)``), a rational p/q as the
+    ball ``flint.arb(flint.fmpq(p, q))`` (exact when p/q is a dyadic number, else
+    rounded once at the working precision, ``flint.ctx.prec``), π and e as Arb's
+    constants, integers as Python ints (Arb multiplies by them exactly).  Each
+    operation returns a ball that contains its exact value on the balls it is given, so
+    the evaluator's result contains the formula's value on its argument balls.  A
+    function without an Arb method here (``sin``, ``Piecewise``, ...) is refused.
+
+    >>> z = sp.Symbol("z")
+    >>> print(Formula("f", sp.log(1 + z) / 3 + sp.LambertW(-z, -1), (z,)).source("arb"))
+    def f_arb(z):
+        'f = log(z + 1)/3 + LambertW(-z, -1), in arb (python-flint).'
+        import flint
+        return (-z).lambertw(-1) + (flint.arb(flint.fmpq(1, 3)))*z.log1p()
+    <BLANKLINE>
+    """
+
+    #: Sympy function -> the Arb method that computes it.
+    METHODS = {"exp": "exp", "log": "log", "expm1": "expm1", "log1p": "log1p",
+               "gamma": "gamma"}  # fmt: skip
+
+    def doprint(self, expr: sp.Expr, assign_to: object = None) -> str:
+        known = {*self.METHODS, "exp2", "log2", "LambertW", "polylog", "Abs"}
+        unknown = {type(f).__name__ for f in expr.atoms(sp.Function)} - known
+        if unknown:
+            raise NotImplementedError(f"no Arb method for {sorted(unknown)}")
+        return super().doprint(expr, assign_to)
+
+    def _ball(self, expr: sp.Expr) -> str:
+        """``expr`` as an operand of a method call: an integer made a ball."""
+        if expr.is_Integer:
+            return f"{self._module_format('flint.arb')}({int(expr)})"
+        return self.parenthesize(expr, PRECEDENCE["Atom"], strict=True)
+
+    def _print_Function(self, expr: sp.Expr) -> str:
+        name = type(expr).__name__
+        if name not in self.METHODS:
+            return super()._print_Function(expr)
+        return f"{self._ball(expr.args[0])}.{self.METHODS[name]}()"
+
+    _print_exp = _print_log = _print_expm1 = _print_log1p = _print_gamma = _print_Function
+
+    def _print_exp2(self, expr: sp.Expr) -> str:  # 2**x, as Sympy's C99 rewrite writes it
+        return f"{self._module_format('flint.arb')}(2)**{self._ball(expr.args[0])}"
+
+    def _print_log2(self, expr: sp.Expr) -> str:
+        return f"{self._ball(expr.args[0])}.log_base(2)"
+
+    def _print_LambertW(self, expr: sp.LambertW) -> str:
+        branch = "" if len(expr.args) == 1 else self._print(expr.args[1])
+        return f"{self._ball(expr.args[0])}.lambertw({branch})"
+
+    def _print_polylog(self, expr: sp.polylog) -> str:
+        return f"{self._ball(expr.args[1])}.polylog({self._print(expr.args[0])})"
+
+    def _print_Abs(self, expr: sp.Abs) -> str:
+        return f"abs({self._print(expr.args[0])})"
+
+    def _print_Pow(self, expr: sp.Pow, rational: bool = False) -> str:
+        if expr.exp == sp.S.Half:
+            return f"{self._ball(expr.base)}.sqrt()"
+        if expr.exp == -sp.S.Half:
+            return f"{self._ball(expr.base)}.rsqrt()"
+        if expr.exp == -1:
+            return f"1/{self.parenthesize(expr.base, PRECEDENCE['Mul'], strict=False)}"
+        exponent = self.parenthesize(expr.exp, PRECEDENCE["Pow"], strict=False)
+        return f"{self._ball(expr.base)}**{exponent}"
+
+    def _print_Rational(self, expr: sp.Rational) -> str:
+        arb, fmpq = self._module_format("flint.arb"), self._module_format("flint.fmpq")
+        return f"{arb}({fmpq}({expr.p}, {expr.q}))"
+
+    _print_Half = _print_Rational
+
+    def _print_Float(self, expr: sp.Float) -> str:  # its binary value, as mpmath's printer
+        return self._print_Rational(sp.Rational(expr))
+
+    def _print_Pi(self, expr: sp.Expr) -> str:
+        return f"{self._module_format('flint.arb')}.pi()"
+
+    def _print_Exp1(self, expr: sp.Expr) -> str:
+        return f"{self._module_format('flint.arb')}.const_e()"
+
+
 #: The evaluator backends: name -> (the Sympy printer that writes its code, what it computes in).
-BACKENDS = {"float64": (NumPyPrinter, "NumPy"), "mp": (_MpmathPrinter, "mpmath")}
+BACKENDS = {
+    "float64": (NumPyPrinter, "NumPy"),
+    "mp": (_MpmathPrinter, "mpmath"),
+    "arb": (_ArbPrinter, "python-flint"),
+}
+
+#: Backends whose module each evaluator imports in its body, not the module that holds
+#: it: a generated module stays importable without python-flint (the command line starts
+#: without it), and an Arb evaluator imports it when it runs.
+_IMPORTED_IN_BODY = {"arb": "flint"}
 
 
 @dataclass(frozen=True, eq=False)
 class Formula:
-    """A named Sympy expression with float64 and mpmath evaluators generated from it.
+    """A named Sympy expression with float64, mpmath and Arb evaluators generated from it.
 
     Parameters
     ----------
@@ -126,13 +233,29 @@ class Formula:
         from ``source("mp")``."""
         return self._compile("mp")
 
+    @cached_property
+    def arb(self) -> Callable[..., object]:
+        """Arb evaluator (python-flint balls, ``flint.arb``): given balls, returns a ball
+        that contains the value of :attr:`numeric_expr` at every point of them, computed
+        at the working precision ``flint.ctx.prec``; compiled from ``source("arb")``.
+
+        Examples
+        --------
+        >>> from flint import arb
+        >>> x = sp.Symbol("x", positive=True)
+        >>> ball = Formula("log_ratio", sp.log(1 + x) / x, (x,)).arb(arb("1e-30"))
+        >>> ball.contains(1 - arb("0.5e-30")), ball.rad() < arb("1e-14")
+        (True, True)
+        """
+        return self._compile("arb")
+
     def function_name(self, backend: str) -> str:
         """The name of the evaluator's function: ``NAME_BACKEND``, every character that
         cannot appear in a Python name replaced by ``_``.
 
         Parameters
         ----------
-        backend : {"float64", "mp"}
+        backend : {"float64", "mp", "arb"}
             The evaluator.
 
         Returns
@@ -152,12 +275,13 @@ class Formula:
     def source(self, backend: str) -> str:
         """The evaluator as Python source: a function of :attr:`args` whose one statement
         returns :attr:`numeric_expr`, printed by Sympy's NumPy (``"float64"``) or mpmath
-        (``"mp"``) code printer with module-qualified names (``numpy.log1p``,
-        ``mpmath.mpf(1)/mpmath.mpf(3)``).
+        (``"mp"``) code printer, or this module's Arb printer (``"arb"``), with
+        module-qualified names (``numpy.log1p``, ``mpmath.mpf(1)/mpmath.mpf(3)``,
+        ``flint.arb(flint.fmpq(1, 3))``); an Arb evaluator imports ``flint`` in its body.
 
         Parameters
         ----------
-        backend : {"float64", "mp"}
+        backend : {"float64", "mp", "arb"}
             The evaluator.
 
         Returns
@@ -189,13 +313,14 @@ class Formula:
 
         Parameters
         ----------
-        backend : {"float64", "mp"}
+        backend : {"float64", "mp", "arb"}
             The evaluator.
 
         Returns
         -------
         tuple of str
-            Names to ``import`` (``numpy``, ``mpmath``, sometimes ``math``).
+            Names to ``import`` (``numpy``, ``mpmath``, sometimes ``math``; never
+            ``flint``, which an Arb evaluator imports itself).
 
         Examples
         --------
@@ -234,12 +359,16 @@ class Formula:
         except NotImplementedError as error:
             raise ValueError(f"formula {self.name}: {str(error).splitlines()[0]}") from None
         doc = f"{self.name} = {sp.sstr(self.expr)}, in {backend} ({library})."
+        modules = {name.split(".")[0] for name in printer.module_imports}
+        in_body = _IMPORTED_IN_BODY.get(backend)
+        body_import = f"    import {in_body}\n" if in_body in modules else ""
         text = (
             f"def {self.function_name(backend)}({', '.join(names)}):\n"
             f"    {doc!r}\n"
+            f"{body_import}"
             f"    return {code}\n"
         )
-        return text, tuple(sorted({name.split(".")[0] for name in printer.module_imports}))
+        return text, tuple(sorted(modules - {in_body}))
 
     def _compile(self, backend: str) -> Callable:
         namespace = {name: importlib.import_module(name) for name in self.modules(backend)}
@@ -274,7 +403,8 @@ def generated_module(evaluators: Sequence[tuple[Formula, str]], *, docstring: st
     Parameters
     ----------
     evaluators : sequence of (Formula, backend)
-        The evaluators, in the order they are written; backend ``"float64"`` or ``"mp"``.
+        The evaluators, in the order they are written; backend ``"float64"``, ``"mp"``
+        or ``"arb"``.
     docstring : str
         The module's docstring (what it is generated from, and by what).
 

@@ -29,6 +29,16 @@ def welfare_ga_first_order_mp(w, mu, beta, R, C):
     return (beta - (w - mpmath.log1p(-beta*mu*mpmath.expm1(-w)))/(mu*mpmath.expm1(-w)))*(-C*mpmath.exp(-w)/(mu*mpmath.expm1(-w)) + C*mpmath.exp(-2*w)/(mu*mpmath.expm1(-w)**2)) - (-(w - mpmath.log1p(-beta*mu*mpmath.expm1(-w)))*mpmath.exp(-w)/(mu*mpmath.expm1(-w)**2) - (-beta*mu*mpmath.exp(-w)/(-beta*mu*mpmath.expm1(-w) + 1) + 1)/(mu*mpmath.expm1(-w)))*(-C/mu + C*mpmath.exp(-w)/(mu*mpmath.expm1(-w)) + R)
 
 
+def welfare_ga_arb(w, mu, beta, R, C):
+    'welfare_ga = (-C*sigma/(mu*(1 - sigma)) - C/mu + R)/(-(-log(sigma) - log(1 - mu*(sigma - 1)/Lambda))/(mu*(sigma - 1)) + 1/Lambda), in arb (python-flint).'
+    return (-C/mu + C*(-w).exp()/(mu*(-w).expm1()) + R)/(beta - (w - (-beta*mu*(-w).expm1()).log1p())/(mu*(-w).expm1()))
+
+
+def throughput_arb(w, mu, beta):
+    'throughput = 1/(-(-log(sigma) - log(1 - mu*(sigma - 1)/Lambda))/(mu*(sigma - 1)) + 1/Lambda), in arb (python-flint).'
+    return 1/(beta - (w - (-beta*mu*(-w).expm1()).log1p())/(mu*(-w).expm1()))
+
+
 def gate_of_root_mp(w, mu, beta):
     'gate_of_root = -(-log(sigma) - log(1 - mu*(sigma - 1)/Lambda))/(mu*(sigma - 1)), in mp (mpmath).'
     return -(w - mpmath.log1p(-beta*mu*mpmath.expm1(-w)))/(mu*mpmath.expm1(-w))

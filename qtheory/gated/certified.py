@@ -83,6 +83,7 @@ from flint import arb, fmpq
 from qtheory.core import limits
 from qtheory.core.enclosure import Enclosure, exact
 from qtheory.core.precision import required_dps
+from qtheory.gated import _generated
 from qtheory.model.gated import GatedParameters, GatedQueue, checked_queue
 from qtheory.verify import statements
 
@@ -129,6 +130,19 @@ def welfare_terms(w: arb, params: GatedParameters[fmpq]) -> dict[str, arb]:
     Every returned ball contains the value at every point of ``w``, so a sign decided
     here holds on the whole ball.  G has the sign of S'(w).
 
+    S is the derivation's welfare (:attr:`qtheory.gated.derivation.GatedFormulas.welfare_ga`)
+    through its generated Arb evaluator.  τ, G, G' and D' are written here in the
+    cancellation-free form whose identities :func:`uniqueness_identities` proves
+    (N = (Cε − Rμσ)/u with Cε exact, h + k as two non-negative differences): the
+    derivation's G = u²/(μσ)·(N'D − ND'), G' and τ' evaluated in Arb enclose the same
+    values (``tests/gated/test_certified.py``) but with other roundings, and the
+    maximiser's Newton iterate, hence a certificate's bracket digits, follow the last
+    bits of G, G', τ and τ' (the derivation's forms changed the bracket of 3 of the 5
+    optima of the committed ``gated.optimal_gate`` certificate).  At a point near
+    ν = 1 the generated S is wider than N/D (it forms R − C/μ: about log2(1/ε) bits
+    fewer), which is harmless: S is only read on the bracket of w*, whose own width
+    dominates.
+
     Parameters
     ----------
     w : flint.arb
@@ -150,17 +164,21 @@ def welfare_terms(w: arb, params: GatedParameters[fmpq]) -> dict[str, arb]:
     >>> round(float(terms["S"].mid()), 12), round(1 - 2 / math.e, 12)
     (0.264241117657, 0.264241117657)
     """
-    mu, beta, cost = arb(params.mu), arb(params.beta), arb(params.cost)
+    mu, beta, reward, cost = (arb(v) for v in (params.mu, params.beta, params.reward, params.cost))
     sigma = (-w).exp()
     u = -mu * (-w).expm1()  # μ(1 − σ) without cancellation
     y = beta * u
-    n = (arb(params.net) - arb(params.reward) * mu * sigma) / u
+    n = (arb(params.net) - reward * mu * sigma) / u  # Cε exact: no cancellation near ν = 1
     tau = (w - y.log1p()) / u
-    d = tau + beta
     hk = (w.expm1() - w) + (y.log1p() - y / (1 + y))  # h(w) + k(βu)
-    g1 = -n * (w.expm1() + beta * y * mu * sigma / (1 + y) ** 2)
-    d1 = mu * sigma * hk / (u * u)
-    return {"sigma": sigma, "tau": tau, "S": n / d, "G": cost * d - n * hk, "G1": g1, "D1": d1}
+    return {
+        "sigma": sigma,
+        "tau": tau,
+        "S": _generated.welfare_ga_arb(w, mu, beta, reward, cost),
+        "G": cost * (tau + beta) - n * hk,
+        "G1": -n * (w.expm1() + beta * y * mu * sigma / (1 + y) ** 2),
+        "D1": mu * sigma * hk / (u * u),
+    }
 
 
 def rounded_decimal(value: Fraction, digits: int) -> str:
@@ -345,9 +363,11 @@ def _attempt(
         if not welfare_terms(point_ball(c1), params)["G"] < 0:
             raise Undecided("S' < 0 is undecided at the upper end of the bracket of w*")
         data.update(case="interior", bracket=[c0, c1])
-        terms = welfare_terms(point_ball(c0).union(point_ball(c1)), params)
+        box = point_ball(c0).union(point_ball(c1))
+        terms = welfare_terms(box, params)
+        throughput = _generated.throughput_arb(box, arb(params.mu), arb(params.beta))
         values = {"root": terms["sigma"], "gate": terms["tau"], "welfare_ga": terms["S"],
-                  "throughput": 1 / (terms["tau"] + arb(params.beta))}  # fmt: skip
+                  "throughput": throughput}  # fmt: skip
     rate, welfare_rr, rr_boundary = _routing(params)
     values.update(rate_rr=rate, welfare_rr=welfare_rr)
     values["price_of_forgetting"] = values["welfare_ga"] / welfare_rr

@@ -81,6 +81,7 @@ import flint
 from flint import arb, fmpq
 
 from qtheory.core.precision import required_dps
+from qtheory.gated import _generated
 from qtheory.gated.certified import (
     BRACKET_DIGITS,
     VALUE_NAMES,
@@ -252,9 +253,11 @@ def _gate(cost, params, dps, tighten) -> tuple[dict[str, arb], dict]:
         raise Undecided("S' > 0 is undecided at the lower end of the bracket of w*")
     if not _terms(high, cost, params)["G"] < 0:
         raise Undecided("S' < 0 is undecided at the upper end of the bracket of w*")
-    terms = _terms(low.union(high), cost, params)
+    box = low.union(high)
+    terms = _terms(box, cost, params)
+    throughput = _generated.throughput_arb(box, arb(params.mu), arb(params.beta))
     values = {"root": terms["sigma"], "gate": terms["tau"], "welfare_ga": terms["S"],
-              "throughput": 1 / (terms["tau"] + arb(params.beta))}  # fmt: skip
+              "throughput": throughput}  # fmt: skip
     return values, {"case": "interior", "bracket": bracket}
 
 

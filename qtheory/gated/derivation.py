@@ -105,6 +105,11 @@ class GatedFormulas:
         N'(σ)D(σ) − N(σ)D'(σ) = 0.
     welfare_ga_first_order : Formula
         N'(w)D(w) − N(w)D'(w), whose root in w is the optimal gate.
+    gate_slope : Formula
+        τ'(w) = D'(w), in (w, μ, β): positive, so τ increases with w.
+    welfare_ga_sign, welfare_ga_sign_slope : Formula
+        G(w) = u²/(μσ)·(N'(w)D(w) − N(w)D'(w)), u = μ(1 − σ), which has the sign of
+        S_GA'(w) (the certified optimum decides its sign), and G'(w); in (w, μ, β, R, C).
     welfare_rr : Formula
         S_RR(λ) = λ(R − C/(μ − λ)) in (λ, μ, R, C).
     rr_optimal_rate, rr_optimal_welfare : Formula
@@ -146,6 +151,9 @@ class GatedFormulas:
     cycle: sp.Expr  # D(σ) = τ(σ) + 1/Λ, the mean admitted inter-arrival time
     welfare_ga_first_order_display: sp.Eq  # N'(σ)D(σ) - N(σ)D'(σ) = 0 for S_GA = N/D
     welfare_ga_first_order: Formula  # N'(w)D(w) - N(w)D'(w), w = -log σ (evaluated)
+    gate_slope: Formula  # τ'(w) = D'(w)
+    welfare_ga_sign: Formula  # G(w) = u²/(μσ) (N'D - ND'), the sign of S_GA'(w)
+    welfare_ga_sign_slope: Formula  # G'(w)
     welfare_rr: Formula  # S_RR(λ), in (λ, μ, R, C)
     rr_optimal_rate: Formula  # unconstrained argmax of S_RR: μ - sqrt(μC/R), in (μ, R, C)
     rr_optimal_welfare: Formula  # S_RR at that rate, in terms of (ν, C)
@@ -245,6 +253,9 @@ def derive() -> GatedFormulas:
         )
     )
     welfare_ga_optimal = sp.Symbol("S_GA^*", positive=True)
+    # The evaluators differentiate in w = -log σ (dσ/dw = -σ < 0: the same root).
+    first_order = _first_order_numerator(_numeric_form(net_reward), _numeric_form(cycle), log_decay)
+    sign = _numeric_form(decay**2 / (service_rate * root)) * first_order  # times u²/(μσ) > 0
     t = sp.Symbol("t", positive=True)
     residual_args = (root, service_rate, gate, mean_exp_phase)
     return GatedFormulas(
@@ -269,11 +280,13 @@ def derive() -> GatedFormulas:
         net_reward=net_reward,
         cycle=cycle,
         welfare_ga_first_order_display=sp.Eq(_first_order_numerator(net_reward, cycle, root), 0),
-        # The evaluator differentiates in w = -log σ (dσ/dw = -σ < 0: same root).
-        welfare_ga_first_order=Formula(
-            "welfare_ga_first_order",
-            _first_order_numerator(_numeric_form(net_reward), _numeric_form(cycle), log_decay),
-            WELFARE_ARGS,
+        welfare_ga_first_order=Formula("welfare_ga_first_order", first_order, WELFARE_ARGS),
+        gate_slope=Formula(
+            "gate_slope", sp.diff(_numeric_form(gate_of_root), log_decay), ROOT_ARGS
+        ),
+        welfare_ga_sign=Formula("welfare_ga_sign", sign, WELFARE_ARGS),
+        welfare_ga_sign_slope=Formula(
+            "welfare_ga_sign_slope", sp.diff(sign, log_decay), WELFARE_ARGS
         ),
         welfare_rr=Formula("welfare_rr", welfare_rr, RR_ARGS),
         rr_optimal_rate=Formula("rr_optimal_rate", rr_rate, RR_ARGS[1:]),

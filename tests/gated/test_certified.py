@@ -8,19 +8,23 @@ import subprocess
 import sys
 from fractions import Fraction
 
+import flint
 import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from flint import fmpq
+from flint import arb, fmpq
 
 from qtheory.gated import GatedQueue, optimal_gate, optimal_routing
 from qtheory.gated.certified import (
     certified_asymptotics,
     certified_dominance,
     certified_optimum,
+    point_ball,
     uniqueness_identities,
+    welfare_terms,
 )
+from qtheory.gated.derivation import derive
 from qtheory.model.gated import GatedParameters
 from qtheory.verify import check_certificate
 
@@ -261,3 +265,58 @@ def test_asymptotic_grids_and_dominance():
         certified_asymptotics("medium", ("inf",), (1,), constant="1")
     with pytest.raises(ValueError, match="arrivals must exceed"):
         certified_asymptotics("heavy", ("0.5",), (1,), constant="1")
+
+
+OVERLAP_QUEUES = [
+    ("inf", 1, 2, 1),
+    ("inf", 1, "1." + "0" * 29 + "1", 1),  # ν − 1 = 1e-30, Λ = ∞
+    ("2", 1, 3, 1),
+    ("0.9", 1, "1.5", 1),  # Λ < μ
+    ("3", 1, "1e12", 1),
+    ("inf", 1, "1e20", 1),
+]
+
+
+@pytest.mark.parametrize("queue", OVERLAP_QUEUES)
+def test_hand_written_terms_enclose_what_the_derivation_gives(queue):
+    """welfare_terms writes τ, G, G' and τ' in the cancellation-free form of the
+    uniqueness proof (its docstring says why they are not the generated evaluators); the
+    derivation's Formulas for them (τ(σ), G = u²/(μσ)(N'D − ND'), G', τ'), compiled to
+    Arb, give overlapping balls at w* (from the certificate), at its bracket and at
+    small and large w, including ν − 1 = 1e-30 and Λ = ∞."""
+    f = derive()
+    formulas = {"tau": f.gate_of_root, "S": f.welfare_ga, "G": f.welfare_ga_sign,
+                "G1": f.welfare_ga_sign_slope, "D1": f.gate_slope}  # fmt: skip
+    q = GatedQueue(*queue)
+    opt = certified_optimum(q, dps=30)
+    p = q.exact_parameters()
+    saved = flint.ctx.prec
+    try:
+        flint.ctx.prec = opt.certificate["data"]["precision_bits"]
+        low, high = (point_ball(c) for c in opt.certificate["data"]["bracket"])
+        args = {"mu": arb(p.mu), "beta": arb(p.beta), "R": arb(p.reward), "C": arb(p.cost)}
+        for w in (low, low.union(high), arb("1/100"), arb(40)):
+            hand = welfare_terms(w, p)
+            for name, formula in formulas.items():
+                ball = formula.arb(w, *(args[str(a)] for a in formula.args[1:]))
+                assert ball.is_finite() and hand[name].is_finite()
+                assert ball.overlaps(hand[name]), (name, w, ball, hand[name])
+    finally:
+        flint.ctx.prec = saved
+
+
+def test_the_derivation_s_sign_function_is_the_proof_s():
+    """The derivation's G, G' and τ' equal the hand-written forms of uniqueness_identities:
+    G = C D − N(h + k), G' = −N(e^w − 1 + β²uμσ/(1 + βu)²), τ' = μσ(h + k)/u²."""
+    f = derive()
+    w, mu, beta, reward, cost = f.welfare_ga_sign.args
+    sigma = sp.exp(-w)
+    u = mu * (1 - sigma)
+    y = beta * u
+    d = (w - sp.log(1 + y)) / u + beta
+    n = reward - cost / u
+    hk = sp.exp(w) - 1 - w + sp.log(1 + y) - y / (1 + y)
+    assert sp.simplify(f.welfare_ga_sign.expr - (cost * d - n * hk)) == 0
+    slope = -n * (sp.exp(w) - 1 + beta**2 * u * mu * sigma / (1 + y) ** 2)
+    assert sp.simplify(f.welfare_ga_sign_slope.expr - slope) == 0
+    assert sp.simplify(f.gate_slope.expr - mu * sigma * hk / u**2) == 0
