@@ -130,10 +130,11 @@ def welfare_terms(w: arb, params: GatedParameters[fmpq]) -> dict[str, arb]:
     Every returned ball contains the value at every point of ``w``, so a sign decided
     here holds on the whole ball.  G has the sign of S'(w).
 
-    S is the derivation's welfare (:attr:`qtheory.gated.derivation.GatedFormulas.welfare_ga`)
-    through its generated Arb evaluator.  τ, G, G' and D' are written here in the
-    cancellation-free form whose identities :func:`uniqueness_identities` proves
-    (N = (Cε − Rμσ)/u with Cε exact, h + k as two non-negative differences): the
+    S is the derivation's welfare (``welfare_ga`` of
+    :class:`qtheory.gated.derivation.GatedFormulas`) through its generated Arb evaluator.
+    τ, G, G' and D' are written here in the cancellation-free form whose identities
+    :func:`uniqueness_identities` proves (N = (Cε − Rμσ)/u with Cε exact, h + k as two
+    non-negative differences): the
     derivation's G = u²/(μσ)·(N'D − ND'), G' and τ' evaluated in Arb enclose the same
     values (``tests/gated/test_certified.py``) but with other roundings, and the
     maximiser's Newton iterate, hence a certificate's bracket digits, follow the last

@@ -158,7 +158,13 @@ def service_count_law(gate: float, arrival_rate: float, service_rate: float, siz
     limits.require("memory", 32.0 * size, parameter="size", what="the service-count law")
     gate, arrival_rate, service_rate = _scalars(gate, arrival_rate, service_rate)
     counts = np.arange(size)
-    during_gate = poisson_pmf(counts, service_rate * gate)
+    mean = service_rate * gate
+    if not np.isfinite(mean):
+        raise ValueError(
+            f"service_rate*gate must be finite (the mean count during the gate), got "
+            f"service_rate={service_rate!r}, gate={gate!r}"
+        )
+    during_gate = poisson_pmf(counts, mean)
     if np.isinf(arrival_rate):
         return during_gate
     during_exp_phase = geometric_pmf(counts + 1, arrival_rate / (arrival_rate + service_rate))

@@ -44,7 +44,7 @@ _FIELDS = ("arrival_rate", "service_rate", "reward", "cost")
 
 #: The number type of a :class:`GatedParameters`: float64, ``flint.fmpq``, or an
 #: ``mpmath.mpf`` (which type checkers see as ``Any``).
-N = TypeVar("N", float, "fmpq")
+_Num = TypeVar("_Num", float, "fmpq")
 
 #: Unit roundoff of float64: rounding a number to float64 changes it by at most this
 #: much, relative.
@@ -183,7 +183,7 @@ def _checked(name: str, value: Number, *, allow_inf: bool = False) -> Number:
 
 
 @dataclass(frozen=True)
-class GatedParameters(Generic[N]):
+class GatedParameters(Generic[_Num]):
     """A queue's parameters in one number type, as the formulas read them: float64 or
     mpf at the caller's precision (:meth:`GatedQueue.parameters`), or the exact rationals
     (``flint.fmpq``) of the certified routes (:meth:`GatedQueue.exact_parameters`).
@@ -214,24 +214,24 @@ class GatedParameters(Generic[N]):
     (3/5, 3/2, 3/2, 5/3, 1/2)
     """
 
-    mu: N
-    beta: N
-    reward: N
-    cost: N
-    epsilon: N
+    mu: _Num
+    beta: _Num
+    reward: _Num
+    cost: _Num
+    epsilon: _Num
 
     @property
-    def arrival(self) -> N | None:
+    def arrival(self) -> _Num | None:
         """Λ = 1/β, None for Λ = ∞ (β = 0)."""
         return None if self.beta == 0 else 1 / self.beta
 
     @property
-    def net(self) -> N:
+    def net(self) -> _Num:
         """Cε = Rμ − C (the net reward of a customer alone, times μ)."""
         return self.cost * self.epsilon
 
     @property
-    def nu(self) -> N:
+    def nu(self) -> _Num:
         """Naor's ratio ν = Rμ/C = 1 + ε."""
         return 1 + self.epsilon
 

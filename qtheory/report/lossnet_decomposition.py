@@ -533,6 +533,35 @@ def decomposition_steps(
     ``NAME: tables and claims``, ``NAME: figure`` and ``NAME: lookahead figure``;
     ``stems`` are the file stems of the section and of the decomposition figure.
     Nothing runs until a step is called, and the steps share the sweep's results.
+
+    Parameters
+    ----------
+    run : qtheory.report.run.Run
+        The run context; outputs go below ``run.out``, claims to ``run.claims``.
+    sizes : Plan
+        The sweep's parameter sets and sizes.
+    name : str
+        The prefix of the step names.
+    stems : (str, str)
+        The file stems of the section (``derivations/``) and of the decomposition
+        figure (``figures/``).
+    section : callable
+        ``section(sweeps)`` -> (claims, LaTeX of the section).
+    lookahead : callable
+        ``lookahead(sweeps, figures)`` -> the paths of the lookahead figure.
+
+    Yields
+    ------
+    (str, callable)
+        The step's name and a function of no arguments returning the paths it wrote.
+
+    Examples
+    --------
+    >>> from qtheory.report.run import Run
+    >>> steps_ = decomposition_steps(Run("build", quick=True), plan("quick"), "demo",
+    ...                              ("demo", "demo"), None, None)
+    >>> [name for name, _ in steps_]  # doctest: +NORMALIZE_WHITESPACE
+    ['demo: sweep', 'demo: tables and claims', 'demo: figure', 'demo: lookahead figure']
     """
     derivations, figures = run.out / "derivations", run.out / "figures"
     tex, figure = stems

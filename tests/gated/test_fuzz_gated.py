@@ -6,7 +6,7 @@ ValueError too)."""
 
 import numpy as np
 from conftest import FUZZ, anything, assert_clean_outcome, dps_values, special_reals, wrong_types
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from qtheory.core import limits
@@ -102,6 +102,7 @@ def test_asymptotic_checks(exponent, arrival, dps):
 
 @SETTINGS
 @given(st.lists(argument, min_size=3, max_size=3), st.one_of(st.integers(-3, 50), wrong_types))
+@example([1e200, 0.5, 1e200], 5)  # mu * gate overflows: a ValueError, not a NaN warning
 def test_embedded_chain(args, size):
     assert_clean_outcome(service_count_law, *args, size)
     law = assert_clean_outcome(embedded_chain_law, *args)
