@@ -37,6 +37,18 @@ def test_evaluators_agree_with_lambdify(expr):
         assert abs(f.mp(a, b) - reference(a, b)) <= mpmath.mpf(10) ** -48 * abs(reference(a, b))
 
 
+def test_powers_of_two_after_the_c99_rewrite():
+    """Sympy's C99 rewrite writes 2**x as exp2(x) and log(y)/log(2) as log2(y); every
+    backend prints them (against 2^x + ln y / ln 2 in mpmath at 50 digits)."""
+    f = Formula("f", 2**x + sp.log(y) / sp.log(2), (x, y))
+    assert {type(g).__name__ for g in f.numeric_expr.atoms(sp.Function)} == {"exp2", "log2"}
+    assert f.float64(0.3, 2.0) == pytest.approx(2**0.3 + 1.0, rel=1e-15)
+    with mpmath.workdps(50):
+        a, b = mpmath.mpf("0.3"), mpmath.mpf(3)
+        expected = mpmath.power(2, a) + mpmath.ln(b) / mpmath.ln(2)
+        assert abs(f.mp(a, b) - expected) <= mpmath.mpf(10) ** -48 * expected
+
+
 def test_mp_keeps_rationals_exact():
     """1/3 is printed as mpf(1)/mpf(3), not the float 0.333...: exact at any precision."""
     f = Formula("third", x / 3, (x,))

@@ -64,10 +64,11 @@ class _MpmathPrinter(MpmathPrinter):
     """
 
     def _print_exp2(self, expr: sp.Expr) -> str:  # 2**x, as Sympy's C99 rewrite writes it
-        return f"{self._module_format('flint.arb')}(2)**{self._ball(expr.args[0])}"
+        exponent = self.parenthesize(expr.args[0], PRECEDENCE["Atom"], strict=True)
+        return f"{self._module_format('mpmath.mpf')}(2)**{exponent}"
 
     def _print_log2(self, expr: sp.Expr) -> str:
-        return f"{self._ball(expr.args[0])}.log_base(2)"
+        return f"{self._module_format('mpmath.log')}({self._print(expr.args[0])}, 2)"
 
     def _print_LambertW(self, expr: sp.LambertW) -> str:
         return self._call("mpmath.lambertw", expr)
