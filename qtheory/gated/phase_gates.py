@@ -80,6 +80,7 @@ from qtheory.gated.welfare import (
     optimal_gate,
     optimal_log_root,
     optimal_routing,
+    renewal_welfare,
     working_dps,
 )
 from qtheory.model.gated import GatedQueue, checked_queue
@@ -224,7 +225,7 @@ def welfare_erlang_gate(queue: GatedQueue, gate, phases: int, *, dps: int | None
         p = queue.parameters(digits)
         w = _log_root_erlang(mp_value("gate", gate), m, p.mu, p.beta, digits - 10)
         u, _, tau, _ = _erlang_terms(w, m, p.mu, p.beta)
-        welfare = (p.reward - p.cost / u) / (tau + p.beta)
+        welfare = renewal_welfare(p.reward, p.cost, u, tau + p.beta)
     return float(welfare) if dps is None else rounded(welfare, dps)
 
 
@@ -242,7 +243,7 @@ def _optimal_erlang_mp(queue: GatedQueue, m: int, digits: int) -> GateOptimum:
         gate=mpmath.mpf(0) if at_boundary else tau,
         root=mpmath.exp(-w),
         log_root=w,
-        welfare=(R - C / u) / (tau + beta),
+        welfare=renewal_welfare(R, C, u, tau + beta),
         throughput=1 / (tau + beta),
         mean_sojourn=1 / u,
         at_boundary=bool(at_boundary),
@@ -532,11 +533,12 @@ def welfare_ph_gate(queue: GatedQueue, ph: PhaseType, *, dps: int | None = None)
     sigma = ph_gate_root(ph, queue.arrival_rate, queue.service_rate, dps=dps)
     if dps is None:
         beta = 0.0 if math.isinf(queue.arrival_rate) else 1 / queue.arrival_rate
-        return (queue.reward - queue.cost / (queue.service_rate * (1 - sigma))) / (ph.mean + beta)
+        u = queue.service_rate * (1 - sigma)
+        return renewal_welfare(queue.reward, queue.cost, u, ph.mean + beta)
     with mpmath.workdps(dps + 20):
         p = queue.parameters(dps)
         mean = _mean_mp(ph)
-        welfare = (p.reward - p.cost / (p.mu * (1 - sigma))) / (mean + p.beta)
+        welfare = renewal_welfare(p.reward, p.cost, p.mu * (1 - sigma), mean + p.beta)
     return rounded(welfare, dps)
 
 
@@ -614,7 +616,7 @@ def _coxian_welfare(theta: np.ndarray, m: int, mu: float, beta: float, R: float,
         sigma = brentq(residual, 0.0, _upper_root_bracket(residual, 1.0), xtol=1e-300, rtol=1e-15)
     except ArithmeticError:  # σ within 1e-200 of 1: far outside any optimum
         return -1e6
-    return (R - C / (mu * (1 - sigma))) / (mean + beta)
+    return renewal_welfare(R, C, mu * (1 - sigma), mean + beta)
 
 
 def coxian_search(

@@ -94,12 +94,41 @@ __all__ = [
     "optimal_gate",
     "optimal_routing",
     "price_of_forgetting",
+    "renewal_welfare",
     "welfare_ga",
     "welfare_rr",
 ]
 
 Real = float | mpmath.mpf
 FLOAT64_DIGITS = 17
+
+
+def renewal_welfare(reward: Real, cost: Real, sojourn_rate: Real, mean_gap: Real) -> Real:
+    r"""The welfare of a renewal gate, :math:`S = (R - C/u)/E[G]`: the admission rate
+    1/E[G] times an admitted customer's net value R − C E[W], whose sojourn W in the
+    GI/M/1 queue is exponential with rate u = μ(1 − σ) (σ the root of the gate's
+    interarrival law).  Every gate of the ladder (deterministic, Erlang, phase-type,
+    Coxian) is priced by this one expression, in float64 or mpmath as given.
+
+    Parameters
+    ----------
+    reward, cost : float or mpmath.mpf
+        R and C.
+    sojourn_rate : float or mpmath.mpf
+        u = μ(1 − σ) > 0.
+    mean_gap : float or mpmath.mpf
+        E[G] = E[gate] + 1/Λ, the mean time between admissions.
+
+    Returns
+    -------
+    float or mpmath.mpf
+
+    Examples
+    --------
+    >>> renewal_welfare(3.0, 1.0, 0.5, 2.0)  # (3 - 1/0.5) / 2
+    0.5
+    """
+    return (reward - cost / sojourn_rate) / mean_gap
 
 
 def float64_rates(queue: GatedQueue) -> tuple[float, float, float, float]:
