@@ -54,31 +54,41 @@ void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p) {
  * u < P(class <= j), i.e. j - 1 = the number of cumulative probabilities <= u, else a
  * potential departure whose mark, (u - P(arrival)) / P(departure), is again uniform in
  * [0, 1) (given the type) and becomes the slot floor(mark N), clamped to N - 1 against
- * rounding.  Without branches (the type is a coin toss a predictor cannot learn): the
- * slot is computed for every event as |mark N| clamped to N - 1 (an arrival's mark is
- * negative: its absolute value keeps the conversion in range; a NaN, impossible here,
- * would become N - 1 as in a compare) and then truncated, which for a departure's mark
- * (>= 0) is floor, and, as N - 1 is an integer, the same as clamping floor(mark N) to
- * N - 1.
+ * rounding.  Without branches (the type is a coin toss a predictor cannot learn), and
+ * in doubles up to one conversion at the end (so that the compiler vectorises a loop of
+ * these): the slot is computed for every event as |mark N| clamped to N - 1 (an
+ * arrival's mark is negative: its absolute value keeps the conversion in range; a NaN,
+ * impossible here, would become N - 1 as in a compare), an arrival takes its code
+ * -1 - (j - 1) instead (an integer, exact in a double), and the result is truncated,
+ * which for a departure's mark (>= 0) is floor, and, as N - 1 is an integer, the same as
+ * clamping floor(mark N) to N - 1.
  */
-QT_INLINE int32_t clock_code(const qt_ln_clock *c, int32_t classes, double u) {
-    int32_t below = 0;
-    for (int32_t j = 0; j < classes; j++) {
-        below += u >= c->cum[j];
+QT_INLINE int32_t clock_code(const double *cum, int32_t classes, double slot_scale,
+                             double max_slot, double u) {
+    double below = 0.0;
+    for (int32_t j = 0; j < classes - 1; j++) {
+        below += u >= cum[j] ? 1.0 : 0.0;
     }
-    double slot = fabs((u - c->cum[classes - 1]) * c->slot_scale);
-    slot = slot < c->max_slot ? slot : c->max_slot;
-    int32_t departure = (int32_t)slot;
-    int32_t arrival = -(int32_t)(below < classes); /* all ones for an arrival */
-    return (arrival & (-1 - below)) | (~arrival & departure);
+    double slot = fabs((u - cum[classes - 1]) * slot_scale);
+    slot = slot < max_slot ? slot : max_slot;
+    return (int32_t)(u < cum[classes - 1] ? -1.0 - below : slot);
 }
 
 /* The codes of `count` events from their marks; `classes` is c->classes, a constant
- * where the caller passes one (then the loop over the classes unrolls). */
+ * where the caller passes one (then the loop over the classes unrolls).  The codes are
+ * computed into a contiguous array first, a loop the compiler vectorises, and then
+ * copied into the events (whose stride of 16 bytes would keep it scalar). */
 QT_INLINE void clock_codes(const qt_ln_clock *c, int32_t classes, const double *marks,
                            qt_ln_event *ev, int64_t count) {
+    const double slot_scale = c->slot_scale, max_slot = c->max_slot;
+    double cum[QT_LN_MAX_CLASSES];
+    int32_t codes[QT_LN_FILL];
+    memcpy(cum, c->cum, (size_t)classes * sizeof *cum);
     for (int64_t k = 0; k < count; k++) {
-        ev[k].code = clock_code(c, classes, marks[k]);
+        codes[k] = clock_code(cum, classes, slot_scale, max_slot, marks[k]);
+    }
+    for (int64_t k = 0; k < count; k++) {
+        ev[k].code = codes[k];
     }
 }
 
@@ -87,7 +97,9 @@ QT_INLINE void clock_codes(const qt_ln_clock *c, int32_t classes, const double *
  * top 53 bits give the mark u = (x >> 11) 2^-53, in exactly this order for every event,
  * so a block drawn ahead is the stream of single events.  The draws of a pass come
  * first (their calls into the bit generator are the whole loop), then the marks are
- * turned into codes.
+ * turned into codes.  The time is advanced after both calls of an event: every vector
+ * register is caller-saved, so t lives in memory across a call, and one call between its
+ * stores instead of two keeps its chain of additions short.
  */
 static int64_t replay_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double stop);
 
@@ -103,8 +115,9 @@ int64_t qt_ln_clock_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double
         qt_ln_event *ev = out + made;
         double t = c->t;
         while (i < pass) {
-            t += c->step_scale * random_standard_exponential(rng);
+            double step = random_standard_exponential(rng);
             marks[i] = (double)(rng->next_uint64(rng->state) >> 11) * 0x1.0p-53;
+            t += c->step_scale * step;
             ev[i++].t = t;
             if (t > stop) {
                 break;
