@@ -608,15 +608,17 @@ static int buffer_fill(qt_ln_run *r, uint64_t needed) {
         }
         r->counts[0] = count;
         r->block = block;
-    } else if (r->better != NULL) {
+    } else if (r->better != NULL) { /* class by class, each count on a local; no wrap */
         const int32_t stride = r->p.classes - 1;
-        for (uint64_t i = r->tail; i < r->tail + (uint64_t)made; i++) {
-            int32_t code = r->buf[i & r->mask].code;
-            uint32_t *counts = r->better + (i & r->mask) * (uint64_t)stride;
-            for (int32_t j = 0; j < stride; j++) {
-                counts[j] = r->counts[j];
-                r->counts[j] += is_better(code, j + 1);
+        const qt_ln_event *ev = r->buf + (r->tail & r->mask);
+        uint32_t *counts = r->better + (r->tail & r->mask) * (uint64_t)stride;
+        for (int32_t j = 0; j < stride; j++) {
+            uint32_t count = r->counts[j];
+            for (int64_t i = 0; i < made; i++) {
+                counts[i * stride + j] = count;
+                count += is_better(ev[i].code, j + 1);
             }
+            r->counts[j] = count;
         }
     }
     r->tail += (uint64_t)made;
@@ -755,6 +757,30 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
  * ring for every class), so the sums are the scan's, bit for bit.
  */
 
+/* g_m of the event of `code` for the 0-based class j >= 1, as "x + d if a <= x <= a + w,
+ * else x" on 1..s: a better arrival steps up on 1..s-1, a departure of slot c down on
+ * 2..min(N - c, s), any other event is the identity (an empty range: a = s + 1, below
+ * which x - a wraps, as unsigned, to above w).  The range is computed apart from x, so
+ * that the recursion's chain from one event to the next is a subtraction, a compare and
+ * a masked add (a branch there would follow the event's type, a coin toss; the former
+ * chain, the up step and then the down step on its result, was twice as long). */
+typedef struct {
+    int32_t a, w, d;
+} qt_ln_gstep;
+
+QT_INLINE qt_ln_gstep pfi_gstep(int32_t code, int32_t j, int64_t n, int32_t s) {
+    const int32_t better = is_better(code, j), departure = code >= 0;
+    const int64_t q = n - code;
+    const int32_t a = 2 - better;
+    const int32_t top = (-departure & (int32_t)(q < s ? q : s)) | (-better & (s - 1));
+    const int32_t empty = -(top < a); /* all ones when the range is empty */
+    return (qt_ln_gstep){(a & ~empty) | ((s + 1) & empty), (top - a) & ~empty, 2 * better - 1};
+}
+
+QT_INLINE int32_t pfi_g(qt_ln_gstep g, int32_t x) {
+    return x + (g.d & -(int32_t)((uint32_t)(x - g.a) <= (uint32_t)g.w));
+}
+
 /* Make theta_j(m) exact for the indices from r->head on (0-based class j >= 1); -1 when
  * out of memory. */
 static int pfi_refill(qt_ln_run *r, int32_t j) {
@@ -772,18 +798,13 @@ static int pfi_refill(qt_ln_run *r, int32_t j) {
         int64_t met = span; /* lo and hi bound theta(met); theta(span) is unknown */
         while (lo < hi && met > 0) { /* the two envelopes until they meet */
             met--;
-            int32_t code = buffer_at(r, start + (uint64_t)met)->code;
-            int better = is_better(code, j), departure = code >= 0;
-            lo += better & (lo < s);
-            hi += better & (hi < s);
-            lo -= departure & (lo >= 2) & (code <= n - lo);
-            hi -= departure & (hi >= 2) & (code <= n - hi);
+            const qt_ln_gstep g = pfi_gstep(buffer_at(r, start + (uint64_t)met)->code, j, n, s);
+            lo = pfi_g(g, lo);
+            hi = pfi_g(g, hi);
         }
         if (lo == hi && met > span / 2) { /* lo = theta(met) exactly: theta(i), i < met */
             for (int64_t i = met - 1; i >= 0; i--) { /* one exact value from here on */
-                int32_t code = buffer_at(r, start + (uint64_t)i)->code;
-                lo += is_better(code, j) & (lo < s);
-                lo -= (code >= 0) & (lo >= 2) & (code <= n - lo);
+                lo = pfi_g(pfi_gstep(buffer_at(r, start + (uint64_t)i)->code, j, n, s), lo);
                 theta[i] = lo;
             }
             c->theta_base = start;
@@ -1012,6 +1033,9 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
     const uint32_t better_at_end = better[(window_end & mask) * stride];
     const uint64_t start = r->head;
     uint64_t m = start;
+    /* better arrivals left in [m, window_end): they alone can lower h (kept along the
+     * scan; uint32 like the prefix counts, exact below 2^32) */
+    uint32_t left = better_at_end - better[(m & mask) * stride];
     int decision;
     for (;;) {
         /* Two classes, long windows: whole blocks at once while every departure in them
@@ -1025,23 +1049,25 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
             const uint64_t block_mask = mask / QT_LN_BLOCK;
             while (m % QT_LN_BLOCK == 0 && m + QT_LN_BLOCK <= window_end) {
                 const struct qt_ln_block block = blocks[(m / QT_LN_BLOCK) & block_mask];
-                const uint32_t left = better_at_end - better[((m + QT_LN_BLOCK) & mask) * stride];
-                if (!(block.key < n - h && h + block.low >= 1 && h + block.sum <= (int64_t)left)) {
+                const uint32_t after = better_at_end - better[((m + QT_LN_BLOCK) & mask) * stride];
+                if (!(block.key < n - h && h + block.low >= 1 && h + block.sum <= (int64_t)after)) {
                     break;
                 }
                 h += block.sum;
                 m += QT_LN_BLOCK;
+                left = after;
             }
         }
-        /* better arrivals left in [m, window_end): they alone can lower h. */
-        if ((uint64_t)h > (uint32_t)(better_at_end - better[(m & mask) * stride])) {
+        if ((uint64_t)h > left) {
             decision = 1;
             break;
         }
         /* m < window_end here: at least one better arrival is left in the window */
         const int32_t code = buf[m & mask].code;
+        const int is_b = is_better(code, j);
         m++;
-        h += ((code >= 0) & (code < n - h)) - is_better(code, j);
+        h += ((code >= 0) & (code < n - h)) - is_b;
+        left -= (uint32_t)is_b;
         if (h == 0) {
             decision = 0;
             break;
