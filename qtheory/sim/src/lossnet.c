@@ -54,31 +54,41 @@ void qt_ln_clock_init(qt_ln_clock *c, bitgen_t *rng, const qt_ln_params *p) {
  * u < P(class <= j), i.e. j - 1 = the number of cumulative probabilities <= u, else a
  * potential departure whose mark, (u - P(arrival)) / P(departure), is again uniform in
  * [0, 1) (given the type) and becomes the slot floor(mark N), clamped to N - 1 against
- * rounding.  Without branches (the type is a coin toss a predictor cannot learn): the
- * slot is computed for every event as |mark N| clamped to N - 1 (an arrival's mark is
- * negative: its absolute value keeps the conversion in range; a NaN, impossible here,
- * would become N - 1 as in a compare) and then truncated, which for a departure's mark
- * (>= 0) is floor, and, as N - 1 is an integer, the same as clamping floor(mark N) to
- * N - 1.
+ * rounding.  Without branches (the type is a coin toss a predictor cannot learn), and
+ * in doubles up to one conversion at the end (so that the compiler vectorises a loop of
+ * these): the slot is computed for every event as |mark N| clamped to N - 1 (an
+ * arrival's mark is negative: its absolute value keeps the conversion in range; a NaN,
+ * impossible here, would become N - 1 as in a compare), an arrival takes its code
+ * -1 - (j - 1) instead (an integer, exact in a double), and the result is truncated,
+ * which for a departure's mark (>= 0) is floor, and, as N - 1 is an integer, the same as
+ * clamping floor(mark N) to N - 1.
  */
-QT_INLINE int32_t clock_code(const qt_ln_clock *c, int32_t classes, double u) {
-    int32_t below = 0;
-    for (int32_t j = 0; j < classes; j++) {
-        below += u >= c->cum[j];
+QT_INLINE int32_t clock_code(const double *cum, int32_t classes, double slot_scale,
+                             double max_slot, double u) {
+    double below = 0.0;
+    for (int32_t j = 0; j < classes - 1; j++) {
+        below += u >= cum[j] ? 1.0 : 0.0;
     }
-    double slot = fabs((u - c->cum[classes - 1]) * c->slot_scale);
-    slot = slot < c->max_slot ? slot : c->max_slot;
-    int32_t departure = (int32_t)slot;
-    int32_t arrival = -(int32_t)(below < classes); /* all ones for an arrival */
-    return (arrival & (-1 - below)) | (~arrival & departure);
+    double slot = fabs((u - cum[classes - 1]) * slot_scale);
+    slot = slot < max_slot ? slot : max_slot;
+    return (int32_t)(u < cum[classes - 1] ? -1.0 - below : slot);
 }
 
 /* The codes of `count` events from their marks; `classes` is c->classes, a constant
- * where the caller passes one (then the loop over the classes unrolls). */
+ * where the caller passes one (then the loop over the classes unrolls).  The codes are
+ * computed into a contiguous array first, a loop the compiler vectorises, and then
+ * copied into the events (whose stride of 16 bytes would keep it scalar). */
 QT_INLINE void clock_codes(const qt_ln_clock *c, int32_t classes, const double *marks,
                            qt_ln_event *ev, int64_t count) {
+    const double slot_scale = c->slot_scale, max_slot = c->max_slot;
+    double cum[QT_LN_MAX_CLASSES];
+    int32_t codes[QT_LN_FILL];
+    memcpy(cum, c->cum, (size_t)classes * sizeof *cum);
     for (int64_t k = 0; k < count; k++) {
-        ev[k].code = clock_code(c, classes, marks[k]);
+        codes[k] = clock_code(cum, classes, slot_scale, max_slot, marks[k]);
+    }
+    for (int64_t k = 0; k < count; k++) {
+        ev[k].code = codes[k];
     }
 }
 
@@ -87,7 +97,9 @@ QT_INLINE void clock_codes(const qt_ln_clock *c, int32_t classes, const double *
  * top 53 bits give the mark u = (x >> 11) 2^-53, in exactly this order for every event,
  * so a block drawn ahead is the stream of single events.  The draws of a pass come
  * first (their calls into the bit generator are the whole loop), then the marks are
- * turned into codes.
+ * turned into codes.  The time is advanced after both calls of an event: every vector
+ * register is caller-saved, so t lives in memory across a call, and one call between its
+ * stores instead of two keeps its chain of additions short.
  */
 static int64_t replay_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double stop);
 
@@ -103,8 +115,9 @@ int64_t qt_ln_clock_fill(qt_ln_clock *c, qt_ln_event *out, int64_t count, double
         qt_ln_event *ev = out + made;
         double t = c->t;
         while (i < pass) {
-            t += c->step_scale * random_standard_exponential(rng);
+            double step = random_standard_exponential(rng);
             marks[i] = (double)(rng->next_uint64(rng->state) >> 11) * 0x1.0p-53;
+            t += c->step_scale * step;
             ev[i++].t = t;
             if (t > stop) {
                 break;
@@ -595,15 +608,17 @@ static int buffer_fill(qt_ln_run *r, uint64_t needed) {
         }
         r->counts[0] = count;
         r->block = block;
-    } else if (r->better != NULL) {
+    } else if (r->better != NULL) { /* class by class, each count on a local; no wrap */
         const int32_t stride = r->p.classes - 1;
-        for (uint64_t i = r->tail; i < r->tail + (uint64_t)made; i++) {
-            int32_t code = r->buf[i & r->mask].code;
-            uint32_t *counts = r->better + (i & r->mask) * (uint64_t)stride;
-            for (int32_t j = 0; j < stride; j++) {
-                counts[j] = r->counts[j];
-                r->counts[j] += is_better(code, j + 1);
+        const qt_ln_event *ev = r->buf + (r->tail & r->mask);
+        uint32_t *counts = r->better + (r->tail & r->mask) * (uint64_t)stride;
+        for (int32_t j = 0; j < stride; j++) {
+            uint32_t count = r->counts[j];
+            for (int64_t i = 0; i < made; i++) {
+                counts[i * stride + j] = count;
+                count += is_better(ev[i].code, j + 1);
             }
+            r->counts[j] = count;
         }
     }
     r->tail += (uint64_t)made;
@@ -742,6 +757,30 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
  * ring for every class), so the sums are the scan's, bit for bit.
  */
 
+/* g_m of the event of `code` for the 0-based class j >= 1, as "x + d if a <= x <= a + w,
+ * else x" on 1..s: a better arrival steps up on 1..s-1, a departure of slot c down on
+ * 2..min(N - c, s), any other event is the identity (an empty range: a = s + 1, below
+ * which x - a wraps, as unsigned, to above w).  The range is computed apart from x, so
+ * that the recursion's chain from one event to the next is a subtraction, a compare and
+ * a masked add (a branch there would follow the event's type, a coin toss; the former
+ * chain, the up step and then the down step on its result, was twice as long). */
+typedef struct {
+    int32_t a, w, d;
+} qt_ln_gstep;
+
+QT_INLINE qt_ln_gstep pfi_gstep(int32_t code, int32_t j, int64_t n, int32_t s) {
+    const int32_t better = is_better(code, j), departure = code >= 0;
+    const int64_t q = n - code;
+    const int32_t a = 2 - better;
+    const int32_t top = (-departure & (int32_t)(q < s ? q : s)) | (-better & (s - 1));
+    const int32_t empty = -(top < a); /* all ones when the range is empty */
+    return (qt_ln_gstep){(a & ~empty) | ((s + 1) & empty), (top - a) & ~empty, 2 * better - 1};
+}
+
+QT_INLINE int32_t pfi_g(qt_ln_gstep g, int32_t x) {
+    return x + (g.d & -(int32_t)((uint32_t)(x - g.a) <= (uint32_t)g.w));
+}
+
 /* Make theta_j(m) exact for the indices from r->head on (0-based class j >= 1); -1 when
  * out of memory. */
 static int pfi_refill(qt_ln_run *r, int32_t j) {
@@ -759,18 +798,13 @@ static int pfi_refill(qt_ln_run *r, int32_t j) {
         int64_t met = span; /* lo and hi bound theta(met); theta(span) is unknown */
         while (lo < hi && met > 0) { /* the two envelopes until they meet */
             met--;
-            int32_t code = buffer_at(r, start + (uint64_t)met)->code;
-            int better = is_better(code, j), departure = code >= 0;
-            lo += better & (lo < s);
-            hi += better & (hi < s);
-            lo -= departure & (lo >= 2) & (code <= n - lo);
-            hi -= departure & (hi >= 2) & (code <= n - hi);
+            const qt_ln_gstep g = pfi_gstep(buffer_at(r, start + (uint64_t)met)->code, j, n, s);
+            lo = pfi_g(g, lo);
+            hi = pfi_g(g, hi);
         }
         if (lo == hi && met > span / 2) { /* lo = theta(met) exactly: theta(i), i < met */
             for (int64_t i = met - 1; i >= 0; i--) { /* one exact value from here on */
-                int32_t code = buffer_at(r, start + (uint64_t)i)->code;
-                lo += is_better(code, j) & (lo < s);
-                lo -= (code >= 0) & (lo >= 2) & (code <= n - lo);
+                lo = pfi_g(pfi_gstep(buffer_at(r, start + (uint64_t)i)->code, j, n, s), lo);
                 theta[i] = lo;
             }
             c->theta_base = start;
@@ -999,6 +1033,9 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
     const uint32_t better_at_end = better[(window_end & mask) * stride];
     const uint64_t start = r->head;
     uint64_t m = start;
+    /* better arrivals left in [m, window_end): they alone can lower h (kept along the
+     * scan; uint32 like the prefix counts, exact below 2^32) */
+    uint32_t left = better_at_end - better[(m & mask) * stride];
     int decision;
     for (;;) {
         /* Two classes, long windows: whole blocks at once while every departure in them
@@ -1012,23 +1049,25 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
             const uint64_t block_mask = mask / QT_LN_BLOCK;
             while (m % QT_LN_BLOCK == 0 && m + QT_LN_BLOCK <= window_end) {
                 const struct qt_ln_block block = blocks[(m / QT_LN_BLOCK) & block_mask];
-                const uint32_t left = better_at_end - better[((m + QT_LN_BLOCK) & mask) * stride];
-                if (!(block.key < n - h && h + block.low >= 1 && h + block.sum <= (int64_t)left)) {
+                const uint32_t after = better_at_end - better[((m + QT_LN_BLOCK) & mask) * stride];
+                if (!(block.key < n - h && h + block.low >= 1 && h + block.sum <= (int64_t)after)) {
                     break;
                 }
                 h += block.sum;
                 m += QT_LN_BLOCK;
+                left = after;
             }
         }
-        /* better arrivals left in [m, window_end): they alone can lower h. */
-        if ((uint64_t)h > (uint32_t)(better_at_end - better[(m & mask) * stride])) {
+        if ((uint64_t)h > left) {
             decision = 1;
             break;
         }
         /* m < window_end here: at least one better arrival is left in the window */
         const int32_t code = buf[m & mask].code;
+        const int is_b = is_better(code, j);
         m++;
-        h += ((code >= 0) & (code < n - h)) - is_better(code, j);
+        h += ((code >= 0) & (code < n - h)) - is_b;
+        left -= (uint32_t)is_b;
         if (h == 0) {
             decision = 0;
             break;
@@ -1557,10 +1596,11 @@ static void dp_arrival_sse2(double *u, int64_t k, double reward, uint64_t *bits)
 #if defined(__GNUC__) && defined(__x86_64__)
 #define QT_LN_AVX2 1
 /*
- * dp_arrival_sse2 four lanes at a time with AVX2, for wide programmes (the full one of
- * an n-class network whose marginal class is not the last): the same loads before the
- * same stores, maxpd and an ordered >= compare (no NaN can occur), so the same doubles
- * and bits; chosen at run time where the processor has AVX2.
+ * dp_arrival_sse2 four lanes at a time with AVX2, for the default bands (K = 32 and
+ * up) and wide programmes (the full one of an n-class network whose marginal class is
+ * not the last): the same loads before the same stores, maxpd and an ordered >= compare
+ * (no NaN can occur), so the same doubles and bits; chosen at run time where the
+ * processor has AVX2.
  */
 __attribute__((target("avx2"))) static void dp_arrival_avx2(double *u, int64_t k,
                                                              double reward, uint64_t *bits) {
@@ -1584,8 +1624,9 @@ __attribute__((target("avx2"))) static void dp_arrival_avx2(double *u, int64_t k
 }
 #endif
 
-/* Bands at least this wide take the AVX2 loop where the processor has it. */
-#define QT_LN_WIDE_BAND 256
+/* Bands at least this wide take the AVX2 loop where the processor has it (at K = 32,
+ * the first band tried, the offline programme ran 6% faster than with SSE2). */
+#define QT_LN_WIDE_BAND QT_LN_BAND
 
 static void dp_arrival(double *u, int64_t k, double reward, uint64_t *bits) {
 #if defined(QT_LN_AVX2)
