@@ -168,7 +168,9 @@ def test_arb_keeps_rationals_exact_and_imports_flint_itself():
     assert namespace["third_arb"](flint.arb(3)).contains(1)
 
 
-@pytest.mark.parametrize("expr", [sp.sin(x), sp.Piecewise((x, x < 1), (y, True))])
+@pytest.mark.parametrize(
+    "expr", [sp.sin(x), sp.Piecewise((x, x < 1), (y, True)), sp.Max(x, y), 1 + sp.Min(x, y)]
+)
 def test_arb_refuses_functions_without_an_arb_method(expr):
     with pytest.raises(ValueError, match="formula f: no Arb method for"):
         Formula("f", expr, (x, y)).source("arb")

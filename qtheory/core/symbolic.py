@@ -109,7 +109,11 @@ class _ArbPrinter(PythonCodePrinter):
 
     def doprint(self, expr: sp.Expr, assign_to: object = None) -> str:
         known = {*self.METHODS, "exp2", "log2", "LambertW", "polylog", "Abs"}
-        unknown = {type(f).__name__ for f in expr.atoms(sp.Function)} - known
+        unknown = {
+            type(node).__name__
+            for node in sp.preorder_traversal(expr)
+            if not (node.is_Atom or isinstance(node, sp.Add | sp.Mul | sp.Pow))
+        } - known  # Max, Min, Piecewise, sin, ...: a node with no ball operation here
         if unknown:
             raise NotImplementedError(f"no Arb method for {sorted(unknown)}")
         return super().doprint(expr, assign_to)

@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import inspect
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from qtheory.core import validation
 
-__all__ = ["LossNetwork", "as_network", "number_of_classes", "two_classes"]
+__all__ = ["LossNetwork", "TwoClassesOnlyError", "as_network", "number_of_classes", "two_classes"]
 
 _P = inspect.Parameter
 #: The two input forms after ``servers``: n classes, and two classes H and L.
@@ -51,6 +52,13 @@ _TWO_CLASS_FORM = inspect.Signature(
     [_P(n, _P.POSITIONAL_OR_KEYWORD) for n in ("lambda_h", "lambda_l", "mu", "r_h", "r_l")]
 )
 _TWO_CLASS_NAMES = frozenset(("lambda_h", "lambda_l", "r_h", "r_l"))
+
+
+class TwoClassesOnlyError(ValueError, AttributeError):
+    """A two-class field (``lambda_h``, ``lambda_l``, ``r_h``, ``r_l``) asked of a network
+    with more classes: a ValueError naming the per-class entry to use instead, and an
+    AttributeError, so that ``hasattr`` and ``getattr(net, name, default)`` see a
+    missing attribute."""
 
 
 def _is_sequence(value: object) -> bool:
@@ -141,7 +149,7 @@ class LossNetwork:
                 f"not both: got {', '.join(sorted(kwargs))}"
             )
         two_class = bool(_TWO_CLASS_NAMES & set(kwargs)) or (
-            bool(args) and "lambdas" not in kwargs and not _is_sequence(args[0])
+            bool(args) and "lambdas" not in kwargs and isinstance(args[0], numbers.Real)
         )
         form = _TWO_CLASS_FORM if two_class else _CLASSES_FORM
         try:
@@ -210,11 +218,18 @@ class LossNetwork:
         self._check_overflow("sum(lambdas) * servers * rewards[0]")
 
     def _partial_sums(self) -> tuple[float, ...]:
-        return tuple(math.fsum(self.lambdas[: j + 1]) for j in range(len(self.lambdas)))
+        """λ_1 + … + λ_j for each j, correctly rounded (inf beyond float64)."""
+        sums = []
+        for j in range(len(self.lambdas)):
+            try:
+                sums.append(math.fsum(self.lambdas[: j + 1]))
+            except OverflowError:  # fsum refuses an intermediate beyond float64
+                sums.append(math.inf)
+        return tuple(sums)
 
     def _check_overflow(self, product: str) -> None:
         top, bottom = self.rewards[0], self.rewards[-1]
-        scale = math.fsum(self.lambdas) * self.servers * max(top, self.mu)
+        scale = self._partial_sums()[-1] * self.servers * max(top, self.mu)
         if not math.isfinite(scale * (top / bottom)):
             raise ValueError(
                 f"rates, rewards and servers overflow float64 ({product} must stay finite)"
@@ -248,7 +263,7 @@ class LossNetwork:
 
     def _two(self, values: tuple[float, ...], name: str, index: int) -> float:
         if len(values) != 2:
-            raise ValueError(
+            raise TwoClassesOnlyError(
                 f"{name} is defined for two classes (H and L); this network has "
                 f"{len(values)}: use {'lambdas' if name.startswith('lambda') else 'rewards'}"
                 f"[{index}]"

@@ -1,5 +1,5 @@
-"""Simulation of the overloaded loss network, two classes (:class:`LossNetwork`) or n
-(:class:`~qtheory.model.lossnet.LossNetwork`) (docs/loss-network.md,
+"""Simulation of the overloaded loss network with two classes or n
+(:class:`~qtheory.model.lossnet.LossNetwork`; docs/loss-network.md,
 docs/information-models.md).
 
 The sample paths, the policies and the offline optimum run in the C extension
@@ -196,7 +196,7 @@ import numpy as np
 
 from qtheory.core.stats import Estimate, replication_seeds, root_seed
 from qtheory.core.validation import positive_int
-from qtheory.model.lossnet import LossNetwork, as_network
+from qtheory.model.lossnet import LossNetwork, as_network, two_classes
 from qtheory.model.paths import ClockPath, JobPath
 from qtheory.sim import _core
 from qtheory.sim.lossnet_costs import path_cost, require_path, require_policy_run
@@ -832,7 +832,7 @@ def job_path(net: LossNetwork, horizon: float, seed: object = None) -> JobPath:
 
 
 def _path(net: LossNetwork, info: str, horizon: float, seed: object) -> tuple:
-    horizon, _ = check_run(as_network(net), info, horizon, 0.0)
+    horizon, _ = check_run(two_classes(net), info, horizon, 0.0)  # the path has H and L
     require_path(net, info=info, horizon=horizon)
     bit_generator = np.random.PCG64(root_seed(seed))
     with bit_generator.lock:

@@ -29,8 +29,8 @@ def run_one(
     trace: bool = False,
 ) -> dict:
     """One C run on the bit generator ``default_rng(seed)`` (PCG64 on ``seed``): the
-    two-class entry point for a :class:`LossNetwork`, the n-class one (clock model, same
-    kernel) for an n-class network (``qtheory.model.lossnet.LossNetwork``).
+    two-class entry point for two classes, the n-class one (clock model, same kernel) for
+    more.
 
     Parameters
     ----------

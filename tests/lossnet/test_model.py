@@ -29,6 +29,11 @@ def test_bad_parameters_are_rejected(change, message):
         LossNetwork(**{**GOOD, **change})
 
 
+def test_rates_beyond_float64_are_refused_by_name():
+    with pytest.raises(ValueError, match=r"overflow float64 \(\(lambda_h \+ lambda_l\)"):
+        LossNetwork(1, 1e308, 1e308, 1.5e308, 2.0, 1.0)
+
+
 def test_scaling():
     net = LossNetwork(**GOOD).with_servers(1000)
     assert (net.servers, net.arrival_rate_h, net.arrival_rate_l) == (1000, 600.0, 800.0)
@@ -64,6 +69,8 @@ def test_more_classes_have_no_two_class_fields():
             getattr(net, name)
         with pytest.raises(ValueError, match=re.escape(f"use {entry}")):
             getattr(net, name)
+    # an AttributeError too: hasattr and getattr with a default see no such field
+    assert not hasattr(net, "lambda_h") and getattr(net, "r_h", None) is None
     with pytest.raises(ValueError, match="net must have two classes"):
         two_classes(net)
     assert two_classes(LossNetwork(**GOOD)) == LossNetwork(**GOOD)
@@ -81,6 +88,9 @@ def test_more_classes_have_no_two_class_fields():
         ({"lambdas": (0.3, -0.9, 0.6)}, r"lambdas\[1\]"),
         ({"rewards": "321"}, "rewards must be a sequence"),
         ({"servers": 10**300, "rewards": (1e300, 2.0, 1.0)}, "overflow"),
+        ({"lambdas": (1e308, 1e308, 1e308), "mu": 1.5e308}, "overflow"),  # sum beyond float64
+        ({"lambdas": (x for x in (0.3, 0.9, 0.6))}, "lambdas must be a sequence"),
+        ({"lambdas": np.ones((3, 1))}, "lambdas must be a sequence"),
     ],
 )
 def test_bad_class_parameters_are_rejected(change, message):

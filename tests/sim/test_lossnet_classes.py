@@ -30,7 +30,7 @@ from qtheory.lossnet.policies import replay
 from qtheory.model.lossnet import LossNetwork
 from qtheory.model.paths import ClockPath
 from qtheory.sim import _core
-from qtheory.sim.lossnet import compare, simulate, trace
+from qtheory.sim.lossnet import clock_path, compare, simulate, trace
 from qtheory.sim.lossnet_policies import parse_policy
 
 THREE = LossNetwork(10, (0.3, 0.9, 0.6), (3.0, 2.0, 1.0), 1.0)  # marginal: class 2
@@ -317,6 +317,7 @@ def test_core_rejects_bad_types():
         (lambda: simulate(THREE, "pfi", horizon=1.0, reps=0), "reps"),
         (lambda: simulate(THREE, "threshold:0,1,2", info="job", horizon=1.0),
          "info: the job model is simulated for two classes only"),
+        (lambda: clock_path(THREE, 1.0, seed=0), "net must have two classes"),
         (lambda: simulate(THREE, "pfi", horizon=1e12), "horizon"),
         (lambda: compare(THREE, ["pfi", "pfi"], horizon=1.0), "distinct"),
         (lambda: compare(THREE, ["pfi"], horizon=1.0, reps=1), "reps"),
