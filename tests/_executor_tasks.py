@@ -47,12 +47,14 @@ def fail_if(task: dict[str, Any]) -> dict[str, Any]:
 
 def process_id(task: dict[str, Any]) -> dict[str, Any]:
     """The id of the process that ran the task.  If ``task["wait_for"]`` names a file, first
-    wait for it to exist (at most 30 s); then create the file ``task["create"]`` if named.
-    Two such tasks force an order of completion across processes."""
+    wait for it to exist (at most 30 s) and then ``task.get("linger", 0)`` seconds more;
+    then create the file ``task["create"]`` if named.  Two such tasks force an order of
+    completion across processes."""
     if "wait_for" in task:
         deadline = time.monotonic() + 30.0
         while not os.path.exists(task["wait_for"]) and time.monotonic() < deadline:
             time.sleep(0.01)
+        time.sleep(task.get("linger", 0.0))
     if "create" in task:
         open(task["create"], "w").close()
     return {"pid": os.getpid(), "waited": "wait_for" in task}

@@ -78,10 +78,12 @@ def test_results_in_task_order_match_direct_calls(executor):
 
 
 def test_out_of_order_completion_is_reordered(tmp_path):
-    """Task 0 waits until task 1 has run (a file task 1 creates), so on two workers task 1
-    completes first; the results still come back in task order."""
+    """Task 0 waits until task 1 has run (a file task 1 creates), and half a second more,
+    so on two workers task 1 completes first; the results still come back in task order.
+    (Without the half second, a collector thread woken late on a loaded machine found both
+    futures done and as_completed gave them in either order: [0, 1] once in CI.)"""
     signal = str(tmp_path / "task-1-done")
-    work = [{"wait_for": signal}, {"create": signal}]
+    work = [{"wait_for": signal, "linger": 0.5}, {"create": signal}]
     order = []
     results = ProcessExecutor(workers=2).map(
         tasks.process_id, work, progress=False, on_result=lambda i, _: order.append(i)

@@ -58,7 +58,18 @@ class TwoClassesOnlyError(ValueError, AttributeError):
     """A two-class field (``lambda_h``, ``lambda_l``, ``r_h``, ``r_l``) asked of a network
     with more classes: a ValueError naming the per-class entry to use instead, and an
     AttributeError, so that ``hasattr`` and ``getattr(net, name, default)`` see a
-    missing attribute."""
+    missing attribute.
+
+    Examples
+    --------
+    >>> three = LossNetwork(10, (0.3, 0.9, 0.6), (3, 2, 1), 1.0)
+    >>> three.r_l  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qtheory.model.lossnet.TwoClassesOnlyError: r_l is defined for two classes ...: use rewards[1]
+    >>> hasattr(three, "r_l"), getattr(three, "lambda_h", None)
+    (False, None)
+    """
 
 
 def _is_sequence(value: object) -> bool:
