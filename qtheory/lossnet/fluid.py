@@ -439,7 +439,7 @@ def fluid_lp(
             raise ValueError(
                 "rewards, service_rates, servers: give a network or the vectors, not both"
             )
-        net = as_network(arrival_rates)
+        net = arrival_rates
         rates, rewards = np.array(net.lambdas), np.array(net.rewards)
         service, servers = np.full(rates.size, net.mu), float(net.servers)
     else:

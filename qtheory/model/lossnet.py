@@ -195,7 +195,7 @@ class LossNetwork:
             )
         if not r_h > r_l:
             raise ValueError(f"r_h must be > r_l, got r_h={r_h}, r_l={r_l}")
-        self._check_overflow("(lambda_h + lambda_l) * servers * r_h")
+        self._check_overflow("(lambda_h + lambda_l) * servers * r_h", self._partial_sums()[-1])
 
     def _check_classes(self) -> None:
         lambdas, rewards, mu = self.lambdas, self.rewards, self.mu
@@ -226,7 +226,7 @@ class LossNetwork:
                 "no partial sum lambdas[0] + ... + lambdas[j] may equal mu (the fluid LP "
                 f"would be degenerate), got partial sums {partial}, mu={mu}"
             )
-        self._check_overflow("sum(lambdas) * servers * rewards[0]")
+        self._check_overflow("sum(lambdas) * servers * rewards[0]", partial[-1])
 
     def _partial_sums(self) -> tuple[float, ...]:
         """λ_1 + … + λ_j for each j, correctly rounded (inf beyond float64)."""
@@ -238,9 +238,11 @@ class LossNetwork:
                 sums.append(math.inf)
         return tuple(sums)
 
-    def _check_overflow(self, product: str) -> None:
+    def _check_overflow(self, product: str, total: float) -> None:
+        """Refuse rates whose ``total`` λ_1 + … + λ_n, times N and the rewards, leaves
+        float64."""
         top, bottom = self.rewards[0], self.rewards[-1]
-        scale = self._partial_sums()[-1] * self.servers * max(top, self.mu)
+        scale = total * self.servers * max(top, self.mu)
         if not math.isfinite(scale * (top / bottom)):
             raise ValueError(
                 f"rates, rewards and servers overflow float64 ({product} must stay finite)"

@@ -119,10 +119,9 @@ def run_policies(
     """
     if info != "clock" or len(parsed) == 1 or not share:
         return [run_one(net, name, param, info, horizon, warmup, seed) for name, param in parsed]
-    lambdas = net.lambdas
     bit_generator = np.random.PCG64(seed)
     with bit_generator.lock:
-        source = _core.lossnet_source(bit_generator, net.servers, lambdas, net.mu)
+        source = _core.lossnet_source(bit_generator, net.servers, net.lambdas, net.mu)
         return [_run(net, name, param, info, horizon, warmup, source) for name, param in parsed]
 
 

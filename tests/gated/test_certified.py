@@ -46,15 +46,22 @@ CASES = [
 ]
 
 
-def test_the_uniqueness_identities_hold():
-    """D' = μσ(h + k)/u², S' = μσ G/(u²D²) and G' = −N (h + k)' (module docstring)."""
-    w, mu, beta, reward, cost = sp.symbols("w mu beta R C", positive=True)
+def proof_forms(w, mu, beta, reward, cost):
+    """σ, u = μ(1 − σ), y = βu, D = τ + β, N = R − C/u and h + k, written here from the
+    module docstring's definitions (not from the code under test)."""
     sigma = sp.exp(-w)
     u = mu * (1 - sigma)
     y = beta * u
     d = (w - sp.log(1 + y)) / u + beta
     n = reward - cost / u
     hk = sp.exp(w) - 1 - w + sp.log(1 + y) - y / (1 + y)
+    return sigma, u, y, d, n, hk
+
+
+def test_the_uniqueness_identities_hold():
+    """D' = μσ(h + k)/u², S' = μσ G/(u²D²) and G' = −N (h + k)' (module docstring)."""
+    w, mu, beta, reward, cost = sp.symbols("w mu beta R C", positive=True)
+    sigma, u, y, d, n, hk = proof_forms(w, mu, beta, reward, cost)
     g = cost * d - n * hk
     assert sp.simplify(sp.diff(d, w) - mu * sigma * hk / u**2) == 0
     assert sp.simplify(sp.diff(n / d, w) - mu * sigma * g / (u**2 * d**2)) == 0
@@ -310,12 +317,7 @@ def test_the_derivation_s_sign_function_is_the_proof_s():
     G = C D − N(h + k), G' = −N(e^w − 1 + β²uμσ/(1 + βu)²), τ' = μσ(h + k)/u²."""
     f = derive()
     w, mu, beta, reward, cost = f.welfare_ga_sign.args
-    sigma = sp.exp(-w)
-    u = mu * (1 - sigma)
-    y = beta * u
-    d = (w - sp.log(1 + y)) / u + beta
-    n = reward - cost / u
-    hk = sp.exp(w) - 1 - w + sp.log(1 + y) - y / (1 + y)
+    sigma, u, y, d, n, hk = proof_forms(w, mu, beta, reward, cost)
     assert sp.simplify(f.welfare_ga_sign.expr - (cost * d - n * hk)) == 0
     slope = -n * (sp.exp(w) - 1 + beta**2 * u * mu * sigma / (1 + y) ** 2)
     assert sp.simplify(f.welfare_ga_sign_slope.expr - slope) == 0
