@@ -7,7 +7,8 @@ path bit for bit as it was.  The event-by-event tests against the Python referen
 small networks; these runs are large enough for the ring, the walk ring and the band's
 stack to grow, the SSS window to cross the ring's tail and PFI's thresholds to be refilled
 many times.  Expected: the statistics (floats as hex) and the PCG64 state after the run
-(the numbers drawn), recorded with the kernel as it was before the tuning (commit 492d0ed).
+(the numbers drawn; not for PFI, see ``_record``), recorded with the kernel as it was
+before the tuning (commit 492d0ed).
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ EXPECTED = [
         "rejected_h": 0,
         "rejected_l": 29750,
         "reward_total": "0x1.39fa800000000p+17",
-        "rng": [193219676219257718703714819843301129033, 222003063171874261427395693950637096479],
     },
     {
         "admitted_h": 35800,
@@ -60,7 +60,6 @@ EXPECTED = [
         "rejected_h": 0,
         "rejected_l": 12079,
         "reward_total": "0x1.2031800000000p+17",
-        "rng": [189254573204411034391974096399933257823, 222003063171874261427395693950637096479],
     },
     {
         "admitted_h": 43638,
@@ -170,7 +169,6 @@ EXPECTED = [
         "offline_band": 0,
         "rejected": [0, 2, 4019],
         "reward_total": "0x1.bc70000000000p+15",
-        "rng": [259533520989241243169268821972993220702, 222003063171874261427395693950637096479],
     },
     {
         "admitted": [6091, 8673, 5466],
@@ -199,11 +197,17 @@ EXPECTED = [
 ]
 
 
-def _record(out: dict, generator: np.random.PCG64) -> dict:
-    state = generator.state["state"]
+def _record(out: dict, generator: np.random.PCG64, policy: str) -> dict:
+    """The run's statistics and, except for PFI, the generator's state after it.
+
+    PFI refills its thresholds a whole span of events ahead of the decisions, so how
+    many events past the horizon it draws follows the refill schedule, which changed
+    (in 2026-12) without changing a decision or a statistic; it is not pinned."""
     record = {key: value.hex() if isinstance(value, float) else value
               for key, value in sorted(out.items())}  # fmt: skip
-    record["rng"] = [state["state"], state["inc"]]
+    if policy != "pfi":
+        state = generator.state["state"]
+        record["rng"] = [state["state"], state["inc"]]
     return record
 
 
@@ -213,7 +217,7 @@ def test_two_class_runs_are_pinned(case):
     generator = np.random.PCG64(SEED)
     out = _core.lossnet_simulate(generator, "clock", policy, param, servers, 0.6, 0.8, 1.0,
                                  2.0, 1.0, horizon, horizon / 4)  # fmt: skip
-    assert _record(out, generator) == EXPECTED[case]
+    assert _record(out, generator, policy) == EXPECTED[case]
 
 
 @pytest.mark.parametrize("case", range(len(THREE_CLASS)))
@@ -222,4 +226,4 @@ def test_three_class_runs_are_pinned(case):
     generator = np.random.PCG64(SEED)
     out = _core.lossnet_classes_simulate(generator, policy, param, 900, [0.3, 0.5, 0.4],
                                          [3.0, 2.0, 1.0], 1.0, 30.0, 7.5)  # fmt: skip
-    assert _record(out, generator) == EXPECTED[len(TWO_CLASS) + case]
+    assert _record(out, generator, policy) == EXPECTED[len(TWO_CLASS) + case]

@@ -270,15 +270,15 @@ struct qt_ln_walk {
     uint64_t start, end, next;
 };
 
-/* PFI state of one class j >= 2 (see pfi_refill and walk_step).  Thresholds:
- * theta[m - theta_base] = theta_j(m) for the event indices m in [theta_base, theta_end),
- * theta_span events per refill.  Walk groups: slot_first/last[(p - shift) & slot_mask]
- * is the group of pending walks of class j at hypothetical idle count p (first and last
- * record, QT_LN_NONE if empty); `pending` walks of class j are unresolved. */
+/* PFI state of one class j >= 2 (see pfi_refill and walk_step).  Thresholds: the run's
+ * ring `theta` holds theta_j(m + 1) at every arrival m of class j below theta_end (the
+ * arrival's future starts at m + 1), theta_span events per refill.  Walk groups:
+ * slot_first/last[(p - shift) & slot_mask] is the group of pending walks of class j at
+ * hypothetical idle count p (first and last record, QT_LN_NONE if empty); `pending`
+ * walks of class j are unresolved. */
 struct qt_ln_pfi_class {
-    int32_t *theta;
-    int64_t theta_capacity, theta_span;
-    uint64_t theta_base, theta_end;
+    int64_t theta_span;
+    uint64_t theta_end;
     uint64_t *slot_first, *slot_last;
     int64_t shift, pending;
 };
@@ -316,9 +316,11 @@ struct qt_ln_run {
      * indices [head, tail), drawn in blocks (buffer_fill); capacity a power of 2.
      * sss also keeps, per event, the prefix counts better[(index & mask) * (n - 1) + j]
      * of the arrivals of classes 1..j + 1 generated before it (mod 2^32), counted in
-     * counts[j], and with two classes the summaries of its blocks of QT_LN_BLOCK events. */
+     * counts[j], and with two classes the summaries of its blocks of QT_LN_BLOCK events;
+     * pfi keeps, per event, theta[index & mask] (see qt_ln_pfi_class). */
     qt_ln_event *buf;
     uint32_t *better;
+    int32_t *theta;
     uint32_t counts[QT_LN_MAX_CLASSES];
     /* two-class sss with a window of QT_LN_BLOCK_WINDOW expected events or more (NULL
      * otherwise): the summaries of the complete blocks of the ring,
@@ -353,9 +355,9 @@ void qt_ln_run_free(qt_ln_run *run) {
     if (run != NULL) {
         free(run->buf);
         free(run->better);
+        free(run->theta);
         free(run->blocks);
         for (int32_t j = 0; j < QT_LN_MAX_CLASSES; j++) {
-            free(run->pfi[j].theta);
             free(run->pfi[j].slot_first);
             free(run->pfi[j].slot_last);
         }
@@ -409,7 +411,8 @@ static int pfi_init(qt_ln_run *r) {
     r->slot_mask = slots - 1;
     r->walks = new_array(64, 1, sizeof *r->walks, 0);
     r->walk_mask = 63;
-    if (r->walks == NULL) {
+    r->theta = new_array((int64_t)r->mask + 1, 1, sizeof *r->theta, 0);
+    if (r->walks == NULL || r->theta == NULL) {
         return -1;
     }
     for (int32_t j = 1; j < r->p.classes; j++) {
@@ -506,17 +509,25 @@ QT_INLINE void count_arrival(qt_ln_run *r, int32_t j, int admit, int in_window) 
     r->tally[QT_LN_TALLY(j, admit, in_window)]++;
 }
 
-/* Double the event ring (and sss's prefix counts and block summaries); -1 when out of
- * memory. */
+/* Double the event ring (and sss's prefix counts and block summaries, pfi's thresholds);
+ * -1 when out of memory. */
 static int buffer_double(qt_ln_run *r) {
     const uint64_t cap = 2 * (r->mask + 1);
     const int64_t stride = r->p.classes - 1;
     qt_ln_event *bigger = cap > INT64_MAX ? NULL : new_array((int64_t)cap, 1, sizeof *bigger, 0);
     uint32_t *better = NULL;
+    int32_t *theta = NULL;
     struct qt_ln_block *blocks = NULL;
     if (bigger != NULL && r->better != NULL) {
         better = new_array((int64_t)cap, stride, sizeof *better, 0);
         if (better == NULL) {
+            free(bigger);
+            bigger = NULL;
+        }
+    }
+    if (bigger != NULL && r->theta != NULL) { /* pfi: no prefix counts */
+        theta = new_array((int64_t)cap, 1, sizeof *theta, 0);
+        if (theta == NULL) {
             free(bigger);
             bigger = NULL;
         }
@@ -526,6 +537,7 @@ static int buffer_double(qt_ln_run *r) {
         if (blocks == NULL) {
             free(bigger);
             free(better);
+            free(theta);
             bigger = NULL;
         }
     }
@@ -547,9 +559,16 @@ static int buffer_double(qt_ln_run *r) {
             memcpy(better + (j & (cap - 1)) * (uint64_t)stride,
                    r->better + (j & r->mask) * (uint64_t)stride, (size_t)stride * sizeof *better);
         }
+        if (theta != NULL) {
+            theta[j & (cap - 1)] = r->theta[j & r->mask];
+        }
     }
     free(r->buf);
     r->buf = bigger;
+    if (theta != NULL) {
+        free(r->theta);
+        r->theta = theta;
+    }
     if (better != NULL) {
         free(r->better);
         r->better = better;
@@ -741,8 +760,9 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
  * envelopes lo (from 1) and hi (from s); every index at or below the first (largest)
  * index where they meet has its exact theta_j; the rest is recomputed by the next refill
  * of class j (its span doubles while it is wasteful or too short to meet).  Each class
- * has its own thresholds, refilled when an arrival of that class needs them.  The
- * decisions are exactly those of the event-by-event scan, which no longer runs.
+ * has its own thresholds, refilled ahead of the events (pfi_batch), so that PFI is trunk
+ * reservation with a limit that moves with the event.  The decisions are exactly those
+ * of the event-by-event scan, which no longer runs.
  *
  * The look-ahead statistics (events scanned and time to the last event scanned, per
  * scored arrival in the window) are those of the scan: the walks of undecided arrivals
@@ -781,33 +801,53 @@ QT_INLINE int32_t pfi_g(qt_ln_gstep g, int32_t x) {
     return x + (g.d & -(int32_t)((uint32_t)(x - g.a) <= (uint32_t)g.w));
 }
 
-/* Make theta_j(m) exact for the indices from r->head on (0-based class j >= 1); -1 when
- * out of memory. */
+/* theta[m] = theta_j(m + 1) at the arrivals m of the 0-based class j in [start, end), at
+ * every event if `every` (a constant where the caller passes one), from lo =
+ * theta_j(end) backward. */
+QT_INLINE void refill_exact(const qt_ln_event *buf, uint64_t mask, int32_t *theta,
+                            uint64_t start, uint64_t end, int32_t lo, int32_t j, int64_t n,
+                            int32_t s, const int every) {
+    for (uint64_t m = end; m-- > start;) { /* lo = theta(m + 1) */
+        const int32_t code = buf[m & mask].code;
+        if (every) {
+            theta[m & mask] = lo;
+        } else {
+            int32_t *slot = &theta[m & mask];
+            *slot = code == -1 - j ? lo : *slot;
+        }
+        lo = pfi_g(pfi_gstep(code, j, n, s), lo);
+    }
+}
+
+/* Make theta_j exact for the next events (from the class's theta_end on), writing
+ * theta_j(m + 1) into the ring's theta[m] at each arrival m of the 0-based class j >= 1
+ * (at every event with two classes: the others never read it); -1 when out of memory. */
 static int pfi_refill(qt_ln_run *r, int32_t j) {
     const int64_t n = r->p.servers;
     const int32_t s = (int32_t)r->pfi_target;
-    const uint64_t start = r->head;
     struct qt_ln_pfi_class *c = &r->pfi[j];
+    const uint64_t start = c->theta_end;
     for (;;) {
         int64_t span = c->theta_span;
-        if (buffer_ensure(r, start + (uint64_t)span - 1) < 0 ||
-            grow((void **)&c->theta, &c->theta_capacity, span, sizeof *c->theta) < 0) {
+        if (buffer_ensure(r, start + (uint64_t)span - 1) < 0) {
             return -1;
         }
-        int32_t lo = 1, hi = s, *theta = c->theta;
-        int64_t met = span; /* lo and hi bound theta(met); theta(span) is unknown */
+        const qt_ln_event *buf = r->buf;
+        const uint64_t mask = r->mask;
+        int32_t lo = 1, hi = s, *theta = r->theta;
+        int64_t met = span; /* lo and hi bound theta(start + met), which is unknown at span */
         while (lo < hi && met > 0) { /* the two envelopes until they meet */
             met--;
-            const qt_ln_gstep g = pfi_gstep(buffer_at(r, start + (uint64_t)met)->code, j, n, s);
+            const qt_ln_gstep g = pfi_gstep(buf[(start + (uint64_t)met) & mask].code, j, n, s);
             lo = pfi_g(g, lo);
             hi = pfi_g(g, hi);
         }
-        if (lo == hi && met > span / 2) { /* lo = theta(met) exactly: theta(i), i < met */
-            for (int64_t i = met - 1; i >= 0; i--) { /* one exact value from here on */
-                lo = pfi_g(pfi_gstep(buffer_at(r, start + (uint64_t)i)->code, j, n, s), lo);
-                theta[i] = lo;
+        if (lo == hi && met > span / 2) { /* lo = theta(start + met) exactly */
+            if (r->p.classes == 2) {
+                refill_exact(buf, mask, theta, start, start + (uint64_t)met, lo, 1, n, s, 1);
+            } else {
+                refill_exact(buf, mask, theta, start, start + (uint64_t)met, lo, j, n, s, 0);
             }
-            c->theta_base = start;
             c->theta_end = start + (uint64_t)met;
             if (met < span - span / 8 && span < ((int64_t)1 << 40)) {
                 c->theta_span = 2 * span; /* more than 1/8 wasted: longer refills */
@@ -943,10 +983,10 @@ static __attribute__((noinline)) int walk_grow(qt_ln_run *r) {
 }
 
 /* Start the walk of an arrival of 0-based class j at time t whose future starts at
- * r->head with hypothetical idle count h in 1..s-1; -1 when out of memory.  Appended to
- * the group of its slot without a branch on whether the slot is empty (then the link
- * goes to the new record itself, which is written next). */
-QT_INLINE int walk_add(qt_ln_run *r, int32_t j, double t, int64_t h) {
+ * event `start` with hypothetical idle count h in 1..s-1; -1 when out of memory.
+ * Appended to the group of its slot without a branch on whether the slot is empty (then
+ * the link goes to the new record itself, which is written next). */
+QT_INLINE int walk_add(qt_ln_run *r, int32_t j, double t, int64_t h, uint64_t start) {
     if (__builtin_expect(r->walk_tail - r->walk_head > r->walk_mask, 0) && walk_grow(r) < 0) {
         return -1;
     }
@@ -956,7 +996,7 @@ QT_INLINE int walk_add(qt_ln_run *r, int32_t j, double t, int64_t h) {
     const uint64_t first = c->slot_first[slot];
     const uint64_t empty = -(uint64_t)(first == QT_LN_NONE); /* all ones if empty */
     r->walks[((id & empty) | (c->slot_last[slot] & ~empty)) & mask].next = id;
-    r->walks[id & mask] = (struct qt_ln_walk){t, 0.0, r->head, QT_LN_NONE, QT_LN_NONE};
+    r->walks[id & mask] = (struct qt_ln_walk){t, 0.0, start, QT_LN_NONE, QT_LN_NONE};
     c->slot_first[slot] = (id & empty) | (first & ~empty);
     c->slot_last[slot] = id;
     c->pending++;
@@ -1077,25 +1117,9 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
     return decision;
 }
 
-/*
- * PFI and SSS in the clock model: events flow through the lookahead buffer, in batches
- * of the ring whose state (head, busy count, idle area) lives in locals, written back
- * to the run around every call that reads it there (decisions, refills, walks, draws).
- * `pfi` and `classes` are constants where the caller passes them (the two-class loop
- * then has no loop over the classes).  The events and decisions are those of one event
- * at a time: head moves past the event before its decision (its future starts there).
- */
-QT_INLINE int lookahead_batch(qt_ln_run *r, int64_t budget, const int pfi, const int32_t classes,
-                              qt_ln_trace *trace) {
-    const int64_t n = r->p.servers, s = r->pfi_target;
-    const double warmup = r->p.warmup, horizon = r->p.horizon;
-    int64_t busy = r->busy, events = r->st.events, done = 0;
-    double idle_area = r->st.idle_area, stat_t = r->stat_t;
-    uint64_t head = r->head;
-    int status = 0;
-    /* The tallies of this call (the run's are added at the end): a local array, which
-     * no store through r can alias. */
-    int64_t tally[QT_LN_TALLY(QT_LN_MAX_CLASSES + 1, 0, 0)] = {0};
+/* The state a batch keeps in locals (head, busy count, event count, idle area, tallies),
+ * written back to the run around every call that reads it there, and its tallies (of
+ * this call, a local array that no store through r can alias) added to the run's. */
 #define QT_LN_SYNC()                                                                          \
     do {                                                                                      \
         r->head = head;                                                                       \
@@ -1112,6 +1136,121 @@ QT_INLINE int lookahead_batch(qt_ln_run *r, int64_t budget, const int pfi, const
             }                                                                                 \
         }                                                                                     \
     } while (0)
+
+/* The first index in [lo, hi) whose event is past the horizon (hi if none): the times
+ * of the ring do not decrease. */
+static uint64_t first_past(const qt_ln_run *r, uint64_t lo, uint64_t hi) {
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (buffer_at(r, mid)->t > r->p.horizon) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return lo;
+}
+
+/*
+ * PFI in the clock model is trunk reservation whose limit for an arrival of class j >= 2
+ * moves with the event: admit iff h = I - 1 >= theta_j(m + 1), i.e. busy < N - theta[m]
+ * (the ring's threshold), right also for h < 1 and h >= s (as 1 <= theta <= s).  The
+ * thresholds are refilled ahead of a batch, which ends where the first class's run out,
+ * so the loop over the events has no branch on their type (a coin toss); only an
+ * undecided arrival in the window (1 <= h < s) starts a walk, whose look-ahead
+ * statistics are the scan's, and the pending walks step over every event (walk_step).
+ * The events and decisions are those of one event at a time; a walk's future starts at
+ * the next event.  `classes` is a constant where the caller passes one.
+ */
+QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
+                        qt_ln_trace *trace) {
+    const int64_t n = r->p.servers, s = r->pfi_target;
+    const double warmup = r->p.warmup;
+    int64_t busy = r->busy, events = r->st.events, scored = r->st.arrivals_scored;
+    double idle_area = r->st.idle_area, stat_t = r->stat_t;
+    uint64_t head = r->head;
+    int status = 0, last = 0;
+    int64_t tally[QT_LN_TALLY(QT_LN_MAX_CLASSES + 1, 0, 0)] = {0};
+    while (budget > 0 && status == 0 && !last) {
+        uint64_t end = head + (uint64_t)budget;
+        r->head = head; /* the ring's first event, for the refills' draws */
+        for (int32_t j = 1; j < classes; j++) { /* theta_end <= tail */
+            if (r->pfi[j].theta_end <= head && pfi_refill(r, j) < 0) {
+                status = -1;
+                break;
+            }
+            end = r->pfi[j].theta_end < end ? r->pfi[j].theta_end : end;
+        }
+        if (status < 0) {
+            break;
+        }
+        const qt_ln_event *buf = r->buf;
+        const int32_t *theta = r->theta;
+        const int64_t *limit = r->limit;
+        const uint64_t mask = r->mask;
+        last = buffer_at(r, end - 1)->t > r->p.horizon;
+        end = last ? first_past(r, head, end) : end;
+        budget -= (int64_t)(end - head);
+        for (; head < end; head++) {
+            const qt_ln_event ev = buf[head & mask];
+            if (r->pending > 0) {
+                walk_step(r, classes, ev.code, head, ev.t);
+            }
+            int in_window = ev.t > warmup; /* record_time, on the locals */
+            if (in_window) {
+                idle_area += (double)(n - busy) * (ev.t - stat_t);
+                stat_t = ev.t;
+            }
+            /* limit_event's row; classes 2..n (rows 1..n-1) take the moving limit */
+            uint32_t row = (uint32_t)(-1 - ev.code);
+            row = row < QT_LN_MAX_CLASSES ? row : QT_LN_MAX_CLASSES;
+            const int is_scored = row - 1 < (uint32_t)(classes - 1);
+            const int64_t h = n - busy - 1;
+            const int admit = busy < (is_scored ? n - theta[head & mask] : limit[row]);
+            if (is_scored & in_window & ((uint64_t)(h - 1) < (uint64_t)(s - 1)) &&
+                walk_add(r, (int32_t)row, ev.t, h, head + 1) < 0) {
+                status = -1;
+                break;
+            }
+            busy += admit - ((int64_t)(uint32_t)ev.code < busy);
+            tally[QT_LN_TALLY(row, admit, in_window)]++;
+            scored += is_scored & in_window;
+            events++;
+            if (trace != NULL && trace_push(trace, ev.t, ev.code,
+                                            (int8_t)(ev.code < 0 ? admit : -1), busy) < 0) {
+                status = -1;
+                break;
+            }
+        }
+    }
+    QT_LN_SYNC();
+    QT_LN_TALLIES();
+    r->st.arrivals_scored = scored;
+    if (status == 0 && last) {
+        if (walk_finish(r) < 0) {
+            return -1;
+        }
+        finish(r);
+    }
+    return status;
+}
+
+/*
+ * SSS in the clock model: events flow through the lookahead buffer, in batches of the
+ * ring whose state lives in locals (QT_LN_SYNC).  `classes` is a constant where the
+ * caller passes one (the two-class loop then has no loop over the classes).  The events
+ * and decisions are those of one event at a time: head moves past the event before its
+ * decision (its future starts there).
+ */
+QT_INLINE int sss_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
+                        qt_ln_trace *trace) {
+    const int64_t n = r->p.servers;
+    const double warmup = r->p.warmup, horizon = r->p.horizon;
+    int64_t busy = r->busy, events = r->st.events, done = 0;
+    double idle_area = r->st.idle_area, stat_t = r->stat_t;
+    uint64_t head = r->head;
+    int status = 0;
+    int64_t tally[QT_LN_TALLY(QT_LN_MAX_CLASSES + 1, 0, 0)] = {0};
     while (done < budget) {
         if (head >= r->tail) {
             r->head = head;
@@ -1130,14 +1269,8 @@ QT_INLINE int lookahead_batch(qt_ln_run *r, int64_t budget, const int pfi, const
             if (ev.t > horizon) {
                 QT_LN_SYNC();
                 QT_LN_TALLIES();
-                if (pfi && walk_finish(r) < 0) {
-                    return -1;
-                }
                 finish(r);
                 return 0;
-            }
-            if (pfi && r->pending > 0) {
-                walk_step(r, classes, ev.code, head, ev.t);
             }
             head++; /* the future now starts at head */
             events++;
@@ -1149,39 +1282,19 @@ QT_INLINE int lookahead_batch(qt_ln_run *r, int64_t budget, const int pfi, const
             int decision;
             if (ev.code < QT_LN_H) { /* classes 2..n */
                 int32_t j = -1 - ev.code;
-                int64_t h = n - busy - 1;
-                if (pfi) {
-                    struct qt_ln_pfi_class *c = &r->pfi[j];
-                    if (h < 1) {
-                        decision = 0;
-                    } else if (h >= s) {
-                        decision = 1;
-                    } else {
-                        r->head = head;
-                        if ((head >= c->theta_end && pfi_refill(r, j) < 0) ||
-                            (in_window && walk_add(r, j, ev.t, h) < 0)) {
-                            status = -1;
-                            break;
-                        }
-                        buf = r->buf; /* a refill may have grown the ring */
-                        mask = r->mask;
-                        decision = h >= c->theta[head - c->theta_base];
-                    }
-                } else {
-                    uint64_t scanned = 0;
-                    r->head = head;
-                    decision = decide_sss(r, classes, classes == 2 ? 1 : j, ev.t, n - busy, &scanned);
-                    if (decision < 0) {
-                        status = -1;
-                        break;
-                    }
-                    buf = r->buf;
-                    mask = r->mask;
-                    if (in_window) {
-                        r->st.lookahead_events += (int64_t)scanned;
-                        if (scanned > 0) {
-                            r->st.lookahead_time += buf[(head + scanned - 1) & mask].t - ev.t;
-                        }
+                uint64_t scanned = 0;
+                r->head = head;
+                decision = decide_sss(r, classes, classes == 2 ? 1 : j, ev.t, n - busy, &scanned);
+                if (decision < 0) {
+                    status = -1;
+                    break;
+                }
+                buf = r->buf;
+                mask = r->mask;
+                if (in_window) {
+                    r->st.lookahead_events += (int64_t)scanned;
+                    if (scanned > 0) {
+                        r->st.lookahead_time += buf[(head + scanned - 1) & mask].t - ev.t;
                     }
                 }
                 busy += decision;
@@ -1206,21 +1319,24 @@ QT_INLINE int lookahead_batch(qt_ln_run *r, int64_t budget, const int pfi, const
     }
     QT_LN_SYNC();
     QT_LN_TALLIES();
-#undef QT_LN_TALLIES
-#undef QT_LN_SYNC
     return status;
 }
+#undef QT_LN_TALLIES
+#undef QT_LN_SYNC
 
 static int advance_lookahead(qt_ln_run *r, int64_t budget) {
-    if (r->trace != NULL) {
-        return lookahead_batch(r, budget, r->p.policy == QT_LN_PFI, r->p.classes, r->trace);
-    }
     if (r->p.policy == QT_LN_PFI) {
-        return r->p.classes == 2 ? lookahead_batch(r, budget, 1, 2, NULL)
-                                 : lookahead_batch(r, budget, 1, r->p.classes, NULL);
+        if (r->trace != NULL) {
+            return pfi_batch(r, budget, r->p.classes, r->trace);
+        }
+        return r->p.classes == 2 ? pfi_batch(r, budget, 2, NULL)
+                                 : pfi_batch(r, budget, r->p.classes, NULL);
     }
-    return r->p.classes == 2 ? lookahead_batch(r, budget, 0, 2, NULL)
-                             : lookahead_batch(r, budget, 0, r->p.classes, NULL);
+    if (r->trace != NULL) {
+        return sss_batch(r, budget, r->p.classes, r->trace);
+    }
+    return r->p.classes == 2 ? sss_batch(r, budget, 2, NULL)
+                             : sss_batch(r, budget, r->p.classes, NULL);
 }
 
 /* ------------------------------------------------------- job model (binary heap) */
