@@ -254,9 +254,11 @@ class SimulationResult:
         and potential departures; job model: arrivals and departures).
     mean_lookahead : float
         Lookahead policies: future events scanned per arrival of classes 2..n (L) in
-        (T0, T] (0 for decisions taken without a scan); NaN for the other policies.
+        (T0, T] (0 for decisions taken without a scan); NaN for the other policies and
+        for a run with ``lookahead_stats=False``.
     mean_lookahead_time : float
-        Lookahead policies: mean time from such an arrival to the last event scanned.
+        Lookahead policies: mean time from such an arrival to the last event scanned
+        (NaN where ``mean_lookahead`` is).
     reward_rates : numpy.ndarray
         The reward rate of each replication (for paired comparisons).
 
@@ -484,6 +486,7 @@ def summarise(
     horizon: float,
     warmup: float,
     runs: list[dict],
+    lookahead_stats: bool = True,
 ) -> SimulationResult:
     """The :class:`SimulationResult` of the replications ``runs`` of ``policy``.
 
@@ -502,6 +505,8 @@ def summarise(
         (T0, T]) and the look-ahead counters (``arrivals_scored`` or
         ``l_arrivals_scored``, ``lookahead_events``, ``lookahead_time``; zero for other
         policies).
+    lookahead_stats : bool, default True
+        Whether the runs recorded the look-ahead statistics (False: the means are NaN).
 
     Returns
     -------
@@ -531,7 +536,8 @@ def summarise(
                       for counts in admitted])  # fmt: skip
     idle = np.array([d["idle_area"] / window for d in runs])
     scored = sum(d.get("arrivals_scored", d.get("l_arrivals_scored", 0)) for d in runs)
-    lookahead = policy.partition(":")[0] in LOOKAHEAD_POLICIES and scored > 0
+    lookahead = (lookahead_stats and policy.partition(":")[0] in LOOKAHEAD_POLICIES
+                 and scored > 0)  # fmt: skip
     return SimulationResult(
         policy=policy,
         info=info,
@@ -562,6 +568,7 @@ def simulate(
     reps: int = 1,
     seed: object = None,
     workers: int = 1,
+    lookahead_stats: bool = True,
 ) -> SimulationResult:
     """Simulate one policy in ``reps`` independent replications.
 
@@ -589,6 +596,11 @@ def simulate(
         every policy; a ``SeedSequence`` is not advanced.  Generators are refused.
     workers : int
         Threads running replications in parallel (the C code releases the GIL).
+    lookahead_stats : bool, default True
+        Record the look-ahead statistics of ``pfi`` and ``sss:W`` (``mean_lookahead``,
+        ``mean_lookahead_time``).  False leaves them NaN and changes no decision; PFI,
+        whose statistics follow every undecided arrival's hypothetical walk to its end,
+        then runs about 40% faster.
 
     Returns
     -------
@@ -628,7 +640,8 @@ def simulate(
     True
     """
     (result,) = simulate_policies(net, [policy], info=info, horizon=horizon, warmup=warmup,
-                                  reps=reps, seed=seed, workers=workers).values()  # fmt: skip
+                                  reps=reps, seed=seed, workers=workers,
+                                  lookahead_stats=lookahead_stats).values()  # fmt: skip
     return result
 
 
@@ -642,6 +655,7 @@ def simulate_policies(
     reps: int = 1,
     seed: object = None,
     workers: int = 1,
+    lookahead_stats: bool = True,
 ) -> dict[str, SimulationResult]:
     """Run several policies on the same ``reps`` replications (common random numbers):
     replication i of every policy is replication i of ``simulate(net, policy, ...,
@@ -653,7 +667,7 @@ def simulate_policies(
     net : LossNetwork
     policies : list or tuple of str
         Distinct policies (after normalisation), as in :func:`simulate`.
-    info, horizon, warmup, reps, seed, workers
+    info, horizon, warmup, reps, seed, workers, lookahead_stats
         As in :func:`simulate`.
 
     Returns
@@ -679,6 +693,8 @@ def simulate_policies(
     horizon, warmup = check_run(net, info, horizon, warmup)
     reps = positive_int("reps", reps)
     workers = positive_int("workers", workers)
+    if not isinstance(lookahead_stats, bool):
+        raise TypeError(f"lookahead_stats must be True or False, got {lookahead_stats!r}")
     if not isinstance(policies, list | tuple) or len(policies) == 0:
         raise ValueError(f"policies must be a non-empty list of policy strings, got {policies!r}")
     parsed = [parse_policy(p, net) for p in policies]
@@ -698,7 +714,7 @@ def simulate_policies(
     seeds = replication_seeds(seed, reps)
 
     def one(child: np.random.SeedSequence) -> list[dict]:
-        return run_policies(net, parsed, info, horizon, warmup, child, share)
+        return run_policies(net, parsed, info, horizon, warmup, child, share, lookahead_stats)
 
     if workers == 1 or reps == 1:
         runs = [one(child) for child in seeds]
@@ -706,7 +722,7 @@ def simulate_policies(
         with ThreadPoolExecutor(max_workers=workers) as pool:
             runs = list(pool.map(one, seeds))
     return {
-        key: summarise(net, key, info, horizon, warmup, [run[k] for run in runs])
+        key: summarise(net, key, info, horizon, warmup, [run[k] for run in runs], lookahead_stats)
         for k, key in enumerate(names)
     }
 

@@ -27,6 +27,7 @@ def run_one(
     warmup: float,
     seed: np.random.SeedSequence,
     trace: bool = False,
+    lookahead_stats: bool = True,
 ) -> dict:
     """One C run on the bit generator ``default_rng(seed)`` (PCG64 on ``seed``): the
     two-class entry point for two classes, the n-class one (clock model, same kernel) for
@@ -47,6 +48,9 @@ def run_one(
         The seed of this run's path.
     trace : bool, default False
         Also return the per-event trace arrays.
+    lookahead_stats : bool, default True
+        Record the look-ahead statistics of PFI and SSS (False: they are 0, the
+        decisions the same, PFI about 40% faster).
 
     Returns
     -------
@@ -63,7 +67,8 @@ def run_one(
     """
     bit_generator = np.random.PCG64(seed)
     with bit_generator.lock:  # the C code releases the GIL while it runs
-        return _run(net, name, param, info, horizon, warmup, bit_generator, trace)
+        return _run(net, name, param, info, horizon, warmup, bit_generator, trace,
+                    lookahead_stats)  # fmt: skip
 
 
 #: :func:`qtheory.sim.lossnet.simulate_policies` shares each replication's clock-model
@@ -81,6 +86,7 @@ def run_policies(
     warmup: float,
     seed: np.random.SeedSequence,
     share: bool = True,
+    lookahead_stats: bool = True,
 ) -> list[dict]:
     """One replication of each policy of ``parsed`` ((name, param) pairs) on the path of
     ``seed``: :func:`run_one` of each, except that with ``share`` in the clock model they
@@ -102,6 +108,8 @@ def run_policies(
         The seed of the replication's path.
     share : bool, default True
         Share the clock-model path (False: each policy draws it, as :func:`run_one`).
+    lookahead_stats : bool, default True
+        As in :func:`run_one`.
 
     Returns
     -------
@@ -118,14 +126,16 @@ def run_policies(
     True
     """
     if info != "clock" or len(parsed) == 1 or not share:
-        return [run_one(net, name, param, info, horizon, warmup, seed) for name, param in parsed]
+        return [run_one(net, name, param, info, horizon, warmup, seed,
+                        lookahead_stats=lookahead_stats) for name, param in parsed]  # fmt: skip
     bit_generator = np.random.PCG64(seed)
     with bit_generator.lock:
         source = _core.lossnet_source(bit_generator, net.servers, net.lambdas, net.mu)
-        return [_run(net, name, param, info, horizon, warmup, source) for name, param in parsed]
+        return [_run(net, name, param, info, horizon, warmup, source,
+                     lookahead_stats=lookahead_stats) for name, param in parsed]  # fmt: skip
 
 
-def _run(net, name, param, info, horizon, warmup, draws, trace=False) -> dict:
+def _run(net, name, param, info, horizon, warmup, draws, trace=False, lookahead_stats=True):
     """The C run of one policy on ``draws``: a bit generator (whose lock the caller
     holds) or a path source of it."""
     max_cells = limits.limit("dp_cells")
@@ -134,10 +144,12 @@ def _run(net, name, param, info, horizon, warmup, draws, trace=False) -> dict:
             return _core.lossnet_classes_simulate(
                 draws, name, param, net.servers, net.lambdas, net.rewards, net.mu,
                 horizon, warmup, trace=trace, max_cells=max_cells,
+                lookahead_stats=lookahead_stats,
             )  # fmt: skip
         return _core.lossnet_simulate(
             draws, info, name, param, net.servers, net.lambda_h, net.lambda_l,
             net.mu, net.r_h, net.r_l, horizon, warmup, trace=trace, max_cells=max_cells,
+            lookahead_stats=lookahead_stats,
         )  # fmt: skip
     except ValueError as error:
         if not str(error).startswith("max_cells"):

@@ -92,3 +92,31 @@ def test_pfi_large_networks_are_sane(servers):
     assert out["rejected_l"] > 0 and out["admitted_l"] > 0
     mean = out["lookahead_events"] / out["l_arrivals_scored"]
     assert 0.05 * math.isqrt(servers) < mean < 10 * math.isqrt(servers)
+
+
+@pytest.mark.parametrize("policy", ["pfi", "sss"])
+@pytest.mark.parametrize("lambdas", [(0.6, 0.8), (0.3, 0.5, 0.6)])
+def test_runs_without_lookahead_statistics_take_the_same_decisions(policy, lambdas):
+    """lookahead_stats=False skips only the statistics: the trace (every decision) and
+    every other statistic are those of the run that records them, and the look-ahead
+    sums are 0.  PFI's walks cover the whole run (about 4,000 events each, its thresholds
+    refilled many times)."""
+    param = 0.0 if policy == "pfi" else 0.01
+    rewards = [float(len(lambdas) - j) for j in range(len(lambdas))]
+
+    def run(stats):
+        return _core.lossnet_classes_simulate(
+            np.random.PCG64(5), policy, param, 900, list(lambdas), rewards, 1.0, 40.0, 10.0,
+            trace=True, lookahead_stats=stats,
+        )  # fmt: skip
+
+    with_stats, without = run(True), run(False)
+    assert with_stats["lookahead_events"] > 0 and with_stats["lookahead_time"] > 0
+    assert (without["lookahead_events"], without["lookahead_time"]) == (0, 0.0)
+    for key, value in with_stats.items():
+        if key.startswith("lookahead"):
+            continue
+        if isinstance(value, np.ndarray):
+            assert np.array_equal(value, without[key]), key
+        else:
+            assert value == without[key], key

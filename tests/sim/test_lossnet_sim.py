@@ -303,6 +303,19 @@ def test_result_fields_are_consistent():
     assert tr.rejected_h + tr.admitted_h > 0
 
 
+def test_lookahead_statistics_can_be_skipped_without_changing_a_number():
+    net = LossNetwork(100, 0.6, 0.8, 1.0, 2.0, 1.0)
+    run = {"horizon": 30.0, "warmup": 5.0, "reps": 3, "seed": 4}
+    with_stats = simulate(net, "pfi", **run)
+    without = simulate(net, "pfi", **run, lookahead_stats=False)
+    assert with_stats.mean_lookahead > 0 and math.isnan(without.mean_lookahead)
+    assert math.isnan(without.mean_lookahead_time)
+    assert np.array_equal(with_stats.reward_rates, without.reward_rates)
+    assert (with_stats.admitted, with_stats.rejected) == (without.admitted, without.rejected)
+    with pytest.raises(TypeError, match="lookahead_stats must be True or False"):
+        simulate(net, "pfi", **run, lookahead_stats=1)
+
+
 def test_gil_is_released_during_the_simulation():
     times = {}
 

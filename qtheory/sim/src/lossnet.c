@@ -777,28 +777,20 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
  * ring for every class), so the sums are the scan's, bit for bit.
  */
 
-/* g_m of the event of `code` for the 0-based class j >= 1, as "x + d if a <= x <= a + w,
- * else x" on 1..s: a better arrival steps up on 1..s-1, a departure of slot c down on
- * 2..min(N - c, s), any other event is the identity (an empty range: a = s + 1, below
- * which x - a wraps, as unsigned, to above w).  The range is computed apart from x, so
- * that the recursion's chain from one event to the next is a subtraction, a compare and
- * a masked add (a branch there would follow the event's type, a coin toss; the former
- * chain, the up step and then the down step on its result, was twice as long). */
-typedef struct {
-    int32_t a, w, d;
-} qt_ln_gstep;
-
-QT_INLINE qt_ln_gstep pfi_gstep(int32_t code, int32_t j, int64_t n, int32_t s) {
-    const int32_t better = is_better(code, j), departure = code >= 0;
-    const int64_t q = n - code;
-    const int32_t a = 2 - better;
-    const int32_t top = (-departure & (int32_t)(q < s ? q : s)) | (-better & (s - 1));
-    const int32_t empty = -(top < a); /* all ones when the range is empty */
-    return (qt_ln_gstep){(a & ~empty) | ((s + 1) & empty), (top - a) & ~empty, 2 * better - 1};
-}
-
-QT_INLINE int32_t pfi_g(qt_ln_gstep g, int32_t x) {
-    return x + (g.d & -(int32_t)((uint32_t)(x - g.a) <= (uint32_t)g.w));
+/* g_m(x) of the event of `code` for the 0-based class j >= 1, on 1..s.  A better arrival
+ * steps up to at most s, and a departure of slot c <= N - s down to at least 1 (every
+ * x <= s is at most N - c), so these and every other event (d = 0) are the clamped step
+ * min(max(x + d, 1), s), whose chain from one event to the next is an add and two
+ * conditional moves (a branch on the type, a coin toss, would be mispredicted).  A
+ * departure of slot c > N - s steps down on 2..N - c only; it is rare (probability
+ * (s - 1) / N an event), behind a branch that is almost never taken. */
+QT_INLINE int32_t pfi_step(int32_t code, int32_t j, int64_t n, int32_t s, int32_t x) {
+    if (__builtin_expect(code > n - s, 0)) {
+        return x - (x >= 2 && x <= n - code);
+    }
+    x += is_better(code, j) - (code >= 0);
+    x = x < 1 ? 1 : x;
+    return x < s ? x : s;
 }
 
 /* theta[m] = theta_j(m + 1) at the arrivals m of the 0-based class j in [start, end), at
@@ -815,7 +807,7 @@ QT_INLINE void refill_exact(const qt_ln_event *buf, uint64_t mask, int32_t *thet
             int32_t *slot = &theta[m & mask];
             *slot = code == -1 - j ? lo : *slot;
         }
-        lo = pfi_g(pfi_gstep(code, j, n, s), lo);
+        lo = pfi_step(code, j, n, s, lo);
     }
 }
 
@@ -838,9 +830,9 @@ static int pfi_refill(qt_ln_run *r, int32_t j) {
         int64_t met = span; /* lo and hi bound theta(start + met), which is unknown at span */
         while (lo < hi && met > 0) { /* the two envelopes until they meet */
             met--;
-            const qt_ln_gstep g = pfi_gstep(buf[(start + (uint64_t)met) & mask].code, j, n, s);
-            lo = pfi_g(g, lo);
-            hi = pfi_g(g, hi);
+            const int32_t code = buf[(start + (uint64_t)met) & mask].code;
+            lo = pfi_step(code, j, n, s, lo);
+            hi = pfi_step(code, j, n, s, hi);
         }
         if (lo == hi && met > span / 2) { /* lo = theta(start + met) exactly */
             if (r->p.classes == 2) {
@@ -1160,9 +1152,10 @@ static uint64_t first_past(const qt_ln_run *r, uint64_t lo, uint64_t hi) {
  * undecided arrival in the window (1 <= h < s) starts a walk, whose look-ahead
  * statistics are the scan's, and the pending walks step over every event (walk_step).
  * The events and decisions are those of one event at a time; a walk's future starts at
- * the next event.  `classes` is a constant where the caller passes one.
+ * the next event.  `classes` and `stats` (0: no walks, and no look-ahead statistics;
+ * about 40% of the run with two classes) are constants where the caller passes them.
  */
-QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
+QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes, const int stats,
                         qt_ln_trace *trace) {
     const int64_t n = r->p.servers, s = r->pfi_target;
     const double warmup = r->p.warmup;
@@ -1193,7 +1186,7 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
         budget -= (int64_t)(end - head);
         for (; head < end; head++) {
             const qt_ln_event ev = buf[head & mask];
-            if (r->pending > 0) {
+            if (stats && r->pending > 0) {
                 walk_step(r, classes, ev.code, head, ev.t);
             }
             int in_window = ev.t > warmup; /* record_time, on the locals */
@@ -1205,9 +1198,11 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
             uint32_t row = (uint32_t)(-1 - ev.code);
             row = row < QT_LN_MAX_CLASSES ? row : QT_LN_MAX_CLASSES;
             const int is_scored = row - 1 < (uint32_t)(classes - 1);
-            const int64_t h = n - busy - 1;
-            const int admit = busy < (is_scored ? n - theta[head & mask] : limit[row]);
-            if (is_scored & in_window & ((uint64_t)(h - 1) < (uint64_t)(s - 1)) &&
+            const int64_t h = n - busy - 1, fixed = limit[row];
+            /* the moving limit where is_scored, selected without a branch */
+            const int64_t moving = n - theta[head & mask] - fixed;
+            const int admit = busy < fixed + (moving & -(int64_t)is_scored);
+            if (stats && (is_scored & in_window & ((uint64_t)(h - 1) < (uint64_t)(s - 1))) &&
                 walk_add(r, (int32_t)row, ev.t, h, head + 1) < 0) {
                 status = -1;
                 break;
@@ -1227,7 +1222,7 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
     QT_LN_TALLIES();
     r->st.arrivals_scored = scored;
     if (status == 0 && last) {
-        if (walk_finish(r) < 0) {
+        if (stats && walk_finish(r) < 0) {
             return -1;
         }
         finish(r);
@@ -1291,7 +1286,7 @@ QT_INLINE int sss_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
                 }
                 buf = r->buf;
                 mask = r->mask;
-                if (in_window) {
+                if (in_window && r->p.lookahead_stats) {
                     r->st.lookahead_events += (int64_t)scanned;
                     if (scanned > 0) {
                         r->st.lookahead_time += buf[(head + scanned - 1) & mask].t - ev.t;
@@ -1326,11 +1321,16 @@ QT_INLINE int sss_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
 
 static int advance_lookahead(qt_ln_run *r, int64_t budget) {
     if (r->p.policy == QT_LN_PFI) {
+        const int stats = r->p.lookahead_stats;
         if (r->trace != NULL) {
-            return pfi_batch(r, budget, r->p.classes, r->trace);
+            return pfi_batch(r, budget, r->p.classes, stats, r->trace);
         }
-        return r->p.classes == 2 ? pfi_batch(r, budget, 2, NULL)
-                                 : pfi_batch(r, budget, r->p.classes, NULL);
+        if (!stats) {
+            return r->p.classes == 2 ? pfi_batch(r, budget, 2, 0, NULL)
+                                     : pfi_batch(r, budget, r->p.classes, 0, NULL);
+        }
+        return r->p.classes == 2 ? pfi_batch(r, budget, 2, 1, NULL)
+                                 : pfi_batch(r, budget, r->p.classes, 1, NULL);
     }
     if (r->trace != NULL) {
         return sss_batch(r, budget, r->p.classes, r->trace);

@@ -116,6 +116,7 @@ typedef struct {
     qt_ln_policy policy;
     int64_t reserve[QT_LN_MAX_CLASSES]; /* threshold k_1 <= ... <= k_n, in 0..N */
     double window;    /* sss W */
+    int lookahead_stats; /* pfi and sss: 1 records the look-ahead statistics, 0 skips them */
     int64_t band;     /* offline: first band K (0: QT_LN_BAND), -1 for the full programme */
     double max_cells; /* offline: no programme of more than max_cells cells is started */
 } qt_ln_params;
@@ -176,7 +177,7 @@ int qt_ln_source_path(qt_ln_source *s, double horizon, const qt_ln_event **event
  * the window (T0, T].  "Scored" arrivals are those of classes 2..n (n = 2: L), whose
  * decisions a lookahead policy takes on a look-ahead.  PFI's lookahead sums are complete
  * once the run has finished (the walks of its last promises are followed past the
- * horizon then). */
+ * horizon then); both sums are 0 when the run's lookahead_stats is 0. */
 typedef struct {
     int64_t admitted[QT_LN_MAX_CLASSES], rejected[QT_LN_MAX_CLASSES];
     double idle_area;          /* integral of the idle count over (T0, T] */

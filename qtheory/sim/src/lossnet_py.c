@@ -20,7 +20,7 @@
 
 const char qt_lossnet_simulate_doc[] =
     "lossnet_simulate(bit_generator, info, policy, param, servers, lambda_h, lambda_l, mu, "
-    "r_h, r_l, horizon, warmup, trace=False, max_cells=inf)\n"
+    "r_h, r_l, horizon, warmup, trace=False, max_cells=inf, lookahead_stats=True)\n"
     "--\n\n"
     "Simulate the two-class loss network from empty over (0, horizon], recording\n"
     "statistics in (warmup, horizon].  info is 'clock' or 'job'; policy is 'threshold'\n"
@@ -43,7 +43,9 @@ const char qt_lossnet_simulate_doc[] =
     "MemoryError when the trace cannot grow.  max_cells (> 0): the offline programme\n"
     "starts no band K (nor the full programme, K = servers) of more than events x (K + 1)\n"
     "cells, and raises ValueError naming max_cells when the certificate fails below such\n"
-    "a band.  Raises ValueError on invalid arguments, including more than 1e15\n"
+    "a band.  lookahead_stats=False leaves lookahead_events and lookahead_time 0 (the\n"
+    "decisions are the same; PFI then runs without the walks behind its statistics,\n"
+    "about 40% of its time).  Raises ValueError on invalid arguments, including more than 1e15\n"
     "expected events ((lambda_h + lambda_l + mu) servers horizon) and SSS windows of more\n"
     "than 1e9 expected events; MemoryError when an array cannot be allocated (every size\n"
     "is computed with overflow checks; no single block above 1 TiB is attempted).";
@@ -73,7 +75,7 @@ const char qt_lossnet_path_doc[] =
 
 const char qt_lossnet_classes_simulate_doc[] =
     "lossnet_classes_simulate(bit_generator, policy, param, servers, lambdas, rewards, mu, "
-    "horizon, warmup, trace=False, max_cells=inf)\n"
+    "horizon, warmup, trace=False, max_cells=inf, lookahead_stats=True)\n"
     "--\n\n"
     "Simulate the n-class loss network (2 <= n <= 32 classes, class j code -j) from empty\n"
     "over (0, horizon] in the clock model, recording statistics in (warmup, horizon].\n"
@@ -483,18 +485,19 @@ static PyObject *simulate(PyObject *bit_generator, const qt_ln_params *p, int jo
 PyObject *qt_lossnet_simulate(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"bit_generator", "info",   "policy",  "param", "servers",
                                "lambda_h",      "lambda_l", "mu",     "r_h",   "r_l",
-                               "horizon",       "warmup", "trace",   "max_cells", NULL};
+                               "horizon",       "warmup", "trace",   "max_cells",
+                               "lookahead_stats", NULL};
     PyObject *bit_generator;
     const char *info, *policy;
     double param, lambda_h, lambda_l, mu, r_h, r_l, horizon, warmup;
     Py_ssize_t servers;
     int want_trace = 0, job_model = 0;
     double max_cells = INFINITY;
-    qt_ln_params p = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Ossdnddddddd|pd:lossnet_simulate", keywords,
+    qt_ln_params p = {.lookahead_stats = 1};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Ossdnddddddd|pdp:lossnet_simulate", keywords,
                                      &bit_generator, &info, &policy, &param, &servers,
                                      &lambda_h, &lambda_l, &mu, &r_h, &r_l, &horizon, &warmup,
-                                     &want_trace, &max_cells) ||
+                                     &want_trace, &max_cells, &p.lookahead_stats) ||
         two_class_model(servers, lambda_h, lambda_l, mu, horizon, &p) < 0 ||
         check_positive("r_h", r_h) < 0 || check_positive("r_l", r_l) < 0 ||
         parse_info(info, &job_model) < 0 || check_run(warmup, max_cells, &p) < 0) {
@@ -587,18 +590,18 @@ PyObject *qt_lossnet_classes_simulate(PyObject *Py_UNUSED(self), PyObject *args,
                                       PyObject *kwargs) {
     static char *keywords[] = {"bit_generator", "policy", "param",  "servers", "lambdas",
                                "rewards",       "mu",     "horizon", "warmup", "trace",
-                               "max_cells",     NULL};
+                               "max_cells",     "lookahead_stats", NULL};
     PyObject *bit_generator, *param, *lambdas, *rewards;
     const char *policy;
     double mu, horizon, warmup;
     Py_ssize_t servers;
     int want_trace = 0;
     double max_cells = INFINITY;
-    qt_ln_params p = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OsOnOOddd|pd:lossnet_classes_simulate",
+    qt_ln_params p = {.lookahead_stats = 1};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OsOnOOddd|pdp:lossnet_classes_simulate",
                                      keywords, &bit_generator, &policy, &param, &servers,
                                      &lambdas, &rewards, &mu, &horizon, &warmup, &want_trace,
-                                     &max_cells) ||
+                                     &max_cells, &p.lookahead_stats) ||
         parse_rates("lambdas", lambdas, p.lambda, &p.classes) < 0 ||
         parse_rates("rewards", rewards, p.reward, &p.classes) < 0) {
         return NULL;
