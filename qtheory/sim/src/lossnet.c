@@ -1501,7 +1501,7 @@ typedef struct {
     int deep_zero;
 } qt_ln_stack;
 
-static void stack_push(qt_ln_stack *s, double value) {
+QT_INLINE void stack_push(qt_ln_stack *s, double value) {
     if (s->len == s->cap) { /* the bottom entry leaves the ring */
         s->deep_zero &= s->d[(s->top + (uint64_t)s->len - 1) & s->mask] == 0.0;
         s->len--;
@@ -1512,7 +1512,7 @@ static void stack_push(qt_ln_stack *s, double value) {
 }
 
 /* After a pop: a 0 enters at depth `depth` (0 = top) of the whole stack. */
-static void stack_insert_zero(qt_ln_stack *s, int64_t depth) {
+QT_INLINE void stack_insert_zero(qt_ln_stack *s, int64_t depth) {
     double *d = s->d;
     const uint64_t mask = s->mask;
     if (depth < s->len) { /* move the shorter side */
@@ -1543,7 +1543,7 @@ typedef struct {
 } qt_ln_band;
 
 /* Move the window down one place: afterwards u[j + 1] is the old u[j], j < K. */
-static void band_down(qt_ln_band *b) {
+QT_INLINE void band_down(qt_ln_band *b) {
     if (b->u == b->buf) {
         memmove(b->buf + b->room, b->buf, (size_t)b->width * sizeof *b->buf);
         b->u = b->buf + b->room;
@@ -1633,6 +1633,34 @@ __attribute__((target("avx2"))) static void dp_arrival_avx2(double *u, int64_t k
         store_bits(bits + 2 * word, count, mask | dp_arrival_tail(v, j, count, reward));
     }
 }
+
+/*
+ * dp_arrival_avx2 at the default band K = 32, unrolled: the 32 values u[0..31] in eight
+ * registers, and the values above them, u[j + 1], taken from those registers (each
+ * rotated down one lane, its top lane from the next one, u[32] broadcast) instead of
+ * loaded from addresses straddling the stores of the previous arrival (which would wait
+ * for those stores to reach the cache).  The same additions, compares and maxima, so
+ * the same doubles and bits.
+ */
+__attribute__((target("avx2"))) QT_INLINE void dp_arrival32_avx2(double *u, int64_t k,
+                                                               double reward, uint32_t *bits) {
+    (void)k; /* 32 */
+    const __m256d r = _mm256_set1_pd(reward);
+    __m256d here[8], down[9]; /* down[m]: here[m] rotated down one lane */
+    for (int m = 0; m < 8; m++) {
+        here[m] = _mm256_loadu_pd(u + 4 * m);
+        down[m] = _mm256_permute4x64_pd(here[m], _MM_SHUFFLE(0, 3, 2, 1));
+    }
+    down[8] = _mm256_broadcast_sd(u + 32);
+    uint32_t mask = 0;
+    for (int m = 0; m < 8; m++) {
+        __m256d admit = _mm256_add_pd(r, _mm256_blend_pd(down[m], down[m + 1], 8));
+        mask |= (uint32_t)_mm256_movemask_pd(_mm256_cmp_pd(admit, here[m], _CMP_GE_OQ))
+                << (4 * m);
+        _mm256_storeu_pd(u + 4 * m, _mm256_max_pd(here[m], admit));
+    }
+    bits[0] = mask;
+}
 #endif
 
 /* Bands at least this wide take the AVX2 loop where the processor has it (at K = 32,
@@ -1700,11 +1728,14 @@ static void dp_arrival(double *u, int64_t k, double reward, uint32_t *bits) {
 
 #endif /* __SSE2__ */
 
+/* An arrival's update of the band: dp_arrival, or dp_arrival32_avx2 at K = 32. */
+typedef void qt_ln_arrival(double *u, int64_t k, double reward, uint32_t *bits);
+
 /* Turn the band b (V_{i+1}, K = N: the full programme, no stack) and the stack into V_i,
  * S_i for the event of `code`; an arrival's admission bits (bit j: admitted at busy
  * N - K + j) go to bits[].  -1 when the certificate fails. */
-static int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32_t code,
-                   const qt_ln_params *p, uint32_t *bits) {
+QT_INLINE int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32_t code,
+                      const qt_ln_params *p, uint32_t *bits, qt_ln_arrival *arrival) {
     const int64_t lo = n - k; /* busy count of u[0] */
     double *u = b->u;
     if (code < 0) {
@@ -1717,7 +1748,7 @@ static int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32_t 
             }
             stack_push(s, push);
         }
-        dp_arrival(u, k, reward, bits);
+        arrival(u, k, reward, bits);
         return 0;
     }
     if (code >= lo) { /* a departure happens iff slot < b: V_i(b) = V_{i+1}(b - 1), b > slot */
@@ -1789,19 +1820,48 @@ QT_INLINE double path_t(const qt_ln_path *path, int64_t i) {
 /* The backward steps of the events [start, end) of the path, the last first.  The a-th
  * arrival met (a = 0, 1, ...: counted from `end`) writes its admission bits to
  * bits + a * stride (stride 0: every arrival to the same scratch words).  Returns the
- * number of arrivals, or -1 when the certificate fails. */
-static int64_t dp_back(qt_ln_band *b, int64_t k, qt_ln_stack *s, const qt_ln_params *p,
-                       const qt_ln_path *path, int64_t start, int64_t end, uint32_t *bits,
-                       int64_t stride) {
+ * number of arrivals, or -1 when the certificate fails.  Always inlined with a constant
+ * `arrival` (and k where the caller passes one), the band and stack in locals. */
+QT_INLINE int64_t dp_back_loop(qt_ln_band *b, int64_t k, qt_ln_stack *s,
+                               const qt_ln_params *p, const qt_ln_path *path, int64_t start,
+                               int64_t end, uint32_t *bits, int64_t stride,
+                               qt_ln_arrival *arrival) {
     int64_t arrivals = 0;
+    qt_ln_band band = *b;
+    qt_ln_stack stack = *s;
     for (int64_t i = end - 1; i >= start; i--) {
         int32_t code = path_code(path, i);
-        if (dp_step(b, k, p->servers, s, code, p, bits + arrivals * stride) < 0) {
+        if (dp_step(&band, k, p->servers, &stack, code, p, bits + arrivals * stride, arrival) <
+            0) {
             return -1;
         }
         arrivals += code < 0;
     }
+    *b = band;
+    *s = stack;
     return arrivals;
+}
+
+#if defined(QT_LN_AVX2)
+/* dp_back_loop at K = 32, compiled for AVX2 as a whole so that dp_arrival32_avx2 is
+ * inlined into it. */
+__attribute__((target("avx2"))) static int64_t dp_back32_avx2(
+    qt_ln_band *b, qt_ln_stack *s, const qt_ln_params *p, const qt_ln_path *path,
+    int64_t start, int64_t end, uint32_t *bits, int64_t stride) {
+    return dp_back_loop(b, 32, s, p, path, start, end, bits, stride, dp_arrival32_avx2);
+}
+#endif
+
+/* dp_back_loop with the arrival kernel for band k. */
+static int64_t dp_back(qt_ln_band *b, int64_t k, qt_ln_stack *s, const qt_ln_params *p,
+                       const qt_ln_path *path, int64_t start, int64_t end, uint32_t *bits,
+                       int64_t stride) {
+#if defined(QT_LN_AVX2)
+    if (k == 32 && __builtin_cpu_supports("avx2")) {
+        return dp_back32_avx2(b, s, p, path, start, end, bits, stride);
+    }
+#endif
+    return dp_back_loop(b, k, s, p, path, start, end, bits, stride, dp_arrival);
 }
 
 /* Checkpoint c of a segmented programme: the band's values, then the known part of the
