@@ -1732,14 +1732,15 @@ static void dp_arrival(double *u, int64_t k, double reward, uint32_t *bits) {
 typedef void qt_ln_arrival(double *u, int64_t k, double reward, uint32_t *bits);
 
 /* Turn the band b (V_{i+1}, K = N: the full programme, no stack) and the stack into V_i,
- * S_i for the event of `code`; an arrival's admission bits (bit j: admitted at busy
- * N - K + j) go to bits[].  -1 when the certificate fails. */
+ * S_i for the event of `code` (rewards r[0..n), the last r_min); an arrival's admission
+ * bits (bit j: admitted at busy N - K + j) go to bits[].  -1 when the certificate
+ * fails. */
 QT_INLINE int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32_t code,
-                      const qt_ln_params *p, uint32_t *bits, qt_ln_arrival *arrival) {
+                      const double *r, double r_min, uint32_t *bits, qt_ln_arrival *arrival) {
     const int64_t lo = n - k; /* busy count of u[0] */
     double *u = b->u;
     if (code < 0) {
-        double reward = p->reward[-1 - code], r_min = p->reward[p->classes - 1];
+        double reward = r[-1 - code];
         if (k < n) {
             double edge = u[0] - u[1]; /* delta_{i+1}(K) */
             double push = edge < reward ? edge : reward;
@@ -1829,10 +1830,16 @@ QT_INLINE int64_t dp_back_loop(qt_ln_band *b, int64_t k, qt_ln_stack *s,
     int64_t arrivals = 0;
     qt_ln_band band = *b;
     qt_ln_stack stack = *s;
+    /* Local copies, which the stores to the band cannot alias (else the compiler reloads
+     * them after each one) */
+    const qt_ln_path at = *path;
+    const int64_t n = p->servers;
+    double r[QT_LN_MAX_CLASSES];
+    memcpy(r, p->reward, (size_t)p->classes * sizeof *r);
+    const double r_min = r[p->classes - 1];
     for (int64_t i = end - 1; i >= start; i--) {
-        int32_t code = path_code(path, i);
-        if (dp_step(&band, k, p->servers, &stack, code, p, bits + arrivals * stride, arrival) <
-            0) {
+        int32_t code = path_code(&at, i);
+        if (dp_step(&band, k, n, &stack, code, r, r_min, bits + arrivals * stride, arrival) < 0) {
             return -1;
         }
         arrivals += code < 0;
