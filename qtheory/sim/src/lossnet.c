@@ -1914,11 +1914,12 @@ QT_INLINE int dp_forward(qt_ln_run *r, const qt_ln_path *path, int64_t start, in
                          qt_ln_trace *trace) {
     const int64_t n = r->p.servers, lo = n - k;
     const double warmup = r->p.warmup;
+    const qt_ln_path at = *path; /* a local copy, which the tallies cannot alias */
     int64_t busy = r->busy, left = arrivals; /* arrivals of the segment not met yet */
     double idle_area = r->st.idle_area, stat_t = r->stat_t;
     for (int64_t i = start; i < start + len; i++) {
-        double t = path_t(path, i);
-        int32_t code = path_code(path, i);
+        double t = path_t(&at, i);
+        int32_t code = path_code(&at, i);
         int in_window = t > warmup; /* record_time, on the locals */
         if (in_window) {
             idle_area += (double)(n - busy) * (t - stat_t);
