@@ -1832,13 +1832,13 @@ QT_INLINE int64_t dp_back_loop(qt_ln_band *b, int64_t k, qt_ln_stack *s,
     qt_ln_stack stack = *s;
     /* Local copies, which the stores to the band cannot alias (else the compiler reloads
      * them after each one) */
-    const qt_ln_path at = *path;
+    const qt_ln_path view = *path;
     const int64_t n = p->servers;
     double r[QT_LN_MAX_CLASSES];
     memcpy(r, p->reward, (size_t)p->classes * sizeof *r);
     const double r_min = r[p->classes - 1];
     for (int64_t i = end - 1; i >= start; i--) {
-        int32_t code = path_code(&at, i);
+        int32_t code = path_code(&view, i);
         if (dp_step(&band, k, n, &stack, code, r, r_min, bits + arrivals * stride, arrival) < 0) {
             return -1;
         }
@@ -1914,12 +1914,12 @@ QT_INLINE int dp_forward(qt_ln_run *r, const qt_ln_path *path, int64_t start, in
                          qt_ln_trace *trace) {
     const int64_t n = r->p.servers, lo = n - k;
     const double warmup = r->p.warmup;
-    const qt_ln_path at = *path; /* a local copy, which the tallies cannot alias */
+    const qt_ln_path view = *path; /* a local copy, which the tallies cannot alias */
     int64_t busy = r->busy, left = arrivals; /* arrivals of the segment not met yet */
     double idle_area = r->st.idle_area, stat_t = r->stat_t;
     for (int64_t i = start; i < start + len; i++) {
-        double t = path_t(&at, i);
-        int32_t code = path_code(&at, i);
+        double t = path_t(&view, i);
+        int32_t code = path_code(&view, i);
         int in_window = t > warmup; /* record_time, on the locals */
         if (in_window) {
             idle_area += (double)(n - busy) * (t - stat_t);
