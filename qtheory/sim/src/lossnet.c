@@ -4,6 +4,7 @@
 #include <Python.h> /* numpy/random/distributions.h needs it first */
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1616,7 +1617,7 @@ typedef struct {
     int deep_zero;
 } qt_ln_stack;
 
-static void stack_push(qt_ln_stack *s, double value) {
+QT_INLINE void stack_push(qt_ln_stack *s, double value) {
     if (s->len == s->cap) { /* the bottom entry leaves the ring */
         s->deep_zero &= s->d[(s->top + (uint64_t)s->len - 1) & s->mask] == 0.0;
         s->len--;
@@ -1627,7 +1628,7 @@ static void stack_push(qt_ln_stack *s, double value) {
 }
 
 /* After a pop: a 0 enters at depth `depth` (0 = top) of the whole stack. */
-static void stack_insert_zero(qt_ln_stack *s, int64_t depth) {
+QT_INLINE void stack_insert_zero(qt_ln_stack *s, int64_t depth) {
     double *d = s->d;
     const uint64_t mask = s->mask;
     if (depth < s->len) { /* move the shorter side */
@@ -1658,7 +1659,7 @@ typedef struct {
 } qt_ln_band;
 
 /* Move the window down one place: afterwards u[j + 1] is the old u[j], j < K. */
-static void band_down(qt_ln_band *b) {
+QT_INLINE void band_down(qt_ln_band *b) {
     if (b->u == b->buf) {
         memmove(b->buf + b->room, b->buf, (size_t)b->width * sizeof *b->buf);
         b->u = b->buf + b->room;
@@ -1666,11 +1667,21 @@ static void band_down(qt_ln_band *b) {
     b->u--;
 }
 
+/* The admission bits of one block of `count` <= 64 band values into the 32-bit words
+ * bits[0] and, when count > 32, bits[1] (an arrival's bits take (K + 31) / 32 words: 4
+ * bytes at the default band). */
+QT_INLINE void store_bits(uint32_t *bits, int64_t count, uint64_t mask) {
+    bits[0] = (uint32_t)mask;
+    if (count > 32) {
+        bits[1] = (uint32_t)(mask >> 32);
+    }
+}
+
 #if defined(__SSE2__)
 /*
  * An arrival of reward r on the band: u[j] = max(u[j], r + u[j + 1]) for j < K (ties
  * admit: the new value is r + u[j + 1] when it is >= u[j], as the scalar
- * `admit >= u ? admit : u`), and bit j of bits[] (words of 64) set iff it admits.
+ * `admit >= u ? admit : u`), and bit j of bits[] (words of 32) set iff it admits.
  * Two lanes at a time with SSE2 (x86-64): the loads of u[j + 1] come before the store
  * to u[j]; the new value is maxpd(u[j], admit), which is admit unless u[j] > admit, the
  * same double as the scalar choice (in a tie the two are the same number, and no value
@@ -1690,7 +1701,7 @@ QT_INLINE uint64_t dp_arrival_tail(double *v, int64_t j, int64_t count, double r
     return mask;
 }
 
-static void dp_arrival_sse2(double *u, int64_t k, double reward, uint64_t *bits) {
+static void dp_arrival_sse2(double *u, int64_t k, double reward, uint32_t *bits) {
     const __m128d r = _mm_set1_pd(reward);
     for (int64_t word = 0; word * 64 < k; word++) {
         double *v = u + word * 64;
@@ -1705,7 +1716,7 @@ static void dp_arrival_sse2(double *u, int64_t k, double reward, uint64_t *bits)
             _mm_storeu_pd(v + j, _mm_max_pd(here0, admit0));
             _mm_storeu_pd(v + j + 2, _mm_max_pd(here1, admit1));
         }
-        bits[word] = mask | dp_arrival_tail(v, j, count, reward);
+        store_bits(bits + 2 * word, count, mask | dp_arrival_tail(v, j, count, reward));
     }
 }
 
@@ -1719,7 +1730,7 @@ static void dp_arrival_sse2(double *u, int64_t k, double reward, uint64_t *bits)
  * processor has AVX2.
  */
 __attribute__((target("avx2"))) static void dp_arrival_avx2(double *u, int64_t k,
-                                                             double reward, uint64_t *bits) {
+                                                             double reward, uint32_t *bits) {
     const __m256d r = _mm256_set1_pd(reward);
     for (int64_t word = 0; word * 64 < k; word++) {
         double *v = u + word * 64;
@@ -1735,8 +1746,36 @@ __attribute__((target("avx2"))) static void dp_arrival_avx2(double *u, int64_t k
             _mm256_storeu_pd(v + j, _mm256_max_pd(here0, admit0));
             _mm256_storeu_pd(v + j + 4, _mm256_max_pd(here1, admit1));
         }
-        bits[word] = mask | dp_arrival_tail(v, j, count, reward);
+        store_bits(bits + 2 * word, count, mask | dp_arrival_tail(v, j, count, reward));
     }
+}
+
+/*
+ * dp_arrival_avx2 at the default band K = 32, unrolled: the 32 values u[0..31] in eight
+ * registers, and the values above them, u[j + 1], taken from those registers (each
+ * rotated down one lane, its top lane from the next one, u[32] broadcast) instead of
+ * loaded from addresses straddling the stores of the previous arrival (which would wait
+ * for those stores to reach the cache).  The same additions, compares and maxima, so
+ * the same doubles and bits.
+ */
+__attribute__((target("avx2"))) QT_INLINE void dp_arrival32_avx2(double *u, int64_t k,
+                                                               double reward, uint32_t *bits) {
+    (void)k; /* 32 */
+    const __m256d r = _mm256_set1_pd(reward);
+    __m256d here[8], down[9]; /* down[m]: here[m] rotated down one lane */
+    for (int m = 0; m < 8; m++) {
+        here[m] = _mm256_loadu_pd(u + 4 * m);
+        down[m] = _mm256_permute4x64_pd(here[m], _MM_SHUFFLE(0, 3, 2, 1));
+    }
+    down[8] = _mm256_broadcast_sd(u + 32);
+    uint32_t mask = 0;
+    for (int m = 0; m < 8; m++) {
+        __m256d admit = _mm256_add_pd(r, _mm256_blend_pd(down[m], down[m + 1], 8));
+        mask |= (uint32_t)_mm256_movemask_pd(_mm256_cmp_pd(admit, here[m], _CMP_GE_OQ))
+                << (4 * m);
+        _mm256_storeu_pd(u + 4 * m, _mm256_max_pd(here[m], admit));
+    }
+    bits[0] = mask;
 }
 #endif
 
@@ -1744,7 +1783,7 @@ __attribute__((target("avx2"))) static void dp_arrival_avx2(double *u, int64_t k
  * the first band tried, the offline programme ran 6% faster than with SSE2). */
 #define QT_LN_WIDE_BAND QT_LN_BAND
 
-static void dp_arrival(double *u, int64_t k, double reward, uint64_t *bits) {
+static void dp_arrival(double *u, int64_t k, double reward, uint32_t *bits) {
 #if defined(QT_LN_AVX2)
     if (k >= QT_LN_WIDE_BAND && __builtin_cpu_supports("avx2")) {
         dp_arrival_avx2(u, k, reward, bits);
@@ -1770,12 +1809,12 @@ typedef int64_t qt_ln_v2i __attribute__((vector_size(16)));
 /*
  * An arrival of reward r on the band: u[j] = max(u[j], r + u[j + 1]) for j < K (ties
  * admit: the new value is r + u[j + 1] when it is >= u[j], as the scalar
- * `admit >= u ? admit : u`), and bit j of bits[] (words of 64) set iff it admits.
+ * `admit >= u ? admit : u`), and bit j of bits[] (words of 32) set iff it admits.
  * Two lanes at a time with the compiler's vector extensions (SSE2 on x86-64, any
  * target elsewhere): the loads of u[j + 1] come before the store to u[j], and the
  * admission bits are the compare's lanes and'ed with their bit values.
  */
-static void dp_arrival(double *u, int64_t k, double reward, uint64_t *bits) {
+static void dp_arrival(double *u, int64_t k, double reward, uint32_t *bits) {
     const qt_ln_v2d r = {reward, reward};
     for (int64_t word = 0; word * 64 < k; word++) {
         double *v = u + word * 64;
@@ -1799,21 +1838,25 @@ static void dp_arrival(double *u, int64_t k, double reward, uint64_t *bits) {
             mask |= (uint64_t)(admit >= v[j]) << j;
             v[j] = admit >= v[j] ? admit : v[j];
         }
-        bits[word] = mask;
+        store_bits(bits + 2 * word, count, mask);
     }
 }
 
 #endif /* __SSE2__ */
 
+/* An arrival's update of the band: dp_arrival, or dp_arrival32_avx2 at K = 32. */
+typedef void qt_ln_arrival(double *u, int64_t k, double reward, uint32_t *bits);
+
 /* Turn the band b (V_{i+1}, K = N: the full programme, no stack) and the stack into V_i,
- * S_i for the event of `code`; an arrival's admission bits (bit j: admitted at busy
- * N - K + j) go to bits[].  -1 when the certificate fails. */
-static int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32_t code,
-                   const qt_ln_params *p, uint64_t *bits) {
+ * S_i for the event of `code` (rewards r[0..n), the last r_min); an arrival's admission
+ * bits (bit j: admitted at busy N - K + j) go to bits[].  -1 when the certificate
+ * fails. */
+QT_INLINE int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32_t code,
+                      const double *r, double r_min, uint32_t *bits, qt_ln_arrival *arrival) {
     const int64_t lo = n - k; /* busy count of u[0] */
     double *u = b->u;
     if (code < 0) {
-        double reward = p->reward[-1 - code], r_min = p->reward[p->classes - 1];
+        double reward = r[-1 - code];
         if (k < n) {
             double edge = u[0] - u[1]; /* delta_{i+1}(K) */
             double push = edge < reward ? edge : reward;
@@ -1822,7 +1865,7 @@ static int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32_t 
             }
             stack_push(s, push);
         }
-        dp_arrival(u, k, reward, bits);
+        arrival(u, k, reward, bits);
         return 0;
     }
     if (code >= lo) { /* a departure happens iff slot < b: V_i(b) = V_{i+1}(b - 1), b > slot */
@@ -1864,24 +1907,178 @@ static int dp_exact(const qt_ln_params *p, int64_t n_events) {
     return ldexp(top, -grain) < 0x1p53;
 }
 
-/* Bands up to this width keep the admission bits of the whole path (8 bytes an event,
- * half the event itself) and need one backward pass; wider ones (and the full
- * programme) keep them for one segment of sqrt(events) events at a time, recomputed
- * from a checkpoint. */
+/* Bands up to this width keep the admission bits of every arrival of the path ((K + 31)
+ * / 32 words of 4 bytes each: 4 bytes an arrival at the default band, a third of the
+ * event itself) and need one backward pass; wider ones (and the full programme) keep
+ * them for one segment of sqrt(events) events at a time, recomputed from a checkpoint. */
 #define QT_LN_ONE_PASS_BAND 64
+
+/* The path as the programme reads it: event i has the int32 code at byte
+ * i * code_stride of `code` (the backward pass reads only these) and the double time at
+ * byte i * t_stride of `t`; separate arrays when the offline run draws the path itself,
+ * the fields of a qt_ln_event array when it replays a source. */
+typedef struct {
+    const char *code, *t;
+    int64_t code_stride, t_stride, size;
+} qt_ln_path;
+
+QT_INLINE int32_t path_code(const qt_ln_path *path, int64_t i) {
+    int32_t code;
+    memcpy(&code, path->code + i * path->code_stride, sizeof code);
+    return code;
+}
+
+QT_INLINE double path_t(const qt_ln_path *path, int64_t i) {
+    double t;
+    memcpy(&t, path->t + i * path->t_stride, sizeof t);
+    return t;
+}
+
+/* The backward steps of the events [start, end) of the path, the last first.  The a-th
+ * arrival met (a = 0, 1, ...: counted from `end`) writes its admission bits to
+ * bits + a * stride (stride 0: every arrival to the same scratch words).  Returns the
+ * number of arrivals, or -1 when the certificate fails.  Always inlined with a constant
+ * `arrival` (and k where the caller passes one), the band and stack in locals. */
+QT_INLINE int64_t dp_back_loop(qt_ln_band *b, int64_t k, qt_ln_stack *s,
+                               const qt_ln_params *p, const qt_ln_path *path, int64_t start,
+                               int64_t end, uint32_t *bits, int64_t stride,
+                               qt_ln_arrival *arrival) {
+    int64_t arrivals = 0;
+    qt_ln_band band = *b;
+    qt_ln_stack stack = *s;
+    /* Local copies, which the stores to the band cannot alias (else the compiler reloads
+     * them after each one) */
+    const qt_ln_path view = *path;
+    const int64_t n = p->servers;
+    double r[QT_LN_MAX_CLASSES];
+    memcpy(r, p->reward, (size_t)p->classes * sizeof *r);
+    const double r_min = r[p->classes - 1];
+    for (int64_t i = end - 1; i >= start; i--) {
+        int32_t code = path_code(&view, i);
+        if (dp_step(&band, k, n, &stack, code, r, r_min, bits + arrivals * stride, arrival) < 0) {
+            return -1;
+        }
+        arrivals += code < 0;
+    }
+    *b = band;
+    *s = stack;
+    return arrivals;
+}
+
+#if defined(QT_LN_AVX2)
+/* dp_back_loop at K = 32, compiled for AVX2 as a whole so that dp_arrival32_avx2 is
+ * inlined into it. */
+__attribute__((target("avx2"))) static int64_t dp_back32_avx2(
+    qt_ln_band *b, qt_ln_stack *s, const qt_ln_params *p, const qt_ln_path *path,
+    int64_t start, int64_t end, uint32_t *bits, int64_t stride) {
+    return dp_back_loop(b, 32, s, p, path, start, end, bits, stride, dp_arrival32_avx2);
+}
+#endif
+
+/* dp_back_loop with the arrival kernel for band k. */
+static int64_t dp_back(qt_ln_band *b, int64_t k, qt_ln_stack *s, const qt_ln_params *p,
+                       const qt_ln_path *path, int64_t start, int64_t end, uint32_t *bits,
+                       int64_t stride) {
+#if defined(QT_LN_AVX2)
+    if (k == 32 && __builtin_cpu_supports("avx2")) {
+        return dp_back32_avx2(b, s, p, path, start, end, bits, stride);
+    }
+#endif
+    return dp_back_loop(b, k, s, p, path, start, end, bits, stride, dp_arrival);
+}
+
+/* Checkpoint c of a segmented programme: the band's values, then the known part of the
+ * stack; len[c] is its length, negated (-1 - length) when the entries below it are not
+ * all 0. */
+static void ckpt_save(const qt_ln_band *b, const qt_ln_stack *s, double *c, int64_t *len) {
+    memcpy(c, b->u, (size_t)b->width * sizeof *c);
+    for (int64_t j = 0; j < s->len; j++) {
+        c[b->width + j] = s->d[(s->top + (uint64_t)j) & s->mask];
+    }
+    *len = s->deep_zero ? s->len : -1 - s->len;
+}
+
+/* The band and stack of checkpoint c (NULL: V_end = 0 with an empty stack). */
+static void ckpt_load(qt_ln_band *b, qt_ln_stack *s, const double *c, int64_t len) {
+    b->u = b->buf + b->room;
+    s->top = 0;
+    s->len = 0;
+    s->deep_zero = 1;
+    if (c == NULL) {
+        memset(b->u, 0, (size_t)b->width * sizeof *b->u);
+        return;
+    }
+    s->deep_zero = len >= 0;
+    s->len = len >= 0 ? len : -1 - len;
+    memcpy(b->u, c, (size_t)b->width * sizeof *c);
+    if (s->len > 0) {
+        memcpy(s->d, c + b->width, (size_t)s->len * sizeof *c);
+    }
+}
+
+/*
+ * The forward pass over the events [start, start + len) of the path, whose `arrivals`
+ * arrivals have their admission bits at bits + a * words for the a-th one counted from
+ * the segment's end (as dp_back wrote them), following the optimal decisions (ties
+ * admit; every arrival is admitted outside the band, where the certificate holds) on
+ * r's state and tallies.  `words` is (K + 31) / 32, the constant 1 where the caller
+ * passes it (K <= 32: the word of an arrival is read without waiting for the busy
+ * count).  -1 when the trace cannot grow.
+ */
+QT_INLINE int dp_forward(qt_ln_run *r, const qt_ln_path *path, int64_t start, int64_t len,
+                         const uint32_t *bits, int64_t arrivals, int64_t words, int64_t k,
+                         qt_ln_trace *trace) {
+    const int64_t n = r->p.servers, lo = n - k;
+    const double warmup = r->p.warmup;
+    const qt_ln_path view = *path; /* a local copy, which the tallies cannot alias */
+    int64_t busy = r->busy, left = arrivals; /* arrivals of the segment not met yet */
+    double idle_area = r->st.idle_area, stat_t = r->stat_t;
+    for (int64_t i = start; i < start + len; i++) {
+        double t = path_t(&view, i);
+        int32_t code = path_code(&view, i);
+        int in_window = t > warmup; /* record_time, on the locals */
+        if (in_window) {
+            idle_area += (double)(n - busy) * (t - stat_t);
+            stat_t = t;
+        }
+        /* Without a branch on the type, as in limit_event: the tally's row, and an
+         * arrival is admitted at busy < N - K, by its bit busy - N + K of the band, never
+         * at N (q = busy - lo wraps to above K below the band; a departure reads the
+         * segment's first words, at bit 0 if need be, and ignores them). */
+        uint32_t row = (uint32_t)(-1 - code);
+        row = row < QT_LN_MAX_CLASSES ? row : QT_LN_MAX_CLASSES;
+        int arrival = code < 0;
+        left -= arrival;
+        const uint32_t *mine = bits + (arrival ? left : 0) * words;
+        uint64_t q = (uint64_t)(busy - lo), at = q < (uint64_t)k ? q : 0;
+        int bit = (int)(mine[words == 1 ? 0 : at >> 5] >> (at & 31) & 1);
+        int admit = arrival & ((busy < lo) | ((q < (uint64_t)k) & bit));
+        busy += admit - ((int64_t)(uint32_t)code < busy);
+        r->tally[QT_LN_TALLY(row, admit, in_window)]++;
+        if (trace != NULL &&
+            trace_push(trace, t, code, (int8_t)(arrival ? admit : -1), busy) < 0) {
+            return -1;
+        }
+    }
+    r->st.events += len;
+    r->busy = busy;
+    r->st.idle_area = idle_area;
+    r->stat_t = stat_t;
+    return 0;
+}
 
 /* One backward-forward run with band K (K = N: full) and stack capacity cap (a power of
  * 2, 0 when K = N).  0, -1 out of memory, 1 when the certificate fails. */
-static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
-                        int64_t k, int64_t cap, qt_ln_stats *stats, qt_ln_trace *trace) {
-    const int64_t n = p->servers, width = k + 1, lo = n - k, words = (k + 63) / 64;
+static int offline_band(const qt_ln_params *p, const qt_ln_path *path, int64_t k, int64_t cap,
+                        qt_ln_stats *stats, qt_ln_trace *trace) {
+    const int64_t n_events = path->size, width = k + 1, words = (k + 31) / 32;
     int64_t seg = k <= QT_LN_ONE_PASS_BAND
                       ? (n_events > 0 ? n_events : 1)
                       : (int64_t)ceil(sqrt((double)(n_events > 0 ? n_events : 1)));
     int64_t n_ckpt = n_events / seg + 1; /* checkpoints at events seg, 2 seg, ... */
     double *ckpt = NULL;
-    int64_t *ckpt_len = NULL;
-    uint64_t *masks = NULL, *scratch = NULL; /* the admission bits of one segment */
+    int64_t *ckpt_len = NULL, arrivals = 0;
+    uint32_t *masks = NULL, *scratch = NULL; /* the admission bits of one segment */
     qt_ln_band band = {.buf = NULL, .width = width, .room = width};
     qt_ln_stack stack = {.d = NULL, .mask = (uint64_t)(cap > 0 ? cap - 1 : 0), .cap = cap,
                          .deep_zero = 1};
@@ -1898,31 +2095,23 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
         goto done;
     }
     band.u = band.buf + band.room;
-    /* Backward pass: V_{n_events} = 0; keep V_i and S_i at every checkpoint (the length
-     * of S's known part, negated when the entries below it are not all 0), and the
-     * admission bits of the first segment, which the forward pass reads first. */
-    for (int64_t i = n_events - 1, next_ckpt = (n_events - 1) / seg * seg; i >= 0; i--) {
-        uint64_t *bits = i < seg ? masks + i * words : scratch;
-        if (dp_step(&band, k, n, &stack, events[i].code, p, bits) < 0) {
+    /* Backward pass, one segment at a time from the last: V_{n_events} = 0; keep V_i and
+     * S_i at every checkpoint, and the admission bits of the first segment, which the
+     * forward pass reads first. */
+    for (int64_t start = (n_events - 1) / seg * seg; start >= 0; start -= seg) {
+        int64_t end = n_events - start < seg ? n_events : start + seg;
+        arrivals = start > 0 ? dp_back(&band, k, &stack, p, path, start, end, scratch, 0)
+                             : dp_back(&band, k, &stack, p, path, start, end, masks, words);
+        if (arrivals < 0) {
             status = 1;
             goto done;
         }
-        if (i == next_ckpt) {
-            if (i > 0) {
-                double *c = ckpt + (i / seg) * (width + cap);
-                memcpy(c, band.u, (size_t)width * sizeof *c);
-                for (int64_t j = 0; j < stack.len; j++) {
-                    c[width + j] = stack.d[(stack.top + (uint64_t)j) & stack.mask];
-                }
-                ckpt_len[i / seg] = stack.deep_zero ? stack.len : -1 - stack.len;
-            }
-            next_ckpt -= seg;
+        if (start > 0) {
+            ckpt_save(&band, &stack, ckpt + (start / seg) * (width + cap), ckpt_len + start / seg);
         }
     }
     /* Forward pass, one segment at a time: after the first, recompute its admission
-     * bits from the next checkpoint (the steps cannot fail, they passed above) and
-     * follow the optimal decisions (ties admit; every arrival is admitted outside the
-     * band, where the certificate holds). */
+     * bits from the next checkpoint (the steps cannot fail, they passed above). */
     memset(stats, 0, sizeof *stats);
     qt_ln_run r = {0};
     r.p = *p;
@@ -1930,55 +2119,20 @@ static int offline_band(const qt_ln_params *p, const qt_ln_event *events, int64_
     for (int64_t start = 0; start < n_events; start += seg) {
         int64_t len = n_events - start < seg ? n_events - start : seg;
         if (start > 0) {
-            stack.top = 0;
-            stack.len = 0;
-            stack.deep_zero = 1;
-            band.u = band.buf + band.room;
+            const double *c = NULL; /* the last segment starts from V_end = 0 */
+            int64_t known = 0;
             if (start + seg < n_events) {
-                const double *c = ckpt + (start / seg + 1) * (width + cap);
-                int64_t known = ckpt_len[start / seg + 1];
-                stack.deep_zero = known >= 0;
-                stack.len = known >= 0 ? known : -1 - known;
-                memcpy(band.u, c, (size_t)width * sizeof *c);
-                if (stack.len > 0) {
-                    memcpy(stack.d, c + width, (size_t)stack.len * sizeof *c);
-                }
-            } else {
-                memset(band.u, 0, (size_t)width * sizeof *band.u);
+                c = ckpt + (start / seg + 1) * (width + cap);
+                known = ckpt_len[start / seg + 1];
             }
-            for (int64_t j = len - 1; j >= 0; j--) {
-                dp_step(&band, k, n, &stack, events[start + j].code, p, masks + j * words);
-            }
+            ckpt_load(&band, &stack, c, known);
+            arrivals = dp_back(&band, k, &stack, p, path, start, start + len, masks, words);
         }
-        int64_t busy = r.busy;
-        double idle_area = r.st.idle_area, stat_t = r.stat_t;
-        for (int64_t j = 0; j < len; j++) {
-            const qt_ln_event *ev = &events[start + j];
-            int in_window = ev->t > p->warmup; /* record_time, on the locals */
-            if (in_window) {
-                idle_area += (double)(n - busy) * (ev->t - stat_t);
-                stat_t = ev->t;
-            }
-            /* Without a branch on the type, as in limit_event: the tally's row, and an
-             * arrival is admitted at busy < N - K, by its bit busy - N + K of the band,
-             * never at N (q = busy - lo wraps to above K below the band; a departure's
-             * word is read, at bit 0 if need be, and ignored). */
-            uint32_t row = (uint32_t)(-1 - ev->code);
-            row = row < QT_LN_MAX_CLASSES ? row : QT_LN_MAX_CLASSES;
-            uint64_t q = (uint64_t)(busy - lo), at = q < (uint64_t)k ? q : 0;
-            int bit = (int)(masks[j * words + (int64_t)(at >> 6)] >> (at & 63) & 1);
-            int admit = (ev->code < 0) & ((busy < lo) | ((q < (uint64_t)k) & bit));
-            busy += admit - ((int64_t)(uint32_t)ev->code < busy);
-            r.tally[QT_LN_TALLY(row, admit, in_window)]++;
-            if (trace != NULL && trace_push(trace, ev->t, ev->code,
-                                            (int8_t)(ev->code < 0 ? admit : -1), busy) < 0) {
-                goto done;
-            }
+        if ((words == 1 ? dp_forward(&r, path, start, len, masks, arrivals, 1, k, trace)
+                        : dp_forward(&r, path, start, len, masks, arrivals, words, k, trace)) <
+            0) {
+            goto done;
         }
-        r.st.events += len;
-        r.busy = busy;
-        r.st.idle_area = idle_area;
-        r.stat_t = stat_t;
     }
     finish(&r);
     r.st.offline_band = k;
@@ -2005,9 +2159,10 @@ static int offline_affordable(const qt_ln_params *p, int64_t n_events, int64_t k
     return 0;
 }
 
-int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
-                  qt_ln_stats *stats, qt_ln_trace *trace) {
-    const int64_t n = p->servers;
+/* qt_ln_offline on a path. */
+static int offline_solve(const qt_ln_params *p, const qt_ln_path *path, qt_ln_stats *stats,
+                         qt_ln_trace *trace) {
+    const int64_t n = p->servers, n_events = path->size;
     if (p->band >= 0 && dp_exact(p, n_events)) {
         /* Bands K, 2 K, ... while they stay well below the full width, each with a stack
          * ring of the largest power of 2 <= 2 K (>= K, and < N - K). */
@@ -2018,7 +2173,7 @@ int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_ev
             }
             int status = offline_affordable(p, n_events, k, stats);
             if (status == 0) {
-                status = offline_band(p, events, n_events, k, cap, stats, trace);
+                status = offline_band(p, path, k, cap, stats, trace);
             }
             if (status <= 0) {
                 return status;
@@ -2026,5 +2181,56 @@ int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_ev
         }
     }
     int status = offline_affordable(p, n_events, n, stats);
-    return status < 0 ? status : offline_band(p, events, n_events, n, 0, stats, trace);
+    return status < 0 ? status : offline_band(p, path, n, 0, stats, trace);
+}
+
+int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
+                  qt_ln_stats *stats, qt_ln_trace *trace) {
+    const qt_ln_path path = {(const char *)events + offsetof(qt_ln_event, code),
+                             (const char *)events + offsetof(qt_ln_event, t),
+                             sizeof *events, sizeof *events, n_events};
+    return offline_solve(p, &path, stats, trace);
+}
+
+/* The clock-model path of (0, T] drawn from rng, the events of qt_ln_clock_path (the
+ * first one past the horizon is drawn and dropped), into the growable arrays *t and
+ * *code (12 bytes an event instead of a qt_ln_event's 16).  -1 when out of memory. */
+static int offline_draw(const qt_ln_params *p, bitgen_t *rng, double **t, int32_t **code,
+                        int64_t *n_events) {
+    qt_ln_clock c;
+    qt_ln_clock_init(&c, rng, p);
+    qt_ln_event block[QT_LN_FILL];
+    int64_t size = 0, t_capacity = 0, code_capacity = 0;
+    for (;;) {
+        int64_t made = qt_ln_clock_fill(&c, block, QT_LN_FILL, p->horizon);
+        made -= c.t > p->horizon;
+        if (grow((void **)t, &t_capacity, size + made, sizeof **t) < 0 ||
+            grow((void **)code, &code_capacity, size + made, sizeof **code) < 0) {
+            return -1;
+        }
+        for (int64_t i = 0; i < made; i++) {
+            (*t)[size + i] = block[i].t;
+            (*code)[size + i] = block[i].code;
+        }
+        size += made;
+        if (c.t > p->horizon) {
+            *n_events = size;
+            return 0;
+        }
+    }
+}
+
+int qt_ln_offline_drawn(const qt_ln_params *p, bitgen_t *rng, qt_ln_stats *stats,
+                        qt_ln_trace *trace, int64_t *n_events) {
+    double *t = NULL;
+    int32_t *code = NULL;
+    int status = offline_draw(p, rng, &t, &code, n_events);
+    if (status == 0) {
+        const qt_ln_path path = {(const char *)code, (const char *)t, sizeof *code, sizeof *t,
+                                 *n_events};
+        status = offline_solve(p, &path, stats, trace);
+    }
+    free(t);
+    free(code);
+    return status;
 }

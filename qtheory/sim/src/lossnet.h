@@ -230,14 +230,21 @@ void qt_ln_run_free(qt_ln_run *run);
  * about 9 (N + 1) (sqrt(n_events) + 3) bytes (checkpointed backward values and one
  * segment's admission bits).  Otherwise it tries the certified bands K = p->band
  * (QT_LN_BAND if 0), 2 K, 4 K, ... while 4 K + 1 < N (work O(n_events * K) each, memory
- * 8 n_events bytes of admission bits for K <= 64 and O(K sqrt(n_events)) above), then
- * the full programme; stats->offline_band says which ran.  No programme of more than
+ * 4 n_events bytes of admission bits for K <= 32, 8 n_events for K <= 64 (of which only
+ * the arrivals' are written) and O(K sqrt(n_events)) above), then the full programme;
+ * stats->offline_band says which ran.  No programme of more than
  * p->max_cells cells (n_events * (K + 1)) is started.  Returns 0, -1 when out of memory
  * (or when the checkpoints would exceed QT_LN_MAX_ALLOC), or -2 when the next programme
  * to try would exceed p->max_cells (stats->offline_band then holds its width K).
  */
 int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
                   qt_ln_stats *stats, qt_ln_trace *trace);
+
+/* qt_ln_offline on the clock-model path of (0, T] drawn from rng (the events of
+ * qt_ln_clock_path, kept in 12 bytes each instead of 16); *n_events is set to their
+ * count once drawn.  Same returns. */
+int qt_ln_offline_drawn(const qt_ln_params *p, bitgen_t *rng, qt_ln_stats *stats,
+                        qt_ln_trace *trace, int64_t *n_events);
 
 /* The whole clock-model path of (0, T] (growable array; *n_events set).  NULL when out of
  * memory. */

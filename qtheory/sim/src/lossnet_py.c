@@ -331,13 +331,9 @@ static int run_chunked(qt_ln_run *run) {
 /* The offline optimum on the path drawn from rng: qt_ln_offline's status. */
 static int run_offline(const qt_ln_params *p, bitgen_t *rng, qt_ln_stats *stats,
                        qt_ln_trace *trace, int64_t *n_events) {
-    int status = -1;
+    int status;
     Py_BEGIN_ALLOW_THREADS
-    qt_ln_event *events = qt_ln_clock_path(p, rng, n_events);
-    if (events != NULL) {
-        status = qt_ln_offline(p, events, *n_events, stats, trace);
-        free(events);
-    }
+    status = qt_ln_offline_drawn(p, rng, stats, trace, n_events);
     Py_END_ALLOW_THREADS
     return status;
 }
