@@ -1160,9 +1160,10 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes, con
                         qt_ln_trace *trace) {
     const int64_t n = r->p.servers, s = r->pfi_target;
     const double warmup = r->p.warmup;
-    int64_t busy = r->busy, events = r->st.events, scored = r->st.arrivals_scored;
+    int64_t busy = r->busy, events;
     double idle_area = r->st.idle_area, stat_t = r->stat_t;
     uint64_t head = r->head;
+    const uint64_t first = head; /* the events, and the scored ones, are counted at the end */
     int status = 0, last = 0;
     int64_t tally[QT_LN_TALLY(QT_LN_MAX_CLASSES + 1, 0, 0)] = {0};
     while (budget > 0 && status == 0 && !last) {
@@ -1204,14 +1205,12 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes, con
             const int64_t moving = n - theta[head & mask] - fixed;
             const int admit = busy < fixed + (moving & -(int64_t)is_scored);
             if (stats && (is_scored & in_window & ((uint64_t)(h - 1) < (uint64_t)(s - 1))) &&
-                walk_add(r, (int32_t)row, ev.t, h, head + 1) < 0) {
+                walk_add(r, classes == 2 ? 1 : (int32_t)row, ev.t, h, head + 1) < 0) {
                 status = -1;
                 break;
             }
             busy += admit - ((int64_t)(uint32_t)ev.code < busy);
             tally[QT_LN_TALLY(row, admit, in_window)]++;
-            scored += is_scored & in_window;
-            events++;
             if (trace != NULL && trace_push(trace, ev.t, ev.code,
                                             (int8_t)(ev.code < 0 ? admit : -1), busy) < 0) {
                 status = -1;
@@ -1219,9 +1218,12 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes, con
             }
         }
     }
+    events = r->st.events + (int64_t)(head - first);
     QT_LN_SYNC();
     QT_LN_TALLIES();
-    r->st.arrivals_scored = scored;
+    for (int32_t row = 1; row < classes; row++) { /* the scored arrivals in the window */
+        r->st.arrivals_scored += tally[QT_LN_TALLY(row, 0, 1)] + tally[QT_LN_TALLY(row, 1, 1)];
+    }
     if (status == 0 && last) {
         if (stats && walk_finish(r) < 0) {
             return -1;
