@@ -412,7 +412,8 @@ static int pfi_init(qt_ln_run *r) {
     r->slot_mask = slots - 1;
     r->walks = new_array(64, 1, sizeof *r->walks, 0);
     r->walk_mask = 63;
-    r->theta = new_array((int64_t)r->mask + 1, 1, sizeof *r->theta, 0);
+    /* zeroed: pfi_batch reads (and masks off) the entries of the events of other classes */
+    r->theta = new_array((int64_t)r->mask + 1, 1, sizeof *r->theta, 1);
     if (r->walks == NULL || r->theta == NULL) {
         return -1;
     }
@@ -527,7 +528,7 @@ static int buffer_double(qt_ln_run *r) {
         }
     }
     if (bigger != NULL && r->theta != NULL) { /* pfi: no prefix counts */
-        theta = new_array((int64_t)cap, 1, sizeof *theta, 0);
+        theta = new_array((int64_t)cap, 1, sizeof *theta, 1); /* zeroed, as in pfi_init */
         if (theta == NULL) {
             free(bigger);
             bigger = NULL;
