@@ -36,6 +36,8 @@ variants = [
     {"policy": "sss", "param": 0.2},
     {"policy": "offline"},
     {"policy": "pfi", "servers": 400, "horizon": 3.0},
+    {"policy": "pfi", "servers": 400, "horizon": 3.0, "lookahead_stats": False},
+    {"policy": "sss", "param": 0.2, "lookahead_stats": False},
     {"servers": 1},
     {"servers": 0},
     {"lambda_h": math.nan},
