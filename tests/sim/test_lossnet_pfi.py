@@ -120,3 +120,20 @@ def test_runs_without_lookahead_statistics_take_the_same_decisions(policy, lambd
             assert np.array_equal(value, without[key]), key
         else:
             assert value == without[key], key
+
+
+def test_pfi_far_from_full_draws_no_lookahead():
+    """A run that never comes within floor(sqrt N) of full needs no thresholds: it
+    draws exactly the events trunk reservation draws (the generator ends in the same
+    state).  Refilling them there would read until the two envelopes meet, about N
+    events with lambda_H = mu: 1e8 events for this 100-event run."""
+    servers = 10**8
+    horizon = 100 / (2.5 * servers)
+    states = []
+    for policy, param in (("pfi", 0.0), ("threshold", 0.0)):
+        generator = np.random.PCG64(1)
+        out = _core.lossnet_simulate(generator, "clock", policy, param, servers, 1.0, 0.5,
+                                     1.0, 1.0, 0.5, horizon, 0.0)  # fmt: skip
+        assert out["rejected_l"] == 0 and out["events"] > 50
+        states.append(generator.state["state"])
+    assert states[0] == states[1]

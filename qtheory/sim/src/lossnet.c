@@ -527,10 +527,11 @@ static int buffer_double(qt_ln_run *r) {
             bigger = NULL;
         }
     }
-    if (bigger != NULL && r->theta != NULL) { /* pfi: no prefix counts */
+    if (bigger != NULL && r->theta != NULL) {
         theta = new_array((int64_t)cap, 1, sizeof *theta, 1); /* zeroed, as in pfi_init */
         if (theta == NULL) {
             free(bigger);
+            free(better);
             bigger = NULL;
         }
     }
@@ -813,14 +814,16 @@ QT_INLINE void refill_exact(const qt_ln_event *buf, uint64_t mask, int32_t *thet
     }
 }
 
-/* Make theta_j exact for the next events (from the class's theta_end on), writing
- * theta_j(m + 1) into the ring's theta[m] at each arrival m of the 0-based class j >= 1
- * (at every event with two classes: the others never read it); -1 when out of memory. */
+/* Make theta_j exact for the next events (from the class's theta_end on, or from the
+ * ring's head if that is later: a run far from full decides without thresholds),
+ * writing theta_j(m + 1) into the ring's theta[m] at each arrival m of the 0-based class
+ * j >= 1 (at every event with two classes: the entries at the other events are read and
+ * masked off); -1 when out of memory. */
 static int pfi_refill(qt_ln_run *r, int32_t j) {
     const int64_t n = r->p.servers;
     const int32_t s = (int32_t)r->pfi_target;
     struct qt_ln_pfi_class *c = &r->pfi[j];
-    const uint64_t start = c->theta_end;
+    const uint64_t start = c->theta_end > r->head ? c->theta_end : r->head;
     for (;;) {
         int64_t span = c->theta_span;
         if (buffer_ensure(r, start + (uint64_t)span - 1) < 0) {
@@ -1131,6 +1134,9 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
         }                                                                                     \
     } while (0)
 
+/* The threshold pfi_batch reads where no arrival needs one (see there). */
+static const int32_t qt_ln_theta_one = 1;
+
 /* The first index in [lo, hi) whose event is past the horizon (hi if none): the times
  * of the ring do not decrease. */
 static uint64_t first_past(const qt_ln_run *r, uint64_t lo, uint64_t hi) {
@@ -1170,18 +1176,42 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes, con
     while (budget > 0 && status == 0 && !last) {
         uint64_t end = head + (uint64_t)budget;
         r->head = head; /* the ring's first event, for the refills' draws */
-        for (int32_t j = 1; j < classes; j++) { /* theta_end <= tail */
-            if (r->pfi[j].theta_end <= head && pfi_refill(r, j) < 0) {
+        /* The next `far` events find h >= s (the busy count grows by at most one an
+         * event): every arrival is admitted and none is undecided, whatever the
+         * thresholds, so a long enough such stretch reads theta = 1 instead of refilling
+         * them (a run far from full refills nothing; a refill may read as far ahead as
+         * the envelopes take to meet, about N events where H arrives at rate mu). */
+        const int64_t far = n - s - busy;
+        const int32_t *theta = r->theta;
+        uint64_t theta_mask = r->mask;
+        int refill = 0;
+        for (int32_t j = 1; j < classes; j++) {
+            refill |= r->pfi[j].theta_end <= head;
+        }
+        if (refill && far >= QT_LN_FILL) {
+            if (buffer_ensure(r, head) < 0) {
                 status = -1;
                 break;
             }
-            end = r->pfi[j].theta_end < end ? r->pfi[j].theta_end : end;
-        }
-        if (status < 0) {
-            break;
+            end = end < head + (uint64_t)far ? end : head + (uint64_t)far;
+            end = end < r->tail ? end : r->tail;
+            theta = &qt_ln_theta_one;
+            theta_mask = 0;
+        } else {
+            for (int32_t j = 1; j < classes; j++) { /* theta_end <= tail */
+                if (r->pfi[j].theta_end <= head && pfi_refill(r, j) < 0) {
+                    status = -1;
+                    break;
+                }
+                end = r->pfi[j].theta_end < end ? r->pfi[j].theta_end : end;
+            }
+            if (status < 0) {
+                break;
+            }
+            theta = r->theta; /* a refill may have grown the ring */
+            theta_mask = r->mask;
         }
         const qt_ln_event *buf = r->buf;
-        const int32_t *theta = r->theta;
         const int64_t *limit = r->limit;
         const uint64_t mask = r->mask;
         last = buffer_at(r, end - 1)->t > r->p.horizon;
@@ -1203,7 +1233,7 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes, con
             const int is_scored = row - 1 < (uint32_t)(classes - 1);
             const int64_t h = n - busy - 1, fixed = limit[row];
             /* the moving limit where is_scored, selected without a branch */
-            const int64_t moving = n - theta[head & mask] - fixed;
+            const int64_t moving = n - theta[head & theta_mask] - fixed;
             const int admit = busy < fixed + (moving & -(int64_t)is_scored);
             if (stats && (is_scored & in_window & ((uint64_t)(h - 1) < (uint64_t)(s - 1))) &&
                 walk_add(r, classes == 2 ? 1 : (int32_t)row, ev.t, h, head + 1) < 0) {
