@@ -34,7 +34,7 @@ import numpy as np
 
 from qtheory.core import limits
 from qtheory.core.validation import positive_int
-from qtheory.exact import stationary_dtmc
+from qtheory.exact.stationary import stationary_dtmc
 from qtheory.gated.count_laws import geometric_pmf, poisson_pmf
 from qtheory.gated.gim1_root import float_array, validate_gate_parameters
 

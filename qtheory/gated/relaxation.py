@@ -86,7 +86,7 @@ import numpy as np
 
 from qtheory.core import limits
 from qtheory.core.validation import positive_int
-from qtheory.exact import stationary_dtmc
+from qtheory.exact.stationary import stationary_dtmc
 from qtheory.gated.count_laws import geometric_pmf, poisson_pmf
 from qtheory.gated.gap_gates import ga_optimum
 from qtheory.gated.welfare import float64_rates
