@@ -1116,7 +1116,8 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
 
 /* The state a batch keeps in locals (head, busy count, event count, idle area, tallies),
  * written back to the run around every call that reads it there, and its tallies (of
- * this call, a local array that no store through r can alias) added to the run's. */
+ * this call, a local array that no store through r can alias) added to the run's, with
+ * the scored arrivals (classes 2..n, rows 1..n-1, in the window) they count. */
 #define QT_LN_SYNC()                                                                          \
     do {                                                                                      \
         r->head = head;                                                                       \
@@ -1131,6 +1132,8 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
             for (int32_t k = 0; k < 4; k++) {                                                 \
                 r->tally[QT_LN_TALLY(row, 0, 0) + k] += tally[QT_LN_TALLY(row, 0, 0) + k];    \
             }                                                                                 \
+            r->st.arrivals_scored +=                                                          \
+                row > 0 ? tally[QT_LN_TALLY(row, 0, 1)] + tally[QT_LN_TALLY(row, 1, 1)] : 0;  \
         }                                                                                     \
     } while (0)
 
@@ -1236,7 +1239,7 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes, con
             const int64_t moving = n - theta[head & theta_mask] - fixed;
             const int admit = busy < fixed + (moving & -(int64_t)is_scored);
             if (stats && (is_scored & in_window & ((uint64_t)(h - 1) < (uint64_t)(s - 1))) &&
-                walk_add(r, classes == 2 ? 1 : (int32_t)row, ev.t, h, head + 1) < 0) {
+                walk_add(r, (int32_t)row, ev.t, h, head + 1) < 0) {
                 status = -1;
                 break;
             }
@@ -1252,9 +1255,6 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes, con
     events = r->st.events + (int64_t)(head - first);
     QT_LN_SYNC();
     QT_LN_TALLIES();
-    for (int32_t row = 1; row < classes; row++) { /* the scored arrivals in the window */
-        r->st.arrivals_scored += tally[QT_LN_TALLY(row, 0, 1)] + tally[QT_LN_TALLY(row, 1, 1)];
-    }
     if (status == 0 && last) {
         if (stats && walk_finish(r) < 0) {
             return -1;
@@ -1328,7 +1328,6 @@ QT_INLINE int sss_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
                 }
                 busy += decision;
                 tally[QT_LN_TALLY(j, decision, in_window)]++;
-                r->st.arrivals_scored += in_window;
             } else { /* limit_event, on the local tallies */
                 uint32_t row = (uint32_t)(-1 - ev.code);
                 row = row < QT_LN_MAX_CLASSES ? row : QT_LN_MAX_CLASSES;
