@@ -600,7 +600,8 @@ def simulate(
         Record the look-ahead statistics of ``pfi`` and ``sss:W`` (``mean_lookahead``,
         ``mean_lookahead_time``).  False leaves them NaN and changes no decision; PFI,
         whose statistics follow every undecided arrival's hypothetical walk to its end,
-        then runs about 1.7 times as fast.
+        then runs about 1.7 times as fast, and two-class SSS, deciding by thresholds
+        instead of scanning its windows, about 1.5 times.
 
     Returns
     -------

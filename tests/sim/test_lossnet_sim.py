@@ -103,11 +103,11 @@ def test_fluid_bounds_offline_and_ordering_on_common_paths():
 # ------------------------------------------------------------- references on paths
 
 
-def c_run(net, policy, param, horizon, seed, info="clock", warmup=0.0):
+def c_run(net, policy, param, horizon, seed, info="clock", warmup=0.0, lookahead_stats=True):
     bg = np.random.PCG64(seed)
     return _core.lossnet_simulate(
         bg, info, policy, param, net.servers, net.lambda_h, net.lambda_l, net.mu,
-        net.r_h, net.r_l, horizon, warmup, trace=True,
+        net.r_h, net.r_l, horizon, warmup, trace=True, lookahead_stats=lookahead_stats,
     )  # fmt: skip
 
 
@@ -135,15 +135,46 @@ def test_pfi_matches_python_reference(servers, seed):
 
 @pytest.mark.parametrize(("servers", "window"), [(4, 0.5), (9, 0.2), (16, 0.05), (30, 0.3)])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_sss_matches_python_reference(servers, window, seed):
+@pytest.mark.parametrize("stats", [True, False])
+def test_sss_matches_python_reference(servers, window, seed, stats):
+    """Both routes of the C code: the scan (with the look-ahead statistics) and the
+    thresholds of a run deciding only (sss_refill; at these N every departure of a
+    window sends it to the walk read event by event)."""
     net = NET.with_servers(servers)
     horizon = 20.0
-    out = c_run(net, "sss", window, horizon, seed)
+    out = c_run(net, "sss", window, horizon, seed, lookahead_stats=stats)
     times, codes = c_path(net, horizon + 10.0, seed)
     n = out["trace_t"].size
     assert np.array_equal(out["trace_code"], codes[:n])
     ref = replay(ClockPath(times, codes), servers, f"sss:{window}", events=n)
     assert np.array_equal(out["trace_decision"], ref.decisions)
+    assert out["admitted_l"] > 0 and out["rejected_l"] > 0
+
+
+@pytest.mark.parametrize(
+    ("servers", "window_events", "events"),
+    [
+        (5_000, 1.4, 20_000),  # windows of 3 or more events: the minimum read entry by entry
+        (2_000, 30.0, 20_000),  # sparse table, some windows with a departure of slot >= N - K
+        (300, 150.0, 20_000),  # windows over more than eight blocks of eight
+        (100_000, 25.0, 1_000_000),  # many refills, against the scan
+    ],
+)
+def test_sss_deciding_only_takes_the_scans_decisions(servers, window_events, events):
+    """Two-class SSS without look-ahead statistics decides by thresholds (lossnet.c,
+    "SSS deciding only"): every decision is the literal scan's, in Python (up to 2e4
+    events) or in C.  Each case reaches one of the threshold's routes."""
+    net = NET.with_servers(servers)
+    rate = (net.lambda_h + net.lambda_l + net.mu) * servers
+    window, horizon = window_events / rate, events / rate
+    out = c_run(net, "sss", window, horizon, 3, lookahead_stats=False)
+    n = out["trace_t"].size
+    if events <= 20_000:
+        times, codes = c_path(net, horizon + 2 * window, 3)
+        ref = replay(ClockPath(times, codes), servers, f"sss:{window!r}", events=n).decisions
+    else:
+        ref = c_run(net, "sss", window, horizon, 3)["trace_decision"]
+    assert np.array_equal(out["trace_decision"], ref)
     assert out["admitted_l"] > 0 and out["rejected_l"] > 0
 
 

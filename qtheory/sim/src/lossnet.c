@@ -257,6 +257,10 @@ QT_INLINE int is_better(int32_t code, int32_t j) { return (uint32_t)(-1 - code) 
 /* Windows of fewer expected events than this scan one event at a time: their scans are
  * short, and keeping the summaries would cost more than skipping saves. */
 #define QT_LN_BLOCK_WINDOW 64.0
+/* Two-class sss deciding only takes its thresholds from a refill (sss_refill) for
+ * windows of at most this many expected events, QT_LN_SSS_SPAN events a refill. */
+#define QT_LN_SSS_LIMIT_WINDOW 1024.0
+#define QT_LN_SSS_SPAN 4096
 struct qt_ln_block {
     int32_t key;
     int8_t sum, low;
@@ -331,6 +335,15 @@ struct qt_ln_run {
     uint64_t head, tail;
     uint64_t window_end; /* sss: first index with t > now + W, nondecreasing */
     int64_t pfi_target;  /* floor(sqrt(N)) */
+    /* Two-class sss deciding only (sss_limit; see sss_refill): its thresholds in `theta`,
+     * refilled like class 2's of PFI (pfi[1].theta_end); departures of a slot at least
+     * N - sss_rare, or more than sss_rare H arrivals, send a window to the scan; window
+     * minima from a sparse table of sss_levels + 1 levels in the scratch array. */
+    int sss_limit;
+    int32_t sss_levels;
+    int64_t sss_rare;
+    char *sss_scratch;
+    int64_t sss_scratch_cap;
     /* PFI: per-class thresholds and walk groups (pfi[j], j = 1..n-1 for class j + 1),
      * and one ring of the pending hypothetical walks of undecided scored arrivals in
      * the window, absolute indices [walk_head, walk_tail) in arrival order. */
@@ -357,6 +370,7 @@ void qt_ln_run_free(qt_ln_run *run) {
         free(run->buf);
         free(run->better);
         free(run->theta);
+        free(run->sss_scratch);
         free(run->blocks);
         for (int32_t j = 0; j < QT_LN_MAX_CLASSES; j++) {
             free(run->pfi[j].slot_first);
@@ -412,7 +426,7 @@ static int pfi_init(qt_ln_run *r) {
     r->slot_mask = slots - 1;
     r->walks = new_array(64, 1, sizeof *r->walks, 0);
     r->walk_mask = 63;
-    /* zeroed: pfi_batch reads (and masks off) the entries of the events of other classes */
+    /* zeroed: moving_limit_batch reads (and masks off) the entries of the events of other classes */
     r->theta = new_array((int64_t)r->mask + 1, 1, sizeof *r->theta, 1);
     if (r->walks == NULL || r->theta == NULL) {
         return -1;
@@ -430,6 +444,22 @@ static int pfi_init(qt_ln_run *r) {
         }
     }
     return 0;
+}
+
+/* Two-class sss deciding only (see sss_refill): the zeroed ring of thresholds, the
+ * sparse table's top level floor(log2(2 w + 1)) for windows of w expected events (a
+ * window of up to about 4 w events takes one lookup, a longer one is read entry by
+ * entry), and the bound K: the expected H arrivals of a window plus four standard
+ * deviations plus 4.  The theta ring is NULL when out of memory. */
+static void sss_init(qt_ln_run *r, double window_events) {
+    const double h_events = r->p.window * r->p.lambda[0] * (double)r->p.servers;
+    int32_t levels = 0;
+    while ((double)((int64_t)2 << levels) <= 2.0 * window_events + 1.0) {
+        levels++;
+    }
+    r->sss_levels = levels;
+    r->sss_rare = (int64_t)ceil(h_events + 4.0 * sqrt(h_events) + 4.0);
+    r->theta = new_array((int64_t)r->mask + 1, 1, sizeof *r->theta, 1);
 }
 
 /* Two-class sss: start the summary of the next block (no event yet). */
@@ -461,18 +491,23 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, qt_ln_source *sou
     } else {
         r->buf = new_array(1024, 1, sizeof *r->buf, 0);
         r->mask = 1023;
-        int blocks = p->policy == QT_LN_SSS && p->classes == 2 &&
-                     p->window * (lambda_sum(p) + p->mu) * (double)p->servers >=
-                         QT_LN_BLOCK_WINDOW;
-        if (p->policy == QT_LN_SSS) {
+        const double window_events = p->window * (lambda_sum(p) + p->mu) * (double)p->servers;
+        r->sss_limit = p->policy == QT_LN_SSS && p->classes == 2 && !p->lookahead_stats &&
+                       window_events <= QT_LN_SSS_LIMIT_WINDOW;
+        const int scan = p->policy == QT_LN_SSS && !r->sss_limit;
+        const int blocks = scan && p->classes == 2 && window_events >= QT_LN_BLOCK_WINDOW;
+        if (scan) {
             r->better = new_array(1024, p->classes - 1, sizeof *r->better, 0);
         }
         if (blocks) {
             r->blocks = new_array(1024 / QT_LN_BLOCK, 1, sizeof *r->blocks, 0);
             block_start(r);
         }
-        if (r->buf == NULL || (p->policy == QT_LN_SSS && r->better == NULL) ||
-            (blocks && r->blocks == NULL) ||
+        if (r->sss_limit) {
+            sss_init(r, window_events);
+        }
+        if (r->buf == NULL || (scan && r->better == NULL) || (blocks && r->blocks == NULL) ||
+            (r->sss_limit && r->theta == NULL) ||
             (p->policy == QT_LN_PFI && pfi_init(r) < 0)) {
             qt_ln_run_free(r);
             return NULL;
@@ -763,7 +798,7 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
  * envelopes lo (from 1) and hi (from s); every index at or below the first (largest)
  * index where they meet has its exact theta_j; the rest is recomputed by the next refill
  * of class j (its span doubles while it is wasteful or too short to meet).  Each class
- * has its own thresholds, refilled ahead of the events (pfi_batch), so that PFI is trunk
+ * has its own thresholds, refilled ahead of the events (moving_limit_batch), so that PFI is trunk
  * reservation with a limit that moves with the event.  The decisions are exactly those
  * of the event-by-event scan, which no longer runs.
  *
@@ -1137,7 +1172,7 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
         }                                                                                     \
     } while (0)
 
-/* The threshold pfi_batch reads where no arrival needs one (see there). */
+/* The threshold moving_limit_batch reads where no arrival needs one (see there). */
 static const int32_t qt_ln_theta_one = 1;
 
 /* The first index in [lo, hi) whose event is past the horizon (hi if none): the times
@@ -1155,6 +1190,200 @@ static uint64_t first_past(const qt_ln_run *r, uint64_t lo, uint64_t hi) {
 }
 
 /*
+ * SSS deciding only, two classes
+ * ------------------------------
+ * The scan of an L arrival at event m with h = I - 1 follows h over the window's events
+ * [m + 1, e) (e the first index past t_m + W): an H arrival steps down, a departure of
+ * slot c up iff c < N - h, and the arrival is rejected iff h reaches 0.  Each step is
+ * PFI's, nondecreasing in h and moving it by at most 1, so the outcome is monotone in h:
+ * admit iff h >= theta(m), the least admitted h (at most the window's H arrivals B + 1,
+ * which no H arrival can bring to 0).  While every departure steps up, h at index i is
+ * h + S_i - S_{m+1}, with S the prefix sum of (departures - H arrivals), so
+ *     theta(m) = 1 + S_{m+1} - min{S_i : m + 1 <= i <= e}.
+ * Every departure the scan reads steps up when the window has at most K H arrivals and
+ * no departure of slot N - K or more: the scan admits as soon as h exceeds the H
+ * arrivals left, so h <= B <= K < N - c while it runs.  Otherwise (rare: probability
+ * about K / N per departure of the window) theta is the least h from that bound on whose
+ * walk, read event by event, never reaches 0 (the walk of any h is at most the one where
+ * every departure steps up).  The minima over the windows come from a sparse table over
+ * the refill's span (the least of two overlapping power-of-two blocks).  Then SSS is
+ * trunk reservation with a moving limit, the loop of PFI deciding only (moving_limit_batch).
+ */
+
+/* 1 iff the scan's walk from h >= 1 over the events [a, e) of the ring never reaches 0. */
+static int sss_walk_admits(const qt_ln_run *r, uint64_t a, uint64_t e, int64_t h) {
+    const int64_t n = r->p.servers;
+    for (uint64_t i = a; i < e; i++) {
+        const int32_t code = buffer_at(r, i)->code;
+        h += ((code >= 0) & (code < n - h)) - (code == QT_LN_H);
+        if (h == 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The refill's counts before an index: the H arrivals plus QT_LN_SSS_RARE times the
+ * departures of a slot at least N - K, so that one difference exceeds K exactly when a
+ * window sends its arrival to the scan. */
+#define QT_LN_SSS_RARE ((uint64_t)1 << 32)
+
+/* How many of the eight nondecreasing times t[0..7] are at most `end` (the ones of the
+ * comparison are a prefix). */
+typedef int64_t qt_ln_count8(const double *t, double end);
+QT_INLINE int64_t sss_count8(const double *t, double end) {
+#if defined(__SSE2__)
+    const __m128d bound = _mm_set1_pd(end);
+    const int bits = _mm_movemask_pd(_mm_cmple_pd(_mm_loadu_pd(t), bound)) |
+                     _mm_movemask_pd(_mm_cmple_pd(_mm_loadu_pd(t + 2), bound)) << 2 |
+                     _mm_movemask_pd(_mm_cmple_pd(_mm_loadu_pd(t + 4), bound)) << 4 |
+                     _mm_movemask_pd(_mm_cmple_pd(_mm_loadu_pd(t + 6), bound)) << 6;
+    return __builtin_ctz((unsigned)~bits);
+#else
+    int64_t count = 0;
+    for (int k = 0; k < 8; k++) {
+        count += !(t[k] > end);
+    }
+    return count;
+#endif
+}
+
+#if defined(__SSE2__)
+__attribute__((target("avx2"))) QT_INLINE int64_t sss_count8_avx2(const double *t, double end) {
+    const __m256d bound = _mm256_set1_pd(end);
+    const int bits =
+        _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(t), bound, _CMP_LE_OQ)) |
+        _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(t + 4), bound, _CMP_LE_OQ)) << 4;
+    return __builtin_ctz((unsigned)~bits);
+}
+#endif
+
+/* theta[m] = theta(m) of two-class sss at the L arrivals m of the next QT_LN_SSS_SPAN
+ * events (from pfi[1].theta_end on, or from the ring's head if that is later; up to
+ * the first event past the horizon once it is drawn), with `count8` (sss_count8 or its
+ * AVX2 twin, a constant where the caller passes one); -1 when out of memory. */
+QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_count8 *count8) {
+    struct qt_ln_pfi_class *c = &r->pfi[1];
+    const uint64_t start = c->theta_end > r->head ? c->theta_end : r->head;
+    const int64_t n = r->p.servers, rare = r->sss_rare;
+    const int32_t levels = r->sss_levels;
+    uint64_t span = QT_LN_SSS_SPAN;
+    if (buffer_ensure(r, start + span - 1) < 0) {
+        return -1;
+    }
+    if (buffer_at(r, r->tail - 1)->t > r->p.horizon) { /* no decision past that event */
+        const uint64_t past = first_past(r, start, r->tail);
+        span = past + 1 - start < span ? past + 1 - start : span;
+    }
+    /* The last arrival's window ends at `stop`, the first event past its time + W; the
+     * ring holds seven more, read by the eight-event counts. */
+    const double last = buffer_at(r, start + span - 1)->t + r->p.window;
+    uint64_t stop = start + span;
+    for (;; stop++) {
+        if (buffer_ensure(r, stop + 7) < 0) {
+            return -1;
+        }
+        if (buffer_at(r, stop)->t > last) {
+            break;
+        }
+    }
+    /* Scratch, relative to start: the times and the last time of each block of eight
+     * (+inf past the end), the counts, the L arrivals of the span, and the levels
+     * 0..levels of the sparse table of S (level k: minima of 2^k entries). */
+    const int64_t total = (int64_t)(stop - start) + 8, n_tops = total / 8 + 8;
+    const size_t bytes = (size_t)(total + n_tops) * sizeof(double) + (size_t)total * sizeof(uint64_t) +
+                         ((size_t)span + (size_t)total * (size_t)(levels + 1)) * sizeof(int32_t);
+    if (grow((void **)&r->sss_scratch, &r->sss_scratch_cap, (int64_t)bytes, 1) < 0) {
+        return -1;
+    }
+    double *times = (double *)(void *)r->sss_scratch, *tops = times + total;
+    uint64_t *counts = (uint64_t *)(void *)(tops + n_tops);
+    int32_t *arrivals = (int32_t *)(void *)(counts + total), *table = arrivals + span;
+    int64_t n_arrivals = 0;
+    {
+        const qt_ln_event *buf = r->buf;
+        const uint64_t mask = r->mask;
+        int32_t sum = 0;
+        uint64_t count = 0;
+        for (int64_t x = 0; x < total; x++) {
+            const qt_ln_event ev = buf[(start + (uint64_t)x) & mask];
+            times[x] = ev.t;
+            table[x] = sum;
+            counts[x] = count;
+            arrivals[n_arrivals] = (int32_t)x;
+            n_arrivals += (ev.code == QT_LN_H - 1) & (x < (int64_t)span);
+            sum += (ev.code >= 0) - (ev.code == QT_LN_H);
+            count += (uint64_t)(ev.code == QT_LN_H) + (ev.code >= n - rare ? QT_LN_SSS_RARE : 0);
+        }
+    }
+    for (int64_t b = 0; b < n_tops; b++) {
+        tops[b] = 8 * b + 7 < total ? times[8 * b + 7] : INFINITY;
+    }
+    for (int32_t k = 1; k <= levels; k++) {
+        const int32_t *below = table + (k - 1) * total;
+        int32_t *level = table + k * total;
+        const int64_t half = (int64_t)1 << (k - 1);
+        for (int64_t x = 0; x + 2 * half <= total; x++) {
+            level[x] = below[x] < below[x + half] ? below[x] : below[x + half];
+        }
+    }
+    const double window = r->p.window;
+    int32_t *theta = r->theta;
+    const uint64_t mask = r->mask;
+    for (int64_t i = 0; i < n_arrivals; i++) {
+        const int64_t x = arrivals[i], a = x + 1;
+        const double end = times[x] + window;
+        /* e, the first index past end, without a chain from one arrival to the next:
+         * the whole blocks of eight from a's on at or before end, then the events of
+         * the next block at or before end (fewer than eight) */
+        int64_t b = a / 8, blocks;
+        while ((blocks = count8(tops + b, end)) == 8) {
+            b += 8;
+        }
+        const int64_t e = 8 * (b + blocks) + count8(times + 8 * (b + blocks), end);
+        /* the window's S: [a, e] */
+        const int32_t k = 63 - __builtin_clzll((uint64_t)(e - a + 1));
+        int32_t low;
+        if (__builtin_expect(k <= levels, 1)) {
+            const int32_t *level = table + k * total;
+            const int32_t u = level[a], v = level[e - ((int64_t)1 << k) + 1];
+            low = u < v ? u : v;
+        } else {
+            low = table[a];
+            for (int64_t y = a + 1; y <= e; y++) {
+                low = table[y] < low ? table[y] : low;
+            }
+        }
+        const uint64_t m = start + (uint64_t)x;
+        int64_t bound = 1 + table[a] - low;
+        if (__builtin_expect(counts[e] - counts[a] > (uint64_t)rare, 0)) {
+            while (!sss_walk_admits(r, m + 1, start + (uint64_t)e, bound)) {
+                bound++;
+            }
+        }
+        theta[m & mask] = (int32_t)bound;
+    }
+    c->theta_end = start + span;
+    return 0;
+}
+
+#if defined(__SSE2__)
+__attribute__((target("avx2"))) static int sss_refill_avx2(qt_ln_run *r) {
+    return sss_refill_with(r, sss_count8_avx2);
+}
+#endif
+
+/* sss_refill_with, compiled for AVX2 as a whole where the processor has it. */
+static int sss_refill(qt_ln_run *r) {
+#if defined(__SSE2__)
+    if (__builtin_cpu_supports("avx2")) {
+        return sss_refill_avx2(r);
+    }
+#endif
+    return sss_refill_with(r, sss_count8);
+}
+
+/*
  * PFI in the clock model is trunk reservation whose limit for an arrival of class j >= 2
  * moves with the event: admit iff h = I - 1 >= theta_j(m + 1), i.e. busy < N - theta[m]
  * (the ring's threshold), right also for h < 1 and h >= s (as 1 <= theta <= s).  The
@@ -1165,8 +1394,10 @@ static uint64_t first_past(const qt_ln_run *r, uint64_t lo, uint64_t hi) {
  * The events and decisions are those of one event at a time; a walk's future starts at
  * the next event.  `classes` and `stats` (0: no walks, and no look-ahead statistics;
  * about 40% of the run with two classes) are constants where the caller passes them.
+ * Two-class sss deciding only runs the same loop on its own thresholds (sss_refill,
+ * and never the stretch at theta = 1: its theta may exceed s).
  */
-QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes, const int stats,
+QT_INLINE int moving_limit_batch(qt_ln_run *r, int64_t budget, const int32_t classes, const int stats,
                         qt_ln_trace *trace) {
     const int64_t n = r->p.servers, s = r->pfi_target;
     const double warmup = r->p.warmup;
@@ -1191,7 +1422,7 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes, con
         for (int32_t j = 1; j < classes; j++) {
             refill |= r->pfi[j].theta_end <= head;
         }
-        if (refill && far >= QT_LN_FILL) {
+        if (refill && far >= QT_LN_FILL && !r->sss_limit) {
             if (buffer_ensure(r, head) < 0) {
                 status = -1;
                 break;
@@ -1202,7 +1433,8 @@ QT_INLINE int pfi_batch(qt_ln_run *r, int64_t budget, const int32_t classes, con
             theta_mask = 0;
         } else {
             for (int32_t j = 1; j < classes; j++) { /* theta_end <= tail */
-                if (r->pfi[j].theta_end <= head && pfi_refill(r, j) < 0) {
+                if (r->pfi[j].theta_end <= head &&
+                    (r->sss_limit ? sss_refill(r) : pfi_refill(r, j)) < 0) {
                     status = -1;
                     break;
                 }
@@ -1353,17 +1585,17 @@ QT_INLINE int sss_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
 #undef QT_LN_SYNC
 
 static int advance_lookahead(qt_ln_run *r, int64_t budget) {
-    if (r->p.policy == QT_LN_PFI) {
+    if (r->p.policy == QT_LN_PFI || r->sss_limit) {
         const int stats = r->p.lookahead_stats;
         if (r->trace != NULL) {
-            return pfi_batch(r, budget, r->p.classes, stats, r->trace);
+            return moving_limit_batch(r, budget, r->p.classes, stats, r->trace);
         }
         if (!stats) {
-            return r->p.classes == 2 ? pfi_batch(r, budget, 2, 0, NULL)
-                                     : pfi_batch(r, budget, r->p.classes, 0, NULL);
+            return r->p.classes == 2 ? moving_limit_batch(r, budget, 2, 0, NULL)
+                                     : moving_limit_batch(r, budget, r->p.classes, 0, NULL);
         }
-        return r->p.classes == 2 ? pfi_batch(r, budget, 2, 1, NULL)
-                                 : pfi_batch(r, budget, r->p.classes, 1, NULL);
+        return r->p.classes == 2 ? moving_limit_batch(r, budget, 2, 1, NULL)
+                                 : moving_limit_batch(r, budget, r->p.classes, 1, NULL);
     }
     if (r->trace != NULL) {
         return sss_batch(r, budget, r->p.classes, r->trace);
