@@ -72,7 +72,9 @@ _SLOPE_RANGE = 50.0  # |s| beyond this is reported as infinite
 
 
 def sss_replication(task: dict) -> dict:
-    """One replication of SSS(c log N / N) for every c in ``task["cs"]``, on one path.
+    """One replication of SSS(c log N / N) for every c in ``task["cs"]``, on one path
+    (without the look-ahead statistics, which the sweep does not read: SSS then decides
+    by thresholds, with the scan's decisions).
 
     Parameters
     ----------
@@ -106,7 +108,8 @@ def sss_replication(task: dict) -> dict:
     out: dict[str, list] = {"lost_h": [], "rejected_l": [], "mean_idle": []}
     for c in task["cs"]:
         policy = f"sss:{net.window(c)!r}"
-        result = simulate(net, policy, horizon=task["horizon"], warmup=WARMUP, seed=seed)
+        result = simulate(net, policy, horizon=task["horizon"], warmup=WARMUP, seed=seed,
+                          lookahead_stats=False)  # fmt: skip
         out["lost_h"].append(result.rejected_h)
         out["rejected_l"].append(result.rejected_l)
         out["mean_idle"].append(result.mean_idle.mean)
