@@ -38,9 +38,11 @@ variants = [
     {"policy": "pfi", "servers": 400, "horizon": 3.0},
     {"policy": "pfi", "servers": 400, "horizon": 3.0, "lookahead_stats": False},
     {"policy": "sss", "param": 0.2, "lookahead_stats": False},
-    # sss deciding only: windows of about 25 and 500 events, over many refills
+    # sss deciding by thresholds: windows of about 25 and 100 events over many refills,
+    # and of under one event at N = 30 (windows read backward)
     {"policy": "sss", "param": 1e-4, "servers": 100_000, "horizon": 2.0, "lookahead_stats": False},
-    {"policy": "sss", "param": 0.5, "servers": 400, "horizon": 10.0, "lookahead_stats": False},
+    {"policy": "sss", "param": 8.3e-4, "servers": 50_000, "horizon": 3.0, "lookahead_stats": False},
+    {"policy": "sss", "param": 0.01, "servers": 30, "horizon": 200.0, "lookahead_stats": False},
     {"servers": 1},
     {"servers": 0},
     {"lambda_h": math.nan},

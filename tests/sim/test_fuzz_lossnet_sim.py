@@ -112,13 +112,15 @@ def test_parse_policy_and_run_cost(policy, servers, net, info, horizon, reps, wo
        st.floats(allow_nan=True, allow_infinity=True))  # fmt: skip
 def test_core_directly(info, name, param, servers, lambda_l, horizon):
     """The C extension's own checks (the Python layer is bypassed): tiny runs only, so
-    the horizon is capped by the expected event count."""
+    the horizon and SSS's window are capped by their expected event counts (a scan reads
+    up to its window at every L arrival: a window of 3.6e7 events at N = 1e6 runs for
+    minutes)."""
     if np.isfinite(horizon) and abs(horizon) * max(servers, 1) * 3 > 1e4:
         horizon = 1e4 / (3 * max(servers, 1))
     if np.isfinite(horizon) and name == "offline" and abs(horizon) * servers**2 * 3 > 1e7:
         horizon = 1e7 / (3 * servers**2)  # the DP's work is events x N
     if np.isfinite(param) and name == "sss":
-        param = min(param, 10.0)
+        param = min(param, 10.0, 1e3 / (3 * max(servers, 1)))
     lambda_l = min(lambda_l, 2.0) if np.isfinite(lambda_l) else lambda_l
     try:
         _core.lossnet_simulate(np.random.PCG64(0), info, name, param, servers, 0.6, lambda_l,

@@ -257,9 +257,11 @@ QT_INLINE int is_better(int32_t code, int32_t j) { return (uint32_t)(-1 - code) 
 /* Windows of fewer expected events than this scan one event at a time: their scans are
  * short, and keeping the summaries would cost more than skipping saves. */
 #define QT_LN_BLOCK_WINDOW 64.0
-/* Two-class sss deciding only takes its thresholds from a refill (sss_refill) for
- * windows of at most this many expected events, QT_LN_SSS_SPAN events a refill. */
+/* Two-class sss deciding only takes its thresholds from a refill (sss_refill, of
+ * QT_LN_SSS_SPAN events) for windows of at most QT_LN_SSS_LIMIT_WINDOW expected events,
+ * at most QT_LN_SSS_RARE_SHARE of them read event by event (sss_by_thresholds). */
 #define QT_LN_SSS_LIMIT_WINDOW 1024.0
+#define QT_LN_SSS_RARE_SHARE 0.0625
 #define QT_LN_SSS_SPAN 4096
 struct qt_ln_block {
     int32_t key;
@@ -446,19 +448,34 @@ static int pfi_init(qt_ln_run *r) {
     return 0;
 }
 
+/* Two-class sss deciding only (see sss_refill): the bound K of its windows, the expected
+ * H arrivals of one plus four standard deviations plus 4. */
+static int64_t sss_rare_bound(const qt_ln_params *p) {
+    const double h_events = p->window * p->lambda[0] * (double)p->servers;
+    return (int64_t)ceil(h_events + 4.0 * sqrt(h_events) + 4.0);
+}
+
+/* Whether two-class sss decides by thresholds: without look-ahead statistics, for
+ * windows of at most QT_LN_SSS_LIMIT_WINDOW expected events of which few hold a
+ * departure of slot N - K or more (their expected number mu W K at most
+ * QT_LN_SSS_RARE_SHARE: each such window costs its length, while the scan stops early). */
+static int sss_by_thresholds(const qt_ln_params *p, double window_events) {
+    return p->policy == QT_LN_SSS && p->classes == 2 && !p->lookahead_stats &&
+           window_events <= QT_LN_SSS_LIMIT_WINDOW &&
+           p->mu * p->window * (double)sss_rare_bound(p) <= QT_LN_SSS_RARE_SHARE;
+}
+
 /* Two-class sss deciding only (see sss_refill): the zeroed ring of thresholds, the
  * sparse table's top level floor(log2(2 w + 1)) for windows of w expected events (a
  * window of up to about 4 w events takes one lookup, a longer one is read entry by
- * entry), and the bound K: the expected H arrivals of a window plus four standard
- * deviations plus 4.  The theta ring is NULL when out of memory. */
+ * entry), and K.  The theta ring is NULL when out of memory. */
 static void sss_init(qt_ln_run *r, double window_events) {
-    const double h_events = r->p.window * r->p.lambda[0] * (double)r->p.servers;
     int32_t levels = 0;
     while ((double)((int64_t)2 << levels) <= 2.0 * window_events + 1.0) {
         levels++;
     }
     r->sss_levels = levels;
-    r->sss_rare = (int64_t)ceil(h_events + 4.0 * sqrt(h_events) + 4.0);
+    r->sss_rare = sss_rare_bound(&r->p);
     r->theta = new_array((int64_t)r->mask + 1, 1, sizeof *r->theta, 1);
 }
 
@@ -492,8 +509,7 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, qt_ln_source *sou
         r->buf = new_array(1024, 1, sizeof *r->buf, 0);
         r->mask = 1023;
         const double window_events = p->window * (lambda_sum(p) + p->mu) * (double)p->servers;
-        r->sss_limit = p->policy == QT_LN_SSS && p->classes == 2 && !p->lookahead_stats &&
-                       window_events <= QT_LN_SSS_LIMIT_WINDOW;
+        r->sss_limit = sss_by_thresholds(p, window_events);
         const int scan = p->policy == QT_LN_SSS && !r->sss_limit;
         const int blocks = scan && p->classes == 2 && window_events >= QT_LN_BLOCK_WINDOW;
         if (scan) {
@@ -1202,25 +1218,25 @@ static uint64_t first_past(const qt_ln_run *r, uint64_t lo, uint64_t hi) {
  *     theta(m) = 1 + S_{m+1} - min{S_i : m + 1 <= i <= e}.
  * Every departure the scan reads steps up when the window has at most K H arrivals and
  * no departure of slot N - K or more: the scan admits as soon as h exceeds the H
- * arrivals left, so h <= B <= K < N - c while it runs.  Otherwise (rare: probability
- * about K / N per departure of the window) theta is the least h from that bound on whose
- * walk, read event by event, never reaches 0 (the walk of any h is at most the one where
- * every departure steps up).  The minima over the windows come from a sparse table over
+ * arrivals left, so h <= B <= K < N - c while it runs.  Otherwise (rare: mu W K such
+ * departures are expected in a window) theta comes from the window's events read
+ * backward (sss_theta_exact).  The minima over the windows come from a sparse table over
  * the refill's span (the least of two overlapping power-of-two blocks).  Then SSS is
  * trunk reservation with a moving limit, the loop of PFI deciding only (moving_limit_batch).
  */
 
-/* 1 iff the scan's walk from h >= 1 over the events [a, e) of the ring never reaches 0. */
-static int sss_walk_admits(const qt_ln_run *r, uint64_t a, uint64_t e, int64_t h) {
+/* The least h >= 1 whose walk over the events [a, e) of the ring never reaches 0, by
+ * the recursion backward from theta = 1 at e: an H arrival needs one more (x + 1), a
+ * departure of slot c one less where h = x - 1 >= 1 steps up (x - 1 if x >= 2 and
+ * c <= N - x, PFI's g_c), any other event the same. */
+static int64_t sss_theta_exact(const qt_ln_run *r, uint64_t a, uint64_t e) {
     const int64_t n = r->p.servers;
-    for (uint64_t i = a; i < e; i++) {
+    int64_t x = 1;
+    for (uint64_t i = e; i-- > a;) {
         const int32_t code = buffer_at(r, i)->code;
-        h += ((code >= 0) & (code < n - h)) - (code == QT_LN_H);
-        if (h == 0) {
-            return 0;
-        }
+        x += (code == QT_LN_H) - ((code >= 0) & (x >= 2) & (x <= n - code));
     }
-    return 1;
+    return x;
 }
 
 /* The refill's counts before an index: the H arrivals plus QT_LN_SSS_RARE times the
@@ -1355,12 +1371,9 @@ QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_count8 *count8) {
             }
         }
         const uint64_t m = start + (uint64_t)x;
-        int64_t bound = 1 + table[a] - low;
-        if (__builtin_expect(counts[e] - counts[a] > (uint64_t)rare, 0)) {
-            while (!sss_walk_admits(r, m + 1, start + (uint64_t)e, bound)) {
-                bound++;
-            }
-        }
+        const int64_t bound = __builtin_expect(counts[e] - counts[a] > (uint64_t)rare, 0)
+                                  ? sss_theta_exact(r, m + 1, start + (uint64_t)e)
+                                  : 1 + table[a] - low;
         theta[m & mask] = (int32_t)bound;
     }
     c->theta_end = start + span;
