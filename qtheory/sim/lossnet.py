@@ -600,8 +600,10 @@ def simulate(
         Record the look-ahead statistics of ``pfi`` and ``sss:W`` (``mean_lookahead``,
         ``mean_lookahead_time``).  False leaves them NaN and changes no decision; PFI,
         whose statistics follow every undecided arrival's hypothetical walk to its end,
-        then runs about 1.7 times as fast, and two-class SSS, deciding by thresholds
-        instead of scanning its windows, about 1.5 times.
+        then runs about 1.7 times as fast, and two-class SSS about 1.5 times where it
+        decides by thresholds instead of scanning its windows (windows of at most 1024
+        expected events, few of them holding a departure that might not end a
+        service: docs/loss-network.md).
 
     Returns
     -------

@@ -50,8 +50,8 @@ def run_one(
         Also return the per-event trace arrays.
     lookahead_stats : bool, default True
         Record the look-ahead statistics of PFI and SSS (False: they are 0, the
-        decisions the same, PFI about 1.7 times and two-class SSS about 1.5 times as
-        fast).
+        decisions the same, PFI about 1.7 times as fast, two-class SSS up to 1.5
+        times).
 
     Returns
     -------

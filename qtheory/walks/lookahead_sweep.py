@@ -74,7 +74,7 @@ _SLOPE_RANGE = 50.0  # |s| beyond this is reported as infinite
 def sss_replication(task: dict) -> dict:
     """One replication of SSS(c log N / N) for every c in ``task["cs"]``, on one path
     (without the look-ahead statistics, which the sweep does not read: SSS then decides
-    by thresholds, with the scan's decisions).
+    by thresholds where they are cheaper than the scan, with the scan's decisions).
 
     Parameters
     ----------

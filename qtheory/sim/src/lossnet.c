@@ -13,6 +13,11 @@
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
+/* AVX2 twins of some kernels (target attribute), chosen at run time where the
+ * processor has AVX2 (__builtin_cpu_supports). */
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__x86_64__)
+#define QT_LN_AVX2 1
+#endif
 
 #include "lossnet.h"
 
@@ -324,7 +329,8 @@ struct qt_ln_run {
      * sss also keeps, per event, the prefix counts better[(index & mask) * (n - 1) + j]
      * of the arrivals of classes 1..j + 1 generated before it (mod 2^32), counted in
      * counts[j], and with two classes the summaries of its blocks of QT_LN_BLOCK events;
-     * pfi keeps, per event, theta[index & mask] (see qt_ln_pfi_class). */
+     * pfi, and sss deciding by thresholds, keep per event theta[index & mask] (see
+     * qt_ln_pfi_class and sss_refill). */
     qt_ln_event *buf;
     uint32_t *better;
     int32_t *theta;
@@ -337,10 +343,11 @@ struct qt_ln_run {
     uint64_t head, tail;
     uint64_t window_end; /* sss: first index with t > now + W, nondecreasing */
     int64_t pfi_target;  /* floor(sqrt(N)) */
-    /* Two-class sss deciding only (sss_limit; see sss_refill): its thresholds in `theta`,
-     * refilled like class 2's of PFI (pfi[1].theta_end); departures of a slot at least
-     * N - sss_rare, or more than sss_rare H arrivals, send a window to the scan; window
-     * minima from a sparse table of sss_levels + 1 levels in the scratch array. */
+    /* Two-class sss deciding by thresholds (sss_limit; see sss_refill): its thresholds
+     * in `theta`, refilled like class 2's of PFI (pfi[1].theta_end); a window with a
+     * departure of slot at least N - sss_rare, or more than sss_rare H arrivals, is read
+     * backward (sss_theta_exact); window minima from a sparse table of sss_levels + 1
+     * levels in the scratch array. */
     int sss_limit;
     int32_t sss_levels;
     int64_t sss_rare;
@@ -562,8 +569,8 @@ QT_INLINE void count_arrival(qt_ln_run *r, int32_t j, int admit, int in_window) 
     r->tally[QT_LN_TALLY(j, admit, in_window)]++;
 }
 
-/* Double the event ring (and sss's prefix counts and block summaries, pfi's thresholds);
- * -1 when out of memory. */
+/* Double the event ring (and sss's prefix counts and block summaries, the thresholds of
+ * pfi and of sss deciding by thresholds); -1 when out of memory. */
 static int buffer_double(qt_ln_run *r) {
     const uint64_t cap = 2 * (r->mask + 1);
     const int64_t stride = r->p.classes - 1;
@@ -1241,7 +1248,7 @@ static int64_t sss_theta_exact(const qt_ln_run *r, uint64_t a, uint64_t e) {
 
 /* The refill's counts before an index: the H arrivals plus QT_LN_SSS_RARE times the
  * departures of a slot at least N - K, so that one difference exceeds K exactly when a
- * window sends its arrival to the scan. */
+ * window is read backward (sss_theta_exact). */
 #define QT_LN_SSS_RARE ((uint64_t)1 << 32)
 
 /* How many of the eight nondecreasing times t[0..7] are at most `end` (the ones of the
@@ -1264,7 +1271,7 @@ QT_INLINE int64_t sss_count8(const double *t, double end) {
 #endif
 }
 
-#if defined(__SSE2__)
+#if defined(QT_LN_AVX2)
 __attribute__((target("avx2"))) QT_INLINE int64_t sss_count8_avx2(const double *t, double end) {
     const __m256d bound = _mm256_set1_pd(end);
     const int bits =
@@ -1304,17 +1311,19 @@ QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_count8 *count8) {
         }
     }
     /* Scratch, relative to start: the times and the last time of each block of eight
-     * (+inf past the end), the counts, the L arrivals of the span, and the levels
-     * 0..levels of the sparse table of S (level k: minima of 2^k entries). */
+     * (+inf past the end), the counts, the L arrivals of the span (and one entry that
+     * the first pass writes at every event past them), and the levels 0..levels of the
+     * sparse table of S (level k: minima of 2^k entries). */
     const int64_t total = (int64_t)(stop - start) + 8, n_tops = total / 8 + 8;
-    const size_t bytes = (size_t)(total + n_tops) * sizeof(double) + (size_t)total * sizeof(uint64_t) +
-                         ((size_t)span + (size_t)total * (size_t)(levels + 1)) * sizeof(int32_t);
+    const size_t bytes =
+        (size_t)(total + n_tops) * sizeof(double) + (size_t)total * sizeof(uint64_t) +
+        ((size_t)span + 1 + (size_t)total * (size_t)(levels + 1)) * sizeof(int32_t);
     if (grow((void **)&r->sss_scratch, &r->sss_scratch_cap, (int64_t)bytes, 1) < 0) {
         return -1;
     }
     double *times = (double *)(void *)r->sss_scratch, *tops = times + total;
     uint64_t *counts = (uint64_t *)(void *)(tops + n_tops);
-    int32_t *arrivals = (int32_t *)(void *)(counts + total), *table = arrivals + span;
+    int32_t *arrivals = (int32_t *)(void *)(counts + total), *table = arrivals + span + 1;
     int64_t n_arrivals = 0;
     {
         const qt_ln_event *buf = r->buf;
@@ -1327,9 +1336,10 @@ QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_count8 *count8) {
             table[x] = sum;
             counts[x] = count;
             arrivals[n_arrivals] = (int32_t)x;
-            n_arrivals += (ev.code == QT_LN_H - 1) & (x < (int64_t)span);
+            n_arrivals += (ev.code == QT_LN_L) & (x < (int64_t)span);
             sum += (ev.code >= 0) - (ev.code == QT_LN_H);
-            count += (uint64_t)(ev.code == QT_LN_H) + (ev.code >= n - rare ? QT_LN_SSS_RARE : 0);
+            count += (uint64_t)(ev.code == QT_LN_H) +
+                     ((ev.code >= 0) & (ev.code >= n - rare) ? QT_LN_SSS_RARE : 0);
         }
     }
     for (int64_t b = 0; b < n_tops; b++) {
@@ -1371,16 +1381,15 @@ QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_count8 *count8) {
             }
         }
         const uint64_t m = start + (uint64_t)x;
-        const int64_t bound = __builtin_expect(counts[e] - counts[a] > (uint64_t)rare, 0)
-                                  ? sss_theta_exact(r, m + 1, start + (uint64_t)e)
-                                  : 1 + table[a] - low;
-        theta[m & mask] = (int32_t)bound;
+        theta[m & mask] = (int32_t)(__builtin_expect(counts[e] - counts[a] > (uint64_t)rare, 0)
+                                        ? sss_theta_exact(r, m + 1, start + (uint64_t)e)
+                                        : 1 + table[a] - low);
     }
     c->theta_end = start + span;
     return 0;
 }
 
-#if defined(__SSE2__)
+#if defined(QT_LN_AVX2)
 __attribute__((target("avx2"))) static int sss_refill_avx2(qt_ln_run *r) {
     return sss_refill_with(r, sss_count8_avx2);
 }
@@ -1388,7 +1397,7 @@ __attribute__((target("avx2"))) static int sss_refill_avx2(qt_ln_run *r) {
 
 /* sss_refill_with, compiled for AVX2 as a whole where the processor has it. */
 static int sss_refill(qt_ln_run *r) {
-#if defined(__SSE2__)
+#if defined(QT_LN_AVX2)
     if (__builtin_cpu_supports("avx2")) {
         return sss_refill_avx2(r);
     }
@@ -1997,8 +2006,7 @@ static void dp_arrival_sse2(double *u, int64_t k, double reward, uint32_t *bits)
     }
 }
 
-#if defined(__GNUC__) && defined(__x86_64__)
-#define QT_LN_AVX2 1
+#if defined(QT_LN_AVX2)
 /*
  * dp_arrival_sse2 four lanes at a time with AVX2, for the default bands (K = 32 and
  * up) and wide programmes (the full one of an n-class network whose marginal class is

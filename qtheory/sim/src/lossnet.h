@@ -50,10 +50,12 @@
  *   sss(W): admit iff h >= 1 at every instant of [t, t + W] (events at exactly t + W
  *   count).  Only events in the window are scanned, and the scan stops early once the
  *   better arrivals left in the window (prefix counts kept with the buffer) cannot
- *   bring h to 0.  With two classes, lookahead_stats 0 and windows of at most 1024
- *   expected events, no scan runs: a threshold per L arrival (1 + the window's largest
- *   drop of departures minus H arrivals, read from a sparse table of minima) decides,
- *   like PFI's (lossnet.c, "SSS deciding only, two classes").
+ *   bring h to 0.  With two classes and lookahead_stats 0, where windows hold at most
+ *   1024 expected events and mu W K <= 1/16 (K about the window's H arrivals), a
+ *   threshold per L arrival decides instead, like PFI's: 1 + how far the running count
+ *   of departures minus H arrivals falls below its value at the window's start, read
+ *   from a sparse table of minima (a window that may hold a departure not ending a
+ *   service is read backward; lossnet.c, "SSS deciding only, two classes").
  * offline (clock model): the exact optimum over the generated path by backward dynamic
  *   programming over (event, busy): V_i(b) = best reward from event i on with b busy.
  *   The objective is the reward of the whole run (0, T]; the statistics of the

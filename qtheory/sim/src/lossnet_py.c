@@ -46,7 +46,8 @@ const char qt_lossnet_simulate_doc[] =
     "a band.  lookahead_stats=False leaves lookahead_events and lookahead_time 0 (the\n"
     "decisions are the same; PFI then runs without the walks behind its statistics,\n"
     "about 40% of its time, and two-class SSS decides by thresholds instead of\n"
-    "scanning).  Raises ValueError on invalid arguments, including more than 1e15\n"
+    "scanning where windows hold at most 1024 expected events and mu W K <= 1/16, K\n"
+    "about a window's H arrivals).  Raises ValueError on invalid arguments, including more than 1e15\n"
     "expected events ((lambda_h + lambda_l + mu) servers horizon) and SSS windows of more\n"
     "than 1e9 expected events; MemoryError when an array cannot be allocated (every size\n"
     "is computed with overflow checks; no single block above 1 TiB is attempted).";
