@@ -435,7 +435,8 @@ static int pfi_init(qt_ln_run *r) {
     r->slot_mask = slots - 1;
     r->walks = new_array(64, 1, sizeof *r->walks, 0);
     r->walk_mask = 63;
-    /* zeroed: moving_limit_batch reads (and masks off) the entries of the events of other classes */
+    /* zeroed: moving_limit_batch reads (and masks off) the entries of the events of
+     * other classes */
     r->theta = new_array((int64_t)r->mask + 1, 1, sizeof *r->theta, 1);
     if (r->walks == NULL || r->theta == NULL) {
         return -1;
@@ -821,9 +822,9 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
  * envelopes lo (from 1) and hi (from s); every index at or below the first (largest)
  * index where they meet has its exact theta_j; the rest is recomputed by the next refill
  * of class j (its span doubles while it is wasteful or too short to meet).  Each class
- * has its own thresholds, refilled ahead of the events (moving_limit_batch), so that PFI is trunk
- * reservation with a limit that moves with the event.  The decisions are exactly those
- * of the event-by-event scan, which no longer runs.
+ * has its own thresholds, refilled ahead of the events (moving_limit_batch), so that PFI
+ * is trunk reservation with a limit that moves with the event.  The decisions are
+ * exactly those of the event-by-event scan, which no longer runs.
  *
  * The look-ahead statistics (events scanned and time to the last event scanned, per
  * scored arrival in the window) are those of the scan: the walks of undecided arrivals
@@ -1419,8 +1420,8 @@ static int sss_refill(qt_ln_run *r) {
  * Two-class sss deciding only runs the same loop on its own thresholds (sss_refill,
  * and never the stretch at theta = 1: its theta may exceed s).
  */
-QT_INLINE int moving_limit_batch(qt_ln_run *r, int64_t budget, const int32_t classes, const int stats,
-                        qt_ln_trace *trace) {
+QT_INLINE int moving_limit_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
+                                 const int stats, qt_ln_trace *trace) {
     const int64_t n = r->p.servers, s = r->pfi_target;
     const double warmup = r->p.warmup;
     int64_t busy = r->busy, events;

@@ -47,10 +47,11 @@ const char qt_lossnet_simulate_doc[] =
     "decisions are the same; PFI then runs without the walks behind its statistics,\n"
     "about 40% of its time, and two-class SSS decides by thresholds instead of\n"
     "scanning where windows hold at most 1024 expected events and mu W K <= 1/16, K\n"
-    "about a window's H arrivals).  Raises ValueError on invalid arguments, including more than 1e15\n"
-    "expected events ((lambda_h + lambda_l + mu) servers horizon) and SSS windows of more\n"
-    "than 1e9 expected events; MemoryError when an array cannot be allocated (every size\n"
-    "is computed with overflow checks; no single block above 1 TiB is attempted).";
+    "about a window's H arrivals).  Raises ValueError on invalid arguments, including\n"
+    "more than 1e15 expected events ((lambda_h + lambda_l + mu) servers horizon) and SSS\n"
+    "windows of more than 1e9 expected events; MemoryError when an array cannot be\n"
+    "allocated (every size is computed with overflow checks; no single block above 1 TiB\n"
+    "is attempted).";
 
 const char qt_lossnet_source_doc[] =
     "lossnet_source(bit_generator, servers, lambdas, mu)\n"
