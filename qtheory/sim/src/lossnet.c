@@ -435,10 +435,7 @@ static int pfi_init(qt_ln_run *r) {
     r->slot_mask = slots - 1;
     r->walks = new_array(64, 1, sizeof *r->walks, 0);
     r->walk_mask = 63;
-    /* zeroed: moving_limit_batch reads (and masks off) the entries of the events of
-     * other classes */
-    r->theta = new_array((int64_t)r->mask + 1, 1, sizeof *r->theta, 1);
-    if (r->walks == NULL || r->theta == NULL) {
+    if (r->walks == NULL) {
         return -1;
     }
     for (int32_t j = 1; j < r->p.classes; j++) {
@@ -473,10 +470,9 @@ static int sss_by_thresholds(const qt_ln_params *p, double window_events) {
            p->mu * p->window * (double)sss_rare_bound(p) <= QT_LN_SSS_RARE_SHARE;
 }
 
-/* Two-class sss deciding only (see sss_refill): the zeroed ring of thresholds, the
- * sparse table's top level floor(log2(2 w + 1)) for windows of w expected events (a
- * window of up to about 4 w events takes one lookup, a longer one is read entry by
- * entry), and K.  The theta ring is NULL when out of memory. */
+/* Two-class sss deciding only (see sss_refill): the sparse table's top level
+ * floor(log2(2 w + 1)) for windows of w expected events (a window of up to about 4 w
+ * events takes one lookup, a longer one is read backward), and K. */
 static void sss_init(qt_ln_run *r, double window_events) {
     int32_t levels = 0;
     while ((double)((int64_t)2 << levels) <= 2.0 * window_events + 1.0) {
@@ -484,7 +480,6 @@ static void sss_init(qt_ln_run *r, double window_events) {
     }
     r->sss_levels = levels;
     r->sss_rare = sss_rare_bound(&r->p);
-    r->theta = new_array((int64_t)r->mask + 1, 1, sizeof *r->theta, 1);
 }
 
 /* Two-class sss: start the summary of the next block (no event yet). */
@@ -530,8 +525,14 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, qt_ln_source *sou
         if (r->sss_limit) {
             sss_init(r, window_events);
         }
+        /* the thresholds of a moving limit (moving_limit_batch), zeroed: the batch reads,
+         * and masks off, the entries of the events of other classes */
+        const int moving = p->policy == QT_LN_PFI || r->sss_limit;
+        if (moving) {
+            r->theta = new_array((int64_t)r->mask + 1, 1, sizeof *r->theta, 1);
+        }
         if (r->buf == NULL || (scan && r->better == NULL) || (blocks && r->blocks == NULL) ||
-            (r->sss_limit && r->theta == NULL) ||
+            (moving && r->theta == NULL) ||
             (p->policy == QT_LN_PFI && pfi_init(r) < 0)) {
             qt_ln_run_free(r);
             return NULL;
@@ -540,14 +541,22 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, qt_ln_source *sou
     return r;
 }
 
-/* Integrate the idle count up to time t (an event at t is about to change it). */
-QT_INLINE int record_time(qt_ln_run *r, double t) {
-    if (t > r->p.warmup) {
-        r->st.idle_area += (double)(r->p.servers - r->busy) * (t - r->stat_t);
-        r->stat_t = t;
+/* Integrate `idle` idle servers into *idle_area from *stat_t up to time t, if t is past
+ * the warm-up (an event at t is about to change the count); 1 then, else 0.  The loops
+ * pass their locals (always inlined, they stay in registers). */
+QT_INLINE int record_idle(double t, double warmup, int64_t idle, double *idle_area,
+                          double *stat_t) {
+    if (t > warmup) {
+        *idle_area += (double)idle * (t - *stat_t);
+        *stat_t = t;
         return 1;
     }
     return 0;
+}
+
+/* record_idle on the run's own state. */
+QT_INLINE int record_time(qt_ln_run *r, double t) {
+    return record_idle(t, r->p.warmup, r->p.servers - r->busy, &r->st.idle_area, &r->stat_t);
 }
 
 static void finish(qt_ln_run *r) {
@@ -587,7 +596,7 @@ static int buffer_double(qt_ln_run *r) {
         }
     }
     if (bigger != NULL && r->theta != NULL) {
-        theta = new_array((int64_t)cap, 1, sizeof *theta, 1); /* zeroed, as in pfi_init */
+        theta = new_array((int64_t)cap, 1, sizeof *theta, 1); /* zeroed, as in run_new */
         if (theta == NULL) {
             free(bigger);
             free(better);
@@ -720,18 +729,23 @@ QT_INLINE const qt_ln_event *buffer_at(const qt_ln_run *r, uint64_t index) {
     return &r->buf[index & r->mask];
 }
 
+/* The tally's row of the event of `code`, without a branch on its type: min(-1 - code as
+ * unsigned, QT_LN_MAX_CLASSES), the 0-based class of an arrival and QT_LN_MAX_CLASSES
+ * for a departure (a slot c >= 0 wraps to above it). */
+QT_INLINE uint32_t event_row(int32_t code) {
+    const uint32_t j = (uint32_t)(-1 - code);
+    return j < QT_LN_MAX_CLASSES ? j : QT_LN_MAX_CLASSES;
+}
+
 /*
  * An event decided by a limit on the busy count (any event of trunk reservation; an H
- * arrival or a departure under pfi and sss), with no branch on its type: the row of
- * code c is j = min(-1 - c as unsigned, QT_LN_MAX_CLASSES), the 0-based class of an
- * arrival and QT_LN_MAX_CLASSES for a departure (a slot c >= 0 wraps to above it); the
- * event is an admission iff busy < limit[j] (never for a departure: limit = 0 there)
- * and ends a service iff c as unsigned < busy (a departure with slot < busy; an
- * arrival's code wraps to above N).  Returns the trace's decision.
+ * arrival or a departure under pfi and sss), with no branch on its type: with j its row
+ * (event_row), the event is an admission iff busy < limit[j] (never for a departure:
+ * limit = 0 there) and ends a service iff c as unsigned < busy (a departure with slot <
+ * busy; an arrival's code wraps to above N).  Returns the trace's decision.
  */
 QT_INLINE int limit_event(qt_ln_run *r, int64_t *busy, int32_t code, int in_window) {
-    uint32_t j = (uint32_t)(-1 - code);
-    j = j < QT_LN_MAX_CLASSES ? j : QT_LN_MAX_CLASSES;
+    const uint32_t j = event_row(code);
     int admit = *busy < r->limit[j];
     *busy += admit - ((int64_t)(uint32_t)code < *busy);
     r->tally[QT_LN_TALLY(j, admit, in_window)]++;
@@ -755,11 +769,7 @@ QT_INLINE int threshold_batch(qt_ln_run *r, uint64_t end, qt_ln_trace *trace) {
     int status = 0;
     for (; m < end; m++) {
         qt_ln_event ev = buf[m & mask];
-        int in_window = ev.t > warmup; /* record_time, on the locals */
-        if (in_window) {
-            idle_area += (double)(idle_of - busy) * (ev.t - stat_t);
-            stat_t = ev.t;
-        }
+        int in_window = record_idle(ev.t, warmup, idle_of - busy, &idle_area, &stat_t);
         int decision = limit_event(r, &busy, ev.code, in_window);
         if (trace != NULL && trace_push(trace, ev.t, ev.code, (int8_t)decision, busy) < 0) {
             status = -1; /* the run is abandoned */
@@ -1368,23 +1378,18 @@ QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_count8 *count8) {
             b += 8;
         }
         const int64_t e = 8 * (b + blocks) + count8(times + 8 * (b + blocks), end);
-        /* the window's S: [a, e] */
+        /* the window's S: [a, e], the least of two overlapping blocks of 2^k entries;
+         * a window longer than the table's or that may hold a departure not ending a
+         * service is read backward */
         const int32_t k = 63 - __builtin_clzll((uint64_t)(e - a + 1));
-        int32_t low;
-        if (__builtin_expect(k <= levels, 1)) {
+        const uint64_t m = start + (uint64_t)x;
+        if (__builtin_expect(k > levels || counts[e] - counts[a] > (uint64_t)rare, 0)) {
+            theta[m & mask] = (int32_t)sss_theta_exact(r, m + 1, start + (uint64_t)e);
+        } else {
             const int32_t *level = table + k * total;
             const int32_t u = level[a], v = level[e - ((int64_t)1 << k) + 1];
-            low = u < v ? u : v;
-        } else {
-            low = table[a];
-            for (int64_t y = a + 1; y <= e; y++) {
-                low = table[y] < low ? table[y] : low;
-            }
+            theta[m & mask] = 1 + table[a] - (u < v ? u : v);
         }
-        const uint64_t m = start + (uint64_t)x;
-        theta[m & mask] = (int32_t)(__builtin_expect(counts[e] - counts[a] > (uint64_t)rare, 0)
-                                        ? sss_theta_exact(r, m + 1, start + (uint64_t)e)
-                                        : 1 + table[a] - low);
     }
     c->theta_end = start + span;
     return 0;
@@ -1480,14 +1485,9 @@ QT_INLINE int moving_limit_batch(qt_ln_run *r, int64_t budget, const int32_t cla
             if (stats && r->pending > 0) {
                 walk_step(r, classes, ev.code, head, ev.t);
             }
-            int in_window = ev.t > warmup; /* record_time, on the locals */
-            if (in_window) {
-                idle_area += (double)(n - busy) * (ev.t - stat_t);
-                stat_t = ev.t;
-            }
-            /* limit_event's row; classes 2..n (rows 1..n-1) take the moving limit */
-            uint32_t row = (uint32_t)(-1 - ev.code);
-            row = row < QT_LN_MAX_CLASSES ? row : QT_LN_MAX_CLASSES;
+            int in_window = record_idle(ev.t, warmup, n - busy, &idle_area, &stat_t);
+            /* classes 2..n (rows 1..n-1) take the moving limit */
+            const uint32_t row = event_row(ev.code);
             const int is_scored = row - 1 < (uint32_t)(classes - 1);
             const int64_t h = n - busy - 1, fixed = limit[row];
             /* the moving limit where is_scored, selected without a branch */
@@ -1558,11 +1558,7 @@ QT_INLINE int sss_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
             }
             head++; /* the future now starts at head */
             events++;
-            int in_window = ev.t > warmup; /* record_time, on the locals */
-            if (in_window) {
-                idle_area += (double)(n - busy) * (ev.t - stat_t);
-                stat_t = ev.t;
-            }
+            int in_window = record_idle(ev.t, warmup, n - busy, &idle_area, &stat_t);
             int decision;
             if (ev.code < QT_LN_H) { /* classes 2..n */
                 int32_t j = -1 - ev.code;
@@ -1584,8 +1580,7 @@ QT_INLINE int sss_batch(qt_ln_run *r, int64_t budget, const int32_t classes,
                 busy += decision;
                 tally[QT_LN_TALLY(j, decision, in_window)]++;
             } else { /* limit_event, on the local tallies */
-                uint32_t row = (uint32_t)(-1 - ev.code);
-                row = row < QT_LN_MAX_CLASSES ? row : QT_LN_MAX_CLASSES;
+                const uint32_t row = event_row(ev.code);
                 int admit = busy < r->limit[row];
                 busy += admit - ((int64_t)(uint32_t)ev.code < busy);
                 tally[QT_LN_TALLY(row, admit, in_window)]++;
@@ -2322,17 +2317,12 @@ QT_INLINE int dp_forward(qt_ln_run *r, const qt_ln_path *path, int64_t start, in
     for (int64_t i = start; i < start + len; i++) {
         double t = path_t(&view, i);
         int32_t code = path_code(&view, i);
-        int in_window = t > warmup; /* record_time, on the locals */
-        if (in_window) {
-            idle_area += (double)(n - busy) * (t - stat_t);
-            stat_t = t;
-        }
+        int in_window = record_idle(t, warmup, n - busy, &idle_area, &stat_t);
         /* Without a branch on the type, as in limit_event: the tally's row, and an
          * arrival is admitted at busy < N - K, by its bit busy - N + K of the band, never
          * at N (q = busy - lo wraps to above K below the band; a departure reads the
          * segment's first words, at bit 0 if need be, and ignores them). */
-        uint32_t row = (uint32_t)(-1 - code);
-        row = row < QT_LN_MAX_CLASSES ? row : QT_LN_MAX_CLASSES;
+        const uint32_t row = event_row(code);
         int arrival = code < 0;
         left -= arrival;
         const uint32_t *mine = bits + (arrival ? left : 0) * words;
