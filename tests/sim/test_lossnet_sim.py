@@ -150,7 +150,7 @@ def test_sss_matches_python_reference(servers, window, seed):
 @pytest.mark.parametrize(
     ("servers", "window_events", "events"),
     [
-        (5_000, 1.4, 20_000),  # windows of 3 or more events: the minimum read entry by entry
+        (5_000, 1.4, 20_000),  # windows of 3 or more events, past the table: read backward
         (30, 0.6, 20_000),  # most windows with a departure read backward (slot >= N - K)
         (50_000, 100.0, 1_000_000),  # windows over more than eight blocks of eight, 4% backward
         (100_000, 25.0, 1_000_000),  # many refills of the sparse table, against the scan
