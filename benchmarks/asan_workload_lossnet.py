@@ -43,6 +43,20 @@ variants = [
     {"policy": "sss", "param": 1e-4, "servers": 100_000, "horizon": 2.0, "lookahead_stats": False},
     {"policy": "sss", "param": 8.3e-4, "servers": 50_000, "horizon": 3.0, "lookahead_stats": False},
     {"policy": "sss", "param": 0.01, "servers": 30, "horizon": 200.0, "lookahead_stats": False},
+    # each twin of the refill and of the offline kernels (a cap on the instruction set)
+    *(
+        {
+            "policy": "sss",
+            "param": 1e-4,
+            "servers": 100_000,
+            "horizon": 0.5,
+            "lookahead_stats": False,
+            "isa": isa,
+        }
+        for isa in ("generic", "avx2", "avx512")
+    ),
+    *({"policy": "offline", "servers": 300, "isa": isa} for isa in ("generic", "avx2")),
+    {"isa": "sse9"},
     {"servers": 1},
     {"servers": 0},
     {"lambda_h": math.nan},

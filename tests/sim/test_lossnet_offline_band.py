@@ -24,10 +24,12 @@ from qtheory.sim.lossnet_costs import run_cost
 H = -1
 
 
-def offline(seed, servers, lambda_h, lambda_l, r_h, r_l, horizon, warmup, band, trace=True):
+def offline(
+    seed, servers, lambda_h, lambda_l, r_h, r_l, horizon, warmup, band, trace=True, isa=None
+):
     return _core.lossnet_simulate(
         np.random.PCG64(seed), "clock", "offline", float(band), servers, lambda_h, lambda_l,
-        1.0, r_h, r_l, horizon, warmup, trace=trace,
+        1.0, r_h, r_l, horizon, warmup, trace=trace, isa=isa,
     )  # fmt: skip
 
 
@@ -79,6 +81,20 @@ def test_default_band_at_moderate_sizes(servers, seed):
     banded, full = offline(*case), offline(*case[:-1], -1)
     assert banded["offline_band"] == 32
     assert_same(banded, full)
+
+
+@pytest.mark.parametrize("isa", ["generic", "avx2"])
+@pytest.mark.parametrize("band", [0, -1])
+def test_every_instruction_set_takes_the_same_decisions(isa, band):
+    """The band's arrival kernels at K = 32 (band 0) and the full programme's wide one
+    (band -1, N = 300) give, when capped at `isa` (the generic SSE2 twin, or AVX2 where
+    the processor has it), the numbers of the processor's best twin."""
+    case = (3, 300, 0.6, 0.8, 2.0, 1.0, 20.0, 2.0, band)
+    capped, best = offline(*case, isa=isa), offline(*case)
+    assert capped["offline_band"] == (32 if band == 0 else 300)
+    assert capped["rejected_l"] > 0
+    for key in best:
+        assert np.array_equal(capped[key], best[key]), key
 
 
 def test_near_critical_high_priority_load_falls_back():

@@ -103,11 +103,14 @@ def test_fluid_bounds_offline_and_ordering_on_common_paths():
 # ------------------------------------------------------------- references on paths
 
 
-def c_run(net, policy, param, horizon, seed, info="clock", warmup=0.0, lookahead_stats=True):
+def c_run(
+    net, policy, param, horizon, seed, info="clock", warmup=0.0, lookahead_stats=True, isa=None
+):
     bg = np.random.PCG64(seed)
     return _core.lossnet_simulate(
         bg, info, policy, param, net.servers, net.lambda_h, net.lambda_l, net.mu,
         net.r_h, net.r_l, horizon, warmup, trace=True, lookahead_stats=lookahead_stats,
+        isa=isa,
     )  # fmt: skip
 
 
@@ -156,17 +159,19 @@ def test_sss_matches_python_reference(servers, window, seed):
         (100_000, 25.0, 1_000_000),  # many refills of the sparse table, against the scan
     ],
 )
-def test_sss_deciding_only_takes_the_scans_decisions(servers, window_events, events):
+@pytest.mark.parametrize("isa", ["generic", "avx2", None])
+def test_sss_deciding_only_takes_the_scans_decisions(servers, window_events, events, isa):
     """Two-class SSS without look-ahead statistics decides by thresholds (lossnet.c,
     "SSS deciding only"; here mu W K <= 1/16, so the thresholds run): every decision is
     the literal scan's, in Python (up to 2e4 events) or in C.  Each case reaches one of
-    the threshold's routes."""
+    the threshold's routes, and runs on each twin of the refill: generic, AVX2 and the
+    processor's best (AVX-512 where it has it)."""
     net = NET.with_servers(servers)
     rate = (net.lambda_h + net.lambda_l + net.mu) * servers
     window, horizon = window_events / rate, events / rate
     h_events = net.lambda_h * servers * window  # K as docs/loss-network.md states it
     assert net.mu * window * math.ceil(h_events + 4 * math.sqrt(h_events) + 4) <= 1 / 16
-    out = c_run(net, "sss", window, horizon, 3, lookahead_stats=False)
+    out = c_run(net, "sss", window, horizon, 3, lookahead_stats=False, isa=isa)
     n = out["trace_t"].size
     if events <= 20_000:
         times, codes = c_path(net, horizon + 2 * window, 3)
@@ -665,6 +670,16 @@ def test_trace_time_average_with_warmup_at_an_event_time():
 def test_trace_rejects_bad_input(net, policy, kwargs, message):
     with pytest.raises(ValueError, match=message):
         trace(net, policy, **({"horizon": 1.0} | kwargs))
+
+
+@pytest.mark.parametrize("isa", ["sse2", "AVX2", ""])
+def test_instruction_set_cap_is_checked(isa):
+    with pytest.raises(ValueError, match="isa must be None, 'generic', 'avx2' or 'avx512'"):
+        c_run(NET, "pfi", 0.0, 1.0, 0, isa=isa)
+    with pytest.raises(ValueError, match="isa must be"):
+        _core.lossnet_classes_simulate(
+            np.random.PCG64(0), "pfi", 0.0, 10, [0.6, 0.8], [2.0, 1.0], 1.0, 1.0, 0.0, isa=isa
+        )
 
 
 def test_trace_rejects_a_non_network_with_type_error():

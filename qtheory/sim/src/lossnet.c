@@ -13,8 +13,8 @@
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
-/* AVX2 twins of some kernels (target attribute), chosen at run time where the
- * processor has AVX2 (__builtin_cpu_supports). */
+/* AVX2 and AVX-512 twins of some kernels (target attribute), chosen at run time where
+ * the processor has them (kernel_isa). */
 #if defined(__SSE2__) && defined(__GNUC__) && defined(__x86_64__)
 #define QT_LN_AVX2 1
 #endif
@@ -22,6 +22,23 @@
 #include "lossnet.h"
 
 #define QT_INLINE static inline __attribute__((always_inline))
+
+/* The instruction set of the kernels' twins for a run of p: the best the processor
+ * has, up to p->isa. */
+static qt_ln_isa kernel_isa(const qt_ln_params *p) {
+#if defined(QT_LN_AVX2)
+    const qt_ln_isa cap = p->isa == QT_LN_ISA_BEST ? QT_LN_ISA_AVX512 : p->isa;
+    if (cap >= QT_LN_ISA_AVX512 && __builtin_cpu_supports("avx512f")) {
+        return QT_LN_ISA_AVX512;
+    }
+    if (cap >= QT_LN_ISA_AVX2 && __builtin_cpu_supports("avx2")) {
+        return QT_LN_ISA_AVX2;
+    }
+#else
+    (void)p;
+#endif
+    return QT_LN_ISA_GENERIC;
+}
 
 /* ---------------------------------------------------------------- clock events */
 
@@ -268,6 +285,9 @@ QT_INLINE int is_better(int32_t code, int32_t j) { return (uint32_t)(-1 - code) 
 #define QT_LN_SSS_LIMIT_WINDOW 1024.0
 #define QT_LN_SSS_RARE_SHARE 0.0625
 #define QT_LN_SSS_SPAN 4096
+/* The top level of sss's sparse table at windows of QT_LN_SSS_LIMIT_WINDOW expected
+ * events, floor(log2(2 QT_LN_SSS_LIMIT_WINDOW + 1)) (sss_init): the most it takes. */
+#define QT_LN_SSS_LEVELS 11
 struct qt_ln_block {
     int32_t key;
     int8_t sum, low;
@@ -310,6 +330,7 @@ struct qt_ln_resolved {
 
 struct qt_ln_run {
     qt_ln_params p;
+    qt_ln_isa isa; /* the instruction set of the kernels' twins (kernel_isa) */
     int job_model;
     qt_ln_clock clock;
     int64_t busy;
@@ -496,6 +517,7 @@ qt_ln_run *qt_ln_run_new(const qt_ln_params *p, bitgen_t *rng, qt_ln_source *sou
         return NULL;
     }
     r->p = *p;
+    r->isa = kernel_isa(p);
     r->job_model = job_model;
     r->trace = trace;
     r->stat_t = p->warmup;
@@ -1247,7 +1269,8 @@ static uint64_t first_past(const qt_ln_run *r, uint64_t lo, uint64_t hi) {
  * the recursion backward from theta = 1 at e: an H arrival needs one more (x + 1), a
  * departure of slot c one less where h = x - 1 >= 1 steps up (x - 1 if x >= 2 and
  * c <= N - x, PFI's g_c), any other event the same. */
-static int64_t sss_theta_exact(const qt_ln_run *r, uint64_t a, uint64_t e) {
+static __attribute__((noinline)) int64_t sss_theta_exact(const qt_ln_run *r, uint64_t a,
+                                                          uint64_t e) {
     const int64_t n = r->p.servers;
     int64_t x = 1;
     for (uint64_t i = e; i-- > a;) {
@@ -1258,9 +1281,148 @@ static int64_t sss_theta_exact(const qt_ln_run *r, uint64_t a, uint64_t e) {
 }
 
 /* The refill's counts before an index: the H arrivals plus QT_LN_SSS_RARE times the
- * departures of a slot at least N - K, so that one difference exceeds K exactly when a
- * window is read backward (sss_theta_exact). */
-#define QT_LN_SSS_RARE ((uint64_t)1 << 32)
+ * departures of a slot at least N - K, modulo 2^32, so that the difference over a window
+ * of the table (fewer than 2^(QT_LN_SSS_LEVELS + 1) = 4096 events) exceeds K exactly when
+ * it is read backward (sss_theta_exact): the difference is then below 2^32, and K is
+ * below 2^16 (at most 1024 expected H arrivals plus four sd plus 5). */
+#define QT_LN_SSS_RARE ((uint32_t)1 << 16)
+
+/* The refill's first pass over the events [start, start + total) of the ring, each
+ * relative to start: the times, S before each event (table, level 0 of the sparse
+ * table), the counts before each event and the L arrivals below `span` (arrivals[]
+ * takes up to eight entries past them); returns how many L arrivals. */
+struct qt_ln_first_pass {
+    const qt_ln_event *buf;
+    uint64_t mask, start;
+    int64_t total, span, n, rare;
+    double *times;
+    int32_t *table, *arrivals;
+    uint32_t *counts;
+};
+typedef int64_t qt_ln_first(const struct qt_ln_first_pass *f);
+
+/* The first pass's event x, after x events made the sums `sum` and `count` and listed
+ * `n_arrivals` L arrivals. */
+QT_INLINE void sss_first_event(const struct qt_ln_first_pass *f, int64_t x, int32_t *sum,
+                               uint32_t *count, int64_t *n_arrivals) {
+    const qt_ln_event ev = f->buf[(f->start + (uint64_t)x) & f->mask];
+    f->times[x] = ev.t;
+    f->table[x] = *sum;
+    f->counts[x] = *count;
+    f->arrivals[*n_arrivals] = (int32_t)x;
+    *n_arrivals += (ev.code == QT_LN_L) & (x < f->span);
+    *sum += (ev.code >= 0) - (ev.code == QT_LN_H);
+    *count += (uint32_t)(ev.code == QT_LN_H) +
+              ((ev.code >= 0) & (ev.code >= f->n - f->rare) ? QT_LN_SSS_RARE : 0);
+}
+
+static int64_t sss_first(const struct qt_ln_first_pass *f) {
+    int32_t sum = 0;
+    uint32_t count = 0;
+    int64_t n_arrivals = 0;
+    for (int64_t x = 0; x < f->total; x++) {
+        sss_first_event(f, x, &sum, &count, &n_arrivals);
+    }
+    return n_arrivals;
+}
+
+#if defined(QT_LN_AVX2)
+/* Bytes b0..b3 of entry m: the lanes of the set bits of the 4-bit mask m, in order (the
+ * rest 0), for packing four lanes with a permute. */
+static const uint32_t qt_ln_pack4[16] = {
+    0x00000000, 0x00000000, 0x00000001, 0x00000100, 0x00000002, 0x00000200,
+    0x00000201, 0x00020100, 0x00000003, 0x00000300, 0x00000301, 0x00030100,
+    0x00000302, 0x00030200, 0x00030201, 0x03020100,
+};
+
+/* Append the lanes of `lanes` whose bit of the 4-bit mask `bits` is set to list[*n..]
+ * (four entries written). */
+__attribute__((target("avx2"))) QT_INLINE void sss_pack4(int32_t *list, int64_t *n,
+                                                        __m128i lanes, int bits) {
+    const __m128i ctrl = _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)qt_ln_pack4[bits]));
+    const __m128 packed = _mm_permutevar_ps(_mm_castsi128_ps(lanes), ctrl);
+    _mm_storeu_si128((__m128i *)(void *)(list + *n), _mm_castps_si128(packed));
+    *n += __builtin_popcount((unsigned)bits);
+}
+
+/* The inclusive prefix sums of the eight 32-bit lanes of v: within each half, then the
+ * low half's total carried into the high half. */
+__attribute__((target("avx2"))) QT_INLINE __m256i sss_prefix8(__m256i v) {
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
+    const __m256i low_total = _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(3));
+    return _mm256_add_epi32(v, _mm256_blend_epi32(_mm256_setzero_si256(), low_total, 0xF0));
+}
+
+/*
+ * sss_first eight events at a time with AVX2 (the same arrays): the eight events, four
+ * 32-byte loads, are split into their times (unpacklo, lane order restored by a permute)
+ * and codes (unpackhi, then the code of each 16-byte event picked and ordered); S and
+ * the counts before each event are prefix sums within the eight plus the sums before
+ * them; the L arrivals are packed four lanes at a time (qt_ln_pack4).  Eight events that
+ * wrap around the ring are copied out first; the last total mod 8 go one at a time.
+ */
+__attribute__((target("avx2"))) static int64_t sss_first_avx2(const struct qt_ln_first_pass *f) {
+    const __m256i h = _mm256_set1_epi32(QT_LN_H), l = _mm256_set1_epi32(QT_LN_L);
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), last = _mm256_set1_epi32(7);
+    const __m256i span = _mm256_set1_epi32((int32_t)f->span);
+    /* a departure is rare iff its slot >= N - K, i.e. > max(N - K, 0) - 1 */
+    const __m256i rare_above =
+        _mm256_set1_epi32((int32_t)((f->n - f->rare > 0 ? f->n - f->rare : 0) - 1));
+    const __m256i rare_term = _mm256_set1_epi32((int32_t)QT_LN_SSS_RARE);
+    __m256i sum = _mm256_setzero_si256(), count = sum; /* broadcast */
+    int64_t n_arrivals = 0, x = 0;
+    for (; x + 8 <= f->total; x += 8) {
+        const uint64_t slot = (f->start + (uint64_t)x) & f->mask;
+        qt_ln_event copy[8];
+        const qt_ln_event *ev = f->buf + slot;
+        if (slot + 8 > f->mask + 1) {
+            for (int k = 0; k < 8; k++) {
+                copy[k] = f->buf[(slot + (uint64_t)k) & f->mask];
+            }
+            ev = copy;
+        }
+        const double *d = &ev->t;
+        const __m256d e0 = _mm256_loadu_pd(d), e1 = _mm256_loadu_pd(d + 4),
+                      e2 = _mm256_loadu_pd(d + 8), e3 = _mm256_loadu_pd(d + 12);
+        _mm256_storeu_pd(f->times + x, _mm256_permute4x64_pd(_mm256_unpacklo_pd(e0, e1), 0xD8));
+        _mm256_storeu_pd(f->times + x + 4,
+                         _mm256_permute4x64_pd(_mm256_unpacklo_pd(e2, e3), 0xD8));
+        const __m256 odd = _mm256_shuffle_ps(_mm256_castpd_ps(_mm256_unpackhi_pd(e0, e1)),
+                                             _mm256_castpd_ps(_mm256_unpackhi_pd(e2, e3)), 0x88);
+        const __m256i code = _mm256_permutevar8x32_epi32(_mm256_castps_si256(odd), order);
+        const __m256i is_h = _mm256_cmpeq_epi32(code, h),
+                      is_dep = _mm256_cmpgt_epi32(code, _mm256_set1_epi32(-1));
+        const __m256i is_rare = _mm256_and_si256(is_dep, _mm256_cmpgt_epi32(code, rare_above));
+        /* S and the counts before each event: the sums before the eight plus the prefix
+         * sums within them of the steps (departure +1, H arrival -1) and of the counts' terms
+         * (1 for an H arrival, QT_LN_SSS_RARE for a rare departure) */
+        const __m256i step = _mm256_sub_epi32(is_h, is_dep), s = sss_prefix8(step);
+        const __m256i term = _mm256_or_si256(_mm256_and_si256(is_h, _mm256_set1_epi32(1)),
+                                             _mm256_and_si256(is_rare, rare_term));
+        const __m256i c = sss_prefix8(term);
+        _mm256_storeu_si256((__m256i *)(void *)(f->table + x),
+                            _mm256_add_epi32(sum, _mm256_sub_epi32(s, step)));
+        _mm256_storeu_si256((__m256i *)(void *)(f->counts + x),
+                            _mm256_add_epi32(count, _mm256_sub_epi32(c, term)));
+        sum = _mm256_add_epi32(sum, _mm256_permutevar8x32_epi32(s, last));
+        count = _mm256_add_epi32(count, _mm256_permutevar8x32_epi32(c, last));
+        /* the L arrivals below span */
+        const __m256i index = _mm256_add_epi32(_mm256_set1_epi32((int32_t)x), lane);
+        const int bits = _mm256_movemask_ps(_mm256_castsi256_ps(
+            _mm256_and_si256(_mm256_cmpeq_epi32(code, l), _mm256_cmpgt_epi32(span, index))));
+        sss_pack4(f->arrivals, &n_arrivals, _mm256_castsi256_si128(index), bits & 15);
+        sss_pack4(f->arrivals, &n_arrivals, _mm256_extracti128_si256(index, 1), bits >> 4);
+    }
+    int32_t s = _mm256_cvtsi256_si32(sum);
+    uint32_t c = (uint32_t)_mm256_cvtsi256_si32(count);
+    for (; x < f->total; x++) {
+        sss_first_event(f, x, &s, &c, &n_arrivals);
+    }
+    return n_arrivals;
+}
+#endif
 
 /* How many of the eight nondecreasing times t[0..7] are at most `end` (the ones of the
  * comparison are a prefix). */
@@ -1294,9 +1456,10 @@ __attribute__((target("avx2"))) QT_INLINE int64_t sss_count8_avx2(const double *
 
 /* theta[m] = theta(m) of two-class sss at the L arrivals m of the next QT_LN_SSS_SPAN
  * events (from pfi[1].theta_end on, or from the ring's head if that is later; up to
- * the first event past the horizon once it is drawn), with `count8` (sss_count8 or its
- * AVX2 twin, a constant where the caller passes one); -1 when out of memory. */
-QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_count8 *count8) {
+ * the first event past the horizon once it is drawn), with the first pass `first`
+ * (sss_first or its AVX2 twin) and `count8` (sss_count8 or its AVX2 or AVX-512 twin),
+ * constants where the caller passes them; -1 when out of memory. */
+QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_first *first, qt_ln_count8 *count8) {
     struct qt_ln_pfi_class *c = &r->pfi[1];
     const uint64_t start = c->theta_end > r->head ? c->theta_end : r->head;
     const int64_t n = r->p.servers, rare = r->sss_rare;
@@ -1322,37 +1485,22 @@ QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_count8 *count8) {
         }
     }
     /* Scratch, relative to start: the times and the last time of each block of eight
-     * (+inf past the end), the counts, the L arrivals of the span (and one entry that
-     * the first pass writes at every event past them), and the levels 0..levels of the
+     * (+inf past the end), the counts, the L arrivals of the span (and eight entries
+     * past them that the first pass may write), and the levels 0..levels of the
      * sparse table of S (level k: minima of 2^k entries). */
     const int64_t total = (int64_t)(stop - start) + 8, n_tops = total / 8 + 8;
     const size_t bytes =
-        (size_t)(total + n_tops) * sizeof(double) + (size_t)total * sizeof(uint64_t) +
-        ((size_t)span + 1 + (size_t)total * (size_t)(levels + 1)) * sizeof(int32_t);
+        (size_t)(total + n_tops) * sizeof(double) +
+        ((size_t)span + 8 + (size_t)total * (size_t)(levels + 2)) * sizeof(int32_t);
     if (grow((void **)&r->sss_scratch, &r->sss_scratch_cap, (int64_t)bytes, 1) < 0) {
         return -1;
     }
     double *times = (double *)(void *)r->sss_scratch, *tops = times + total;
-    uint64_t *counts = (uint64_t *)(void *)(tops + n_tops);
-    int32_t *arrivals = (int32_t *)(void *)(counts + total), *table = arrivals + span + 1;
-    int64_t n_arrivals = 0;
-    {
-        const qt_ln_event *buf = r->buf;
-        const uint64_t mask = r->mask;
-        int32_t sum = 0;
-        uint64_t count = 0;
-        for (int64_t x = 0; x < total; x++) {
-            const qt_ln_event ev = buf[(start + (uint64_t)x) & mask];
-            times[x] = ev.t;
-            table[x] = sum;
-            counts[x] = count;
-            arrivals[n_arrivals] = (int32_t)x;
-            n_arrivals += (ev.code == QT_LN_L) & (x < (int64_t)span);
-            sum += (ev.code >= 0) - (ev.code == QT_LN_H);
-            count += (uint64_t)(ev.code == QT_LN_H) +
-                     ((ev.code >= 0) & (ev.code >= n - rare) ? QT_LN_SSS_RARE : 0);
-        }
-    }
+    uint32_t *counts = (uint32_t *)(void *)(tops + n_tops);
+    int32_t *arrivals = (int32_t *)(void *)(counts + total), *table = arrivals + span + 8;
+    const struct qt_ln_first_pass pass = {r->buf, r->mask, start, total, (int64_t)span, n, rare,
+                                           times, table, arrivals, counts};
+    const int64_t n_arrivals = first(&pass);
     for (int64_t b = 0; b < n_tops; b++) {
         tops[b] = 8 * b + 7 < total ? times[8 * b + 7] : INFINITY;
     }
@@ -1364,30 +1512,33 @@ QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_count8 *count8) {
             level[x] = below[x] < below[x + half] ? below[x] : below[x + half];
         }
     }
+    const int32_t *level[QT_LN_SSS_LEVELS + 1];
+    for (int32_t k = 0; k <= levels; k++) {
+        level[k] = table + k * total;
+    }
     const double window = r->p.window;
     int32_t *theta = r->theta;
     const uint64_t mask = r->mask;
     for (int64_t i = 0; i < n_arrivals; i++) {
-        const int64_t x = arrivals[i], a = x + 1;
+        const uint64_t x = (uint64_t)arrivals[i], a = x + 1;
         const double end = times[x] + window;
         /* e, the first index past end, without a chain from one arrival to the next:
          * the whole blocks of eight from a's on at or before end, then the events of
          * the next block at or before end (fewer than eight) */
-        int64_t b = a / 8, blocks;
-        while ((blocks = count8(tops + b, end)) == 8) {
+        uint64_t b = a / 8, blocks;
+        while ((blocks = (uint64_t)count8(tops + b, end)) == 8) {
             b += 8;
         }
-        const int64_t e = 8 * (b + blocks) + count8(times + 8 * (b + blocks), end);
+        const uint64_t e = 8 * (b + blocks) + (uint64_t)count8(times + 8 * (b + blocks), end);
         /* the window's S: [a, e], the least of two overlapping blocks of 2^k entries;
          * a window longer than the table's or that may hold a departure not ending a
          * service is read backward */
-        const int32_t k = 63 - __builtin_clzll((uint64_t)(e - a + 1));
-        const uint64_t m = start + (uint64_t)x;
-        if (__builtin_expect(k > levels || counts[e] - counts[a] > (uint64_t)rare, 0)) {
-            theta[m & mask] = (int32_t)sss_theta_exact(r, m + 1, start + (uint64_t)e);
+        const int32_t k = 63 - __builtin_clzll(e - a + 1);
+        const uint64_t m = start + x;
+        if (__builtin_expect(k > levels || counts[e] - counts[a] > (uint32_t)rare, 0)) {
+            theta[m & mask] = (int32_t)sss_theta_exact(r, m + 1, start + e);
         } else {
-            const int32_t *level = table + k * total;
-            const int32_t u = level[a], v = level[e - ((int64_t)1 << k) + 1];
+            const int32_t u = level[k][a], v = level[k][e + 1 - ((uint64_t)1 << k)];
             theta[m & mask] = 1 + table[a] - (u < v ? u : v);
         }
     }
@@ -1396,19 +1547,35 @@ QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_count8 *count8) {
 }
 
 #if defined(QT_LN_AVX2)
+/* sss_count8 with AVX-512: one compare of the eight times. */
+__attribute__((target("avx2,avx512f"))) QT_INLINE int64_t sss_count8_avx512(const double *t,
+                                                                          double end) {
+    const __mmask8 le = _mm512_cmp_pd_mask(_mm512_loadu_pd(t), _mm512_set1_pd(end), _CMP_LE_OQ);
+    return __builtin_ctz(~(unsigned)le);
+}
+
+__attribute__((target("avx2,avx512f"))) static int sss_refill_avx512(qt_ln_run *r) {
+    return sss_refill_with(r, sss_first_avx2, sss_count8_avx512);
+}
+
 __attribute__((target("avx2"))) static int sss_refill_avx2(qt_ln_run *r) {
-    return sss_refill_with(r, sss_count8_avx2);
+    return sss_refill_with(r, sss_first_avx2, sss_count8_avx2);
 }
 #endif
 
-/* sss_refill_with, compiled for AVX2 as a whole where the processor has it. */
+/* sss_refill_with, compiled as a whole for the run's instruction set (kernel_isa). */
 static int sss_refill(qt_ln_run *r) {
 #if defined(QT_LN_AVX2)
-    if (__builtin_cpu_supports("avx2")) {
+    switch (r->isa) {
+    case QT_LN_ISA_AVX512:
+        return sss_refill_avx512(r);
+    case QT_LN_ISA_AVX2:
         return sss_refill_avx2(r);
+    default:
+        break;
     }
 #endif
-    return sss_refill_with(r, sss_count8);
+    return sss_refill_with(r, sss_first, sss_count8);
 }
 
 /*
@@ -1983,7 +2150,7 @@ QT_INLINE uint64_t dp_arrival_tail(double *v, int64_t j, int64_t count, double r
     return mask;
 }
 
-static void dp_arrival_sse2(double *u, int64_t k, double reward, uint32_t *bits) {
+static void dp_arrival(double *u, int64_t k, double reward, uint32_t *bits) {
     const __m128d r = _mm_set1_pd(reward);
     for (int64_t word = 0; word * 64 < k; word++) {
         double *v = u + word * 64;
@@ -2004,7 +2171,7 @@ static void dp_arrival_sse2(double *u, int64_t k, double reward, uint32_t *bits)
 
 #if defined(QT_LN_AVX2)
 /*
- * dp_arrival_sse2 four lanes at a time with AVX2, for the default bands (K = 32 and
+ * dp_arrival (SSE2) four lanes at a time with AVX2, for the default bands (K = 32 and
  * up) and wide programmes (the full one of an n-class network whose marginal class is
  * not the last): the same loads before the same stores, maxpd and an ordered >= compare
  * (no NaN can occur), so the same doubles and bits; chosen at run time where the
@@ -2060,19 +2227,9 @@ __attribute__((target("avx2"))) QT_INLINE void dp_arrival32_avx2(double *u, int6
 }
 #endif
 
-/* Bands at least this wide take the AVX2 loop where the processor has it (at K = 32,
- * the first band tried, the offline programme ran 6% faster than with SSE2). */
+/* Bands at least this wide take the AVX2 loop where the run may (at K = 32, the first
+ * band tried, the offline programme ran 6% faster than with SSE2). */
 #define QT_LN_WIDE_BAND QT_LN_BAND
-
-static void dp_arrival(double *u, int64_t k, double reward, uint32_t *bits) {
-#if defined(QT_LN_AVX2)
-    if (k >= QT_LN_WIDE_BAND && __builtin_cpu_supports("avx2")) {
-        dp_arrival_avx2(u, k, reward, bits);
-        return;
-    }
-#endif
-    dp_arrival_sse2(u, k, reward, bits);
-}
 #else
 /* 1 << j for j = 0..63, the admission bit of idle count K - j in a word of a mask. */
 static const uint64_t qt_ln_bit[64] = {
@@ -2261,8 +2418,11 @@ static int64_t dp_back(qt_ln_band *b, int64_t k, qt_ln_stack *s, const qt_ln_par
                        const qt_ln_path *path, int64_t start, int64_t end, uint32_t *bits,
                        int64_t stride) {
 #if defined(QT_LN_AVX2)
-    if (k == 32 && __builtin_cpu_supports("avx2")) {
+    if (k == 32 && kernel_isa(p) >= QT_LN_ISA_AVX2) {
         return dp_back32_avx2(b, s, p, path, start, end, bits, stride);
+    }
+    if (k >= QT_LN_WIDE_BAND && kernel_isa(p) >= QT_LN_ISA_AVX2) {
+        return dp_back_loop(b, k, s, p, path, start, end, bits, stride, dp_arrival_avx2);
     }
 #endif
     return dp_back_loop(b, k, s, p, path, start, end, bits, stride, dp_arrival);

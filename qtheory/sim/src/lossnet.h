@@ -110,6 +110,16 @@
 
 typedef enum { QT_LN_THRESHOLD, QT_LN_PFI, QT_LN_SSS, QT_LN_OFFLINE } qt_ln_policy;
 
+/* The instruction sets of the kernels' twins, in order: a run takes the best one the
+ * processor has up to its params' `isa` (QT_LN_ISA_BEST, 0: no cap).  Every twin gives
+ * the same numbers; the cap lets a test run each of them. */
+typedef enum {
+    QT_LN_ISA_BEST,
+    QT_LN_ISA_GENERIC, /* SSE2 on x86-64, plain C or the compiler's vectors elsewhere */
+    QT_LN_ISA_AVX2,
+    QT_LN_ISA_AVX512
+} qt_ln_isa;
+
 /* Model and run parameters (validated by the caller). */
 typedef struct {
     int64_t servers;
@@ -124,6 +134,7 @@ typedef struct {
     int lookahead_stats; /* pfi and sss: 1 records the look-ahead statistics, 0 skips them */
     int64_t band;     /* offline: first band K (0: QT_LN_BAND), -1 for the full programme */
     double max_cells; /* offline: no programme of more than max_cells cells is started */
+    qt_ln_isa isa;    /* the best instruction set the kernels may take (see qt_ln_isa) */
 } qt_ln_params;
 
 typedef struct {

@@ -20,7 +20,8 @@
 
 const char qt_lossnet_simulate_doc[] =
     "lossnet_simulate(bit_generator, info, policy, param, servers, lambda_h, lambda_l, mu, "
-    "r_h, r_l, horizon, warmup, trace=False, max_cells=inf, lookahead_stats=True)\n"
+    "r_h, r_l, horizon, warmup, trace=False, max_cells=inf, lookahead_stats=True, "
+    "isa=None)\n"
     "--\n\n"
     "Simulate the two-class loss network from empty over (0, horizon], recording\n"
     "statistics in (warmup, horizon].  info is 'clock' or 'job'; policy is 'threshold'\n"
@@ -47,9 +48,11 @@ const char qt_lossnet_simulate_doc[] =
     "decisions are the same; PFI then runs without the walks behind its statistics,\n"
     "about 40% of its time, and two-class SSS decides by thresholds instead of\n"
     "scanning where windows hold at most 1024 expected events and mu W K <= 1/16, K\n"
-    "about a window's H arrivals).  Raises ValueError on invalid arguments, including\n"
-    "more than 1e15 expected events ((lambda_h + lambda_l + mu) servers horizon) and SSS\n"
-    "windows of more than 1e9 expected events; MemoryError when an array cannot be\n"
+    "about a window's H arrivals).  isa (a test hook): the best instruction set the\n"
+    "kernels may take, 'generic', 'avx2' or 'avx512' (each twin gives the same numbers;\n"
+    "None, the default, takes the processor's best).  Raises ValueError on invalid\n"
+    "arguments, including more than 1e15 expected events ((lambda_h + lambda_l + mu)\n"
+    "servers horizon) and SSS windows of more than 1e9 expected events; MemoryError when an array cannot be\n"
     "allocated (every size is computed with overflow checks; no single block above 1 TiB\n"
     "is attempted).";
 
@@ -78,7 +81,7 @@ const char qt_lossnet_path_doc[] =
 
 const char qt_lossnet_classes_simulate_doc[] =
     "lossnet_classes_simulate(bit_generator, policy, param, servers, lambdas, rewards, mu, "
-    "horizon, warmup, trace=False, max_cells=inf, lookahead_stats=True)\n"
+    "horizon, warmup, trace=False, max_cells=inf, lookahead_stats=True, isa=None)\n"
     "--\n\n"
     "Simulate the n-class loss network (2 <= n <= 32 classes, class j code -j) from empty\n"
     "over (0, horizon] in the clock model, recording statistics in (warmup, horizon].\n"
@@ -86,7 +89,8 @@ const char qt_lossnet_classes_simulate_doc[] =
     "same run.  policy is 'threshold' (param = the reserves k_1 <= ... <= k_n, integers in\n"
     "0..servers: class j is admitted iff more than k_j servers are idle), 'pfi' (param\n"
     "ignored), 'sss' (param = window W > 0) or 'offline' (param as in lossnet_simulate).\n"
-    "lambdas and rewards: n finite values > 0, rewards strictly decreasing.\n\n"
+    "lambdas and rewards: n finite values > 0, rewards strictly decreasing; isa as in\n"
+    "lossnet_simulate.\n\n"
     "Returns the dict of lossnet_simulate with the per-class lists admitted and rejected\n"
     "in place of admitted_h, ..., rejected_l and arrivals_scored (arrivals of classes\n"
     "2..n in the window) in place of l_arrivals_scored.  Raises ValueError naming the\n"
@@ -356,6 +360,26 @@ static void offline_error(int status, int64_t n_events, const qt_ln_stats *stats
     }
 }
 
+/* The cap on the kernels' instruction set (qt_ln_isa): None for the processor's best,
+ * or 'generic', 'avx2' or 'avx512' (the best of them the processor has up to it). */
+static int parse_isa(const char *name, qt_ln_isa *isa) {
+    static const char *names[] = {"generic", "avx2", "avx512"};
+    static const qt_ln_isa values[] = {QT_LN_ISA_GENERIC, QT_LN_ISA_AVX2, QT_LN_ISA_AVX512};
+    *isa = QT_LN_ISA_BEST;
+    for (int i = 0; name != NULL && i < 3; i++) {
+        if (strcmp(name, names[i]) == 0) {
+            *isa = values[i];
+            return 0;
+        }
+    }
+    if (name != NULL) {
+        PyErr_Format(PyExc_ValueError,
+                     "isa must be None, 'generic', 'avx2' or 'avx512', got '%.100s'", name);
+        return -1;
+    }
+    return 0;
+}
+
 /* warmup and max_cells, checked into p (horizon already set). */
 static int check_run(double warmup, double max_cells, qt_ln_params *p) {
     if (isnan(warmup) || !(warmup >= 0.0 && warmup < p->horizon)) {
@@ -485,18 +509,20 @@ PyObject *qt_lossnet_simulate(PyObject *Py_UNUSED(self), PyObject *args, PyObjec
     static char *keywords[] = {"bit_generator", "info",   "policy",  "param", "servers",
                                "lambda_h",      "lambda_l", "mu",     "r_h",   "r_l",
                                "horizon",       "warmup", "trace",   "max_cells",
-                               "lookahead_stats", NULL};
+                               "lookahead_stats", "isa",   NULL};
     PyObject *bit_generator;
-    const char *info, *policy;
+    const char *info, *policy, *isa = NULL;
     double param, lambda_h, lambda_l, mu, r_h, r_l, horizon, warmup;
     Py_ssize_t servers;
     int want_trace = 0, job_model = 0;
     double max_cells = INFINITY;
     qt_ln_params p = {.lookahead_stats = 1};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Ossdnddddddd|pdp:lossnet_simulate", keywords,
-                                     &bit_generator, &info, &policy, &param, &servers,
-                                     &lambda_h, &lambda_l, &mu, &r_h, &r_l, &horizon, &warmup,
-                                     &want_trace, &max_cells, &p.lookahead_stats) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Ossdnddddddd|pdpz:lossnet_simulate",
+                                     keywords, &bit_generator, &info, &policy, &param,
+                                     &servers, &lambda_h, &lambda_l, &mu, &r_h, &r_l, &horizon,
+                                     &warmup, &want_trace, &max_cells, &p.lookahead_stats,
+                                     &isa) ||
+        parse_isa(isa, &p.isa) < 0 ||
         two_class_model(servers, lambda_h, lambda_l, mu, horizon, &p) < 0 ||
         check_positive("r_h", r_h) < 0 || check_positive("r_l", r_l) < 0 ||
         parse_info(info, &job_model) < 0 || check_run(warmup, max_cells, &p) < 0) {
@@ -589,18 +615,19 @@ PyObject *qt_lossnet_classes_simulate(PyObject *Py_UNUSED(self), PyObject *args,
                                       PyObject *kwargs) {
     static char *keywords[] = {"bit_generator", "policy", "param",  "servers", "lambdas",
                                "rewards",       "mu",     "horizon", "warmup", "trace",
-                               "max_cells",     "lookahead_stats", NULL};
+                               "max_cells",     "lookahead_stats", "isa", NULL};
     PyObject *bit_generator, *param, *lambdas, *rewards;
-    const char *policy;
+    const char *policy, *isa = NULL;
     double mu, horizon, warmup;
     Py_ssize_t servers;
     int want_trace = 0;
     double max_cells = INFINITY;
     qt_ln_params p = {.lookahead_stats = 1};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OsOnOOddd|pdp:lossnet_classes_simulate",
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OsOnOOddd|pdpz:lossnet_classes_simulate",
                                      keywords, &bit_generator, &policy, &param, &servers,
                                      &lambdas, &rewards, &mu, &horizon, &warmup, &want_trace,
-                                     &max_cells, &p.lookahead_stats) ||
+                                     &max_cells, &p.lookahead_stats, &isa) ||
+        parse_isa(isa, &p.isa) < 0 ||
         parse_rates("lambdas", lambdas, p.lambda, &p.classes) < 0 ||
         parse_rates("rewards", rewards, p.reward, &p.classes) < 0) {
         return NULL;
