@@ -83,14 +83,14 @@ def test_default_band_at_moderate_sizes(servers, seed):
     assert_same(banded, full)
 
 
-@pytest.mark.parametrize("isa", ["generic", "avx2"])
 @pytest.mark.parametrize("band", [0, -1])
-def test_every_instruction_set_takes_the_same_decisions(isa, band):
-    """The band's arrival kernels at K = 32 (band 0) and the full programme's wide one
-    (band -1, N = 300) give, when capped at `isa` (the generic SSE2 twin, or AVX2 where
-    the processor has it), the numbers of the processor's best twin."""
+def test_every_instruction_set_takes_the_same_decisions(band):
+    """The band's arrival kernel at K = 32 (band 0) and the full programme's wide one
+    (band -1, N = 300), capped at the generic (SSE2) twin, give the numbers of the
+    processor's best twin (AVX2 where it has it; the offline programme has no AVX-512
+    twin)."""
     case = (3, 300, 0.6, 0.8, 2.0, 1.0, 20.0, 2.0, band)
-    capped, best = offline(*case, isa=isa), offline(*case)
+    capped, best = offline(*case, isa="generic"), offline(*case)
     assert capped["offline_band"] == (32 if band == 0 else 300)
     assert capped["rejected_l"] > 0
     for key in best:

@@ -155,6 +155,7 @@ def test_sss_matches_python_reference(servers, window, seed):
     [
         (5_000, 1.4, 20_000),  # windows of 3 or more events, past the table: read backward
         (30, 0.6, 20_000),  # most windows with a departure read backward (slot >= N - K)
+        (5, 0.12, 20_000),  # N <= K = 5: every departure may not end a service
         (50_000, 100.0, 1_000_000),  # windows over more than eight blocks of eight, 4% backward
         (100_000, 25.0, 1_000_000),  # many refills of the sparse table, against the scan
     ],
@@ -174,7 +175,7 @@ def test_sss_deciding_only_takes_the_scans_decisions(servers, window_events, eve
     out = c_run(net, "sss", window, horizon, 3, lookahead_stats=False, isa=isa)
     n = out["trace_t"].size
     if events <= 20_000:
-        times, codes = c_path(net, horizon + 2 * window, 3)
+        times, codes = c_path(net, horizon + 2 * window + 20 / rate, 3)  # past the last window
         ref = replay(ClockPath(times, codes), servers, f"sss:{window!r}", events=n).decisions
     else:
         ref = c_run(net, "sss", window, horizon, 3)["trace_decision"]

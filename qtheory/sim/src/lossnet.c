@@ -286,7 +286,8 @@ QT_INLINE int is_better(int32_t code, int32_t j) { return (uint32_t)(-1 - code) 
 #define QT_LN_SSS_RARE_SHARE 0.0625
 #define QT_LN_SSS_SPAN 4096
 /* The top level of sss's sparse table at windows of QT_LN_SSS_LIMIT_WINDOW expected
- * events, floor(log2(2 QT_LN_SSS_LIMIT_WINDOW + 1)) (sss_init): the most it takes. */
+ * events, floor(log2(2 QT_LN_SSS_LIMIT_WINDOW + 1)), and the most sss_init takes (the
+ * exactness of the refill's 32-bit counts rests on it: see QT_LN_SSS_RARE). */
 #define QT_LN_SSS_LEVELS 11
 struct qt_ln_block {
     int32_t key;
@@ -492,11 +493,13 @@ static int sss_by_thresholds(const qt_ln_params *p, double window_events) {
 }
 
 /* Two-class sss deciding only (see sss_refill): the sparse table's top level
- * floor(log2(2 w + 1)) for windows of w expected events (a window of up to about 4 w
- * events takes one lookup, a longer one is read backward), and K. */
+ * floor(log2(2 w + 1)) for windows of w expected events, at most QT_LN_SSS_LEVELS (a
+ * window of up to about 4 w events takes one lookup, a longer one is read backward),
+ * and K. */
 static void sss_init(qt_ln_run *r, double window_events) {
     int32_t levels = 0;
-    while ((double)((int64_t)2 << levels) <= 2.0 * window_events + 1.0) {
+    while (levels < QT_LN_SSS_LEVELS &&
+           (double)((int64_t)2 << levels) <= 2.0 * window_events + 1.0) {
         levels++;
     }
     r->sss_levels = levels;
@@ -1415,8 +1418,8 @@ __attribute__((target("avx2"))) static int64_t sss_first_avx2(const struct qt_ln
         sss_pack4(f->arrivals, &n_arrivals, _mm256_castsi256_si128(index), bits & 15);
         sss_pack4(f->arrivals, &n_arrivals, _mm256_extracti128_si256(index, 1), bits >> 4);
     }
-    int32_t s = _mm256_cvtsi256_si32(sum);
-    uint32_t c = (uint32_t)_mm256_cvtsi256_si32(count);
+    int32_t s = _mm_cvtsi128_si32(_mm256_castsi256_si128(sum));
+    uint32_t c = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(count));
     for (; x < f->total; x++) {
         sss_first_event(f, x, &s, &c, &n_arrivals);
     }

@@ -52,9 +52,9 @@ const char qt_lossnet_simulate_doc[] =
     "kernels may take, 'generic', 'avx2' or 'avx512' (each twin gives the same numbers;\n"
     "None, the default, takes the processor's best).  Raises ValueError on invalid\n"
     "arguments, including more than 1e15 expected events ((lambda_h + lambda_l + mu)\n"
-    "servers horizon) and SSS windows of more than 1e9 expected events; MemoryError when an array cannot be\n"
-    "allocated (every size is computed with overflow checks; no single block above 1 TiB\n"
-    "is attempted).";
+    "servers horizon) and SSS windows of more than 1e9 expected events; MemoryError\n"
+    "when an array cannot be allocated (every size is computed with overflow checks; no\n"
+    "single block above 1 TiB is attempted).";
 
 const char qt_lossnet_source_doc[] =
     "lossnet_source(bit_generator, servers, lambdas, mu)\n"
