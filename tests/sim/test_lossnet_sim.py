@@ -17,6 +17,7 @@ probability ALPHA = 1e-4 (a test making k comparisons: at most k * 1e-4).
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import math
 import os
@@ -671,6 +672,15 @@ def test_trace_time_average_with_warmup_at_an_event_time():
 def test_trace_rejects_bad_input(net, policy, kwargs, message):
     with pytest.raises(ValueError, match=message):
         trace(net, policy, **({"horizon": 1.0} | kwargs))
+
+
+@pytest.mark.parametrize("name", ["lossnet_simulate", "lossnet_classes_simulate"])
+def test_kernel_entry_points_have_a_signature(name):
+    """inspect reads the C functions' text signatures (help() shows them), with max_cells'
+    default infinity."""
+    signature = inspect.signature(getattr(_core, name))
+    assert signature.parameters["max_cells"].default == math.inf
+    assert signature.parameters["isa"].default is None
 
 
 @pytest.mark.parametrize("isa", ["sse2", "AVX2", ""])

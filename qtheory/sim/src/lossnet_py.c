@@ -18,9 +18,11 @@
 /* Events simulated between two re-acquisitions of the GIL (to honour Ctrl-C). */
 #define QT_LN_CHUNK ((int64_t)1 << 22)
 
+/* The signatures write max_cells' default inf as 1e309, a literal that inspect parses
+ * (to inf); a name would make the whole signature invalid. */
 const char qt_lossnet_simulate_doc[] =
     "lossnet_simulate(bit_generator, info, policy, param, servers, lambda_h, lambda_l, mu, "
-    "r_h, r_l, horizon, warmup, trace=False, max_cells=inf, lookahead_stats=True, "
+    "r_h, r_l, horizon, warmup, trace=False, max_cells=1e309, lookahead_stats=True, "
     "isa=None)\n"
     "--\n\n"
     "Simulate the two-class loss network from empty over (0, horizon], recording\n"
@@ -81,7 +83,7 @@ const char qt_lossnet_path_doc[] =
 
 const char qt_lossnet_classes_simulate_doc[] =
     "lossnet_classes_simulate(bit_generator, policy, param, servers, lambdas, rewards, mu, "
-    "horizon, warmup, trace=False, max_cells=inf, lookahead_stats=True, isa=None)\n"
+    "horizon, warmup, trace=False, max_cells=1e309, lookahead_stats=True, isa=None)\n"
     "--\n\n"
     "Simulate the n-class loss network (2 <= n <= 32 classes, class j code -j) from empty\n"
     "over (0, horizon] in the clock model, recording statistics in (warmup, horizon].\n"
