@@ -1507,17 +1507,15 @@ QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_first *first, qt_ln_count8 *co
     for (int64_t b = 0; b < n_tops; b++) {
         tops[b] = 8 * b + 7 < total ? times[8 * b + 7] : INFINITY;
     }
+    int32_t *level[QT_LN_SSS_LEVELS + 1]; /* level k of the table; level 0 is S */
+    level[0] = table;
     for (int32_t k = 1; k <= levels; k++) {
-        const int32_t *below = table + (k - 1) * total;
-        int32_t *level = table + k * total;
+        const int32_t *below = level[k - 1];
         const int64_t half = (int64_t)1 << (k - 1);
-        for (int64_t x = 0; x + 2 * half <= total; x++) {
-            level[x] = below[x] < below[x + half] ? below[x] : below[x + half];
-        }
-    }
-    const int32_t *level[QT_LN_SSS_LEVELS + 1];
-    for (int32_t k = 0; k <= levels; k++) {
         level[k] = table + k * total;
+        for (int64_t x = 0; x + 2 * half <= total; x++) {
+            level[k][x] = below[x] < below[x + half] ? below[x] : below[x + half];
+        }
     }
     const double window = r->p.window;
     int32_t *theta = r->theta;
@@ -2421,11 +2419,13 @@ static int64_t dp_back(qt_ln_band *b, int64_t k, qt_ln_stack *s, const qt_ln_par
                        const qt_ln_path *path, int64_t start, int64_t end, uint32_t *bits,
                        int64_t stride) {
 #if defined(QT_LN_AVX2)
-    if (k == 32 && kernel_isa(p) >= QT_LN_ISA_AVX2) {
-        return dp_back32_avx2(b, s, p, path, start, end, bits, stride);
-    }
-    if (k >= QT_LN_WIDE_BAND && kernel_isa(p) >= QT_LN_ISA_AVX2) {
-        return dp_back_loop(b, k, s, p, path, start, end, bits, stride, dp_arrival_avx2);
+    if (kernel_isa(p) >= QT_LN_ISA_AVX2) {
+        if (k == 32) {
+            return dp_back32_avx2(b, s, p, path, start, end, bits, stride);
+        }
+        if (k >= QT_LN_WIDE_BAND) {
+            return dp_back_loop(b, k, s, p, path, start, end, bits, stride, dp_arrival_avx2);
+        }
     }
 #endif
     return dp_back_loop(b, k, s, p, path, start, end, bits, stride, dp_arrival);
