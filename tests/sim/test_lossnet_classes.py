@@ -229,10 +229,10 @@ def test_offline_dominates_every_online_policy_on_the_same_events(net, servers):
     horizon = 3000.0 / net.event_rate
     for seed in range(3):
         best = c_classes(net, "offline", 0.0, horizon, seed)
-        # the band's certificate (everything admitted above K idle) holds when the
-        # marginal class is the last; below-marginal classes are refused at most levels
-        band_expected = servers <= 4 * 32 + 1 or net.marginal < net.n_classes - 1
-        assert (best["offline_band"] == servers) == band_expected
+        # the band (marginal class last) or the programme of segments (one class below
+        # it) runs above 4 x 32 + 1 servers; with more classes below, the full one
+        full_expected = servers <= 4 * 32 + 1 or net.marginal < net.n_classes - 2
+        assert (best["offline_band"] == servers) == full_expected
         for name, param in online:
             other = c_classes(net, name, param, horizon, seed)
             assert best["reward_total"] >= other["reward_total"], (name, param)
@@ -249,6 +249,73 @@ def test_offline_band_equals_the_full_programme(net):
     assert band["offline_band"] < 400 and full["offline_band"] == 400
     for key in ("admitted", "rejected", "reward_total", "idle_area", "trace_decision"):
         assert np.array_equal(band[key], full[key]), key
+
+
+# One class below the marginal one (marginal: class 2 of 3; a third network with
+# rewards 1.5, 1, 0.25 and a lower class that is a sizeable share of the load).
+BELOW = [THREE, FOUR, LossNetwork(10, (0.45, 0.7, 0.9), (1.5, 1.0, 0.25), 1.0)]
+STATS = ("admitted", "rejected", "reward_total", "idle_area", "events", "trace_decision",
+         "trace_busy")  # fmt: skip
+
+
+def assert_same_optimum(segments, full):
+    for key in STATS:
+        assert np.array_equal(segments[key], full[key]), key
+
+
+@pytest.mark.parametrize("net", BELOW, ids=["three", "four", "three-heavy"])
+@pytest.mark.parametrize("servers", [150, 400, 1000])
+def test_segments_equal_the_full_programme(net, servers):
+    """One class below the marginal one: the programme of segments (the band K = 32 and
+    the whole stack as segments and gaps) takes the full programme's decisions, bit for
+    bit, on paths whose lower-class arrivals meet idle counts far outside the band while
+    the servers fill up, admitted there at some and refused at others."""
+    net = net.with_servers(servers)
+    far_admitted = far_refused = 0
+    for seed in range(2):
+        segments = c_classes(net, "offline", 0.0, 4.0, seed, warmup=1.0, trace=True)
+        full = c_classes(net, "offline", -1.0, 4.0, seed, warmup=1.0, trace=True)
+        assert segments["offline_band"] == 32 and full["offline_band"] == servers
+        assert_same_optimum(segments, full)
+        codes, decisions = full["trace_code"], full["trace_decision"]
+        idle_before = servers - full["trace_busy"] + (decisions == 1)
+        far = decisions[(codes == -net.n_classes) & (idle_before > 33)]
+        far_admitted += np.sum(far == 1)
+        far_refused += np.sum(far == 0)
+    assert far_admitted > 0 and far_refused > 0
+
+
+def random_one_below(count, seed):
+    """Networks of 3 or 4 classes with exactly one class below the marginal one, dyadic
+    rewards, N from 130 to 1500, and a path seed."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        n = int(rng.integers(3, 5))
+        head = rng.uniform(0.05, 1.0, size=n - 2)  # classes 1..n-2 fit in mu = 1 ...
+        head *= rng.uniform(0.2, 0.98) / head.sum()
+        marginal = rng.uniform(1.02, 1.6) - head.sum()  # ... and with class n-1 overload it
+        lambdas = (*head.tolist(), float(marginal), float(rng.uniform(0.1, 2.0)))
+        rewards = np.sort(rng.choice(np.arange(1, 41), size=n, replace=False))[::-1] / 8.0
+        servers = int(rng.choice([130, 200, 333, 600, 1000, 1500]))
+        horizon = float(rng.uniform(0.5, 4.0))
+        seed_of_path = int(rng.integers(1 << 30))
+        yield LossNetwork(servers, lambdas, tuple(rewards.tolist()), 1.0), horizon, seed_of_path
+
+
+def test_segments_equal_the_full_programme_on_random_networks():
+    """60 random networks with one class below the marginal one: identical optima, by
+    the programme of segments on most (its certificate, classes 1..m admitted outside the
+    band, fails at K = 32 and 64 near critical loads, and the full programme runs)."""
+    ran = 0
+    for net, horizon, seed in random_one_below(60, 2026):
+        assert net.marginal == net.n_classes - 2
+        segments = c_classes(net, "offline", 0.0, horizon, seed, warmup=horizon / 3, trace=True)
+        full = c_classes(net, "offline", -1.0, horizon, seed, warmup=horizon / 3, trace=True)
+        assert segments["offline_band"] in (32, 64, net.servers)
+        assert full["offline_band"] == net.servers
+        assert_same_optimum(segments, full)
+        ran += segments["offline_band"] < net.servers
+    assert ran >= 50
 
 
 # ------------------------------------------------------------------ validation

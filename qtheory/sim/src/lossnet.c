@@ -2117,6 +2117,26 @@ QT_INLINE void band_down(qt_ln_band *b) {
     b->u--;
 }
 
+/* A departure of slot N - K + j inside the band: V_i(b) = V_{i+1}(b - 1) for b > slot
+ * (a departure happens iff slot < b), moving the shorter side: u[j..K-1] up, or u[0..j]
+ * down. */
+QT_INLINE void band_depart(qt_ln_band *b, int64_t k, int64_t j) {
+    if (k - j <= j + 1) {
+        memmove(b->u + j + 1, b->u + j, (size_t)(k - j) * sizeof *b->u);
+    } else {
+        band_down(b);
+        memmove(b->u, b->u + 1, (size_t)(j + 1) * sizeof *b->u);
+    }
+}
+
+/* A departure of slot c < N - K: every value moves up one busy count, and the new
+ * V_i(N - K) is V_{i+1}(N - K) + top, top = S[0] = V_{i+1}(N - K - 1) - V_{i+1}(N - K)
+ * (the stack's top, which the caller pops). */
+QT_INLINE void band_enter(qt_ln_band *b, double top) {
+    band_down(b);
+    b->u[0] = b->u[1] + top;
+}
+
 /* The admission bits of one block of `count` <= 64 band values into the 32-bit words
  * bits[0] and, when count > 32, bits[1] (an arrival's bits take (K + 31) / 32 words: 4
  * bytes at the default band). */
@@ -2307,14 +2327,8 @@ QT_INLINE int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32
         arrival(u, k, reward, bits);
         return 0;
     }
-    if (code >= lo) { /* a departure happens iff slot < b: V_i(b) = V_{i+1}(b - 1), b > slot */
-        int64_t j = code - lo; /* move the shorter side: u[j..K-1] up, or u[0..j] down */
-        if (k - j <= j + 1) {
-            memmove(u + j + 1, u + j, (size_t)(k - j) * sizeof *u);
-        } else {
-            band_down(b);
-            memmove(b->u, b->u + 1, (size_t)(j + 1) * sizeof *u);
-        }
+    if (code >= lo) {
+        band_depart(b, k, code - lo);
         return 0;
     }
     double top = 0.0; /* S[0] = V_{i+1}(N - K - 1) - V_{i+1}(N - K) */
@@ -2325,8 +2339,7 @@ QT_INLINE int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32
     } else if (!s->deep_zero) {
         return -1;
     }
-    band_down(b); /* every value moves up one busy count */
-    b->u[0] = b->u[1] + top;
+    band_enter(b, top);
     stack_insert_zero(s, n - code - k - 1);
     return 0;
 }
@@ -2461,21 +2474,457 @@ static void ckpt_load(qt_ln_band *b, qt_ln_stack *s, const double *c, int64_t le
 }
 
 /*
+ * Programme of segments: one class below the marginal one
+ * -------------------------------------------------------
+ * With a class below the marginal class m (reward r < r_m) the band's certificate fails:
+ * the optimum admits that class at some idle counts of order N and turns it away at
+ * others, and starting empty its path meets them (while the servers fill up).  Yet
+ * the optimum still admits classes 1..m at every idle count above the band (measured:
+ * delta <= r_m there at every event), and one step back acts on S simply:
+ *   - departure slot c < N - K: as in the banded programme, the stack's top enters the
+ *     band and a 0 enters at depth N - c - K - 1;
+ *   - arrival of reward >= r_m: the shift of the banded programme (push min(r, delta(K))),
+ *     exact while every entry is <= r_m (the certificate, checked at each push);
+ *   - arrival of the lower class: from V_i(b) = max(V_{i+1}(b), r + V_{i+1}(b + 1)),
+ *         delta_i(k) = max(delta_{i+1}(k), r) - max(0, r - delta_{i+1}(k - 1)),
+ *     (delta_{i+1}(K) the band's edge).  Cut S into maximal blocks of entries <= r
+ *     (segments, where the class is admitted) and > r (gaps).  Inside a segment every
+ *     entry takes its upper neighbour's value: the segment moves one deeper, its new top
+ *     is min(r, value above) (r below a gap), and its bottom entry x leaves it; the first
+ *     entry z of the gap below becomes z - (r - x) (> x >= 0), and joins the segment if
+ *     it is now <= r (merging it with the next segment if the gap empties); every other
+ *     gap entry keeps its value.  Work O(blocks), each segment a ring.
+ * A lower-class arrival at k > K idle is admitted iff delta_{i+1}(k) <= r: the cuts of
+ * the arrival, the depths where S passes between segments and gaps.  They are kept only
+ * down to the idle count the forward pass can meet: its busy count is at least that of
+ * the policy admitting classes 1..m above the band only (by coupling: wherever that
+ * policy admits at the same busy count, so does the optimum), run forward first; past
+ * the fill-up from empty that keeps the cuts to a few.  Under dp_exact the values and
+ * decisions are the full programme's, bit for bit.  Measured on (0.3, 0.9, 0.6),
+ * r = (3, 2, 1): about 30 segments at N = 1000, 120-190 at N = 10^4.
+ */
+
+/* A block of S: entries d[head .. head + len) (the block's top first) in a buffer of cap
+ * doubles with room on both sides; every entry <= r (a segment) or > r (a gap).  A
+ * segment with no entry below r (under = 0) moves one deeper by changing nothing. */
+typedef struct {
+    double *d;
+    int64_t head, len, cap;
+    int64_t under; /* the entries < r */
+    int low;
+} qt_ln_block;
+
+/* S as blocks alternating between segments and gaps, the top block last. */
+typedef struct {
+    qt_ln_block *at;
+    int64_t count, capacity;
+    double r, r_marginal; /* the lower class's reward, the marginal class's */
+} qt_ln_blocks;
+
+/* The cuts of the lower-class arrivals, the a-th counted from the path's end: at[first[a]]
+ * is D, the depths [0, D) of S they cover; then (if D > 0) 1 if the arrival is admitted
+ * at depth 0 (K + 1 idle), and the increasing depths < D where the answer changes. */
+typedef struct {
+    int32_t *at;
+    int64_t *first;
+    int64_t size, capacity, count, first_capacity;
+    int32_t klass; /* the 0-based lower class */
+} qt_ln_cuts;
+
+/* A block of `len` entries (to be written) in the middle of a buffer of 2 len + 16; its
+ * buffer is NULL when out of memory. */
+static qt_ln_block block_new(int low, int64_t len) {
+    const int64_t cap = 2 * len + 16;
+    return (qt_ln_block){new_array(cap, 1, sizeof(double), 0), (cap - len) / 2, len, cap, 0,
+                         low};
+}
+
+/* Room for `front` more entries above the block's top and `back` below its bottom: the
+ * entries move to the middle of the buffer, doubled when they and the room would fill
+ * more than half of it (so each move is paid by as many steps); -1 when out of memory. */
+static int block_room(qt_ln_block *b, int64_t front, int64_t back) {
+    if (b->head >= front && b->cap - b->head - b->len >= back) {
+        return 0;
+    }
+    const int64_t need = b->len + front + back;
+    const int64_t cap = 2 * need > b->cap ? 2 * need + 16 : b->cap;
+    const int64_t head = front + (cap - need) / 2;
+    if (cap == b->cap) {
+        memmove(b->d + head, b->d + b->head, (size_t)b->len * sizeof *b->d);
+    } else {
+        double *d = new_array(cap, 1, sizeof *d, 0);
+        if (d == NULL) {
+            return -1;
+        }
+        memcpy(d + head, b->d + b->head, (size_t)b->len * sizeof *d);
+        free(b->d);
+        b->d = d;
+        b->cap = cap;
+    }
+    b->head = head;
+    return 0;
+}
+
+/* Insert `value` (< r iff `under`) at position j (0..len) of block b, moving the shorter
+ * side; -1 when out of memory. */
+static int block_insert(qt_ln_block *b, int64_t j, double value, int under) {
+    if (j < b->len - j) {
+        if (block_room(b, 1, 0) < 0) {
+            return -1;
+        }
+        memmove(b->d + b->head - 1, b->d + b->head, (size_t)j * sizeof *b->d);
+        b->head--;
+    } else {
+        if (block_room(b, 0, 1) < 0) {
+            return -1;
+        }
+        memmove(b->d + b->head + j + 1, b->d + b->head + j, (size_t)(b->len - j) * sizeof *b->d);
+    }
+    b->d[b->head + j] = value;
+    b->len++;
+    b->under += under;
+    return 0;
+}
+
+/* Insert `block` at index i of the blocks (those from i on move up one); -1 when out of
+ * memory (the block's buffer is then freed). */
+static int blocks_insert(qt_ln_blocks *s, int64_t i, qt_ln_block block) {
+    if (block.d == NULL ||
+        grow((void **)&s->at, &s->capacity, s->count + 1, sizeof *s->at) < 0) {
+        free(block.d);
+        return -1;
+    }
+    memmove(s->at + i + 1, s->at + i, (size_t)(s->count - i) * sizeof *s->at);
+    s->at[i] = block;
+    s->count++;
+    return 0;
+}
+
+/* A new block holding `value`, inserted at index i; -1 when out of memory. */
+static int blocks_insert_one(qt_ln_blocks *s, int64_t i, double value) {
+    qt_ln_block block = block_new(value <= s->r, 1);
+    if (block.d != NULL) {
+        block.d[block.head] = value;
+        block.under = value < s->r;
+    }
+    return blocks_insert(s, i, block);
+}
+
+/* Remove block i (freeing its buffer). */
+static void blocks_remove(qt_ln_blocks *s, int64_t i) {
+    free(s->at[i].d);
+    memmove(s->at + i, s->at + i + 1, (size_t)(s->count - i - 1) * sizeof *s->at);
+    s->count--;
+}
+
+static void blocks_free(qt_ln_blocks *s) {
+    for (int64_t i = 0; i < s->count; i++) {
+        free(s->at[i].d);
+    }
+    free(s->at);
+}
+
+/* S = (0, ..., 0), `entries` long: one segment; -1 when out of memory. */
+static int blocks_init(qt_ln_blocks *s, int64_t entries, double r, double r_marginal) {
+    *s = (qt_ln_blocks){.r = r, .r_marginal = r_marginal};
+    qt_ln_block block = block_new(1, entries);
+    if (block.d != NULL) {
+        memset(block.d + block.head, 0, (size_t)entries * sizeof *block.d);
+        block.under = entries;
+    }
+    return blocks_insert(s, 0, block);
+}
+
+/* Pop the top entry of S (never the last: S has N - K >= 2 entries before a pop). */
+static double blocks_pop(qt_ln_blocks *s) {
+    qt_ln_block *top = &s->at[s->count - 1];
+    const double value = top->d[top->head++];
+    top->under -= value < s->r;
+    if (--top->len == 0) {
+        blocks_remove(s, s->count - 1);
+    }
+    return value;
+}
+
+/* Push `value` on top of S, its bottom entry dropping off; -1 when out of memory. */
+static int blocks_push(qt_ln_blocks *s, double value) {
+    qt_ln_block *top = &s->at[s->count - 1];
+    if (top->low == (value <= s->r)) {
+        if (block_insert(top, 0, value, value < s->r) < 0) {
+            return -1;
+        }
+    } else if (blocks_insert_one(s, s->count, value) < 0) {
+        return -1;
+    }
+    qt_ln_block *bottom = &s->at[0];
+    bottom->under -= bottom->d[bottom->head + --bottom->len] < s->r;
+    if (bottom->len == 0) {
+        blocks_remove(s, 0);
+    }
+    return 0;
+}
+
+/* After a pop: a 0 enters S at `depth` (0 = top; at most the number of entries), the
+ * entries from there on moving one deeper; -1 when out of memory.  Adds the blocks
+ * walked to *work. */
+static int blocks_insert_zero(qt_ln_blocks *s, int64_t depth, int64_t *work) {
+    int64_t i = s->count - 1, above = 0; /* above: the entries of the blocks above i */
+    while (i >= 0 && above + s->at[i].len <= depth) {
+        above += s->at[i--].len;
+    }
+    *work += s->count - i;
+    const int64_t at = depth - above; /* block i holds S[depth] at `at` (i = -1: none) */
+    if (i >= 0 && s->at[i].low) {
+        return block_insert(&s->at[i], at, 0.0, 1);
+    }
+    if (at == 0 && i + 1 < s->count && s->at[i + 1].low) { /* S[depth - 1] ends a segment */
+        qt_ln_block *upper = &s->at[i + 1];
+        return block_insert(upper, upper->len, 0.0, 1);
+    }
+    if (at > 0) { /* split the gap: its entries from `at` on form a gap below the 0 */
+        qt_ln_block *gap = &s->at[i], lower = block_new(0, gap->len - at);
+        if (lower.d != NULL) {
+            memcpy(lower.d + lower.head, gap->d + gap->head + at,
+                   (size_t)lower.len * sizeof *lower.d);
+            gap->len = at;
+        }
+        if (blocks_insert(s, i, lower) < 0) {
+            return -1;
+        }
+    }
+    return blocks_insert_one(s, i + 1, 0.0); /* above block i (the gap's lower part) */
+}
+
+/* Append the value to the growable cuts; -1 when out of memory. */
+QT_INLINE int cuts_put(qt_ln_cuts *c, int64_t value) {
+    if (grow((void **)&c->at, &c->capacity, c->size + 1, sizeof *c->at) < 0) {
+        return -1;
+    }
+    c->at[c->size++] = (int32_t)value;
+    return 0;
+}
+
+/* The admission of the a-th lower-class arrival (counted from the path's end) at depth
+ * `depth` of S: its answer at depth 0, flipped at each cut <= depth; -1 if its cuts do
+ * not reach that depth. */
+QT_INLINE int cuts_admit(const qt_ln_cuts *c, int64_t a, int64_t depth) {
+    const int32_t *cut = c->at + c->first[a];
+    if (depth >= cut[0]) {
+        return -1;
+    }
+    int64_t lo = 0, hi = c->first[a + 1] - c->first[a] - 2; /* cuts <= depth: [0, lo) */
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (cut[2 + mid] <= depth) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return (cut[1] ^ (int)(lo & 1)) & 1;
+}
+
+/* Record the cuts of S for a lower-class arrival, down to depth `reach`; -1 when out of
+ * memory. */
+static int blocks_cuts(const qt_ln_blocks *s, int64_t reach, qt_ln_cuts *c) {
+    if (grow((void **)&c->first, &c->first_capacity, c->count + 2, sizeof *c->first) < 0) {
+        return -1;
+    }
+    c->first[c->count] = c->size;
+    reach = reach > 0 ? reach : 0;
+    if (cuts_put(c, reach) < 0 || (reach > 0 && cuts_put(c, s->at[s->count - 1].low) < 0)) {
+        return -1;
+    }
+    int64_t depth = s->at[s->count - 1].len;
+    for (int64_t i = s->count - 2; i >= 0 && depth < reach; i--) {
+        if (cuts_put(c, depth) < 0) {
+            return -1;
+        }
+        depth += s->at[i].len;
+    }
+    c->count++;
+    c->first[c->count] = c->size;
+    return 0;
+}
+
+/* Join the segments i and i - 1 (adjacent once the gap between them is gone), copying
+ * the shorter one into the other; -1 when out of memory. */
+static int blocks_join(qt_ln_blocks *s, int64_t i) {
+    qt_ln_block *upper = &s->at[i], *lower = &s->at[i - 1];
+    const size_t bytes = (size_t)(upper->len <= lower->len ? upper->len : lower->len) *
+                         sizeof(double);
+    if (upper->len <= lower->len) {
+        if (block_room(lower, upper->len, 0) < 0) {
+            return -1;
+        }
+        lower->head -= upper->len;
+        lower->len += upper->len;
+        lower->under += upper->under;
+        memcpy(lower->d + lower->head, upper->d + upper->head, bytes);
+        blocks_remove(s, i);
+    } else {
+        if (block_room(upper, 0, lower->len) < 0) {
+            return -1;
+        }
+        memcpy(upper->d + upper->head + upper->len, lower->d + lower->head, bytes);
+        upper->len += lower->len;
+        upper->under += lower->under;
+        blocks_remove(s, i - 1);
+    }
+    return 0;
+}
+
+/* A lower-class arrival outside the band (edge = delta_{i+1}(K)): every segment moves
+ * one deeper (a segment with no entry below r, but the top one, by changing nothing),
+ * the first entry of the gap below it drops by r - x (x the segment's old bottom) and
+ * joins it if now <= r; -1 when out of memory.  The gaps that change are listed in the
+ * growable *list (indices of blocks).  Adds the blocks to *work. */
+static int blocks_arrival(qt_ln_blocks *s, double edge, int64_t **list, int64_t *capacity,
+                          int64_t *work) {
+    const double r = s->r;
+    int64_t changed = 0;
+    *work += s->count;
+    double x = edge < r ? edge : r; /* the bottom of the segment above (or the band's edge) */
+    for (int64_t i = s->count - 1; i >= 0; i--) {
+        qt_ln_block *b = &s->at[i];
+        if (b->low) {
+            if (b->under == 0 && i < s->count - 1) {
+                x = r;
+                continue;
+            }
+            const double top = i == s->count - 1 && edge < r ? edge : r;
+            if (block_room(b, 1, 0) < 0) {
+                return -1;
+            }
+            x = b->d[b->head + b->len - 1];
+            b->d[--b->head] = top;
+            b->under += (top < r) - (x < r);
+        } else if (x < r) {
+            b->d[b->head] -= r - x;
+            if (b->d[b->head] <= r) {
+                if (grow((void **)list, capacity, changed + 1, sizeof **list) < 0) {
+                    return -1;
+                }
+                (*list)[changed++] = i;
+            }
+            x = r;
+        }
+    }
+    for (int64_t c = 0; c < changed; c++) { /* top first: the indices below stay valid */
+        const int64_t i = (*list)[c];
+        qt_ln_block *b = &s->at[i];
+        const double z = b->d[b->head++];
+        b->len--;
+        if (i == s->count - 1 ? blocks_insert_one(s, s->count, z) < 0
+                              : block_insert(&s->at[i + 1], s->at[i + 1].len, z, z < r) < 0) {
+            return -1;
+        }
+        if (s->at[i].len == 0) {
+            blocks_remove(s, i);
+            if (i > 0 && blocks_join(s, i) < 0) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The idle count before each lower-class arrival (by order of arrival) under the policy
+ * admitting classes 1..m (rewards >= r_m) at more than K idle servers only: an upper
+ * bound of the optimum's (see above), into the growable *idle; -1 when out of memory. */
+static int dp_idle_bound(const qt_ln_params *p, const qt_ln_path *path, int64_t k,
+                         double r_marginal, int64_t **idle, int64_t *count) {
+    int64_t busy = 0, capacity = 0;
+    *count = 0;
+    for (int64_t i = 0; i < path->size; i++) {
+        const int32_t code = path_code(path, i);
+        if (code >= 0) {
+            busy -= code < busy;
+        } else if (p->reward[-1 - code] >= r_marginal) {
+            busy += p->servers - busy > k;
+        } else {
+            if (grow((void **)idle, &capacity, *count + 1, sizeof **idle) < 0) {
+                return -1;
+            }
+            (*idle)[(*count)++] = p->servers - busy;
+        }
+    }
+    return 0;
+}
+
+/* The backward pass of the programme of segments over the whole path (band b, S as
+ * blocks s, the cuts c of the lower-class arrivals, whose idle bounds are idle[0..lows)):
+ * the a-th arrival from the path's end writes its band's admission bits to
+ * bits + a * words.  Returns the number of arrivals, or -1 when the certificate fails,
+ * -2 when out of memory, -3 once *work (the cells of the band and the blocks walked)
+ * exceeds p->max_cells. */
+static int64_t dp_back_blocks(qt_ln_band *b, int64_t k, qt_ln_blocks *s, qt_ln_cuts *c,
+                              const int64_t *idle, int64_t lows, const qt_ln_params *p,
+                              const qt_ln_path *path, uint32_t *bits, int64_t words,
+                              int64_t *work) {
+    qt_ln_arrival *arrival = dp_arrival;
+#if defined(QT_LN_AVX2)
+    if (kernel_isa(p) >= QT_LN_ISA_AVX2 && k >= QT_LN_WIDE_BAND) {
+        arrival = dp_arrival_avx2;
+    }
+#endif
+    const int64_t n = p->servers, lo = n - k;
+    int64_t arrivals = 0, *changed = NULL, capacity = 0; /* blocks_arrival's list */
+    for (int64_t i = path->size - 1; i >= 0 && arrivals >= 0; i--) {
+        const int32_t code = path_code(path, i);
+        if (code < 0) {
+            const double reward = p->reward[-1 - code], edge = b->u[0] - b->u[1];
+            const double push = edge < reward ? edge : reward;
+            if (reward >= s->r_marginal && push > s->r_marginal) {
+                arrivals = -1; /* the shift's certificate fails */
+                break;
+            }
+            if (reward >= s->r_marginal ? blocks_push(s, push) < 0
+                                        : blocks_cuts(s, idle[--lows] - k, c) < 0 ||
+                                              blocks_arrival(s, edge, &changed, &capacity,
+                                                             work) < 0) {
+                arrivals = -2;
+                break;
+            }
+            arrival(b->u, k, reward, bits + arrivals * words);
+            arrivals++;
+        } else if (code >= lo) {
+            band_depart(b, k, code - lo);
+        } else {
+            band_enter(b, blocks_pop(s));
+            if (blocks_insert_zero(s, n - code - k - 1, work) < 0) {
+                arrivals = -2;
+            }
+        }
+        if ((double)*work > p->max_cells) {
+            arrivals = -3;
+        }
+    }
+    free(changed);
+    return arrivals;
+}
+
+/*
  * The forward pass over the events [start, start + len) of the path, whose `arrivals`
  * arrivals have their admission bits at bits + a * words for the a-th one counted from
  * the segment's end (as dp_back wrote them), following the optimal decisions (ties
- * admit; every arrival is admitted outside the band, where the certificate holds) on
- * r's state and tallies.  `words` is (K + 31) / 32, the constant 1 where the caller
- * passes it (K <= 32: the word of an arrival is read without waiting for the busy
- * count).  -1 when the trace cannot grow.
+ * admit; every arrival is admitted outside the band, where the certificate holds,
+ * but in the programme of segments the lower class, decided there by its cuts) on r's
+ * state and tallies.  `words` is (K + 31) / 32, the constant 1 where the caller passes
+ * it (K <= 32: the word of an arrival is read without waiting for the busy count);
+ * `cuts` is NULL (a constant where the caller passes it) but in the programme of
+ * segments.  -1 when the trace cannot grow, 1 when an arrival's cuts do not reach its
+ * idle count (the trace is then as it was).
  */
 QT_INLINE int dp_forward(qt_ln_run *r, const qt_ln_path *path, int64_t start, int64_t len,
                          const uint32_t *bits, int64_t arrivals, int64_t words, int64_t k,
-                         qt_ln_trace *trace) {
+                         const qt_ln_cuts *cuts, qt_ln_trace *trace) {
     const int64_t n = r->p.servers, lo = n - k;
     const double warmup = r->p.warmup;
     const qt_ln_path view = *path; /* a local copy, which the tallies cannot alias */
     int64_t busy = r->busy, left = arrivals; /* arrivals of the segment not met yet */
+    int64_t low_left = cuts != NULL ? cuts->count : 0; /* the same, of the lower class */
+    const int64_t traced = trace != NULL ? trace->size : 0;
     double idle_area = r->st.idle_area, stat_t = r->stat_t;
     for (int64_t i = start; i < start + len; i++) {
         double t = path_t(&view, i);
@@ -2492,6 +2941,16 @@ QT_INLINE int dp_forward(qt_ln_run *r, const qt_ln_path *path, int64_t start, in
         uint64_t q = (uint64_t)(busy - lo), at = q < (uint64_t)k ? q : 0;
         int bit = (int)(mine[words == 1 ? 0 : at >> 5] >> (at & 31) & 1);
         int admit = arrival & ((busy < lo) | ((q < (uint64_t)k) & bit));
+        if (cuts != NULL && row == (uint32_t)cuts->klass && busy < lo) {
+            admit = cuts_admit(cuts, low_left - 1, lo - 1 - busy);
+            if (admit < 0) {
+                if (trace != NULL) {
+                    trace->size = traced;
+                }
+                return 1;
+            }
+        }
+        low_left -= cuts != NULL && row == (uint32_t)cuts->klass;
         busy += admit - ((int64_t)(uint32_t)code < busy);
         r->tally[QT_LN_TALLY(row, admit, in_window)]++;
         if (trace != NULL &&
@@ -2507,10 +2966,17 @@ QT_INLINE int dp_forward(qt_ln_run *r, const qt_ln_path *path, int64_t start, in
 }
 
 /* One backward-forward run with band K (K = N: full) and stack capacity cap (a power of
- * 2, 0 when K = N).  0, -1 out of memory, 1 when the certificate fails. */
+ * 2, 0 when K = N), or (by_blocks: one class below the marginal one, the last; cap 0,
+ * K <= QT_LN_ONE_PASS_BAND) the programme of segments.  0, -1 out of memory, 1 when the
+ * certificate fails, -2 when the programme of segments' work exceeds p->max_cells
+ * (stats->offline_band is then N). */
 static int offline_band(const qt_ln_params *p, const qt_ln_path *path, int64_t k, int64_t cap,
-                        qt_ln_stats *stats, qt_ln_trace *trace) {
+                        int by_blocks, qt_ln_stats *stats, qt_ln_trace *trace) {
     const int64_t n_events = path->size, width = k + 1, words = (k + 31) / 32;
+    const int32_t lower = p->classes - 1;
+    int64_t work = n_events * width, lows = 0, *idle = NULL; /* see dp_back_blocks */
+    qt_ln_blocks blocks = {0};
+    qt_ln_cuts cuts = {.klass = lower};
     int64_t seg = k <= QT_LN_ONE_PASS_BAND
                       ? (n_events > 0 ? n_events : 1)
                       : (int64_t)ceil(sqrt((double)(n_events > 0 ? n_events : 1)));
@@ -2530,7 +2996,10 @@ static int offline_band(const qt_ln_params *p, const qt_ln_path *path, int64_t k
         (masks = new_array(seg, words, sizeof *masks, 1)) == NULL ||
         (scratch = new_array(words, 1, sizeof *scratch, 0)) == NULL ||
         (band.buf = new_array(width + width, 1, sizeof(double), 1)) == NULL ||
-        (cap > 0 && (stack.d = new_array(cap, 1, sizeof(double), 0)) == NULL)) {
+        (cap > 0 && (stack.d = new_array(cap, 1, sizeof(double), 0)) == NULL) ||
+        (by_blocks && (blocks_init(&blocks, p->servers - k, p->reward[lower],
+                                   p->reward[lower - 1]) < 0 ||
+                       dp_idle_bound(p, path, k, p->reward[lower - 1], &idle, &lows) < 0))) {
         goto done;
     }
     band.u = band.buf + band.room;
@@ -2539,10 +3008,17 @@ static int offline_band(const qt_ln_params *p, const qt_ln_path *path, int64_t k
      * forward pass reads first. */
     for (int64_t start = (n_events - 1) / seg * seg; start >= 0; start -= seg) {
         int64_t end = n_events - start < seg ? n_events : start + seg;
-        arrivals = start > 0 ? dp_back(&band, k, &stack, p, path, start, end, scratch, 0)
-                             : dp_back(&band, k, &stack, p, path, start, end, masks, words);
+        if (by_blocks) { /* one segment */
+            arrivals = dp_back_blocks(&band, k, &blocks, &cuts, idle, lows, p, path, masks,
+                                      words, &work);
+        } else {
+            arrivals = start > 0 ? dp_back(&band, k, &stack, p, path, start, end, scratch, 0)
+                                 : dp_back(&band, k, &stack, p, path, start, end, masks, words);
+        }
         if (arrivals < 0) {
-            status = 1;
+            status = arrivals == -1 ? 1 : arrivals == -2 ? -1 : -2;
+            memset(stats, 0, sizeof *stats);
+            stats->offline_band = p->servers;
             goto done;
         }
         if (start > 0) {
@@ -2567,9 +3043,13 @@ static int offline_band(const qt_ln_params *p, const qt_ln_path *path, int64_t k
             ckpt_load(&band, &stack, c, known);
             arrivals = dp_back(&band, k, &stack, p, path, start, start + len, masks, words);
         }
-        if ((words == 1 ? dp_forward(&r, path, start, len, masks, arrivals, 1, k, trace)
-                        : dp_forward(&r, path, start, len, masks, arrivals, words, k, trace)) <
-            0) {
+        int forward =
+            by_blocks ? dp_forward(&r, path, start, len, masks, arrivals, words, k, &cuts, trace)
+            : words == 1
+                ? dp_forward(&r, path, start, len, masks, arrivals, 1, k, NULL, trace)
+                : dp_forward(&r, path, start, len, masks, arrivals, words, k, NULL, trace);
+        if (forward != 0) {
+            status = forward;
             goto done;
         }
     }
@@ -2584,7 +3064,24 @@ done:
     free(scratch);
     free(band.buf);
     free(stack.d);
+    blocks_free(&blocks);
+    free(idle);
+    free(cuts.at);
+    free(cuts.first);
     return status;
+}
+
+/* The 0-based marginal class m, the first with lambda_1 + ... + lambda_{m+1} > mu (the
+ * last class if none: the fluid LP then serves every class). */
+static int32_t marginal_class(const qt_ln_params *p) {
+    double partial = 0.0;
+    for (int32_t j = 0; j < p->classes; j++) {
+        partial += p->lambda[j];
+        if (partial > p->mu) {
+            return j;
+        }
+    }
+    return p->classes - 1;
 }
 
 /* Refuse (-2) a programme of band k above p->max_cells cells. */
@@ -2602,17 +3099,32 @@ static int offline_affordable(const qt_ln_params *p, int64_t n_events, int64_t k
 static int offline_solve(const qt_ln_params *p, const qt_ln_path *path, qt_ln_stats *stats,
                          qt_ln_trace *trace) {
     const int64_t n = p->servers, n_events = path->size;
-    if (p->band >= 0 && dp_exact(p, n_events)) {
+    const int64_t first = p->band > 0 ? p->band : QT_LN_BAND;
+    if (p->band >= 0 && dp_exact(p, n_events) && marginal_class(p) == p->classes - 2) {
+        /* One class below the marginal one: the programme of segments with bands K,
+         * 2 K, ... up to QT_LN_ONE_PASS_BAND (its admission bits are kept for the whole
+         * path), then the full one. */
+        for (int64_t k = first < QT_LN_ONE_PASS_BAND ? first : QT_LN_ONE_PASS_BAND;
+             k <= QT_LN_ONE_PASS_BAND && 4 * k + 1 < n; k *= 2) {
+            int status = offline_affordable(p, n_events, k, stats);
+            if (status == 0) {
+                status = offline_band(p, path, k, 0, 1, stats, trace);
+            }
+            if (status <= 0) {
+                return status;
+            }
+        }
+    } else if (p->band >= 0 && dp_exact(p, n_events)) {
         /* Bands K, 2 K, ... while they stay well below the full width, each with a stack
          * ring of the largest power of 2 <= 2 K (>= K, and < N - K). */
-        for (int64_t k = p->band > 0 ? p->band : QT_LN_BAND; 4 * k + 1 < n; k *= 2) {
+        for (int64_t k = first; 4 * k + 1 < n; k *= 2) {
             int64_t cap = 1;
             while (2 * cap <= 2 * k) {
                 cap *= 2;
             }
             int status = offline_affordable(p, n_events, k, stats);
             if (status == 0) {
-                status = offline_band(p, path, k, cap, stats, trace);
+                status = offline_band(p, path, k, cap, 0, stats, trace);
             }
             if (status <= 0) {
                 return status;
@@ -2620,7 +3132,7 @@ static int offline_solve(const qt_ln_params *p, const qt_ln_path *path, qt_ln_st
         }
     }
     int status = offline_affordable(p, n_events, n, stats);
-    return status < 0 ? status : offline_band(p, path, n, 0, stats, trace);
+    return status < 0 ? status : offline_band(p, path, n, 0, 0, stats, trace);
 }
 
 int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
