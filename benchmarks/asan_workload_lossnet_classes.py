@@ -38,6 +38,18 @@ variants = [
     {"policy": "pfi", "param": 0.0, "servers": 400, "horizon": 3.0},
     {"policy": "sss", "param": 0.05, "servers": 400, "horizon": 3.0},
     {"policy": "offline", "param": 0.0, "servers": 400, "horizon": 1.0},
+    # the programme of segments: at K = 32, stopped by max_cells, and falling back from
+    # K = 32 and 64 to the full programme (a near-critical load above the marginal class)
+    {"policy": "offline", "param": 0.0, "servers": 2000, "horizon": 1.0},
+    {"policy": "offline", "param": 0.0, "servers": 2000, "horizon": 1.0, "max_cells": 2.5e5},
+    {
+        "policy": "offline",
+        "param": 0.0,
+        "servers": 1500,
+        "horizon": 2.0,
+        "lambdas": [0.4595, 0.4533, 0.2637, 1.6573],
+        "rewards": [5.0, 2.375, 1.75, 1.25],
+    },
     {"policy": "pfi", "param": 0.0, "lambdas": [0.2, 0.3, 0.7, 0.5], "rewards": [4, 3, 2, 1]},
     {"lambdas": [0.3, 0.9], "param": [0, 1]},
     {"lambdas": [0.3]},

@@ -102,9 +102,10 @@ slope with :math:`c(n) = r_m\mu/\log(\mu/(\lambda_1 + \dots + \lambda_{m-1}))`
 task of an n-class network holds ``servers``, ``lambdas``, ``rewards`` and ``mu`` in
 place of the six two-class fields (so two-class tasks keep their cache keys).  The job
 model and the rolling-horizon policy stay two-class.  The offline programme of a
-network whose marginal class is not the last runs in full (O(events x N) work, see
-:mod:`qtheory.sim.lossnet`), which bounds the N a sweep can reach (N = 1000
-with a window of 100 is about 3e8 cells per replication).
+network whose marginal class is not the last is costed as the full one (O(events x N)
+work, see :mod:`qtheory.sim.lossnet`), which bounds the N a sweep can reach (N = 1000
+with a window of 100 is about 3e8 cells per replication); with one class below the
+marginal one it runs as the programme of segments, about 12 times faster at N = 10^4.
 
 A stronger lower bound on R_W: the rolling-horizon policy
 ---------------------------------------------------------

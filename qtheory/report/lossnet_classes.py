@@ -19,8 +19,10 @@ shared cores); standard eight
 N from 10 to 3162 with windows of 100 and 8 replications, the nested optimum on 13 N
 from 10^3 to 10^6; paper ten N from 10 to 10^4 (windows of 200, then 100) with 10
 replications and 25 N to 10^6.  The offline dynamic programme of a network whose
-marginal class is not the last runs in full, O(events x N) (about 1e9 cells per second
-here), which is what limits the standard run to N = 3162.  Measured on this two-core
+marginal class is not the last ran in full, O(events x N) (about 1e9 cells per second
+here), when these sizes were chosen, which is what limits the standard run to N = 3162;
+with one class below the marginal one (3a, 4a) it now runs as the programme of segments
+(:mod:`qtheory.sim.lossnet`), with the same results.  Measured on this two-core
 machine, shared with other jobs (``benchmarks/bench_lossnet_class_outputs.py``): quick
 10 s, standard 221 s wall (the sweep 218 s).
 

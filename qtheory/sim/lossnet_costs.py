@@ -109,10 +109,14 @@ def _offline_width(net: object, events: float) -> int:
     ``events`` events and N > 4 x 32 + 1) and its certificate is expected to hold, else
     N (the full programme).  The certificate (every arrival admitted at more than K idle
     servers) fails when classes below the marginal class exist: the offline optimum turns
-    them away at idle counts of order N (the classes above them overload the system), so
-    an n-class network whose marginal class is not the last is expected to run the full
-    programme.  A certificate that keeps failing costs more;
-    the C run refuses to exceed the "dp_cells" limit."""
+    them away at idle counts of order N (the classes above them overload the system).
+    With one such class the C run takes the programme of segments instead (the band and
+    the stack of idle-server values as blocks, lossnet.c): its work is at most the full
+    programme's cells (at most N + 2 a step, measured about N / 30) and it keeps its cuts
+    within the full programme's memory (else it falls back to the full one), so N, the
+    full programme's width, bounds its cost too; with more classes below the marginal one
+    the full programme runs.  A certificate that keeps failing costs more; the C run
+    refuses to exceed the "dp_cells" limit."""
     rewards = net.rewards
     grain = min(_grain_exponent(reward) for reward in rewards)
     exact = math.ldexp(max(rewards) * (events + 1) * 2, -grain) < 2.0**53

@@ -156,6 +156,6 @@ def _run(net, name, param, info, horizon, warmup, draws, trace=False, lookahead_
         if not str(error).startswith("max_cells"):
             raise
         raise ValueError(
-            f"horizon: {error}; the offline programme's certificate failed and a wider one "
-            'would exceed the "dp_cells" limit (lift it with qtheory.core.limits.raised)'
+            f'horizon: {error}: more than the "dp_cells" limit allows (lift it with '
+            "qtheory.core.limits.raised)"
         ) from error

@@ -318,6 +318,16 @@ def test_segments_equal_the_full_programme_on_random_networks():
     assert ran >= 50
 
 
+def test_segments_stop_at_the_cell_limit():
+    """The programme of segments counts its band's cells and the blocks it walks against
+    max_cells, and stops with a message naming it."""
+    with pytest.raises(ValueError, match="^max_cells: the offline programme of segments"):
+        _core.lossnet_classes_simulate(
+            np.random.PCG64(0), "offline", 0.0, 2000, list(THREE.lambdas), list(THREE.rewards),
+            1.0, 1.0, 0.2, max_cells=2.5e5,
+        )  # fmt: skip
+
+
 # ------------------------------------------------------------------ validation
 
 GOOD = dict(policy="threshold", param=[0, 1, 3], servers=10, lambdas=[0.3, 0.9, 0.6],

@@ -2855,13 +2855,13 @@ static int dp_idle_bound(const qt_ln_params *p, const qt_ln_path *path, int64_t 
 /* The backward pass of the programme of segments over the whole path (band b, S as
  * blocks s, the cuts c of the lower-class arrivals, whose idle bounds are idle[0..lows)):
  * the a-th arrival from the path's end writes its band's admission bits to
- * bits + a * words.  Returns the number of arrivals, or -1 when the certificate fails,
- * -2 when out of memory, -3 once *work (the cells of the band and the blocks walked)
- * exceeds p->max_cells. */
+ * bits + a * words.  Returns the number of arrivals, or -1 when the certificate fails or
+ * the cuts pass max_cuts entries, -2 when out of memory, -3 once *work (the cells of the
+ * band and the blocks walked) exceeds p->max_cells. */
 static int64_t dp_back_blocks(qt_ln_band *b, int64_t k, qt_ln_blocks *s, qt_ln_cuts *c,
                               const int64_t *idle, int64_t lows, const qt_ln_params *p,
                               const qt_ln_path *path, uint32_t *bits, int64_t words,
-                              int64_t *work) {
+                              int64_t max_cuts, int64_t *work) {
     qt_ln_arrival *arrival = dp_arrival;
 #if defined(QT_LN_AVX2)
     if (kernel_isa(p) >= QT_LN_ISA_AVX2 && k >= QT_LN_WIDE_BAND) {
@@ -2898,6 +2898,8 @@ static int64_t dp_back_blocks(qt_ln_band *b, int64_t k, qt_ln_blocks *s, qt_ln_c
         }
         if ((double)*work > p->max_cells) {
             arrivals = -3;
+        } else if (c->size > max_cuts) {
+            arrivals = -1;
         }
     }
     free(changed);
@@ -2968,8 +2970,8 @@ QT_INLINE int dp_forward(qt_ln_run *r, const qt_ln_path *path, int64_t start, in
 /* One backward-forward run with band K (K = N: full) and stack capacity cap (a power of
  * 2, 0 when K = N), or (by_blocks: one class below the marginal one, the last; cap 0,
  * K <= QT_LN_ONE_PASS_BAND) the programme of segments.  0, -1 out of memory, 1 when the
- * certificate fails, -2 when the programme of segments' work exceeds p->max_cells
- * (stats->offline_band is then N). */
+ * certificate fails, -3 when the programme of segments' work exceeds p->max_cells
+ * (stats->offline_band is then K). */
 static int offline_band(const qt_ln_params *p, const qt_ln_path *path, int64_t k, int64_t cap,
                         int by_blocks, qt_ln_stats *stats, qt_ln_trace *trace) {
     const int64_t n_events = path->size, width = k + 1, words = (k + 31) / 32;
@@ -3008,17 +3010,18 @@ static int offline_band(const qt_ln_params *p, const qt_ln_path *path, int64_t k
      * forward pass reads first. */
     for (int64_t start = (n_events - 1) / seg * seg; start >= 0; start -= seg) {
         int64_t end = n_events - start < seg ? n_events : start + seg;
-        if (by_blocks) { /* one segment */
+        if (by_blocks) { /* one segment; cuts within the full programme's own memory */
+            const double full_bytes = 9.0 * ((double)p->servers + 1.0) * (sqrt((double)seg) + 3.0);
             arrivals = dp_back_blocks(&band, k, &blocks, &cuts, idle, lows, p, path, masks,
-                                      words, &work);
+                                      words, (int64_t)(full_bytes / sizeof *cuts.at), &work);
         } else {
             arrivals = start > 0 ? dp_back(&band, k, &stack, p, path, start, end, scratch, 0)
                                  : dp_back(&band, k, &stack, p, path, start, end, masks, words);
         }
         if (arrivals < 0) {
-            status = arrivals == -1 ? 1 : arrivals == -2 ? -1 : -2;
+            status = arrivals == -1 ? 1 : arrivals == -2 ? -1 : -3;
             memset(stats, 0, sizeof *stats);
-            stats->offline_band = p->servers;
+            stats->offline_band = k;
             goto done;
         }
         if (start > 0) {

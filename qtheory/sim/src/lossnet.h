@@ -66,10 +66,14 @@
  *   (lossnet.c, "Banded programme with a certificate"); its values and decisions are the
  *   full programme's, bit for bit.  The certificate needs the optimum to admit every
  *   class there, which holds when the marginal class is the last one (n = 2 always);
- *   with classes below the marginal class the offline optimum turns them away at idle
- *   counts of order N (the classes above them overload the system: measured, the value
- *   of the k-th idle server exceeds r_n up to k = 0.1 N to 0.4 N over the horizon at
- *   N = 300 and 1000), and the full programme runs.
+ *   with classes below the marginal class the offline optimum turns them away at some
+ *   idle counts of order N and admits them at others (the classes above them overload
+ *   the system: measured, the value of the k-th idle server exceeds r_n at scattered k
+ *   up to 0.1 N to 0.4 N over the horizon at N = 300 and 1000).  With exactly one class
+ *   below the marginal one, the programme of segments runs instead (lossnet.c,
+ *   "Programme of segments"): the band, and the whole stack of idle-server values as
+ *   blocks on which the lower class acts block by block, the same decisions bit for bit;
+ *   with more, the full programme.
  *
  * Pure C, no Python objects: safe without the GIL.  The caller validates the
  * parameters (lossnet_py.c) and owns the bit generator for the whole run.
@@ -248,10 +252,17 @@ void qt_ln_run_free(qt_ln_run *run);
  * (QT_LN_BAND if 0), 2 K, 4 K, ... while 4 K + 1 < N (work O(n_events * K) each, memory
  * 4 n_events bytes of admission bits for K <= 32, 8 n_events for K <= 64 (of which only
  * the arrivals' are written) and O(K sqrt(n_events)) above), then the full programme;
- * stats->offline_band says which ran.  No programme of more than
+ * with exactly one class below the marginal one (the first m with lambda_1 + ... +
+ * lambda_m > mu), the programme of segments instead of the bands, for K up to 64
+ * (lossnet.c, "Programme of segments": work O(n_events * (K + blocks)), blocks about N / 30
+ * measured, memory that of the band plus 8 N for the stack and 4 bytes per cut of the
+ * lower-class arrivals, most of them while the servers fill up: about 0.03 N^2 cuts
+ * measured).  stats->offline_band says which ran.  No programme of more than
  * p->max_cells cells (n_events * (K + 1)) is started.  Returns 0, -1 when out of memory
- * (or when the checkpoints would exceed QT_LN_MAX_ALLOC), or -2 when the next programme
- * to try would exceed p->max_cells (stats->offline_band then holds its width K).
+ * (or when the checkpoints would exceed QT_LN_MAX_ALLOC), -2 when the next programme to
+ * try would exceed p->max_cells (stats->offline_band then holds its width K), or -3 when
+ * the programme of segments' work (its band's cells and the blocks it walks) passes
+ * p->max_cells (stats->offline_band: its K).
  */
 int qt_ln_offline(const qt_ln_params *p, const qt_ln_event *events, int64_t n_events,
                   qt_ln_stats *stats, qt_ln_trace *trace);

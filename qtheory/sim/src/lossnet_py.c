@@ -347,9 +347,15 @@ static int run_offline(const qt_ln_params *p, bitgen_t *rng, qt_ln_stats *stats,
     return status;
 }
 
-/* The exception of a failed offline run (status -2: max_cells; else out of memory). */
+/* The exception of a failed offline run (status -2 or -3: max_cells; else out of
+ * memory). */
 static void offline_error(int status, int64_t n_events, const qt_ln_stats *stats) {
-    if (status == -2) {
+    if (status == -3) {
+        PyErr_Format(PyExc_ValueError,
+                     "max_cells: the offline programme of segments (band K = %lld) on this "
+                     "path (%lld events) walked more than max_cells cells and blocks",
+                     (long long)stats->offline_band, (long long)n_events);
+    } else if (status == -2) {
         char cells[32];
         snprintf(cells, sizeof cells, "%.3g", (double)n_events * (double)(stats->offline_band + 1));
         PyErr_Format(PyExc_ValueError,
