@@ -111,12 +111,15 @@ def _offline_width(net: object, events: float) -> int:
     servers) fails when classes below the marginal class exist: the offline optimum turns
     them away at idle counts of order N (the classes above them overload the system).
     With one such class the C run takes the programme of segments instead (the band and
-    the stack of idle-server values as blocks, lossnet.c): its work is at most the full
-    programme's cells (at most N + 2 a step, measured about N / 30) and it keeps its cuts
-    within the full programme's memory (else it falls back to the full one), so N, the
-    full programme's width, bounds its cost too; with more classes below the marginal one
-    the full programme runs.  A certificate that keeps failing costs more; the C run
-    refuses to exceed the "dp_cells" limit."""
+    the stack of idle-server values as blocks, lossnet.c): it is costed here as the full
+    programme, which it undercuts in the runs measured (its work, the blocks walked and
+    the entries moved, was 1/10 to 1/13 of the full programme's cells for the report's
+    sets 3a and 4a and a lower class of half the load, N = 10^4 and 10^5), and its cuts
+    stay within half the memory this estimate allows for the full programme's checkpoints
+    (past that it gives way to the full programme); C counts its work against the
+    "dp_cells" limit as it runs.  With more classes below the marginal one the full
+    programme runs.  A certificate that keeps failing costs more; the C run refuses to
+    exceed the "dp_cells" limit."""
     rewards = net.rewards
     grain = min(_grain_exponent(reward) for reward in rewards)
     exact = math.ldexp(max(rewards) * (events + 1) * 2, -grain) < 2.0**53

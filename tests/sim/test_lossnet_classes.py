@@ -318,6 +318,20 @@ def test_segments_equal_the_full_programme_on_random_networks():
     assert ran >= 50
 
 
+def test_segments_give_way_to_the_full_programme_past_their_cut_budget():
+    """A lower class ten times as heavy as the others on a short horizon: the cuts of the
+    fill-up would pass the programme's budget (half the full programme's estimated
+    checkpoint memory), so the full programme runs, with the same optimum."""
+    net = LossNetwork(2000, (0.6, 0.8, 6.0), (2.0, 1.0, 0.5), 1.0)
+    default = c_classes(net, "offline", 0.0, 1.0, 1, warmup=0.1, trace=True)
+    full = c_classes(net, "offline", -1.0, 1.0, 1, warmup=0.1, trace=True)
+    assert default["offline_band"] == full["offline_band"] == 2000
+    assert_same_optimum(default, full)
+    shorter = c_classes(net, "offline", 0.0, 0.5, 1, warmup=0.1, trace=True)
+    assert shorter["offline_band"] == 32  # fewer cuts: within the budget
+    assert_same_optimum(shorter, c_classes(net, "offline", -1.0, 0.5, 1, warmup=0.1, trace=True))
+
+
 def test_segments_stop_at_the_cell_limit():
     """The programme of segments counts its band's cells and the blocks it walks against
     max_cells, and stops with a message naming it."""

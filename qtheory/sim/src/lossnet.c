@@ -2129,6 +2129,14 @@ QT_INLINE void band_depart(qt_ln_band *b, int64_t k, int64_t j) {
     }
 }
 
+/* The new top of the stack after an arrival of reward r admitted at every idle count
+ * outside the band: delta_i(K + 1) = min(r, delta_{i+1}(K)), delta_{i+1}(K) the band's
+ * edge u[0] - u[1]. */
+QT_INLINE double band_push(const qt_ln_band *b, double reward) {
+    const double edge = b->u[0] - b->u[1];
+    return edge < reward ? edge : reward;
+}
+
 /* A departure of slot c < N - K: every value moves up one busy count, and the new
  * V_i(N - K) is V_{i+1}(N - K) + top, top = S[0] = V_{i+1}(N - K - 1) - V_{i+1}(N - K)
  * (the stack's top, which the caller pops). */
@@ -2317,8 +2325,7 @@ QT_INLINE int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32
     if (code < 0) {
         double reward = r[-1 - code];
         if (k < n) {
-            double edge = u[0] - u[1]; /* delta_{i+1}(K) */
-            double push = edge < reward ? edge : reward;
+            double push = band_push(b, reward);
             if (push > r_min) {
                 return -1;
             }
@@ -2494,18 +2501,20 @@ static void ckpt_load(qt_ln_band *b, qt_ln_stack *s, const double *c, int64_t le
  *     entry z of the gap below becomes z - (r - x) (> x >= 0), and joins the segment if
  *     it is now <= r (merging it with the next segment if the gap empties); every other
  *     gap entry keeps its value.  A segment whose entries all equal r moves by changing
- *     nothing and is skipped.  Work O(blocks) per lower-class arrival and per departure.
+ *     nothing and is skipped.  Work O(blocks) per lower-class arrival and per departure,
+ *     plus the entries moved inside and between blocks (all of it counted against
+ *     max_cells).
  * A lower-class arrival at k > K idle is admitted iff delta_{i+1}(k) <= r: the cuts of
  * the arrival, the depths where S passes between segments and gaps.  They are kept only
  * down to the idle count the forward pass can meet: its busy count is at least that of
  * the policy admitting classes 1..m above the band only (by coupling: wherever that
  * policy admits at the same busy count, so does the optimum), run forward first; past
- * the fill-up from empty that keeps the cuts to a few, and the cuts of the fill-up are
- * kept within the full programme's own memory (else the band widens, or the full
- * programme runs).  Under dp_exact the values and decisions are the full programme's,
- * bit for bit.  Measured on (0.3, 0.9, 0.6), r = (3, 2, 1): about 380 blocks at
- * N = 10^4 and 3300 at 10^5 (of order N / 30), and cuts of about 0.03 N^2 in all, almost
- * all while the servers fill up (0.14 N^2 with a lower class of half the load).
+ * the fill-up from empty that keeps the cuts to a few; if the cuts of the fill-up would
+ * pass cuts_budget the full programme runs instead.  Under dp_exact the values and
+ * decisions are the full programme's, bit for bit.  Measured on (0.3, 0.9, 0.6),
+ * r = (3, 2, 1): about 380 blocks at N = 10^4 and 3300 at 10^5 (N / 30; N / 7 with a
+ * lower class of half the load), and cuts of about 0.03 N^2 in all (0.14 N^2), almost
+ * all while the servers fill up.
  */
 
 /* A block of S: entries d[head .. head + len) (the block's top first) in a buffer of cap
@@ -2523,6 +2532,7 @@ typedef struct {
     qt_ln_block *at;
     int64_t count, capacity;
     double r, r_marginal; /* the lower class's reward, the marginal class's */
+    int64_t work;         /* cells: the band's, the blocks walked and the entries moved */
 } qt_ln_blocks;
 
 /* The cuts of the lower-class arrivals, the a-th counted from the path's end: at[first[a]]
@@ -2544,12 +2554,14 @@ static qt_ln_block block_new(int low, int64_t len) {
 }
 
 /* Room for `front` more entries above the block's top and `back` below its bottom: the
- * entries move to the middle of the buffer, doubled when they and the room would fill
- * more than half of it (so each move is paid by as many steps); -1 when out of memory. */
-static int block_room(qt_ln_block *b, int64_t front, int64_t back) {
+ * entries move to the middle of the buffer (added to *work), doubled when they and the
+ * room would fill more than half of it (so each move is paid by as many steps); -1 when
+ * out of memory. */
+static int block_room(qt_ln_block *b, int64_t front, int64_t back, int64_t *work) {
     if (b->head >= front && b->cap - b->head - b->len >= back) {
         return 0;
     }
+    *work += b->len;
     const int64_t need = b->len + front + back;
     const int64_t cap = 2 * need > b->cap ? 2 * need + 16 : b->cap;
     const int64_t head = front + (cap - need) / 2;
@@ -2570,20 +2582,21 @@ static int block_room(qt_ln_block *b, int64_t front, int64_t back) {
 }
 
 /* Insert `value` (< r iff `under`) at position j (0..len) of block b, moving the shorter
- * side; -1 when out of memory. */
-static int block_insert(qt_ln_block *b, int64_t j, double value, int under) {
+ * side (added to *work); -1 when out of memory. */
+static int block_insert(qt_ln_block *b, int64_t j, double value, int under, int64_t *work) {
     if (j < b->len - j) {
-        if (block_room(b, 1, 0) < 0) {
+        if (block_room(b, 1, 0, work) < 0) {
             return -1;
         }
         memmove(b->d + b->head - 1, b->d + b->head, (size_t)j * sizeof *b->d);
         b->head--;
     } else {
-        if (block_room(b, 0, 1) < 0) {
+        if (block_room(b, 0, 1, work) < 0) {
             return -1;
         }
         memmove(b->d + b->head + j + 1, b->d + b->head + j, (size_t)(b->len - j) * sizeof *b->d);
     }
+    *work += j < b->len - j ? j : b->len - j;
     b->d[b->head + j] = value;
     b->len++;
     b->under += under;
@@ -2600,7 +2613,7 @@ static int blocks_insert(qt_ln_blocks *s, int64_t i, qt_ln_block block) {
     }
     memmove(s->at + i + 1, s->at + i, (size_t)(s->count - i) * sizeof *s->at);
     s->at[i] = block;
-    s->count++;
+    s->work += s->count++ - i;
     return 0;
 }
 
@@ -2618,7 +2631,7 @@ static int blocks_insert_one(qt_ln_blocks *s, int64_t i, double value) {
 static void blocks_remove(qt_ln_blocks *s, int64_t i) {
     free(s->at[i].d);
     memmove(s->at + i, s->at + i + 1, (size_t)(s->count - i - 1) * sizeof *s->at);
-    s->count--;
+    s->work += --s->count - i;
 }
 
 static void blocks_free(qt_ln_blocks *s) {
@@ -2654,7 +2667,7 @@ static double blocks_pop(qt_ln_blocks *s) {
 static int blocks_push(qt_ln_blocks *s, double value) {
     qt_ln_block *top = &s->at[s->count - 1];
     if (top->low == (value <= s->r)) {
-        if (block_insert(top, 0, value, value < s->r) < 0) {
+        if (block_insert(top, 0, value, value < s->r, &s->work) < 0) {
             return -1;
         }
     } else if (blocks_insert_one(s, s->count, value) < 0) {
@@ -2669,21 +2682,20 @@ static int blocks_push(qt_ln_blocks *s, double value) {
 }
 
 /* After a pop: a 0 enters S at `depth` (0 = top; at most the number of entries), the
- * entries from there on moving one deeper; -1 when out of memory.  Adds the blocks
- * walked to *work. */
-static int blocks_insert_zero(qt_ln_blocks *s, int64_t depth, int64_t *work) {
+ * entries from there on moving one deeper; -1 when out of memory. */
+static int blocks_insert_zero(qt_ln_blocks *s, int64_t depth) {
     int64_t i = s->count - 1, above = 0; /* above: the entries of the blocks above i */
     while (i >= 0 && above + s->at[i].len <= depth) {
         above += s->at[i--].len;
     }
-    *work += s->count - i;
+    s->work += s->count - i;
     const int64_t at = depth - above; /* block i holds S[depth] at `at` (i = -1: none) */
     if (i >= 0 && s->at[i].low) {
-        return block_insert(&s->at[i], at, 0.0, 1);
+        return block_insert(&s->at[i], at, 0.0, 1, &s->work);
     }
     if (at == 0 && i + 1 < s->count && s->at[i + 1].low) { /* S[depth - 1] ends a segment */
         qt_ln_block *upper = &s->at[i + 1];
-        return block_insert(upper, upper->len, 0.0, 1);
+        return block_insert(upper, upper->len, 0.0, 1, &s->work);
     }
     if (at > 0) { /* split the gap: its entries from `at` on form a gap below the 0 */
         qt_ln_block *gap = &s->at[i], lower = block_new(0, gap->len - at);
@@ -2691,6 +2703,7 @@ static int blocks_insert_zero(qt_ln_blocks *s, int64_t depth, int64_t *work) {
             memcpy(lower.d + lower.head, gap->d + gap->head + at,
                    (size_t)lower.len * sizeof *lower.d);
             gap->len = at;
+            s->work += lower.len;
         }
         if (blocks_insert(s, i, lower) < 0) {
             return -1;
@@ -2757,8 +2770,9 @@ static int blocks_join(qt_ln_blocks *s, int64_t i) {
     qt_ln_block *upper = &s->at[i], *lower = &s->at[i - 1];
     const size_t bytes = (size_t)(upper->len <= lower->len ? upper->len : lower->len) *
                          sizeof(double);
+    s->work += (int64_t)(bytes / sizeof(double));
     if (upper->len <= lower->len) {
-        if (block_room(lower, upper->len, 0) < 0) {
+        if (block_room(lower, upper->len, 0, &s->work) < 0) {
             return -1;
         }
         lower->head -= upper->len;
@@ -2767,7 +2781,7 @@ static int blocks_join(qt_ln_blocks *s, int64_t i) {
         memcpy(lower->d + lower->head, upper->d + upper->head, bytes);
         blocks_remove(s, i);
     } else {
-        if (block_room(upper, 0, lower->len) < 0) {
+        if (block_room(upper, 0, lower->len, &s->work) < 0) {
             return -1;
         }
         memcpy(upper->d + upper->head + upper->len, lower->d + lower->head, bytes);
@@ -2782,12 +2796,11 @@ static int blocks_join(qt_ln_blocks *s, int64_t i) {
  * one deeper (a segment with no entry below r, but the top one, by changing nothing),
  * the first entry of the gap below it drops by r - x (x the segment's old bottom) and
  * joins it if now <= r; -1 when out of memory.  The gaps that change are listed in the
- * growable *list (indices of blocks).  Adds the blocks to *work. */
-static int blocks_arrival(qt_ln_blocks *s, double edge, int64_t **list, int64_t *capacity,
-                          int64_t *work) {
+ * growable *list (indices of blocks). */
+static int blocks_arrival(qt_ln_blocks *s, double edge, int64_t **list, int64_t *capacity) {
     const double r = s->r;
     int64_t changed = 0;
-    *work += s->count;
+    s->work += s->count;
     double x = edge < r ? edge : r; /* the bottom of the segment above (or the band's edge) */
     for (int64_t i = s->count - 1; i >= 0; i--) {
         qt_ln_block *b = &s->at[i];
@@ -2797,7 +2810,7 @@ static int blocks_arrival(qt_ln_blocks *s, double edge, int64_t **list, int64_t 
                 continue;
             }
             const double top = i == s->count - 1 && edge < r ? edge : r;
-            if (block_room(b, 1, 0) < 0) {
+            if (block_room(b, 1, 0, &s->work) < 0) {
                 return -1;
             }
             x = b->d[b->head + b->len - 1];
@@ -2820,7 +2833,8 @@ static int blocks_arrival(qt_ln_blocks *s, double edge, int64_t **list, int64_t 
         const double z = b->d[b->head++];
         b->len--;
         if (i == s->count - 1 ? blocks_insert_one(s, s->count, z) < 0
-                              : block_insert(&s->at[i + 1], s->at[i + 1].len, z, z < r) < 0) {
+                              : block_insert(&s->at[i + 1], s->at[i + 1].len, z, z < r,
+                                             &s->work) < 0) {
             return -1;
         }
         if (s->at[i].len == 0) {
@@ -2856,37 +2870,46 @@ static int dp_idle_bound(const qt_ln_params *p, const qt_ln_path *path, int64_t 
     return 0;
 }
 
+/* The most cuts the programme of segments keeps on a path of n_events events: half the
+ * bytes the cost estimate (qtheory/sim/lossnet_costs.py) allows for the full programme's
+ * checkpoints, 8 (4 N + 3) (sqrt(n_events) + 2), so that the estimate of the full
+ * programme covers this one too (the other half, and the estimate's 48 bytes an event of
+ * path, hold its blocks, admission bits and per-arrival records). */
+static int64_t cuts_budget(const qt_ln_params *p, int64_t n_events) {
+    const double bytes = 4.0 * (4.0 * (double)p->servers + 3.0) * (sqrt((double)n_events) + 2.0);
+    return (int64_t)(bytes / sizeof(int32_t));
+}
+
 /* The backward pass of the programme of segments over the whole path (band b, S as
  * blocks s, the cuts c of the lower-class arrivals, whose idle bounds are idle[0..lows)):
  * the a-th arrival from the path's end writes its band's admission bits to
- * bits + a * words.  Returns the number of arrivals, or -1 when the certificate fails or
- * the cuts pass max_cuts entries, -2 when out of memory, -3 once *work (the cells of the
- * band and the blocks walked) exceeds p->max_cells. */
+ * bits + a * words.  Returns the number of arrivals, or -1 when the certificate fails,
+ * -2 when out of memory, -3 once s->work exceeds p->max_cells, -4 once the cuts pass
+ * cuts_budget. */
 static int64_t dp_back_blocks(qt_ln_band *b, int64_t k, qt_ln_blocks *s, qt_ln_cuts *c,
                               const int64_t *idle, int64_t lows, const qt_ln_params *p,
-                              const qt_ln_path *path, uint32_t *bits, int64_t words,
-                              int64_t max_cuts, int64_t *work) {
+                              const qt_ln_path *path, uint32_t *bits, int64_t words) {
     qt_ln_arrival *arrival = dp_arrival;
 #if defined(QT_LN_AVX2)
     if (kernel_isa(p) >= QT_LN_ISA_AVX2 && k >= QT_LN_WIDE_BAND) {
         arrival = dp_arrival_avx2;
     }
 #endif
-    const int64_t n = p->servers, lo = n - k;
+    const int64_t n = p->servers, lo = n - k, max_cuts = cuts_budget(p, path->size);
     int64_t arrivals = 0, *changed = NULL, capacity = 0; /* blocks_arrival's list */
-    for (int64_t i = path->size - 1; i >= 0 && arrivals >= 0; i--) {
+    for (int64_t i = path->size - 1; i >= 0; i--) {
         const int32_t code = path_code(path, i);
         if (code < 0) {
             const double reward = p->reward[-1 - code], edge = b->u[0] - b->u[1];
-            const double push = edge < reward ? edge : reward;
+            const double push = band_push(b, reward);
             if (reward >= s->r_marginal && push > s->r_marginal) {
                 arrivals = -1; /* the shift's certificate fails */
                 break;
             }
-            if (reward >= s->r_marginal ? blocks_push(s, push) < 0
-                                        : blocks_cuts(s, idle[--lows] - k, c) < 0 ||
-                                              blocks_arrival(s, edge, &changed, &capacity,
-                                                             work) < 0) {
+            if (reward >= s->r_marginal
+                    ? blocks_push(s, push) < 0
+                    : blocks_cuts(s, idle[--lows] - k, c) < 0 ||
+                          blocks_arrival(s, edge, &changed, &capacity) < 0) {
                 arrivals = -2;
                 break;
             }
@@ -2896,14 +2919,14 @@ static int64_t dp_back_blocks(qt_ln_band *b, int64_t k, qt_ln_blocks *s, qt_ln_c
             band_depart(b, k, code - lo);
         } else {
             band_enter(b, blocks_pop(s));
-            if (blocks_insert_zero(s, n - code - k - 1, work) < 0) {
+            if (blocks_insert_zero(s, n - code - k - 1) < 0) {
                 arrivals = -2;
+                break;
             }
         }
-        if ((double)*work > p->max_cells) {
-            arrivals = -3;
-        } else if (c->size > max_cuts) {
-            arrivals = -1;
+        if ((double)s->work > p->max_cells || c->size > max_cuts) {
+            arrivals = c->size > max_cuts ? -4 : -3;
+            break;
         }
     }
     free(changed);
@@ -2972,18 +2995,19 @@ QT_INLINE int dp_forward(qt_ln_run *r, const qt_ln_path *path, int64_t start, in
 }
 
 /* One backward-forward run with band K (K = N: full) and stack capacity cap (a power of
- * 2, 0 when K = N), or (by_blocks: one class below the marginal one, the last; cap 0,
- * K <= QT_LN_ONE_PASS_BAND) the programme of segments.  0, -1 out of memory, 1 when the
- * certificate fails, -3 when the programme of segments' work exceeds p->max_cells
- * (stats->offline_band is then K). */
+ * 2, 0 when K = N), or (by_blocks: one class below the marginal one, the last; cap 0) the
+ * programme of segments, in one pass.  0, -1 out of memory, 1 when the certificate fails
+ * (a wider band may hold), 2 when the programme of segments gives up (its cuts would
+ * pass cuts_budget: the full programme should run), -3 when its work exceeds
+ * p->max_cells (stats->offline_band is then K). */
 static int offline_band(const qt_ln_params *p, const qt_ln_path *path, int64_t k, int64_t cap,
                         int by_blocks, qt_ln_stats *stats, qt_ln_trace *trace) {
     const int64_t n_events = path->size, width = k + 1, words = (k + 31) / 32;
     const int32_t lower = p->classes - 1;
-    int64_t work = n_events * width, lows = 0, *idle = NULL; /* see dp_back_blocks */
+    int64_t lows = 0, *idle = NULL; /* see dp_back_blocks */
     qt_ln_blocks blocks = {0};
     qt_ln_cuts cuts = {.klass = lower};
-    int64_t seg = k <= QT_LN_ONE_PASS_BAND
+    int64_t seg = k <= QT_LN_ONE_PASS_BAND || by_blocks
                       ? (n_events > 0 ? n_events : 1)
                       : (int64_t)ceil(sqrt((double)(n_events > 0 ? n_events : 1)));
     int64_t n_ckpt = n_events / seg + 1; /* checkpoints at events seg, 2 seg, ... */
@@ -3014,16 +3038,17 @@ static int offline_band(const qt_ln_params *p, const qt_ln_path *path, int64_t k
      * forward pass reads first. */
     for (int64_t start = (n_events - 1) / seg * seg; start >= 0; start -= seg) {
         int64_t end = n_events - start < seg ? n_events : start + seg;
-        if (by_blocks) { /* one segment; cuts within the full programme's own memory */
-            const double full_bytes = 9.0 * ((double)p->servers + 1.0) * (sqrt((double)seg) + 3.0);
+        if (by_blocks) { /* one pass over the whole path; the band's cells counted first */
+            blocks.work = n_events * width;
             arrivals = dp_back_blocks(&band, k, &blocks, &cuts, idle, lows, p, path, masks,
-                                      words, (int64_t)(full_bytes / sizeof *cuts.at), &work);
+                                      words);
         } else {
             arrivals = start > 0 ? dp_back(&band, k, &stack, p, path, start, end, scratch, 0)
                                  : dp_back(&band, k, &stack, p, path, start, end, masks, words);
         }
         if (arrivals < 0) {
-            status = arrivals == -1 ? 1 : arrivals == -2 ? -1 : -3;
+            static const int statuses[] = {1, -1, -3, 2}; /* of -1, -2, -3, -4 */
+            status = statuses[-1 - arrivals];
             memset(stats, 0, sizeof *stats);
             stats->offline_band = k;
             goto done;
@@ -3055,8 +3080,8 @@ static int offline_band(const qt_ln_params *p, const qt_ln_path *path, int64_t k
             : words == 1
                 ? dp_forward(&r, path, start, len, masks, arrivals, 1, k, NULL, trace)
                 : dp_forward(&r, path, start, len, masks, arrivals, words, k, NULL, trace);
-        if (forward != 0) {
-            status = forward;
+        if (forward != 0) { /* -1 out of memory, 1: cuts short of the idle count */
+            status = forward < 0 ? -1 : 2;
             goto done;
         }
     }
@@ -3109,16 +3134,19 @@ static int offline_solve(const qt_ln_params *p, const qt_ln_path *path, qt_ln_st
     const int64_t first = p->band > 0 ? p->band : QT_LN_BAND;
     if (p->band >= 0 && dp_exact(p, n_events) && marginal_class(p) == p->classes - 2) {
         /* One class below the marginal one: the programme of segments with bands K,
-         * 2 K, ... up to QT_LN_ONE_PASS_BAND (its admission bits are kept for the whole
-         * path), then the full one. */
-        for (int64_t k = first < QT_LN_ONE_PASS_BAND ? first : QT_LN_ONE_PASS_BAND;
-             k <= QT_LN_ONE_PASS_BAND && 4 * k + 1 < n; k *= 2) {
+         * 2 K, ... up to QT_LN_ONE_PASS_BAND (only K when larger: the admission bits of
+         * the whole path are kept), then the full one. */
+        for (int64_t k = first; 4 * k + 1 < n && (k == first || k <= QT_LN_ONE_PASS_BAND);
+             k *= 2) {
             int status = offline_affordable(p, n_events, k, stats);
             if (status == 0) {
                 status = offline_band(p, path, k, 0, 1, stats, trace);
             }
             if (status <= 0) {
                 return status;
+            }
+            if (status == 2) {
+                break;
             }
         }
     } else if (p->band >= 0 && dp_exact(p, n_events)) {

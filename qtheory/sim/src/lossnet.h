@@ -253,11 +253,13 @@ void qt_ln_run_free(qt_ln_run *run);
  * 4 n_events bytes of admission bits for K <= 32, 8 n_events for K <= 64 (of which only
  * the arrivals' are written) and O(K sqrt(n_events)) above), then the full programme;
  * with exactly one class below the marginal one (the first m with lambda_1 + ... +
- * lambda_m > mu), the programme of segments instead of the bands, for K up to 64
- * (lossnet.c, "Programme of segments": work O(n_events * (K + blocks)), blocks about N / 30
- * measured, memory that of the band plus 8 N for the stack and 4 bytes per cut of the
- * lower-class arrivals, most of them while the servers fill up: about 0.03 N^2 cuts
- * measured).  stats->offline_band says which ran.  No programme of more than
+ * lambda_m > mu), the programme of segments instead of the bands, K then 2 K up to 64
+ * (lossnet.c, "Programme of segments": work O(n_events * (K + blocks)) plus the entries
+ * it moves, blocks N / 30 to N / 7 measured; memory the admission bits of the whole path,
+ * the stack's blocks (peaks of 3.5 to 6.2 N doubles measured), 16 bytes per lower-class
+ * arrival and 4 bytes per cut, most cuts while the servers fill up: 0.03 to 0.14 N^2
+ * measured; past a budget of cuts it gives way to the full programme).
+ * stats->offline_band says which ran.  No programme of more than
  * p->max_cells cells (n_events * (K + 1)) is started.  Returns 0, -1 when out of memory
  * (or when the checkpoints would exceed QT_LN_MAX_ALLOC), -2 when the next programme to
  * try would exceed p->max_cells (stats->offline_band then holds its width K), or -3 when
