@@ -105,7 +105,7 @@ model and the rolling-horizon policy stay two-class.  The offline programme of a
 network whose marginal class is not the last is costed as the full one (O(events x N)
 work, see :mod:`qtheory.sim.lossnet`), which bounds the N a sweep can reach (N = 1000
 with a window of 100 is about 3e8 cells per replication); with one class below the
-marginal one it runs as the programme of segments, about 12 times faster at N = 10^4.
+marginal one it runs as the programme of segments, about 16 times faster at N = 10^4.
 
 A stronger lower bound on R_W: the rolling-horizon policy
 ---------------------------------------------------------

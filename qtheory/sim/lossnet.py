@@ -113,7 +113,7 @@ a common μ; clock model only, arrivals of class j have event code -j) the polic
     programme of segments runs instead: the band, and outside it the values of the idle
     servers as blocks of values <= r_n (where class n is admitted) and > r_n, on which an
     arrival of class n acts block by block; exact, with the full programme's decisions
-    bit for bit, and about 12 times faster at N = 10^4 (``offline_band`` is then 32 or
+    bit for bit, and about 16 times faster at N = 10^4 (``offline_band`` is then 32 or
     64).  With more classes below the marginal one the full programme runs (O(events x
     N) work; the cost estimate expects it, and bounds the programme of segments too).
 

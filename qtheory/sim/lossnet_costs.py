@@ -113,7 +113,7 @@ def _offline_width(net: object, events: float) -> int:
     With one such class the C run takes the programme of segments instead (the band and
     the stack of idle-server values as blocks, lossnet.c): it is costed here as the full
     programme, which it undercuts in the runs measured (its work, the blocks walked and
-    the entries moved, was 1/10 to 1/13 of the full programme's cells for the report's
+    the entries moved, was 1/13 to 1/15 of the full programme's cells for the report's
     sets 3a and 4a and a lower class of half the load, N = 10^4 and 10^5), and its cuts
     stay within half the memory this estimate allows for the full programme's checkpoints
     (past that it gives way to the full programme); C counts its work against the
