@@ -2502,7 +2502,8 @@ static void ckpt_load(qt_ln_band *b, qt_ln_stack *s, const double *c, int64_t le
  *     it is now <= r (merging it with the next segment if the gap empties); every other
  *     gap entry keeps its value.  A segment whose entries all equal r moves by changing
  *     nothing, so only the top block and the segments holding an entry below r (kept in
- *     a list: 6-12 of them measured, against 380-3300 blocks) are visited.  Work
+ *     a list: 6-12 of them against 380-3300 blocks on (0.3, 0.9, 0.6); up to half the
+ *     blocks with a lower class of rate 0.001) are visited.  Work
  *     O(those segments) per lower-class arrival and O(blocks) per departure (the walk to
  *     its depth), plus the entries moved inside and between blocks (all of it counted
  *     against max_cells).
@@ -2829,7 +2830,7 @@ static int blocks_cuts(const qt_ln_blocks *s, int64_t reach, qt_ln_cuts *c) {
 }
 
 /* Join the segments i and i - 1 (adjacent once the gap between them is gone), copying
- * the shorter one into the other; -1 when out of memory. */
+ * the shorter one into the other, into index i - 1; -1 when out of memory. */
 static int blocks_join(qt_ln_blocks *s, int64_t i) {
     qt_ln_block *upper = &s->at[i], *lower = &s->at[i - 1];
     const size_t bytes = (size_t)(upper->len <= lower->len ? upper->len : lower->len) *
@@ -2844,7 +2845,6 @@ static int blocks_join(qt_ln_blocks *s, int64_t i) {
         lower->under += upper->under;
         memcpy(lower->d + lower->head, upper->d + upper->head, bytes);
         blocks_remove(s, i);
-        return blocks_mark(s, i - 1);
     } else {
         if (block_room(upper, 0, lower->len, &s->work) < 0) {
             return -1;
