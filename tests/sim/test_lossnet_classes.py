@@ -238,6 +238,17 @@ def test_offline_dominates_every_online_policy_on_the_same_events(net, servers):
             assert best["reward_total"] >= other["reward_total"], (name, param)
 
 
+STATS = ("admitted", "rejected", "reward_total", "idle_area", "events", "trace_decision",
+         "trace_busy")  # fmt: skip
+
+
+def assert_same_optimum(programme, full):
+    """Every statistic and the traced decisions and busy counts of two offline runs on
+    the same path are identical."""
+    for key in STATS:
+        assert np.array_equal(programme[key], full[key]), key
+
+
 @pytest.mark.parametrize("net", [LAST, LossNetwork(10, (0.2, 0.3, 0.3, 0.5), (4, 3, 2, 1), 1.0)],
                          ids=["three", "four"])  # fmt: skip
 def test_offline_band_equals_the_full_programme(net):
@@ -247,22 +258,12 @@ def test_offline_band_equals_the_full_programme(net):
     band = c_classes(net, "offline", 0.0, 5.0, 2, trace=True)
     full = c_classes(net, "offline", -1.0, 5.0, 2, trace=True)
     assert band["offline_band"] < 400 and full["offline_band"] == 400
-    for key in ("admitted", "rejected", "reward_total", "idle_area", "trace_decision"):
-        assert np.array_equal(band[key], full[key]), key
+    assert_same_optimum(band, full)
 
 
 # One class below the marginal one (marginal: class 2 of 3; a third network with
 # rewards 1.5, 1, 0.25 and a lower class that is a sizeable share of the load).
 BELOW = [THREE, FOUR, LossNetwork(10, (0.45, 0.7, 0.9), (1.5, 1.0, 0.25), 1.0)]
-STATS = ("admitted", "rejected", "reward_total", "idle_area", "events", "trace_decision",
-         "trace_busy")  # fmt: skip
-
-
-def assert_same_optimum(segments, full):
-    for key in STATS:
-        assert np.array_equal(segments[key], full[key]), key
-
-
 @pytest.mark.parametrize("net", BELOW, ids=["three", "four", "three-heavy"])
 @pytest.mark.parametrize("servers", [150, 400, 1000])
 def test_segments_equal_the_full_programme(net, servers):

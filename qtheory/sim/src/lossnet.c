@@ -2590,19 +2590,18 @@ static int block_room(qt_ln_block *b, int64_t front, int64_t back, int64_t *work
 /* Insert `value` (< r iff `under`) at position j (0..len) of block b, moving the shorter
  * side (added to *work); -1 when out of memory. */
 static int block_insert(qt_ln_block *b, int64_t j, double value, int under, int64_t *work) {
-    if (j < b->len - j) {
-        if (block_room(b, 1, 0, work) < 0) {
-            return -1;
-        }
-        memmove(b->d + b->head - 1, b->d + b->head, (size_t)j * sizeof *b->d);
+    const int up = j < b->len - j; /* move the entries above j up, else those below down */
+    const int64_t moved = up ? j : b->len - j;
+    if (block_room(b, up, !up, work) < 0) {
+        return -1;
+    }
+    if (up) {
+        memmove(b->d + b->head - 1, b->d + b->head, (size_t)moved * sizeof *b->d);
         b->head--;
     } else {
-        if (block_room(b, 0, 1, work) < 0) {
-            return -1;
-        }
-        memmove(b->d + b->head + j + 1, b->d + b->head + j, (size_t)(b->len - j) * sizeof *b->d);
+        memmove(b->d + b->head + j + 1, b->d + b->head + j, (size_t)moved * sizeof *b->d);
     }
-    *work += j < b->len - j ? j : b->len - j;
+    *work += moved;
     b->d[b->head + j] = value;
     b->len++;
     b->under += under;
@@ -2711,16 +2710,24 @@ static int blocks_init(qt_ln_blocks *s, int64_t entries, double r, double r_marg
     return blocks_insert(s, 0, block);
 }
 
+/* Block i just lost the entry `value`: its count below r follows, and it leaves S when
+ * empty, or the active list when it holds only r. */
+static void blocks_lost(qt_ln_blocks *s, int64_t i, double value) {
+    qt_ln_block *b = &s->at[i];
+    b->under -= value < s->r;
+    if (b->len == 0) {
+        blocks_remove(s, i);
+    } else if (b->under == 0) {
+        active_drop(s, i);
+    }
+}
+
 /* Pop the top entry of S (never the last: S has N - K >= 2 entries before a pop). */
 static double blocks_pop(qt_ln_blocks *s) {
     qt_ln_block *top = &s->at[s->count - 1];
     const double value = top->d[top->head++];
-    top->under -= value < s->r;
-    if (--top->len == 0) {
-        blocks_remove(s, s->count - 1);
-    } else if (top->under == 0) {
-        active_drop(s, s->count - 1);
-    }
+    top->len--;
+    blocks_lost(s, s->count - 1, value);
     return value;
 }
 
@@ -2736,12 +2743,7 @@ static int blocks_push(qt_ln_blocks *s, double value) {
         return -1;
     }
     qt_ln_block *bottom = &s->at[0];
-    bottom->under -= bottom->d[bottom->head + --bottom->len] < s->r;
-    if (bottom->len == 0) {
-        blocks_remove(s, 0);
-    } else if (bottom->under == 0) {
-        active_drop(s, 0);
-    }
+    blocks_lost(s, 0, bottom->d[bottom->head + --bottom->len]);
     return 0;
 }
 
@@ -2999,16 +3001,19 @@ static int64_t dp_back_blocks(qt_ln_band *b, int64_t k, qt_ln_blocks *s, qt_ln_c
     for (int64_t i = path->size - 1; i >= 0; i--) {
         const int32_t code = path_code(path, i);
         if (code < 0) {
-            const double reward = p->reward[-1 - code], edge = b->u[0] - b->u[1];
-            const double push = band_push(b, reward);
-            if (reward >= s->r_marginal && push > s->r_marginal) {
-                arrivals = -1; /* the shift's certificate fails */
-                break;
-            }
-            if (reward >= s->r_marginal
-                    ? blocks_push(s, push) < 0
-                    : blocks_cuts(s, idle[--lows] - k, c) < 0 ||
-                          blocks_arrival(s, edge, &changed, &capacity) < 0) {
+            const double reward = p->reward[-1 - code];
+            if (reward >= s->r_marginal) { /* the shift, certified */
+                const double push = band_push(b, reward);
+                if (push > s->r_marginal) {
+                    arrivals = -1;
+                    break;
+                }
+                if (blocks_push(s, push) < 0) {
+                    arrivals = -2;
+                    break;
+                }
+            } else if (blocks_cuts(s, idle[--lows] - k, c) < 0 ||
+                       blocks_arrival(s, b->u[0] - b->u[1], &changed, &capacity) < 0) {
                 arrivals = -2;
                 break;
             }
@@ -3069,8 +3074,9 @@ QT_INLINE int dp_forward(qt_ln_run *r, const qt_ln_path *path, int64_t start, in
         uint64_t q = (uint64_t)(busy - lo), at = q < (uint64_t)k ? q : 0;
         int bit = (int)(mine[words == 1 ? 0 : at >> 5] >> (at & 31) & 1);
         int admit = arrival & ((busy < lo) | ((q < (uint64_t)k) & bit));
-        if (cuts != NULL && row == (uint32_t)cuts->klass && busy < lo) {
-            admit = cuts_admit(cuts, low_left - 1, lo - 1 - busy);
+        if (cuts != NULL && row == (uint32_t)cuts->klass) {
+            low_left--;
+            admit = busy < lo ? cuts_admit(cuts, low_left, lo - 1 - busy) : admit;
             if (admit < 0) {
                 if (trace != NULL) {
                     trace->size = traced;
@@ -3078,7 +3084,6 @@ QT_INLINE int dp_forward(qt_ln_run *r, const qt_ln_path *path, int64_t start, in
                 return 1;
             }
         }
-        low_left -= cuts != NULL && row == (uint32_t)cuts->klass;
         busy += admit - ((int64_t)(uint32_t)code < busy);
         r->tally[QT_LN_TALLY(row, admit, in_window)]++;
         if (trace != NULL &&
@@ -3230,38 +3235,29 @@ static int offline_affordable(const qt_ln_params *p, int64_t n_events, int64_t k
 static int offline_solve(const qt_ln_params *p, const qt_ln_path *path, qt_ln_stats *stats,
                          qt_ln_trace *trace) {
     const int64_t n = p->servers, n_events = path->size;
-    const int64_t first = p->band > 0 ? p->band : QT_LN_BAND;
-    if (p->band >= 0 && dp_exact(p, n_events) && marginal_class(p) == p->classes - 2) {
-        /* One class below the marginal one: the programme of segments with bands K,
-         * 2 K, ... up to QT_LN_ONE_PASS_BAND (only K when larger: the admission bits of
-         * the whole path are kept), then the full one. */
-        for (int64_t k = first; 4 * k + 1 < n && (k == first || k <= QT_LN_ONE_PASS_BAND);
-             k *= 2) {
+    if (p->band >= 0 && dp_exact(p, n_events)) {
+        /* Bands K, 2 K, ... while they stay well below the full width: the banded
+         * programme, each with a stack ring of the largest power of 2 <= 2 K (>= K, and
+         * < N - K); with one class below the marginal one, the programme of segments up to
+         * QT_LN_ONE_PASS_BAND (only K when larger: it keeps the admission bits of the
+         * whole path), which gives up (2) for the full programme at once. */
+        const int by_blocks = marginal_class(p) == p->classes - 2;
+        const int64_t first = p->band > 0 ? p->band : QT_LN_BAND;
+        for (int64_t k = first;
+             4 * k + 1 < n && (!by_blocks || k == first || k <= QT_LN_ONE_PASS_BAND); k *= 2) {
+            int64_t cap = by_blocks ? 0 : 1; /* the programme of segments keeps no ring */
+            while (cap > 0 && 2 * cap <= 2 * k) {
+                cap *= 2;
+            }
             int status = offline_affordable(p, n_events, k, stats);
             if (status == 0) {
-                status = offline_band(p, path, k, 0, 1, stats, trace);
+                status = offline_band(p, path, k, cap, by_blocks, stats, trace);
             }
             if (status <= 0) {
                 return status;
             }
             if (status == 2) {
                 break;
-            }
-        }
-    } else if (p->band >= 0 && dp_exact(p, n_events)) {
-        /* Bands K, 2 K, ... while they stay well below the full width, each with a stack
-         * ring of the largest power of 2 <= 2 K (>= K, and < N - K). */
-        for (int64_t k = first; 4 * k + 1 < n; k *= 2) {
-            int64_t cap = 1;
-            while (2 * cap <= 2 * k) {
-                cap *= 2;
-            }
-            int status = offline_affordable(p, n_events, k, stats);
-            if (status == 0) {
-                status = offline_band(p, path, k, cap, 0, stats, trace);
-            }
-            if (status <= 0) {
-                return status;
             }
         }
     }
