@@ -264,6 +264,8 @@ def test_offline_band_equals_the_full_programme(net):
 # One class below the marginal one (marginal: class 2 of 3; a third network with
 # rewards 1.5, 1, 0.25 and a lower class that is a sizeable share of the load).
 BELOW = [THREE, FOUR, LossNetwork(10, (0.45, 0.7, 0.9), (1.5, 1.0, 0.25), 1.0)]
+
+
 @pytest.mark.parametrize("net", BELOW, ids=["three", "four", "three-heavy"])
 @pytest.mark.parametrize("servers", [150, 400, 1000])
 def test_segments_equal_the_full_programme(net, servers):
