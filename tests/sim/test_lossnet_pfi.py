@@ -2,8 +2,10 @@
 
 The C code decides an L arrival from a threshold theta(m) of the next event index,
 computed by a backward recursion that is exact where its two envelopes meet (coupling
-from the past), and reports the look-ahead statistics of the scan it no longer runs by
-following the pending walks forward together.  The slow reference is the literal scan
+from the past; with AVX2, eight events at a time by a scan of composed clamps), and
+reports the look-ahead statistics of the scan it no longer runs from the walks' ends read
+backward over chunks of events, the walks pending at a chunk's end grouped by idle
+count.  The slow reference is the literal scan
 of the definition, :func:`qtheory.lossnet.policies.pfi_promise`: admit the L, reject
 every later L, admit every later H, and ask whether the idle count reaches floor(sqrt N)
 before it is 0.
@@ -21,10 +23,10 @@ from qtheory.model.paths import ClockPath
 from qtheory.sim import _core
 
 
-def c_pfi(servers, lambda_h, lambda_l, mu, horizon, warmup, seed, trace=True):
+def c_pfi(servers, lambda_h, lambda_l, mu, horizon, warmup, seed, trace=True, isa=None):
     return _core.lossnet_simulate(
         np.random.PCG64(seed), "clock", "pfi", 0.0, servers, lambda_h, lambda_l, mu,
-        2.0, 1.0, horizon, warmup, trace=trace,
+        2.0, 1.0, horizon, warmup, trace=trace, isa=isa,
     )  # fmt: skip
 
 
@@ -49,9 +51,13 @@ CASES = [
 
 @pytest.mark.parametrize(("servers", "lambda_h", "lambda_l", "mu", "horizon"), CASES)
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_pfi_thresholds_match_the_literal_scan(servers, lambda_h, lambda_l, mu, horizon, seed):
+@pytest.mark.parametrize("isa", ["generic", None])
+def test_pfi_thresholds_match_the_literal_scan(servers, lambda_h, lambda_l, mu, horizon, seed,
+                                               isa):  # fmt: skip
+    """Both twins of the thresholds' refill: one step at a time, and the processor's best
+    (eight at a time with AVX2)."""
     warmup = horizon / 3
-    out = c_pfi(servers, lambda_h, lambda_l, mu, horizon, warmup, seed)
+    out = c_pfi(servers, lambda_h, lambda_l, mu, horizon, warmup, seed, isa=isa)
     n = out["trace_t"].size
     extra = 50.0 if lambda_h < mu else 400.0  # the promises may look far past T
     times, codes = _core.lossnet_path(

@@ -294,40 +294,37 @@ struct qt_ln_block {
     int8_t sum, low;
 };
 
-/* One hypothetical PFI walk whose look-ahead statistics are pending: the L arrival's
- * time, the index of the first event of its future, and once resolved the index and
- * time of the event that resolved it (end = QT_LN_NONE while pending); `next` links
- * the walks at the same hypothetical idle count. */
+/* One hypothetical PFI walk whose look-ahead statistics are pending: the time of the
+ * arrival of 0-based class `klass`, the index of the first event of its future, and once
+ * resolved the index and time of the event that resolved it (end = QT_LN_NONE while
+ * pending); `next` links the walks of one group (see walk_pass). */
 struct qt_ln_walk {
     double t, t_end;
     uint64_t start, end, next;
+    int32_t klass;
 };
 
-/* PFI state of one class j >= 2 (see pfi_refill and walk_step).  Thresholds: the run's
+/* The events of one walk_pass: the forward loop of PFI with look-ahead statistics hands
+ * them over in chunks of 16 floor(sqrt N) events (a walk typically ends within a few
+ * sqrt N), a power of 2 from 4096 to QT_LN_WALK_CHUNK, whose resolutions (offsets in the
+ * chunk, and tags, see walk_pass) fit in 16 bits. */
+#define QT_LN_WALK_CHUNK 65536
+
+/* PFI state of one class j >= 2 (see pfi_refill and walk_pass).  Thresholds: the run's
  * ring `theta` holds theta_j(m + 1) at every arrival m of class j below theta_end (the
- * arrival's future starts at m + 1), theta_span events per refill.  Walk groups:
- * slot_first/last[(p - shift) & slot_mask] is the group of pending walks of class j at
- * hypothetical idle count p (first and last record, QT_LN_NONE if empty); `pending`
- * walks of class j are unresolved. */
+ * arrival's future starts at m + 1), theta_span events per refill.  Walks: `tau` is the
+ * ring of walk_pass's resolutions; first/last[(h - shift) & slot_mask] is the group of
+ * pending walks at hypothetical idle count h at the end of the last pass (shift 0 there;
+ * first and last walk, QT_LN_NONE if empty), next_first/next_last the groups the next
+ * pass builds; `pending` walks of class j are in groups. */
 struct qt_ln_pfi_class {
     int64_t theta_span;
     uint64_t theta_end;
-    uint64_t *slot_first, *slot_last;
+    int32_t *tau;
+    uint64_t *groups; /* the four arrays of groups, slot_mask + 1 entries each */
+    uint64_t *first, *last, *next_first, *next_last;
     int64_t shift, pending;
 };
-
-/* A group of walks of class `klass` (0-based) taken out of its slot when event `index`
- * at time t resolved it, its walks not yet marked (walk_settle); `first` is its first
- * walk. */
-struct qt_ln_resolved {
-    uint64_t first, index;
-    double t;
-    int64_t klass;
-};
-
-/* Resolved groups kept before they are settled (one more entry takes the writes of
- * the events that resolve nothing). */
-#define QT_LN_SETTLE 64
 
 struct qt_ln_run {
     qt_ln_params p;
@@ -376,15 +373,15 @@ struct qt_ln_run {
     char *sss_scratch;
     int64_t sss_scratch_cap;
     /* PFI: per-class thresholds and walk groups (pfi[j], j = 1..n-1 for class j + 1),
-     * and one ring of the pending hypothetical walks of undecided scored arrivals in
-     * the window, absolute indices [walk_head, walk_tail) in arrival order. */
+     * and one ring of the walks of the undecided scored arrivals in the window whose
+     * statistics are not yet summed, absolute indices [walk_head, walk_tail) in arrival
+     * order. */
     struct qt_ln_pfi_class pfi[QT_LN_MAX_CLASSES];
     struct qt_ln_walk *walks;
     uint64_t walk_mask, walk_head, walk_tail;
+    uint32_t *walk_list; /* walk_pass's list of the walks of its events */
+    int64_t walk_chunk;  /* the events of one walk_pass (QT_LN_WALK_CHUNK) */
     uint64_t slot_mask;
-    int64_t pending; /* walks of every class not yet settled */
-    struct qt_ln_resolved resolved[QT_LN_SETTLE + 1];
-    int64_t n_resolved;
     /* Job model: min-heap of completion times and the next arrival, drawn ahead. */
     double *heap;
     int64_t heap_size, heap_capacity;
@@ -404,10 +401,11 @@ void qt_ln_run_free(qt_ln_run *run) {
         free(run->sss_scratch);
         free(run->blocks);
         for (int32_t j = 0; j < QT_LN_MAX_CLASSES; j++) {
-            free(run->pfi[j].slot_first);
-            free(run->pfi[j].slot_last);
+            free(run->pfi[j].tau);
+            free(run->pfi[j].groups);
         }
         free(run->walks);
+        free(run->walk_list);
         free(run->heap);
         free(run);
     }
@@ -446,31 +444,41 @@ static void job_init(qt_ln_run *r) {
 }
 
 /* PFI state: the first refill of each class spans 4096 + 64 floor(sqrt N) events (about
- * ten times the span over which the thresholds typically coalesce); walk slots for the
- * hypothetical idle counts 0..floor(sqrt N) (a power of 2 > floor(sqrt N) + 1) per
- * class 2..n.  -1 when out of memory. */
+ * ten times the span over which the thresholds typically coalesce); per class 2..n, the
+ * ring of walk_pass's resolutions and the walk groups, one slot for each hypothetical
+ * idle count 0..floor(sqrt N) (a power of 2 > floor(sqrt N) + 1 slots).  -1 when out of
+ * memory. */
 static int pfi_init(qt_ln_run *r) {
     uint64_t slots = 2;
     while (slots < (uint64_t)r->pfi_target + 2) {
         slots *= 2;
     }
     r->slot_mask = slots - 1;
-    r->walks = new_array(64, 1, sizeof *r->walks, 0);
-    r->walk_mask = 63;
-    if (r->walks == NULL) {
+    r->walk_chunk = 4096;
+    while (r->walk_chunk < QT_LN_WALK_CHUNK && r->walk_chunk < 16 * r->pfi_target) {
+        r->walk_chunk *= 2;
+    }
+    r->walks = new_array(r->walk_chunk, 1, sizeof *r->walks, 0);
+    r->walk_mask = (uint64_t)r->walk_chunk - 1;
+    r->walk_list = new_array(r->walk_chunk, 1, sizeof *r->walk_list, 0);
+    if (r->walks == NULL || r->walk_list == NULL) {
         return -1;
     }
     for (int32_t j = 1; j < r->p.classes; j++) {
         struct qt_ln_pfi_class *c = &r->pfi[j];
         c->theta_span = 4096 + 64 * r->pfi_target;
-        c->slot_first = new_array((int64_t)slots, 1, sizeof *c->slot_first, 0);
-        c->slot_last = new_array((int64_t)slots, 1, sizeof *c->slot_last, 1);
-        if (c->slot_first == NULL || c->slot_last == NULL) {
+        c->tau = new_array((int64_t)slots, 1, sizeof *c->tau, 1);
+        c->groups = new_array((int64_t)slots, 4, sizeof *c->groups, 0);
+        if (c->tau == NULL || c->groups == NULL) {
             return -1;
         }
-        for (uint64_t i = 0; i < slots; i++) {
-            c->slot_first[i] = QT_LN_NONE;
+        for (uint64_t i = 0; i < 4 * slots; i++) {
+            c->groups[i] = QT_LN_NONE;
         }
+        c->first = c->groups;
+        c->last = c->groups + slots;
+        c->next_first = c->groups + 2 * slots;
+        c->next_last = c->groups + 3 * slots;
     }
     return 0;
 }
@@ -862,16 +870,21 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
  * exactly those of the event-by-event scan, which no longer runs.
  *
  * The look-ahead statistics (events scanned and time to the last event scanned, per
- * scored arrival in the window) are those of the scan: the walks of undecided arrivals
- * are followed forward together (walk_step), class by class.  Walks of one class at the
- * same idle count stay together, so they are grouped by idle count; in coordinates
- * v = p - shift a better arrival (shift - 1) or a departure with c <= N - s (shift + 1,
- * every p <= s - 1 < N - c steps up) moves every group of the class at once and only
- * the group reaching 0 or s resolves.  A departure with c > N - s (probability
- * (s - 1) / N) lifts only the groups below q = N - c: the groups at q..s-1 move down one
- * slot, merging the group from q - 1 with the one at q; O(s) such work at rate s / N per
- * event is O(1) per event and class.  Resolved walks are accounted in arrival order (one
- * ring for every class), so the sums are the scan's, bit for bit.
+ * scored arrival in the window) are those of the scan, and come from the same steps
+ * read backward.  The walk of an arrival ends at the first event where it reaches 0 or
+ * s; call tau_m(h) that event for a walk at h just before event m.  Then tau_m(h) =
+ * tau_{m+1}(step_m(h)), or m where step_m(h) is 0 or s: a better arrival moves every h
+ * down and ends h = 1, a departure of slot c <= N - s moves every h up and ends h = s - 1
+ * (every h <= s - 1 < N - c steps up), any other arrival changes nothing.  Kept as a
+ * ring of s slots under a moving shift, one step back is a shift and one write (a
+ * departure of slot c > N - s, probability (s - 1) / N an event, lifts only h < N - c:
+ * O(s) work, O(1) per event).  So the forward loop marks each undecided arrival with h,
+ * and every walk_chunk events walk_pass runs the chunk backward from tau = "still
+ * pending at the chunk's end, at h" and reads each walk's tau where its future starts;
+ * the walks still pending are grouped by h at the chunk's end and take the next chunk's
+ * tau at its start.  At the end of the run the groups are followed forward past the
+ * horizon, drawing only the events they read (walk_finish).  The walks are accounted
+ * in arrival order (one ring for every class), so the sums are the scan's, bit for bit.
  */
 
 /* g_m(x) of the event of `code` for the 0-based class j >= 1, on 1..s.  A better arrival
@@ -908,6 +921,110 @@ QT_INLINE void refill_exact(const qt_ln_event *buf, uint64_t mask, int32_t *thet
     }
 }
 
+#if defined(QT_LN_AVX2)
+/* The eight events from `slot` of the ring: in place, or copied to `copy` when they wrap
+ * around its end. */
+QT_INLINE const qt_ln_event *ring8(const qt_ln_event *buf, uint64_t mask, uint64_t slot,
+                                   qt_ln_event *copy) {
+    if (slot + 8 <= mask + 1) {
+        return buf + slot;
+    }
+    for (int k = 0; k < 8; k++) {
+        copy[k] = buf[(slot + (uint64_t)k) & mask];
+    }
+    return copy;
+}
+
+/* The codes of eight consecutive events e[0..1], e[2..3], ... loaded as four 32-byte
+ * vectors: the code of each 16-byte event picked (unpackhi) and ordered. */
+__attribute__((target("avx2"))) QT_INLINE __m256i codes8_avx2(__m256d e0, __m256d e1,
+                                                              __m256d e2, __m256d e3) {
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256 odd = _mm256_shuffle_ps(_mm256_castpd_ps(_mm256_unpackhi_pd(e0, e1)),
+                                         _mm256_castpd_ps(_mm256_unpackhi_pd(e2, e3)), 0x88);
+    return _mm256_permutevar8x32_epi32(_mm256_castps_si256(odd), order);
+}
+
+/* One round of refill_exact2_avx2's scan: lane k composes its step (D, L, U) after the
+ * one of lane k + d (`up` moves it down d lanes; the identity above lane 7 - d, lanes
+ * `above`): D = D' + D, L = clamp(L' + D, L, U), U = clamp(U' + D, L, U). */
+#define QT_LN_SCAN_ROUND(up, above)                                                            \
+    do {                                                                                       \
+        const __m256i dd = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(d, up), zero, above); \
+        const __m256i ll = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(l, up), low, above);  \
+        const __m256i uu = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(u, up), high, above); \
+        const __m256i l2 = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(ll, d), l), u);   \
+        u = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(uu, d), l), u);                  \
+        l = l2;                                                                                \
+        d = _mm256_add_epi32(dd, d);                                                           \
+    } while (0)
+
+/*
+ * refill_exact of two classes (every event) with AVX2, eight events at a time.  Each step
+ * g_m other than a rare departure's is the clamp min(max(x + D, L), U) with D = +1 for
+ * an H arrival, -1 for a departure, 0 for an L arrival, L = 1 and U = s, and clamps
+ * compose into clamps: g o f = (D_f + D_g, clamp(L_f + D_g, L_g, U_g), clamp(U_f + D_g,
+ * L_g, U_g)) (L <= U throughout).  A scan over the eight lanes (three rounds) gives lane
+ * k the composition of the steps of events k..7 of the eight, so theta at each of them
+ * is one clamp of theta past the eight, and the carry to the next eight is lane 0's.
+ * Eight events with a departure of slot above N - s go one step at a time (pfi_step), as
+ * do the first (end - start) mod 8; eight events that wrap around the ring are copied out
+ * first.  The values are those of refill_exact.
+ */
+__attribute__((target("avx2"))) static void refill_exact2_avx2(const qt_ln_event *buf,
+                                                               uint64_t mask, int32_t *theta,
+                                                               uint64_t start, uint64_t end,
+                                                               int32_t lo, int64_t n,
+                                                               int32_t s) {
+    const __m256i up1 = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 7);
+    const __m256i up2 = _mm256_setr_epi32(2, 3, 4, 5, 6, 7, 7, 7);
+    const __m256i up4 = _mm256_setr_epi32(4, 5, 6, 7, 7, 7, 7, 7);
+    const __m256i h_code = _mm256_set1_epi32(QT_LN_H), no_slot = _mm256_set1_epi32(-1);
+    const __m256i rare_above = _mm256_set1_epi32((int32_t)(n - s));
+    const __m256i one = _mm256_set1_epi32(1), top = _mm256_set1_epi32(s);
+    const __m256i zero = _mm256_setzero_si256(), low = _mm256_set1_epi32(-(1 << 29)),
+                  high = _mm256_set1_epi32(1 << 29);
+    uint64_t e = end;
+    for (; e - start >= 8; e -= 8) {
+        const uint64_t slot = (e - 8) & mask;
+        qt_ln_event copy[8];
+        const qt_ln_event *ev = ring8(buf, mask, slot, copy);
+        const double *t = &ev->t;
+        const __m256i code = codes8_avx2(_mm256_loadu_pd(t), _mm256_loadu_pd(t + 4),
+                                         _mm256_loadu_pd(t + 8), _mm256_loadu_pd(t + 12));
+        const __m256i rare = _mm256_cmpgt_epi32(code, rare_above);
+        if (!_mm256_testz_si256(rare, rare)) {
+            for (int k = 8; k-- > 0;) {
+                theta[(slot + (uint64_t)k) & mask] = lo;
+                lo = pfi_step(ev[k].code, 1, n, s, lo);
+            }
+            continue;
+        }
+        __m256i d = _mm256_sub_epi32(_mm256_cmpgt_epi32(code, no_slot),
+                                     _mm256_cmpeq_epi32(code, h_code));
+        __m256i l = one, u = top;
+        QT_LN_SCAN_ROUND(up1, 0x80);
+        QT_LN_SCAN_ROUND(up2, 0xC0);
+        QT_LN_SCAN_ROUND(up4, 0xF0);
+        const __m256i x = _mm256_set1_epi32(lo);
+        const __m256i y = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(x, d), l), u);
+        const __m256i stored = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(y, up1), x, 0x80);
+        if (ev == copy) {
+            int32_t values[8];
+            _mm256_storeu_si256((__m256i *)(void *)values, stored);
+            for (int k = 0; k < 8; k++) {
+                theta[(slot + (uint64_t)k) & mask] = values[k];
+            }
+        } else {
+            _mm256_storeu_si256((__m256i *)(void *)(theta + slot), stored);
+        }
+        lo = _mm_cvtsi128_si32(_mm256_castsi256_si128(y));
+    }
+    refill_exact(buf, mask, theta, start, e, lo, 1, n, s, 1);
+}
+#undef QT_LN_SCAN_ROUND
+#endif
+
 /* Make theta_j exact for the next events (from the class's theta_end on, or from the
  * ring's head if that is later: a run far from full decides without thresholds),
  * writing theta_j(m + 1) into the ring's theta[m] at each arrival m of the 0-based class
@@ -935,7 +1052,12 @@ static int pfi_refill(qt_ln_run *r, int32_t j) {
         }
         if (lo == hi && met > span / 2) { /* lo = theta(start + met) exactly */
             if (r->p.classes == 2) {
-                refill_exact(buf, mask, theta, start, start + (uint64_t)met, lo, 1, n, s, 1);
+#if defined(QT_LN_AVX2)
+                if (r->isa >= QT_LN_ISA_AVX2) {
+                    refill_exact2_avx2(buf, mask, theta, start, start + (uint64_t)met, lo, n, s);
+                } else
+#endif
+                    refill_exact(buf, mask, theta, start, start + (uint64_t)met, lo, 1, n, s, 1);
             } else {
                 refill_exact(buf, mask, theta, start, start + (uint64_t)met, lo, j, n, s, 0);
             }
@@ -952,113 +1074,32 @@ static int pfi_refill(qt_ln_run *r, int32_t j) {
     }
 }
 
-/* Move the group of class c in slot `from` to slot `to`, appending it to the group
- * already there. */
-QT_INLINE void walk_move(qt_ln_run *r, struct qt_ln_pfi_class *c, uint64_t from, uint64_t to) {
-    uint64_t first = c->slot_first[from];
-    if (first == QT_LN_NONE) {
-        return;
-    }
-    if (c->slot_first[to] == QT_LN_NONE) {
-        c->slot_first[to] = first;
-    } else {
-        r->walks[c->slot_last[to] & r->walk_mask].next = first;
-    }
-    c->slot_last[to] = c->slot_last[from];
-    c->slot_first[from] = QT_LN_NONE;
-}
-
-/* A departure of slot N - q with q < s lifts only the groups of class c below q: the
- * groups at q..s-1 keep their p, one slot down in the coordinates of the new shift (the
- * caller moves the shift).  Rare (probability (s - 1) / N an event): out of line. */
-static __attribute__((noinline)) void walk_lift(qt_ln_run *r, struct qt_ln_pfi_class *c,
-                                                int64_t q) {
-    const int64_t s = r->pfi_target;
-    for (int64_t p = q; p < s; p++) {
-        walk_move(r, c, (uint64_t)(p - c->shift) & r->slot_mask,
-                  (uint64_t)(p - c->shift - 1) & r->slot_mask);
-    }
-}
-
 /* Account the resolved walks at the front of the ring, in arrival order. */
 static void walk_flush(qt_ln_run *r) {
-    while (r->walk_head < r->walk_tail) {
-        const struct qt_ln_walk *w = &r->walks[r->walk_head & r->walk_mask];
-        if (w->end == QT_LN_NONE) {
-            return;
-        }
-        r->st.lookahead_events += (int64_t)(w->end + 1 - w->start);
-        r->st.lookahead_time += w->t_end - w->t;
-        r->walk_head++;
+    const struct qt_ln_walk *walks = r->walks;
+    const uint64_t walk_mask = r->walk_mask, tail = r->walk_tail;
+    uint64_t head = r->walk_head;
+    int64_t events = r->st.lookahead_events;
+    double time = r->st.lookahead_time;
+    for (; head < tail && walks[head & walk_mask].end != QT_LN_NONE; head++) {
+        const struct qt_ln_walk *w = &walks[head & walk_mask];
+        events += (int64_t)(w->end + 1 - w->start);
+        time += w->t_end - w->t;
     }
+    r->walk_head = head;
+    r->st.lookahead_events = events;
+    r->st.lookahead_time = time;
 }
 
-/* Mark the walks of the groups resolved since the last call (each with the index and
- * time of the event that resolved it), then account the resolved walks at the front of
- * the ring.  The marks and the sums are those of a resolution marked at once: only the
- * front's moves are delayed, and the sums are added in arrival order all the same. */
-static __attribute__((noinline)) void walk_settle(qt_ln_run *r) {
-    for (int64_t k = 0; k < r->n_resolved; k++) {
-        const struct qt_ln_resolved *g = &r->resolved[k];
-        int64_t count = 0;
-        for (uint64_t w = g->first; w != QT_LN_NONE; w = r->walks[w & r->walk_mask].next) {
-            struct qt_ln_walk *walk = &r->walks[w & r->walk_mask];
-            walk->end = g->index;
-            walk->t_end = g->t;
-            count++;
-        }
-        r->pfi[g->klass].pending -= count;
-        r->pending -= count;
+/* Make room in the ring of walks for `more` records; -1 when out of memory. */
+static int walk_reserve(qt_ln_run *r, uint64_t more) {
+    uint64_t cap = r->walk_mask + 1;
+    while (r->walk_tail - r->walk_head + more > cap) {
+        cap *= 2;
     }
-    r->n_resolved = 0;
-    walk_flush(r);
-}
-
-/* Advance every pending walk of the 0-based class j over event `index` (code, time t);
- * n, s and the slot mask are the run's.  Without a branch on the type or on the
- * outcome: the group that reaches 0 (a better arrival) or s (a departure lifting every
- * group), if any, leaves its slot and joins the resolved groups (the entry is written
- * for every event and kept only for a resolution). */
-QT_INLINE void walk_step_class(qt_ln_run *r, int32_t j, int32_t code, uint64_t index, double t,
-                               int64_t n, int64_t s, uint64_t slot_mask) {
-    struct qt_ln_pfi_class *c = &r->pfi[j];
-    int better = is_better(code, j), departure = code >= 0;
-    int64_t q = n - code; /* a departure lifts the walks at p < q (> N: none) */
-    if (__builtin_expect(q < s, 0)) {
-        walk_lift(r, c, q);
+    if (cap == r->walk_mask + 1) {
+        return 0;
     }
-    int64_t shift = c->shift + departure - better;
-    c->shift = shift;
-    uint64_t slot = (uint64_t)((s & -(int64_t)!better) - shift) & slot_mask;
-    uint64_t first = c->slot_first[slot];
-    uint64_t hit = (uint64_t)((better | (departure & (q >= s))) & (first != QT_LN_NONE));
-    struct qt_ln_resolved *g = &r->resolved[r->n_resolved];
-    g->first = first;
-    g->index = index;
-    g->t = t;
-    g->klass = j;
-    r->n_resolved += (int64_t)hit;
-    c->slot_first[slot] = first | -hit; /* QT_LN_NONE (all ones) once resolved */
-}
-
-/* Advance every pending walk over event `index` (code, time t). */
-QT_INLINE void walk_step(qt_ln_run *r, const int32_t classes, int32_t code, uint64_t index,
-                         double t) {
-    const int64_t n = r->p.servers, s = r->pfi_target;
-    const uint64_t slot_mask = r->slot_mask;
-    if (__builtin_expect(r->n_resolved > QT_LN_SETTLE - classes, 0)) {
-        walk_settle(r); /* room for one resolution per class */
-    }
-    for (int32_t j = 1; j < classes; j++) {
-        if (r->pfi[j].pending > 0) {
-            walk_step_class(r, j, code, index, t, n, s, slot_mask);
-        }
-    }
-}
-
-/* Double the ring of walks; -1 when out of memory. */
-static __attribute__((noinline)) int walk_grow(qt_ln_run *r) {
-    uint64_t cap = 2 * (r->walk_mask + 1);
     struct qt_ln_walk *bigger =
         cap > INT64_MAX ? NULL : new_array((int64_t)cap, 1, sizeof *bigger, 0);
     if (bigger == NULL) {
@@ -1073,39 +1114,225 @@ static __attribute__((noinline)) int walk_grow(qt_ln_run *r) {
     return 0;
 }
 
-/* Start the walk of an arrival of 0-based class j at time t whose future starts at
- * event `start` with hypothetical idle count h in 1..s-1; -1 when out of memory.
- * Appended to the group of its slot without a branch on whether the slot is empty (then
- * the link goes to the new record itself, which is written next). */
-QT_INLINE int walk_add(qt_ln_run *r, int32_t j, double t, int64_t h, uint64_t start) {
-    if (__builtin_expect(r->walk_tail - r->walk_head > r->walk_mask, 0) && walk_grow(r) < 0) {
+/* Append the walks of the list from `head` to `tail` to the group in first/last[slot]. */
+QT_INLINE void walk_join(qt_ln_run *r, uint64_t *first, uint64_t *last, uint64_t slot,
+                         uint64_t head, uint64_t tail) {
+    if (first[slot] == QT_LN_NONE) {
+        first[slot] = head;
+    } else {
+        r->walks[last[slot] & r->walk_mask].next = head;
+    }
+    last[slot] = tail;
+}
+
+/* Mark every walk of the list from `first` resolved at event `end` (time t); their
+ * count. */
+static int64_t walk_resolve(qt_ln_run *r, uint64_t first, uint64_t end, double t) {
+    int64_t count = 0;
+    for (uint64_t w = first; w != QT_LN_NONE; w = r->walks[w & r->walk_mask].next) {
+        r->walks[w & r->walk_mask].end = end;
+        r->walks[w & r->walk_mask].t_end = t;
+        count++;
+    }
+    return count;
+}
+
+/* A departure of slot N - q with q < s lifts only the walks below q: after the shift
+ * has moved every h up, the resolutions of h = q..s-1 are their own again, one slot up
+ * (walk_back).  Rare (probability (s - 1) / N an event): out of line. */
+static __attribute__((noinline)) void walk_back_lift(int32_t *tau, uint32_t tau_mask,
+                                                    uint32_t shift, int64_t q, int64_t s) {
+    for (uint32_t h = (uint32_t)s - 1; h >= (uint32_t)q; h--) {
+        tau[(h + shift) & tau_mask] = tau[(h - 1 + shift) & tau_mask];
+    }
+}
+
+/*
+ * The walks of 0-based class j >= 1 over the events [a, b) of the ring, backward:
+ * tau[(h + shift) & tau_mask] is, once the events from m on are applied, the offset
+ * from a of the event resolving a walk at h just before event m (in 1..s-1), or
+ * -1 - h' if the walk is still pending, at h', at b.  One step back over event m: a
+ * better arrival moves every h down (shift - 1) and resolves h = 1 at m; a departure of
+ * slot c <= N - s moves every h up (shift + 1) and resolves h = s - 1 at m; any other
+ * event changes nothing (its write goes to the unused slot of h = 0); a departure of
+ * slot c > N - s moves up only h < N - c (walk_back_lift).  Where keys[i] (i in [a, b))
+ * is the walk of an arrival of class j at h, it becomes the walk's resolution at i + 1,
+ * where its future starts.  With two classes the keys are h, or 0 (no walk), which reads
+ * the unused slot; with more the key of a walk of class j is (j << 16) + h, and every
+ * other key is left as it is, so that the passes of the classes share the keys.  No
+ * branch but the rare departure's; the shift is kept modulo 2^32 (only its residue
+ * modulo tau_mask + 1 is used).  Returns the final shift.
+ */
+QT_INLINE uint32_t walk_back(const qt_ln_event *buf, uint64_t mask, int32_t *keys,
+                             int32_t *tau, uint32_t tau_mask, uint64_t a, uint64_t b,
+                             const int32_t classes, int32_t j, int64_t n, int64_t s) {
+    for (int32_t h = 1; h < s; h++) {
+        tau[h] = -1 - h;
+    }
+    const int32_t tag = j << 16, rare = (int32_t)(n - s); /* rare departures: code > rare */
+    const uint32_t top = (uint32_t)s - 1;
+    uint32_t shift = 0;
+    for (uint64_t i = b; i-- > a;) {
+        const uint64_t e = i & mask;
+        const int32_t key = keys[e];
+        if (classes == 2) { /* keys are h, 0 without a walk (the unused slot) */
+            keys[e] = tau[((uint32_t)key + shift) & tau_mask];
+        } else {
+            const uint32_t h = (uint32_t)(key - tag);
+            const int32_t mine = -(int32_t)(h - 1 < top); /* all ones for a walk of class j */
+            const int32_t v = tau[((h & (uint32_t)mine) + shift) & tau_mask];
+            keys[e] = key ^ ((key ^ v) & mine);
+        }
+        const int32_t code = buf[e].code;
+        if (__builtin_expect(code > rare, 0)) {
+            shift++;
+            walk_back_lift(tau, tau_mask, shift, n - code, s);
+        } else {
+            const uint32_t better = (uint32_t)(-1 - code) < (uint32_t)j;
+            const uint32_t departure = ~(uint32_t)code >> 31;
+            shift += departure - better;
+            tau[(better + (top & -departure) + shift) & tau_mask] = (int32_t)(i - a);
+        }
+    }
+    return shift;
+}
+
+/*
+ * The look-ahead statistics of the walks started in the events [a, b) of the ring (the
+ * forward loop's keys there, b - a <= walk_chunk) and of the walks pending at a:
+ * the walks of [a, b) are listed (offset from a, and class above bit 16), one backward
+ * pass of each class with walks (walk_back) resolves those that end before b, the
+ * pending groups at a follow the pass's resolutions at a, and the walks of [a, b) are
+ * accounted in arrival order (the sums of the scan, bit for bit): at once while no
+ * earlier walk is pending, else recorded (the unresolved ones joining the groups at b)
+ * until walk_flush reaches them.  -1 when out of memory.
+ */
+QT_INLINE int walk_pass(qt_ln_run *r, const int32_t classes, uint64_t a, uint64_t b) {
+    const int64_t n = r->p.servers, s = r->pfi_target;
+    const uint64_t mask = r->mask;
+    const uint32_t tau_mask = (uint32_t)r->slot_mask;
+    const qt_ln_event *buf = r->buf;
+    int32_t *keys = r->theta;
+    uint32_t *list = r->walk_list, count = 0;
+    for (uint64_t i = a; i < b; i++) { /* without a branch: every offset written */
+        const int32_t key = keys[i & mask];
+        list[count] = (uint32_t)(i - a) | ((uint32_t)key >> 16 << 16);
+        count += key != 0;
+    }
+    if (walk_reserve(r, count) < 0) {
         return -1;
     }
-    struct qt_ln_pfi_class *c = &r->pfi[j];
-    const uint64_t id = r->walk_tail++, mask = r->walk_mask;
-    const uint64_t slot = (uint64_t)(h - c->shift) & r->slot_mask;
-    const uint64_t first = c->slot_first[slot];
-    const uint64_t empty = -(uint64_t)(first == QT_LN_NONE); /* all ones if empty */
-    r->walks[((id & empty) | (c->slot_last[slot] & ~empty)) & mask].next = id;
-    r->walks[id & mask] = (struct qt_ln_walk){t, 0.0, start, QT_LN_NONE, QT_LN_NONE};
-    c->slot_first[slot] = (id & empty) | (first & ~empty);
-    c->slot_last[slot] = id;
-    c->pending++;
-    r->pending++;
+    for (int32_t j = 1; j < classes; j++) {
+        struct qt_ln_pfi_class *c = &r->pfi[j];
+        if (count == 0 && c->pending == 0) {
+            continue;
+        }
+        const uint32_t shift = walk_back(buf, mask, keys, c->tau, tau_mask, a, b, classes, j, n, s);
+        for (int64_t h = 1; c->pending > 0 && h < s; h++) { /* the groups pending at a */
+            const uint64_t w = c->first[h];
+            if (w == QT_LN_NONE) {
+                continue;
+            }
+            const int32_t v = c->tau[((uint32_t)h + shift) & tau_mask];
+            if (v >= 0) {
+                c->pending -= walk_resolve(r, w, a + (uint64_t)v, buf[(a + (uint64_t)v) & mask].t);
+            } else {
+                walk_join(r, c->next_first, c->next_last, (uint64_t)(-1 - v), w, c->last[h]);
+            }
+            c->first[h] = QT_LN_NONE;
+        }
+    }
+    walk_flush(r); /* the walks pending at a that are now resolved */
+    /* the walks started in [a, b), in arrival order: summed at once while every earlier
+     * walk is (no record), recorded from the first unresolved one on */
+    struct qt_ln_walk *walks = r->walks;
+    const uint64_t walk_mask = r->walk_mask;
+    int64_t events = r->st.lookahead_events;
+    double time = r->st.lookahead_time;
+    int at_front = r->walk_head == r->walk_tail;
+    for (uint32_t k = 0; k < count; k++) {
+        const uint64_t i = a + (list[k] & 0xFFFF);
+        const int32_t v = keys[i & mask];
+        const uint64_t end = a + (uint64_t)v;
+        if (at_front && v >= 0) {
+            events += (int64_t)(end - i);
+            time += buf[end & mask].t - buf[i & mask].t;
+            continue;
+        }
+        at_front = 0;
+        const uint64_t id = r->walk_tail++;
+        struct qt_ln_walk *w = &walks[id & walk_mask];
+        w->t = buf[i & mask].t;
+        w->start = i + 1;
+        if (v >= 0) {
+            w->end = end;
+            w->t_end = buf[end & mask].t;
+        } else {
+            struct qt_ln_pfi_class *c = &r->pfi[classes == 2 ? 1 : list[k] >> 16];
+            w->end = QT_LN_NONE;
+            w->next = QT_LN_NONE;
+            walk_join(r, c->next_first, c->next_last, (uint64_t)(-1 - v), id, id);
+            c->pending++;
+        }
+    }
+    r->st.lookahead_events = events;
+    r->st.lookahead_time = time;
+    for (int32_t j = 1; j < classes; j++) { /* the groups at b are the next pass's */
+        struct qt_ln_pfi_class *c = &r->pfi[j];
+        uint64_t *first_at_a = c->first, *last_at_a = c->last;
+        c->first = c->next_first;
+        c->last = c->next_last;
+        c->next_first = first_at_a;
+        c->next_last = last_at_a;
+    }
     return 0;
 }
 
-/* At the end of a PFI run: follow the pending walks past the horizon (the scan's
- * infinite lookahead) and account them; -1 when out of memory. */
-static int walk_finish(qt_ln_run *r) {
-    walk_settle(r);
-    for (uint64_t m = r->head; r->pending > 0; m++) {
+/* At the end of a PFI run (every event before `index` through walk_pass): follow the
+ * pending groups forward from event `index` past the horizon (the scan's infinite
+ * lookahead), drawing only the events they read, and account them; -1 when out of
+ * memory.  The groups move as in walk_back, forward: in slot coordinates h - shift
+ * (shift 0 at `index`), a better arrival (shift - 1) or a departure of slot c <= N - s
+ * (shift + 1) moves every group and resolves the one reaching 0 or s; a departure of
+ * slot c > N - s lifts only the groups below q = N - c, so the groups at q..s-1 move
+ * down one slot (the one from q joining the one lifted from q - 1). */
+static int walk_finish(qt_ln_run *r, uint64_t index) {
+    const int64_t n = r->p.servers, s = r->pfi_target;
+    const uint64_t slot_mask = r->slot_mask;
+    int64_t pending = 0;
+    for (int32_t j = 1; j < r->p.classes; j++) {
+        r->pfi[j].shift = 0;
+        pending += r->pfi[j].pending;
+    }
+    for (uint64_t m = index; pending > 0; m++) {
         if (buffer_ensure(r, m) < 0) {
             return -1;
         }
-        const qt_ln_event *ev = buffer_at(r, m);
-        walk_step(r, r->p.classes, ev->code, m, ev->t);
-        walk_settle(r); /* the pending count stops the walk as after every event */
+        const qt_ln_event ev = *buffer_at(r, m);
+        const int64_t q = n - ev.code; /* a departure lifts the walks at h < q */
+        pending = 0;
+        for (int32_t j = 1; j < r->p.classes; j++) {
+            struct qt_ln_pfi_class *c = &r->pfi[j];
+            const int better = is_better(ev.code, j), departure = ev.code >= 0;
+            c->shift += departure - better;
+            if (departure && q < s) {
+                for (int64_t h = q; h < s; h++) {
+                    const uint64_t from = (uint64_t)(h - c->shift + 1) & slot_mask;
+                    if (c->first[from] != QT_LN_NONE) {
+                        walk_join(r, c->first, c->last, (uint64_t)(h - c->shift) & slot_mask,
+                                  c->first[from], c->last[from]);
+                        c->first[from] = QT_LN_NONE;
+                    }
+                }
+            } else if (better || departure) {
+                const uint64_t slot = (uint64_t)((better ? 0 : s) - c->shift) & slot_mask;
+                if (c->first[slot] != QT_LN_NONE) {
+                    c->pending -= walk_resolve(r, c->first[slot], m, ev.t);
+                    c->first[slot] = QT_LN_NONE;
+                }
+            }
+            pending += c->pending;
+        }
     }
     walk_flush(r);
     return 0;
@@ -1367,7 +1594,6 @@ __attribute__((target("avx2"))) QT_INLINE __m256i sss_prefix8(__m256i v) {
  */
 __attribute__((target("avx2"))) static int64_t sss_first_avx2(const struct qt_ln_first_pass *f) {
     const __m256i h = _mm256_set1_epi32(QT_LN_H), l = _mm256_set1_epi32(QT_LN_L);
-    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), last = _mm256_set1_epi32(7);
     const __m256i span = _mm256_set1_epi32((int32_t)f->span);
     /* a departure is rare iff its slot >= N - K, i.e. > max(N - K, 0) - 1 */
@@ -1377,24 +1603,15 @@ __attribute__((target("avx2"))) static int64_t sss_first_avx2(const struct qt_ln
     __m256i sum = _mm256_setzero_si256(), count = sum; /* broadcast */
     int64_t n_arrivals = 0, x = 0;
     for (; x + 8 <= f->total; x += 8) {
-        const uint64_t slot = (f->start + (uint64_t)x) & f->mask;
         qt_ln_event copy[8];
-        const qt_ln_event *ev = f->buf + slot;
-        if (slot + 8 > f->mask + 1) {
-            for (int k = 0; k < 8; k++) {
-                copy[k] = f->buf[(slot + (uint64_t)k) & f->mask];
-            }
-            ev = copy;
-        }
+        const qt_ln_event *ev = ring8(f->buf, f->mask, (f->start + (uint64_t)x) & f->mask, copy);
         const double *d = &ev->t;
         const __m256d e0 = _mm256_loadu_pd(d), e1 = _mm256_loadu_pd(d + 4),
                       e2 = _mm256_loadu_pd(d + 8), e3 = _mm256_loadu_pd(d + 12);
         _mm256_storeu_pd(f->times + x, _mm256_permute4x64_pd(_mm256_unpacklo_pd(e0, e1), 0xD8));
         _mm256_storeu_pd(f->times + x + 4,
                          _mm256_permute4x64_pd(_mm256_unpacklo_pd(e2, e3), 0xD8));
-        const __m256 odd = _mm256_shuffle_ps(_mm256_castpd_ps(_mm256_unpackhi_pd(e0, e1)),
-                                             _mm256_castpd_ps(_mm256_unpackhi_pd(e2, e3)), 0x88);
-        const __m256i code = _mm256_permutevar8x32_epi32(_mm256_castps_si256(odd), order);
+        const __m256i code = codes8_avx2(e0, e1, e2, e3);
         const __m256i is_h = _mm256_cmpeq_epi32(code, h),
                       is_dep = _mm256_cmpgt_epi32(code, _mm256_set1_epi32(-1));
         const __m256i is_rare = _mm256_and_si256(is_dep, _mm256_cmpgt_epi32(code, rare_above));
@@ -1586,7 +1803,8 @@ static int sss_refill(qt_ln_run *r) {
  * thresholds are refilled ahead of a batch, which ends where the first class's run out,
  * so the loop over the events has no branch on their type (a coin toss); only an
  * undecided arrival in the window (1 <= h < s) starts a walk, whose look-ahead
- * statistics are the scan's, and the pending walks step over every event (walk_step).
+ * statistics are the scan's: the loop marks it, and walk_pass follows every
+ * walk_chunk events.
  * The events and decisions are those of one event at a time; a walk's future starts at
  * the next event.  `classes` and `stats` (0: no walks, and no look-ahead statistics;
  * about 40% of the run with two classes) are constants where the caller passes them.
@@ -1648,30 +1866,38 @@ QT_INLINE int moving_limit_batch(qt_ln_run *r, int64_t budget, const int32_t cla
         last = buffer_at(r, end - 1)->t > r->p.horizon;
         end = last ? first_past(r, head, end) : end;
         budget -= (int64_t)(end - head);
-        for (; head < end; head++) {
-            const qt_ln_event ev = buf[head & mask];
-            if (stats && r->pending > 0) {
-                walk_step(r, classes, ev.code, head, ev.t);
+        while (head < end && status == 0) { /* chunks of walk_pass with statistics */
+            const uint64_t chunk = (uint64_t)r->walk_chunk;
+            const uint64_t from = head, stop = stats && end - head > chunk
+                                                    ? head + chunk
+                                                    : end;
+            int32_t *keys = r->theta;
+            for (; head < stop; head++) {
+                const qt_ln_event ev = buf[head & mask];
+                int in_window = record_idle(ev.t, warmup, n - busy, &idle_area, &stat_t);
+                /* classes 2..n (rows 1..n-1) take the moving limit */
+                const uint32_t row = event_row(ev.code);
+                const int is_scored = row - 1 < (uint32_t)(classes - 1);
+                const int64_t h = n - busy - 1, fixed = limit[row];
+                /* the moving limit where is_scored, selected without a branch */
+                const int64_t moving = n - theta[head & theta_mask] - fixed;
+                const int admit = busy < fixed + (moving & -(int64_t)is_scored);
+                if (stats) { /* an undecided arrival starts a walk: its key (walk_back) */
+                    const int walk =
+                        is_scored & in_window & ((uint64_t)(h - 1) < (uint64_t)(s - 1));
+                    const int32_t key = (int32_t)h + (classes == 2 ? 0 : (int32_t)(row << 16));
+                    keys[head & mask] = key & -walk;
+                }
+                busy += admit - ((int64_t)(uint32_t)ev.code < busy);
+                tally[QT_LN_TALLY(row, admit, in_window)]++;
+                if (trace != NULL && trace_push(trace, ev.t, ev.code,
+                                                (int8_t)(ev.code < 0 ? admit : -1), busy) < 0) {
+                    status = -1;
+                    break;
+                }
             }
-            int in_window = record_idle(ev.t, warmup, n - busy, &idle_area, &stat_t);
-            /* classes 2..n (rows 1..n-1) take the moving limit */
-            const uint32_t row = event_row(ev.code);
-            const int is_scored = row - 1 < (uint32_t)(classes - 1);
-            const int64_t h = n - busy - 1, fixed = limit[row];
-            /* the moving limit where is_scored, selected without a branch */
-            const int64_t moving = n - theta[head & theta_mask] - fixed;
-            const int admit = busy < fixed + (moving & -(int64_t)is_scored);
-            if (stats && (is_scored & in_window & ((uint64_t)(h - 1) < (uint64_t)(s - 1))) &&
-                walk_add(r, (int32_t)row, ev.t, h, head + 1) < 0) {
+            if (stats && status == 0 && walk_pass(r, classes, from, head) < 0) {
                 status = -1;
-                break;
-            }
-            busy += admit - ((int64_t)(uint32_t)ev.code < busy);
-            tally[QT_LN_TALLY(row, admit, in_window)]++;
-            if (trace != NULL && trace_push(trace, ev.t, ev.code,
-                                            (int8_t)(ev.code < 0 ? admit : -1), busy) < 0) {
-                status = -1;
-                break;
             }
         }
     }
@@ -1679,7 +1905,7 @@ QT_INLINE int moving_limit_batch(qt_ln_run *r, int64_t budget, const int32_t cla
     QT_LN_SYNC();
     QT_LN_TALLIES();
     if (status == 0 && last) {
-        if (stats && walk_finish(r) < 0) {
+        if (stats && walk_finish(r, head) < 0) {
             return -1;
         }
         finish(r);

@@ -45,8 +45,9 @@
  *   theta_j(m) of the class and the next event index decides (admit iff
  *   I - 1 >= theta_j(m)), computed by a backward recursion that is exact where its two
  *   envelopes meet, and the look-ahead statistics of the literal scan come from the
- *   pending walks followed forward in groups (lossnet.c, "PFI in O(1) amortised work
- *   per event"), unless lookahead_stats is 0.
+ *   walks' ends read backward over chunks of the events, the walks still pending at a
+ *   chunk's end grouped by idle count (lossnet.c, "PFI in O(1) amortised work per
+ *   event"), unless lookahead_stats is 0.
  *   sss(W): admit iff h >= 1 at every instant of [t, t + W] (events at exactly t + W
  *   count).  Only events in the window are scanned, and the scan stops early once the
  *   better arrivals left in the window (prefix counts kept with the buffer) cannot
