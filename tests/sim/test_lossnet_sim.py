@@ -184,6 +184,64 @@ def test_sss_deciding_only_takes_the_scans_decisions(servers, window_events, eve
     assert out["admitted_l"] > 0 and out["rejected_l"] > 0
 
 
+def sss_scan_counts(times, codes, busy_before, servers, window, warmup, events):
+    """The look-ahead statistics of the C scan of SSS (lossnet.c, decide_sss), written
+    out: for each L arrival after the warm-up with h = I - 1 >= 1, the events examined
+    from the next one on, stopping before an event once h exceeds the H arrivals left in
+    the window [t, t + W] and after the event that brings h to 0; their sum and the sum
+    of the times from the arrival to the last event examined."""
+    count, total = 0, 0.0
+    for i in range(events):
+        h = servers - busy_before[i] - 1
+        if codes[i] != -2 or not times[i] > warmup or h < 1:
+            continue
+        end = i + 1
+        while not times[end] > times[i] + window:
+            end += 1
+        left = sum(1 for c in codes[i + 1 : end] if c == -1)
+        m = i + 1
+        while h <= left:
+            c = codes[m]
+            m += 1
+            h += int(c >= 0 and c < servers - h) - int(c == -1)
+            left -= int(c == -1)
+            if h == 0:
+                break
+        count += m - i - 1
+        total += times[m - 1] - times[i] if m > i + 1 else 0.0
+    return count, total
+
+
+@pytest.mark.parametrize(
+    ("servers", "window_events", "horizon_events", "warmup_share"),
+    [
+        (400, 4.8, 20_000, 0.25),  # the docs' example (W = 0.005), a warm-up
+        (30, 0.6, 20_000, 0.0),  # departures near N that end no service
+        (5, 0.12, 20_000, 0.0),  # N = 5: many departures end no service
+        (5_000, 1.4, 20_000, 0.0),  # windows of a few events
+        (5_000, 16.0, 36_000, 0.5),  # windows of 16 events, past the fill-up
+    ],
+)
+def test_sss_statistics_are_the_scans(servers, window_events, horizon_events, warmup_share):
+    """SSS's look-ahead statistics (events examined and time to the last one, summed over
+    the L arrivals after the warm-up) are those of its scan as lossnet.c's decide_sss
+    runs it, which stops early once the H arrivals left cannot bring h to 0: the same
+    sums as that scan written out in Python, bit for bit (the same terms in the same
+    order), on windows of 1 to 16 expected events."""
+    net = NET.with_servers(servers)
+    rate = (net.lambda_h + net.lambda_l + net.mu) * servers
+    window, horizon = window_events / rate, horizon_events / rate
+    warmup = warmup_share * horizon
+    out = c_run(net, "sss", window, horizon, 5, warmup=warmup)
+    n = out["trace_t"].size
+    times, codes = c_path(net, horizon + 2 * window + 20 / rate, 5)
+    busy_before = np.concatenate([[0], out["trace_busy"][:-1]]).tolist()
+    count, total = sss_scan_counts(times.tolist(), codes.tolist(), busy_before, servers,
+                                   window, warmup, n)  # fmt: skip
+    assert (out["lookahead_events"], out["lookahead_time"]) == (count, total)
+    assert count > 0 and out["admitted_l"] > 0 and out["rejected_l"] > 0
+
+
 @pytest.mark.parametrize(("servers", "reserve"), [(4, 0), (9, 2), (30, 5), (30, 30)])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_threshold_matches_python_reference(servers, reserve, seed):
