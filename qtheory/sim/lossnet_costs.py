@@ -90,9 +90,20 @@ def _pfi_walks(net: object) -> float:
 
 #: PFI's threshold refills: the ring of events and thresholds (16 + 4 bytes per event)
 #: spans 4096 + 64 floor(sqrt N) events, doubled when the thresholds take longer to
-#: settle; allow four times that.  Pending walks take 40 bytes per L arrival whose
-#: promise is unresolved.
-_PFI_SPAN_BYTES, _PFI_WALK_BYTES = 4 * (_CLOCK_EVENT_BYTES + 4), 40
+#: settle; allow four times that.  Its look-ahead statistics keep a 48-byte record per
+#: walk from the oldest unresolved one on, a chunk of walks being read back (4 bytes an
+#: event of it, and a record per walk), and per class 2..n 36 bytes per hypothetical idle
+#: count 0..floor(sqrt N) (a power of 2 above it: the ring of walk ends and the groups).
+_PFI_SPAN_BYTES, _PFI_WALK_BYTES, _PFI_SLOT_BYTES = 4 * (_CLOCK_EVENT_BYTES + 4), 48, 36
+
+
+def _pfi_walk_chunk(servers: int) -> int:
+    """The events of one backward pass of PFI's look-ahead statistics: 16 floor(sqrt N)
+    rounded up to a power of 2 from 4096 to 65536 (walk_chunk in lossnet.c)."""
+    chunk = 4096
+    while chunk < 65536 and chunk < 16 * math.isqrt(servers):
+        chunk *= 2
+    return chunk
 
 
 #: The first band of the certified offline programme (QT_LN_BAND in lossnet.h).
@@ -150,12 +161,16 @@ def _replication_cost(
         memory = _GROWTH * _HEAP_BYTES * (1024 + min(net.servers, arrivals))
     elif name == "pfi":
         # The backward threshold pass of each class 2..n visits every event about once
-        # more (the look-ahead scan itself no longer runs: its statistics come from the
-        # grouped walks).
-        scans = (len(lambdas) - 1) * events
+        # more, and so does the backward pass of its walks for the look-ahead statistics
+        # (the look-ahead scan itself no longer runs).
+        scans = 2 * (len(lambdas) - 1) * events
         span = 4096 + 64 * math.isqrt(net.servers)
+        chunk = _pfi_walk_chunk(net.servers)
+        slots = 1 << (math.isqrt(net.servers) + 1).bit_length()
         memory = _GROWTH * (
-            (len(lambdas) - 1) * _PFI_SPAN_BYTES * span + _PFI_WALK_BYTES * (64 + _pfi_walks(net))
+            (len(lambdas) - 1) * (_PFI_SPAN_BYTES * span + _PFI_SLOT_BYTES * slots)
+            + _PFI_WALK_BYTES * (chunk + _pfi_walks(net))
+            + 4 * chunk
         )
     elif name == "sss":
         window_events = param * net.event_rate
@@ -198,10 +213,11 @@ def run_cost(
     workers=workers)`` (or of :func:`trace` with ``trace=True``), without running it.
 
     Per replication: (lambda_H + lambda_L + mu) N T events (``net.event_rate``), plus
-    for PFI as many again (the backward pass of its thresholds) and for SSS(W) the
-    window's (lambda_H + lambda_L + mu) N W events per L arrival; memory for the
-    look-ahead buffer (PFI: its refills of 4096 + 64 sqrt(N) events and the pending
-    walks of its look-ahead statistics), the job model's heap
+    for PFI twice as many again (the backward passes of its thresholds and of its
+    look-ahead statistics) and for SSS(W) the window's (lambda_H + lambda_L + mu) N W
+    events per L arrival; memory for the look-ahead buffer (PFI: its refills of
+    4096 + 64 sqrt(N) events and the walks of its look-ahead statistics), the job
+    model's heap
     of completion times (up to N), the offline path and checkpoints
     (8 (4 K + 3) (sqrt(events) + 2) bytes, plus 8 bytes an event of admission bits for
     K <= 64) and the trace; events x (K + 1) cells for

@@ -636,7 +636,8 @@ def test_cost_limits_can_be_lifted_and_lowered():
 def test_run_cost_is_an_upper_estimate_of_the_events_scanned():
     """The SSS estimate bounds what the C run scans (mean_lookahead per L arrival,
     measured at 0.2 to 0.4 of the window).  PFI no longer scans: its estimate is the
-    events plus the backward pass of its thresholds, well below what a scan would cost."""
+    events plus the backward passes of its thresholds and of its walks, well below what
+    a scan would cost."""
     net = NET.with_servers(400)
     res = {p: simulate(net, p, horizon=20.0, warmup=5.0, seed=3) for p in ("pfi", "sss:0.2")}
     scanned = {p: r.events + r.mean_lookahead * (r.admitted_l + r.rejected_l)
@@ -644,7 +645,7 @@ def test_run_cost_is_an_upper_estimate_of_the_events_scanned():
     estimate = run_cost(net, "sss:0.2", horizon=20.0).events
     assert scanned["sss:0.2"] < estimate < 5 * scanned["sss:0.2"]
     estimate = run_cost(net, "pfi", horizon=20.0).events
-    assert 2 * res["pfi"].events < estimate < 3 * res["pfi"].events < scanned["pfi"]
+    assert 3 * res["pfi"].events < estimate < 4 * res["pfi"].events < scanned["pfi"]
     path = path_cost(net, info="clock", horizon=20.0)
     assert path.events == pytest.approx(res["pfi"].events, rel=0.05)
 
