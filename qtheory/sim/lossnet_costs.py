@@ -90,11 +90,11 @@ def _pfi_walks(net: object) -> float:
 
 #: PFI's threshold refills: the ring of events and thresholds (16 + 4 bytes per event)
 #: spans 4096 + 64 floor(sqrt N) events, doubled when the thresholds take longer to
-#: settle; allow four times that.  Its look-ahead statistics keep a 48-byte record per
+#: settle; allow four times that.  Its look-ahead statistics keep a 40-byte record per
 #: walk from the oldest unresolved one on, a chunk of walks being read back (4 bytes an
 #: event of it, and a record per walk), and per class 2..n 36 bytes per hypothetical idle
 #: count 0..floor(sqrt N) (a power of 2 above it: the ring of walk ends and the groups).
-_PFI_SPAN_BYTES, _PFI_WALK_BYTES, _PFI_SLOT_BYTES = 4 * (_CLOCK_EVENT_BYTES + 4), 48, 36
+_PFI_SPAN_BYTES, _PFI_WALK_BYTES, _PFI_SLOT_BYTES = 4 * (_CLOCK_EVENT_BYTES + 4), 40, 36
 
 
 def _pfi_walk_chunk(servers: int) -> int:

@@ -294,14 +294,13 @@ struct qt_ln_block {
     int8_t sum, low;
 };
 
-/* One hypothetical PFI walk whose look-ahead statistics are pending: the time of the
- * arrival of 0-based class `klass`, the index of the first event of its future, and once
- * resolved the index and time of the event that resolved it (end = QT_LN_NONE while
- * pending); `next` links the walks of one group (see walk_pass). */
+/* One hypothetical PFI walk whose look-ahead statistics are pending: the arrival's time,
+ * the index of the first event of its future, and once resolved the index and time of
+ * the event that resolved it (end = QT_LN_NONE while pending); `next` links the walks
+ * of one group (see walk_pass). */
 struct qt_ln_walk {
     double t, t_end;
     uint64_t start, end, next;
-    int32_t klass;
 };
 
 /* The events of one walk_pass: the forward loop of PFI with look-ahead statistics hands
@@ -1213,18 +1212,19 @@ QT_INLINE int walk_pass(qt_ln_run *r, const int32_t classes, uint64_t a, uint64_
     const uint32_t tau_mask = (uint32_t)r->slot_mask;
     const qt_ln_event *buf = r->buf;
     int32_t *keys = r->theta;
-    uint32_t *list = r->walk_list, count = 0;
+    uint32_t *list = r->walk_list, count = 0, started = 0; /* bit j: a walk of class j */
     for (uint64_t i = a; i < b; i++) { /* without a branch: every offset written */
         const int32_t key = keys[i & mask];
         list[count] = (uint32_t)(i - a) | ((uint32_t)key >> 16 << 16);
         count += key != 0;
+        started |= classes == 2 ? (uint32_t)(key != 0) << 1 : 1u << ((uint32_t)key >> 16);
     }
     if (walk_reserve(r, count) < 0) {
         return -1;
     }
     for (int32_t j = 1; j < classes; j++) {
         struct qt_ln_pfi_class *c = &r->pfi[j];
-        if (count == 0 && c->pending == 0) {
+        if (!(started >> j & 1) && c->pending == 0) {
             continue;
         }
         const uint32_t shift = walk_back(buf, mask, keys, c->tau, tau_mask, a, b, classes, j, n, s);
