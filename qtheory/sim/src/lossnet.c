@@ -2660,6 +2660,107 @@ __attribute__((target("avx2"))) static int64_t dp_back32_avx2(
 }
 #endif
 
+#if defined(QT_LN_AVX2)
+/*
+ * dp_back_loop at K = 32 with AVX-512, the band's 33 values in registers (z[0..3] hold
+ * u[0..31], z4's lane 0 u[32]) instead of a window of memory: an arrival is
+ * dp_arrival32_avx2's step on eight lanes (u[j + 1] by a lane shift across two
+ * registers), a departure of slot below N - K shifts every lane up one (valignq), so a
+ * value is never reloaded across the previous event's stores (whose lanes a moved
+ * window would straddle).  A departure inside the band (rare: probability K / N) goes
+ * through memory (band_depart).  The same operations on the same values: the results of
+ * dp_back_loop, bit for bit.
+ */
+/* The lanes 1..7 of b then lane 0 of a, as doubles. */
+#define QT_LN_UP1(a, b) _mm512_castsi512_pd(_mm512_alignr_epi64((a), (b), 1))
+
+__attribute__((target("avx2,avx512f"))) static int64_t dp_back32_avx512(
+    qt_ln_band *b, qt_ln_stack *s, const qt_ln_params *p, const qt_ln_path *path,
+    int64_t start, int64_t end, uint32_t *bits, int64_t stride) {
+    const int64_t k = 32, n = p->servers, lo = n - k;
+    qt_ln_band band = *b;
+    qt_ln_stack stack = *s;
+    const qt_ln_path view = *path;
+    double r[QT_LN_MAX_CLASSES];
+    memcpy(r, p->reward, (size_t)p->classes * sizeof *r);
+    const double r_min = r[p->classes - 1];
+    __m512i z0 = _mm512_loadu_si512(band.u), z1 = _mm512_loadu_si512(band.u + 8),
+            z2 = _mm512_loadu_si512(band.u + 16), z3 = _mm512_loadu_si512(band.u + 24),
+            z4 = _mm512_castpd_si512(_mm512_set1_pd(band.u[32]));
+    int64_t arrivals = 0, status = 0;
+    for (int64_t i = end - 1; i >= start; i--) {
+        const int32_t code = path_code(&view, i);
+        if (code < 0) {
+            const double reward = r[-1 - code];
+            const __m128d low = _mm512_castpd512_pd128(_mm512_castsi512_pd(z0));
+            const double edge = _mm_cvtsd_f64(low) - _mm_cvtsd_f64(_mm_unpackhi_pd(low, low));
+            const double push = edge < reward ? edge : reward;
+            if (push > r_min) {
+                status = -1;
+                break;
+            }
+            stack_push(&stack, push);
+            const __m512d rv = _mm512_set1_pd(reward);
+            const __m512d u0 = _mm512_castsi512_pd(z0), u1 = _mm512_castsi512_pd(z1),
+                          u2 = _mm512_castsi512_pd(z2), u3 = _mm512_castsi512_pd(z3);
+            /* c[m] = r + u[8 m + 1 .. 8 m + 8] */
+            const __m512d c0 = _mm512_add_pd(rv, QT_LN_UP1(z1, z0)),
+                          c1 = _mm512_add_pd(rv, QT_LN_UP1(z2, z1)),
+                          c2 = _mm512_add_pd(rv, QT_LN_UP1(z3, z2)),
+                          c3 = _mm512_add_pd(rv, QT_LN_UP1(z4, z3));
+            const uint32_t mask = (uint32_t)_mm512_cmp_pd_mask(c0, u0, _CMP_GE_OQ) |
+                                  (uint32_t)_mm512_cmp_pd_mask(c1, u1, _CMP_GE_OQ) << 8 |
+                                  (uint32_t)_mm512_cmp_pd_mask(c2, u2, _CMP_GE_OQ) << 16 |
+                                  (uint32_t)_mm512_cmp_pd_mask(c3, u3, _CMP_GE_OQ) << 24;
+            z0 = _mm512_castpd_si512(_mm512_max_pd(u0, c0));
+            z1 = _mm512_castpd_si512(_mm512_max_pd(u1, c1));
+            z2 = _mm512_castpd_si512(_mm512_max_pd(u2, c2));
+            z3 = _mm512_castpd_si512(_mm512_max_pd(u3, c3));
+            bits[arrivals * stride] = mask;
+            arrivals++;
+        } else if (__builtin_expect(code >= lo, 0)) {
+            _mm512_storeu_si512(band.u, z0);
+            _mm512_storeu_si512(band.u + 8, z1);
+            _mm512_storeu_si512(band.u + 16, z2);
+            _mm512_storeu_si512(band.u + 24, z3);
+            band.u[32] = _mm512_cvtsd_f64(_mm512_castsi512_pd(z4));
+            band_depart(&band, k, code - lo);
+            z0 = _mm512_loadu_si512(band.u);
+            z1 = _mm512_loadu_si512(band.u + 8);
+            z2 = _mm512_loadu_si512(band.u + 16);
+            z3 = _mm512_loadu_si512(band.u + 24);
+            z4 = _mm512_castpd_si512(_mm512_set1_pd(band.u[32]));
+        } else {
+            double top = 0.0; /* S[0], as in dp_step */
+            if (stack.len > 0) {
+                top = stack.d[stack.top & stack.mask];
+                stack.top++;
+                stack.len--;
+            } else if (!stack.deep_zero) {
+                status = -1;
+                break;
+            }
+            const double entering = _mm512_cvtsd_f64(_mm512_castsi512_pd(z0)) + top;
+            z4 = _mm512_alignr_epi64(z4, z3, 7);
+            z3 = _mm512_alignr_epi64(z3, z2, 7);
+            z2 = _mm512_alignr_epi64(z2, z1, 7);
+            z1 = _mm512_alignr_epi64(z1, z0, 7);
+            z0 = _mm512_alignr_epi64(z0, _mm512_castpd_si512(_mm512_set1_pd(entering)), 7);
+            stack_insert_zero(&stack, n - code - k - 1);
+        }
+    }
+    _mm512_storeu_si512(band.u, z0);
+    _mm512_storeu_si512(band.u + 8, z1);
+    _mm512_storeu_si512(band.u + 16, z2);
+    _mm512_storeu_si512(band.u + 24, z3);
+    band.u[32] = _mm512_cvtsd_f64(_mm512_castsi512_pd(z4));
+    *b = band;
+    *s = stack;
+    return status < 0 ? -1 : arrivals;
+}
+#undef QT_LN_UP1
+#endif
+
 /* dp_back_loop with the arrival kernel for band k. */
 static int64_t dp_back(qt_ln_band *b, int64_t k, qt_ln_stack *s, const qt_ln_params *p,
                        const qt_ln_path *path, int64_t start, int64_t end, uint32_t *bits,
@@ -2667,7 +2768,9 @@ static int64_t dp_back(qt_ln_band *b, int64_t k, qt_ln_stack *s, const qt_ln_par
 #if defined(QT_LN_AVX2)
     if (kernel_isa(p) >= QT_LN_ISA_AVX2) {
         if (k == 32) {
-            return dp_back32_avx2(b, s, p, path, start, end, bits, stride);
+            return kernel_isa(p) >= QT_LN_ISA_AVX512
+                       ? dp_back32_avx512(b, s, p, path, start, end, bits, stride)
+                       : dp_back32_avx2(b, s, p, path, start, end, bits, stride);
         }
         if (k >= QT_LN_WIDE_BAND) {
             return dp_back_loop(b, k, s, p, path, start, end, bits, stride, dp_arrival_avx2);
