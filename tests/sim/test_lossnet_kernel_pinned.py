@@ -1,14 +1,14 @@
 """Pinned sample paths of the C loss-network kernel (issue 22, item 5).
 
-The kernel is tuned for speed (batched loops on locals, PFI's walk groups resolved
-without a branch and marked in batches, SSS's window end moved eight events at a time,
-the offline band's arrival step in SSE2), and every such change must leave every sample
+The kernel is tuned for speed (batched loops on locals, PFI's walks read back over
+chunks of events, SSS's window end moved eight events at a time, the offline band's
+steps in SSE2, AVX2 or AVX-512 registers), and every such change must leave every sample
 path bit for bit as it was.  The event-by-event tests against the Python references run
 small networks; these runs are large enough for the ring, the walk ring and the band's
-stack to grow, the SSS window to cross the ring's tail and PFI's thresholds to be refilled
-many times.  Expected: the statistics (floats as hex) and the PCG64 state after the run
-(the numbers drawn; not for PFI, see ``_record``), recorded with the kernel as it was
-before the tuning (commit 492d0ed).
+stack to grow, the SSS window to cross the ring's tail, PFI's walks to stay pending
+across chunks and its thresholds to be refilled many times.  Expected: the statistics
+(floats as hex) and the PCG64 state after the run (the numbers drawn; not for PFI, see
+``_record``), recorded with the kernel as it was before the tuning (commit 492d0ed).
 """
 
 from __future__ import annotations
