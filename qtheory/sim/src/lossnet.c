@@ -312,17 +312,17 @@ struct qt_ln_walk {
 /* PFI state of one class j >= 2 (see pfi_refill and walk_pass).  Thresholds: the run's
  * ring `theta` holds theta_j(m + 1) at every arrival m of class j below theta_end (the
  * arrival's future starts at m + 1), theta_span events per refill.  Walks: `tau` is the
- * ring of walk_pass's resolutions; first/last[(h - shift) & slot_mask] is the group of
- * pending walks at hypothetical idle count h at the end of the last pass (shift 0 there;
- * first and last walk, QT_LN_NONE if empty), next_first/next_last the groups the next
- * pass builds; `pending` walks of class j are in groups. */
+ * ring of walk_pass's resolutions; first/last[h] is the group of pending walks at
+ * hypothetical idle count h at the end of the last pass (first and last walk,
+ * QT_LN_NONE if empty; walk_finish moves them under a shift), next_first/next_last the
+ * groups the next pass builds; `pending` walks of class j are in groups. */
 struct qt_ln_pfi_class {
     int64_t theta_span;
     uint64_t theta_end;
     int32_t *tau;
     uint64_t *groups; /* the four arrays of groups, slot_mask + 1 entries each */
     uint64_t *first, *last, *next_first, *next_last;
-    int64_t shift, pending;
+    int64_t pending;
 };
 
 struct qt_ln_run {
@@ -1201,10 +1201,10 @@ QT_INLINE uint32_t walk_back(const qt_ln_event *buf, uint64_t mask, int32_t *key
  * forward loop's keys there, b - a <= walk_chunk) and of the walks pending at a:
  * the walks of [a, b) are listed (offset from a, and class above bit 16), one backward
  * pass of each class with walks (walk_back) resolves those that end before b, the
- * pending groups at a follow the pass's resolutions at a, and the walks of [a, b) are
- * accounted in arrival order (the sums of the scan, bit for bit): at once while no
- * earlier walk is pending, else recorded (the unresolved ones joining the groups at b)
- * until walk_flush reaches them.  -1 when out of memory.
+ * pending groups at a follow the pass's resolutions at a, the walks of [a, b) are
+ * recorded in arrival order (the unresolved ones joining the groups at b), and
+ * walk_flush sums the resolved ones at the front (the sums of the scan, bit for bit).
+ * -1 when out of memory.
  */
 QT_INLINE int walk_pass(qt_ln_run *r, const int32_t classes, uint64_t a, uint64_t b) {
     const int64_t n = r->p.servers, s = r->pfi_target;
@@ -1242,31 +1242,17 @@ QT_INLINE int walk_pass(qt_ln_run *r, const int32_t classes, uint64_t a, uint64_
             c->first[h] = QT_LN_NONE;
         }
     }
-    walk_flush(r); /* the walks pending at a that are now resolved */
-    /* the walks started in [a, b), in arrival order: summed at once while every earlier
-     * walk is (no record), recorded from the first unresolved one on */
-    struct qt_ln_walk *walks = r->walks;
+    struct qt_ln_walk *walks = r->walks; /* the walks started in [a, b), in order */
     const uint64_t walk_mask = r->walk_mask;
-    int64_t events = r->st.lookahead_events;
-    double time = r->st.lookahead_time;
-    int at_front = r->walk_head == r->walk_tail;
     for (uint32_t k = 0; k < count; k++) {
-        const uint64_t i = a + (list[k] & 0xFFFF);
-        const int32_t v = keys[i & mask];
-        const uint64_t end = a + (uint64_t)v;
-        if (at_front && v >= 0) {
-            events += (int64_t)(end - i);
-            time += buf[end & mask].t - buf[i & mask].t;
-            continue;
-        }
-        at_front = 0;
-        const uint64_t id = r->walk_tail++;
+        const uint64_t i = a + (list[k] & 0xFFFF), id = r->walk_tail + k;
         struct qt_ln_walk *w = &walks[id & walk_mask];
+        const int32_t v = keys[i & mask];
         w->t = buf[i & mask].t;
         w->start = i + 1;
         if (v >= 0) {
-            w->end = end;
-            w->t_end = buf[end & mask].t;
+            w->end = a + (uint64_t)v;
+            w->t_end = buf[w->end & mask].t;
         } else {
             struct qt_ln_pfi_class *c = &r->pfi[classes == 2 ? 1 : list[k] >> 16];
             w->end = QT_LN_NONE;
@@ -1275,8 +1261,7 @@ QT_INLINE int walk_pass(qt_ln_run *r, const int32_t classes, uint64_t a, uint64_
             c->pending++;
         }
     }
-    r->st.lookahead_events = events;
-    r->st.lookahead_time = time;
+    r->walk_tail += count;
     for (int32_t j = 1; j < classes; j++) { /* the groups at b are the next pass's */
         struct qt_ln_pfi_class *c = &r->pfi[j];
         uint64_t *first_at_a = c->first, *last_at_a = c->last;
@@ -1285,6 +1270,7 @@ QT_INLINE int walk_pass(qt_ln_run *r, const int32_t classes, uint64_t a, uint64_
         c->next_first = first_at_a;
         c->next_last = last_at_a;
     }
+    walk_flush(r);
     return 0;
 }
 
@@ -1299,9 +1285,8 @@ QT_INLINE int walk_pass(qt_ln_run *r, const int32_t classes, uint64_t a, uint64_
 static int walk_finish(qt_ln_run *r, uint64_t index) {
     const int64_t n = r->p.servers, s = r->pfi_target;
     const uint64_t slot_mask = r->slot_mask;
-    int64_t pending = 0;
+    int64_t pending = 0, shifts[QT_LN_MAX_CLASSES] = {0};
     for (int32_t j = 1; j < r->p.classes; j++) {
-        r->pfi[j].shift = 0;
         pending += r->pfi[j].pending;
     }
     for (uint64_t m = index; pending > 0; m++) {
@@ -1314,18 +1299,18 @@ static int walk_finish(qt_ln_run *r, uint64_t index) {
         for (int32_t j = 1; j < r->p.classes; j++) {
             struct qt_ln_pfi_class *c = &r->pfi[j];
             const int better = is_better(ev.code, j), departure = ev.code >= 0;
-            c->shift += departure - better;
+            const int64_t shift = shifts[j] += departure - better;
             if (departure && q < s) {
                 for (int64_t h = q; h < s; h++) {
-                    const uint64_t from = (uint64_t)(h - c->shift + 1) & slot_mask;
+                    const uint64_t from = (uint64_t)(h - shift + 1) & slot_mask;
                     if (c->first[from] != QT_LN_NONE) {
-                        walk_join(r, c->first, c->last, (uint64_t)(h - c->shift) & slot_mask,
+                        walk_join(r, c->first, c->last, (uint64_t)(h - shift) & slot_mask,
                                   c->first[from], c->last[from]);
                         c->first[from] = QT_LN_NONE;
                     }
                 }
             } else if (better || departure) {
-                const uint64_t slot = (uint64_t)((better ? 0 : s) - c->shift) & slot_mask;
+                const uint64_t slot = (uint64_t)((better ? 0 : s) - shift) & slot_mask;
                 if (c->first[slot] != QT_LN_NONE) {
                     c->pending -= walk_resolve(r, c->first[slot], m, ev.t);
                     c->first[slot] = QT_LN_NONE;
@@ -2303,6 +2288,20 @@ QT_INLINE void stack_push(qt_ln_stack *s, double value) {
     s->len++;
 }
 
+/* The top of the stack S[0] popped into *top (0 when the ring is empty and every entry
+ * below it is 0); -1 when it is unknown (the certificate cannot continue). */
+QT_INLINE int stack_pop(qt_ln_stack *s, double *top) {
+    *top = 0.0;
+    if (s->len > 0) {
+        *top = s->d[s->top & s->mask];
+        s->top++;
+        s->len--;
+    } else if (!s->deep_zero) {
+        return -1;
+    }
+    return 0;
+}
+
 /* After a pop: a 0 enters at depth `depth` (0 = top) of the whole stack. */
 QT_INLINE void stack_insert_zero(qt_ln_stack *s, int64_t depth) {
     double *d = s->d;
@@ -2358,8 +2357,7 @@ QT_INLINE void band_depart(qt_ln_band *b, int64_t k, int64_t j) {
 /* The new top of the stack after an arrival of reward r admitted at every idle count
  * outside the band: delta_i(K + 1) = min(r, delta_{i+1}(K)), delta_{i+1}(K) the band's
  * edge u[0] - u[1]. */
-QT_INLINE double band_push(const qt_ln_band *b, double reward) {
-    const double edge = b->u[0] - b->u[1];
+QT_INLINE double band_push(double edge, double reward) {
     return edge < reward ? edge : reward;
 }
 
@@ -2551,7 +2549,7 @@ QT_INLINE int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32
     if (code < 0) {
         double reward = r[-1 - code];
         if (k < n) {
-            double push = band_push(b, reward);
+            double push = band_push(u[0] - u[1], reward);
             if (push > r_min) {
                 return -1;
             }
@@ -2564,12 +2562,8 @@ QT_INLINE int dp_step(qt_ln_band *b, int64_t k, int64_t n, qt_ln_stack *s, int32
         band_depart(b, k, code - lo);
         return 0;
     }
-    double top = 0.0; /* S[0] = V_{i+1}(N - K - 1) - V_{i+1}(N - K) */
-    if (s->len > 0) {
-        top = s->d[s->top & s->mask];
-        s->top++;
-        s->len--;
-    } else if (!s->deep_zero) {
+    double top; /* S[0] = V_{i+1}(N - K - 1) - V_{i+1}(N - K) */
+    if (stack_pop(s, &top) < 0) {
         return -1;
     }
     band_enter(b, top);
@@ -2693,8 +2687,8 @@ __attribute__((target("avx2,avx512f"))) static int64_t dp_back32_avx512(
         if (code < 0) {
             const double reward = r[-1 - code];
             const __m128d low = _mm512_castpd512_pd128(_mm512_castsi512_pd(z0));
-            const double edge = _mm_cvtsd_f64(low) - _mm_cvtsd_f64(_mm_unpackhi_pd(low, low));
-            const double push = edge < reward ? edge : reward;
+            const double push =
+                band_push(_mm_cvtsd_f64(low) - _mm_cvtsd_f64(_mm_unpackhi_pd(low, low)), reward);
             if (push > r_min) {
                 status = -1;
                 break;
@@ -2731,12 +2725,8 @@ __attribute__((target("avx2,avx512f"))) static int64_t dp_back32_avx512(
             z3 = _mm512_loadu_si512(band.u + 24);
             z4 = _mm512_castpd_si512(_mm512_set1_pd(band.u[32]));
         } else {
-            double top = 0.0; /* S[0], as in dp_step */
-            if (stack.len > 0) {
-                top = stack.d[stack.top & stack.mask];
-                stack.top++;
-                stack.len--;
-            } else if (!stack.deep_zero) {
+            double top; /* S[0], as in dp_step */
+            if (stack_pop(&stack, &top) < 0) {
                 status = -1;
                 break;
             }
@@ -3332,7 +3322,7 @@ static int64_t dp_back_blocks(qt_ln_band *b, int64_t k, qt_ln_blocks *s, qt_ln_c
         if (code < 0) {
             const double reward = p->reward[-1 - code];
             if (reward >= s->r_marginal) { /* the shift, certified */
-                const double push = band_push(b, reward);
+                const double push = band_push(b->u[0] - b->u[1], reward);
                 if (push > s->r_marginal) {
                     arrivals = -1;
                     break;
