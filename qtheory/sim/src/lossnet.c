@@ -875,7 +875,7 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
  * tau_{m+1}(step_m(h)), or m where step_m(h) is 0 or s: a better arrival moves every h
  * down and ends h = 1, a departure of slot c <= N - s moves every h up and ends h = s - 1
  * (every h <= s - 1 < N - c steps up), any other arrival changes nothing.  Kept as a
- * ring of s slots under a moving shift, one step back is a shift and one write (a
+ * ring of slots under a moving shift, one step back is a shift and one write (a
  * departure of slot c > N - s, probability (s - 1) / N an event, lifts only h < N - c:
  * O(s) work, O(1) per event).  So the forward loop marks each undecided arrival with h,
  * and every walk_chunk events walk_pass runs the chunk backward from tau = "still
