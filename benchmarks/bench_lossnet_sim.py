@@ -22,7 +22,8 @@ Model: lambda_H = 0.6, lambda_L = 0.8, mu = 1, r_H = 2, r_L = 1 (overloaded).
   empty takes about ln(1.4 / 0.4) = 1.25), T = about 2e7 events (4e6 with --quick).
   Times are the thread's CPU time (time.thread_time: the C code runs on the calling
   thread), so other processes on a shared machine slow the ratios less than wall time
-  would.
+  would.  The JSON's "docs" holds the rows of the speed table in docs/loss-network.md
+  ("How fast the C simulator runs"), which tests/test_docs.py checks the page quotes.
 
 - Trunk reservation (k = ceil(sqrt N)) at N = 1e2, 1e4, 1e6: the C clock model (events:
   H, L and potential departures at total rate N (lambda_H + lambda_L + mu)) against a
@@ -160,6 +161,38 @@ def near_the_limit(events: float, repeats: int) -> dict:
     met = {key: all(row[key] >= target for row in rows) for key, target in TARGETS.items()}
     return {"rows": rows, "flat_1e6_over_1e4": flat, "targets": TARGETS, "met": met,
             "timer": "time.thread_time"}  # fmt: skip
+
+
+#: The rows of the table in docs/loss-network.md ("How fast the C simulator runs"):
+#: (label, the events/s key, the ratio key, what the ratio is of).
+DOCS_ROWS = (
+    ("trunk reservation", "threshold", "tr_over_ceiling", "the PCG64 ceiling"),
+    ("PFI", "pfi", "pfi_over_tr", "trunk reservation"),
+    ("PFI, deciding only", "pfi_decisions", "pfi_decisions_over_tr", "trunk reservation"),
+    ("SSS(log N / N)", "sss", "sss_over_tr", "trunk reservation"),
+    ("SSS(log N / N), deciding only", "sss_decisions", "sss_decisions_over_tr",
+     "trunk reservation"),
+    ("offline optimum, band K = {band}", "offline", "offline_over_tr", "trunk reservation"),
+)  # fmt: skip
+
+
+def docs_table(limit: dict) -> dict[str, str]:
+    """The rows of the speed table in docs/loss-network.md, from the "limit" record
+    (tests/test_docs.py checks that the page quotes them): M events/s at N = 1e4 and
+    1e6, the ratio at each and its target; and how flat in N the rates are."""
+    small, large = limit["rows"]
+    flat = limit["flat_1e6_over_1e4"].values()
+    rows = {"ceiling": (f"| PCG64 ceiling (pairs/s) | {small['ceiling_pairs_per_s'] / 1e6:.1f} "
+                        f"| {large['ceiling_pairs_per_s'] / 1e6:.1f} | | |")}  # fmt: skip
+    for label, rate, ratio, of in DOCS_ROWS:
+        rows[rate] = (
+            f"| {label.format(band=small['offline_band_K'])} "
+            f"| {small['events_per_s'][rate] / 1e6:.1f} "
+            f"| {large['events_per_s'][rate] / 1e6:.1f} "
+            f"| {small[ratio]:.2f} / {large[ratio]:.2f} of {of} | {TARGETS[ratio]} |"
+        )
+    rows["flat"] = f"{min(flat):.2f} to {max(flat):.2f} times"
+    return rows
 
 
 def gillespie_threshold(net: LossNetwork, reserve: int, horizon: float, seed: int) -> int:
@@ -347,6 +380,7 @@ def main() -> None:
         "quick": args.quick,
         "limit": near_the_limit(4e6 if args.quick else 2e7, args.repeats),
     }
+    record["docs"] = docs_table(record["limit"])
     if not args.limit_only:
         record["offline"] = banded_vs_full(scale, args.repeats)
     # the 1-minute load average before and after: the ratios are of CPU time, but a busy

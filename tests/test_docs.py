@@ -9,7 +9,9 @@
   in docs/references.md.
 - Every time the README states is the one benchmarks/bench_readme_times.py or
   bench_reproduce.py measured (their rounded strings, stored in
-  benchmarks/readme_times.json and reproduce_times.json, appear in the README).
+  benchmarks/readme_times.json and reproduce_times.json, appear in the README); the
+  simulator's speed table in docs/loss-network.md is the one bench_lossnet_sim.py wrote
+  (its rows stored in benchmarks/lossnet_sim.json under "docs").
 - .ci/run ends with the README's test command.
 """
 
@@ -195,6 +197,14 @@ def test_readme_times_are_the_measured_ones(benchmark):
     readme = README.read_text()
     missing = {key: text for key, text in record["readme"].items() if text not in readme}
     assert missing == {}, f"rerun benchmarks/{benchmark} and update README.md"
+
+
+def test_simulator_speeds_are_the_measured_ones():
+    """The speed table of docs/loss-network.md is the one bench_lossnet_sim.py wrote."""
+    record = json.loads((ROOT / "benchmarks" / "lossnet_sim.json").read_text())
+    page = (ROOT / "docs" / "loss-network.md").read_text()
+    missing = {key: text for key, text in record["docs"].items() if text not in page}
+    assert missing == {}, "rerun benchmarks/bench_lossnet_sim.py and update the page"
 
 
 def test_ci_runs_the_readme_test_command():
