@@ -54,8 +54,9 @@ CASES = [
 @pytest.mark.parametrize("isa", ["generic", None])
 def test_pfi_thresholds_match_the_literal_scan(servers, lambda_h, lambda_l, mu, horizon, seed,
                                                isa):  # fmt: skip
-    """Both twins of the thresholds' refill: one step at a time, and the processor's best
-    (eight at a time with AVX2)."""
+    """Both twins of the thresholds' refill and of the walks' list: one step at a time,
+    and the processor's best (eight events at a time with AVX2, sixteen keys with
+    AVX-512)."""
     warmup = horizon / 3
     out = c_pfi(servers, lambda_h, lambda_l, mu, horizon, warmup, seed, isa=isa)
     n = out["trace_t"].size

@@ -1196,6 +1196,64 @@ QT_INLINE uint32_t walk_back(const qt_ln_event *buf, uint64_t mask, int32_t *key
     return shift;
 }
 
+/* One key of walk_list at offset i - a: the entry is written whatever the key (no
+ * branch) and kept (count + 1) only for a walk. */
+QT_INLINE uint32_t walk_list_one(const int32_t *keys, uint64_t mask, uint64_t a, uint64_t i,
+                                 const int32_t classes, uint32_t *list, uint32_t count,
+                                 uint32_t *started) {
+    const int32_t key = keys[i & mask];
+    const int walk = key != 0;
+    list[count] = (uint32_t)(i - a) | ((uint32_t)key >> 16 << 16);
+    *started |= classes == 2 ? (uint32_t)walk << 1 : 1u << ((uint32_t)key >> 16);
+    return count + (uint32_t)walk;
+}
+
+/* The walks started in the events [a, b) of the ring in order, as the entries (offset
+ * from a) | (class << 16) of list[0 .. count), and in *started bit j for a walk of class j
+ * (bit 0 may be set too); returns count. */
+static uint32_t walk_list(const int32_t *keys, uint64_t mask, uint64_t a, uint64_t b,
+                          const int32_t classes, uint32_t *list, uint32_t *started) {
+    uint32_t count = 0;
+    for (uint64_t i = a; i < b; i++) {
+        count = walk_list_one(keys, mask, a, i, classes, list, count, started);
+    }
+    return count;
+}
+
+#if defined(QT_LN_AVX2)
+/* walk_list sixteen keys at a time with AVX-512 (a compress of the walks' entries and
+ * its popcount), one at a time where sixteen would wrap around the ring or pass b: the
+ * same list, count and bits (the store of sixteen entries at count <= i - a stays below
+ * b - a, inside the list). */
+__attribute__((target("avx2,avx512f,popcnt"))) static uint32_t walk_list_avx512(
+    const int32_t *keys, uint64_t mask, uint64_t a, uint64_t b, const int32_t classes,
+    uint32_t *list, uint32_t *started) {
+    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i high = _mm512_set1_epi32((int32_t)0xFFFF0000), one = _mm512_set1_epi32(1);
+    __m512i bits = _mm512_setzero_si512();
+    uint32_t count = 0;
+    for (uint64_t i = a; i < b;) {
+        const uint64_t slot = i & mask;
+        if (b - i < 16 || slot + 16 > mask + 1) {
+            count = walk_list_one(keys, mask, a, i, classes, list, count, started);
+            i++;
+            continue;
+        }
+        const __m512i key = _mm512_loadu_si512(keys + slot);
+        const __mmask16 walk = _mm512_test_epi32_mask(key, key);
+        const __m512i offset = _mm512_add_epi32(lanes, _mm512_set1_epi32((int32_t)(i - a)));
+        const __m512i entry = _mm512_or_si512(offset, _mm512_and_si512(key, high));
+        _mm512_storeu_si512(list + count, _mm512_maskz_compress_epi32(walk, entry));
+        count += (uint32_t)_mm_popcnt_u32(walk);
+        bits = _mm512_or_si512(bits, _mm512_sllv_epi32(one, _mm512_srli_epi32(key, 16)));
+        i += 16;
+    }
+    *started |= classes == 2 ? (uint32_t)(count > 0) << 1
+                             : (uint32_t)_mm512_reduce_or_epi32(bits);
+    return count;
+}
+#endif
+
 /*
  * The look-ahead statistics of the walks started in the events [a, b) of the ring (the
  * forward loop's keys there, b - a <= walk_chunk) and of the walks pending at a:
@@ -1212,13 +1270,14 @@ QT_INLINE int walk_pass(qt_ln_run *r, const int32_t classes, uint64_t a, uint64_
     const uint32_t tau_mask = (uint32_t)r->slot_mask;
     const qt_ln_event *buf = r->buf;
     int32_t *keys = r->theta;
-    uint32_t *list = r->walk_list, count = 0, started = 0; /* bit j: a walk of class j */
-    for (uint64_t i = a; i < b; i++) { /* without a branch: every offset written */
-        const int32_t key = keys[i & mask];
-        list[count] = (uint32_t)(i - a) | ((uint32_t)key >> 16 << 16);
-        count += key != 0;
-        started |= classes == 2 ? (uint32_t)(key != 0) << 1 : 1u << ((uint32_t)key >> 16);
-    }
+    uint32_t *list = r->walk_list, started = 0; /* bit j: a walk of class j */
+#if defined(QT_LN_AVX2)
+    const uint32_t count = r->isa >= QT_LN_ISA_AVX512
+                               ? walk_list_avx512(keys, mask, a, b, classes, list, &started)
+                               : walk_list(keys, mask, a, b, classes, list, &started);
+#else
+    const uint32_t count = walk_list(keys, mask, a, b, classes, list, &started);
+#endif
     if (walk_reserve(r, count) < 0) {
         return -1;
     }
