@@ -79,6 +79,15 @@ TARGETS = {"tr_over_ceiling": 0.6, "pfi_over_tr": 0.7, "pfi_decisions_over_tr": 
 FILL_UP = 2.0  # T0 of the steady-state rates (time units)
 
 
+def machine() -> str:
+    """The machine as the record names it: cores, architecture, whether the processor
+    has AVX-512 (the C kernels' widest twins), Python and NumPy."""
+    flags = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    avx512 = "with" if " avx512f" in flags else "without"
+    return (f"{os.cpu_count()} cores, {platform.machine()} {avx512} AVX-512, "
+            f"Python {platform.python_version()}, NumPy {np.__version__}")  # fmt: skip
+
+
 def ceiling_rate(count: int) -> float:
     """Pairs (standard exponential, uniform double) per CPU second that NumPy draws in
     bulk from PCG64: the numbers trunk reservation draws per event."""
@@ -176,23 +185,30 @@ DOCS_ROWS = (
 )  # fmt: skip
 
 
-def docs_table(limit: dict) -> dict[str, str]:
-    """The rows of the speed table in docs/loss-network.md, from the "limit" record
-    (tests/test_docs.py checks that the page quotes them): M events/s at N = 1e4 and
-    1e6, the ratio at each and its target; and how flat in N the rates are."""
+def docs_table(record: dict) -> dict[str, str]:
+    """The lines of the speed section of docs/loss-network.md, from the record this
+    script writes (tests/test_docs.py checks that the page has them, the table's rows in
+    order): how the rates were measured, M events/s at N = 1e4 and 1e6 with the ratio at
+    each and its target, and how much the rates move between the two N."""
+    limit = record["limit"]
     small, large = limit["rows"]
     flat = limit["flat_1e6_over_1e4"].values()
-    rows = {"ceiling": (f"| PCG64 ceiling (pairs/s) | {small['ceiling_pairs_per_s'] / 1e6:.1f} "
-                        f"| {large['ceiling_pairs_per_s'] / 1e6:.1f} | | |")}  # fmt: skip
+    lines = {
+        "run": f"in thread CPU time, best of {record['repeats']} runs (the ceiling: best of "
+        f"{2 * record['repeats']}), on {record['machine']}",
+        "events": f"a run about {small['steady_events'] / 1e7:.0f} × 10⁷ events longer",
+        "ceiling": (f"| PCG64 ceiling (pairs/s) | {small['ceiling_pairs_per_s'] / 1e6:.1f} "
+                    f"| {large['ceiling_pairs_per_s'] / 1e6:.1f} | | |"),
+    }  # fmt: skip
     for label, rate, ratio, of in DOCS_ROWS:
-        rows[rate] = (
+        lines[rate] = (
             f"| {label.format(band=small['offline_band_K'])} "
             f"| {small['events_per_s'][rate] / 1e6:.1f} "
             f"| {large['events_per_s'][rate] / 1e6:.1f} "
-            f"| {small[ratio]:.2f} / {large[ratio]:.2f} of {of} | {TARGETS[ratio]} |"
+            f"| {small[ratio]:.2f} / {large[ratio]:.2f} of {of} | {limit['targets'][ratio]} |"
         )
-    rows["flat"] = f"{min(flat):.2f} to {max(flat):.2f} times"
-    return rows
+    lines["flat"] = f"{min(flat):.2f} to {max(flat):.2f} times"
+    return lines
 
 
 def gillespie_threshold(net: LossNetwork, reserve: int, horizon: float, seed: int) -> int:
@@ -374,13 +390,12 @@ def main() -> None:
         "what": "issue 22, item 5: events/s of every policy as ratios measured in one run "
         "(TR / PCG64 ceiling, PFI / TR, SSS / TR, offline band / TR) at N = 1e4 and 1e6; "
         "issue 12: certified banded offline DP vs full DP on the same path",
-        "machine": f"{platform.machine()}, Python {platform.python_version()}, "
-        f"NumPy {np.__version__}",
+        "machine": machine(),
         "repeats": args.repeats,
         "quick": args.quick,
         "limit": near_the_limit(4e6 if args.quick else 2e7, args.repeats),
     }
-    record["docs"] = docs_table(record["limit"])
+    record["docs"] = docs_table(record)
     if not args.limit_only:
         record["offline"] = banded_vs_full(scale, args.repeats)
     # the 1-minute load average before and after: the ratios are of CPU time, but a busy

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import doctest
+import importlib.util
 import json
 import math
 import re
@@ -200,11 +201,24 @@ def test_readme_times_are_the_measured_ones(benchmark):
 
 
 def test_simulator_speeds_are_the_measured_ones():
-    """The speed table of docs/loss-network.md is the one bench_lossnet_sim.py wrote."""
+    """The speed section of docs/loss-network.md quotes what bench_lossnet_sim.py
+    measured: its lines are the benchmark's docs_table of the record's measurements (a
+    full run, not --quick), all in that section, the table's rows in order."""
     record = json.loads((ROOT / "benchmarks" / "lossnet_sim.json").read_text())
+    spec = importlib.util.spec_from_file_location(
+        "bench_lossnet_sim", ROOT / "benchmarks" / "bench_lossnet_sim.py"
+    )
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert not record["quick"] and record["docs"] == bench.docs_table(record)
     page = (ROOT / "docs" / "loss-network.md").read_text()
-    missing = {key: text for key, text in record["docs"].items() if text not in page}
+    start = page.index("## How fast the C simulator runs")
+    section = page[start : page.index("\n## ", start + 1)]
+    missing = {key: text for key, text in record["docs"].items() if text not in section}
     assert missing == {}, "rerun benchmarks/bench_lossnet_sim.py and update the page"
+    table = [line for line in section.splitlines() if line.startswith("| ")][1:]
+    rows = ["ceiling"] + [rate for _, rate, _, _ in bench.DOCS_ROWS]
+    assert table == [record["docs"][key] for key in rows]
 
 
 def test_ci_runs_the_readme_test_command():

@@ -38,10 +38,10 @@ FOUR = LossNetwork(10, (0.2, 0.3, 0.7, 0.5), (4.0, 3.0, 2.0, 1.0), 1.0)  # margi
 LAST = LossNetwork(10, (0.4, 0.3, 0.5), (3.0, 2.0, 1.0), 1.0)  # marginal: class 3 (the last)
 
 
-def c_classes(net, policy, param, horizon, seed, warmup=0.0, trace=False):
+def c_classes(net, policy, param, horizon, seed, warmup=0.0, trace=False, isa=None):
     return _core.lossnet_classes_simulate(
         np.random.PCG64(seed), policy, param, net.servers, list(net.lambdas), list(net.rewards),
-        net.mu, horizon, warmup, trace=trace,
+        net.mu, horizon, warmup, trace=trace, isa=isa,
     )  # fmt: skip
 
 
@@ -142,6 +142,25 @@ def test_lookahead_decisions_match_the_literal_scan(net, servers, policy):
         lookahead_arrivals += int(np.sum(out["trace_code"] < -1))
         assert out["arrivals_scored"] == np.sum(out["trace_code"] < -1)
     assert lookahead_arrivals > 200
+
+
+@pytest.mark.parametrize("isa", ["generic", None])
+@pytest.mark.parametrize("net", [THREE, FOUR], ids=["three", "four"])
+def test_pfi_statistics_match_the_literal_scan_over_many_chunks(net, isa):
+    """About 20,000 events at N = 25: the walks' chunks (4096 events) wrap around the
+    event ring many times, with both twins of the walks' list (one key at a time, and
+    the processor's best: sixteen with AVX-512)."""
+    net = net.with_servers(25)
+    horizon = 20_000 / net.event_rate
+    path = trace(net, "threshold:" + ",".join("0" * net.n_classes), horizon=2 * horizon, seed=5)
+    out = c_classes(net, "pfi", 0.0, horizon, 5, warmup=horizon / 10, trace=True, isa=isa)
+    count = out["trace_code"].size
+    assert count > 15_000 and np.array_equal(out["trace_code"], path.codes[:count])
+    ref = replay(ClockPath(path.times, path.codes), net, "pfi", events=count,
+                 warmup=horizon / 10)  # fmt: skip
+    assert np.array_equal(out["trace_decision"], ref.decisions)
+    assert out["lookahead_events"] == ref.lookahead_events > 0
+    assert out["lookahead_time"] == ref.lookahead_time  # the same sums, same order
 
 
 @pytest.mark.parametrize("net", [THREE, FOUR, LAST], ids=["three", "four", "last"])

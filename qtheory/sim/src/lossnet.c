@@ -1248,6 +1248,7 @@ __attribute__((target("avx2,avx512f,popcnt"))) static uint32_t walk_list_avx512(
         bits = _mm512_or_si512(bits, _mm512_sllv_epi32(one, _mm512_srli_epi32(key, 16)));
         i += 16;
     }
+    /* two classes: bit 1 iff any walk (as walk_list_one sets it) */
     *started |= classes == 2 ? (uint32_t)(count > 0) << 1
                              : (uint32_t)_mm512_reduce_or_epi32(bits);
     return count;
