@@ -877,8 +877,9 @@ static int advance_threshold(qt_ln_run *r, int64_t budget) {
  * (every h <= s - 1 < N - c steps up), any other arrival changes nothing.  Kept as a
  * ring of slots under a moving shift, one step back is a shift and one write (a
  * departure of slot c > N - s, probability (s - 1) / N an event, lifts only h < N - c:
- * O(s) work, O(1) per event).  So the forward loop marks each undecided arrival with h,
- * and every walk_chunk events walk_pass runs the chunk backward from tau = "still
+ * O(s) work, O(1) per event).  So the forward loop marks each undecided arrival with h
+ * (with two classes every L arrival: walk_pass picks the walks by h and the window), and
+ * every walk_chunk events walk_pass runs the chunk backward from tau = "still
  * pending at the chunk's end, at h" and reads each walk's tau where its future starts;
  * the walks still pending are grouped by h at the chunk's end and take the next chunk's
  * tau at its start.  At the end of the run the groups are followed forward past the
@@ -1156,8 +1157,9 @@ static __attribute__((noinline)) void walk_back_lift(int32_t *tau, uint32_t tau_
  * event changes nothing (its write goes to the unused slot of h = 0); a departure of
  * slot c > N - s moves up only h < N - c (walk_back_lift).  Where keys[i] (i in [a, b))
  * is the walk of an arrival of class j at h, it becomes the walk's resolution at i + 1,
- * where its future starts.  With two classes the keys are h, or 0 (no walk), which reads
- * the unused slot; with more the key of a walk of class j is (j << 16) + h, and every
+ * where its future starts.  With two classes the keys are h for every L arrival (a
+ * walk's or not: the others read any slot, and walk_pass ignores them), or 0, which
+ * reads the unused slot; with more the key of a walk of class j is (j << 16) + h, and every
  * other key is left as it is, so that the passes of the classes share the keys.  No
  * branch but the rare departure's; the shift is kept modulo 2^32 (only its residue
  * modulo tau_mask + 1 is used).  Returns the final shift.
@@ -1174,7 +1176,7 @@ QT_INLINE uint32_t walk_back(const qt_ln_event *buf, uint64_t mask, int32_t *key
     for (uint64_t i = b; i-- > a;) {
         const uint64_t e = i & mask;
         const int32_t key = keys[e];
-        if (classes == 2) { /* keys are h, 0 without a walk (the unused slot) */
+        if (classes == 2) { /* keys are h, 0 for other than L arrivals (the unused slot) */
             keys[e] = tau[((uint32_t)key + shift) & tau_mask];
         } else {
             const uint32_t h = (uint32_t)(key - tag);
@@ -1196,26 +1198,43 @@ QT_INLINE uint32_t walk_back(const qt_ln_event *buf, uint64_t mask, int32_t *key
     return shift;
 }
 
+/* The first index in [lo, hi) whose event is after time `bound` (hi if none): the times
+ * of the ring do not decrease. */
+static uint64_t first_after(const qt_ln_run *r, uint64_t lo, uint64_t hi, double bound) {
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (buffer_at(r, mid)->t > bound) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return lo;
+}
+
 /* One key of walk_list at offset i - a: the entry is written whatever the key (no
- * branch) and kept (count + 1) only for a walk. */
+ * branch) and kept (count + 1) only for a walk.  With two classes the forward loop keys
+ * every L arrival with its h (every other event with 0), and the walks are those in the
+ * window with h in 1..s-1; with more it keys only the walks. */
 QT_INLINE uint32_t walk_list_one(const int32_t *keys, uint64_t mask, uint64_t a, uint64_t i,
-                                 const int32_t classes, uint32_t *list, uint32_t count,
-                                 uint32_t *started) {
+                                 const int32_t classes, int64_t s, uint32_t *list,
+                                 uint32_t count, uint32_t *started) {
     const int32_t key = keys[i & mask];
-    const int walk = key != 0;
+    const int walk = classes == 2 ? (uint32_t)(key - 1) < (uint32_t)(s - 1) : key != 0;
     list[count] = (uint32_t)(i - a) | ((uint32_t)key >> 16 << 16);
     *started |= classes == 2 ? (uint32_t)walk << 1 : 1u << ((uint32_t)key >> 16);
     return count + (uint32_t)walk;
 }
 
-/* The walks started in the events [a, b) of the ring in order, as the entries (offset
- * from a) | (class << 16) of list[0 .. count), and in *started bit j for a walk of class j
- * (bit 0 may be set too); returns count. */
-static uint32_t walk_list(const int32_t *keys, uint64_t mask, uint64_t a, uint64_t b,
-                          const int32_t classes, uint32_t *list, uint32_t *started) {
+/* The walks started in the events [from, b) of the ring (from >= a: the window's) in
+ * order, as the entries (offset from a) | (class << 16) of list[0 .. count), and in
+ * *started bit j for a walk of class j (bit 0 may be set too); returns count. */
+static uint32_t walk_list(const int32_t *keys, uint64_t mask, uint64_t a, uint64_t from,
+                          uint64_t b, const int32_t classes, int64_t s, uint32_t *list,
+                          uint32_t *started) {
     uint32_t count = 0;
-    for (uint64_t i = a; i < b; i++) {
-        count = walk_list_one(keys, mask, a, i, classes, list, count, started);
+    for (uint64_t i = from; i < b; i++) {
+        count = walk_list_one(keys, mask, a, i, classes, s, list, count, started);
     }
     return count;
 }
@@ -1226,21 +1245,24 @@ static uint32_t walk_list(const int32_t *keys, uint64_t mask, uint64_t a, uint64
  * same list, count and bits (the store of sixteen entries at count <= i - a stays below
  * b - a, inside the list). */
 __attribute__((target("avx2,avx512f,popcnt"))) static uint32_t walk_list_avx512(
-    const int32_t *keys, uint64_t mask, uint64_t a, uint64_t b, const int32_t classes,
-    uint32_t *list, uint32_t *started) {
+    const int32_t *keys, uint64_t mask, uint64_t a, uint64_t from, uint64_t b,
+    const int32_t classes, int64_t s, uint32_t *list, uint32_t *started) {
     const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m512i high = _mm512_set1_epi32((int32_t)0xFFFF0000), one = _mm512_set1_epi32(1);
     __m512i bits = _mm512_setzero_si512();
+    const __m512i top = _mm512_set1_epi32((int32_t)s - 1);
     uint32_t count = 0;
-    for (uint64_t i = a; i < b;) {
+    for (uint64_t i = from; i < b;) {
         const uint64_t slot = i & mask;
         if (b - i < 16 || slot + 16 > mask + 1) {
-            count = walk_list_one(keys, mask, a, i, classes, list, count, started);
+            count = walk_list_one(keys, mask, a, i, classes, s, list, count, started);
             i++;
             continue;
         }
         const __m512i key = _mm512_loadu_si512(keys + slot);
-        const __mmask16 walk = _mm512_test_epi32_mask(key, key);
+        const __mmask16 walk = classes == 2
+                                   ? _mm512_cmplt_epu32_mask(_mm512_sub_epi32(key, one), top)
+                                   : _mm512_test_epi32_mask(key, key);
         const __m512i offset = _mm512_add_epi32(lanes, _mm512_set1_epi32((int32_t)(i - a)));
         const __m512i entry = _mm512_or_si512(offset, _mm512_and_si512(key, high));
         _mm512_storeu_si512(list + count, _mm512_maskz_compress_epi32(walk, entry));
@@ -1272,12 +1294,15 @@ QT_INLINE int walk_pass(qt_ln_run *r, const int32_t classes, uint64_t a, uint64_
     const qt_ln_event *buf = r->buf;
     int32_t *keys = r->theta;
     uint32_t *list = r->walk_list, started = 0; /* bit j: a walk of class j */
+    /* with two classes the forward loop keys every L arrival: the walks start in the window */
+    const uint64_t from = classes == 2 ? first_after(r, a, b, r->p.warmup) : a;
 #if defined(QT_LN_AVX2)
-    const uint32_t count = r->isa >= QT_LN_ISA_AVX512
-                               ? walk_list_avx512(keys, mask, a, b, classes, list, &started)
-                               : walk_list(keys, mask, a, b, classes, list, &started);
+    const uint32_t count =
+        r->isa >= QT_LN_ISA_AVX512
+            ? walk_list_avx512(keys, mask, a, from, b, classes, s, list, &started)
+            : walk_list(keys, mask, a, from, b, classes, s, list, &started);
 #else
-    const uint32_t count = walk_list(keys, mask, a, b, classes, list, &started);
+    const uint32_t count = walk_list(keys, mask, a, from, b, classes, s, list, &started);
 #endif
     if (walk_reserve(r, count) < 0) {
         return -1;
@@ -1506,19 +1531,6 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
 /* The threshold moving_limit_batch reads where no arrival needs one (see there). */
 static const int32_t qt_ln_theta_one = 1;
 
-/* The first index in [lo, hi) whose event is past the horizon (hi if none): the times
- * of the ring do not decrease. */
-static uint64_t first_past(const qt_ln_run *r, uint64_t lo, uint64_t hi) {
-    while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (buffer_at(r, mid)->t > r->p.horizon) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    return lo;
-}
 
 /*
  * SSS deciding only, two classes
@@ -1734,7 +1746,7 @@ QT_INLINE int sss_refill_with(qt_ln_run *r, qt_ln_first *first, qt_ln_count8 *co
         return -1;
     }
     if (buffer_at(r, r->tail - 1)->t > r->p.horizon) { /* no decision past that event */
-        const uint64_t past = first_past(r, start, r->tail);
+        const uint64_t past = first_after(r, start, r->tail, r->p.horizon);
         span = past + 1 - start < span ? past + 1 - start : span;
     }
     /* The last arrival's window ends at `stop`, the first event past its time + W; the
@@ -1909,7 +1921,7 @@ QT_INLINE int moving_limit_batch(qt_ln_run *r, int64_t budget, const int32_t cla
         const int64_t *limit = r->limit;
         const uint64_t mask = r->mask;
         last = buffer_at(r, end - 1)->t > r->p.horizon;
-        end = last ? first_past(r, head, end) : end;
+        end = last ? first_after(r, head, end, r->p.horizon) : end;
         budget -= (int64_t)(end - head);
         while (head < end && status == 0) { /* chunks of walk_pass with statistics */
             const uint64_t chunk = (uint64_t)r->walk_chunk;
@@ -1930,8 +1942,9 @@ QT_INLINE int moving_limit_batch(qt_ln_run *r, int64_t budget, const int32_t cla
                 if (stats) { /* an undecided arrival starts a walk: its key (walk_back) */
                     const int walk =
                         is_scored & in_window & ((uint64_t)(h - 1) < (uint64_t)(s - 1));
-                    const int32_t key = (int32_t)h + (classes == 2 ? 0 : (int32_t)(row << 16));
-                    keys[head & mask] = key & -walk;
+                    keys[head & mask] = classes == 2
+                                            ? (int32_t)h & -is_scored /* see walk_list_one */
+                                            : ((int32_t)h + (int32_t)(row << 16)) & -walk;
                 }
                 busy += admit - ((int64_t)(uint32_t)ev.code < busy);
                 tally[QT_LN_TALLY(row, admit, in_window)]++;
