@@ -1280,7 +1280,8 @@ __attribute__((target("avx2,avx512f,popcnt"))) static uint32_t walk_list_avx512(
 /*
  * The look-ahead statistics of the walks started in the events [a, b) of the ring (the
  * forward loop's keys there, b - a <= walk_chunk) and of the walks pending at a:
- * the walks of [a, b) are listed (offset from a, and class above bit 16), one backward
+ * the walks of [a, b) are listed (offset from a, and class above bit 16; with two
+ * classes from the window's first event on, see walk_list_one), one backward
  * pass of each class with walks (walk_back) resolves those that end before b, the
  * pending groups at a follow the pass's resolutions at a, the walks of [a, b) are
  * recorded in arrival order (the unresolved ones joining the groups at b), and
@@ -1530,7 +1531,6 @@ QT_INLINE int decide_sss(qt_ln_run *r, const int32_t classes, int32_t j, double 
 
 /* The threshold moving_limit_batch reads where no arrival needs one (see there). */
 static const int32_t qt_ln_theta_one = 1;
-
 
 /*
  * SSS deciding only, two classes
